@@ -1,0 +1,69 @@
+//! Players: anything that picks one of the legal choices from its own view.
+//!
+//! An agent receives a [`View`], never the state, so it cannot see what its
+//! seat may not know.
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::View;
+use crate::ir::{DecisionId, GameDef, Seat};
+
+/// A player. `choose` returns an index into `legal`.
+pub trait Agent {
+    fn name(&self) -> String;
+    fn choose(&mut self, def: &GameDef, view: &View, decision: DecisionId, legal: &[i64]) -> usize;
+}
+
+/// Picks uniformly among the legal choices.
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    /// Each seat gets its own stream, derived from the game seed, so agents
+    /// never disturb the chance outcomes.
+    pub fn new(seed: u64, seat: Seat) -> Self {
+        let stream = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1);
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(stream),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, legal: &[i64]) -> usize {
+        self.rng.random_range(0..legal.len())
+    }
+}
+
+/// The agents `rpsdsl agents` lists.
+pub const AGENT_NAMES: &[(&str, &str)] = &[("random", "picks uniformly among the legal choices")];
+
+/// Builds agents from a spec such as `random,random` (one per seat; a single
+/// name is used for every seat).
+pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    let names: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    if names.len() != 1 && names.len() != players {
+        return Err(format!(
+            "{} agents given for {players} players; give one per seat, or one for all",
+            names.len()
+        ));
+    }
+    (0..players)
+        .map(|seat| {
+            let name = if names.len() == 1 { names[0] } else { names[seat] };
+            match name {
+                "random" => Ok(Box::new(RandomAgent::new(seed, seat as Seat)) as Box<dyn Agent>),
+                other => Err(format!(
+                    "unknown agent `{other}`; the agents are {}",
+                    AGENT_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                )),
+            }
+        })
+        .collect()
+}

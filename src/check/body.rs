@@ -1,0 +1,2198 @@
+//! The body pass: type-checks statements and expressions and compiles them to
+//! [`Op`]s, one procedure at a time.
+//!
+//! Each procedure is compiled into its own buffer with jump targets relative
+//! to its start, so a call can compile its callee on demand (to learn its
+//! result types) without interleaving code.
+
+use std::collections::HashMap;
+
+use super::types::{Globals, Symbol, Ty};
+use crate::diagnostic::{Diagnostic, Span, nearest};
+use crate::ir::{self, Attr, ChoiceKind, FamilyIndex, GameDef, HookArg, MatchBy, Matcher, Op, OptionType, ProcId};
+use crate::syntax::ast::{self, BinOp, Domain, Expr, ExprKind, Item, Stmt, StmtKind, UnOp};
+
+const BUILTINS: &[&str] = &[
+    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ProcState {
+    NotStarted,
+    InProgress,
+    Done,
+}
+
+struct Local {
+    name: String,
+    slot: u16,
+    ty: Ty,
+}
+
+struct LoopCtx {
+    breaks: Vec<usize>,
+}
+
+/// The procedure being compiled.
+#[derive(Default)]
+struct Frame {
+    proc: ProcId,
+    code: Vec<Op>,
+    spans: Vec<Span>,
+    locals: Vec<Local>,
+    next_slot: u16,
+    max_slot: u16,
+    loops: Vec<LoopCtx>,
+    /// Result types: declared names, types learnt from the first `return`.
+    returns: Option<Vec<Option<Ty>>>,
+    /// The local holding `player` (score terms, per-player choices).
+    current_player: Option<u16>,
+    /// Whether this procedure is the main flow (where `return` makes no sense).
+    is_main: bool,
+    /// In a rank key: score term names are values.
+    rank_context: bool,
+}
+
+pub struct Compiler {
+    def: GameDef,
+    globals: Globals,
+    diags: Vec<Diagnostic>,
+    f: Frame,
+    var_types: Vec<Ty>,
+    proc_state: Vec<ProcState>,
+    proc_params: Vec<Vec<Ty>>,
+    proc_returns: Vec<Vec<Ty>>,
+    proc_asks: Vec<bool>,
+    proc_calls: Vec<Vec<ProcId>>,
+    /// Procedures that must finish without asking anyone: triggers, scoring.
+    no_decisions: Vec<(ProcId, Span, &'static str)>,
+    user_procs: HashMap<ProcId, ast::ProcedureDecl>,
+    score_terms: HashMap<String, ProcId>,
+}
+
+impl Compiler {
+    pub fn new(def: GameDef, globals: Globals) -> Self {
+        let n = def.procs.len();
+        Compiler {
+            var_types: vec![Ty::Int; def.vars.len()],
+            def,
+            globals,
+            diags: vec![],
+            f: Frame::default(),
+            proc_state: vec![ProcState::NotStarted; n],
+            proc_params: vec![vec![]; n],
+            proc_returns: vec![vec![]; n],
+            proc_asks: vec![false; n],
+            proc_calls: vec![vec![]; n],
+            no_decisions: vec![],
+            user_procs: HashMap::new(),
+            score_terms: HashMap::new(),
+        }
+    }
+
+    fn error(&mut self, diag: Diagnostic) {
+        self.diags.push(diag);
+    }
+
+    // ------------------------------------------------------------ procedures
+
+    fn new_proc(&mut self, name: &str, span: Span) -> ProcId {
+        let id = self.def.procs.len() as ProcId;
+        self.def.procs.push(ir::Proc {
+            name: name.to_string(),
+            entry: 0,
+            params: 0,
+            locals: 0,
+            returns: 0,
+            span,
+        });
+        self.proc_state.push(ProcState::NotStarted);
+        self.proc_params.push(vec![]);
+        self.proc_returns.push(vec![]);
+        self.proc_asks.push(false);
+        self.proc_calls.push(vec![]);
+        id
+    }
+
+    /// Starts compiling `proc`; the previous frame is returned to be restored.
+    fn begin(&mut self, proc: ProcId, params: &[(String, Ty)]) -> Frame {
+        let mut frame = Frame {
+            proc,
+            ..Frame::default()
+        };
+        for (name, ty) in params {
+            frame.locals.push(Local {
+                name: name.clone(),
+                slot: frame.next_slot,
+                ty: ty.clone(),
+            });
+            frame.next_slot += 1;
+        }
+        frame.max_slot = frame.next_slot;
+        self.proc_state[proc as usize] = ProcState::InProgress;
+        self.proc_params[proc as usize] = params.iter().map(|(_, t)| t.clone()).collect();
+        self.def.procs[proc as usize].params = params.len() as u16;
+        std::mem::replace(&mut self.f, frame)
+    }
+
+    /// Finishes the current procedure: relocates its jumps and appends it.
+    fn end(&mut self, saved: Frame) {
+        let frame = std::mem::replace(&mut self.f, saved);
+        let entry = self.def.code.len() as u32;
+        for op in frame.code {
+            self.def.code.push(match op {
+                Op::Jump(t) => Op::Jump(t + entry),
+                Op::JumpIfFalse(t) => Op::JumpIfFalse(t + entry),
+                Op::JumpIfTrue(t) => Op::JumpIfTrue(t + entry),
+                other => other,
+            });
+        }
+        self.def.spans.extend(frame.spans);
+        let proc = &mut self.def.procs[frame.proc as usize];
+        proc.entry = entry;
+        proc.locals = frame.max_slot;
+        self.proc_state[frame.proc as usize] = ProcState::Done;
+        if let Some(returns) = frame.returns {
+            let types: Vec<Ty> = returns.into_iter().map(|t| t.unwrap_or(Ty::Error)).collect();
+            self.def.procs[frame.proc as usize].returns = types.len() as u16;
+            self.proc_returns[frame.proc as usize] = types;
+        }
+    }
+
+    fn emit(&mut self, op: Op, span: Span) -> usize {
+        if matches!(op, Op::Ask(_) | Op::AskEach(..)) {
+            self.proc_asks[self.f.proc as usize] = true;
+        }
+        if let Op::Call(p) = op {
+            self.proc_calls[self.f.proc as usize].push(p);
+        }
+        self.f.code.push(op);
+        self.f.spans.push(span);
+        self.f.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.f.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        self.f.code[at] = match self.f.code[at] {
+            Op::Jump(_) => Op::Jump(target),
+            Op::JumpIfFalse(_) => Op::JumpIfFalse(target),
+            Op::JumpIfTrue(_) => Op::JumpIfTrue(target),
+            other => other,
+        };
+    }
+
+    fn local(&mut self, name: &str, ty: Ty, width: u16) -> u16 {
+        let slot = self.f.next_slot;
+        self.f.next_slot += width;
+        self.f.max_slot = self.f.max_slot.max(self.f.next_slot);
+        self.f.locals.push(Local {
+            name: name.to_string(),
+            slot,
+            ty,
+        });
+        slot
+    }
+
+    fn temp(&mut self) -> u16 {
+        self.local("", Ty::Int, 1)
+    }
+
+    fn scope(&self) -> (usize, u16) {
+        (self.f.locals.len(), self.f.next_slot)
+    }
+
+    fn close_scope(&mut self, (locals, slot): (usize, u16)) {
+        self.f.locals.truncate(locals);
+        self.f.next_slot = slot;
+    }
+
+    fn find_local(&self, name: &str) -> Option<(u16, Ty)> {
+        self.f
+            .locals
+            .iter()
+            .rev()
+            .find(|l| l.name == name)
+            .map(|l| (l.slot, l.ty.clone()))
+    }
+
+    fn fail_message(&mut self, message: String) -> u16 {
+        self.def.messages.push(message);
+        (self.def.messages.len() - 1) as u16
+    }
+
+    // ------------------------------------------------------------ top level
+
+    pub fn compile_bodies(&mut self, items: &[Item]) {
+        for item in items {
+            if let Item::Procedure(decl) = item
+                && let Some(Symbol::Proc(id)) = self.globals.names.get(&decl.name.name).map(|(s, _)| *s)
+                && self.def.procs[id as usize].span == decl.name.span
+            {
+                self.user_procs.insert(id, decl.clone());
+            }
+        }
+        self.compile_vars(items);
+        self.compile_pieces(items);
+        let mut ids: Vec<ProcId> = self.user_procs.keys().copied().collect();
+        ids.sort();
+        for id in ids {
+            self.compile_user_proc(id);
+        }
+        self.compile_triggers(items);
+        self.compile_scoring(items);
+        self.compile_main(items);
+        self.compile_hooks(items);
+        self.check_decision_contexts();
+        self.warn_unused(items);
+    }
+
+    pub fn finish(mut self) -> (GameDef, Vec<Diagnostic>) {
+        // `result_pc` was relative to the main procedure.
+        self.def.result_pc += self.def.procs[self.def.main as usize].entry;
+        (self.def, self.diags)
+    }
+
+    fn compile_vars(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Var(decl) = item else { continue };
+            let Some(Symbol::Var(var)) = self.globals.names.get(&decl.name.name).map(|(s, _)| *s) else {
+                continue;
+            };
+            let proc = self.new_proc(&format!("initial value of {}", decl.name.name), decl.init.span);
+            let params = if decl.per_player {
+                vec![("player".to_string(), Ty::Seat)]
+            } else {
+                vec![]
+            };
+            let saved = self.begin(proc, &params);
+            if decl.per_player {
+                self.f.current_player = Some(0);
+            }
+            let ty = self.expr(&decl.init);
+            if !matches!(ty, Ty::Int | Ty::Bool | Ty::Seat | Ty::Kind | Ty::Error) {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!(
+                            "a variable holds a number, a player, a kind or true/false, not {}",
+                            ty.describe()
+                        ),
+                    )
+                    .label(decl.init.span, format!("this is {}", ty.describe())),
+                );
+            }
+            self.emit(Op::Return, decl.init.span);
+            self.f.returns = Some(vec![Some(ty.clone())]);
+            self.end(saved);
+            self.var_types[var as usize] = ty;
+            self.def.vars[var as usize].init = proc;
+            self.no_decisions
+                .push((proc, decl.init.span, "a variable's starting value"));
+        }
+    }
+
+    fn compile_pieces(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Pieces(entries) = item else {
+                continue;
+            };
+            for entry in entries {
+                let Some(Symbol::PieceType(ty)) = self.globals.names.get(&entry.name.name).map(|(s, _)| *s) else {
+                    continue;
+                };
+                let kinds: Vec<Option<u16>> = match &entry.of_each {
+                    None => vec![None],
+                    Some(set) => match self.globals.get(&set.name) {
+                        Some(Symbol::KindSet(s)) => self.def.kind_sets[s as usize]
+                            .members
+                            .iter()
+                            .map(|k| Some(*k))
+                            .collect(),
+                        other => {
+                            self.unknown_or_wrong(&set.name, set.span, other, "a set of kinds", "kinds");
+                            continue;
+                        }
+                    },
+                };
+                let (low, high) = entry.values.map_or((0, 0), |(l, h, _)| (l, h));
+                if let Some((l, h, span)) = entry.values
+                    && (h < l || h - l > 1000)
+                {
+                    self.error(
+                        Diagnostic::error("bad-piece-count", format!("the values {l}..{h} are not a usable range"))
+                            .label(span, "here"),
+                    );
+                    continue;
+                }
+                let copies = entry.copies.map_or(1, |(c, _)| c);
+                if let Some((c, span)) = entry.copies
+                    && !(1..=1000).contains(&c)
+                {
+                    self.error(
+                        Diagnostic::error("bad-piece-count", format!("{c} copies is not a usable count"))
+                            .label(span, "here")
+                            .help("a piece type has from 1 to 1000 copies"),
+                    );
+                    continue;
+                }
+                let family = match self.globals.get(&entry.home.name) {
+                    Some(Symbol::Family(f)) => f,
+                    other => {
+                        self.unknown_or_wrong(&entry.home.name, entry.home.span, other, "a zone", "zones");
+                        continue;
+                    }
+                };
+                let fam = self.def.families[family as usize].clone();
+                let owners: Vec<Option<u8>> = if entry.per_player {
+                    (0..self.def.players() as u8).map(Some).collect()
+                } else {
+                    vec![None]
+                };
+                match (fam.by, entry.per_player) {
+                    (FamilyIndex::PerSpace(_), _) => {
+                        self.error(
+                            Diagnostic::error(
+                                "bad-home-zone",
+                                format!("`{}` is a slot of every space of a board", fam.name),
+                            )
+                            .label(entry.home.span, "pieces must start in one zone")
+                            .help("start them in a zone such as a supply or a bag, and place them in `setup`"),
+                        );
+                        continue;
+                    }
+                    (FamilyIndex::PerPlayer, false) => {
+                        self.error(
+                            Diagnostic::error(
+                                "bad-home-zone",
+                                format!("`{}` is a zone per player, but these pieces have no owner", fam.name),
+                            )
+                            .label(entry.home.span, "whose?")
+                            .help("write `per player` after the count, or start them in a shared zone"),
+                        );
+                        continue;
+                    }
+                    _ => {}
+                }
+                let when = entry.when.as_ref().map(|cond| {
+                    let proc = self.new_proc(&format!("condition of {}", entry.name.name), cond.span);
+                    let saved = self.begin(proc, &[]);
+                    self.expect(cond, &Ty::Bool);
+                    self.emit(Op::Return, cond.span);
+                    self.f.returns = Some(vec![Some(Ty::Bool)]);
+                    self.end(saved);
+                    self.no_decisions.push((proc, cond.span, "a piece's `when` condition"));
+                    proc
+                });
+                for owner in &owners {
+                    let home = match (fam.by, owner) {
+                        (FamilyIndex::PerPlayer, Some(seat)) => fam.first + *seat as u16,
+                        _ => fam.first,
+                    };
+                    for kind in &kinds {
+                        for value in low..=high {
+                            for _ in 0..copies {
+                                self.def.pieces.push(ir::Piece {
+                                    ty,
+                                    kind: *kind,
+                                    value,
+                                    owner: *owner,
+                                    home,
+                                    when,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if self.def.pieces.len() > u16::MAX as usize / 2 {
+            self.error(Diagnostic::error(
+                "bad-piece-count",
+                format!("{} pieces is too many", self.def.pieces.len()),
+            ));
+        }
+    }
+
+    fn param_type(&mut self, param: &ast::Param) -> Ty {
+        match &param.ty {
+            None => {
+                self.error(
+                    Diagnostic::error("missing-type", format!("parameter `{}` has no type", param.name.name))
+                        .label(param.name.span, "say what it holds")
+                        .help(format!(
+                            "write `{}: player` (or number, bool, kind, piece, zone, type)",
+                            param.name.name
+                        )),
+                );
+                Ty::Error
+            }
+            Some((name, _)) => match name.as_str() {
+                "player" => Ty::Seat,
+                "number" => Ty::Int,
+                "bool" => Ty::Bool,
+                "kind" => Ty::Kind,
+                "piece" => Ty::Piece,
+                "zone" => Ty::Zone,
+                _ => Ty::PieceType,
+            },
+        }
+    }
+
+    fn compile_user_proc(&mut self, id: ProcId) {
+        if self.proc_state[id as usize] != ProcState::NotStarted {
+            return;
+        }
+        let Some(decl) = self.user_procs.get(&id).cloned() else {
+            return;
+        };
+        let params: Vec<(String, Ty)> = decl
+            .params
+            .iter()
+            .map(|p| (p.name.name.clone(), self.param_type(p)))
+            .collect();
+        let saved = self.begin(id, &params);
+        self.f.returns = Some(vec![None; decl.returns.len()]);
+        let diverges = self.block(&decl.body);
+        if !diverges {
+            if decl.returns.is_empty() {
+                self.emit(Op::Return, decl.body.span);
+            } else {
+                let names: Vec<&str> = decl.returns.iter().map(|r| r.name.as_str()).collect();
+                self.error(
+                    Diagnostic::error(
+                        "missing-return",
+                        format!(
+                            "procedure `{}` can reach its end without returning ({})",
+                            decl.name.name,
+                            names.join(", ")
+                        ),
+                    )
+                    .label(
+                        Span {
+                            start: decl.body.span.end.saturating_sub(1),
+                            ..decl.body.span
+                        },
+                        "the end is reachable here",
+                    )
+                    .help("end every path with `return (...)`"),
+                );
+                let message = self.fail_message(format!(
+                    "procedure `{}` ended without returning its results",
+                    decl.name.name
+                ));
+                self.emit(Op::Fail(message), decl.body.span);
+            }
+        }
+        self.end(saved);
+    }
+
+    fn compile_triggers(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Trigger { name, body } = item else {
+                continue;
+            };
+            let Some(Symbol::Trigger(id)) = self.globals.names.get(&name.name).map(|(s, _)| *s) else {
+                continue;
+            };
+            let proc = self.new_proc(&format!("trigger {}", name.name), name.span);
+            let saved = self.begin(proc, &[]);
+            if !self.block(body) {
+                self.emit(Op::Return, body.span);
+            }
+            self.f.returns = Some(vec![]);
+            self.end(saved);
+            self.def.triggers[id as usize].proc = proc;
+            self.no_decisions.push((proc, name.span, "a trigger"));
+        }
+    }
+
+    fn compile_scoring(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Score { terms, .. } = item else {
+                continue;
+            };
+            for term in terms {
+                if self.score_terms.contains_key(&term.name.name) {
+                    self.error(
+                        Diagnostic::error(
+                            "duplicate-definition",
+                            format!("score term `{}` is defined twice", term.name.name),
+                        )
+                        .label(term.name.span, "defined again here"),
+                    );
+                    continue;
+                }
+                let proc = self.player_function(&format!("score {}", term.name.name), &term.value, false);
+                self.score_terms.insert(term.name.name.clone(), proc);
+                self.def.score_terms.push(ir::ScoreTerm {
+                    name: term.name.name.clone(),
+                    proc,
+                });
+                self.no_decisions.push((proc, term.name.span, "a score term"));
+            }
+        }
+        for item in items {
+            let Item::Result(result) = item else { continue };
+            for key in &result.keys {
+                let label = self.def.sources.text(key.value.span).to_string();
+                let proc = self.player_function(&format!("rank by {label}"), &key.value, true);
+                self.def.rank_keys.push(ir::RankKey {
+                    label,
+                    most: key.most,
+                    proc,
+                });
+                self.no_decisions.push((proc, key.value.span, "a result key"));
+            }
+        }
+    }
+
+    /// A procedure `(player) -> number`, for score terms and rank keys.
+    fn player_function(&mut self, name: &str, value: &Expr, rank_context: bool) -> ProcId {
+        let proc = self.new_proc(name, value.span);
+        let saved = self.begin(proc, &[("player".into(), Ty::Seat)]);
+        self.f.current_player = Some(0);
+        self.f.rank_context = rank_context;
+        self.expect(value, &Ty::Int);
+        self.emit(Op::Return, value.span);
+        self.f.returns = Some(vec![Some(Ty::Int)]);
+        self.end(saved);
+        proc
+    }
+
+    fn compile_main(&mut self, items: &[Item]) {
+        let flow_span = items
+            .iter()
+            .find_map(|i| match i {
+                Item::Flow(b) => Some(b.span),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let main = self.new_proc("the game", flow_span);
+        self.def.main = main;
+        let saved = self.begin(main, &[]);
+        self.f.is_main = true;
+        let mut flows = 0;
+        let mut diverges = false;
+        for item in items {
+            if let Item::Setup(block) = item {
+                if diverges {
+                    self.unreachable(block.span);
+                }
+                diverges |= self.block(block);
+            }
+        }
+        for item in items {
+            if let Item::Flow(block) = item {
+                flows += 1;
+                if flows > 1 {
+                    self.error(
+                        Diagnostic::error("duplicate-definition", "the game has two `flow` sections")
+                            .label(block.span, "second flow here"),
+                    );
+                }
+                if diverges {
+                    self.unreachable(block.span);
+                }
+                diverges |= self.block(block);
+            }
+        }
+        if flows == 0 {
+            self.error(
+                Diagnostic::error("missing-flow", "the game has no `flow`")
+                    .label(super::file_start(0), "expected a `flow { ... }` section")
+                    .help("the flow says how a game is played: rounds, turns and decisions"),
+            );
+        }
+        let result = items.iter().find_map(|i| match i {
+            Item::Result(r) => Some(r),
+            _ => None,
+        });
+        if diverges && let Some(result) = result {
+            self.error(
+                Diagnostic::error("unreachable", "the `result` section can never be reached")
+                    .label(result.span, "never reached")
+                    .label(flow_span, "every path through the flow ends the game or loops forever")
+                    .help("remove the result section, or let the flow finish"),
+            );
+        }
+        let span = result.map_or(flow_span, |r| r.span);
+        self.def.result_pc = self.here();
+        self.emit(Op::Rank, span);
+        if let Some(ast::ResultDecl {
+            otherwise: ast::ResultElse::Block(block),
+            ..
+        }) = result
+        {
+            self.block(block);
+        }
+        self.emit(Op::DeclareDraw, span);
+        self.end(saved);
+    }
+
+    fn compile_hooks(&mut self, items: &[Item]) {
+        let hooks: Vec<&ast::HookDecl> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Hook(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        if hooks.is_empty() {
+            return;
+        }
+        match crate::script::Script::compile(&self.def, &hooks) {
+            Ok(script) => self.def.script = Some(script),
+            Err(mut diags) => self.diags.append(&mut diags),
+        }
+    }
+
+    fn check_decision_contexts(&mut self) {
+        let n = self.def.procs.len();
+        let mut asks = self.proc_asks.clone();
+        asks.resize(n, false);
+        loop {
+            let mut changed = false;
+            for p in 0..n {
+                if !asks[p]
+                    && self
+                        .proc_calls
+                        .get(p)
+                        .is_some_and(|calls| calls.iter().any(|&c| asks[c as usize]))
+                {
+                    asks[p] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (proc, span, what) in std::mem::take(&mut self.no_decisions) {
+            if asks[proc as usize] {
+                self.error(
+                    Diagnostic::error("decision-not-allowed", format!("{what} cannot ask a player to decide"))
+                        .label(span, "this asks for a decision, directly or through a procedure")
+                        .help("triggers, scoring and starting values run between decisions; move the decision into the flow"),
+                );
+            }
+        }
+    }
+
+    fn warn_unused(&mut self, items: &[Item]) {
+        let mut unused = vec![];
+        for (name, (symbol, span)) in &self.globals.names {
+            let used = self.globals.uses.get(name).copied().unwrap_or(0);
+            let what = match symbol {
+                Symbol::PieceType(_) => "piece type",
+                Symbol::Option(_) => "option",
+                Symbol::Var(_) => "variable",
+                Symbol::Group(_) => "group",
+                Symbol::Hook(_) => "hook",
+                Symbol::Proc(_) => "procedure",
+                _ => continue,
+            };
+            // A piece type counts as used when its pieces start in a zone that the flow uses.
+            if used == 0 {
+                unused.push((*span, name.clone(), what));
+            }
+        }
+        unused.sort_by_key(|(span, _, _)| (span.file, span.start));
+        let _ = items;
+        for (span, name, what) in unused {
+            self.diags.push(
+                Diagnostic::warning("unused", format!("{what} `{name}` is never used"))
+                    .label(span, "declared here")
+                    .help("remove it, or use it in the rules"),
+            );
+        }
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn unreachable(&mut self, span: Span) {
+        self.error(
+            Diagnostic::error("unreachable", "this can never run")
+                .label(span, "unreachable")
+                .help("what comes before it always ends the game, returns, breaks, or loops forever"),
+        );
+    }
+
+    /// Compiles a block; returns whether it never finishes normally.
+    fn block(&mut self, block: &ast::Block) -> bool {
+        let scope = self.scope();
+        let mut diverges = false;
+        let mut reported = false;
+        for stmt in &block.stmts {
+            if diverges && !reported {
+                self.unreachable(stmt.span);
+                reported = true;
+            }
+            diverges |= self.stmt(stmt);
+        }
+        self.close_scope(scope);
+        diverges
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> bool {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Let { names, value } => {
+                if names.len() == 1 {
+                    let ty = self.expr(value);
+                    if matches!(ty, Ty::PerPlayer(_)) {
+                        self.error(
+                            Diagnostic::error("type-mismatch", "a per-player choice cannot be copied whole")
+                                .label(value.span, "write `x of player 1`"),
+                        );
+                    }
+                    let slot = self.local(&names[0].name, ty, 1);
+                    self.emit(Op::Store(slot), span);
+                } else {
+                    let types = self.multi_call(value, names.len());
+                    let slots: Vec<u16> = names
+                        .iter()
+                        .zip(types)
+                        .map(|(n, ty)| self.local(&n.name, ty, 1))
+                        .collect();
+                    for slot in slots.into_iter().rev() {
+                        self.emit(Op::Store(slot), span);
+                    }
+                }
+                false
+            }
+            StmtKind::Set { target, value } => {
+                self.assign(target, value, false, span);
+                false
+            }
+            StmtKind::Add { amount, target } => {
+                self.assign(target, amount, true, span);
+                false
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                self.expect(cond, &Ty::Bool);
+                let to_else = self.emit(Op::JumpIfFalse(0), cond.span);
+                let then_diverges = self.block(then);
+                match otherwise {
+                    None => {
+                        let end = self.here();
+                        self.patch(to_else, end);
+                        false
+                    }
+                    Some(other) => {
+                        let to_end = self.emit(Op::Jump(0), span);
+                        let else_start = self.here();
+                        self.patch(to_else, else_start);
+                        let else_diverges = self.block(other);
+                        let end = self.here();
+                        self.patch(to_end, end);
+                        then_diverges && else_diverges
+                    }
+                }
+            }
+            StmtKind::For { var, domain, body } => {
+                self.for_loop(var, domain, span, &mut |c: &mut Compiler| {
+                    c.block(body);
+                });
+                false
+            }
+            StmtKind::Loop(body) => {
+                let start = self.here();
+                self.f.loops.push(LoopCtx { breaks: vec![] });
+                self.block(body);
+                self.emit(Op::Jump(start), span);
+                let ctx = self.f.loops.pop().unwrap();
+                let end = self.here();
+                let broke = !ctx.breaks.is_empty();
+                for at in ctx.breaks {
+                    self.patch(at, end);
+                }
+                !broke
+            }
+            StmtKind::While { cond, body } => {
+                let start = self.here();
+                self.expect(cond, &Ty::Bool);
+                let exit = self.emit(Op::JumpIfFalse(0), cond.span);
+                self.f.loops.push(LoopCtx { breaks: vec![exit] });
+                self.block(body);
+                self.emit(Op::Jump(start), span);
+                self.close_loop();
+                false
+            }
+            StmtKind::Repeat { times, body } => {
+                let scope = self.scope();
+                let count = self.temp();
+                self.expect(times, &Ty::Int);
+                self.emit(Op::Store(count), times.span);
+                let start = self.here();
+                self.emit(Op::Load(count), span);
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Gt, span);
+                let exit = self.emit(Op::JumpIfFalse(0), span);
+                self.emit(Op::Load(count), span);
+                self.emit(Op::Push(1), span);
+                self.emit(Op::Sub, span);
+                self.emit(Op::Store(count), span);
+                self.f.loops.push(LoopCtx { breaks: vec![exit] });
+                self.block(body);
+                self.emit(Op::Jump(start), span);
+                self.close_loop();
+                self.close_scope(scope);
+                false
+            }
+            StmtKind::Break => {
+                if self.f.loops.is_empty() {
+                    self.error(
+                        Diagnostic::error("misplaced-break", "`break` outside a loop")
+                            .label(span, "there is no loop to leave here"),
+                    );
+                } else {
+                    let at = self.emit(Op::Jump(0), span);
+                    self.f.loops.last_mut().unwrap().breaks.push(at);
+                }
+                true
+            }
+            StmtKind::Return(values) => {
+                self.return_stmt(values, span);
+                true
+            }
+            StmtKind::ChooseEach { var, domain, secret } => {
+                let players = self.def.players() as u16;
+                let decision_index = self.def.decisions.len() as u16;
+                self.emit(Op::ChoiceReset, span);
+                let scope = self.scope();
+                let seat = self.local("player", Ty::Seat, 1);
+                let saved_player = self.f.current_player.replace(seat);
+                let mut kind = None;
+                for s in 0..players {
+                    self.emit(Op::Push(s as i64), span);
+                    self.emit(Op::Store(seat), span);
+                    let k = self.offer(domain, seat, var, span);
+                    kind.get_or_insert(k);
+                }
+                self.f.current_player = saved_player;
+                self.close_scope(scope);
+                let (choice_kind, elem) = kind.unwrap_or((ChoiceKind::Number, Ty::Error));
+                self.def.decisions.push(ir::Decision {
+                    name: var.name.clone(),
+                    kind: choice_kind,
+                    secret: *secret,
+                    span,
+                });
+                let base = self.local(&var.name, Ty::PerPlayer(Box::new(elem)), players);
+                self.emit(Op::AskEach(decision_index, base), span);
+                false
+            }
+            StmtKind::Choose {
+                who,
+                var,
+                domain,
+                secret,
+            } => {
+                let decision_index = self.def.decisions.len() as u16;
+                let scope = self.scope();
+                let seat = self.temp();
+                self.expect(who, &Ty::Seat);
+                self.emit(Op::Store(seat), who.span);
+                self.emit(Op::ChoiceReset, span);
+                let (choice_kind, elem) = self.offer(domain, seat, var, span);
+                self.emit(Op::Load(seat), span);
+                self.def.decisions.push(ir::Decision {
+                    name: var.name.clone(),
+                    kind: choice_kind,
+                    secret: *secret,
+                    span,
+                });
+                self.emit(Op::Ask(decision_index), span);
+                self.close_scope(scope);
+                let slot = self.local(&var.name, elem, 1);
+                self.emit(Op::Store(slot), span);
+                false
+            }
+            StmtKind::Draft { choosers, entries } => {
+                self.draft(choosers, entries, span);
+                false
+            }
+            StmtKind::Shuffle(zone) => {
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Shuffle, span);
+                false
+            }
+            StmtKind::Deal { count, from, to } => {
+                self.expect(count, &Ty::Int);
+                self.expect(from, &Ty::Zone);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::Deal, span);
+                false
+            }
+            StmtKind::Move { what, to } => {
+                self.expect(what, &Ty::Piece);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::Move, span);
+                false
+            }
+            StmtKind::MoveAll { from, to } => {
+                self.expect(from, &Ty::Zone);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::MoveAll, span);
+                false
+            }
+            StmtKind::Reveal { piece, to } => {
+                self.expect(piece, &Ty::Piece);
+                if let Some(to) = to {
+                    self.expect(to, &Ty::Seat);
+                }
+                self.emit(Op::Reveal { to_one: to.is_some() }, span);
+                false
+            }
+            StmtKind::Win(seat) => {
+                self.expect(seat, &Ty::Seat);
+                self.emit(Op::Win, span);
+                true
+            }
+            StmtKind::DeclareDraw => {
+                self.emit(Op::DeclareDraw, span);
+                true
+            }
+            StmtKind::EndGame => {
+                self.emit(Op::EndGame, span);
+                true
+            }
+            StmtKind::Call { name, args } => {
+                match self.globals.get(&name.name) {
+                    Some(Symbol::Proc(p)) => {
+                        let returns = self.call_proc(p, name, args, span);
+                        for _ in 0..returns.len() {
+                            self.emit(Op::Pop, span);
+                        }
+                    }
+                    Some(Symbol::Hook(_)) => {
+                        self.error(
+                            Diagnostic::error(
+                                "unused-result",
+                                format!("the result of hook `{}` is thrown away", name.name),
+                            )
+                            .label(span, "a hook only answers a question")
+                            .help("use it in a condition: `if hook(...) { ... }`"),
+                        );
+                    }
+                    other => self.unknown_or_wrong(&name.name, name.span, other, "a procedure", "procedures"),
+                }
+                false
+            }
+        }
+    }
+
+    fn close_loop(&mut self) {
+        let ctx = self.f.loops.pop().unwrap();
+        let end = self.here();
+        for at in ctx.breaks {
+            self.patch(at, end);
+        }
+    }
+
+    fn return_stmt(&mut self, values: &[Expr], span: Span) {
+        if self.f.is_main || self.f.returns.is_none() {
+            self.error(
+                Diagnostic::error("misplaced-return", "`return` outside a procedure")
+                    .label(span, "nothing to return to")
+                    .help("to end the game use `win P`, `declare draw` or `end game`"),
+            );
+            return;
+        }
+        let expected = self.f.returns.as_ref().map_or(0, Vec::len);
+        if values.len() != expected {
+            self.error(
+                Diagnostic::error(
+                    "wrong-arity",
+                    format!("this procedure returns {expected} values, not {}", values.len()),
+                )
+                .label(span, format!("{} values here", values.len())),
+            );
+            return;
+        }
+        for (i, value) in values.iter().enumerate() {
+            let declared = self.f.returns.as_ref().and_then(|r| r[i].clone());
+            let ty = match &declared {
+                Some(t) => {
+                    self.expect(value, t);
+                    t.clone()
+                }
+                None => self.expr(value),
+            };
+            if let Some(returns) = self.f.returns.as_mut() {
+                returns[i] = Some(ty);
+            }
+        }
+        self.emit(Op::Return, span);
+    }
+
+    fn assign(&mut self, target: &ast::LValue, value: &Expr, add: bool, span: Span) {
+        let name = &target.name;
+        if target.index.is_none()
+            && let Some((slot, ty)) = self.find_local(&name.name)
+        {
+            if add {
+                self.emit(Op::Load(slot), span);
+                self.expect(value, &Ty::Int);
+                self.emit(Op::Add, span);
+            } else {
+                self.expect(value, &ty);
+            }
+            self.emit(Op::Store(slot), span);
+            return;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Var(var)) => {
+                let def = self.def.vars[var as usize].clone();
+                let ty = if add {
+                    Ty::Int
+                } else {
+                    self.var_types[var as usize].clone()
+                };
+                match (&target.index, def.per_player) {
+                    (None, false) => {
+                        if add {
+                            self.emit(Op::LoadVar(def.slot), span);
+                        }
+                        self.expect(value, &ty);
+                        if add {
+                            self.emit(Op::Add, span);
+                        }
+                        self.emit(Op::StoreVar(def.slot), span);
+                    }
+                    (Some(index), true) => {
+                        if add {
+                            self.expect(index, &Ty::Seat);
+                            self.emit(Op::LoadVarAt(def.slot), span);
+                        }
+                        self.expect(value, &ty);
+                        if add {
+                            self.emit(Op::Add, span);
+                        }
+                        self.expect(index, &Ty::Seat);
+                        self.emit(Op::StoreVarAt(def.slot), span);
+                    }
+                    (None, true) => self.error(
+                        Diagnostic::error("missing-player", format!("`{}` is kept per player", name.name))
+                            .label(target.span, "whose?")
+                            .help(format!("write `{} of <player>`", name.name)),
+                    ),
+                    (Some(index), false) => self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("`{}` is one value, not one per player", name.name),
+                        )
+                        .label(index.span, "remove `of ...`"),
+                    ),
+                }
+            }
+            Some(Symbol::Option(_)) => self.error(
+                Diagnostic::error(
+                    "read-only",
+                    format!("option `{}` cannot be changed during the game", name.name),
+                )
+                .label(target.span, "options are fixed before the game starts")
+                .help("declare a `var` to keep a value that changes"),
+            ),
+            other => self.unknown_or_wrong(&name.name, name.span, other, "a variable", "variables"),
+        }
+    }
+
+    /// `let (a, b) = proc(...)`: compiles the call and returns the result types.
+    fn multi_call(&mut self, value: &Expr, count: usize) -> Vec<Ty> {
+        if let ExprKind::Call { name, args } = &value.kind
+            && let Some(Symbol::Proc(p)) = self.globals.get(&name.name)
+        {
+            let returns = self.call_proc(p, name, args, value.span);
+            if returns.len() == count {
+                return returns;
+            }
+            self.error(
+                Diagnostic::error(
+                    "wrong-arity",
+                    format!(
+                        "`{}` returns {} values, but {count} names receive them",
+                        name.name,
+                        returns.len()
+                    ),
+                )
+                .label(value.span, format!("returns {}", returns.len())),
+            );
+            return vec![Ty::Error; count];
+        }
+        self.error(
+            Diagnostic::error(
+                "wrong-arity",
+                format!("{count} names need a procedure that returns {count} values"),
+            )
+            .label(value.span, "this is a single value"),
+        );
+        vec![Ty::Error; count]
+    }
+
+    fn call_proc(&mut self, proc: ProcId, name: &ast::Ident, args: &[Expr], span: Span) -> Vec<Ty> {
+        match self.proc_state[proc as usize] {
+            ProcState::NotStarted => {
+                // Compile the callee first: its result types come from its returns.
+                let saved_loops = std::mem::take(&mut self.f.loops);
+                self.compile_user_proc(proc);
+                self.f.loops = saved_loops;
+            }
+            ProcState::InProgress => {}
+            ProcState::Done => {}
+        }
+        let params = self.proc_params[proc as usize].clone();
+        if params.len() != args.len() {
+            self.error(
+                Diagnostic::error(
+                    "wrong-arity",
+                    format!("`{}` takes {} arguments, not {}", name.name, params.len(), args.len()),
+                )
+                .label(span, format!("{} given", args.len()))
+                .label(self.def.procs[proc as usize].span, "declared here"),
+            );
+        }
+        for (arg, ty) in args.iter().zip(params.iter()) {
+            self.expect(arg, ty);
+        }
+        self.emit(Op::Call(proc), span);
+        if self.proc_state[proc as usize] == ProcState::InProgress {
+            // Recursion: the result types are not known yet.
+            let n = self.user_procs.get(&proc).map_or(0, |d| d.returns.len());
+            return vec![Ty::Error; n];
+        }
+        self.proc_returns[proc as usize].clone()
+    }
+
+    fn draft(&mut self, choosers: &[Expr], entries: &[ast::DraftEntry], span: Span) {
+        if choosers.len() > entries.len() {
+            self.error(
+                Diagnostic::error(
+                    "draft-too-short",
+                    format!("{} choosers but only {} entries", choosers.len(), entries.len()),
+                )
+                .label(span, "a chooser would find nothing left")
+                .help("each chooser takes one entry; list at least as many entries as choosers"),
+            );
+        }
+        let scope = self.scope();
+        let chooser_slots: Vec<u16> = choosers
+            .iter()
+            .map(|c| {
+                self.expect(c, &Ty::Seat);
+                let slot = self.temp();
+                self.emit(Op::Store(slot), c.span);
+                slot
+            })
+            .collect();
+        let taken: Vec<u16> = entries
+            .iter()
+            .map(|_| {
+                let slot = self.temp();
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Store(slot), span);
+                slot
+            })
+            .collect();
+        let picked = self.temp();
+        let decision = self.def.decisions.len() as u16;
+        self.def.decisions.push(ir::Decision {
+            name: "draft".into(),
+            kind: ChoiceKind::Menu(entries.iter().map(|e| e.label.clone()).collect()),
+            secret: false,
+            span,
+        });
+        let mut labels: HashMap<&str, Span> = HashMap::new();
+        for entry in entries {
+            if let Some(first) = labels.insert(&entry.label, entry.label_span) {
+                self.error(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        format!("the draft offers \"{}\" twice", entry.label),
+                    )
+                    .label(entry.label_span, "again here")
+                    .label(first, "first here"),
+                );
+            }
+        }
+        for &chooser in &chooser_slots {
+            let inner = self.scope();
+            let actor = self.local("actor", Ty::Seat, 1);
+            self.emit(Op::Load(chooser), span);
+            self.emit(Op::Store(actor), span);
+            self.emit(Op::ChoiceReset, span);
+            for (i, entry) in entries.iter().enumerate() {
+                self.emit(Op::Load(taken[i]), entry.label_span);
+                let skip = self.emit(Op::JumpIfTrue(0), entry.label_span);
+                let mut skip_when = None;
+                if let Some(cond) = &entry.when {
+                    self.expect(cond, &Ty::Bool);
+                    skip_when = Some(self.emit(Op::JumpIfFalse(0), cond.span));
+                }
+                self.emit(Op::Load(actor), entry.label_span);
+                self.emit(Op::Push(i as i64), entry.label_span);
+                self.emit(Op::ChoiceAdd, entry.label_span);
+                let next = self.here();
+                self.patch(skip, next);
+                if let Some(at) = skip_when {
+                    self.patch(at, next);
+                }
+            }
+            self.emit(Op::Load(actor), span);
+            self.emit(Op::Ask(decision), span);
+            self.emit(Op::Store(picked), span);
+            let mut to_end = vec![];
+            for (i, entry) in entries.iter().enumerate() {
+                self.emit(Op::Load(picked), entry.label_span);
+                self.emit(Op::Push(i as i64), entry.label_span);
+                self.emit(Op::Eq, entry.label_span);
+                let next = self.emit(Op::JumpIfFalse(0), entry.label_span);
+                self.emit(Op::Push(1), entry.label_span);
+                self.emit(Op::Store(taken[i]), entry.label_span);
+                if !self.block(&entry.body) {
+                    to_end.push(self.emit(Op::Jump(0), entry.label_span));
+                }
+                let here = self.here();
+                self.patch(next, here);
+            }
+            let end = self.here();
+            for at in to_end {
+                self.patch(at, end);
+            }
+            self.close_scope(inner);
+        }
+        self.close_scope(scope);
+    }
+
+    // ------------------------------------------------------------ domains
+
+    /// Emits code offering every value of `domain` to the seat in local
+    /// `seat`. `var` names the value inside a `where` condition.
+    fn offer(&mut self, domain: &Domain, seat: u16, var: &ast::Ident, span: Span) -> (ChoiceKind, Ty) {
+        match self.domain_shape(domain) {
+            Shape::Kinds(set) => {
+                for k in self.def.kind_sets[set as usize].members.clone() {
+                    self.emit(Op::Load(seat), span);
+                    self.emit(Op::Push(k as i64), span);
+                    self.emit(Op::ChoiceAdd, span);
+                }
+                (ChoiceKind::Kind, Ty::Kind)
+            }
+            Shape::Types(group) => {
+                for t in self.def.groups[group as usize].types.clone() {
+                    self.emit(Op::Load(seat), span);
+                    self.emit(Op::Push(t as i64), span);
+                    self.emit(Op::ChoiceAdd, span);
+                }
+                (ChoiceKind::PieceType, Ty::PieceType)
+            }
+            Shape::Players => {
+                for s in 0..self.def.players() {
+                    self.emit(Op::Load(seat), span);
+                    self.emit(Op::Push(s as i64), span);
+                    self.emit(Op::ChoiceAdd, span);
+                }
+                (ChoiceKind::Player, Ty::Seat)
+            }
+            shape @ (Shape::Spaces(_) | Shape::Range(_)) => {
+                let (kind, ty) = match shape {
+                    Shape::Spaces(b) => (ChoiceKind::Space(b), Ty::Space(b)),
+                    _ => (ChoiceKind::Number, Ty::Int),
+                };
+                self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16| {
+                    c.emit(Op::Load(seat), span);
+                    c.emit(Op::Load(value), span);
+                    c.emit(Op::ChoiceAdd, span);
+                });
+                (kind, ty)
+            }
+            Shape::Pieces => {
+                let Domain::Pieces { filter, zone, cond } = domain else {
+                    unreachable!()
+                };
+                let scope = self.scope();
+                let zone_slot = self.temp();
+                let index = self.temp();
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Store(zone_slot), zone.span);
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Store(index), span);
+                let top = self.here();
+                self.emit(Op::Load(index), span);
+                self.emit(Op::Load(zone_slot), span);
+                self.emit(Op::Size, span);
+                self.emit(Op::Lt, span);
+                let exit = self.emit(Op::JumpIfFalse(0), span);
+                let piece = self.local(&var.name, Ty::Piece, 1);
+                self.emit(Op::Load(zone_slot), span);
+                self.emit(Op::Load(index), span);
+                self.emit(Op::PieceAt, span);
+                self.emit(Op::Store(piece), span);
+                let matcher = self.matcher(filter);
+                self.emit(Op::Load(piece), filter.span);
+                self.emit(Op::Matches(matcher), filter.span);
+                let skip = self.emit(Op::JumpIfFalse(0), filter.span);
+                let mut skip_cond = None;
+                if let Some(cond) = cond {
+                    self.expect(cond, &Ty::Bool);
+                    skip_cond = Some(self.emit(Op::JumpIfFalse(0), cond.span));
+                }
+                self.emit(Op::Load(seat), span);
+                self.emit(Op::Load(piece), span);
+                self.emit(Op::ChoiceAdd, span);
+                let next = self.here();
+                self.patch(skip, next);
+                if let Some(at) = skip_cond {
+                    self.patch(at, next);
+                }
+                self.emit(Op::Load(index), span);
+                self.emit(Op::Push(1), span);
+                self.emit(Op::Add, span);
+                self.emit(Op::Store(index), span);
+                self.emit(Op::Jump(top), span);
+                let end = self.here();
+                self.patch(exit, end);
+                self.close_scope(scope);
+                (ChoiceKind::Piece, Ty::Piece)
+            }
+            Shape::Invalid => (ChoiceKind::Number, Ty::Error),
+        }
+    }
+
+    fn domain_shape(&mut self, domain: &Domain) -> Shape {
+        match domain {
+            Domain::Range(..) => Shape::Range(0),
+            Domain::Pieces { .. } => Shape::Pieces,
+            Domain::Expr(e) => match &e.kind {
+                ExprKind::Players => Shape::Players,
+                ExprKind::Name(name) => match self.globals.get(&name.name) {
+                    Some(Symbol::KindSet(s)) => Shape::Kinds(s),
+                    Some(Symbol::Group(g)) => Shape::Types(g),
+                    Some(Symbol::Board(b)) => Shape::Spaces(b),
+                    other => {
+                        self.domain_error(e, other);
+                        Shape::Invalid
+                    }
+                },
+                _ => {
+                    self.domain_error(e, None);
+                    Shape::Invalid
+                }
+            },
+        }
+    }
+
+    fn domain_error(&mut self, e: &Expr, symbol: Option<Symbol>) {
+        let text = self.def.sources.text(e.span).to_string();
+        let what = symbol.map_or("", |s| s.describe());
+        let message = if what.is_empty() {
+            format!("cannot go through `{text}`")
+        } else {
+            format!("cannot go through `{text}`: it is {what}")
+        };
+        let mut diag = Diagnostic::error("bad-domain", message)
+            .label(e.span, "expected a set of values")
+            .help("go through a kind set (`Hand`), `players`, a board, a group, a range `1..6`, or pieces: `Card in hand of player`");
+        if symbol.is_none()
+            && let ExprKind::Name(n) = &e.kind
+            && !self.globals.names.contains_key(&n.name)
+        {
+            diag =
+                Diagnostic::error("unknown-name", format!("unknown name `{}`", n.name)).label(n.span, "not declared");
+            if let Some(near) = nearest(&n.name, self.globals.all_names().collect::<Vec<_>>()) {
+                diag = diag.help(format!("did you mean `{near}`?"));
+            }
+        }
+        self.error(diag);
+    }
+
+    /// A loop over a board's spaces or a range; `body` gets the local holding
+    /// the current value.
+    fn index_loop(&mut self, domain: &Domain, shape: &Shape, span: Span, body: &mut dyn FnMut(&mut Compiler, u16)) {
+        let scope = self.scope();
+        let value = self.temp();
+        let last = self.temp();
+        match (shape, domain) {
+            (Shape::Range(_), Domain::Range(low, high)) => {
+                self.expect(low, &Ty::Int);
+                self.emit(Op::Store(value), low.span);
+                self.expect(high, &Ty::Int);
+                self.emit(Op::Store(last), high.span);
+            }
+            (Shape::Spaces(b), _) => {
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Store(value), span);
+                let spaces = self.def.boards[*b as usize].spaces() as i64;
+                self.emit(Op::Push(spaces - 1), span);
+                self.emit(Op::Store(last), span);
+            }
+            _ => unreachable!("index loops run over ranges and boards"),
+        }
+        let top = self.here();
+        self.emit(Op::Load(value), span);
+        self.emit(Op::Load(last), span);
+        self.emit(Op::Le, span);
+        let exit = self.emit(Op::JumpIfFalse(0), span);
+        body(self, value);
+        self.emit(Op::Load(value), span);
+        self.emit(Op::Push(1), span);
+        self.emit(Op::Add, span);
+        self.emit(Op::Store(value), span);
+        self.emit(Op::Jump(top), span);
+        let end = self.here();
+        self.patch(exit, end);
+        self.close_scope(scope);
+    }
+
+    /// `for var in domain { body }` (also used by `sum`).
+    fn for_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
+        let shape = self.domain_shape(domain);
+        let scope = self.scope();
+        match shape {
+            Shape::Invalid => {}
+            Shape::Pieces => self.error(
+                Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
+                    .label(span, "pieces may move while the loop runs")
+                    .help("count them with `count ... in ...`, or let a player choose one"),
+            ),
+            Shape::Spaces(_) | Shape::Range(_) => {
+                let ty = match shape {
+                    Shape::Spaces(b) => Ty::Space(b),
+                    _ => Ty::Int,
+                };
+                let breaks_before = self.f.loops.len();
+                self.f.loops.push(LoopCtx { breaks: vec![] });
+                let mut breaks = vec![];
+                self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16| {
+                    let inner = c.scope();
+                    let slot = c.local(&var.name, ty.clone(), 1);
+                    c.emit(Op::Load(value), span);
+                    c.emit(Op::Store(slot), span);
+                    body(c);
+                    c.close_scope(inner);
+                });
+                let ctx = self.f.loops.pop().unwrap();
+                debug_assert_eq!(self.f.loops.len(), breaks_before);
+                breaks.extend(ctx.breaks);
+                let end = self.here();
+                for at in breaks {
+                    self.patch(at, end);
+                }
+            }
+            Shape::Kinds(_) | Shape::Types(_) | Shape::Players => {
+                let (count, map, ty) = match shape {
+                    Shape::Kinds(s) => (
+                        self.def.kind_sets[s as usize].members.len(),
+                        Some(Op::KindAt(s)),
+                        Ty::Kind,
+                    ),
+                    Shape::Types(g) => (
+                        self.def.groups[g as usize].types.len(),
+                        Some(Op::TypeAt(g)),
+                        Ty::PieceType,
+                    ),
+                    _ => (self.def.players(), None, Ty::Seat),
+                };
+                let index = self.temp();
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Store(index), span);
+                let top = self.here();
+                self.emit(Op::Load(index), span);
+                self.emit(Op::Push(count as i64), span);
+                self.emit(Op::Lt, span);
+                let exit = self.emit(Op::JumpIfFalse(0), span);
+                let slot = self.local(&var.name, ty, 1);
+                self.emit(Op::Load(index), span);
+                if let Some(map) = map {
+                    self.emit(map, span);
+                }
+                self.emit(Op::Store(slot), span);
+                self.f.loops.push(LoopCtx { breaks: vec![exit] });
+                body(self);
+                self.emit(Op::Load(index), span);
+                self.emit(Op::Push(1), span);
+                self.emit(Op::Add, span);
+                self.emit(Op::Store(index), span);
+                self.emit(Op::Jump(top), span);
+                self.close_loop();
+            }
+        }
+        self.close_scope(scope);
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn expect(&mut self, e: &Expr, wanted: &Ty) {
+        let ty = self.expr(e);
+        if !ty.fits(wanted) {
+            let text = self.def.sources.text(e.span).to_string();
+            let mut diag = Diagnostic::error(
+                "type-mismatch",
+                format!("expected {}, but `{text}` is {}", wanted.describe(), ty.describe()),
+            )
+            .label(e.span, format!("this is {}", ty.describe()));
+            if *wanted == Ty::Piece && ty == Ty::Zone {
+                diag = diag.help(format!("take a piece from the zone: `top of {text}`"));
+            } else if *wanted == Ty::Zone && ty == Ty::Piece {
+                diag = diag.help("name a zone, such as `hand of player`");
+            }
+            self.error(diag);
+        }
+    }
+
+    fn unknown_or_wrong(&mut self, name: &str, span: Span, found: Option<Symbol>, wanted: &str, plural: &str) {
+        let diag = match found {
+            Some(symbol) => Diagnostic::error(
+                "type-mismatch",
+                format!("`{name}` is {}, not {wanted}", symbol.describe()),
+            )
+            .label(span, format!("expected {wanted}")),
+            None => {
+                let mut diag = Diagnostic::error("unknown-name", format!("unknown name `{name}`"))
+                    .label(span, format!("expected {wanted}"));
+                let mut candidates: Vec<&str> = self.globals.all_names().collect();
+                candidates.extend(self.f.locals.iter().map(|l| l.name.as_str()).filter(|n| !n.is_empty()));
+                if let Some(near) = nearest(name, candidates) {
+                    diag = diag.help(format!("did you mean `{near}`?"));
+                } else {
+                    diag = diag.help(format!("no {plural} by that name are declared"));
+                }
+                diag
+            }
+        };
+        self.error(diag);
+    }
+
+    fn expr(&mut self, e: &Expr) -> Ty {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(i) => {
+                self.emit(Op::Push(*i), span);
+                Ty::Int
+            }
+            ExprKind::Bool(b) => {
+                self.emit(Op::Push(i64::from(*b)), span);
+                Ty::Bool
+            }
+            ExprKind::Str(_) => {
+                self.error(
+                    Diagnostic::error("type-mismatch", "text is only used for labels")
+                        .label(span, "a string is not a value in the flow")
+                        .help("name things directly: `Crown`, not `\"Crown\"`"),
+                );
+                Ty::Error
+            }
+            ExprKind::Seat(n) => {
+                let players = self.def.players() as i64;
+                if *n < 1 || *n > players {
+                    self.error(
+                        Diagnostic::error("no-such-player", format!("there is no player {n}"))
+                            .label(span, format!("players are numbered 1 to {players}")),
+                    );
+                    return Ty::Error;
+                }
+                self.emit(Op::Push(n - 1), span);
+                Ty::Seat
+            }
+            ExprKind::CurrentPlayer => match self.f.current_player {
+                Some(slot) => {
+                    self.emit(Op::Load(slot), span);
+                    Ty::Seat
+                }
+                None => {
+                    self.error(
+                        Diagnostic::error(
+                            "no-current-player",
+                            "`player` alone names the player being scored or choosing",
+                        )
+                        .label(span, "there is no such player here")
+                        .help("say which player: `player 1`, `actor`, `winner`"),
+                    );
+                    Ty::Error
+                }
+            },
+            ExprKind::Players => {
+                self.error(
+                    Diagnostic::error("type-mismatch", "`players` is a set, not a value")
+                        .label(span, "use it in `for p in players` or `chooses x from players`"),
+                );
+                Ty::Error
+            }
+            ExprKind::TotalScore => {
+                let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
+                    self.error(
+                        Diagnostic::error("misplaced-score", "`score` is only known in the `result` section")
+                            .label(span, "not known here"),
+                    );
+                    return Ty::Error;
+                };
+                self.emit(Op::Push(0), span);
+                for term in self.def.score_terms.clone() {
+                    self.emit(Op::Load(player), span);
+                    self.emit(Op::Call(term.proc), span);
+                    self.emit(Op::Add, span);
+                }
+                Ty::Int
+            }
+            ExprKind::Name(name) => self.name(name),
+            ExprKind::Of { name, arg } => self.of(name, arg, span),
+            ExprKind::Call { name, args } => match self.globals.get(&name.name) {
+                Some(Symbol::Hook(h)) => self.hook_call(h, name, args, span),
+                Some(Symbol::Proc(p)) => {
+                    let returns = self.call_proc(p, name, args, span);
+                    if returns.len() == 1 {
+                        returns[0].clone()
+                    } else {
+                        self.error(
+                            Diagnostic::error(
+                                "wrong-arity",
+                                format!("`{}` returns {} values, not one", name.name, returns.len()),
+                            )
+                            .label(span, "used as a single value")
+                            .help("receive them with `let (a, b) = ...`"),
+                        );
+                        Ty::Error
+                    }
+                }
+                other => {
+                    self.unknown_or_wrong(
+                        &name.name,
+                        name.span,
+                        other,
+                        "a hook or procedure",
+                        "hooks or procedures",
+                    );
+                    Ty::Error
+                }
+            },
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
+            ExprKind::Unary { op, operand } => {
+                let wanted = if *op == UnOp::Not { Ty::Bool } else { Ty::Int };
+                self.expect(operand, &wanted);
+                self.emit(if *op == UnOp::Not { Op::Not } else { Op::Neg }, span);
+                wanted
+            }
+            ExprKind::Count { filter, zone } => {
+                let matcher = self.matcher(filter);
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Count(matcher), span);
+                Ty::Int
+            }
+            ExprKind::First { filter, zone } => {
+                let matcher = self.matcher(filter);
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::First(matcher), span);
+                Ty::Piece
+            }
+            ExprKind::Lines { filter, slot, board } => {
+                let board_id = match self.globals.get(&board.name) {
+                    Some(Symbol::Board(b)) => b,
+                    other => {
+                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                        return Ty::Error;
+                    }
+                };
+                let family = match self.globals.get(&slot.name) {
+                    Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
+                    other => {
+                        self.unknown_or_wrong(
+                            &slot.name,
+                            slot.span,
+                            other,
+                            &format!("a slot of board `{}`", board.name),
+                            "slots",
+                        );
+                        return Ty::Error;
+                    }
+                };
+                let matcher = self.matcher(filter);
+                self.emit(
+                    Op::Lines {
+                        board: board_id,
+                        family,
+                        matcher,
+                    },
+                    span,
+                );
+                Ty::Int
+            }
+            ExprKind::Sum { var, domain, body } => {
+                let scope = self.scope();
+                let total = self.temp();
+                self.emit(Op::Push(0), span);
+                self.emit(Op::Store(total), span);
+                self.for_loop(var, domain, span, &mut |c: &mut Compiler| {
+                    c.emit(Op::Load(total), span);
+                    c.expect(body, &Ty::Int);
+                    c.emit(Op::Add, span);
+                    c.emit(Op::Store(total), span);
+                });
+                self.emit(Op::Load(total), span);
+                self.close_scope(scope);
+                Ty::Int
+            }
+            ExprKind::Table { values, index } => {
+                self.def.tables.push(values.clone());
+                let table = (self.def.tables.len() - 1) as u16;
+                self.expect(index, &Ty::Int);
+                self.emit(Op::Table(table), span);
+                Ty::Int
+            }
+            ExprKind::Tuple(_) => {
+                self.error(
+                    Diagnostic::error("type-mismatch", "a list of values only follows `return`").label(span, "here"),
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    fn name(&mut self, name: &ast::Ident) -> Ty {
+        let span = name.span;
+        if let Some((slot, ty)) = self.find_local(&name.name) {
+            if let Ty::PerPlayer(_) = ty {
+                self.error(
+                    Diagnostic::error("missing-player", format!("`{}` holds one choice per player", name.name))
+                        .label(span, "whose?")
+                        .help(format!("write `{} of player 1`", name.name)),
+                );
+                return Ty::Error;
+            }
+            self.emit(Op::Load(slot), span);
+            return ty;
+        }
+        if self.f.rank_context
+            && let Some(&proc) = self.score_terms.get(&name.name)
+        {
+            let player = self.f.current_player.unwrap_or(0);
+            self.emit(Op::Load(player), span);
+            self.emit(Op::Call(proc), span);
+            return Ty::Int;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Seat(s)) => {
+                self.emit(Op::Push(s as i64), span);
+                Ty::Seat
+            }
+            Some(Symbol::Kind(k)) => {
+                self.emit(Op::Push(k as i64), span);
+                Ty::Kind
+            }
+            Some(Symbol::PieceType(t)) => {
+                self.emit(Op::Push(t as i64), span);
+                Ty::PieceType
+            }
+            Some(Symbol::Option(o)) => {
+                self.emit(Op::LoadOption(o), span);
+                match &self.def.options[o as usize].ty {
+                    OptionType::Bool => Ty::Bool,
+                    OptionType::Int { .. } => Ty::Int,
+                    OptionType::Enum(_) => Ty::Enum(o),
+                    OptionType::IntList => {
+                        self.error(
+                            Diagnostic::error("type-mismatch", format!("option `{}` is a list", name.name))
+                                .label(span, "a list cannot be used as one value"),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            Some(Symbol::Var(v)) => {
+                let def = self.def.vars[v as usize].clone();
+                if def.per_player {
+                    self.error(
+                        Diagnostic::error("missing-player", format!("`{}` is kept per player", name.name))
+                            .label(span, "whose?")
+                            .help(format!("write `{} of <player>`", name.name)),
+                    );
+                    return Ty::Error;
+                }
+                self.emit(Op::LoadVar(def.slot), span);
+                self.var_types[v as usize].clone()
+            }
+            Some(Symbol::Family(f)) => {
+                let family = self.def.families[f as usize].clone();
+                match family.by {
+                    FamilyIndex::Single => {
+                        self.emit(Op::Push(family.first as i64), span);
+                        Ty::Zone
+                    }
+                    FamilyIndex::PerPlayer => {
+                        self.error(
+                            Diagnostic::error("missing-player", format!("there is one `{}` per player", name.name))
+                                .label(span, "whose?")
+                                .help(format!("write `{} of <player>`", name.name)),
+                        );
+                        Ty::Error
+                    }
+                    FamilyIndex::PerSpace(b) => {
+                        let board = self.def.boards[b as usize].name.clone();
+                        self.error(
+                            Diagnostic::error(
+                                "missing-space",
+                                format!("there is one `{}` per space of `{board}`", name.name),
+                            )
+                            .label(span, "which space?")
+                            .help(format!(
+                                "write `{} of <space>`, e.g. inside `for location in {board}`",
+                                name.name
+                            )),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            other => {
+                self.unknown_or_wrong(&name.name, span, other, "a value", "values");
+                Ty::Error
+            }
+        }
+    }
+
+    fn of(&mut self, name: &ast::Ident, arg: &Expr, span: Span) -> Ty {
+        let shadowed = self.find_local(&name.name).is_some() || self.globals.names.contains_key(&name.name);
+        if !shadowed && BUILTINS.contains(&name.name.as_str()) {
+            return self.builtin(&name.name, arg, span);
+        }
+        if let Some((slot, ty)) = self.find_local(&name.name) {
+            if let Ty::PerPlayer(inner) = ty {
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::LoadAt(slot), span);
+                return *inner;
+            }
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("`{}` is one value, not one per player", name.name),
+                )
+                .label(name.span, format!("`{}` is {}", name.name, ty.describe())),
+            );
+            return Ty::Error;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Family(f)) => {
+                let family = self.def.families[f as usize].clone();
+                match family.by {
+                    FamilyIndex::PerPlayer => self.expect(arg, &Ty::Seat),
+                    FamilyIndex::PerSpace(b) => self.expect(arg, &Ty::Space(b)),
+                    FamilyIndex::Single => {
+                        self.error(
+                            Diagnostic::error("type-mismatch", format!("there is only one `{}`", name.name))
+                                .label(span, format!("write just `{}`", name.name)),
+                        );
+                        return Ty::Error;
+                    }
+                }
+                self.emit(Op::ZoneOf(f), span);
+                Ty::Zone
+            }
+            Some(Symbol::Var(v)) => {
+                let def = self.def.vars[v as usize].clone();
+                if !def.per_player {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("`{}` is one value, not one per player", name.name),
+                        )
+                        .label(span, format!("write just `{}`", name.name)),
+                    );
+                    return Ty::Error;
+                }
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::LoadVarAt(def.slot), span);
+                self.var_types[v as usize].clone()
+            }
+            other => {
+                let mut diag_name = name.name.clone();
+                if other.is_none() {
+                    // Suggest built-ins too.
+                    let mut candidates: Vec<&str> = self.globals.all_names().collect();
+                    candidates.extend(BUILTINS);
+                    let mut diag = Diagnostic::error("unknown-name", format!("unknown name `{}`", name.name)).label(
+                        name.span,
+                        "not a zone, a per-player value or a built-in such as `top of`",
+                    );
+                    if let Some(near) = nearest(&name.name, candidates) {
+                        diag = diag.help(format!("did you mean `{near}`?"));
+                    }
+                    self.error(diag);
+                    return Ty::Error;
+                }
+                diag_name.push_str(" of ...");
+                self.unknown_or_wrong(&name.name, name.span, other, "a zone or a per-player value", "zones");
+                Ty::Error
+            }
+        }
+    }
+
+    fn builtin(&mut self, name: &str, arg: &Expr, span: Span) -> Ty {
+        match name {
+            "top" | "bottom" | "size" => {
+                self.expect(arg, &Ty::Zone);
+                match name {
+                    "top" => {
+                        self.emit(Op::Top, span);
+                        Ty::Piece
+                    }
+                    "bottom" => {
+                        self.emit(Op::Bottom, span);
+                        Ty::Piece
+                    }
+                    _ => {
+                        self.emit(Op::Size, span);
+                        Ty::Int
+                    }
+                }
+            }
+            "kind" | "value" | "owner" | "type" => {
+                self.expect(arg, &Ty::Piece);
+                let (attr, ty) = match name {
+                    "kind" => (Attr::Kind, Ty::Kind),
+                    "value" => (Attr::Value, Ty::Int),
+                    "owner" => (Attr::Owner, Ty::Seat),
+                    _ => (Attr::Type, Ty::PieceType),
+                };
+                self.emit(Op::Attr(attr), span);
+                ty
+            }
+            "opponent" => {
+                if self.def.players() != 2 {
+                    self.error(
+                        Diagnostic::error(
+                            "no-single-opponent",
+                            format!("with {} players there is no single opponent", self.def.players()),
+                        )
+                        .label(span, "`opponent of` needs exactly two players")
+                        .help("use `next of P` for the player after P"),
+                    );
+                }
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::Opponent, span);
+                Ty::Seat
+            }
+            _ => {
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::NextSeat, span);
+                Ty::Seat
+            }
+        }
+    }
+
+    fn hook_call(&mut self, hook: u16, name: &ast::Ident, args: &[Expr], span: Span) -> Ty {
+        let def = self.def.hooks[hook as usize].clone();
+        if def.params.len() != args.len() {
+            self.error(
+                Diagnostic::error(
+                    "wrong-arity",
+                    format!(
+                        "hook `{}` takes {} arguments, not {}",
+                        name.name,
+                        def.params.len(),
+                        args.len()
+                    ),
+                )
+                .label(span, format!("{} given", args.len()))
+                .label(def.span, "declared here"),
+            );
+        }
+        let mut kinds = vec![];
+        for arg in args {
+            let ty = self.expr(arg);
+            kinds.push(match ty {
+                Ty::Int | Ty::Error | Ty::Enum(_) => HookArg::Int,
+                Ty::Bool => HookArg::Bool,
+                Ty::Seat => HookArg::Player,
+                Ty::Kind => HookArg::Kind,
+                Ty::PieceType => HookArg::PieceType,
+                Ty::Piece => HookArg::Piece,
+                other => {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("{} cannot be passed to a hook", other.describe()),
+                        )
+                        .label(
+                            arg.span,
+                            "hooks take numbers, true/false, players, kinds, piece types and pieces",
+                        ),
+                    );
+                    HookArg::Int
+                }
+            });
+        }
+        self.def.hook_calls.push(ir::HookCall {
+            hook,
+            args: kinds,
+            span,
+        });
+        self.emit(Op::CallHook((self.def.hook_calls.len() - 1) as u16), span);
+        if def.returns_bool { Ty::Bool } else { Ty::Int }
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span) -> Ty {
+        match op {
+            BinOp::And | BinOp::Or => {
+                self.expect(lhs, &Ty::Bool);
+                self.emit(Op::Dup, span);
+                let short = self.emit(
+                    if op == BinOp::And {
+                        Op::JumpIfFalse(0)
+                    } else {
+                        Op::JumpIfTrue(0)
+                    },
+                    span,
+                );
+                self.emit(Op::Pop, span);
+                self.expect(rhs, &Ty::Bool);
+                let end = self.here();
+                self.patch(short, end);
+                Ty::Bool
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                self.expect(lhs, &Ty::Int);
+                self.expect(rhs, &Ty::Int);
+                self.emit(
+                    match op {
+                        BinOp::Add => Op::Add,
+                        BinOp::Sub => Op::Sub,
+                        BinOp::Mul => Op::Mul,
+                        BinOp::Div => Op::Div,
+                        _ => Op::Rem,
+                    },
+                    span,
+                );
+                Ty::Int
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.expect(lhs, &Ty::Int);
+                self.expect(rhs, &Ty::Int);
+                self.emit(
+                    match op {
+                        BinOp::Lt => Op::Lt,
+                        BinOp::Le => Op::Le,
+                        BinOp::Gt => Op::Gt,
+                        _ => Op::Ge,
+                    },
+                    span,
+                );
+                Ty::Bool
+            }
+            BinOp::Beats => {
+                self.expect(lhs, &Ty::Kind);
+                self.expect(rhs, &Ty::Kind);
+                self.emit(Op::Beats, span);
+                Ty::Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let left = self.expr(lhs);
+                let right = match (&left, &rhs.kind) {
+                    (Ty::Enum(o), ExprKind::Name(n)) if self.find_local(&n.name).is_none() => {
+                        let OptionType::Enum(names) = &self.def.options[*o as usize].ty else {
+                            unreachable!()
+                        };
+                        match names.iter().position(|v| *v == n.name) {
+                            Some(i) => {
+                                self.emit(Op::Push(i as i64), rhs.span);
+                                left.clone()
+                            }
+                            None => {
+                                let option = self.def.options[*o as usize].name.clone();
+                                let mut diag = Diagnostic::error(
+                                    "unknown-name",
+                                    format!("option `{option}` has no value `{}`", n.name),
+                                )
+                                .label(rhs.span, format!("expected one of {}", names.join(", ")));
+                                if let Some(near) = nearest(&n.name, names.iter().map(String::as_str)) {
+                                    diag = diag.help(format!("did you mean `{near}`?"));
+                                }
+                                self.error(diag);
+                                Ty::Error
+                            }
+                        }
+                    }
+                    _ => self.expr(rhs),
+                };
+                if !right.fits(&left) || matches!(left, Ty::PerPlayer(_)) {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("cannot compare {} with {}", left.describe(), right.describe()),
+                        )
+                        .label(lhs.span, left.describe())
+                        .label(rhs.span, right.describe()),
+                    );
+                }
+                self.emit(if op == BinOp::Eq { Op::Eq } else { Op::Ne }, span);
+                Ty::Bool
+            }
+        }
+    }
+
+    /// Compiles a filter's stack arguments and returns its matcher.
+    fn matcher(&mut self, filter: &ast::Filter) -> Matcher {
+        let name = &filter.name;
+        let by = if let Some((slot, ty)) = self.find_local(&name.name) {
+            match ty {
+                Ty::PieceType => {
+                    self.emit(Op::Load(slot), name.span);
+                    MatchBy::TypeOnStack
+                }
+                Ty::Kind => {
+                    self.emit(Op::Load(slot), name.span);
+                    MatchBy::KindOnStack
+                }
+                other => {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("`{}` is {}, so it cannot pick out pieces", name.name, other.describe()),
+                        )
+                        .label(name.span, "expected a piece type, a group or a kind"),
+                    );
+                    MatchBy::Any
+                }
+            }
+        } else {
+            match self.globals.get(&name.name) {
+                Some(Symbol::PieceType(t)) => MatchBy::Type(t),
+                Some(Symbol::Group(g)) => MatchBy::Group(g),
+                Some(Symbol::Kind(k)) => {
+                    self.emit(Op::Push(k as i64), name.span);
+                    MatchBy::KindOnStack
+                }
+                other => {
+                    self.unknown_or_wrong(
+                        &name.name,
+                        name.span,
+                        other,
+                        "a piece type, a group or a kind",
+                        "piece types",
+                    );
+                    MatchBy::Any
+                }
+            }
+        };
+        let owner = match &filter.owner {
+            Some(owner) => {
+                self.expect(owner, &Ty::Seat);
+                true
+            }
+            None => false,
+        };
+        Matcher { by, owner }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Shape {
+    Kinds(u16),
+    Types(u16),
+    Players,
+    Spaces(u16),
+    Range(u16),
+    Pieces,
+    Invalid,
+}

@@ -1,0 +1,170 @@
+//! Options: typed, defaulted, described; their values come from the rules
+//! file (defaults), the command line (`--set name=value`) or house rules.
+
+use crate::diagnostic::{Diagnostic, Span, nearest};
+use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
+use crate::syntax::ast::{self, LiteralKind};
+
+/// Turns a declaration into an [`OptionDef`], checking the default.
+pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
+    let mut diags = vec![];
+    let ty = match &decl.ty {
+        ast::OptionType::Bool => OptionType::Bool,
+        ast::OptionType::Int { min, max } => {
+            let (min, max) = (min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX));
+            if min > max {
+                diags.push(
+                    Diagnostic::error("bad-option-type", format!("the range {min}..{max} is empty"))
+                        .label(decl.ty_span, "the lower bound is above the upper bound"),
+                );
+            }
+            OptionType::Int { min, max }
+        }
+        ast::OptionType::Enum(names) => OptionType::Enum(names.iter().map(|n| n.name.clone()).collect()),
+        ast::OptionType::IntList => OptionType::IntList,
+    };
+    let default = match literal_value(&ty, &decl.default.kind) {
+        Ok(value) => value,
+        Err(problem) => {
+            diags.push(
+                Diagnostic::error(
+                    "bad-option-value",
+                    format!("the default of option `{}` {problem}", decl.name.name),
+                )
+                .label(decl.default.span, problem.clone())
+                .label(decl.ty_span, format!("the option is {}", describe(&ty))),
+            );
+            fallback(&ty)
+        }
+    };
+    let def = OptionDef {
+        name: decl.name.name.clone(),
+        ty,
+        default,
+        description: decl.description.clone().unwrap_or_default(),
+        span: decl.name.span,
+    };
+    (def, diags)
+}
+
+fn fallback(ty: &OptionType) -> OptionValue {
+    match ty {
+        OptionType::Bool => OptionValue::Bool(false),
+        OptionType::Int { min, max } => OptionValue::Int(0.clamp(*min, (*max).max(*min))),
+        OptionType::Enum(_) => OptionValue::Enum(0),
+        OptionType::IntList => OptionValue::IntList(vec![]),
+    }
+}
+
+/// "a number from 1 to 99", "true or false", "one of loser, alternate, winner".
+pub fn describe(ty: &OptionType) -> String {
+    match ty {
+        OptionType::Bool => "true or false".into(),
+        OptionType::Int {
+            min: i64::MIN,
+            max: i64::MAX,
+        } => "a whole number".into(),
+        OptionType::Int { min, max } => format!("a whole number from {min} to {max}"),
+        OptionType::Enum(names) => format!("one of {}", names.join(", ")),
+        OptionType::IntList => "a list of whole numbers such as [10, 20, 40]".into(),
+    }
+}
+
+fn literal_value(ty: &OptionType, literal: &LiteralKind) -> Result<OptionValue, String> {
+    match (ty, literal) {
+        (OptionType::Bool, LiteralKind::Bool(b)) => Ok(OptionValue::Bool(*b)),
+        (OptionType::Int { min, max }, LiteralKind::Int(i)) => {
+            if i < min || i > max {
+                Err(format!("is {i}, outside {min}..{max}"))
+            } else {
+                Ok(OptionValue::Int(*i))
+            }
+        }
+        (OptionType::Enum(names), LiteralKind::Name(name)) => match names.iter().position(|n| n == name) {
+            Some(i) => Ok(OptionValue::Enum(i)),
+            None => Err(format!("is `{name}`, not one of {}", names.join(", "))),
+        },
+        (OptionType::IntList, LiteralKind::List(list)) => Ok(OptionValue::IntList(list.clone())),
+        (_, other) => Err(format!("is {}, not {}", describe_literal(other), describe(ty))),
+    }
+}
+
+fn describe_literal(literal: &LiteralKind) -> String {
+    match literal {
+        LiteralKind::Int(i) => format!("the number {i}"),
+        LiteralKind::Bool(b) => format!("`{b}`"),
+        LiteralKind::Name(n) => format!("the name `{n}`"),
+        LiteralKind::List(_) => "a list".into(),
+    }
+}
+
+/// One `name=value` setting, with where it was written (for diagnostics).
+#[derive(Clone, Debug)]
+pub struct OptionSetting {
+    pub name: String,
+    pub value: String,
+    pub name_span: Span,
+    pub value_span: Span,
+}
+
+/// Parses `value` for option `index` of `def`.
+pub fn parse_option_value(def: &GameDef, index: usize, value: &str) -> Result<OptionValue, String> {
+    let ty = &def.options[index].ty;
+    let value = value.trim();
+    let literal = if let Ok(i) = value.parse::<i64>() {
+        LiteralKind::Int(i)
+    } else if value == "true" || value == "false" {
+        LiteralKind::Bool(value == "true")
+    } else if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        let items: Result<Vec<i64>, _> = inner
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::parse)
+            .collect();
+        match items {
+            Ok(list) => LiteralKind::List(list),
+            Err(_) => return Err(format!("`{value}` is not {}", describe(ty))),
+        }
+    } else {
+        LiteralKind::Name(value.to_string())
+    };
+    literal_value(ty, &literal).map_err(|problem| format!("`{}` {problem}", def.options[index].name))
+}
+
+/// Applies settings over the defaults; every problem becomes a diagnostic.
+pub fn resolve_settings(def: &GameDef, settings: &[OptionSetting]) -> Result<Vec<OptionValue>, Vec<Diagnostic>> {
+    let mut values = def.default_options();
+    let mut diags = vec![];
+    for setting in settings {
+        let Some(index) = def.option_index(&setting.name) else {
+            let mut diag = Diagnostic::error(
+                "unknown-option",
+                format!("`{}` has no option `{}`", def.name, setting.name),
+            )
+            .label(setting.name_span, "unknown option");
+            diag = match nearest(&setting.name, def.options.iter().map(|o| o.name.as_str())) {
+                Some(near) => diag.help(format!("did you mean `{near}`?")),
+                None if def.options.is_empty() => diag.help("this game has no options"),
+                None => diag.help(format!(
+                    "the options are {}",
+                    def.options
+                        .iter()
+                        .map(|o| o.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+            diags.push(diag);
+            continue;
+        };
+        match parse_option_value(def, index, &setting.value) {
+            Ok(value) => values[index] = value,
+            Err(problem) => diags.push(Diagnostic::error("bad-option-value", problem).label(
+                setting.value_span,
+                format!("expected {}", describe(&def.options[index].ty)),
+            )),
+        }
+    }
+    if diags.is_empty() { Ok(values) } else { Err(diags) }
+}

@@ -1,0 +1,106 @@
+//! The static types of flow values, and the global symbol table.
+
+use std::collections::HashMap;
+
+use crate::diagnostic::Span;
+
+/// What a value is. At run time every value is an `i64`; the checker keeps
+/// them apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Int,
+    Bool,
+    Seat,
+    Kind,
+    Piece,
+    Zone,
+    Space(u16),
+    PieceType,
+    /// A choice made by every player (`each player chooses x`): `x of p`.
+    PerPlayer(Box<Ty>),
+    /// The value of an enum option: compared with its variant names.
+    Enum(u16),
+    /// Produced after an error, compatible with everything so one mistake
+    /// is reported once.
+    Error,
+}
+
+impl Ty {
+    pub fn describe(&self) -> String {
+        match self {
+            Ty::Int => "a number".into(),
+            Ty::Bool => "true or false".into(),
+            Ty::Seat => "a player".into(),
+            Ty::Kind => "a kind".into(),
+            Ty::Piece => "a piece".into(),
+            Ty::Zone => "a zone".into(),
+            Ty::Space(_) => "a space of a board".into(),
+            Ty::PieceType => "a piece type".into(),
+            Ty::PerPlayer(inner) => format!("one {} per player", inner.describe().trim_start_matches("a ")),
+            Ty::Enum(_) => "an option value".into(),
+            Ty::Error => "anything".into(),
+        }
+    }
+
+    /// Whether a value of `self` can stand where `wanted` is expected.
+    pub fn fits(&self, wanted: &Ty) -> bool {
+        self == wanted || *self == Ty::Error || *wanted == Ty::Error
+    }
+}
+
+/// A name declared at the top level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbol {
+    Seat(u8),
+    Kind(u16),
+    KindSet(u16),
+    PieceType(u16),
+    Group(u16),
+    Family(u16),
+    Board(u16),
+    Option(u16),
+    Var(u16),
+    Proc(u16),
+    Hook(u16),
+    Trigger(u16),
+}
+
+impl Symbol {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Symbol::Seat(_) => "a player",
+            Symbol::Kind(_) => "a kind",
+            Symbol::KindSet(_) => "a set of kinds",
+            Symbol::PieceType(_) => "a piece type",
+            Symbol::Group(_) => "a group of piece types",
+            Symbol::Family(_) => "a zone",
+            Symbol::Board(_) => "a board",
+            Symbol::Option(_) => "an option",
+            Symbol::Var(_) => "a variable",
+            Symbol::Proc(_) => "a procedure",
+            Symbol::Hook(_) => "a hook",
+            Symbol::Trigger(_) => "a trigger",
+        }
+    }
+}
+
+#[derive(Default, Debug)]
+pub struct Globals {
+    pub names: HashMap<String, (Symbol, Span)>,
+    /// How often each name was used, for the unused-name warnings.
+    pub uses: HashMap<String, usize>,
+}
+
+impl Globals {
+    pub fn get(&mut self, name: &str) -> Option<Symbol> {
+        let symbol = self.names.get(name).map(|(s, _)| *s);
+        if symbol.is_some() {
+            *self.uses.entry(name.to_string()).or_default() += 1;
+        }
+        symbol
+    }
+
+    pub fn all_names(&self) -> impl Iterator<Item = &str> {
+        self.names.keys().map(String::as_str)
+    }
+}

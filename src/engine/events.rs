@@ -1,0 +1,65 @@
+//! What happened, in order: the raw material of transcripts.
+//!
+//! Events hold ids, not text; `transcript` renders them for a viewer. Every
+//! event that shows a piece says who can see what it is (`seen_by`, a bit per
+//! seat), so one rule redacts every transcript.
+
+use serde::Serialize;
+
+use crate::diagnostic::Span;
+use crate::ir::{DecisionId, PieceId, Seat, ZoneId};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Event {
+    /// A chance outcome: the zone's new order, top first.
+    Shuffle {
+        zone: ZoneId,
+        order: Vec<PieceId>,
+        seen_by: u32,
+    },
+    Move {
+        piece: PieceId,
+        from: ZoneId,
+        to: ZoneId,
+        seen_by: u32,
+    },
+    Reveal {
+        piece: PieceId,
+        to: u32,
+    },
+    Decision {
+        seat: Seat,
+        decision: DecisionId,
+        value: i64,
+        offered: u16,
+        seen_by: u32,
+    },
+    /// A variable changed (`seat` for per-player variables).
+    Var {
+        var: u16,
+        seat: Option<Seat>,
+        value: i64,
+    },
+    Score {
+        seat: Seat,
+        term: u16,
+        points: i64,
+    },
+    End {
+        winner: Option<Seat>,
+        reason: EndReason,
+    },
+}
+
+/// Why the game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum EndReason {
+    /// `win P` in the flow.
+    Win(Span),
+    /// `win P` inside a trigger.
+    Trigger(u16),
+    /// The result section: decided by this key.
+    Rank(u16),
+    /// `declare draw`, or a tie on every result key.
+    Draw(Span),
+}

@@ -1,0 +1,369 @@
+//! The engine: a resumable interpreter of a [`GameDef`]'s flow program.
+//!
+//! [`State::start`] runs the game until it needs a decision. The caller reads
+//! [`State::pending`], gathers the choices (from agents, a scenario, a person)
+//! and hands them to [`State::apply`]. The engine never calls an agent.
+//!
+//! `State` is flat and cheap to clone: vectors of small integers, no strings
+//! or maps, so search can copy it freely.
+
+mod events;
+mod view;
+mod vm;
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+pub use events::{EndReason, Event};
+pub use view::{PieceFace, View};
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{ChoiceKind, DecisionId, GameDef, OptionValue, PieceId, Seat, ZoneId};
+
+/// A runtime failure, pointed at the `.rules` file.
+pub type RuntimeError = Box<Diagnostic>;
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Seat>,
+    pub reason: EndReason,
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    pc: u32,
+    locals_base: u32,
+    stack_base: u32,
+    proc: u16,
+}
+
+#[derive(Clone, Debug)]
+struct Ask {
+    decision: DecisionId,
+    who: Vec<Seat>,
+    /// For a simultaneous decision: where each seat's choice is stored.
+    each_base: Option<u16>,
+}
+
+#[derive(Clone, Debug)]
+enum Status {
+    Running,
+    Waiting(Ask),
+    Over(Outcome),
+    Failed,
+}
+
+/// A chance outcome fixed in advance (a scenario or a replay): the pieces
+/// that must end up on top, top first, by identity; the rest is shuffled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForcedShuffle {
+    pub zone: ZoneId,
+    pub top: Vec<PieceId>,
+}
+
+/// One player's answer to a pending decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub seat: Seat,
+    pub value: i64,
+}
+
+/// Why a submitted action was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalAction {
+    /// Submitting when the game is over or not waiting.
+    #[error("the game is not waiting for a decision")]
+    NotWaiting,
+    /// A choice from a seat that is not deciding now, e.g. Blue answering Orange's draft pick.
+    #[error("{seat} is not deciding now")]
+    NotYourTurn { seat: String },
+    /// Two choices from one seat, or none from a deciding seat.
+    #[error("expected one choice from each of {expected}")]
+    WrongChoices { expected: String },
+    /// A value that was not offered, e.g. taking an entry of a draft that was already taken.
+    #[error("{seat} cannot choose {choice} here; the choices are {legal}")]
+    NotOffered {
+        seat: String,
+        choice: String,
+        legal: String,
+    },
+}
+
+/// A failure while applying choices.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Illegal(#[from] IllegalAction),
+    #[error("{}", .0.message)]
+    Runtime(RuntimeError),
+}
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, Debug)]
+pub struct Pending<'a> {
+    state: &'a State,
+    ask: &'a AskRef,
+}
+
+type AskRef = Ask;
+
+impl<'a> Pending<'a> {
+    pub fn decision(&self) -> DecisionId {
+        self.ask.decision
+    }
+
+    /// The seats that must answer, in seat order.
+    pub fn who(&self) -> &'a [Seat] {
+        &self.ask.who
+    }
+
+    /// The values `seat` may choose, in offer order.
+    pub fn legal(&self, seat: Seat) -> &'a [i64] {
+        &self.state.offers[seat as usize]
+    }
+
+    pub fn is_simultaneous(&self) -> bool {
+        self.ask.each_base.is_some()
+    }
+}
+
+/// The chance source. `ChaCha8Rng` is not `Clone` in rand 0.10, so a clone
+/// goes through its serialized state (seed, stream and position), which
+/// continues the exact same stream.
+#[derive(Debug)]
+struct ChanceRng(ChaCha8Rng);
+
+impl Clone for ChanceRng {
+    fn clone(&self) -> Self {
+        ChanceRng(ChaCha8Rng::deserialize_state(&self.0.serialize_state()))
+    }
+}
+
+/// The whole game state.
+#[derive(Clone, Debug)]
+pub struct State {
+    rng: ChanceRng,
+    /// Pieces of each zone, bottom first (the top is the last element).
+    zones: Vec<Vec<PieceId>>,
+    piece_zone: Vec<ZoneId>,
+    /// Per piece, a bit per seat: who knows what the piece is.
+    known: Vec<u32>,
+    vars: Vec<i64>,
+    options: Vec<i64>,
+    stack: Vec<i64>,
+    locals: Vec<i64>,
+    frames: Vec<Frame>,
+    /// Per seat, the values offered by the decision being built or asked.
+    offers: Vec<Vec<i64>>,
+    status: Status,
+    triggers_checked: bool,
+    decisions: u32,
+    steps: u64,
+    forced: Vec<ForcedShuffle>,
+    forced_next: usize,
+    /// Final scores, per seat, per score term.
+    scores: Vec<Vec<i64>>,
+}
+
+/// A flow that runs this many steps without asking anyone is stuck.
+const MAX_STEPS_BETWEEN_DECISIONS: u64 = 5_000_000;
+
+impl State {
+    /// Sets up a game and runs it to the first decision.
+    pub fn start(
+        def: &GameDef,
+        options: &[OptionValue],
+        seed: u64,
+        forced: Vec<ForcedShuffle>,
+        events: &mut Vec<Event>,
+    ) -> Result<State, RuntimeError> {
+        let players = def.players();
+        let mut state = State {
+            rng: ChanceRng(ChaCha8Rng::seed_from_u64(seed)),
+            zones: vec![vec![]; def.zones.len()],
+            piece_zone: vec![0; def.pieces.len()],
+            known: vec![0; def.pieces.len()],
+            vars: vec![0; def.var_slots],
+            options: options.iter().map(OptionValue::as_i64).collect(),
+            stack: Vec::with_capacity(32),
+            locals: Vec::with_capacity(64),
+            frames: Vec::with_capacity(8),
+            offers: vec![vec![]; players],
+            status: Status::Running,
+            triggers_checked: false,
+            decisions: 0,
+            steps: 0,
+            forced,
+            forced_next: 0,
+            scores: vec![],
+        };
+        for var in &def.vars {
+            if var.per_player {
+                for seat in 0..players {
+                    let value = state.call_sync(def, var.init, &[seat as i64], events)?;
+                    state.vars[var.slot as usize + seat] = value[0];
+                }
+            } else {
+                let value = state.call_sync(def, var.init, &[], events)?;
+                state.vars[var.slot as usize] = value[0];
+            }
+        }
+        let box_zone = def.families[0].first;
+        for (id, piece) in def.pieces.iter().enumerate() {
+            let in_game = match piece.when {
+                Some(cond) => state.call_sync(def, cond, &[], events)?[0] != 0,
+                None => true,
+            };
+            let zone = if in_game { piece.home } else { box_zone };
+            state.zones[zone as usize].push(id as PieceId);
+            state.piece_zone[id] = zone;
+            state.known[id] = def.zone_viewers(zone);
+        }
+        state.enter(def, def.main, 0)?;
+        state.run(def, events)?;
+        Ok(state)
+    }
+
+    /// What the game waits for, or `None` when it is over.
+    pub fn pending(&self) -> Option<Pending<'_>> {
+        match &self.status {
+            Status::Waiting(ask) => Some(Pending { state: self, ask }),
+            _ => None,
+        }
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.status {
+            Status::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.status, Status::Over(_))
+    }
+
+    /// Final scores per seat and score term (empty before the game is scored).
+    pub fn scores(&self) -> &[Vec<i64>] {
+        &self.scores
+    }
+
+    /// Decisions taken so far.
+    pub fn decisions(&self) -> u32 {
+        self.decisions
+    }
+
+    /// Pieces in a zone, top first.
+    pub fn zone(&self, zone: ZoneId) -> impl Iterator<Item = PieceId> + '_ {
+        self.zones[zone as usize].iter().rev().copied()
+    }
+
+    pub fn var(&self, slot: u16) -> i64 {
+        self.vars[slot as usize]
+    }
+
+    /// Whether `seat` knows what `piece` is.
+    pub fn knows(&self, seat: Seat, piece: PieceId) -> bool {
+        self.known[piece as usize] & (1 << seat) != 0
+    }
+
+    /// Applies one choice from each deciding seat, then runs to the next
+    /// decision. An illegal action leaves the state unchanged.
+    pub fn apply(&mut self, def: &GameDef, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
+        let Status::Waiting(ask) = &self.status else {
+            return Err(IllegalAction::NotWaiting.into());
+        };
+        let ask = ask.clone();
+        self.validate(def, &ask, choices)?;
+        let kind = &def.decisions[ask.decision as usize];
+        for &seat in &ask.who {
+            let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
+            let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
+            events.push(Event::Decision {
+                seat,
+                decision: ask.decision,
+                value: choice.value,
+                offered: self.offers[seat as usize].len() as u16,
+                seen_by,
+            });
+            match ask.each_base {
+                Some(base) => {
+                    let frame = self.frames.last().expect("a decision is asked inside a procedure");
+                    self.locals[frame.locals_base as usize + base as usize + seat as usize] = choice.value;
+                }
+                None => self.stack.push(choice.value),
+            }
+        }
+        self.status = Status::Running;
+        self.triggers_checked = false;
+        self.decisions += 1;
+        self.steps = 0;
+        if self.decisions > def.max_decisions {
+            self.status = Status::Failed;
+            let span = def.procs[def.main as usize].span;
+            return Err(EngineError::Runtime(Box::new(
+                Diagnostic::error(
+                    "game-too-long",
+                    format!("the game did not end within {} decisions", def.max_decisions),
+                )
+                .label(span, "this flow keeps asking")
+                .help("make sure every loop in the flow ends, or add a limit such as a round counter"),
+            )));
+        }
+        self.run(def, events).map_err(EngineError::Runtime)
+    }
+
+    fn validate(&self, def: &GameDef, ask: &Ask, choices: &[Choice]) -> Result<(), IllegalAction> {
+        for choice in choices {
+            if !ask.who.contains(&choice.seat) {
+                return Err(IllegalAction::NotYourTurn {
+                    seat: def
+                        .seats
+                        .get(choice.seat as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("seat {}", choice.seat)),
+                });
+            }
+        }
+        for &seat in &ask.who {
+            let mine: Vec<&Choice> = choices.iter().filter(|c| c.seat == seat).collect();
+            if mine.len() != 1 {
+                return Err(IllegalAction::WrongChoices {
+                    expected: ask.who.iter().map(|&s| def.seat_name(s)).collect::<Vec<_>>().join(", "),
+                });
+            }
+            let offered = &self.offers[seat as usize];
+            if !offered.contains(&mine[0].value) {
+                return Err(IllegalAction::NotOffered {
+                    seat: def.seat_name(seat).to_string(),
+                    choice: def.choice_label(ask.decision, mine[0].value),
+                    legal: offered
+                        .iter()
+                        .map(|&v| def.choice_label(ask.decision, v))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes offers of pieces identical to one already offered: choosing
+    /// either is the same move.
+    fn dedupe_offers(&mut self, def: &GameDef, decision: DecisionId) {
+        if def.decisions[decision as usize].kind != ChoiceKind::Piece {
+            return;
+        }
+        for offers in &mut self.offers {
+            let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
+            for &value in offers.iter() {
+                if !kept.iter().any(|&k| def.same_identity(k as PieceId, value as PieceId)) {
+                    kept.push(value);
+                }
+            }
+            *offers = kept;
+        }
+    }
+}

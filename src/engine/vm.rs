@@ -1,0 +1,648 @@
+//! The interpreter loop: executes ops until a decision is needed, the game
+//! ends, or a nested call (trigger, score term) returns.
+
+use rand::seq::SliceRandom;
+
+use super::events::{EndReason, Event};
+use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
+use crate::diagnostic::{Diagnostic, Span};
+use crate::ir::{Attr, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId};
+
+/// What `exec` stopped for.
+enum Stop {
+    /// The frames dropped to the requested depth.
+    Returned,
+    /// Waiting for a decision, or the game is over.
+    Suspended,
+}
+
+impl State {
+    /// Pushes a frame for `proc`; its arguments are the top `params` values.
+    pub(super) fn enter(&mut self, def: &GameDef, proc: ProcId, _depth: usize) -> Result<(), RuntimeError> {
+        let p = &def.procs[proc as usize];
+        if self.frames.len() > 200 {
+            return Err(self.error(
+                def,
+                "too-deep",
+                format!("procedures called each other more than 200 deep (in `{}`)", p.name),
+            ));
+        }
+        let locals_base = self.locals.len();
+        self.locals.resize(locals_base + p.locals as usize, 0);
+        let args_start = self.stack.len() - p.params as usize;
+        for (i, v) in self.stack.drain(args_start..).enumerate() {
+            self.locals[locals_base + i] = v;
+        }
+        self.frames.push(Frame {
+            pc: p.entry,
+            locals_base: locals_base as u32,
+            stack_base: self.stack.len() as u32,
+            proc,
+        });
+        Ok(())
+    }
+
+    /// Runs a procedure that asks no one (triggers, scoring, start values)
+    /// to completion and returns its results.
+    pub(super) fn call_sync(
+        &mut self,
+        def: &GameDef,
+        proc: ProcId,
+        args: &[i64],
+        events: &mut Vec<Event>,
+    ) -> Result<Vec<i64>, RuntimeError> {
+        let depth = self.frames.len();
+        self.stack.extend_from_slice(args);
+        self.enter(def, proc, depth)?;
+        match self.exec(def, events, depth)? {
+            Stop::Returned => {
+                let n = def.procs[proc as usize].returns as usize;
+                let results = self.stack.split_off(self.stack.len() - n);
+                Ok(results)
+            }
+            Stop::Suspended => {
+                if matches!(self.status, Status::Waiting(_)) {
+                    self.status = Status::Failed;
+                    return Err(self.error(
+                        def,
+                        "decision-not-allowed",
+                        "a decision was asked where none may be".into(),
+                    ));
+                }
+                // The game ended inside (e.g. a trigger's `win`): unwind.
+                self.frames.truncate(depth);
+                Ok(vec![0; def.procs[proc as usize].returns as usize])
+            }
+        }
+    }
+
+    /// Runs the main flow until it waits or ends.
+    pub(super) fn run(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        match self.exec(def, events, 0) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                self.status = Status::Failed;
+                Err(e)
+            }
+        }
+    }
+
+    fn span(&self, def: &GameDef) -> Span {
+        let pc = self.frames.last().map_or(0, |f| f.pc.saturating_sub(1));
+        def.spans.get(pc as usize).copied().unwrap_or_default()
+    }
+
+    fn error(&self, def: &GameDef, code: &'static str, message: String) -> RuntimeError {
+        Box::new(Diagnostic::error(code, message).label(self.span(def), "while running this"))
+    }
+
+    fn pop(&mut self) -> i64 {
+        self.stack.pop().expect("the checker balances the stack")
+    }
+
+    fn top_piece(&self, def: &GameDef, zone: ZoneId, from_bottom: bool) -> Result<PieceId, RuntimeError> {
+        let pieces = &self.zones[zone as usize];
+        let piece = if from_bottom { pieces.first() } else { pieces.last() };
+        piece.copied().ok_or_else(|| {
+            Box::new(
+                Diagnostic::error("empty-zone", format!("`{}` is empty", def.zone_name(zone)))
+                    .label(self.span(def), "there is no piece to take here")
+                    .help("check `size of` the zone first, or make sure it is filled before this point"),
+            )
+        })
+    }
+
+    fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
+        let p = &def.pieces[piece as usize];
+        let by = match m.by {
+            MatchBy::Any => true,
+            MatchBy::Type(t) => p.ty == t,
+            MatchBy::Group(g) => def.groups[g as usize].types.contains(&p.ty),
+            MatchBy::TypeOnStack => p.ty as i64 == key,
+            MatchBy::KindOnStack => p.kind.map(i64::from) == Some(key),
+        };
+        by && (!m.owner || p.owner.map(i64::from) == Some(owner))
+    }
+
+    /// Pops a matcher's stack arguments: `(key, owner)`.
+    fn pop_matcher(&mut self, m: Matcher) -> (i64, i64) {
+        let owner = if m.owner { self.pop() } else { -1 };
+        let key = if matches!(m.by, MatchBy::TypeOnStack | MatchBy::KindOnStack) {
+            self.pop()
+        } else {
+            -1
+        };
+        (key, owner)
+    }
+
+    pub(super) fn place(&mut self, def: &GameDef, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
+        let from = self.piece_zone[piece as usize];
+        let pieces = &mut self.zones[from as usize];
+        if let Some(at) = pieces.iter().rposition(|&p| p == piece) {
+            pieces.remove(at);
+        }
+        self.zones[to as usize].push(piece);
+        self.piece_zone[piece as usize] = to;
+        self.known[piece as usize] |= def.zone_viewers(to);
+        events.push(Event::Move {
+            piece,
+            from,
+            to,
+            seen_by: self.known[piece as usize],
+        });
+    }
+
+    fn shuffle(&mut self, def: &GameDef, zone: ZoneId, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        let viewers = def.zone_viewers(zone);
+        let forced = match self.forced.get(self.forced_next) {
+            Some(f) if f.zone == zone => {
+                self.forced_next += 1;
+                Some(f.top.clone())
+            }
+            Some(f) => {
+                return Err(self.error(
+                    def,
+                    "scenario-mismatch",
+                    format!(
+                        "the scenario fixes a shuffle of `{}`, but the game shuffles `{}` here",
+                        def.zone_name(f.zone),
+                        def.zone_name(zone)
+                    ),
+                ));
+            }
+            None => None,
+        };
+        let pieces = &mut self.zones[zone as usize];
+        pieces.shuffle(&mut self.rng.0);
+        if let Some(top) = forced {
+            // Bring the wanted identities to the top, in order, keeping the
+            // random order of the rest.
+            let mut chosen = Vec::with_capacity(top.len());
+            for wanted in &top {
+                let Some(at) = pieces.iter().position(|&p| def.same_identity(p, *wanted)) else {
+                    let name = def.piece_label(*wanted);
+                    return Err(self.error(
+                        def,
+                        "scenario-mismatch",
+                        format!(
+                            "the scenario wants another {name} on top of `{}`, but there is none left",
+                            def.zone_name(zone)
+                        ),
+                    ));
+                };
+                chosen.push(pieces.remove(at));
+            }
+            chosen.reverse();
+            pieces.extend(chosen);
+        }
+        for &p in pieces.iter() {
+            self.known[p as usize] &= viewers;
+        }
+        let order = pieces.iter().rev().copied().collect();
+        events.push(Event::Shuffle {
+            zone,
+            order,
+            seen_by: viewers,
+        });
+        Ok(())
+    }
+
+    fn end_game(&mut self, winner: Option<Seat>, reason: EndReason, events: &mut Vec<Event>) {
+        events.push(Event::End {
+            winner,
+            reason: reason.clone(),
+        });
+        self.status = Status::Over(Outcome { winner, reason });
+    }
+
+    /// Which trigger (if any) the current frame stack is running.
+    fn running_trigger(&self, def: &GameDef) -> Option<u16> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| def.triggers.iter().position(|t| t.proc == f.proc).map(|i| i as u16))
+    }
+
+    fn run_triggers(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        for trigger in &def.triggers {
+            self.call_sync(def, trigger.proc, &[], events)?;
+            if self.is_over() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn rank(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        let players = def.players();
+        self.scores = vec![vec![0; def.score_terms.len()]; players];
+        for seat in 0..players {
+            for (t, term) in def.score_terms.iter().enumerate() {
+                let points = self.call_sync(def, term.proc, &[seat as i64], events)?[0];
+                self.scores[seat][t] = points;
+                events.push(Event::Score {
+                    seat: seat as Seat,
+                    term: t as u16,
+                    points,
+                });
+            }
+        }
+        let mut candidates: Vec<Seat> = (0..players as Seat).collect();
+        for (k, key) in def.rank_keys.iter().enumerate() {
+            let mut values = vec![];
+            for &seat in &candidates {
+                values.push(self.call_sync(def, key.proc, &[seat as i64], events)?[0]);
+            }
+            let best = if key.most {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            }
+            .copied()
+            .unwrap_or(0);
+            candidates = candidates
+                .iter()
+                .zip(&values)
+                .filter(|(_, v)| **v == best)
+                .map(|(s, _)| *s)
+                .collect();
+            if candidates.len() == 1 {
+                self.end_game(Some(candidates[0]), EndReason::Rank(k as u16), events);
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, def: &GameDef, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
+        loop {
+            if self.frames.len() <= stop_depth {
+                return Ok(Stop::Returned);
+            }
+            if !matches!(self.status, Status::Running) {
+                return Ok(Stop::Suspended);
+            }
+            self.steps += 1;
+            if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "endless-flow",
+                        format!("the flow ran {MAX_STEPS_BETWEEN_DECISIONS} steps without asking for a decision"),
+                    )
+                    .label(self.span(def), "still running here")
+                    .help("a loop that never asks anyone and never ends? give it a way out"),
+                ));
+            }
+            let frame = self.frames.last_mut().expect("checked above");
+            let pc = frame.pc;
+            frame.pc += 1;
+            let locals_base = frame.locals_base as usize;
+            let op = def.code[pc as usize];
+            match op {
+                Op::Push(v) => self.stack.push(v),
+                Op::Pop => {
+                    self.pop();
+                }
+                Op::Dup => {
+                    let v = *self.stack.last().expect("balanced");
+                    self.stack.push(v);
+                }
+                Op::Load(slot) => self.stack.push(self.locals[locals_base + slot as usize]),
+                Op::Store(slot) => {
+                    let v = self.pop();
+                    self.locals[locals_base + slot as usize] = v;
+                }
+                Op::LoadAt(base) => {
+                    let i = self.pop();
+                    self.stack.push(self.locals[locals_base + base as usize + i as usize]);
+                }
+                Op::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
+                Op::StoreVar(slot) => {
+                    let v = self.pop();
+                    self.vars[slot as usize] = v;
+                    if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
+                        events.push(Event::Var {
+                            var: var as u16,
+                            seat: None,
+                            value: v,
+                        });
+                    }
+                }
+                Op::LoadVarAt(base) => {
+                    let seat = self.pop();
+                    self.stack.push(self.vars[base as usize + seat as usize]);
+                }
+                Op::StoreVarAt(base) => {
+                    let seat = self.pop();
+                    let v = self.pop();
+                    self.vars[base as usize + seat as usize] = v;
+                    if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
+                        events.push(Event::Var {
+                            var: var as u16,
+                            seat: Some(seat as Seat),
+                            value: v,
+                        });
+                    }
+                }
+                Op::LoadOption(i) => self.stack.push(self.options[i as usize]),
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let result = match op {
+                        Op::Add => a.checked_add(b),
+                        Op::Sub => a.checked_sub(b),
+                        Op::Mul => a.checked_mul(b),
+                        Op::Div => a.checked_div(b),
+                        _ => a.checked_rem(b),
+                    };
+                    match result {
+                        Some(v) => self.stack.push(v),
+                        None if b == 0 && matches!(op, Op::Div | Op::Rem) => {
+                            return Err(self.error(def, "division-by-zero", "division by zero".into()));
+                        }
+                        None => return Err(self.error(def, "overflow", format!("{a} and {b} overflow a number"))),
+                    }
+                }
+                Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match op {
+                        Op::Eq => a == b,
+                        Op::Ne => a != b,
+                        Op::Lt => a < b,
+                        Op::Le => a <= b,
+                        Op::Gt => a > b,
+                        _ => a >= b,
+                    };
+                    self.stack.push(i64::from(r));
+                }
+                Op::Beats => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    self.stack.push(i64::from(def.beats(a as u16, b as u16)));
+                }
+                Op::Not => {
+                    let v = self.pop();
+                    self.stack.push(i64::from(v == 0));
+                }
+                Op::Neg => {
+                    let v = self.pop();
+                    self.stack.push(v.wrapping_neg());
+                }
+                Op::Jump(t) => self.frames.last_mut().expect("frame").pc = t,
+                Op::JumpIfFalse(t) => {
+                    if self.pop() == 0 {
+                        self.frames.last_mut().expect("frame").pc = t;
+                    }
+                }
+                Op::JumpIfTrue(t) => {
+                    if self.pop() != 0 {
+                        self.frames.last_mut().expect("frame").pc = t;
+                    }
+                }
+                Op::Call(proc) => self.enter(def, proc, stop_depth)?,
+                Op::Return => {
+                    let frame = self.frames.pop().expect("frame");
+                    let n = def.procs[frame.proc as usize].returns as usize;
+                    let results = self.stack.split_off(self.stack.len() - n);
+                    self.stack.truncate(frame.stack_base as usize);
+                    self.stack.extend(results);
+                    self.locals.truncate(frame.locals_base as usize);
+                }
+                Op::CallHook(site) => {
+                    let argc = def.hook_calls[site as usize].args.len();
+                    let args = self.stack.split_off(self.stack.len() - argc);
+                    let script = def.script.as_ref().expect("a game with hook calls has a script");
+                    let value = script.call(def, site, &args, &self.zones, &self.vars, &self.options)?;
+                    self.stack.push(value);
+                }
+                Op::ZoneOf(family) => {
+                    let index = self.pop();
+                    let f = &def.families[family as usize];
+                    self.stack.push(f.first as i64 + index);
+                }
+                Op::Top | Op::Bottom => {
+                    let zone = self.pop() as ZoneId;
+                    let piece = self.top_piece(def, zone, op == Op::Bottom)?;
+                    self.stack.push(piece as i64);
+                }
+                Op::Size => {
+                    let zone = self.pop();
+                    self.stack.push(self.zones[zone as usize].len() as i64);
+                }
+                Op::PieceAt => {
+                    let i = self.pop() as usize;
+                    let zone = self.pop() as usize;
+                    let pieces = &self.zones[zone];
+                    self.stack.push(pieces[pieces.len() - 1 - i] as i64);
+                }
+                Op::Count(m) | Op::First(m) => {
+                    let zone = self.pop() as ZoneId;
+                    let (key, owner) = self.pop_matcher(m);
+                    let mut found = self.zones[zone as usize]
+                        .iter()
+                        .rev()
+                        .filter(|&&p| self.matches(def, m, p, key, owner));
+                    if let Op::Count(_) = op {
+                        let n = found.count() as i64;
+                        self.stack.push(n);
+                    } else {
+                        match found.next() {
+                            Some(&p) => self.stack.push(p as i64),
+                            None => {
+                                return Err(Box::new(
+                                    Diagnostic::error(
+                                        "no-such-piece",
+                                        format!("`{}` holds no such piece", def.zone_name(zone)),
+                                    )
+                                    .label(self.span(def), "nothing to take here"),
+                                ));
+                            }
+                        }
+                    }
+                }
+                Op::Matches(m) => {
+                    let piece = self.pop() as PieceId;
+                    let (key, owner) = self.pop_matcher(m);
+                    let r = self.matches(def, m, piece, key, owner);
+                    self.stack.push(i64::from(r));
+                }
+                Op::Lines { board, family, matcher } => {
+                    let (key, owner) = self.pop_matcher(matcher);
+                    let first = def.families[family as usize].first;
+                    let full = def.boards[board as usize]
+                        .lines
+                        .iter()
+                        .filter(|line| {
+                            line.iter().all(|&space| {
+                                self.zones[(first + space) as usize]
+                                    .iter()
+                                    .any(|&p| self.matches(def, matcher, p, key, owner))
+                            })
+                        })
+                        .count();
+                    self.stack.push(full as i64);
+                }
+                Op::Attr(attr) => {
+                    let piece = &def.pieces[self.pop() as usize];
+                    let v = match attr {
+                        Attr::Kind => piece.kind.map(i64::from),
+                        Attr::Value => Some(piece.value),
+                        Attr::Owner => piece.owner.map(i64::from),
+                        Attr::Type => Some(piece.ty as i64),
+                    };
+                    match v {
+                        Some(v) => self.stack.push(v),
+                        None => {
+                            let what = if attr == Attr::Kind { "kind" } else { "owner" };
+                            return Err(self.error(def, "missing-attribute", format!("this piece has no {what}")));
+                        }
+                    }
+                }
+                Op::Opponent | Op::NextSeat => {
+                    let seat = self.pop();
+                    self.stack.push((seat + 1) % def.players() as i64);
+                }
+                Op::KindAt(set) => {
+                    let i = self.pop();
+                    self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
+                }
+                Op::TypeAt(group) => {
+                    let i = self.pop();
+                    self.stack.push(def.groups[group as usize].types[i as usize] as i64);
+                }
+                Op::Table(table) => {
+                    let n = self.pop();
+                    let values = &def.tables[table as usize];
+                    let v = if n <= 0 {
+                        0
+                    } else {
+                        values[(n as usize - 1).min(values.len() - 1)]
+                    };
+                    self.stack.push(v);
+                }
+                Op::Move => {
+                    let zone = self.pop() as ZoneId;
+                    let piece = self.pop() as PieceId;
+                    self.place(def, piece, zone, events);
+                }
+                Op::MoveAll => {
+                    let to = self.pop() as ZoneId;
+                    let from = self.pop() as ZoneId;
+                    while let Some(&piece) = self.zones[from as usize].last() {
+                        self.place(def, piece, to, events);
+                    }
+                }
+                Op::Deal => {
+                    let to = self.pop() as ZoneId;
+                    let from = self.pop() as ZoneId;
+                    let n = self.pop();
+                    let available = self.zones[from as usize].len() as i64;
+                    if n > available {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "empty-zone",
+                                format!("cannot deal {n} from `{}`: only {available} left", def.zone_name(from)),
+                            )
+                            .label(self.span(def), "dealt here")
+                            .help("check `size of` the zone first, or decide what happens when it runs out"),
+                        ));
+                    }
+                    for _ in 0..n {
+                        let piece = *self.zones[from as usize].last().expect("counted above");
+                        self.place(def, piece, to, events);
+                    }
+                }
+                Op::Shuffle => {
+                    let zone = self.pop() as ZoneId;
+                    self.shuffle(def, zone, events)?;
+                }
+                Op::Reveal { to_one } => {
+                    let mask = if to_one {
+                        1u32 << self.pop()
+                    } else {
+                        def.all_seats_mask()
+                    };
+                    let piece = self.pop() as PieceId;
+                    self.known[piece as usize] |= mask;
+                    events.push(Event::Reveal { piece, to: mask });
+                }
+                Op::Win => {
+                    let seat = self.pop() as Seat;
+                    let reason = match self.running_trigger(def) {
+                        Some(t) => EndReason::Trigger(t),
+                        None => EndReason::Win(self.span(def)),
+                    };
+                    self.end_game(Some(seat), reason, events);
+                }
+                Op::DeclareDraw => {
+                    let span = self.span(def);
+                    self.end_game(None, EndReason::Draw(span), events);
+                }
+                Op::EndGame => {
+                    // Leave every procedure and go to scoring.
+                    let main = &self.frames[0];
+                    self.stack.truncate(main.stack_base as usize);
+                    self.locals
+                        .truncate(main.locals_base as usize + def.procs[def.main as usize].locals as usize);
+                    self.frames.truncate(1);
+                    self.frames[0].pc = def.result_pc;
+                }
+                Op::ChoiceReset => {
+                    for offers in &mut self.offers {
+                        offers.clear();
+                    }
+                }
+                Op::ChoiceAdd => {
+                    let value = self.pop();
+                    let seat = self.pop();
+                    self.offers[seat as usize].push(value);
+                }
+                Op::Ask(decision) | Op::AskEach(decision, _) => {
+                    if !self.triggers_checked {
+                        // Triggers see the state every decision is made in;
+                        // then this op runs again.
+                        self.frames.last_mut().expect("frame").pc = pc;
+                        self.triggers_checked = true;
+                        self.run_triggers(def, events)?;
+                        continue;
+                    }
+                    let (who, each_base) = match op {
+                        Op::Ask(_) => (vec![self.pop() as Seat], None),
+                        Op::AskEach(_, base) => ((0..def.players() as Seat).collect(), Some(base)),
+                        _ => unreachable!(),
+                    };
+                    self.dedupe_offers(def, decision);
+                    if let Some(&empty) = who.iter().find(|&&s| self.offers[s as usize].is_empty()) {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "nothing-to-choose",
+                                format!("{} has nothing to choose from", def.seat_name(empty)),
+                            )
+                            .label(def.decisions[decision as usize].span, "asked here")
+                            .help("a decision needs at least one choice; check the condition or the zone first"),
+                        ));
+                    }
+                    self.status = Status::Waiting(Ask {
+                        decision,
+                        who,
+                        each_base,
+                    });
+                    return Ok(Stop::Suspended);
+                }
+                Op::Rank => {
+                    if !self.triggers_checked {
+                        self.frames.last_mut().expect("frame").pc = pc;
+                        self.triggers_checked = true;
+                        self.run_triggers(def, events)?;
+                        continue;
+                    }
+                    self.rank(def, events)?;
+                }
+                Op::Fail(message) => {
+                    return Err(self.error(def, "runtime-error", def.messages[message as usize].clone()));
+                }
+            }
+        }
+    }
+}

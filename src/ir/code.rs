@@ -1,0 +1,154 @@
+//! The instruction set of the flow program.
+//!
+//! A stack machine over `i64` values. Every value is a small integer whose
+//! meaning the checker knows statically: a seat, a kind, a piece, a zone, a
+//! space, a number or a boolean. Comments give the stack effect, top last.
+
+use super::{DecisionId, ProcId, TypeId};
+
+/// Which pieces a `count`, `first` or `lines` looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Matcher {
+    pub by: MatchBy,
+    /// The owner (a seat) is on the stack, above the type or kind if any.
+    pub owner: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchBy {
+    Any,
+    Type(TypeId),
+    Group(u16),
+    /// A piece type is on the stack.
+    TypeOnStack,
+    /// A kind is on the stack.
+    KindOnStack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attr {
+    Kind,
+    Value,
+    Owner,
+    Type,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `-> v`
+    Push(i64),
+    /// `v ->`
+    Pop,
+    /// `v -> v v`
+    Dup,
+    /// `-> local`
+    Load(u16),
+    /// `v ->`
+    Store(u16),
+    /// `i -> local[base + i]` (per-player choices)
+    LoadAt(u16),
+    /// `-> var`
+    LoadVar(u16),
+    /// `v ->`
+    StoreVar(u16),
+    /// `seat -> var[base + seat]`
+    LoadVarAt(u16),
+    /// `v seat ->`
+    StoreVarAt(u16),
+    /// `-> option value`
+    LoadOption(u16),
+    /// `a b -> a op b` (checked arithmetic; division by zero is a runtime error)
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `a b -> a beats b` (kinds)
+    Beats,
+    /// `v -> !v`
+    Not,
+    /// `v -> -v`
+    Neg,
+    Jump(u32),
+    /// `cond ->`
+    JumpIfFalse(u32),
+    /// `cond ->`
+    JumpIfTrue(u32),
+    /// `args.. -> results..`
+    Call(ProcId),
+    /// `results.. ->` leaves the procedure
+    Return,
+    /// `args.. -> result` (index into `GameDef::hook_calls`)
+    CallHook(u16),
+    /// `index -> zone` (first zone of the family + index)
+    ZoneOf(u16),
+    /// `zone -> piece` (error when empty)
+    Top,
+    Bottom,
+    /// `zone -> number of pieces`
+    Size,
+    /// `zone i -> piece at position i from the top`
+    PieceAt,
+    /// `[type|kind] [owner] zone -> n`
+    Count(Matcher),
+    /// `[type|kind] [owner] zone -> piece` (error when none)
+    First(Matcher),
+    /// `[type|kind] [owner] piece -> bool`
+    Matches(Matcher),
+    /// `[type|kind] [owner] -> number of complete lines` of matching pieces in
+    /// the family's zones over the board.
+    Lines {
+        board: u16,
+        family: u16,
+        matcher: Matcher,
+    },
+    /// `piece -> attribute`
+    Attr(Attr),
+    /// `seat -> the other seat` (two players)
+    Opponent,
+    /// `seat -> the next seat`
+    NextSeat,
+    /// `i -> kind set member i`
+    KindAt(u16),
+    /// `i -> type i of a group`
+    TypeAt(u16),
+    /// `n -> table[n]` (index into `GameDef::tables`)
+    Table(u16),
+    /// `piece zone ->`
+    Move,
+    /// `from to ->`
+    MoveAll,
+    /// `n from to ->`
+    Deal,
+    /// `zone ->` (a chance outcome)
+    Shuffle,
+    /// `piece ->` to every player, or `piece seat ->` to one.
+    Reveal {
+        to_one: bool,
+    },
+    /// `seat ->` the game ends, that seat wins.
+    Win,
+    DeclareDraw,
+    /// Leave the flow and go to scoring and the result.
+    EndGame,
+    /// Empty every player's list of offered choices.
+    ChoiceReset,
+    /// `seat value ->` offer `value` to `seat`.
+    ChoiceAdd,
+    /// `seat ->` ask one player; on resume `-> value`.
+    Ask(DecisionId),
+    /// Ask every player at once; on resume, each choice is stored in
+    /// `local[base + seat]`.
+    AskEach(DecisionId, u16),
+    /// Score every player and rank by the result keys; a strict leader wins
+    /// and the game is over, otherwise the flow goes on (the `else` block).
+    Rank,
+    /// A runtime error at this op's span (e.g. a procedure fell off its end).
+    Fail(u16),
+}

@@ -1,0 +1,17 @@
+//! rpsdsl: a game-definition engine.
+//!
+//! The pipeline: source text -> [`syntax`] (pest, spanned AST) -> [`check`]
+//! (names, types, diagnostics) -> [`ir::GameDef`] -> [`engine::State`] plus
+//! actions -> [`transcript`].
+
+pub mod agents;
+pub mod check;
+pub mod diagnostic;
+pub mod engine;
+pub mod ir;
+pub mod playtest;
+pub mod scenario;
+pub mod script;
+pub mod session;
+pub mod syntax;
+pub mod transcript;

@@ -1,0 +1,157 @@
+//! Scenarios: chance outcomes and decisions fixed in advance.
+//!
+//! A scenario fixes the top of any shuffle and any prefix of the decisions;
+//! where it ends, the agents go on. Tests use it to set up exact situations,
+//! designers to explore one, and `replay` to re-run a transcript. The TOML
+//! format is documented in docs/scenarios.md.
+
+use serde::Deserialize;
+
+use crate::check::OptionSetting;
+use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::engine::ForcedShuffle;
+use crate::ir::{GameDef, PieceId};
+
+/// A decision written as `"Seat: choice"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedDecision {
+    pub text: String,
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShuffleSpec {
+    pub zone: String,
+    pub top: Vec<String>,
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Scenario {
+    pub seed: Option<u64>,
+    pub options: Vec<OptionSetting>,
+    pub shuffles: Vec<ShuffleSpec>,
+    pub decisions: Vec<ScriptedDecision>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    seed: Option<u64>,
+    #[serde(default)]
+    options: toml::Table,
+    #[serde(default)]
+    decisions: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    shuffle: Vec<toml::Spanned<RawShuffle>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShuffle {
+    zone: String,
+    #[serde(default)]
+    top: Vec<String>,
+}
+
+fn span_of(file: FileId, range: std::ops::Range<usize>) -> Span {
+    Span::new(file, range.start, range.end)
+}
+
+impl Scenario {
+    /// Parses a scenario file already added to the sources as `file`.
+    pub fn from_toml(file: FileId, text: &str) -> Result<Scenario, Box<Diagnostic>> {
+        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+            let span = e.span().map_or(Span::new(file, 0, 0), |r| span_of(file, r));
+            Box::new(
+                Diagnostic::error("bad-scenario", format!("the scenario is not valid: {}", e.message()))
+                    .label(span, "here")
+                    .help("see docs/scenarios.md for the format"),
+            )
+        })?;
+        let mut options = vec![];
+        // toml::Table loses spans; find each key's line for the label.
+        for (name, value) in raw.options {
+            let at = text
+                .find(&format!("{name} ="))
+                .or_else(|| text.find(&name))
+                .unwrap_or(0);
+            let value_text = match &value {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let name_span = Span::new(file, at, at + name.len());
+            let line_end = text[at..].find('\n').map_or(text.len(), |e| at + e);
+            options.push(OptionSetting {
+                name,
+                value: value_text,
+                name_span,
+                value_span: Span::new(file, at, line_end),
+            });
+        }
+        Ok(Scenario {
+            seed: raw.seed,
+            options,
+            shuffles: raw
+                .shuffle
+                .into_iter()
+                .map(|s| {
+                    let span = Some(span_of(file, s.span()));
+                    let inner = s.into_inner();
+                    ShuffleSpec {
+                        zone: inner.zone,
+                        top: inner.top,
+                        span,
+                    }
+                })
+                .collect(),
+            decisions: raw
+                .decisions
+                .into_iter()
+                .map(|d| {
+                    let span = Some(span_of(file, d.span()));
+                    ScriptedDecision {
+                        text: d.into_inner(),
+                        span,
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    /// Resolves zone and piece names against the definition.
+    pub fn forced_shuffles(&self, def: &GameDef) -> Result<Vec<ForcedShuffle>, Vec<Diagnostic>> {
+        let mut forced = vec![];
+        let mut errors = vec![];
+        for spec in &self.shuffles {
+            let label = |d: Diagnostic| match spec.span {
+                Some(span) => d.label(span, "in this shuffle"),
+                None => d,
+            };
+            let Some(zone) = (0..def.zones.len() as u16).find(|&z| def.zone_name(z) == spec.zone) else {
+                let names: Vec<String> = (0..def.zones.len() as u16).map(|z| def.zone_name(z)).collect();
+                let mut d = label(Diagnostic::error(
+                    "bad-scenario",
+                    format!("no zone named `{}`", spec.zone),
+                ));
+                if let Some(near) = crate::diagnostic::nearest(&spec.zone, names.iter().map(String::as_str)) {
+                    d = d.help(format!("did you mean `{near}`?"));
+                }
+                errors.push(d);
+                continue;
+            };
+            let mut top = vec![];
+            for name in &spec.top {
+                match (0..def.pieces.len() as PieceId).find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
+                    Some(p) => top.push(p),
+                    None => errors.push(label(Diagnostic::error(
+                        "bad-scenario",
+                        format!("no piece is called `{name}`"),
+                    ))),
+                }
+            }
+            forced.push(ForcedShuffle { zone, top });
+        }
+        if errors.is_empty() { Ok(forced) } else { Err(errors) }
+    }
+}

@@ -1,0 +1,402 @@
+//! rhai hooks: compiled once, run in a sandbox, errors mapped back to the
+//! `.rules` file.
+//!
+//! A hook sees the game through one object, `game`, whose methods are the
+//! whole API (see docs/language.md, "Hooks"). The sandbox has no file or
+//! module access, no `eval`, no clock, and explicit limits on operations,
+//! call depth, expression depth and data sizes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
+
+use crate::diagnostic::{Diagnostic, Span};
+use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
+use crate::syntax::ast::HookDecl;
+
+/// The sandbox limits, documented in docs/language.md.
+pub const MAX_OPERATIONS: u64 = 100_000;
+pub const MAX_CALL_LEVELS: usize = 32;
+pub const MAX_EXPR_DEPTH: usize = 64;
+pub const MAX_STRING_SIZE: usize = 1024;
+pub const MAX_ARRAY_SIZE: usize = 1024;
+pub const MAX_MAP_SIZE: usize = 256;
+
+/// Every hook of a game, compiled.
+pub struct Script {
+    engine: Engine,
+    hooks: Vec<CompiledHook>,
+    tables: Arc<ApiTables>,
+}
+
+impl std::fmt::Debug for Script {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Script").field("hooks", &self.hooks.len()).finish()
+    }
+}
+
+struct CompiledHook {
+    name: String,
+    ast: AST,
+    /// Where the body starts in the `.rules` file, and the length of the
+    /// generated header on the body's first line.
+    body_span: Span,
+    header_len: usize,
+    /// Byte offset of each line of the body within the `.rules` file.
+    line_starts: Vec<u32>,
+}
+
+/// Names the API resolves, built once per game.
+#[derive(Default)]
+struct ApiTables {
+    families: HashMap<String, (ZoneId, FamilyIndex, u16)>,
+    types: HashMap<String, u16>,
+    piece_types: Vec<u16>,
+    piece_kinds: Vec<Option<u16>>,
+    vars: HashMap<String, (u16, bool)>,
+    options: HashMap<String, usize>,
+    kinds: Vec<String>,
+    players: usize,
+    box_zone: ZoneId,
+}
+
+/// The `game` object a hook receives: a read-only snapshot.
+#[derive(Clone)]
+pub struct GameApi {
+    tables: Arc<ApiTables>,
+    zones: Arc<Vec<Vec<PieceId>>>,
+    vars: Arc<Vec<i64>>,
+    options: Arc<Vec<i64>>,
+}
+
+/// A hook failure, already pointed at the `.rules` file.
+pub type HookError = Box<Diagnostic>;
+
+fn sandbox() -> Engine {
+    let mut engine = Engine::new_raw();
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::StandardPackage::new(),
+    ));
+    engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
+    engine.disable_symbol("eval");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    engine.set_max_operations(MAX_OPERATIONS);
+    engine.set_max_call_levels(MAX_CALL_LEVELS);
+    engine.set_max_expr_depths(MAX_EXPR_DEPTH, MAX_EXPR_DEPTH);
+    engine.set_max_string_size(MAX_STRING_SIZE);
+    engine.set_max_array_size(MAX_ARRAY_SIZE);
+    engine.set_max_map_size(MAX_MAP_SIZE);
+    engine.set_strict_variables(true);
+    register_api(&mut engine);
+    engine
+}
+
+fn api_error(message: String) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorRuntime(message.into(), Position::NONE))
+}
+
+impl GameApi {
+    fn family(&self, name: &str) -> Result<(ZoneId, FamilyIndex, u16), Box<EvalAltResult>> {
+        self.tables.families.get(name).copied().ok_or_else(|| {
+            let mut names: Vec<&String> = self.tables.families.keys().filter(|n| *n != "box").collect();
+            names.sort();
+            api_error(format!("no zone named \"{name}\"; the zones are {names:?}"))
+        })
+    }
+
+    fn piece_type(&self, name: &str) -> Result<u16, Box<EvalAltResult>> {
+        self.tables
+            .types
+            .get(name)
+            .copied()
+            .ok_or_else(|| api_error(format!("no piece type named \"{name}\"")))
+    }
+
+    fn seat(&self, player: i64) -> Result<usize, Box<EvalAltResult>> {
+        if player < 1 || player as usize > self.tables.players {
+            return Err(api_error(format!(
+                "no player {player}; players are numbered 1 to {}",
+                self.tables.players
+            )));
+        }
+        Ok(player as usize - 1)
+    }
+
+    fn count(&self, zone: ZoneId, ty: u16) -> i64 {
+        self.zones[zone as usize]
+            .iter()
+            .filter(|&&p| self.tables.piece_types[p as usize] == ty)
+            .count() as i64
+    }
+}
+
+fn register_api(engine: &mut Engine) {
+    engine.register_type_with_name::<GameApi>("Game");
+    engine.register_fn("players", |g: &mut GameApi| g.tables.players as i64);
+    engine.register_fn(
+        "count_in",
+        |g: &mut GameApi, zone: &str, player: i64, ty: &str| -> Result<i64, Box<EvalAltResult>> {
+            let (first, by, _) = g.family(zone)?;
+            if by != FamilyIndex::PerPlayer {
+                return Err(api_error(format!(
+                    "\"{zone}\" is not a zone per player; call count_in(\"{zone}\", type)"
+                )));
+            }
+            let seat = g.seat(player)?;
+            Ok(g.count(first + seat as u16, g.piece_type(ty)?))
+        },
+    );
+    engine.register_fn(
+        "count_in",
+        |g: &mut GameApi, zone: &str, ty: &str| -> Result<i64, Box<EvalAltResult>> {
+            let (first, by, len) = g.family(zone)?;
+            let ty = g.piece_type(ty)?;
+            // A family of zones counts over all of them.
+            let _ = by;
+            Ok((first..first + len).map(|z| g.count(z, ty)).sum())
+        },
+    );
+    engine.register_fn(
+        "total",
+        |g: &mut GameApi, ty: &str| -> Result<i64, Box<EvalAltResult>> {
+            let ty = g.piece_type(ty)?;
+            let box_zone = g.tables.box_zone;
+            Ok((0..g.zones.len() as ZoneId)
+                .filter(|&z| z != box_zone)
+                .map(|z| g.count(z, ty))
+                .sum())
+        },
+    );
+    engine.register_fn(
+        "var",
+        |g: &mut GameApi, name: &str| -> Result<i64, Box<EvalAltResult>> {
+            match g.tables.vars.get(name) {
+                Some(&(slot, false)) => Ok(g.vars[slot as usize]),
+                Some(_) => Err(api_error(format!(
+                    "\"{name}\" is kept per player; call var(\"{name}\", player)"
+                ))),
+                None => Err(api_error(format!("no variable named \"{name}\""))),
+            }
+        },
+    );
+    engine.register_fn(
+        "var",
+        |g: &mut GameApi, name: &str, player: i64| -> Result<i64, Box<EvalAltResult>> {
+            let seat = g.seat(player)?;
+            match g.tables.vars.get(name) {
+                Some(&(slot, true)) => Ok(g.vars[slot as usize + seat]),
+                Some(_) => Err(api_error(format!("\"{name}\" is one value; call var(\"{name}\")"))),
+                None => Err(api_error(format!("no variable named \"{name}\""))),
+            }
+        },
+    );
+    engine.register_fn(
+        "option",
+        |g: &mut GameApi, name: &str| -> Result<i64, Box<EvalAltResult>> {
+            g.tables
+                .options
+                .get(name)
+                .map(|&i| g.options[i])
+                .ok_or_else(|| api_error(format!("no option named \"{name}\"")))
+        },
+    );
+    engine.register_fn(
+        "kind_of",
+        |g: &mut GameApi, piece: i64| -> Result<String, Box<EvalAltResult>> {
+            let kind = g.tables.piece_kinds.get(piece as usize).copied().flatten();
+            kind.map(|k| g.tables.kinds[k as usize].clone())
+                .ok_or_else(|| api_error(format!("piece {piece} has no kind")))
+        },
+    );
+}
+
+impl Script {
+    /// Compiles every hook; a syntax error in one is reported and the rest
+    /// are still checked.
+    pub fn compile(def: &GameDef, hooks: &[&HookDecl]) -> Result<Script, Vec<Diagnostic>> {
+        let engine = sandbox();
+        let mut compiled = vec![];
+        let mut diags = vec![];
+        for hook in hooks {
+            let mut params = vec!["game".to_string()];
+            params.extend(hook.params.iter().map(|p| p.name.name.clone()));
+            let header = format!("fn {}({}) {{", hook.name.name, params.join(", "));
+            let source = format!("{header}{}\n}}", hook.body);
+            let text = &def.sources.file(hook.body_span.file).text;
+            let mut line_starts = vec![hook.body_span.start];
+            for (i, c) in text[hook.body_span.start as usize..hook.body_span.end as usize].char_indices() {
+                if c == '\n' {
+                    line_starts.push(hook.body_span.start + i as u32 + 1);
+                }
+            }
+            let mut entry = CompiledHook {
+                name: hook.name.name.clone(),
+                ast: AST::empty(),
+                body_span: hook.body_span,
+                header_len: header.len(),
+                line_starts,
+            };
+            match engine.compile(&source) {
+                Ok(ast) => {
+                    entry.ast = ast.clone_functions_only();
+                }
+                Err(error) => {
+                    let span = entry.span_of(error.position());
+                    diags.push(
+                        Diagnostic::error(
+                            "hook-syntax",
+                            format!("hook `{}` is not valid rhai: {}", hook.name.name, error.err_type()),
+                        )
+                        .label(span, error.err_type().to_string())
+                        .help("hooks are written in rhai; see https://rhai.rs/book/"),
+                    );
+                }
+            }
+            compiled.push(entry);
+        }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        Ok(Script {
+            engine,
+            hooks: compiled,
+            tables: Arc::new(ApiTables::new(def)),
+        })
+    }
+
+    /// Runs a hook call site with flow values; returns the value as an i64
+    /// (booleans as 0/1).
+    pub fn call(
+        &self,
+        def: &GameDef,
+        call: u16,
+        args: &[i64],
+        zones: &[Vec<PieceId>],
+        vars: &[i64],
+        options: &[i64],
+    ) -> Result<i64, HookError> {
+        let site = &def.hook_calls[call as usize];
+        let hook = &self.hooks[site.hook as usize];
+        let decl = &def.hooks[site.hook as usize];
+        let api = GameApi {
+            tables: self.tables.clone(),
+            zones: Arc::new(zones.to_vec()),
+            vars: Arc::new(vars.to_vec()),
+            options: Arc::new(options.to_vec()),
+        };
+        let mut values: Vec<Dynamic> = vec![Dynamic::from(api)];
+        for (value, kind) in args.iter().zip(&site.args) {
+            values.push(match kind {
+                HookArg::Int | HookArg::Piece => Dynamic::from(*value),
+                HookArg::Bool => Dynamic::from(*value != 0),
+                HookArg::Player => Dynamic::from(*value + 1),
+                HookArg::Kind => Dynamic::from(def.kinds[*value as usize].name.clone()),
+                HookArg::PieceType => Dynamic::from(def.piece_types[*value as usize].clone()),
+            });
+        }
+        let mut scope = Scope::new();
+        let result = self
+            .engine
+            .call_fn::<Dynamic>(&mut scope, &hook.ast, &hook.name, values);
+        let fail = |message: String, span: Span| {
+            Box::new(
+                Diagnostic::error("hook-failed", format!("hook `{}` failed: {message}", hook.name))
+                    .label(span, "here")
+                    .label(site.span, "called here"),
+            )
+        };
+        match result {
+            Ok(value) => {
+                if decl.returns_bool {
+                    value
+                        .as_bool()
+                        .map(i64::from)
+                        .map_err(|t| fail(format!("it returned {t}, but it is declared `-> bool`"), hook.body_span))
+                } else {
+                    value
+                        .as_int()
+                        .map_err(|t| fail(format!("it returned {t}, but it is declared `-> int`"), hook.body_span))
+                }
+            }
+            Err(error) => {
+                let span = hook.span_of(error.position());
+                let message = match &*error {
+                    EvalAltResult::ErrorTooManyOperations(_) => {
+                        format!("it ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+                    }
+                    EvalAltResult::ErrorStackOverflow(_) => {
+                        format!("it called itself deeper than {MAX_CALL_LEVELS} levels (endless recursion?)")
+                    }
+                    EvalAltResult::ErrorDataTooLarge(what, _) => {
+                        format!("{what} grew past the sandbox limit")
+                    }
+                    EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+                    other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
+                };
+                let mut diag = fail(message, span);
+                if matches!(
+                    &*error,
+                    EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
+                ) {
+                    diag.help = Some("hooks must finish quickly; make sure every loop ends".into());
+                }
+                Err(diag)
+            }
+        }
+    }
+}
+
+impl CompiledHook {
+    /// Maps a position in the generated source back into the `.rules` file.
+    fn span_of(&self, position: Position) -> Span {
+        let (Some(line), Some(column)) = (position.line(), position.position()) else {
+            return self.body_span;
+        };
+        let start = if line == 1 {
+            self.body_span.start as i64 + column as i64 - 1 - self.header_len as i64
+        } else {
+            match self.line_starts.get(line - 1) {
+                Some(&s) => s as i64 + column as i64 - 1,
+                None => return self.body_span,
+            }
+        };
+        let start = start.clamp(self.body_span.start as i64, self.body_span.end as i64) as u32;
+        Span {
+            file: self.body_span.file,
+            start,
+            end: (start + 1).min(self.body_span.end.max(start + 1)),
+        }
+    }
+}
+
+impl ApiTables {
+    fn new(def: &GameDef) -> Self {
+        let mut tables = ApiTables {
+            players: def.players(),
+            ..Default::default()
+        };
+        for family in &def.families {
+            tables
+                .families
+                .insert(family.name.clone(), (family.first, family.by, family.len));
+            if family.name == "box" {
+                tables.box_zone = family.first;
+            }
+        }
+        for (i, name) in def.piece_types.iter().enumerate() {
+            tables.types.insert(name.clone(), i as u16);
+        }
+        tables.piece_types = def.pieces.iter().map(|p| p.ty).collect();
+        tables.piece_kinds = def.pieces.iter().map(|p| p.kind).collect();
+        tables.kinds = def.kinds.iter().map(|k| k.name.clone()).collect();
+        for var in &def.vars {
+            tables.vars.insert(var.name.clone(), (var.slot, var.per_player));
+        }
+        for (i, option) in def.options.iter().enumerate() {
+            tables.options.insert(option.name.clone(), i);
+        }
+        tables
+    }
+}

@@ -1,0 +1,384 @@
+//! The abstract syntax tree of a `.rules` file. Every node carries its [`Span`].
+//!
+//! The tree is exactly what the designer wrote: names are unresolved strings.
+//! `check` resolves them into the `ir`.
+
+use crate::diagnostic::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Game { name: String, span: Span },
+    Players { count: i64, names: Vec<Ident>, span: Span },
+    Use { path: String, span: Span },
+    Display { kind: Ident, text: String, span: Span },
+    Kinds { name: Ident, values: Vec<Ident> },
+    Beats { pairs: Vec<(Ident, Ident)>, span: Span },
+    Option(OptionDecl),
+    Var(VarDecl),
+    Pieces(Vec<PieceEntry>),
+    Group { name: Ident, members: Vec<Ident> },
+    Board(BoardDecl),
+    Zones(Vec<ZoneDecl>),
+    Setup(Block),
+    Flow(Block),
+    Procedure(ProcedureDecl),
+    Trigger { name: Ident, body: Block },
+    Hook(HookDecl),
+    Score { terms: Vec<ScoreTerm>, span: Span },
+    Result(ResultDecl),
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub ty: OptionType,
+    pub ty_span: Span,
+    pub default: Literal,
+    pub description: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionType {
+    Bool,
+    Int { min: Option<i64>, max: Option<i64> },
+    Enum(Vec<Ident>),
+    IntList,
+}
+
+#[derive(Clone, Debug)]
+pub struct Literal {
+    pub kind: LiteralKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LiteralKind {
+    Int(i64),
+    Bool(bool),
+    Name(String),
+    List(Vec<i64>),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: Ident,
+    pub per_player: bool,
+    pub init: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceEntry {
+    pub name: Ident,
+    /// `of each Hand`: one piece per kind of the set.
+    pub of_each: Option<Ident>,
+    /// `with value 1..12`: one piece per value (or a fixed value).
+    pub values: Option<(i64, i64, Span)>,
+    pub copies: Option<(i64, Span)>,
+    pub per_player: bool,
+    pub home: Ident,
+    pub when: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardDecl {
+    pub name: Ident,
+    pub rows: i64,
+    pub cols: i64,
+    pub shape_span: Span,
+    pub slots: Vec<(Ident, Visibility)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Hidden,
+    Public,
+    Owner,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: Ident,
+    pub per_player: bool,
+    pub visibility: Visibility,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcedureDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub returns: Vec<Ident>,
+    pub body: Block,
+}
+
+/// `name` or `name: player`.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Option<(String, Span)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct HookDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub returns: HookType,
+    /// The rhai source between the braces, and where it starts in the file.
+    pub body: String,
+    pub body_span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookType {
+    Bool,
+    Int,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScoreTerm {
+    pub name: Ident,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResultDecl {
+    pub keys: Vec<RankKey>,
+    pub otherwise: ResultElse,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RankKey {
+    pub most: bool,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub enum ResultElse {
+    /// No `else`: a tie on every key is a draw.
+    Draw,
+    Block(Block),
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let {
+        names: Vec<Ident>,
+        value: Expr,
+    },
+    Set {
+        target: LValue,
+        value: Expr,
+    },
+    Add {
+        amount: Expr,
+        target: LValue,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    For {
+        var: Ident,
+        domain: Domain,
+        body: Block,
+    },
+    Loop(Block),
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Repeat {
+        times: Expr,
+        body: Block,
+    },
+    Break,
+    Return(Vec<Expr>),
+    /// `each player chooses throw from Hand`: a simultaneous decision.
+    ChooseEach {
+        var: Ident,
+        domain: Domain,
+        secret: bool,
+    },
+    /// `winner chooses starter from players`: one player's decision.
+    Choose {
+        who: Expr,
+        var: Ident,
+        domain: Domain,
+        secret: bool,
+    },
+    /// `draft a, b, c { "label" { ... } ... }`: each chooser in turn picks one
+    /// of the entries not yet picked.
+    Draft {
+        choosers: Vec<Expr>,
+        entries: Vec<DraftEntry>,
+    },
+    Shuffle(Expr),
+    Deal {
+        count: Expr,
+        from: Expr,
+        to: Expr,
+    },
+    Move {
+        what: Expr,
+        to: Expr,
+    },
+    MoveAll {
+        from: Expr,
+        to: Expr,
+    },
+    Reveal {
+        piece: Expr,
+        to: Option<Expr>,
+    },
+    Win(Expr),
+    DeclareDraw,
+    EndGame,
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct LValue {
+    pub name: Ident,
+    pub index: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DraftEntry {
+    pub label: String,
+    pub label_span: Span,
+    pub when: Option<Expr>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub enum Domain {
+    Range(Expr, Expr),
+    Pieces {
+        filter: Filter,
+        zone: Expr,
+        cond: Option<Expr>,
+    },
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Filter {
+    pub name: Ident,
+    pub owner: Option<Box<Expr>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Beats,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    /// `player 2`
+    Seat(i64),
+    /// `player`, the player a score term or rank key is computed for.
+    CurrentPlayer,
+    Players,
+    TotalScore,
+    Name(Ident),
+    /// `name of arg`: a zone of a player or space, a per-player variable, or a
+    /// built-in such as `top of`, `kind of`, `opponent of`.
+    Of {
+        name: Ident,
+        arg: Box<Expr>,
+    },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Count {
+        filter: Filter,
+        zone: Box<Expr>,
+    },
+    Lines {
+        filter: Filter,
+        slot: Ident,
+        board: Ident,
+    },
+    Sum {
+        var: Ident,
+        domain: Box<Domain>,
+        body: Box<Expr>,
+    },
+    Table {
+        values: Vec<i64>,
+        index: Box<Expr>,
+    },
+    First {
+        filter: Filter,
+        zone: Box<Expr>,
+    },
+    Tuple(Vec<Expr>),
+}

@@ -1,0 +1,870 @@
+//! From source text to [`ast::File`](super::ast::File), with every syntax error
+//! collected as a [`Diagnostic`].
+
+use pest::Parser;
+use pest::iterators::Pair;
+
+use super::ast::*;
+use crate::diagnostic::{Diagnostic, FileId, Span};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/rules.pest"]
+struct RulesParser;
+
+/// Words that begin a top-level declaration; after a syntax error the parser
+/// resumes at the next line that starts with one, so one mistake does not hide
+/// the next.
+const ITEM_STARTS: &[&str] = &[
+    "game",
+    "players",
+    "use",
+    "display",
+    "kinds",
+    "beats",
+    "option",
+    "var",
+    "pieces",
+    "group",
+    "board",
+    "zones",
+    "setup",
+    "flow",
+    "procedure",
+    "trigger",
+    "hook",
+    "score",
+    "result",
+];
+
+/// Parses one file. Returns the items that parsed and every syntax error.
+pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
+    pest::set_error_detail(true);
+    let mut items = vec![];
+    let mut errors = vec![];
+    let mut offset = 0;
+    while offset <= text.len() {
+        match RulesParser::parse(Rule::file, &text[offset..]) {
+            Ok(mut pairs) => {
+                let ctx = Ctx { file, offset };
+                let file_pair = pairs.next().expect("the file rule always yields one pair");
+                for pair in file_pair.into_inner() {
+                    if pair.as_rule() != Rule::EOI {
+                        items.push(ctx.item(pair));
+                    }
+                }
+                break;
+            }
+            Err(error) => {
+                let (position, diagnostic) = syntax_error(file, offset, text, &error);
+                errors.push(diagnostic);
+                // Keep the items before the error: re-parse the prefix up to the
+                // start of the item that failed.
+                let item_start = item_start_before(text, position).max(offset);
+                if item_start > offset
+                    && let Ok(mut pairs) = RulesParser::parse(Rule::file, &text[offset..item_start])
+                {
+                    let ctx = Ctx { file, offset };
+                    for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
+                        if pair.as_rule() != Rule::EOI {
+                            items.push(ctx.item(pair));
+                        }
+                    }
+                }
+                match next_item_start(text, position + 1) {
+                    Some(next) => offset = next,
+                    None => break,
+                }
+            }
+        }
+    }
+    (File { items }, errors)
+}
+
+fn starts_item(line: &str) -> bool {
+    ITEM_STARTS.iter().any(|kw| {
+        line.strip_prefix(kw)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', '"', '{']) || rest.is_empty())
+    })
+}
+
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1))
+}
+
+fn next_item_start(text: &str, from: usize) -> Option<usize> {
+    line_starts(text).find(|&start| start >= from && starts_item(&text[start..]))
+}
+
+fn item_start_before(text: &str, position: usize) -> usize {
+    line_starts(text)
+        .take_while(|&start| start <= position)
+        .filter(|&start| starts_item(&text[start..]))
+        .last()
+        .unwrap_or(0)
+}
+
+fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Error<Rule>) -> (usize, Diagnostic) {
+    let mut position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<String> = vec![];
+    if let Some(attempts) = error.parse_attempts() {
+        position = position.max(attempts.max_position);
+        for token in attempts.expected_tokens() {
+            let token = token.to_string();
+            if !token.trim().is_empty() && token != "#" {
+                expected.push(format!("`{token}`"));
+            }
+        }
+    }
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        for rule in positives {
+            if let Some(name) = rule_description(*rule) {
+                expected.push(name.to_string());
+            }
+        }
+    }
+    expected.sort();
+    expected.dedup();
+    let position = offset + position;
+    let rest = &text[position.min(text.len())..];
+    let found: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    let found_len = found
+        .len()
+        .max(1)
+        .min(text.len().saturating_sub(position))
+        .max(usize::from(position < text.len()));
+    let span = Span::new(file, position, position + found_len);
+    let found_text = if found.is_empty() {
+        "the end of the file".to_string()
+    } else {
+        format!("`{found}`")
+    };
+    let mut diagnostic = Diagnostic::error("syntax", format!("unexpected {found_text}"));
+    let label = if expected.is_empty() {
+        "not expected here".to_string()
+    } else if expected.len() <= 6 {
+        format!("expected {}", expected.join(" or "))
+    } else {
+        format!("expected one of {} and more", expected[..6].join(", "))
+    };
+    diagnostic = diagnostic.label(span, label);
+    if rest.starts_with('}') {
+        diagnostic = diagnostic.help("a block may be missing a statement, or a `{` earlier on may be unbalanced");
+    }
+    (position, diagnostic)
+}
+
+fn rule_description(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a quoted string",
+        Rule::expr | Rule::or_expr | Rule::and_expr | Rule::cmp_expr | Rule::sum_expr | Rule::of_expr => {
+            "an expression"
+        }
+        Rule::block => "a `{ ... }` block",
+        Rule::visibility => "`hidden`, `public` or `owner`",
+        Rule::option_type => "an option type (`bool`, `int`, `one of ...`, `list of int`)",
+        Rule::EOI => "a declaration",
+        _ => return None,
+    })
+}
+
+struct Ctx {
+    file: FileId,
+    offset: usize,
+}
+
+impl Ctx {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, self.offset + s.start(), self.offset + s.end())
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        debug_assert_eq!(pair.as_rule(), Rule::ident);
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
+    }
+
+    fn int(&self, pair: Pair<Rule>) -> i64 {
+        // The grammar only admits digits; a number too large for i64 saturates
+        // and is reported by `check` as out of range.
+        pair.as_str().parse().unwrap_or(i64::MAX)
+    }
+
+    fn string(&self, pair: Pair<Rule>) -> String {
+        pair.into_inner()
+            .next()
+            .map(|p| p.as_str().to_string())
+            .unwrap_or_default()
+    }
+
+    fn item(&self, pair: Pair<Rule>) -> Item {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        match rule {
+            Rule::game_decl => Item::Game {
+                name: self.string(inner.next().unwrap()),
+                span,
+            },
+            Rule::players_decl => {
+                let count = self.int(inner.next().unwrap());
+                Item::Players {
+                    count,
+                    names: inner.map(|p| self.ident(p)).collect(),
+                    span,
+                }
+            }
+            Rule::use_decl => Item::Use {
+                path: self.string(inner.next().unwrap()),
+                span,
+            },
+            Rule::display_decl => {
+                let kind = self.ident(inner.next().unwrap());
+                Item::Display {
+                    kind,
+                    text: self.string(inner.next().unwrap()),
+                    span,
+                }
+            }
+            Rule::kinds_decl => {
+                let name = self.ident(inner.next().unwrap());
+                Item::Kinds {
+                    name,
+                    values: inner.map(|p| self.ident(p)).collect(),
+                }
+            }
+            Rule::beats_decl => Item::Beats {
+                pairs: inner
+                    .map(|p| {
+                        let mut two = p.into_inner();
+                        (self.ident(two.next().unwrap()), self.ident(two.next().unwrap()))
+                    })
+                    .collect(),
+                span,
+            },
+            Rule::option_decl => Item::Option(self.option(inner)),
+            Rule::var_decl => {
+                let name = self.ident(inner.next().unwrap());
+                let mut next = inner.next().unwrap();
+                let per_player = next.as_rule() == Rule::per_player;
+                if per_player {
+                    next = inner.next().unwrap();
+                }
+                Item::Var(VarDecl {
+                    name,
+                    per_player,
+                    init: self.expr(next),
+                })
+            }
+            Rule::pieces_decl => Item::Pieces(inner.map(|p| self.piece_entry(p)).collect()),
+            Rule::group_decl => {
+                let name = self.ident(inner.next().unwrap());
+                Item::Group {
+                    name,
+                    members: inner.map(|p| self.ident(p)).collect(),
+                }
+            }
+            Rule::board_decl => {
+                let name = self.ident(inner.next().unwrap());
+                let shape = inner.next().unwrap();
+                let shape_span = self.span(&shape);
+                let mut grid = shape.into_inner().next().unwrap().into_inner();
+                let rows = self.int(grid.next().unwrap());
+                let cols = self.int(grid.next().unwrap());
+                let slots = inner
+                    .map(|slot| {
+                        let mut parts = slot.into_inner();
+                        (self.ident(parts.next().unwrap()), visibility(parts.next().unwrap()))
+                    })
+                    .collect();
+                Item::Board(BoardDecl {
+                    name,
+                    rows,
+                    cols,
+                    shape_span,
+                    slots,
+                })
+            }
+            Rule::zones_decl => Item::Zones(
+                inner
+                    .map(|zone| {
+                        let mut parts = zone.into_inner();
+                        let name = self.ident(parts.next().unwrap());
+                        let mut next = parts.next().unwrap();
+                        let per_player = next.as_rule() == Rule::per_player;
+                        if per_player {
+                            next = parts.next().unwrap();
+                        }
+                        ZoneDecl {
+                            name,
+                            per_player,
+                            visibility: visibility(next),
+                        }
+                    })
+                    .collect(),
+            ),
+            Rule::setup_decl => Item::Setup(self.block(inner.next().unwrap())),
+            Rule::flow_decl => Item::Flow(self.block(inner.next().unwrap())),
+            Rule::procedure_decl => {
+                let name = self.ident(inner.next().unwrap());
+                let params = inner.next().unwrap().into_inner().map(|p| self.param(p)).collect();
+                let mut next = inner.next().unwrap();
+                let mut returns = vec![];
+                if next.as_rule() == Rule::returns {
+                    returns = next.into_inner().map(|p| self.ident(p)).collect();
+                    next = inner.next().unwrap();
+                }
+                Item::Procedure(ProcedureDecl {
+                    name,
+                    params,
+                    returns,
+                    body: self.block(next),
+                })
+            }
+            Rule::trigger_decl => {
+                let name = self.ident(inner.next().unwrap());
+                Item::Trigger {
+                    name,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
+            Rule::hook_decl => {
+                let name = self.ident(inner.next().unwrap());
+                let params = inner.next().unwrap().into_inner().map(|p| self.param(p)).collect();
+                let returns = match inner.next().unwrap().as_str() {
+                    "int" => HookType::Int,
+                    _ => HookType::Bool,
+                };
+                let body = inner.next().unwrap();
+                let body_span = self.span(&body);
+                let text = body.as_str();
+                // Strip the outer braces; the span keeps pointing at the text inside.
+                let inside = &text[1..text.len() - 1];
+                let body_span = Span {
+                    file: body_span.file,
+                    start: body_span.start + 1,
+                    end: body_span.end - 1,
+                };
+                Item::Hook(HookDecl {
+                    name,
+                    params,
+                    returns,
+                    body: inside.to_string(),
+                    body_span,
+                })
+            }
+            Rule::score_decl => Item::Score {
+                terms: inner
+                    .map(|term| {
+                        let mut parts = term.into_inner();
+                        let name = self.ident(parts.next().unwrap());
+                        ScoreTerm {
+                            name,
+                            value: self.expr(parts.next().unwrap()),
+                        }
+                    })
+                    .collect(),
+                span,
+            },
+            Rule::result_decl => {
+                let mut keys = vec![];
+                let mut otherwise = ResultElse::Draw;
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::rank_key => {
+                            let mut kv = part.into_inner();
+                            let most = kv.next().unwrap().as_str() == "most";
+                            keys.push(RankKey {
+                                most,
+                                value: self.expr(kv.next().unwrap()),
+                            });
+                        }
+                        Rule::result_else => {
+                            let choice = part.into_inner().next().unwrap();
+                            if choice.as_rule() == Rule::block {
+                                otherwise = ResultElse::Block(self.block(choice));
+                            }
+                        }
+                        _ => unreachable!("result_decl holds only keys and an else"),
+                    }
+                }
+                Item::Result(ResultDecl { keys, otherwise, span })
+            }
+            other => unreachable!("not an item: {other:?}"),
+        }
+    }
+
+    fn option(&self, mut inner: pest::iterators::Pairs<Rule>) -> OptionDecl {
+        let name = self.ident(inner.next().unwrap());
+        let ty_pair = inner.next().unwrap();
+        let ty_span = self.span(&ty_pair);
+        let ty_inner = ty_pair.into_inner().next().unwrap();
+        let ty = match ty_inner.as_rule() {
+            Rule::bool_type => OptionType::Bool,
+            Rule::int_type => {
+                let mut bounds = ty_inner.into_inner();
+                let min = bounds.next().map(|p| self.int(p));
+                let max = bounds.next().map(|p| self.int(p));
+                OptionType::Int { min, max }
+            }
+            Rule::enum_type => OptionType::Enum(ty_inner.into_inner().map(|p| self.ident(p)).collect()),
+            _ => OptionType::IntList,
+        };
+        let literal = inner.next().unwrap();
+        let lit_span = self.span(&literal);
+        let value = literal.into_inner().next().unwrap();
+        let kind = match value.as_rule() {
+            Rule::int => LiteralKind::Int(self.int(value)),
+            Rule::bool_lit => LiteralKind::Bool(value.as_str() == "true"),
+            Rule::list_lit => LiteralKind::List(value.into_inner().map(|p| self.int(p)).collect()),
+            _ => LiteralKind::Name(value.as_str().to_string()),
+        };
+        let description = inner.next().map(|p| self.string(p));
+        OptionDecl {
+            name,
+            ty,
+            ty_span,
+            default: Literal { kind, span: lit_span },
+            description,
+        }
+    }
+
+    fn piece_entry(&self, pair: Pair<Rule>) -> PieceEntry {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let mut entry = PieceEntry {
+            name: self.ident(inner.next().unwrap()),
+            of_each: None,
+            values: None,
+            copies: None,
+            per_player: false,
+            home: Ident {
+                name: String::new(),
+                span,
+            },
+            when: None,
+            span,
+        };
+        for part in inner {
+            let part_span = self.span(&part);
+            match part.as_rule() {
+                Rule::of_each => entry.of_each = Some(self.ident(part.into_inner().next().unwrap())),
+                Rule::with_value => {
+                    let mut bounds = part.into_inner();
+                    let low = self.int(bounds.next().unwrap());
+                    let high = bounds.next().map_or(low, |p| self.int(p));
+                    entry.values = Some((low, high, part_span));
+                }
+                Rule::copies => entry.copies = Some((self.int(part.into_inner().next().unwrap()), part_span)),
+                Rule::per_player => entry.per_player = true,
+                Rule::ident => entry.home = self.ident(part),
+                Rule::piece_when => entry.when = Some(self.expr(part.into_inner().next().unwrap())),
+                other => unreachable!("not part of a piece entry: {other:?}"),
+            }
+        }
+        entry
+    }
+
+    fn param(&self, pair: Pair<Rule>) -> Param {
+        let mut inner = pair.into_inner();
+        let name = self.ident(inner.next().unwrap());
+        let ty = inner.next().map(|t| (t.as_str().to_string(), self.span(&t)));
+        Param { name, ty }
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> Block {
+        let span = self.span(&pair);
+        Block {
+            stmts: pair.into_inner().map(|p| self.stmt(p)).collect(),
+            span,
+        }
+    }
+
+    fn lvalue(&self, pair: Pair<Rule>) -> LValue {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let name = self.ident(inner.next().unwrap());
+        LValue {
+            name,
+            index: inner.next().map(|p| self.expr(p)),
+            span,
+        }
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> Stmt {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        let kind = match rule {
+            Rule::let_stmt => {
+                let mut parts: Vec<Pair<Rule>> = inner.collect();
+                let value = self.expr(parts.pop().unwrap());
+                StmtKind::Let {
+                    names: parts.into_iter().map(|p| self.ident(p)).collect(),
+                    value,
+                }
+            }
+            Rule::set_stmt => {
+                let target = self.lvalue(inner.next().unwrap());
+                StmtKind::Set {
+                    target,
+                    value: self.expr(inner.next().unwrap()),
+                }
+            }
+            Rule::add_stmt => {
+                let amount = self.expr(inner.next().unwrap());
+                StmtKind::Add {
+                    amount,
+                    target: self.lvalue(inner.next().unwrap()),
+                }
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(inner.next().unwrap());
+                let then = self.block(inner.next().unwrap());
+                let otherwise = inner.next().map(|p| {
+                    if p.as_rule() == Rule::if_stmt {
+                        let nested = self.stmt(p);
+                        Block {
+                            span: nested.span,
+                            stmts: vec![nested],
+                        }
+                    } else {
+                        self.block(p)
+                    }
+                });
+                StmtKind::If { cond, then, otherwise }
+            }
+            Rule::for_stmt => {
+                let var = self.ident(inner.next().unwrap());
+                let domain = self.domain(inner.next().unwrap());
+                StmtKind::For {
+                    var,
+                    domain,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
+            Rule::loop_stmt => StmtKind::Loop(self.block(inner.next().unwrap())),
+            Rule::while_stmt => {
+                let cond = self.expr(inner.next().unwrap());
+                StmtKind::While {
+                    cond,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
+            Rule::repeat_stmt => {
+                let times = self.expr(inner.next().unwrap());
+                StmtKind::Repeat {
+                    times,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
+            Rule::break_stmt => StmtKind::Break,
+            Rule::return_stmt => StmtKind::Return(inner.map(|p| self.expr(p)).collect()),
+            Rule::choose_each_stmt => {
+                let mut next = inner.next().unwrap();
+                let secret = next.as_rule() == Rule::secretly;
+                if secret {
+                    next = inner.next().unwrap();
+                }
+                let var = self.ident(next);
+                StmtKind::ChooseEach {
+                    var,
+                    domain: self.domain(inner.next().unwrap()),
+                    secret,
+                }
+            }
+            Rule::choose_stmt => {
+                let who = self.expr(inner.next().unwrap());
+                let mut next = inner.next().unwrap();
+                let secret = next.as_rule() == Rule::secretly;
+                if secret {
+                    next = inner.next().unwrap();
+                }
+                let var = self.ident(next);
+                StmtKind::Choose {
+                    who,
+                    var,
+                    domain: self.domain(inner.next().unwrap()),
+                    secret,
+                }
+            }
+            Rule::draft_stmt => {
+                let mut choosers = vec![];
+                let mut entries = vec![];
+                for part in inner {
+                    if part.as_rule() == Rule::draft_entry {
+                        let mut parts = part.into_inner();
+                        let label_pair = parts.next().unwrap();
+                        let label_span = self.span(&label_pair);
+                        let label = self.string(label_pair);
+                        let mut next = parts.next().unwrap();
+                        let mut when = None;
+                        if next.as_rule() == Rule::expr {
+                            when = Some(self.expr(next));
+                            next = parts.next().unwrap();
+                        }
+                        entries.push(DraftEntry {
+                            label,
+                            label_span,
+                            when,
+                            body: self.block(next),
+                        });
+                    } else {
+                        choosers.push(self.expr(part));
+                    }
+                }
+                StmtKind::Draft { choosers, entries }
+            }
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(inner.next().unwrap())),
+            Rule::deal_stmt => {
+                let count = self.expr(inner.next().unwrap());
+                let from = self.expr(inner.next().unwrap());
+                StmtKind::Deal {
+                    count,
+                    from,
+                    to: self.expr(inner.next().unwrap()),
+                }
+            }
+            Rule::move_stmt => {
+                let what = inner.next().unwrap();
+                let to = self.expr(inner.next().unwrap());
+                if what.as_rule() == Rule::move_all {
+                    StmtKind::MoveAll {
+                        from: self.expr(what.into_inner().next().unwrap()),
+                        to,
+                    }
+                } else {
+                    StmtKind::Move {
+                        what: self.expr(what),
+                        to,
+                    }
+                }
+            }
+            Rule::reveal_stmt => {
+                let piece = self.expr(inner.next().unwrap());
+                StmtKind::Reveal {
+                    piece,
+                    to: inner.next().map(|p| self.expr(p)),
+                }
+            }
+            Rule::win_stmt => StmtKind::Win(self.expr(inner.next().unwrap())),
+            Rule::draw_stmt => StmtKind::DeclareDraw,
+            Rule::end_stmt => StmtKind::EndGame,
+            Rule::call_stmt => {
+                let (name, args) = self.call(inner.next().unwrap());
+                StmtKind::Call { name, args }
+            }
+            other => unreachable!("not a statement: {other:?}"),
+        };
+        Stmt { kind, span }
+    }
+
+    fn call(&self, pair: Pair<Rule>) -> (Ident, Vec<Expr>) {
+        let mut inner = pair.into_inner();
+        let name = self.ident(inner.next().unwrap());
+        (name, inner.map(|p| self.expr(p)).collect())
+    }
+
+    fn domain(&self, pair: Pair<Rule>) -> Domain {
+        let inner = pair.into_inner().next().unwrap();
+        match inner.as_rule() {
+            Rule::range => {
+                let mut bounds = inner.into_inner();
+                let low = self.expr(bounds.next().unwrap());
+                Domain::Range(low, self.expr(bounds.next().unwrap()))
+            }
+            Rule::pieces_domain => {
+                let mut parts = inner.into_inner();
+                let filter = self.filter(parts.next().unwrap());
+                let zone = self.expr(parts.next().unwrap());
+                Domain::Pieces {
+                    filter,
+                    zone,
+                    cond: parts.next().map(|p| self.expr(p)),
+                }
+            }
+            _ => Domain::Expr(self.expr(inner)),
+        }
+    }
+
+    fn filter(&self, pair: Pair<Rule>) -> Filter {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let name = self.ident(inner.next().unwrap());
+        Filter {
+            name,
+            owner: inner.next().map(|p| Box::new(self.expr(p))),
+            span,
+        }
+    }
+
+    /// Any expression-level pair, including the precedence layers.
+    fn expr(&self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        match rule {
+            Rule::expr | Rule::paren | Rule::of_expr => self.expr(pair.into_inner().next().unwrap()),
+            Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr | Rule::cmp_expr => {
+                let mut inner = pair.into_inner();
+                let mut lhs = self.expr(inner.next().unwrap());
+                while let Some(op) = inner.next() {
+                    let rhs = self.expr(inner.next().unwrap());
+                    let op = match op.as_str() {
+                        "or" => BinOp::Or,
+                        "and" => BinOp::And,
+                        "==" => BinOp::Eq,
+                        "!=" => BinOp::Ne,
+                        "<" => BinOp::Lt,
+                        "<=" => BinOp::Le,
+                        ">" => BinOp::Gt,
+                        ">=" => BinOp::Ge,
+                        "beats" => BinOp::Beats,
+                        "+" => BinOp::Add,
+                        "-" => BinOp::Sub,
+                        "*" => BinOp::Mul,
+                        "/" => BinOp::Div,
+                        _ => BinOp::Rem,
+                    };
+                    let span = lhs.span.join(rhs.span);
+                    lhs = Expr {
+                        kind: ExprKind::Binary {
+                            op,
+                            lhs: Box::new(lhs),
+                            rhs: Box::new(rhs),
+                        },
+                        span,
+                    };
+                }
+                lhs
+            }
+            Rule::not_expr | Rule::unary => {
+                let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
+                let (operand, ops) = parts.split_last().unwrap();
+                let mut e = self.expr(operand.clone());
+                for op in ops.iter().rev() {
+                    let op = if op.as_rule() == Rule::not_op {
+                        UnOp::Not
+                    } else {
+                        UnOp::Neg
+                    };
+                    e = Expr {
+                        kind: ExprKind::Unary {
+                            op,
+                            operand: Box::new(e),
+                        },
+                        span,
+                    };
+                }
+                e
+            }
+            Rule::of_chain => {
+                let mut inner = pair.into_inner();
+                let name = self.ident(inner.next().unwrap());
+                Expr {
+                    kind: ExprKind::Of {
+                        name,
+                        arg: Box::new(self.expr(inner.next().unwrap())),
+                    },
+                    span,
+                }
+            }
+            Rule::int => Expr {
+                kind: ExprKind::Int(self.int(pair)),
+                span,
+            },
+            Rule::bool_lit => Expr {
+                kind: ExprKind::Bool(pair.as_str() == "true"),
+                span,
+            },
+            Rule::string => Expr {
+                kind: ExprKind::Str(self.string(pair)),
+                span,
+            },
+            Rule::ident => Expr {
+                kind: ExprKind::Name(self.ident(pair)),
+                span,
+            },
+            Rule::seat_expr => Expr {
+                kind: ExprKind::Seat(self.int(pair.into_inner().next().unwrap())),
+                span,
+            },
+            Rule::current_player => Expr {
+                kind: ExprKind::CurrentPlayer,
+                span,
+            },
+            Rule::players_expr => Expr {
+                kind: ExprKind::Players,
+                span,
+            },
+            Rule::total_score => Expr {
+                kind: ExprKind::TotalScore,
+                span,
+            },
+            Rule::call => {
+                let (name, args) = self.call(pair);
+                Expr {
+                    kind: ExprKind::Call { name, args },
+                    span,
+                }
+            }
+            Rule::count_expr | Rule::first_expr => {
+                let mut inner = pair.into_inner();
+                let filter = self.filter(inner.next().unwrap());
+                let zone = Box::new(self.expr(inner.next().unwrap()));
+                let kind = if rule == Rule::count_expr {
+                    ExprKind::Count { filter, zone }
+                } else {
+                    ExprKind::First { filter, zone }
+                };
+                Expr { kind, span }
+            }
+            Rule::lines_expr => {
+                let mut inner = pair.into_inner();
+                let filter = self.filter(inner.next().unwrap());
+                let slot = self.ident(inner.next().unwrap());
+                let board = self.ident(inner.next().unwrap());
+                Expr {
+                    kind: ExprKind::Lines { filter, slot, board },
+                    span,
+                }
+            }
+            Rule::sum_over => {
+                let mut inner = pair.into_inner();
+                let var = self.ident(inner.next().unwrap());
+                let domain = Box::new(self.domain(inner.next().unwrap()));
+                let body = Box::new(self.expr(inner.next().unwrap()));
+                Expr {
+                    kind: ExprKind::Sum { var, domain, body },
+                    span,
+                }
+            }
+            Rule::table_expr => {
+                let mut parts: Vec<Pair<Rule>> = pair.into_inner().collect();
+                let index = Box::new(self.expr(parts.pop().unwrap()));
+                Expr {
+                    kind: ExprKind::Table {
+                        values: parts.into_iter().map(|p| self.int(p)).collect(),
+                        index,
+                    },
+                    span,
+                }
+            }
+            other => unreachable!("not an expression: {other:?}"),
+        }
+    }
+}
+
+fn visibility(pair: Pair<Rule>) -> Visibility {
+    match pair.as_str() {
+        "hidden" => Visibility::Hidden,
+        "owner" => Visibility::Owner,
+        _ => Visibility::Public,
+    }
+}

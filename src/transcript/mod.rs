@@ -1,0 +1,272 @@
+//! Transcripts: one line per event, redacted for a viewer; JSON for programs.
+//!
+//! The same rule redacts every line: an event shows what a piece is only to
+//! the seats in its `seen_by` mask.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{EndReason, Event};
+use crate::ir::{GameDef, Seat};
+use crate::session::Record;
+
+/// Who reads the transcript: everything, or one seat's knowledge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    All,
+    Seat(Seat),
+}
+
+impl Viewer {
+    fn sees(self, mask: u32) -> bool {
+        match self {
+            Viewer::All => true,
+            Viewer::Seat(s) => mask & (1 << s) != 0,
+        }
+    }
+
+    pub fn describe(self, def: &GameDef) -> String {
+        match self {
+            Viewer::All => "all".into(),
+            Viewer::Seat(s) => def.seat_name(s).to_string(),
+        }
+    }
+}
+
+/// A transcript as written to disk with `--json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Transcript {
+    pub game: String,
+    pub rules: String,
+    pub seed: u64,
+    /// Options that differ from their defaults.
+    pub options: Vec<(String, String)>,
+    pub agents: Vec<String>,
+    pub view: String,
+    pub lines: Vec<String>,
+    pub result: String,
+    /// Present for `view: all`: the chance outcomes and decisions that replay the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayScript>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ReplayScript {
+    pub shuffles: Vec<ReplayShuffle>,
+    pub decisions: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ReplayShuffle {
+    pub zone: String,
+    pub top: Vec<String>,
+}
+
+/// The header facts a transcript names.
+pub struct Header<'a> {
+    pub rules: &'a str,
+    pub seed: u64,
+    pub options: Vec<(String, String)>,
+    pub agents: Vec<String>,
+}
+
+impl Transcript {
+    pub fn new(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer) -> Transcript {
+        let lines = render_events(def, &record.events, viewer);
+        let replay = (viewer == Viewer::All).then(|| ReplayScript {
+            shuffles: record
+                .shuffles
+                .iter()
+                .map(|s| ReplayShuffle {
+                    zone: s.zone.clone(),
+                    top: s.top.clone(),
+                })
+                .collect(),
+            decisions: record.decisions.clone(),
+        });
+        let result = match &record.outcome {
+            Some(outcome) => describe_end(def, outcome.winner, &outcome.reason),
+            None => "unfinished".into(),
+        };
+        Transcript {
+            game: def.name.clone(),
+            rules: header.rules.to_string(),
+            seed: header.seed,
+            options: header.options,
+            agents: header.agents,
+            view: viewer.describe(def),
+            lines,
+            result,
+            replay,
+        }
+    }
+
+    /// The text form: a header, then one line per event.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("# {} ({})\n", self.game, self.rules);
+        out.push_str(&format!(
+            "# seed {}, agents {}, view {}\n",
+            self.seed,
+            self.agents.join(","),
+            self.view
+        ));
+        if !self.options.is_empty() {
+            let set: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            out.push_str(&format!("# options {}\n", set.join(" ")));
+        }
+        for line in &self.lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn piece(def: &GameDef, piece: u16, mask: u32, viewer: Viewer) -> String {
+    if viewer.sees(mask) {
+        def.piece_label(piece)
+    } else {
+        "a hidden piece".into()
+    }
+}
+
+/// Renders events for `viewer`, grouping each player's score terms on one line.
+pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
+    let mut lines = vec![];
+    let mut scores: Vec<Vec<(u16, i64)>> = vec![vec![]; def.players()];
+    for event in events {
+        match event {
+            Event::Shuffle { zone, order, seen_by } => {
+                if viewer.sees(*seen_by) {
+                    let names: Vec<String> = order.iter().map(|&p| def.piece_label(p)).collect();
+                    lines.push(format!(
+                        "shuffle {}: {} (top first)",
+                        def.zone_name(*zone),
+                        names.join(", ")
+                    ));
+                } else {
+                    lines.push(format!(
+                        "shuffle {} ({} pieces, unseen)",
+                        def.zone_name(*zone),
+                        order.len()
+                    ));
+                }
+            }
+            Event::Move {
+                piece: p,
+                from,
+                to,
+                seen_by,
+            } => lines.push(format!(
+                "  {}: {} -> {}",
+                piece(def, *p, *seen_by, viewer),
+                def.zone_name(*from),
+                def.zone_name(*to)
+            )),
+            Event::Reveal { piece: p, to } => {
+                let whom = if *to == def.all_seats_mask() {
+                    "everyone".to_string()
+                } else {
+                    (0..def.players() as Seat)
+                        .filter(|s| to & (1 << s) != 0)
+                        .map(|s| def.seat_name(s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                lines.push(format!("  reveal {} to {whom}", piece(def, *p, *to, viewer)));
+            }
+            Event::Decision {
+                seat,
+                decision,
+                value,
+                offered,
+                seen_by,
+            } => {
+                let d = &def.decisions[*decision as usize];
+                let what = if viewer.sees(*seen_by) {
+                    def.choice_label(*decision, *value)
+                } else {
+                    "(secret)".into()
+                };
+                let name = if d.name == "draft" {
+                    String::new()
+                } else {
+                    format!(" {}", d.name)
+                };
+                lines.push(format!(
+                    "{} chooses{name}: {what}  [of {offered}]",
+                    def.seat_name(*seat)
+                ));
+            }
+            Event::Var { var, seat, value } => {
+                let name = &def.vars[*var as usize].name;
+                match seat {
+                    Some(s) => lines.push(format!("  {name} of {} = {value}", def.seat_name(*s))),
+                    None => lines.push(format!("  {name} = {value}")),
+                }
+            }
+            Event::Score { seat, term, points } => scores[*seat as usize].push((*term, *points)),
+            Event::End { winner, reason } => {
+                for (seat, terms) in scores.iter().enumerate() {
+                    if terms.is_empty() {
+                        continue;
+                    }
+                    let total: i64 = terms.iter().map(|(_, p)| p).sum();
+                    let parts: Vec<String> = terms
+                        .iter()
+                        .map(|(t, p)| format!("{} {p}", def.score_terms[*t as usize].name))
+                        .collect();
+                    lines.push(format!(
+                        "score {}: {} = {total}",
+                        def.seat_name(seat as Seat),
+                        parts.join(" + ")
+                    ));
+                }
+                lines.push(format!("result: {}", describe_end(def, *winner, reason)));
+            }
+        }
+    }
+    lines
+}
+
+/// "Blue wins (trigger all_crowns)", "draw (tied on every result key)".
+pub fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
+    let why = match reason {
+        EndReason::Win(_) => "the flow".to_string(),
+        EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::Rank(k) => {
+            let key = &def.rank_keys[*k as usize];
+            format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
+        }
+        EndReason::Draw(_) if !def.rank_keys.is_empty() => "tied on every result key".into(),
+        EndReason::Draw(_) => "declared".into(),
+    };
+    match winner {
+        Some(s) => format!("{} wins ({why})", def.seat_name(s)),
+        None => format!("draw ({why})"),
+    }
+}
+
+/// Where two transcripts of the same game first differ, in words.
+pub fn first_divergence(recorded: &Transcript, replayed: &Transcript) -> Option<String> {
+    for (i, (a, b)) in recorded.lines.iter().zip(&replayed.lines).enumerate() {
+        if a != b {
+            return Some(format!(
+                "line {}: the transcript says\n  {a}\nbut the rules now give\n  {b}",
+                i + 1
+            ));
+        }
+    }
+    if recorded.lines.len() != replayed.lines.len() {
+        return Some(format!(
+            "the transcript has {} lines but the replay has {}",
+            recorded.lines.len(),
+            replayed.lines.len()
+        ));
+    }
+    (recorded.result != replayed.result).then(|| {
+        format!(
+            "the transcript's result is `{}` but the replay's is `{}`",
+            recorded.result, replayed.result
+        )
+    })
+}
