@@ -367,3 +367,34 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// Moves a piece to a zone outside the flow: for building a position to
+    /// study (tests, what-if scoring). Emits the move event like the flow does.
+    pub fn relocate(&mut self, def: &GameDef, piece: PieceId, zone: ZoneId, events: &mut Vec<Event>) {
+        self.place(def, piece, zone, events);
+    }
+
+    /// Scores the current position with the game's score terms, per seat and
+    /// term, without ending the game.
+    pub fn score_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        let mut scores = vec![vec![0; def.score_terms.len()]; def.players()];
+        // Score terms run like triggers, in a running state; the decision
+        // being waited for is restored afterwards.
+        let status = std::mem::replace(&mut self.status, Status::Running);
+        let mut result = Ok(());
+        'seats: for (seat, row) in scores.iter_mut().enumerate() {
+            for (t, term) in def.score_terms.iter().enumerate() {
+                match self.call_sync(def, term.proc, &[seat as i64], events) {
+                    Ok(v) => row[t] = v[0],
+                    Err(e) => {
+                        result = Err(e);
+                        break 'seats;
+                    }
+                }
+            }
+        }
+        self.status = status;
+        result.map(|()| scores)
+    }
+}

@@ -1,0 +1,62 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use rpsdsl::check::{FsLoader, check_file};
+use rpsdsl::ir::GameDef;
+use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+use rpsdsl::session::{self, Failure, Record};
+
+pub fn load(path: &str) -> GameDef {
+    match check_file(Path::new(path), &FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    }
+}
+
+pub fn games() -> Vec<String> {
+    let mut games: Vec<String> = std::fs::read_dir("games")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .map(|p| p.display().to_string())
+        .collect();
+    games.sort();
+    games
+}
+
+/// A scenario from decisions and shuffles written inline.
+pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
+    Scenario {
+        seed: None,
+        options: vec![],
+        shuffles: shuffles
+            .iter()
+            .map(|(zone, top)| ShuffleSpec {
+                zone: zone.to_string(),
+                top: top.iter().map(|s| s.to_string()).collect(),
+                span: None,
+            })
+            .collect(),
+        decisions: decisions
+            .iter()
+            .map(|d| ScriptedDecision {
+                text: d.to_string(),
+                span: None,
+            })
+            .collect(),
+    }
+}
+
+pub fn play(def: &GameDef, seed: u64, scenario: &Scenario) -> Result<Record, Box<Failure>> {
+    let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
+    session::play(def, &def.default_options(), seed, scenario, &mut agents)
+}
+
+pub fn lines(def: &GameDef, record: &Record) -> Vec<String> {
+    rpsdsl::transcript::render_events(def, &record.events, rpsdsl::transcript::Viewer::All)
+}
