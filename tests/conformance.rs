@@ -1,0 +1,217 @@
+//! Generic checks over every game in games/: random playouts end, a clone
+//! continues identically, a JSON transcript replays, and no view leaks a
+//! piece its seat may not know.
+
+mod common;
+
+use common::{games, load, play};
+use rpsdsl::engine::{Choice, Event, State};
+use rpsdsl::ir::{GameDef, Seat};
+use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+use rpsdsl::transcript::{Header, Transcript, Viewer};
+
+#[test]
+fn a_thousand_random_playouts_end() {
+    for game in games() {
+        let def = load(&game);
+        for seed in 0..1000 {
+            let record = play(&def, seed, &Scenario::default())
+                .unwrap_or_else(|f| panic!("{game} seed {seed}: {}", f.diagnostic.message));
+            assert!(record.outcome.is_some(), "{game} seed {seed} did not end");
+        }
+    }
+}
+
+/// Replays a record's decisions straight into the engine, cloning at
+/// `split` and checking the clone produces the same events.
+#[test]
+fn a_clone_mid_game_continues_identically() {
+    for game in games() {
+        let def = load(&game);
+        for seed in 0..20 {
+            let record = play(&def, seed, &Scenario::default()).unwrap();
+            let choices = decision_values(&def, &record.events);
+            let split = choices.len() / 2;
+            let mut events = vec![];
+            let mut state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+            for step in &choices[..split] {
+                state.apply(&def, step, &mut events).unwrap();
+            }
+            let mut twin = state.clone();
+            let (mut a, mut b) = (vec![], vec![]);
+            for step in &choices[split..] {
+                state.apply(&def, step, &mut a).unwrap();
+                twin.apply(&def, step, &mut b).unwrap();
+            }
+            assert_eq!(a, b, "{game} seed {seed}");
+            assert!(state.is_over() && twin.is_over());
+            assert_eq!(state.outcome(), twin.outcome());
+            events.extend(a);
+            assert_eq!(
+                events, record.events,
+                "{game} seed {seed}: the decisions reproduce the game"
+            );
+        }
+    }
+}
+
+/// Groups decision events into the choices submitted together.
+fn decision_values(def: &GameDef, events: &[Event]) -> Vec<Vec<Choice>> {
+    let mut steps: Vec<Vec<Choice>> = vec![];
+    let mut last_decision = None;
+    for event in events {
+        match event {
+            Event::Decision {
+                seat, decision, value, ..
+            } => {
+                let simultaneous_continues = last_decision == Some(*decision)
+                    && steps.last().is_some_and(|s| s.iter().all(|c| c.seat < *seat))
+                    && steps.last().is_some_and(|s| s.len() < def.players());
+                if simultaneous_continues && is_simultaneous(def, *decision) {
+                    steps.last_mut().unwrap().push(Choice {
+                        seat: *seat,
+                        value: *value,
+                    });
+                } else {
+                    steps.push(vec![Choice {
+                        seat: *seat,
+                        value: *value,
+                    }]);
+                }
+                last_decision = Some(*decision);
+            }
+            _ => last_decision = None,
+        }
+    }
+    steps
+}
+
+fn is_simultaneous(def: &GameDef, decision: u16) -> bool {
+    // Draft picks are asked one player at a time; named choices made by
+    // `each player` are simultaneous.
+    def.decisions[decision as usize].name != "draft"
+}
+
+#[test]
+fn a_json_transcript_replays() {
+    for game in games() {
+        let def = load(&game);
+        for seed in 0..10 {
+            let record = play(&def, seed, &Scenario::default()).unwrap();
+            let header = Header {
+                rules: &game,
+                seed,
+                options: vec![],
+                agents: vec!["random".into(); def.players()],
+            };
+            let written = Transcript::new(&def, header, &record, Viewer::All);
+            let json = serde_json::to_string(&written).unwrap();
+            let read: Transcript = serde_json::from_str(&json).unwrap();
+            let script = read.replay.clone().unwrap();
+            let scenario = Scenario {
+                seed: Some(seed),
+                options: vec![],
+                shuffles: script
+                    .shuffles
+                    .iter()
+                    .map(|s| ShuffleSpec {
+                        zone: s.zone.clone(),
+                        top: s.top.clone(),
+                        span: None,
+                    })
+                    .collect(),
+                decisions: script
+                    .decisions
+                    .iter()
+                    .map(|d| ScriptedDecision {
+                        text: d.clone(),
+                        span: None,
+                    })
+                    .collect(),
+            };
+            // A different seed: the transcript alone must fix every chance outcome.
+            let replayed = play(&def, seed + 1000, &scenario).unwrap();
+            let header = Header {
+                rules: &game,
+                seed,
+                options: vec![],
+                agents: vec!["random".into(); def.players()],
+            };
+            let again = Transcript::new(&def, header, &replayed, Viewer::All);
+            assert_eq!(
+                rpsdsl::transcript::first_divergence(&read, &again),
+                None,
+                "{game} seed {seed}"
+            );
+        }
+    }
+}
+
+/// Tracks, from the events alone, which pieces each seat has been shown.
+struct Knowledge {
+    known: Vec<u32>,
+}
+
+impl Knowledge {
+    fn observe(&mut self, def: &GameDef, event: &Event) {
+        match event {
+            Event::Move { piece, to, .. } => self.known[*piece as usize] |= def.zone_viewers(*to),
+            Event::Reveal { piece, to } => self.known[*piece as usize] |= to,
+            Event::Shuffle { zone, order, .. } => {
+                for p in order {
+                    self.known[*p as usize] &= def.zone_viewers(*zone);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn views_never_show_a_piece_hidden_from_the_seat() {
+    for game in games() {
+        let def = load(&game);
+        for seed in 0..50 {
+            let record = play(&def, seed, &Scenario::default()).unwrap();
+            let choices = decision_values(&def, &record.events);
+            let mut events = vec![];
+            let mut state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+            // Every piece starts in its home zone, seen by whoever sees that zone;
+            // from there on, only the events tell who learnt what.
+            let mut knowledge = Knowledge {
+                known: def.pieces.iter().map(|p| def.zone_viewers(p.home)).collect(),
+            };
+            for event in &events {
+                knowledge.observe(&def, event);
+            }
+            check_views(&def, &state, &knowledge, &game);
+            for step in &choices {
+                let mut new_events = vec![];
+                state.apply(&def, step, &mut new_events).unwrap();
+                for event in &new_events {
+                    knowledge.observe(&def, event);
+                }
+                check_views(&def, &state, &knowledge, &game);
+            }
+        }
+    }
+}
+
+fn check_views(def: &GameDef, state: &State, knowledge: &Knowledge, game: &str) {
+    for seat in 0..def.players() as Seat {
+        let view = state.view(def, seat);
+        for zone in 0..def.zones.len() as u16 {
+            for (i, piece) in state.zone(zone).enumerate() {
+                let shown = view.zones[zone as usize][i].is_some();
+                let allowed = knowledge.known[piece as usize] & (1 << seat) != 0;
+                assert!(
+                    !shown || allowed,
+                    "{game}: {} sees {} in {} without having been shown it",
+                    def.seat_name(seat),
+                    def.piece_label(piece),
+                    def.zone_name(zone)
+                );
+            }
+        }
+    }
+}
