@@ -49,8 +49,7 @@ pub fn play(
         Err(e) => return Err(fail(*e, record, events)),
     };
     let mut script = scenario.decisions.iter();
-    loop {
-        let Some(pending) = state.pending() else { break };
+    while let Some(pending) = state.pending() {
         let decision = pending.decision();
         let mut choices = vec![];
         for &seat in pending.who() {

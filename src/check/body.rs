@@ -1297,7 +1297,7 @@ impl Compiler {
                 }
                 (ChoiceKind::Player, Ty::Seat)
             }
-            shape @ (Shape::Spaces(_) | Shape::Range(_)) => {
+            shape @ (Shape::Spaces(_) | Shape::Range) => {
                 let (kind, ty) = match shape {
                     Shape::Spaces(b) => (ChoiceKind::Space(b), Ty::Space(b)),
                     _ => (ChoiceKind::Number, Ty::Int),
@@ -1364,7 +1364,7 @@ impl Compiler {
 
     fn domain_shape(&mut self, domain: &Domain) -> Shape {
         match domain {
-            Domain::Range(..) => Shape::Range(0),
+            Domain::Range(..) => Shape::Range,
             Domain::Pieces { .. } => Shape::Pieces,
             Domain::Expr(e) => match &e.kind {
                 ExprKind::Players => Shape::Players,
@@ -1416,7 +1416,7 @@ impl Compiler {
         let value = self.temp();
         let last = self.temp();
         match (shape, domain) {
-            (Shape::Range(_), Domain::Range(low, high)) => {
+            (Shape::Range, Domain::Range(low, high)) => {
                 self.expect(low, &Ty::Int);
                 self.emit(Op::Store(value), low.span);
                 self.expect(high, &Ty::Int);
@@ -1458,7 +1458,7 @@ impl Compiler {
                     .label(span, "pieces may move while the loop runs")
                     .help("count them with `count ... in ...`, or let a player choose one"),
             ),
-            Shape::Spaces(_) | Shape::Range(_) => {
+            Shape::Spaces(_) | Shape::Range => {
                 let ty = match shape {
                     Shape::Spaces(b) => Ty::Space(b),
                     _ => Ty::Int,
@@ -2192,7 +2192,7 @@ enum Shape {
     Types(u16),
     Players,
     Spaces(u16),
-    Range(u16),
+    Range,
     Pieces,
     Invalid,
 }
