@@ -192,7 +192,7 @@ impl Diagnostic {
 #[derive(Debug)]
 struct Rendered {
     code: String,
-    severity: Severity,
+    severity: miette::Severity,
     message: String,
     help: Option<String>,
     source: Option<NamedSource<String>>,
@@ -202,6 +202,14 @@ struct Rendered {
 
 impl Rendered {
     fn new(diag: &Diagnostic, sources: &Sources) -> Self {
+        let severity = match diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        };
+        Self::with_severity(diag, sources, severity)
+    }
+
+    fn with_severity(diag: &Diagnostic, sources: &Sources, severity: miette::Severity) -> Self {
         let file = diag.labels.first().map(|l| l.span.file);
         let mut labels = vec![];
         let mut related = vec![];
@@ -212,15 +220,17 @@ impl Rendered {
                     SourceSpan::new((label.span.start as usize).into(), label.span.len()),
                 ));
             } else {
-                related.push(Rendered::new(
+                // A label in another file (a prelude) is context, not a second problem.
+                related.push(Rendered::with_severity(
                     &Diagnostic {
                         code: diag.code,
-                        severity: Severity::Warning,
+                        severity: diag.severity,
                         message: label.text.clone(),
                         labels: vec![label.clone()],
                         help: None,
                     },
                     sources,
+                    miette::Severity::Advice,
                 ));
             }
         }
@@ -230,7 +240,7 @@ impl Rendered {
         });
         Rendered {
             code: format!("rpsdsl::{}", diag.code),
-            severity: diag.severity,
+            severity,
             message: diag.message.clone(),
             help: diag.help.clone(),
             source,
@@ -254,10 +264,7 @@ impl miette::Diagnostic for Rendered {
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
+        Some(self.severity)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

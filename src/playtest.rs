@@ -26,3 +26,23 @@ pub fn smoke_test(def: &GameDef, games: u64) -> Vec<Diagnostic> {
     }
     found
 }
+
+/// What `rpsdsl check` reports for one file: the checker's diagnostics, and
+/// when the rules check clean, the failures of `games` quick random games.
+/// Errors come before warnings.
+pub fn check_and_playtest(
+    path: &std::path::Path,
+    loader: &dyn crate::check::SourceLoader,
+    games: u64,
+) -> (Vec<Diagnostic>, crate::diagnostic::Sources) {
+    let (mut diagnostics, sources) = match crate::check::check_file(path, loader) {
+        Ok(checked) => {
+            let mut diagnostics = smoke_test(&checked.def, games);
+            diagnostics.extend(checked.warnings);
+            (diagnostics, checked.def.sources)
+        }
+        Err(failed) => (failed.diagnostics, failed.sources),
+    };
+    diagnostics.sort_by_key(|d| !d.is_error());
+    (diagnostics, sources)
+}

@@ -62,12 +62,15 @@ pub struct Compiler {
     proc_state: Vec<ProcState>,
     proc_params: Vec<Vec<Ty>>,
     proc_returns: Vec<Vec<Ty>>,
-    proc_asks: Vec<bool>,
-    proc_calls: Vec<Vec<ProcId>>,
+    /// Where each procedure first asks for a decision itself.
+    proc_asks: Vec<Option<Span>>,
+    proc_calls: Vec<Vec<(ProcId, Span)>>,
     /// Procedures that must finish without asking anyone: triggers, scoring.
     no_decisions: Vec<(ProcId, Span, &'static str)>,
     user_procs: HashMap<ProcId, ast::ProcedureDecl>,
     score_terms: HashMap<String, ProcId>,
+    /// Name uses made while declaring pieces (their home zones, their types).
+    declared_uses: HashMap<String, usize>,
 }
 
 impl Compiler {
@@ -82,11 +85,12 @@ impl Compiler {
             proc_state: vec![ProcState::NotStarted; n],
             proc_params: vec![vec![]; n],
             proc_returns: vec![vec![]; n],
-            proc_asks: vec![false; n],
+            proc_asks: vec![None; n],
             proc_calls: vec![vec![]; n],
             no_decisions: vec![],
             user_procs: HashMap::new(),
             score_terms: HashMap::new(),
+            declared_uses: HashMap::new(),
         }
     }
 
@@ -109,7 +113,7 @@ impl Compiler {
         self.proc_state.push(ProcState::NotStarted);
         self.proc_params.push(vec![]);
         self.proc_returns.push(vec![]);
-        self.proc_asks.push(false);
+        self.proc_asks.push(None);
         self.proc_calls.push(vec![]);
         id
     }
@@ -161,10 +165,10 @@ impl Compiler {
 
     fn emit(&mut self, op: Op, span: Span) -> usize {
         if matches!(op, Op::Ask(_) | Op::AskEach(..)) {
-            self.proc_asks[self.f.proc as usize] = true;
+            self.proc_asks[self.f.proc as usize].get_or_insert(span);
         }
         if let Op::Call(p) = op {
-            self.proc_calls[self.f.proc as usize].push(p);
+            self.proc_calls[self.f.proc as usize].push((p, span));
         }
         self.f.code.push(op);
         self.f.spans.push(span);
@@ -236,6 +240,8 @@ impl Compiler {
         }
         self.compile_vars(items);
         self.compile_pieces(items);
+        // Uses from here on are uses by the rules; the lookups so far only declared things.
+        self.declared_uses = self.globals.uses.clone();
         let mut ids: Vec<ProcId> = self.user_procs.keys().copied().collect();
         ids.sort();
         for id in ids {
@@ -489,6 +495,16 @@ impl Compiler {
         self.end(saved);
     }
 
+    fn param_names(&self, proc: ProcId) -> String {
+        self.user_procs.get(&proc).map_or(String::new(), |d| {
+            d.params
+                .iter()
+                .map(|p| p.name.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    }
+
     fn compile_triggers(&mut self, items: &[Item]) {
         for item in items {
             let Item::Trigger { name, body } = item else {
@@ -579,7 +595,7 @@ impl Compiler {
         for item in items {
             if let Item::Setup(block) = item {
                 if diverges {
-                    self.unreachable(block.span);
+                    self.unreachable(block.span, None);
                 }
                 diverges |= self.block(block);
             }
@@ -594,7 +610,7 @@ impl Compiler {
                     );
                 }
                 if diverges {
-                    self.unreachable(block.span);
+                    self.unreachable(block.span, None);
                 }
                 diverges |= self.block(block);
             }
@@ -651,18 +667,16 @@ impl Compiler {
 
     fn check_decision_contexts(&mut self) {
         let n = self.def.procs.len();
-        let mut asks = self.proc_asks.clone();
-        asks.resize(n, false);
+        // Where each procedure asks, directly or through a call (the call's span).
+        let mut asks: Vec<Option<Span>> = self.proc_asks.clone();
+        asks.resize(n, None);
         loop {
             let mut changed = false;
             for p in 0..n {
-                if !asks[p]
-                    && self
-                        .proc_calls
-                        .get(p)
-                        .is_some_and(|calls| calls.iter().any(|&c| asks[c as usize]))
+                if asks[p].is_none()
+                    && let Some((_, span)) = self.proc_calls[p].iter().find(|(c, _)| asks[*c as usize].is_some())
                 {
-                    asks[p] = true;
+                    asks[p] = Some(*span);
                     changed = true;
                 }
             }
@@ -671,20 +685,32 @@ impl Compiler {
             }
         }
         for (proc, span, what) in std::mem::take(&mut self.no_decisions) {
-            if asks[proc as usize] {
+            if let Some(at) = asks[proc as usize] {
                 self.error(
                     Diagnostic::error("decision-not-allowed", format!("{what} cannot ask a player to decide"))
-                        .label(span, "this asks for a decision, directly or through a procedure")
+                        .label(at, "this asks for a decision, directly or through a procedure")
+                        .label(span, format!("in {what}"))
                         .help("triggers, scoring and starting values run between decisions; move the decision into the flow"),
                 );
             }
         }
     }
 
+    /// Whether the rules refer to `name` beyond declaring it.
+    fn used_by_rules(&self, name: &str) -> bool {
+        self.globals.uses.get(name).copied().unwrap_or(0) > self.declared_uses.get(name).copied().unwrap_or(0)
+    }
+
     fn warn_unused(&mut self, items: &[Item]) {
+        let hook_text: String = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Hook(h) => Some(h.body.as_str()),
+                _ => None,
+            })
+            .collect();
         let mut unused = vec![];
         for (name, (symbol, span)) in &self.globals.names {
-            let used = self.globals.uses.get(name).copied().unwrap_or(0);
             let what = match symbol {
                 Symbol::PieceType(_) => "piece type",
                 Symbol::Option(_) => "option",
@@ -694,13 +720,33 @@ impl Compiler {
                 Symbol::Proc(_) => "procedure",
                 _ => continue,
             };
-            // A piece type counts as used when its pieces start in a zone that the flow uses.
-            if used == 0 {
+            let mut used = self.used_by_rules(name) || hook_text.contains(&format!("\"{name}\""));
+            if let Symbol::PieceType(ty) = symbol {
+                // Pieces are used when the rules touch the zone they start in,
+                // or a group that holds their type.
+                let homes = self.def.pieces.iter().filter(|p| p.ty == *ty).map(|p| p.home);
+                let families: Vec<String> = homes
+                    .map(|z| {
+                        self.def.families[self.def.zones[z as usize].family as usize]
+                            .name
+                            .clone()
+                    })
+                    .collect();
+                used |= families
+                    .iter()
+                    .any(|f| self.used_by_rules(f) || hook_text.contains(&format!("\"{f}\"")));
+                used |= self
+                    .def
+                    .groups
+                    .iter()
+                    .any(|g| g.types.contains(ty) && self.used_by_rules(&g.name));
+            }
+            // A file brought in with `use` is a library: a game need not use all of it.
+            if !used && span.file == 0 {
                 unused.push((*span, name.clone(), what));
             }
         }
         unused.sort_by_key(|(span, _, _)| (span.file, span.start));
-        let _ = items;
         for (span, name, what) in unused {
             self.diags.push(
                 Diagnostic::warning("unused", format!("{what} `{name}` is never used"))
@@ -712,26 +758,36 @@ impl Compiler {
 
     // ------------------------------------------------------------ statements
 
-    fn unreachable(&mut self, span: Span) {
-        self.error(
-            Diagnostic::error("unreachable", "this can never run")
-                .label(span, "unreachable")
-                .help("what comes before it always ends the game, returns, breaks, or loops forever"),
-        );
+    fn unreachable(&mut self, span: Span, cause: Option<&Stmt>) {
+        let mut diag = Diagnostic::error("unreachable", "this can never run").label(span, "unreachable");
+        if let Some(cause) = cause {
+            let why = match cause.kind {
+                StmtKind::Loop(_) => "this loop has no `break`, so it never ends",
+                StmtKind::Return(_) => "this returns first",
+                StmtKind::Break => "this leaves the loop first",
+                StmtKind::Win(_) | StmtKind::DeclareDraw | StmtKind::EndGame => "this ends the game first",
+                _ => "every path through this ends first",
+            };
+            diag = diag.label(cause.span, why);
+        }
+        self.error(diag.help("remove it, or give what comes before it a way to finish (e.g. a `break`)"));
     }
 
     /// Compiles a block; returns whether it never finishes normally.
     fn block(&mut self, block: &ast::Block) -> bool {
         let scope = self.scope();
-        let mut diverges = false;
+        let mut cause: Option<&Stmt> = None;
         let mut reported = false;
         for stmt in &block.stmts {
-            if diverges && !reported {
-                self.unreachable(stmt.span);
+            if cause.is_some() && !reported {
+                self.unreachable(stmt.span, cause);
                 reported = true;
             }
-            diverges |= self.stmt(stmt);
+            if self.stmt(stmt) && cause.is_none() {
+                cause = Some(stmt);
+            }
         }
+        let diverges = cause.is_some();
         self.close_scope(scope);
         diverges
     }
@@ -1064,16 +1120,22 @@ impl Compiler {
                         self.emit(Op::StoreVar(def.slot), span);
                     }
                     (Some(index), true) => {
+                        // The player is computed once, even when it is read and written.
+                        let scope = self.scope();
+                        let seat = self.temp();
+                        self.expect(index, &Ty::Seat);
+                        self.emit(Op::Store(seat), index.span);
                         if add {
-                            self.expect(index, &Ty::Seat);
+                            self.emit(Op::Load(seat), span);
                             self.emit(Op::LoadVarAt(def.slot), span);
                         }
                         self.expect(value, &ty);
                         if add {
                             self.emit(Op::Add, span);
                         }
-                        self.expect(index, &Ty::Seat);
+                        self.emit(Op::Load(seat), span);
                         self.emit(Op::StoreVarAt(def.slot), span);
+                        self.close_scope(scope);
                     }
                     (None, true) => self.error(
                         Diagnostic::error("missing-player", format!("`{}` is kept per player", name.name))
@@ -1110,6 +1172,9 @@ impl Compiler {
             if returns.len() == count {
                 return returns;
             }
+            let names = self.user_procs.get(&p).map_or(String::new(), |d| {
+                d.returns.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+            });
             self.error(
                 Diagnostic::error(
                     "wrong-arity",
@@ -1119,7 +1184,11 @@ impl Compiler {
                         returns.len()
                     ),
                 )
-                .label(value.span, format!("returns {}", returns.len())),
+                .label(value.span, format!("returns {}", returns.len()))
+                .help(format!(
+                    "`{}` returns ({names}); receive them as `let ({names}) = {}()`",
+                    name.name, name.name
+                )),
             );
             return vec![Ty::Error; count];
         }
@@ -1152,7 +1221,8 @@ impl Compiler {
                     format!("`{}` takes {} arguments, not {}", name.name, params.len(), args.len()),
                 )
                 .label(span, format!("{} given", args.len()))
-                .label(self.def.procs[proc as usize].span, "declared here"),
+                .label(self.def.procs[proc as usize].span, "declared here")
+                .help(format!("call it as `{}({})`", name.name, self.param_names(proc))),
             );
         }
         for (arg, ty) in args.iter().zip(params.iter()) {
@@ -1174,7 +1244,10 @@ impl Compiler {
                     "draft-too-short",
                     format!("{} choosers but only {} entries", choosers.len(), entries.len()),
                 )
-                .label(span, "a chooser would find nothing left")
+                .label(
+                    choosers[0].span.join(choosers[choosers.len() - 1].span),
+                    "the last chooser would find nothing left",
+                )
                 .help("each chooser takes one entry; list at least as many entries as choosers"),
             );
         }
@@ -1452,12 +1525,18 @@ impl Compiler {
         let shape = self.domain_shape(domain);
         let scope = self.scope();
         match shape {
-            Shape::Invalid => {}
-            Shape::Pieces => self.error(
-                Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
-                    .label(span, "pieces may move while the loop runs")
-                    .help("count them with `count ... in ...`, or let a player choose one"),
-            ),
+            Shape::Invalid | Shape::Pieces => {
+                if let Shape::Pieces = shape {
+                    self.error(
+                        Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
+                            .label(span, "pieces may move while the loop runs")
+                            .help("count them with `count ... in ...`, or let a player choose one"),
+                    );
+                }
+                // Still check the body, so its own mistakes are reported too.
+                self.local(&var.name, Ty::Error, 1);
+                body(self);
+            }
             Shape::Spaces(_) | Shape::Range => {
                 let ty = match shape {
                     Shape::Spaces(b) => Ty::Space(b),
@@ -1534,7 +1613,9 @@ impl Compiler {
                 format!("expected {}, but `{text}` is {}", wanted.describe(), ty.describe()),
             )
             .label(e.span, format!("this is {}", ty.describe()));
-            if *wanted == Ty::Piece && ty == Ty::Zone {
+            if *wanted == Ty::Seat && ty != Ty::Seat {
+                diag = diag.help("name a player: `player 1`, a seat name, or a name such as `winner`");
+            } else if *wanted == Ty::Piece && ty == Ty::Zone {
                 diag = diag.help(format!("take a piece from the zone: `top of {text}`"));
             } else if *wanted == Ty::Zone && ty == Ty::Piece {
                 diag = diag.help("name a zone, such as `hand of player`");

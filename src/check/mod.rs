@@ -95,10 +95,18 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
 }
 
 fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnostic>) -> Result<Checked, Box<Failed>> {
-    let syntax_failed = diagnostics.iter().any(Diagnostic::is_error);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        // A part that failed to parse would show up as missing or unused
+        // everywhere else; report the syntax errors alone.
+        diagnostics.retain(Diagnostic::is_error);
+        return Err(Box::new(Failed { diagnostics, sources }));
+    }
+    let syntax_failed = false;
     let (def, mut found) = declare::build(sources, items);
     diagnostics.append(&mut found);
     if syntax_failed || diagnostics.iter().any(Diagnostic::is_error) {
+        // A mistake makes its names look unused; those warnings would only be noise.
+        diagnostics.retain(|d| d.is_error() || d.code != "unused");
         diagnostics.sort_by_key(|d| (!d.is_error(), d.labels.first().map(|l| (l.span.file, l.span.start))));
         return Err(Box::new(Failed {
             diagnostics,

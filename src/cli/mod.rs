@@ -88,6 +88,9 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Quick random games `check` plays to catch runtime errors.
+const PLAYTEST_GAMES: u64 = 20;
+
 fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
@@ -114,14 +117,7 @@ fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
     let mut failed = false;
     let mut all_json = vec![];
     for file in files {
-        let (diagnostics, sources) = match check::check_file(file, &FsLoader) {
-            Ok(checked) => {
-                let mut diagnostics = checked.warnings;
-                diagnostics.extend(rpsdsl::playtest::smoke_test(&checked.def, 20));
-                (diagnostics, checked.def.sources)
-            }
-            Err(f) => (f.diagnostics, f.sources),
-        };
+        let (diagnostics, sources) = rpsdsl::playtest::check_and_playtest(file, &FsLoader, PLAYTEST_GAMES);
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         if json {
             all_json.push(serde_json::json!({

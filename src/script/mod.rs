@@ -45,6 +45,7 @@ struct CompiledHook {
     header_len: usize,
     /// Byte offset of each line of the body within the `.rules` file.
     line_starts: Vec<u32>,
+    body: String,
 }
 
 /// Names the API resolves, built once per game.
@@ -237,6 +238,7 @@ impl Script {
                 body_span: hook.body_span,
                 header_len: header.len(),
                 line_starts,
+                body: hook.body.clone(),
             };
             match engine.compile(&source) {
                 Ok(ast) => {
@@ -321,7 +323,18 @@ impl Script {
                 }
             }
             Err(error) => {
-                let span = hook.span_of(error.position());
+                let mut span = hook.span_of(error.position());
+                // Runaway errors carry no position: point at the likely culprit.
+                if error.position().is_none() {
+                    let culprit = match &*error {
+                        EvalAltResult::ErrorTooManyOperations(_) => {
+                            ["loop", "while", "for", "do"].iter().find_map(|k| hook.find_word(k))
+                        }
+                        EvalAltResult::ErrorStackOverflow(_) => hook.find_word(&format!("{}(", hook.name)),
+                        _ => None,
+                    };
+                    span = culprit.unwrap_or(span);
+                }
                 let message = match &*error {
                     EvalAltResult::ErrorTooManyOperations(_) => {
                         format!("it ran more than {MAX_OPERATIONS} operations (an endless loop?)")
@@ -336,11 +349,14 @@ impl Script {
                     other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
                 };
                 let mut diag = fail(message, span);
-                if matches!(
-                    &*error,
-                    EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
-                ) {
-                    diag.help = Some("hooks must finish quickly; make sure every loop ends".into());
+                match &*error {
+                    EvalAltResult::ErrorTooManyOperations(_) => {
+                        diag.help = Some("hooks must finish quickly; make sure every loop ends".into());
+                    }
+                    EvalAltResult::ErrorStackOverflow(_) => {
+                        diag.help = Some("make sure the hook stops calling itself (a base case)".into());
+                    }
+                    _ => {}
                 }
                 Err(diag)
             }
@@ -349,6 +365,23 @@ impl Script {
 }
 
 impl CompiledHook {
+    /// The span of the first whole-word occurrence of `word` in the body.
+    fn find_word(&self, word: &str) -> Option<Span> {
+        let bytes = self.body.as_bytes();
+        let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        self.body.match_indices(word).map(|(i, _)| i).find_map(|i| {
+            let before = i.checked_sub(1).map(|j| bytes[j]);
+            let after = bytes.get(i + word.len()).copied();
+            let word_ends_in_ident = word.ends_with(|c: char| c.is_alphanumeric());
+            let whole = !before.is_some_and(is_ident) && (!word_ends_in_ident || !after.is_some_and(is_ident));
+            whole.then(|| Span {
+                file: self.body_span.file,
+                start: self.body_span.start + i as u32,
+                end: self.body_span.start + (i + word.trim_end_matches('(').len()) as u32,
+            })
+        })
+    }
+
     /// Maps a position in the generated source back into the `.rules` file.
     fn span_of(&self, position: Position) -> Span {
         let (Some(line), Some(column)) = (position.line(), position.position()) else {

@@ -109,11 +109,21 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
         pest::error::InputLocation::Span((s, _)) => s,
     };
     let mut expected: Vec<String> = vec![];
+    let mut wants_name = false;
+    let mut wants_number = false;
     if let Some(attempts) = error.parse_attempts() {
         position = position.max(attempts.max_position);
         for token in attempts.expected_tokens() {
             let token = token.to_string();
-            if !token.trim().is_empty() && token != "#" {
+            // Character ranges display as `0..9` or `A..Z`.
+            let chars: Vec<char> = token.chars().collect();
+            if chars.len() == 4 && chars[1] == '.' && chars[2] == '.' {
+                if chars[0].is_ascii_digit() {
+                    wants_number = true;
+                } else {
+                    wants_name = true;
+                }
+            } else if !token.trim().is_empty() && token != "#" {
                 expected.push(format!("`{token}`"));
             }
         }
@@ -125,35 +135,79 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
             }
         }
     }
-    expected.sort();
+    // Readable words first: `}` and keywords before punctuation.
+    expected.sort_by_key(|e| (!e.contains('}'), !e.chars().any(char::is_alphabetic), e.clone()));
     expected.dedup();
-    let position = offset + position;
-    let rest = &text[position.min(text.len())..];
+    if wants_name {
+        expected.push("a name".into());
+    }
+    if wants_number {
+        expected.push("a number".into());
+    }
+    expected.dedup();
+    let position = (offset + position).min(text.len());
+    let rest = &text[position..];
     let found: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
-    let found_len = found
-        .len()
-        .max(1)
-        .min(text.len().saturating_sub(position))
-        .max(usize::from(position < text.len()));
-    let span = Span::new(file, position, position + found_len);
-    let found_text = if found.is_empty() {
-        "the end of the file".to_string()
+    let at_end = rest.trim().is_empty();
+    let span = if at_end {
+        // Point at the last character so the label is drawn.
+        let end = text.trim_end().len();
+        let start = text[..end].char_indices().last().map_or(0, |(i, _)| i);
+        Span::new(file, start, end.max(start))
     } else {
-        format!("`{found}`")
+        Span::new(file, position, position + found.len().max(1))
     };
-    let mut diagnostic = Diagnostic::error("syntax", format!("unexpected {found_text}"));
+    let message = if at_end {
+        "unexpected end of file".to_string()
+    } else {
+        format!("unexpected `{found}`")
+    };
+    let mut diagnostic = Diagnostic::error("syntax", message);
     let label = if expected.is_empty() {
         "not expected here".to_string()
-    } else if expected.len() <= 6 {
+    } else if expected.len() <= 8 {
         format!("expected {}", expected.join(" or "))
     } else {
-        format!("expected one of {} and more", expected[..6].join(", "))
+        format!("expected {} or more", expected[..8].join(", "))
     };
     diagnostic = diagnostic.label(span, label);
-    if rest.starts_with('}') {
-        diagnostic = diagnostic.help("a block may be missing a statement, or a `{` earlier on may be unbalanced");
+    if let Some(open) = unclosed_brace(&text[..position]) {
+        if at_end || rest.starts_with('}') {
+            diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
+            diagnostic = diagnostic.help("add the missing `}`");
+        }
+    } else if rest.starts_with('}') {
+        diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
     }
     (position, diagnostic)
+}
+
+/// The innermost `{` still open at the end of `text`, skipping comments and strings.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let mut open = vec![];
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
+                    chars.next();
+                }
+            }
+            '"' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '"' || c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.pop()
 }
 
 fn rule_description(rule: Rule) -> Option<&'static str> {

@@ -1,0 +1,134 @@
+//! Diagnostics for malformed rules files.
+//!
+//! Every `tests/fixtures/*.rules` file is a plausible designer mistake, with a
+//! comment at the top saying what is wrong. Each is checked exactly as
+//! `rpsdsl check` does (check, then on success 20 quick random playtests), and
+//! the rendered diagnostics are snapshot-tested in `snapshots/`.
+
+use std::path::{Path, PathBuf};
+
+use rpsdsl::check::FsLoader;
+use rpsdsl::diagnostic::{Diagnostic, Sources, render};
+
+const FIXTURES: &str = "tests/fixtures";
+
+/// Quick playtests per fixture, as `rpsdsl check` runs them.
+const SMOKE_GAMES: u64 = 20;
+
+/// Every fixture and the code it must report (as an error).
+const EXPECTED: &[(&str, &str)] = &[
+    ("bad_domain", "bad-domain"),
+    ("decision_in_trigger", "decision-not-allowed"),
+    ("draft_too_short", "draft-too-short"),
+    ("duplicate_definition", "duplicate-definition"),
+    ("hook_recursion", "hook-failed"),
+    ("hook_runaway", "hook-failed"),
+    ("hook_syntax", "hook-syntax"),
+    ("let_wrong_arity", "wrong-arity"),
+    ("missing_game", "missing-game"),
+    ("missing_return", "missing-return"),
+    ("option_default_out_of_range", "bad-option-value"),
+    ("option_wrong_type", "bad-option-value"),
+    ("player_three", "no-such-player"),
+    ("proc_wrong_arity", "wrong-arity"),
+    ("syntax_missing_brace", "syntax"),
+    ("syntax_two_errors", "syntax"),
+    ("type_move_location", "type-mismatch"),
+    ("type_win_number", "type-mismatch"),
+    ("unknown_kind_in_beats", "unknown-name"),
+    ("unknown_name_typo", "unknown-name"),
+    ("unknown_zone_in_pieces", "unknown-name"),
+    ("unreachable_after_loop", "unreachable"),
+    ("unreachable_result", "unreachable"),
+];
+
+/// Fixtures whose mistake must be reported more than once (by code).
+const EXPECTED_COUNT: &[(&str, &str, usize)] = &[("syntax_two_errors", "syntax", 2)];
+
+/// `tests/fixtures/*.rules`, sorted, as relative paths so rendered file names are stable.
+fn fixtures() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
+        .expect("tests/fixtures exists")
+        .map(|entry| Path::new(FIXTURES).join(entry.expect("readable directory entry").file_name()))
+        .filter(|path| path.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().expect("a file name").to_string_lossy().into_owned()
+}
+
+/// Checks `path` as `rpsdsl check` does: warnings plus playtest failures on
+/// success, every diagnostic on failure.
+fn diagnose(path: &Path) -> (Vec<Diagnostic>, Sources) {
+    rpsdsl::playtest::check_and_playtest(path, &FsLoader, SMOKE_GAMES)
+}
+
+#[test]
+fn every_fixture_is_listed_and_explained() {
+    let stems: Vec<String> = fixtures().iter().map(|p| stem(p)).collect();
+    assert!(
+        stems.len() >= 18,
+        "expected at least 18 fixtures, found {}",
+        stems.len()
+    );
+    for stem in &stems {
+        assert!(
+            EXPECTED.iter().any(|(s, _)| s == stem),
+            "fixture `{stem}` has no entry in EXPECTED"
+        );
+    }
+    for (stem, _) in EXPECTED {
+        assert!(
+            stems.iter().any(|s| s == stem),
+            "EXPECTED lists `{stem}`, but there is no such fixture"
+        );
+    }
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("# "),
+            "{} must start with a comment saying what is wrong",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn fixtures_report_expected_errors() {
+    let mut problems = vec![];
+    for path in fixtures() {
+        let stem = stem(&path);
+        let (diagnostics, _) = diagnose(&path);
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            problems.push(format!("{stem}: no error, only {codes:?}"));
+        }
+        if let Some((_, code)) = EXPECTED.iter().find(|(s, _)| *s == stem)
+            && !diagnostics.iter().any(|d| d.code == *code && d.is_error())
+        {
+            problems.push(format!("{stem}: expected an error `{code}`, got {codes:?}"));
+        }
+        for (_, code, count) in EXPECTED_COUNT.iter().filter(|(s, _, _)| *s == stem) {
+            let found = diagnostics.iter().filter(|d| d.code == *code).count();
+            if found < *count {
+                problems.push(format!("{stem}: expected {count} `{code}` errors, got {found}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "fixture problems:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn fixture_diagnostics_snapshots() {
+    for path in fixtures() {
+        let stem = stem(&path);
+        let (diagnostics, sources) = diagnose(&path);
+        let rendered = render(&diagnostics, &sources, false);
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(format!("diagnostic__{}", stem), rendered);
+        });
+    }
+}
