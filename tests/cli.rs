@@ -1,0 +1,87 @@
+//! The command line as a designer uses it: exit codes, transcripts, replay.
+
+use std::process::{Command, Output};
+
+fn rpsdsl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_exits_0_when_clean_1_on_errors_2_on_usage() {
+    let clean = rpsdsl(&["check", "games/rps.rules", "games/rubber_paper_scissors.rules"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let broken = rpsdsl(&["check", "tests/fixtures/unknown_name_typo.rules"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stderr(&broken).contains("did you mean `winner`?"));
+    let usage = rpsdsl(&["check", "--no-such-flag", "games/rps.rules"]);
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn check_json_lists_codes_and_positions() {
+    let out = rpsdsl(&["check", "--json", "tests/fixtures/type_win_number.rules"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let diagnostic = &json[0]["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "rpsdsl::type-mismatch");
+    assert_eq!(diagnostic["labels"][0]["line"], 14);
+    assert_eq!(diagnostic["labels"][0]["column"], 34);
+}
+
+#[test]
+fn run_prints_a_full_game_and_json_replays() {
+    let text = rpsdsl(&["run", "games/rubber_paper_scissors.rules", "--seed", "7"]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    assert!(stdout(&text).contains("result: "));
+    let json = rpsdsl(&["run", "games/rubber_paper_scissors.rules", "--seed", "7", "--json"]);
+    let dir = std::env::temp_dir().join(format!("rpsdsl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    std::fs::write(&path, json.stdout).unwrap();
+    let replay = rpsdsl(&["replay", path.to_str().unwrap()]);
+    assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
+    assert!(stdout(&replay).starts_with("replay matches"));
+
+    // Tamper with one decision: replay names the first line that differs.
+    let mut transcript: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let decisions = transcript["replay"]["decisions"].as_array_mut().unwrap();
+    let first = decisions[0].as_str().unwrap().to_string();
+    let other = if first.ends_with("paper") {
+        "Orange: scissors"
+    } else {
+        "Orange: paper"
+    };
+    decisions[0] = serde_json::Value::String(other.into());
+    std::fs::write(&path, serde_json::to_string(&transcript).unwrap()).unwrap();
+    let diverged = rpsdsl(&["replay", path.to_str().unwrap()]);
+    assert_eq!(diverged.status.code(), Some(1));
+    assert!(stderr(&diverged).contains("replay diverged"), "{}", stderr(&diverged));
+}
+
+#[test]
+fn a_bad_option_value_points_at_the_command_line() {
+    let out = rpsdsl(&["run", "games/rps.rules", "--set", "best_of=0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("outside 1..99"), "{}", stderr(&out));
+    let typo = rpsdsl(&["run", "games/rps.rules", "--set", "bestof=3"]);
+    assert!(stderr(&typo).contains("did you mean `best_of`?"), "{}", stderr(&typo));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let a = rpsdsl(&["run", "games/rubber_paper_scissors.rules", "--seed", "42", "--json"]);
+    let b = rpsdsl(&["run", "games/rubber_paper_scissors.rules", "--seed", "42", "--json"]);
+    assert_eq!(a.stdout, b.stdout);
+}
