@@ -1,0 +1,110 @@
+//! `rpsdsl replay`: re-run a JSON transcript, stop at the first divergence.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use rpsdsl::agents;
+use rpsdsl::check::{self, OptionSetting};
+use rpsdsl::diagnostic::Span;
+use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+use rpsdsl::session;
+use rpsdsl::transcript::{Header, Transcript, Viewer};
+
+use super::{load, report};
+
+pub fn replay(path: &Path) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    };
+    let recorded: Transcript = match serde_json::from_str(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "error: `{}` is not a JSON transcript: {e} (line {}, column {})",
+                path.display(),
+                e.line(),
+                e.column()
+            );
+            return ExitCode::from(1);
+        }
+    };
+    let Some(script) = &recorded.replay else {
+        eprintln!(
+            "error: this transcript was written for view `{}`; only a `--view all` transcript can be replayed",
+            recorded.view
+        );
+        return ExitCode::from(1);
+    };
+    let Some(checked) = load(Path::new(&recorded.rules)) else {
+        return ExitCode::from(1);
+    };
+    let def = checked.def;
+    let settings: Vec<OptionSetting> = recorded
+        .options
+        .iter()
+        .map(|(name, value)| OptionSetting {
+            name: name.clone(),
+            value: value.clone(),
+            name_span: Span::default(),
+            value_span: Span::default(),
+        })
+        .collect();
+    let options = match check::resolve_settings(&def, &settings) {
+        Ok(o) => o,
+        Err(d) => {
+            report(&d, &def.sources);
+            return ExitCode::from(1);
+        }
+    };
+    let scenario = Scenario {
+        seed: Some(recorded.seed),
+        options: vec![],
+        shuffles: script
+            .shuffles
+            .iter()
+            .map(|s| ShuffleSpec {
+                zone: s.zone.clone(),
+                top: s.top.clone(),
+                span: None,
+            })
+            .collect(),
+        decisions: script
+            .decisions
+            .iter()
+            .map(|d| ScriptedDecision {
+                text: d.clone(),
+                span: None,
+            })
+            .collect(),
+    };
+    let mut agents = agents::from_spec("random", def.players(), recorded.seed).unwrap_or_default();
+    let replayed = match session::play(&def, &options, recorded.seed, &scenario, &mut agents) {
+        Ok(record) => record,
+        Err(failure) => {
+            eprintln!("replay diverged: the recorded decisions no longer fit the rules");
+            report(&[failure.diagnostic], &def.sources);
+            return ExitCode::from(1);
+        }
+    };
+    let header = Header {
+        rules: &recorded.rules,
+        seed: recorded.seed,
+        options: recorded.options.clone(),
+        agents: recorded.agents.clone(),
+    };
+    let again = Transcript::new(&def, header, &replayed, Viewer::All);
+    match rpsdsl::transcript::first_divergence(&recorded, &again) {
+        None => {
+            println!("replay matches: {} lines, {}", again.lines.len(), again.result);
+            ExitCode::SUCCESS
+        }
+        Some(message) => {
+            eprintln!("replay diverged: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Turning command-line arguments into a game setup: options, viewer.
+
+use rpsdsl::check::OptionSetting;
+use rpsdsl::diagnostic::{Diagnostic, Sources, Span};
+use rpsdsl::ir::{GameDef, OptionValue};
+use rpsdsl::transcript::Viewer;
+
+/// `--set` arguments as settings; their spans point into a pseudo-file that
+/// holds the command line, so a bad value is underlined where it was typed.
+pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
+    let text: String = settings.iter().map(|s| format!("--set {s}\n")).collect();
+    let file = sources.add("command line", text.clone());
+    let mut out = vec![];
+    let mut errors = vec![];
+    let mut offset = 0;
+    for setting in settings {
+        let start = offset + "--set ".len();
+        match setting.split_once('=') {
+            Some((name, value)) => out.push(OptionSetting {
+                name: name.trim().to_string(),
+                value: value.to_string(),
+                name_span: Span::new(file, start, start + name.len()),
+                value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
+            }),
+            None => errors.push(
+                Diagnostic::error("bad-option-value", format!("`{setting}` is not NAME=VALUE"))
+                    .label(Span::new(file, start, start + setting.len()), "here")
+                    .help("write e.g. `--set best_of=3`"),
+            ),
+        }
+        offset += setting.len() + "--set \n".len();
+    }
+    if errors.is_empty() { Ok(out) } else { Err(errors) }
+}
+
+pub fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
+    if view == "all" {
+        return Ok(Viewer::All);
+    }
+    if let Ok(n) = view.parse::<usize>()
+        && (1..=def.players()).contains(&n)
+    {
+        return Ok(Viewer::Seat((n - 1) as u8));
+    }
+    def.seats
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(view))
+        .map(|s| Viewer::Seat(s as u8))
+        .ok_or_else(|| {
+            format!(
+                "`--view {view}`: expected all, a seat number from 1 to {}, or a seat name ({})",
+                def.players(),
+                def.seats.join(", ")
+            )
+        })
+}
+
+pub fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
+    def.options
+        .iter()
+        .zip(values)
+        .filter(|(o, v)| o.default != **v)
+        .map(|(o, v)| (o.name.clone(), v.render(&o.ty)))
+        .collect()
+}
