@@ -72,7 +72,8 @@ fn third_crown_taken_mid_round_wins_at_once() {
     let text = lines(&def, &record);
     let last = text.len() - 1;
     assert_eq!(text[last], "result: Orange wins (trigger all_crowns)");
-    assert_eq!(text[last - 1], "  Crown: face_up of shop 3 -> claimed of Orange");
+    assert_eq!(text[last - 1], "trigger all_crowns fires");
+    assert_eq!(text[last - 2], "  Crown: face_up of shop 3 -> claimed of Orange");
     assert!(record.scores.is_empty(), "an instant win skips scoring");
 }
 

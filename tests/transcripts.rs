@@ -10,12 +10,21 @@ use rpsdsl::transcript::{Header, Transcript, Viewer};
 fn transcript(path: &str, seed: u64, viewer: Viewer) -> String {
     let def = load(path);
     let record = play(&def, seed, &Scenario::default()).unwrap();
-    let header = Header { rules: path, seed, options: vec![], agents: vec!["random".into(); def.players()] };
+    let header = Header {
+        rules: path,
+        seed,
+        options: vec![],
+        agents: vec!["random".into(); def.players()],
+    };
     Transcript::new(&def, header, &record, viewer).to_text()
 }
 
 fn stem(path: &str) -> String {
-    std::path::Path::new(path).file_stem().unwrap().to_string_lossy().into_owned()
+    std::path::Path::new(path)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
@@ -52,6 +61,10 @@ fn seat_views_are_redacted() {
 #[test]
 fn the_same_seed_gives_the_same_bytes() {
     for game in games() {
-        assert_eq!(transcript(&game, 11, Viewer::All), transcript(&game, 11, Viewer::All), "{game}");
+        assert_eq!(
+            transcript(&game, 11, Viewer::All),
+            transcript(&game, 11, Viewer::All),
+            "{game}"
+        );
     }
 }

@@ -45,6 +45,15 @@ pub enum Event {
         term: u16,
         points: i64,
     },
+    /// A trigger did something (its events follow).
+    Trigger {
+        trigger: u16,
+    },
+    /// A hook answered (for rule coverage; transcripts leave it out).
+    Hook {
+        hook: u16,
+        value: i64,
+    },
     End {
         winner: Option<Seat>,
         reason: EndReason,

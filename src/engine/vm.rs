@@ -224,8 +224,13 @@ impl State {
     }
 
     fn run_triggers(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
-        for trigger in &def.triggers {
+        for (t, trigger) in def.triggers.iter().enumerate() {
+            let before = events.len();
             self.call_sync(def, trigger.proc, &[], events)?;
+            // A trigger that changed something fired: say so before what it did.
+            if events[before..].iter().any(|e| !matches!(e, Event::Hook { .. })) {
+                events.insert(before, Event::Trigger { trigger: t as u16 });
+            }
             if self.is_over() {
                 break;
             }
@@ -414,6 +419,10 @@ impl State {
                     let args = self.stack.split_off(self.stack.len() - argc);
                     let script = def.script.as_ref().expect("a game with hook calls has a script");
                     let value = script.call(def, site, &args, &self.zones, &self.vars, &self.options)?;
+                    events.push(Event::Hook {
+                        hook: def.hook_calls[site as usize].hook,
+                        value,
+                    });
                     self.stack.push(value);
                 }
                 Op::ZoneOf(family) => {

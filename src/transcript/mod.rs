@@ -205,6 +205,10 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 }
             }
             Event::Score { seat, term, points } => scores[*seat as usize].push((*term, *points)),
+            Event::Trigger { trigger } => {
+                lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
+            }
+            Event::Hook { .. } => {}
             Event::End { winner, reason } => {
                 for (seat, terms) in scores.iter().enumerate() {
                     if terms.is_empty() {
