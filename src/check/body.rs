@@ -69,8 +69,10 @@ pub struct Compiler {
     no_decisions: Vec<(ProcId, Span, &'static str)>,
     user_procs: HashMap<ProcId, ast::ProcedureDecl>,
     score_terms: HashMap<String, ProcId>,
-    /// Name uses made while declaring pieces (their home zones, their types).
+    /// Name uses made while declaring things, not by the rules.
     declared_uses: HashMap<String, usize>,
+    /// Some `end game` jumps to the result section.
+    ends_game_to_result: bool,
 }
 
 impl Compiler {
@@ -91,6 +93,7 @@ impl Compiler {
             user_procs: HashMap::new(),
             score_terms: HashMap::new(),
             declared_uses: HashMap::new(),
+            ends_game_to_result: false,
         }
     }
 
@@ -239,15 +242,17 @@ impl Compiler {
             }
         }
         self.compile_vars(items);
-        self.compile_pieces(items);
-        // Uses from here on are uses by the rules; the lookups so far only declared things.
+        // Uses from here on are uses by the rules; the lookups so far only
+        // declared things. (Piece homes are looked up without counting.)
         self.declared_uses = self.globals.uses.clone();
+        self.compile_pieces(items);
         let mut ids: Vec<ProcId> = self.user_procs.keys().copied().collect();
         ids.sort();
         for id in ids {
             self.compile_user_proc(id);
         }
         self.compile_triggers(items);
+        self.compile_anytime(items);
         self.compile_scoring(items);
         self.compile_main(items);
         self.compile_hooks(items);
@@ -262,8 +267,22 @@ impl Compiler {
     }
 
     fn compile_vars(&mut self, items: &[Item]) {
-        for item in items {
-            let Item::Var(decl) = item else { continue };
+        let constants: Vec<ast::VarDecl> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Constant { name, value } => Some(ast::VarDecl {
+                    name: name.clone(),
+                    per_player: false,
+                    init: value.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let vars = items.iter().filter_map(|i| match i {
+            Item::Var(decl) => Some(decl),
+            _ => None,
+        });
+        for decl in vars.chain(constants.iter()) {
             let Some(Symbol::Var(var)) = self.globals.names.get(&decl.name.name).map(|(s, _)| *s) else {
                 continue;
             };
@@ -344,7 +363,7 @@ impl Compiler {
                     );
                     continue;
                 }
-                let family = match self.globals.get(&entry.home.name) {
+                let family = match self.globals.names.get(&entry.home.name).map(|(s, _)| *s) {
                     Some(Symbol::Family(f)) => f,
                     other => {
                         self.unknown_or_wrong(&entry.home.name, entry.home.span, other, "a zone", "zones");
@@ -505,6 +524,43 @@ impl Compiler {
         })
     }
 
+    fn compile_anytime(&mut self, items: &[Item]) {
+        let mut labels: HashMap<String, Span> = HashMap::new();
+        for item in items {
+            let Item::Anytime(decl) = item else { continue };
+            if let Some(first) = labels.insert(decl.label.clone(), decl.label_span) {
+                self.error(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        format!("two `anytime` actions are called \"{}\"", decl.label),
+                    )
+                    .label(decl.label_span, "again here")
+                    .label(first, "first here"),
+                );
+            }
+            let actor = [("actor".to_string(), Ty::Seat)];
+            let when = self.new_proc(&format!("condition of {}", decl.label), decl.when.span);
+            let saved = self.begin(when, &actor);
+            self.expect(&decl.when, &Ty::Bool);
+            self.emit(Op::Return, decl.when.span);
+            self.f.returns = Some(vec![Some(Ty::Bool)]);
+            self.end(saved);
+            self.no_decisions.push((when, decl.when.span, "an `anytime` condition"));
+            let body = self.new_proc(&decl.label, decl.label_span);
+            let saved = self.begin(body, &actor);
+            if !self.block(&decl.body) {
+                self.emit(Op::ResumeAsk, decl.body.span);
+            }
+            self.f.returns = Some(vec![]);
+            self.end(saved);
+            self.def.anytime.push(ir::Anytime {
+                label: decl.label.clone(),
+                when,
+                body,
+            });
+        }
+    }
+
     fn compile_triggers(&mut self, items: &[Item]) {
         for item in items {
             let Item::Trigger { name, body } = item else {
@@ -543,9 +599,21 @@ impl Compiler {
                 }
                 let proc = self.player_function(&format!("score {}", term.name.name), &term.value, false);
                 self.score_terms.insert(term.name.name.clone(), proc);
+                let when = term.when.as_ref().map(|cond| {
+                    let when = self.new_proc(&format!("condition of score {}", term.name.name), cond.span);
+                    let saved = self.begin(when, &[]);
+                    self.expect(cond, &Ty::Bool);
+                    self.emit(Op::Return, cond.span);
+                    self.f.returns = Some(vec![Some(Ty::Bool)]);
+                    self.end(saved);
+                    self.no_decisions
+                        .push((when, cond.span, "a score term's `when` condition"));
+                    when
+                });
                 self.def.score_terms.push(ir::ScoreTerm {
                     name: term.name.name.clone(),
                     proc,
+                    when,
                 });
                 self.no_decisions.push((proc, term.name.span, "a score term"));
             }
@@ -626,7 +694,10 @@ impl Compiler {
             Item::Result(r) => Some(r),
             _ => None,
         });
-        if diverges && let Some(result) = result {
+        if diverges
+            && !self.ends_game_to_result
+            && let Some(result) = result
+        {
             self.error(
                 Diagnostic::error("unreachable", "the `result` section can never be reached")
                     .label(result.span, "never reached")
@@ -795,6 +866,7 @@ impl Compiler {
     fn stmt(&mut self, stmt: &Stmt) -> bool {
         let span = stmt.span;
         match &stmt.kind {
+            StmtKind::Named { body, .. } => self.block(body),
             StmtKind::Let { names, value } => {
                 if names.len() == 1 {
                     let ty = self.expr(value);
@@ -1014,6 +1086,7 @@ impl Compiler {
             }
             StmtKind::EndGame => {
                 self.emit(Op::EndGame, span);
+                self.ends_game_to_result = true;
                 true
             }
             StmtKind::Call { name, args } => {
@@ -1101,6 +1174,11 @@ impl Compiler {
             return;
         }
         match self.globals.get(&name.name) {
+            Some(Symbol::Var(var)) if self.def.vars[var as usize].constant => self.error(
+                Diagnostic::error("read-only", format!("`{}` is a constant", name.name))
+                    .label(target.span, "constants never change")
+                    .help("declare it with `var` if it should change during the game"),
+            ),
             Some(Symbol::Var(var)) => {
                 let def = self.def.vars[var as usize].clone();
                 let ty = if add {
@@ -1712,9 +1790,17 @@ impl Compiler {
                 };
                 self.emit(Op::Push(0), span);
                 for term in self.def.score_terms.clone() {
+                    let skip = term.when.map(|when| {
+                        self.emit(Op::Call(when), span);
+                        self.emit(Op::JumpIfFalse(0), span)
+                    });
                     self.emit(Op::Load(player), span);
                     self.emit(Op::Call(term.proc), span);
                     self.emit(Op::Add, span);
+                    if let Some(at) = skip {
+                        let next = self.here();
+                        self.patch(at, next);
+                    }
                 }
                 Ty::Int
             }
@@ -1815,12 +1901,40 @@ impl Compiler {
                 self.close_scope(scope);
                 Ty::Int
             }
-            ExprKind::Table { values, index } => {
-                self.def.tables.push(values.clone());
-                let table = (self.def.tables.len() - 1) as u16;
+            ExprKind::Table { table, index } => {
+                let op = match table {
+                    ast::TableRef::Inline(values) => {
+                        self.def.tables.push(values.clone());
+                        Some(Op::Table((self.def.tables.len() - 1) as u16))
+                    }
+                    ast::TableRef::Named(name) => match self.globals.get(&name.name) {
+                        Some(Symbol::Table(t)) => Some(Op::Table(t)),
+                        Some(Symbol::Option(o)) if self.def.options[o as usize].ty == OptionType::IntList => {
+                            Some(Op::OptionTable(o))
+                        }
+                        other => {
+                            self.unknown_or_wrong(&name.name, name.span, other, "a table or a list option", "tables");
+                            None
+                        }
+                    },
+                };
                 self.expect(index, &Ty::Int);
-                self.emit(Op::Table(table), span);
+                if let Some(op) = op {
+                    self.emit(op, span);
+                }
                 Ty::Int
+            }
+            ExprKind::If { cond, then, otherwise } => {
+                self.expect(cond, &Ty::Bool);
+                let to_else = self.emit(Op::JumpIfFalse(0), cond.span);
+                let ty = self.expr(then);
+                let to_end = self.emit(Op::Jump(0), span);
+                let else_at = self.here();
+                self.patch(to_else, else_at);
+                self.expect(otherwise, &ty);
+                let end = self.here();
+                self.patch(to_end, end);
+                ty
             }
             ExprKind::Tuple(_) => {
                 self.error(

@@ -53,6 +53,8 @@ fn empty_def(sources: Sources) -> GameDef {
         hook_calls: vec![],
         script: None,
         score_terms: vec![],
+        anytime: vec![],
+        base: None,
         rank_keys: vec![],
         main: 0,
         result_pc: 0,
@@ -141,18 +143,31 @@ impl Declarer {
                         self.def.options.push(def);
                     }
                 }
-                Item::Var(decl) => {
+                Item::Var(ast::VarDecl { name, .. }) | Item::Constant { name, .. } => {
                     let id = self.def.vars.len() as u16;
-                    if self.define(&decl.name, Symbol::Var(id)) {
+                    let per_player = matches!(item, Item::Var(decl) if decl.per_player);
+                    if self.define(name, Symbol::Var(id)) {
                         let slot = self.def.var_slots as u16;
-                        self.def.var_slots += if decl.per_player { self.def.seats.len() } else { 1 };
+                        self.def.var_slots += if per_player { self.def.seats.len() } else { 1 };
                         // The init procedure is allocated by the compiler.
                         self.def.vars.push(ir::VarDef {
-                            name: decl.name.name.clone(),
-                            per_player: decl.per_player,
+                            name: name.name.clone(),
+                            per_player,
                             slot,
                             init: 0,
+                            constant: matches!(item, Item::Constant { .. }),
                         });
+                    }
+                }
+                Item::Table { name, values, span } => {
+                    let id = self.def.tables.len() as u16;
+                    if values.is_empty() {
+                        self.diags.push(
+                            Diagnostic::error("bad-table", "a table needs at least one entry").label(*span, "empty"),
+                        );
+                    }
+                    if self.define(name, Symbol::Table(id)) {
+                        self.def.tables.push(values.clone());
                     }
                 }
                 Item::Procedure(decl) => {

@@ -63,6 +63,7 @@ pub enum Symbol {
     Proc(u16),
     Hook(u16),
     Trigger(u16),
+    Table(u16),
 }
 
 impl Symbol {
@@ -80,6 +81,7 @@ impl Symbol {
             Symbol::Proc(_) => "a procedure",
             Symbol::Hook(_) => "a hook",
             Symbol::Trigger(_) => "a trigger",
+            Symbol::Table(_) => "a table",
         }
     }
 }

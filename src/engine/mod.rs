@@ -165,6 +165,16 @@ pub struct State {
     forced_next: usize,
     /// Final scores, per seat, per score term.
     scores: Vec<Vec<i64>>,
+    /// Values of `list of int` options, by option.
+    lists: Vec<Vec<i64>>,
+    /// Decisions interrupted by an `anytime` action, asked again when it ends.
+    interrupted: Vec<Interrupted>,
+}
+
+#[derive(Clone, Debug)]
+struct Interrupted {
+    ask: Ask,
+    offers: Vec<Vec<i64>>,
 }
 
 /// A flow that runs this many steps without asking anyone is stuck.
@@ -198,6 +208,14 @@ impl State {
             forced,
             forced_next: 0,
             scores: vec![],
+            lists: options
+                .iter()
+                .map(|o| match o {
+                    OptionValue::IntList(list) => list.clone(),
+                    _ => vec![],
+                })
+                .collect(),
+            interrupted: vec![],
         };
         for var in &def.vars {
             if var.per_player {
@@ -277,6 +295,19 @@ impl State {
         };
         let ask = ask.clone();
         self.validate(def, &ask, choices)?;
+        if let Some(choice) = ask
+            .who
+            .iter()
+            .filter_map(|s| choices.iter().find(|c| c.seat == *s))
+            .find(|c| c.value < 0)
+        {
+            // An `anytime` action: run it, then ask the same decision again.
+            // Other players' simultaneous choices were never applied, so they
+            // simply choose again.
+            return self
+                .start_anytime(def, ask, *choice, events)
+                .map_err(EngineError::Runtime);
+        }
         let kind = &def.decisions[ask.decision as usize];
         for &seat in &ask.who {
             let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
@@ -313,6 +344,35 @@ impl State {
             )));
         }
         self.run(def, events).map_err(EngineError::Runtime)
+    }
+
+    fn start_anytime(
+        &mut self,
+        def: &GameDef,
+        ask: Ask,
+        choice: Choice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuntimeError> {
+        events.push(Event::Decision {
+            seat: choice.seat,
+            decision: ask.decision,
+            value: choice.value,
+            offered: self.offers[choice.seat as usize].len() as u16,
+            seen_by: def.all_seats_mask(),
+        });
+        let action = &def.anytime[(-choice.value - 1) as usize];
+        self.interrupted.push(Interrupted {
+            ask,
+            offers: self.offers.clone(),
+        });
+        self.status = Status::Running;
+        self.triggers_checked = false;
+        self.decisions += 1;
+        self.steps = 0;
+        self.stack.push(choice.seat as i64);
+        let depth = self.frames.len();
+        self.enter(def, action.body, depth)?;
+        self.run(def, events)
     }
 
     fn validate(&self, def: &GameDef, ask: &Ask, choices: &[Choice]) -> Result<(), IllegalAction> {
@@ -384,9 +444,9 @@ impl State {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let mut result = Ok(());
         'seats: for (seat, row) in scores.iter_mut().enumerate() {
-            for (t, term) in def.score_terms.iter().enumerate() {
-                match self.call_sync(def, term.proc, &[seat as i64], events) {
-                    Ok(v) => row[t] = v[0],
+            for t in 0..def.score_terms.len() {
+                match self.term_points(def, t, seat as Seat, events) {
+                    Ok(v) => row[t] = v.unwrap_or(0),
                     Err(e) => {
                         result = Err(e);
                         break 'seats;

@@ -223,6 +223,36 @@ impl State {
             .find_map(|f| def.triggers.iter().position(|t| t.proc == f.proc).map(|i| i as u16))
     }
 
+    /// One score term for one seat, or `None` when its `when` condition is off.
+    pub(super) fn term_points(
+        &mut self,
+        def: &GameDef,
+        term: usize,
+        seat: Seat,
+        events: &mut Vec<Event>,
+    ) -> Result<Option<i64>, RuntimeError> {
+        let term = &def.score_terms[term];
+        if let Some(when) = term.when
+            && self.call_sync(def, when, &[], events)?[0] == 0
+        {
+            return Ok(None);
+        }
+        Ok(Some(self.call_sync(def, term.proc, &[seat as i64], events)?[0]))
+    }
+
+    /// Adds the `anytime` actions each deciding seat may take now, as
+    /// negative values after its real choices.
+    fn offer_anytime(&mut self, def: &GameDef, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        for &seat in who {
+            for (i, action) in def.anytime.iter().enumerate() {
+                if self.call_sync(def, action.when, &[seat as i64], events)?[0] != 0 {
+                    self.offers[seat as usize].push(-(i as i64) - 1);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn run_triggers(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         for (t, trigger) in def.triggers.iter().enumerate() {
             let before = events.len();
@@ -242,8 +272,10 @@ impl State {
         let players = def.players();
         self.scores = vec![vec![0; def.score_terms.len()]; players];
         for seat in 0..players {
-            for (t, term) in def.score_terms.iter().enumerate() {
-                let points = self.call_sync(def, term.proc, &[seat as i64], events)?[0];
+            for t in 0..def.score_terms.len() {
+                let Some(points) = self.term_points(def, t, seat as Seat, events)? else {
+                    continue;
+                };
                 self.scores[seat][t] = points;
                 events.push(Event::Score {
                     seat: seat as Seat,
@@ -632,6 +664,7 @@ impl State {
                             .help("a decision needs at least one choice; check the condition or the zone first"),
                         ));
                     }
+                    self.offer_anytime(def, &who, events)?;
                     self.status = Status::Waiting(Ask {
                         decision,
                         who,
@@ -647,6 +680,36 @@ impl State {
                         continue;
                     }
                     self.rank(def, events)?;
+                }
+                Op::OptionTable(option) => {
+                    let n = self.pop();
+                    let values = &self.lists[option as usize];
+                    let v = if n <= 0 || values.is_empty() {
+                        0
+                    } else {
+                        values[(n as usize - 1).min(values.len() - 1)]
+                    };
+                    self.stack.push(v);
+                }
+                Op::ResumeAsk => {
+                    let frame = self.frames.pop().expect("frame");
+                    self.stack.truncate(frame.stack_base as usize);
+                    self.locals.truncate(frame.locals_base as usize);
+                    let Some(interrupted) = self.interrupted.pop() else {
+                        return Err(self.error(
+                            def,
+                            "runtime-error",
+                            "an anytime action ended outside a decision".into(),
+                        ));
+                    };
+                    self.offers = interrupted.offers;
+                    // Offer the anytime actions afresh: one may no longer be possible.
+                    for offers in &mut self.offers {
+                        offers.retain(|&v| v >= 0);
+                    }
+                    self.offer_anytime(def, &interrupted.ask.who, events)?;
+                    self.status = Status::Waiting(interrupted.ask);
+                    return Ok(Stop::Suspended);
                 }
                 Op::Fail(message) => {
                     return Err(self.error(def, "runtime-error", def.messages[message as usize].clone()));

@@ -151,4 +151,8 @@ pub enum Op {
     Rank,
     /// A runtime error at this op's span (e.g. a procedure fell off its end).
     Fail(u16),
+    /// `n -> entry n of the list option` (same rules as `Table`).
+    OptionTable(u16),
+    /// Ends an `anytime` action: the decision it interrupted is asked again.
+    ResumeAsk,
 }

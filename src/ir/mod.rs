@@ -51,6 +51,9 @@ pub struct GameDef {
     pub hook_calls: Vec<HookCall>,
     pub script: Option<Script>,
     pub score_terms: Vec<ScoreTerm>,
+    pub anytime: Vec<Anytime>,
+    /// The file this one extends, for a variant.
+    pub base: Option<String>,
     pub rank_keys: Vec<RankKey>,
     /// The first procedure run: setup, flow and the result.
     pub main: ProcId,
@@ -200,6 +203,8 @@ pub struct VarDef {
     pub slot: u16,
     /// Initial value: computed by a procedure at the start.
     pub init: ProcId,
+    /// A `constant`: set once, read-only.
+    pub constant: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -274,6 +279,18 @@ pub struct HookCall {
 pub struct ScoreTerm {
     pub name: String,
     pub proc: ProcId,
+    /// `when` condition: the term only counts while it holds.
+    pub when: Option<ProcId>,
+}
+
+/// An action a player may take beside any of their decisions (`anytime`).
+#[derive(Debug, Clone)]
+pub struct Anytime {
+    pub label: String,
+    /// `(actor) -> bool`
+    pub when: ProcId,
+    /// `(actor)`, ending in [`Op::ResumeAsk`].
+    pub body: ProcId,
 }
 
 #[derive(Debug, Clone)]
@@ -369,6 +386,11 @@ impl GameDef {
 
     /// The label of one value offered by a decision.
     pub fn choice_label(&self, decision: DecisionId, value: i64) -> String {
+        // Negative values are the `anytime` actions offered beside the decision.
+        if value < 0 {
+            let index = (-value - 1) as usize;
+            return self.anytime.get(index).map_or_else(String::new, |a| a.label.clone());
+        }
         match &self.decisions[decision as usize].kind {
             ChoiceKind::Kind => self
                 .kinds

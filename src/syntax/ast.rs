@@ -18,25 +18,106 @@ pub struct File {
 
 #[derive(Clone, Debug)]
 pub enum Item {
-    Game { name: String, span: Span },
-    Players { count: i64, names: Vec<Ident>, span: Span },
-    Use { path: String, span: Span },
-    Display { kind: Ident, text: String, span: Span },
-    Kinds { name: Ident, values: Vec<Ident> },
-    Beats { pairs: Vec<(Ident, Ident)>, span: Span },
+    Game {
+        name: String,
+        span: Span,
+    },
+    Players {
+        count: i64,
+        names: Vec<Ident>,
+        span: Span,
+    },
+    Use {
+        path: String,
+        span: Span,
+    },
+    /// `extends "base.rules"`: this file is a variant of the base.
+    Extends {
+        path: String,
+        span: Span,
+    },
+    /// `override ...`: replaces the part of the base with the same name.
+    Override {
+        item: Box<Item>,
+        span: Span,
+    },
+    /// `table set_values = [1, 2, 5, 3, 8]`
+    Table {
+        name: Ident,
+        values: Vec<i64>,
+        span: Span,
+    },
+    /// `constant line_points = 3`
+    Constant {
+        name: Ident,
+        value: Expr,
+    },
+    /// `anytime "spend Goggles" when ... { ... }`
+    Anytime(AnytimeDecl),
+    /// `phase NAME { ... }` or `step NAME { ... }` inside an `override`.
+    Named {
+        kind: NamedKind,
+        name: Ident,
+        body: Block,
+    },
+    Display {
+        kind: Ident,
+        text: String,
+        span: Span,
+    },
+    Kinds {
+        name: Ident,
+        values: Vec<Ident>,
+    },
+    Beats {
+        pairs: Vec<(Ident, Ident)>,
+        span: Span,
+    },
     Option(OptionDecl),
     Var(VarDecl),
     Pieces(Vec<PieceEntry>),
-    Group { name: Ident, members: Vec<Ident> },
+    Group {
+        name: Ident,
+        members: Vec<Ident>,
+    },
     Board(BoardDecl),
     Zones(Vec<ZoneDecl>),
     Setup(Block),
     Flow(Block),
     Procedure(ProcedureDecl),
-    Trigger { name: Ident, body: Block },
+    Trigger {
+        name: Ident,
+        body: Block,
+    },
     Hook(HookDecl),
-    Score { terms: Vec<ScoreTerm>, span: Span },
+    Score {
+        terms: Vec<ScoreTerm>,
+        span: Span,
+    },
     Result(ResultDecl),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedKind {
+    Phase,
+    Step,
+}
+
+impl NamedKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            NamedKind::Phase => "phase",
+            NamedKind::Step => "step",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct AnytimeDecl {
+    pub label: String,
+    pub label_span: Span,
+    pub when: Expr,
+    pub body: Block,
 }
 
 #[derive(Clone, Debug)]
@@ -149,6 +230,8 @@ pub enum HookType {
 pub struct ScoreTerm {
     pub name: Ident,
     pub value: Expr,
+    /// The term only counts while this holds (e.g. an option is on).
+    pub when: Option<Expr>,
 }
 
 #[derive(Clone, Debug)]
@@ -262,6 +345,12 @@ pub enum StmtKind {
         name: Ident,
         args: Vec<Expr>,
     },
+    /// `phase NAME { ... }` / `step NAME { ... }`: a block a variant can replace.
+    Named {
+        kind: NamedKind,
+        name: Ident,
+        body: Block,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -328,6 +417,13 @@ pub enum UnOp {
 }
 
 #[derive(Clone, Debug)]
+pub enum TableRef {
+    Inline(Vec<i64>),
+    /// A `table` declaration or a `list of int` option.
+    Named(Ident),
+}
+
+#[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
     Bool(bool),
@@ -372,8 +468,13 @@ pub enum ExprKind {
         domain: Box<Domain>,
         body: Box<Expr>,
     },
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     Table {
-        values: Vec<i64>,
+        table: TableRef,
         index: Box<Expr>,
     },
     First {

@@ -279,6 +279,50 @@ impl Ctx {
                 path: self.string(inner.next().unwrap()),
                 span,
             },
+            Rule::extends_decl => Item::Extends {
+                path: self.string(inner.next().unwrap()),
+                span,
+            },
+            Rule::override_decl => Item::Override {
+                item: Box::new(self.item(inner.next().unwrap())),
+                span,
+            },
+            Rule::named_override => {
+                let kind = named_kind(inner.next().unwrap());
+                let name = self.ident(inner.next().unwrap());
+                Item::Named {
+                    kind,
+                    name,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
+            Rule::table_decl => {
+                let name = self.ident(inner.next().unwrap());
+                Item::Table {
+                    name,
+                    values: inner.map(|p| self.int(p)).collect(),
+                    span,
+                }
+            }
+            Rule::constant_decl => {
+                let name = self.ident(inner.next().unwrap());
+                Item::Constant {
+                    name,
+                    value: self.expr(inner.next().unwrap()),
+                }
+            }
+            Rule::anytime_decl => {
+                let label_pair = inner.next().unwrap();
+                let label_span = self.span(&label_pair);
+                let label = self.string(label_pair);
+                let when = self.expr(inner.next().unwrap());
+                Item::Anytime(AnytimeDecl {
+                    label,
+                    label_span,
+                    when,
+                    body: self.block(inner.next().unwrap()),
+                })
+            }
             Rule::display_decl => {
                 let kind = self.ident(inner.next().unwrap());
                 Item::Display {
@@ -419,9 +463,11 @@ impl Ctx {
                     .map(|term| {
                         let mut parts = term.into_inner();
                         let name = self.ident(parts.next().unwrap());
+                        let value = self.expr(parts.next().unwrap());
                         ScoreTerm {
                             name,
-                            value: self.expr(parts.next().unwrap()),
+                            value,
+                            when: parts.next().map(|p| self.expr(p)),
                         }
                     })
                     .collect(),
@@ -620,6 +666,15 @@ impl Ctx {
                 }
             }
             Rule::break_stmt => StmtKind::Break,
+            Rule::named_stmt => {
+                let kind = named_kind(inner.next().unwrap());
+                let name = self.ident(inner.next().unwrap());
+                StmtKind::Named {
+                    kind,
+                    name,
+                    body: self.block(inner.next().unwrap()),
+                }
+            }
             Rule::return_stmt => StmtKind::Return(inner.map(|p| self.expr(p)).collect()),
             Rule::choose_each_stmt => {
                 let mut next = inner.next().unwrap();
@@ -902,16 +957,36 @@ impl Ctx {
             Rule::table_expr => {
                 let mut parts: Vec<Pair<Rule>> = pair.into_inner().collect();
                 let index = Box::new(self.expr(parts.pop().unwrap()));
+                let table = if parts.len() == 1 && parts[0].as_rule() == Rule::ident {
+                    TableRef::Named(self.ident(parts.pop().unwrap()))
+                } else {
+                    TableRef::Inline(parts.into_iter().map(|p| self.int(p)).collect())
+                };
                 Expr {
-                    kind: ExprKind::Table {
-                        values: parts.into_iter().map(|p| self.int(p)).collect(),
-                        index,
-                    },
+                    kind: ExprKind::Table { table, index },
+                    span,
+                }
+            }
+            Rule::if_expr => {
+                let mut parts = pair.into_inner();
+                let cond = Box::new(self.expr(parts.next().unwrap()));
+                let then = Box::new(self.expr(parts.next().unwrap()));
+                let otherwise = Box::new(self.expr(parts.next().unwrap()));
+                Expr {
+                    kind: ExprKind::If { cond, then, otherwise },
                     span,
                 }
             }
             other => unreachable!("not an expression: {other:?}"),
         }
+    }
+}
+
+fn named_kind(pair: Pair<Rule>) -> NamedKind {
+    if pair.as_str() == "phase" {
+        NamedKind::Phase
+    } else {
+        NamedKind::Step
     }
 }
 
