@@ -444,9 +444,9 @@ impl State {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let mut result = Ok(());
         'seats: for (seat, row) in scores.iter_mut().enumerate() {
-            for t in 0..def.score_terms.len() {
+            for (t, points) in row.iter_mut().enumerate() {
                 match self.term_points(def, t, seat as Seat, events) {
-                    Ok(v) => row[t] = v.unwrap_or(0),
+                    Ok(v) => *points = v.unwrap_or(0),
                     Err(e) => {
                         result = Err(e);
                         break 'seats;
