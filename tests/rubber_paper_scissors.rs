@@ -141,15 +141,15 @@ fn rulebook_scoring_example_howard_13_coco_7() {
     }
     let scores = state.score_now(&def, &mut events).unwrap();
     let terms: Vec<&str> = def.score_terms.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(terms, ["lines", "sets", "bonus"]);
+    assert_eq!(terms, ["lines", "sets", "bonus", "equipment_bonus", "goggles"]);
     assert_eq!(
         scores[blue as usize],
-        [6, 5 + 2, 0],
+        [6, 5 + 2, 0, 0, 0],
         "Howard: 6 lines + 5 (3 Tape) + 2 (2 Glue) + 0 (Crown)"
     );
     assert_eq!(
         scores[orange as usize],
-        [0, 3 + 1 + 1, 2],
+        [0, 3 + 1 + 1, 2, 0, 0],
         "Coco: 3 (4 Ruler) + 1 + 1 + 2"
     );
     assert_eq!(scores[blue as usize].iter().sum::<i64>(), 13);
@@ -169,8 +169,8 @@ fn a_points_tie_is_broken_by_lines() {
     let (def, record) = full_game(&top, &winners);
     // Orange: the top row (3) + 5 Tape (8) + 3 Bonus (6) = 17.
     // Blue: rows two and three (6) + 5 Glue (8) + 1 Ruler (1) + 1 Bonus (2) = 17.
-    assert_eq!(record.scores[0], [3, 8, 6]);
-    assert_eq!(record.scores[1], [6, 9, 2]);
+    assert_eq!(record.scores[0], [3, 8, 6, 0, 0]);
+    assert_eq!(record.scores[1], [6, 9, 2, 0, 0]);
     let outcome = record.outcome.clone().unwrap();
     assert_eq!(outcome.winner, Some(seat(&def, "Blue")));
     assert_eq!(outcome.reason, EndReason::Rank(1), "decided by the second key, lines");
@@ -189,8 +189,8 @@ fn a_tie_on_points_and_lines_is_a_draw() {
     let (def, record) = full_game(&top, &winners);
     // Orange: top row (3) + 5 Tape (8) + 2 Ruler (2) + 1 Bonus (2) = 15.
     // Blue: bottom row (3) + 5 Glue (8) + 2 Bonus (4) = 15.
-    assert_eq!(record.scores[0], [3, 10, 2]);
-    assert_eq!(record.scores[1], [3, 8, 4]);
+    assert_eq!(record.scores[0], [3, 10, 2, 0, 0]);
+    assert_eq!(record.scores[1], [3, 8, 4, 0, 0]);
     let outcome = record.outcome.clone().unwrap();
     assert_eq!(outcome.winner, None);
     assert_eq!(

@@ -1422,29 +1422,50 @@ impl Compiler {
 
     /// Emits code offering every value of `domain` to the seat in local
     /// `seat`. `var` names the value inside a `where` condition.
+    /// Offers the value `push` leaves on the stack to `seat`, if `cond`
+    /// (with `var` bound to the value) holds.
+    fn offer_value(&mut self, seat: u16, push: Op, var: &ast::Ident, ty: &Ty, cond: Option<&Expr>, span: Span) {
+        let Some(cond) = cond else {
+            self.emit(Op::Load(seat), span);
+            self.emit(push, span);
+            self.emit(Op::ChoiceAdd, span);
+            return;
+        };
+        let scope = self.scope();
+        let slot = self.local(&var.name, ty.clone(), 1);
+        self.emit(push, span);
+        self.emit(Op::Store(slot), span);
+        self.expect(cond, &Ty::Bool);
+        let skip = self.emit(Op::JumpIfFalse(0), cond.span);
+        self.emit(Op::Load(seat), span);
+        self.emit(Op::Load(slot), span);
+        self.emit(Op::ChoiceAdd, span);
+        let next = self.here();
+        self.patch(skip, next);
+        self.close_scope(scope);
+    }
+
     fn offer(&mut self, domain: &Domain, seat: u16, var: &ast::Ident, span: Span) -> (ChoiceKind, Ty) {
+        let (domain, cond) = match domain {
+            Domain::Where(inner, cond) => (&**inner, Some(cond)),
+            other => (other, None),
+        };
         match self.domain_shape(domain) {
             Shape::Kinds(set) => {
                 for k in self.def.kind_sets[set as usize].members.clone() {
-                    self.emit(Op::Load(seat), span);
-                    self.emit(Op::Push(k as i64), span);
-                    self.emit(Op::ChoiceAdd, span);
+                    self.offer_value(seat, Op::Push(k as i64), var, &Ty::Kind, cond, span);
                 }
                 (ChoiceKind::Kind, Ty::Kind)
             }
             Shape::Types(group) => {
                 for t in self.def.groups[group as usize].types.clone() {
-                    self.emit(Op::Load(seat), span);
-                    self.emit(Op::Push(t as i64), span);
-                    self.emit(Op::ChoiceAdd, span);
+                    self.offer_value(seat, Op::Push(t as i64), var, &Ty::PieceType, cond, span);
                 }
                 (ChoiceKind::PieceType, Ty::PieceType)
             }
             Shape::Players => {
                 for s in 0..self.def.players() {
-                    self.emit(Op::Load(seat), span);
-                    self.emit(Op::Push(s as i64), span);
-                    self.emit(Op::ChoiceAdd, span);
+                    self.offer_value(seat, Op::Push(s as i64), var, &Ty::Seat, cond, span);
                 }
                 (ChoiceKind::Player, Ty::Seat)
             }
@@ -1454,14 +1475,17 @@ impl Compiler {
                     _ => (ChoiceKind::Number, Ty::Int),
                 };
                 self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16| {
-                    c.emit(Op::Load(seat), span);
-                    c.emit(Op::Load(value), span);
-                    c.emit(Op::ChoiceAdd, span);
+                    c.offer_value(seat, Op::Load(value), var, &ty, cond, span);
                 });
                 (kind, ty)
             }
             Shape::Pieces => {
-                let Domain::Pieces { filter, zone, cond } = domain else {
+                let Domain::Pieces {
+                    filter,
+                    zone,
+                    cond: own_cond,
+                } = domain
+                else {
                     unreachable!()
                 };
                 let scope = self.scope();
@@ -1486,17 +1510,17 @@ impl Compiler {
                 self.emit(Op::Load(piece), filter.span);
                 self.emit(Op::Matches(matcher), filter.span);
                 let skip = self.emit(Op::JumpIfFalse(0), filter.span);
-                let mut skip_cond = None;
-                if let Some(cond) = cond {
+                let mut skip_cond = vec![];
+                for cond in own_cond.iter().chain(cond) {
                     self.expect(cond, &Ty::Bool);
-                    skip_cond = Some(self.emit(Op::JumpIfFalse(0), cond.span));
+                    skip_cond.push(self.emit(Op::JumpIfFalse(0), cond.span));
                 }
                 self.emit(Op::Load(seat), span);
                 self.emit(Op::Load(piece), span);
                 self.emit(Op::ChoiceAdd, span);
                 let next = self.here();
                 self.patch(skip, next);
-                if let Some(at) = skip_cond {
+                for at in skip_cond {
                     self.patch(at, next);
                 }
                 self.emit(Op::Load(index), span);
@@ -1515,6 +1539,7 @@ impl Compiler {
 
     fn domain_shape(&mut self, domain: &Domain) -> Shape {
         match domain {
+            Domain::Where(inner, _) => self.domain_shape(inner),
             Domain::Range(..) => Shape::Range,
             Domain::Pieces { .. } => Shape::Pieces,
             Domain::Expr(e) => match &e.kind {
@@ -1600,6 +1625,22 @@ impl Compiler {
 
     /// `for var in domain { body }` (also used by `sum`).
     fn for_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
+        let (domain, cond) = match domain {
+            Domain::Where(inner, cond) => (&**inner, Some(cond)),
+            other => (other, None),
+        };
+        // With `where`, the body runs only for the values that pass.
+        let mut body = |c: &mut Compiler| match cond {
+            None => body(c),
+            Some(cond) => {
+                c.expect(cond, &Ty::Bool);
+                let skip = c.emit(Op::JumpIfFalse(0), cond.span);
+                body(c);
+                let next = c.here();
+                c.patch(skip, next);
+            }
+        };
+        let body = &mut body;
         let shape = self.domain_shape(domain);
         let scope = self.scope();
         match shape {

@@ -7,6 +7,7 @@ mod body;
 mod declare;
 mod options;
 mod types;
+mod variant;
 
 use std::path::{Path, PathBuf};
 
@@ -47,51 +48,40 @@ pub struct Failed {
 
 /// Reads, parses and checks the rules file at `path` and every file it uses.
 pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
-    let mut sources = Sources::default();
-    let mut diagnostics = vec![];
-    let mut items = vec![];
     match loader.load(path) {
-        Ok(text) => {
-            let id = sources.add(path.display().to_string(), text);
-            load_items(
-                id,
-                path,
-                loader,
-                &mut sources,
-                &mut items,
-                &mut diagnostics,
-                &mut vec![path.to_path_buf()],
-            );
-        }
-        Err(error) => {
-            diagnostics.push(
+        Ok(text) => check_source(&path.display().to_string(), &text, loader),
+        Err(error) => Err(Box::new(Failed {
+            diagnostics: vec![
                 Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
                     .help("check the path; rules files usually live in games/"),
-            );
-            return Err(Box::new(Failed { diagnostics, sources }));
-        }
+            ],
+            sources: Sources::default(),
+        })),
     }
-    finish(sources, items, diagnostics)
 }
 
-/// Checks rules given as text (the name is used in diagnostics; `use` paths
-/// resolve relative to it).
+/// Checks rules given as text (the name is used in diagnostics; `use` and
+/// `extends` paths resolve relative to it).
 pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
     let mut sources = Sources::default();
     let mut diagnostics = vec![];
-    let mut items = vec![];
     let id = sources.add(name, text);
     let path = PathBuf::from(name);
-    load_items(
-        id,
-        &path,
+    let mut loading = Loading {
         loader,
-        &mut sources,
-        &mut items,
-        &mut diagnostics,
-        &mut vec![path.clone()],
-    );
-    finish(sources, items, diagnostics)
+        sources: &mut sources,
+        diagnostics: &mut diagnostics,
+        stack: vec![path.clone()],
+        done: vec![],
+        base: None,
+    };
+    let items = loading.items(id, &path);
+    let base = loading.base;
+    let mut result = finish(sources, items, diagnostics);
+    if let Ok(checked) = &mut result {
+        checked.def.base = base;
+    }
+    result
 }
 
 fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnostic>) -> Result<Checked, Box<Failed>> {
@@ -119,54 +109,110 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     })
 }
 
-/// Parses one file and, depth first, the files it uses; items of used files
-/// come first so a game can refine what a prelude declares.
-fn load_items(
-    file: u16,
-    path: &Path,
-    loader: &dyn SourceLoader,
-    sources: &mut Sources,
-    items: &mut Vec<ast::Item>,
-    diagnostics: &mut Vec<Diagnostic>,
-    stack: &mut Vec<PathBuf>,
-) {
-    let text = sources.file(file).text.clone();
-    let (parsed, mut errors) = syntax::parse_file(file, &text);
-    diagnostics.append(&mut errors);
-    let mut own = vec![];
-    for item in parsed.items {
-        if let ast::Item::Use { path: used, span } = &item {
-            let used_path = path.parent().unwrap_or(Path::new("")).join(used);
-            if stack.contains(&used_path) {
-                diagnostics.push(
-                    Diagnostic::error(
-                        "use-cycle",
-                        format!("`{used}` is already being used, so this would loop"),
-                    )
-                    .label(*span, "used again here"),
+/// Parses files and the files they use or extend.
+struct Loading<'a> {
+    loader: &'a dyn SourceLoader,
+    sources: &'a mut Sources,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    /// Files being loaded, outermost first: a file met again here is a cycle.
+    stack: Vec<PathBuf>,
+    /// Files already loaded: `use`d twice (say by a base and its variant), a
+    /// file still counts once.
+    done: Vec<PathBuf>,
+    /// The file the top-level file extends, if it is a variant.
+    base: Option<String>,
+}
+
+impl Loading<'_> {
+    /// Reads `path` for an `extends` or `use` at `span`.
+    fn read(&mut self, path: &Path, span: Span, how: &str) -> Option<u16> {
+        match self.loader.load(path) {
+            Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
+            Err(error) => {
+                self.diagnostics.push(
+                    Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
+                        .label(span, format!("{how} here"))
+                        .help(format!("paths in `{how}` are relative to the file that names them")),
                 );
-                continue;
-            }
-            match loader.load(&used_path) {
-                Ok(used_text) => {
-                    let id = sources.add(used_path.display().to_string(), used_text);
-                    stack.push(used_path.clone());
-                    load_items(id, &used_path, loader, sources, items, diagnostics, stack);
-                    stack.pop();
-                }
-                Err(error) => diagnostics.push(
-                    Diagnostic::error(
-                        "unreadable-file",
-                        format!("cannot read `{}`: {error}", used_path.display()),
-                    )
-                    .label(*span, "used here")
-                    .help("paths in `use` are relative to the file that uses them"),
-                ),
+                None
             }
         }
-        own.push(item);
     }
-    items.extend(own);
+
+    /// The items of one file: used files first, then (for a variant) its
+    /// base with the variant's overrides applied.
+    fn items(&mut self, file: u16, path: &Path) -> Vec<ast::Item> {
+        let text = self.sources.file(file).text.clone();
+        let (parsed, mut errors) = syntax::parse_file(file, &text);
+        self.diagnostics.append(&mut errors);
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut used = vec![];
+        let mut base: Option<Vec<ast::Item>> = None;
+        let mut own = vec![];
+        for (index, item) in parsed.items.into_iter().enumerate() {
+            match &item {
+                ast::Item::Use { path: name, span } | ast::Item::Extends { path: name, span } => {
+                    let extends = matches!(item, ast::Item::Extends { .. });
+                    let how = if extends { "extends" } else { "use" };
+                    if extends && index != 0 {
+                        self.diagnostics.push(
+                            Diagnostic::error("misplaced-extends", "`extends` must come first in a file")
+                                .label(*span, "move this to the top")
+                                .help("a variant starts with `extends \"base.rules\"` and then changes it"),
+                        );
+                        continue;
+                    }
+                    let target = dir.join(name);
+                    if self.stack.contains(&target) {
+                        let code = if extends { "extends-cycle" } else { "use-cycle" };
+                        let chain: Vec<String> = self.stack.iter().map(|p| p.display().to_string()).collect();
+                        self.diagnostics.push(
+                            Diagnostic::error(code, format!("`{name}` is already being loaded, so this would loop"))
+                                .label(*span, format!("{how} again here"))
+                                .help(format!("the chain is {} -> {}", chain.join(" -> "), target.display())),
+                        );
+                        continue;
+                    }
+                    if !extends && self.done.contains(&target) {
+                        continue;
+                    }
+                    let Some(id) = self.read(&target, *span, how) else {
+                        continue;
+                    };
+                    self.stack.push(target.clone());
+                    let items = self.items(id, &target);
+                    self.stack.pop();
+                    self.done.push(target.clone());
+                    if extends {
+                        if self.stack.len() == 1 {
+                            self.base = Some(target.display().to_string());
+                        }
+                        base = Some(items);
+                    } else {
+                        used.extend(items);
+                    }
+                }
+                _ => own.push(item),
+            }
+        }
+        let mut items = used;
+        match base {
+            Some(base) => items.extend(variant::apply(base, own, self.diagnostics)),
+            None => {
+                for item in &own {
+                    if let ast::Item::Override { span, .. } = item {
+                        self.diagnostics.push(
+                            Diagnostic::error("override-without-base", "`override` in a file that extends nothing")
+                                .label(*span, "there is nothing to override")
+                                .help("start the file with `extends \"base.rules\"`, or remove `override`"),
+                        );
+                    }
+                }
+                items.extend(own.into_iter().filter(|i| !matches!(i, ast::Item::Override { .. })));
+            }
+        }
+        items
+    }
 }
 
 /// A span for diagnostics that concern a whole file rather than a place in it.

@@ -377,6 +377,9 @@ pub enum Domain {
         cond: Option<Expr>,
     },
     Expr(Expr),
+    /// `... where cond`: only the values for which `cond` holds (the
+    /// chosen name is bound to the value while `cond` is checked).
+    Where(Box<Domain>, Expr),
 }
 
 #[derive(Clone, Debug)]

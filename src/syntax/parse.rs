@@ -782,7 +782,16 @@ impl Ctx {
     }
 
     fn domain(&self, pair: Pair<Rule>) -> Domain {
-        let inner = pair.into_inner().next().unwrap();
+        let mut parts = pair.into_inner();
+        let inner = parts.next().unwrap();
+        let core = self.domain_core(inner);
+        match parts.next() {
+            Some(cond) => Domain::Where(Box::new(core), self.expr(cond)),
+            None => core,
+        }
+    }
+
+    fn domain_core(&self, inner: Pair<Rule>) -> Domain {
         match inner.as_rule() {
             Rule::range => {
                 let mut bounds = inner.into_inner();

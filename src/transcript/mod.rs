@@ -187,7 +187,8 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 } else {
                     "(secret)".into()
                 };
-                let name = if d.name == "draft" {
+                // A draft pick and an `anytime` action are named by their label alone.
+                let name = if d.name == "draft" || *value < 0 {
                     String::new()
                 } else {
                     format!(" {}", d.name)
