@@ -8,6 +8,8 @@ pub mod agents;
 pub mod check;
 pub mod diagnostic;
 pub mod engine;
+pub mod explain;
+pub mod house;
 pub mod ir;
 pub mod playtest;
 pub mod scenario;

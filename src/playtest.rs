@@ -11,13 +11,17 @@ use crate::session;
 /// Plays `games` random games with default options; returns each distinct
 /// runtime error once.
 pub fn smoke_test(def: &GameDef, games: u64) -> Vec<Diagnostic> {
-    let options = def.default_options();
+    smoke_test_with(def, &def.default_options(), games)
+}
+
+/// [`smoke_test`] with the given option values.
+pub fn smoke_test_with(def: &GameDef, options: &[crate::ir::OptionValue], games: u64) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = vec![];
     for seed in 0..games {
         let Ok(mut players) = agents::from_spec("random", def.players(), seed) else {
             break;
         };
-        if let Err(failure) = session::play(def, &options, seed, &Scenario::default(), &mut players) {
+        if let Err(failure) = session::play(def, options, seed, &Scenario::default(), &mut players) {
             let d = failure.diagnostic;
             if !found.iter().any(|f| f.code == d.code && f.message == d.message) {
                 found.push(d);
@@ -35,11 +39,12 @@ pub fn check_and_playtest(
     loader: &dyn crate::check::SourceLoader,
     games: u64,
 ) -> (Vec<Diagnostic>, crate::diagnostic::Sources) {
-    let (mut diagnostics, sources) = match crate::check::check_file(path, loader) {
-        Ok(checked) => {
-            let mut diagnostics = smoke_test(&checked.def, games);
-            diagnostics.extend(checked.warnings);
-            (diagnostics, checked.def.sources)
+    // A house-rules file is checked with its options in force.
+    let (mut diagnostics, sources) = match crate::house::load_game(path, loader, |_| Ok(vec![])) {
+        Ok(game) => {
+            let mut diagnostics = smoke_test_with(&game.def, &game.options, games);
+            diagnostics.extend(game.warnings);
+            (diagnostics, game.def.sources)
         }
         Err(failed) => (failed.diagnostics, failed.sources),
     };

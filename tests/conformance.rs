@@ -99,6 +99,7 @@ fn a_json_transcript_replays() {
         for seed in 0..10 {
             let record = play(&def, seed, &Scenario::default()).unwrap();
             let header = Header {
+                about: None,
                 rules: &game,
                 seed,
                 options: vec![],
@@ -132,6 +133,7 @@ fn a_json_transcript_replays() {
             // A different seed: the transcript alone must fix every chance outcome.
             let replayed = play(&def, seed + 1000, &scenario).unwrap();
             let header = Header {
+                about: None,
                 rules: &game,
                 seed,
                 options: vec![],

@@ -11,6 +11,7 @@ fn transcript(path: &str, seed: u64, viewer: Viewer) -> String {
     let def = load(path);
     let record = play(&def, seed, &Scenario::default()).unwrap();
     let header = Header {
+        about: None,
         rules: path,
         seed,
         options: vec![],

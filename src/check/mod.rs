@@ -37,6 +37,9 @@ impl SourceLoader for FsLoader {
 pub struct Checked {
     pub def: GameDef,
     pub warnings: Vec<Diagnostic>,
+    /// The merged declarations (a variant's overrides applied), for
+    /// explaining what differs between two definitions.
+    pub items: Vec<ast::Item>,
 }
 
 /// The outcome of a failed check: every diagnostic, and the sources they point into.
@@ -86,15 +89,15 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
 
 fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnostic>) -> Result<Checked, Box<Failed>> {
     if diagnostics.iter().any(Diagnostic::is_error) {
-        // A part that failed to parse would show up as missing or unused
-        // everywhere else; report the syntax errors alone.
+        // A part that failed to parse (or a variant that does not fit its
+        // base) would show up as missing or unused everywhere else; report
+        // those errors alone.
         diagnostics.retain(Diagnostic::is_error);
         return Err(Box::new(Failed { diagnostics, sources }));
     }
-    let syntax_failed = false;
-    let (def, mut found) = declare::build(sources, items);
+    let (def, mut found) = declare::build(sources, items.clone());
     diagnostics.append(&mut found);
-    if syntax_failed || diagnostics.iter().any(Diagnostic::is_error) {
+    if diagnostics.iter().any(Diagnostic::is_error) {
         // A mistake makes its names look unused; those warnings would only be noise.
         diagnostics.retain(|d| d.is_error() || d.code != "unused");
         diagnostics.sort_by_key(|d| (!d.is_error(), d.labels.first().map(|l| (l.span.file, l.span.start))));
@@ -106,6 +109,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     Ok(Checked {
         def,
         warnings: diagnostics,
+        items,
     })
 }
 
@@ -162,7 +166,7 @@ impl Loading<'_> {
                         );
                         continue;
                     }
-                    let target = dir.join(name);
+                    let target = crate::house::tidy_path(&dir.join(name));
                     if self.stack.contains(&target) {
                         let code = if extends { "extends-cycle" } else { "use-cycle" };
                         let chain: Vec<String> = self.stack.iter().map(|p| p.display().to_string()).collect();

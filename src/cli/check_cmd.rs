@@ -1,6 +1,6 @@
 //! `rpsdsl check`: every diagnostic of every file, plus quick playtests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use rpsdsl::check::FsLoader;
@@ -33,4 +33,23 @@ pub fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&all_json).unwrap_or_default());
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// `check --explain-diff BASE VARIANT`: both are checked, then compared.
+pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
+    let load = |path: &Path| match rpsdsl::house::load_game(path, &FsLoader, |_| Ok(vec![])) {
+        Ok(game) => Some(game),
+        Err(failed) => {
+            report(&failed.diagnostics, &failed.sources);
+            None
+        }
+    };
+    let (Some(base_game), Some(variant_game)) = (load(base), load(variant)) else {
+        return ExitCode::from(1);
+    };
+    println!("{} -> {}", base.display(), variant.display());
+    for line in rpsdsl::explain::explain_diff(&base_game, &variant_game) {
+        println!("  {line}");
+    }
+    ExitCode::SUCCESS
 }

@@ -31,15 +31,24 @@ pub struct Cli {
 enum Command {
     /// Check rules files: every error at once, with where and why.
     Check {
-        #[arg(required = true)]
+        /// `.rules` files, or house-rules `.toml` files.
+        #[arg(required_unless_present = "explain_diff")]
         files: Vec<PathBuf>,
         /// Machine-readable diagnostics.
         #[arg(long)]
         json: bool,
+        /// Say in plain words what VARIANT changes in BASE.
+        #[arg(long, num_args = 2, value_names = ["BASE", "VARIANT"])]
+        explain_diff: Option<Vec<PathBuf>>,
     },
     /// Play one game with computer players and print its transcript.
     Run {
-        file: PathBuf,
+        /// A `.rules` file, or a house-rules `.toml` file.
+        #[arg(required_unless_present = "house")]
+        file: Option<PathBuf>,
+        /// House rules (TOML) naming the rules file and setting options.
+        #[arg(long, conflicts_with = "file")]
+        house: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// One agent per seat (or one for all), e.g. `random,random`.
@@ -69,16 +78,24 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { files, json } => check_cmd::check_files(&files, json),
+        Command::Check {
+            explain_diff: Some(pair),
+            ..
+        } => check_cmd::explain_diff(&pair[0], &pair[1]),
+        Command::Check { files, json, .. } => check_cmd::check_files(&files, json),
         Command::Run {
             file,
+            house,
             seed,
             agents,
             settings,
             view,
             scenario,
             json,
-        } => run_cmd::run(&file, seed, &agents, &settings, &view, scenario.as_deref(), json),
+        } => {
+            let file = house.or(file).expect("clap requires a file or --house");
+            run_cmd::run(&file, seed, &agents, &settings, &view, scenario.as_deref(), json)
+        }
         Command::Replay { transcript } => replay_cmd::replay(&transcript),
         Command::Options { file } => options_cmd::options(&file),
         Command::Agents => {

@@ -4,13 +4,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rpsdsl::agents;
-use rpsdsl::check::{self, OptionSetting};
+use rpsdsl::check::{FsLoader, OptionSetting};
 use rpsdsl::diagnostic::Span;
 use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 use rpsdsl::session;
 use rpsdsl::transcript::{Header, Transcript, Viewer};
 
-use super::{load, report};
+use super::report;
 
 pub fn replay(path: &Path) -> ExitCode {
     let text = match std::fs::read_to_string(path) {
@@ -39,10 +39,6 @@ pub fn replay(path: &Path) -> ExitCode {
         );
         return ExitCode::from(1);
     };
-    let Some(checked) = load(Path::new(&recorded.rules)) else {
-        return ExitCode::from(1);
-    };
-    let def = checked.def;
     let settings: Vec<OptionSetting> = recorded
         .options
         .iter()
@@ -53,13 +49,14 @@ pub fn replay(path: &Path) -> ExitCode {
             value_span: Span::default(),
         })
         .collect();
-    let options = match check::resolve_settings(&def, &settings) {
-        Ok(o) => o,
-        Err(d) => {
-            report(&d, &def.sources);
+    let game = match rpsdsl::house::load_game(Path::new(&recorded.rules), &FsLoader, |_| Ok(settings)) {
+        Ok(game) => game,
+        Err(failed) => {
+            report(&failed.diagnostics, &failed.sources);
             return ExitCode::from(1);
         }
     };
+    let (def, options) = (game.def, game.options);
     let scenario = Scenario {
         seed: Some(recorded.seed),
         options: vec![],
@@ -91,6 +88,7 @@ pub fn replay(path: &Path) -> ExitCode {
         }
     };
     let header = Header {
+        about: None,
         rules: &recorded.rules,
         seed: recorded.seed,
         options: recorded.options.clone(),

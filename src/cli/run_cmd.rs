@@ -4,14 +4,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use rpsdsl::agents;
-use rpsdsl::check;
-use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
 use rpsdsl::transcript::{Header, Transcript};
 
-use super::setup::{changed_options, cli_settings, parse_viewer};
-use super::{load, report};
+use super::report;
+use super::setup::{changed_options, load_game, parse_viewer};
 
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     file: &Path,
     seed: u64,
@@ -21,45 +20,13 @@ pub fn run(
     scenario_path: Option<&Path>,
     json: bool,
 ) -> ExitCode {
-    let Some(checked) = load(file) else {
-        return ExitCode::from(1);
+    let (game, scenario) = match load_game(file, settings, scenario_path) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
-    let mut def = checked.def;
-    let mut scenario = Scenario::default();
-    if let Some(path) = scenario_path {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read scenario `{}`: {e}", path.display());
-                return ExitCode::from(1);
-            }
-        };
-        let id = def.sources.add(path.display().to_string(), text.clone());
-        match Scenario::from_toml(id, &text) {
-            Ok(s) => scenario = s,
-            Err(d) => {
-                report(&[*d], &def.sources);
-                return ExitCode::from(1);
-            }
-        }
-    }
+    let (def, options) = (&game.def, &game.options);
     let seed = scenario.seed.unwrap_or(seed);
-    let mut all_settings = scenario.options.clone();
-    match cli_settings(settings, &mut def.sources) {
-        Ok(s) => all_settings.extend(s),
-        Err(d) => {
-            report(&d, &def.sources);
-            return ExitCode::from(2);
-        }
-    }
-    let options = match check::resolve_settings(&def, &all_settings) {
-        Ok(o) => o,
-        Err(d) => {
-            report(&d, &def.sources);
-            return ExitCode::from(2);
-        }
-    };
-    let viewer = match parse_viewer(&def, view) {
+    let viewer = match parse_viewer(def, view) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
@@ -74,22 +41,19 @@ pub fn run(
         }
     };
     let agent_names: Vec<String> = agents.iter().map(|a| a.name()).collect();
-    let rules_name = file.display().to_string();
-    let (record, failure) = match session::play(&def, &options, seed, &scenario, &mut agents) {
+    let (record, failure) = match session::play(def, options, seed, &scenario, &mut agents) {
         Ok(record) => (record, None),
         Err(failure) => (failure.record, Some(failure.diagnostic)),
     };
-    let transcript = Transcript::new(
-        &def,
-        Header {
-            rules: &rules_name,
-            seed,
-            options: changed_options(&def, &options),
-            agents: agent_names,
-        },
-        &record,
-        viewer,
-    );
+    let rules = file.display().to_string();
+    let header = Header {
+        rules: &rules,
+        about: Some(&game.description),
+        seed,
+        options: changed_options(def, options),
+        agents: agent_names,
+    };
+    let transcript = Transcript::new(def, header, &record, viewer);
     if json {
         println!("{}", serde_json::to_string_pretty(&transcript).unwrap_or_default());
     } else {

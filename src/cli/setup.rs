@@ -63,3 +63,44 @@ pub fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, St
         .map(|(o, v)| (o.name.clone(), v.render(&o.ty)))
         .collect()
 }
+
+/// A game from a `.rules` or house-rules `.toml` file, with a scenario's
+/// options and `--set` settings applied on top, in that order. Problems are
+/// reported; the error is the exit code to use.
+pub fn load_game(
+    file: &std::path::Path,
+    settings: &[String],
+    scenario_path: Option<&std::path::Path>,
+) -> Result<(rpsdsl::house::LoadedGame, rpsdsl::scenario::Scenario), std::process::ExitCode> {
+    let mut scenario = rpsdsl::scenario::Scenario::default();
+    let loaded = rpsdsl::house::load_game(file, &rpsdsl::check::FsLoader, |sources| {
+        let mut all = vec![];
+        if let Some(path) = scenario_path {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                vec![Diagnostic::error(
+                    "unreadable-file",
+                    format!("cannot read scenario `{}`: {e}", path.display()),
+                )]
+            })?;
+            let id = sources.add(path.display().to_string(), text.clone());
+            scenario = rpsdsl::scenario::Scenario::from_toml(id, &text).map_err(|d| vec![*d])?;
+            all.extend(scenario.options.clone());
+        }
+        all.extend(cli_settings(settings, sources)?);
+        Ok(all)
+    });
+    match loaded {
+        Ok(game) => {
+            super::report(&game.warnings, &game.def.sources);
+            Ok((game, scenario))
+        }
+        Err(failed) => {
+            super::report(&failed.diagnostics, &failed.sources);
+            let usage = failed
+                .diagnostics
+                .iter()
+                .all(|d| matches!(d.code, "unknown-option" | "bad-option-value"));
+            Err(std::process::ExitCode::from(if usage { 2 } else { 1 }))
+        }
+    }
+}

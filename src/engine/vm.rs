@@ -243,6 +243,10 @@ impl State {
     /// Adds the `anytime` actions each deciding seat may take now, as
     /// negative values after its real choices.
     fn offer_anytime(&mut self, def: &GameDef, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        // An anytime action is not interrupted by another one.
+        if !self.interrupted.is_empty() {
+            return Ok(());
+        }
         for &seat in who {
             for (i, action) in def.anytime.iter().enumerate() {
                 if self.call_sync(def, action.when, &[seat as i64], events)?[0] != 0 {

@@ -36,7 +36,11 @@ impl Viewer {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Transcript {
     pub game: String,
+    /// The file played, as given (a `.rules` or house-rules `.toml` file).
     pub rules: String,
+    /// What that file is, when it is more than itself: "x.rules (extends base.rules)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<String>,
     pub seed: u64,
     /// Options that differ from their defaults.
     pub options: Vec<(String, String)>,
@@ -64,6 +68,7 @@ pub struct ReplayShuffle {
 /// The header facts a transcript names.
 pub struct Header<'a> {
     pub rules: &'a str,
+    pub about: Option<&'a str>,
     pub seed: u64,
     pub options: Vec<(String, String)>,
     pub agents: Vec<String>,
@@ -90,6 +95,7 @@ impl Transcript {
         Transcript {
             game: def.name.clone(),
             rules: header.rules.to_string(),
+            about: header.about.filter(|a| *a != header.rules).map(str::to_string),
             seed: header.seed,
             options: header.options,
             agents: header.agents,
@@ -102,7 +108,7 @@ impl Transcript {
 
     /// The text form: a header, then one line per event.
     pub fn to_text(&self) -> String {
-        let mut out = format!("# {} ({})\n", self.game, self.rules);
+        let mut out = format!("# {} ({})\n", self.game, self.about.as_deref().unwrap_or(&self.rules));
         out.push_str(&format!(
             "# seed {}, agents {}, view {}\n",
             self.seed,
