@@ -75,7 +75,11 @@ impl Declarer {
                 Diagnostic::error("duplicate-definition", format!("`{}` is defined twice", name.name))
                     .label(name.span, format!("defined again here as {}", symbol.describe()))
                     .label(*span, format!("first defined here as {}", previous.describe()))
-                    .help("rename one of them; every top-level name must be unique"),
+                    .help(if span.file == name.span.file {
+                        "rename one of them; every top-level name must be unique"
+                    } else {
+                        "to replace a base's part in a variant, write `override` before it; otherwise rename one of them"
+                    }),
             );
             return false;
         }

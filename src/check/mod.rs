@@ -77,6 +77,7 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
         stack: vec![path.clone()],
         done: vec![],
         base: None,
+        chain_failed: false,
     };
     let items = loading.items(id, &path);
     let base = loading.base;
@@ -125,6 +126,8 @@ struct Loading<'a> {
     done: Vec<PathBuf>,
     /// The file the top-level file extends, if it is a variant.
     base: Option<String>,
+    /// Some base along the `extends` chain could not be loaded.
+    chain_failed: bool,
 }
 
 impl Loading<'_> {
@@ -152,6 +155,9 @@ impl Loading<'_> {
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let mut used = vec![];
         let mut base: Option<Vec<ast::Item>> = None;
+        // When the base could not be loaded, its error is the one to read;
+        // the overrides are not checked against nothing.
+        let mut base_failed = false;
         let mut own = vec![];
         for (index, item) in parsed.items.into_iter().enumerate() {
             match &item {
@@ -168,6 +174,7 @@ impl Loading<'_> {
                     }
                     let target = crate::house::tidy_path(&dir.join(name));
                     if self.stack.contains(&target) {
+                        base_failed |= extends;
                         let code = if extends { "extends-cycle" } else { "use-cycle" };
                         let chain: Vec<String> = self.stack.iter().map(|p| p.display().to_string()).collect();
                         self.diagnostics.push(
@@ -181,6 +188,7 @@ impl Loading<'_> {
                         continue;
                     }
                     let Some(id) = self.read(&target, *span, how) else {
+                        base_failed |= extends;
                         continue;
                     };
                     self.stack.push(target.clone());
@@ -188,6 +196,7 @@ impl Loading<'_> {
                     self.stack.pop();
                     self.done.push(target.clone());
                     if extends {
+                        base_failed |= self.chain_failed;
                         if self.stack.len() == 1 {
                             self.base = Some(target.display().to_string());
                         }
@@ -199,11 +208,16 @@ impl Loading<'_> {
                 _ => own.push(item),
             }
         }
+        self.chain_failed |= base_failed;
         let mut items = used;
         match base {
-            Some(base) => items.extend(variant::apply(base, own, self.diagnostics)),
+            Some(base) if !base_failed => items.extend(variant::apply(base, own, self.diagnostics)),
+            Some(base) => {
+                items.extend(base);
+                items.extend(own.into_iter().filter(|i| !matches!(i, ast::Item::Override { .. })));
+            }
             None => {
-                for item in &own {
+                for item in own.iter().filter(|_| !base_failed) {
                     if let ast::Item::Override { span, .. } = item {
                         self.diagnostics.push(
                             Diagnostic::error("override-without-base", "`override` in a file that extends nothing")
