@@ -75,11 +75,7 @@ impl Declarer {
                 Diagnostic::error("duplicate-definition", format!("`{}` is defined twice", name.name))
                     .label(name.span, format!("defined again here as {}", symbol.describe()))
                     .label(*span, format!("first defined here as {}", previous.describe()))
-                    .help(if span.file == name.span.file {
-                        "rename one of them; every top-level name must be unique"
-                    } else {
-                        "to replace a base's part in a variant, write `override` before it; otherwise rename one of them"
-                    }),
+                    .help("rename one of them; every top-level name must be unique"),
             );
             return false;
         }

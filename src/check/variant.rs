@@ -18,7 +18,29 @@ pub fn apply(mut base: Vec<Item>, variant: Vec<Item>, diags: &mut Vec<Diagnostic
                 base.retain(|i| !matches!(i, Item::Game { .. }));
                 added.push(item);
             }
-            other => added.push(other),
+            other => {
+                // Redefining a base's part without `override` is almost always
+                // meant as an override: say so here, where the intent is known.
+                if let Some((what, name)) = part_key(&other)
+                    && let Some(first) = base
+                        .iter()
+                        .find(|i| part_key(i).is_some_and(|(w, n)| w == what && n == name))
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "duplicate-definition",
+                            format!("the base already has a {what} `{name}`"),
+                        )
+                        .label(item_span(&other), format!("{what} defined again here"))
+                        .label(item_span(first), "the base's definition")
+                        .help(format!(
+                            "to replace it, write `override {what} ...`; to add a new one, pick another name"
+                        )),
+                    );
+                    continue;
+                }
+                added.push(other)
+            }
         }
     }
     base.extend(added);
@@ -38,6 +60,18 @@ fn part_key(item: &Item) -> Option<(&'static str, String)> {
         Item::Anytime(a) => ("anytime action", a.label.clone()),
         _ => return None,
     })
+}
+
+/// Where an item's name is written.
+fn item_span(item: &Item) -> Span {
+    match item {
+        Item::Option(o) => o.name.span,
+        Item::Table { name, .. } | Item::Constant { name, .. } | Item::Trigger { name, .. } => name.span,
+        Item::Procedure(p) => p.name.span,
+        Item::Hook(h) => h.name.span,
+        Item::Anytime(a) => a.label_span,
+        _ => Span::default(),
+    }
 }
 
 fn missing(diags: &mut Vec<Diagnostic>, what: &str, name: &str, span: Span, candidates: Vec<String>) {
