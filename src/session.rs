@@ -54,25 +54,21 @@ pub fn play(
         let mut choices = vec![];
         for &seat in pending.who() {
             let legal = pending.legal(seat);
-            let value = match script.next() {
+            let choice = match script.next() {
                 Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted) {
-                    Ok(v) => v,
+                    Ok(c) => c,
                     Err(d) => return Err(fail(*d, record, events)),
                 },
-                None => {
-                    let view = state.view(def, seat);
-                    let index = agents[seat as usize].choose(def, &view, decision, legal);
-                    legal[index.min(legal.len() - 1)]
-                }
+                None => agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut()),
             };
-            choices.push(Choice { seat, value });
+            choices.push(choice);
         }
         for c in &choices {
-            record.decisions.push(format!(
-                "{}: {}",
-                def.seat_name(c.seat),
-                def.choice_label(decision, c.value)
-            ));
+            let mut line = format!("{}: {}", def.seat_name(c.seat), def.choice_label(decision, c.value));
+            if def.decisions[decision as usize].race {
+                line.push_str(&format!(" @ {}ms", c.reaction_ms));
+            }
+            record.decisions.push(line);
         }
         match state.apply(def, &choices, &mut events) {
             Ok(()) => {}
@@ -101,14 +97,39 @@ pub fn play(
     Ok(record)
 }
 
-/// Resolves `"Seat: choice"` against what `seat` may choose now.
+/// An agent's answer to a pending decision, with a reaction time in a race.
+pub fn agent_choice(
+    def: &GameDef,
+    state: &State,
+    decision: u16,
+    seat: Seat,
+    legal: &[i64],
+    agent: &mut dyn Agent,
+) -> Choice {
+    let view = state.view(def, seat);
+    let index = agent.choose(def, &view, decision, legal);
+    let value = legal[index.min(legal.len() - 1)];
+    let reaction_ms = if def.decisions[decision as usize].race {
+        agent.reaction_ms(def, &view, decision, value)
+    } else {
+        0
+    };
+    Choice {
+        seat,
+        value,
+        reaction_ms,
+    }
+}
+
+/// Resolves `"Seat: choice"` (in a race `"Seat: choice @ 420ms"`) against
+/// what `seat` may choose now.
 fn scripted_choice(
     def: &GameDef,
     decision: u16,
     seat: Seat,
     legal: &[i64],
     scripted: &ScriptedDecision,
-) -> Result<i64, Box<Diagnostic>> {
+) -> Result<Choice, Box<Diagnostic>> {
     let here = |d: Diagnostic| match scripted.span {
         Some(span) => Box::new(d.label(span, "this scripted decision")),
         None => Box::new(d),
@@ -141,8 +162,35 @@ fn scripted_choice(
             .help(format!("{seat_name} may choose {}", legal_labels())),
         ));
     }
-    let choice = choice.trim();
-    legal
+    let race = def.decisions[decision as usize].race;
+    let (choice, reaction_ms) = match choice.rsplit_once('@') {
+        Some((choice, time)) if race => {
+            let digits = time.trim().trim_end_matches("ms").trim();
+            match digits.parse::<u32>() {
+                Ok(ms) => (choice.trim(), ms),
+                Err(_) => {
+                    return Err(here(
+                        Diagnostic::error("bad-scenario", format!("`{}` is not a reaction time", time.trim()))
+                            .help("write the time in milliseconds, e.g. `North: rock @ 420ms`"),
+                    ));
+                }
+            }
+        }
+        _ if race => {
+            return Err(here(
+                Diagnostic::error(
+                    "bad-scenario",
+                    format!("{seat_name} is racing here, so the call needs a time"),
+                )
+                .help(format!(
+                    "write e.g. `{seat_name}: {} @ 420ms`",
+                    def.choice_label(decision, legal[0])
+                )),
+            ));
+        }
+        _ => (choice.trim(), 0),
+    };
+    let value = legal
         .iter()
         .copied()
         .find(|&v| {
@@ -151,9 +199,19 @@ fn scripted_choice(
                 .any(|a| a.eq_ignore_ascii_case(choice))
         })
         .ok_or_else(|| {
-            here(
-                Diagnostic::error("illegal-action", format!("{seat_name} cannot choose `{choice}` here"))
-                    .help(format!("the legal choices are {}", legal_labels())),
-            )
-        })
+            let mut d = Diagnostic::error("illegal-action", format!("{seat_name} cannot choose `{choice}` here"));
+            d = match &def.decisions[decision as usize].condition {
+                Some(cond) => d.help(format!(
+                    "a choice here must satisfy `{cond}`; the legal choices are {}",
+                    legal_labels()
+                )),
+                None => d.help(format!("the legal choices are {}", legal_labels())),
+            };
+            here(d)
+        })?;
+    Ok(Choice {
+        seat,
+        value,
+        reaction_ms,
+    })
 }

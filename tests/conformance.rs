@@ -29,8 +29,7 @@ fn a_clone_mid_game_continues_identically() {
     for game in games() {
         let def = load(&game);
         for seed in 0..20 {
-            let record = play(&def, seed, &Scenario::default()).unwrap();
-            let choices = decision_values(&def, &record.events);
+            let (choices, all_events) = play_steps(&def, seed);
             let split = choices.len() / 2;
             let mut events = vec![];
             let mut state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
@@ -48,48 +47,34 @@ fn a_clone_mid_game_continues_identically() {
             assert_eq!(state.outcome(), twin.outcome());
             events.extend(a);
             assert_eq!(
-                events, record.events,
+                events, all_events,
                 "{game} seed {seed}: the decisions reproduce the game"
             );
         }
     }
 }
 
-/// Groups decision events into the choices submitted together.
-fn decision_values(def: &GameDef, events: &[Event]) -> Vec<Vec<Choice>> {
-    let mut steps: Vec<Vec<Choice>> = vec![];
-    let mut last_decision = None;
-    for event in events {
-        match event {
-            Event::Decision {
-                seat, decision, value, ..
-            } => {
-                let simultaneous_continues = last_decision == Some(*decision)
-                    && steps.last().is_some_and(|s| s.iter().all(|c| c.seat < *seat))
-                    && steps.last().is_some_and(|s| s.len() < def.players());
-                if simultaneous_continues && is_simultaneous(def, *decision) {
-                    steps.last_mut().unwrap().push(Choice {
-                        seat: *seat,
-                        value: *value,
-                    });
-                } else {
-                    steps.push(vec![Choice {
-                        seat: *seat,
-                        value: *value,
-                    }]);
-                }
-                last_decision = Some(*decision);
-            }
-            _ => last_decision = None,
-        }
+/// Plays a game with random agents straight on the engine, returning every
+/// step's choices (as submitted together) and all events.
+fn play_steps(def: &GameDef, seed: u64) -> (Vec<Vec<Choice>>, Vec<Event>) {
+    let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
+    let mut events = vec![];
+    let mut state = State::start(def, &def.default_options(), seed, vec![], &mut events).unwrap();
+    let mut steps = vec![];
+    while let Some(pending) = state.pending() {
+        let decision = pending.decision();
+        let step: Vec<Choice> = pending
+            .who()
+            .iter()
+            .map(|&seat| {
+                let legal = pending.legal(seat);
+                rpsdsl::session::agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut())
+            })
+            .collect();
+        state.apply(def, &step, &mut events).unwrap();
+        steps.push(step);
     }
-    steps
-}
-
-fn is_simultaneous(def: &GameDef, decision: u16) -> bool {
-    // Draft picks are asked one player at a time; named choices made by
-    // `each player` are simultaneous.
-    def.decisions[decision as usize].name != "draft"
+    (steps, events)
 }
 
 #[test]
@@ -174,8 +159,7 @@ fn views_never_show_a_piece_hidden_from_the_seat() {
     for game in games() {
         let def = load(&game);
         for seed in 0..50 {
-            let record = play(&def, seed, &Scenario::default()).unwrap();
-            let choices = decision_values(&def, &record.events);
+            let (choices, _) = play_steps(&def, seed);
             let mut events = vec![];
             let mut state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
             // Every piece starts in its home zone, seen by whoever sees that zone;

@@ -120,11 +120,7 @@ fn a_peek_is_seen_only_by_the_peeker() {
     .unwrap();
     let spend = -1; // the first anytime action
     state
-        .apply(
-            def,
-            &[Choice { seat: 0, value: spend }, Choice { seat: 1, value: 2 }],
-            &mut events,
-        )
+        .apply(def, &[Choice::new(0, spend), Choice::new(1, 2)], &mut events)
         .unwrap();
     let peek = state.pending().unwrap();
     let shop5 = *peek
@@ -132,9 +128,7 @@ fn a_peek_is_seen_only_by_the_peeker() {
         .iter()
         .find(|&&v| def.choice_label(peek.decision(), v) == "shop 5")
         .unwrap();
-    state
-        .apply(def, &[Choice { seat: 0, value: shop5 }], &mut events)
-        .unwrap();
+    state.apply(def, &[Choice::new(0, shop5)], &mut events).unwrap();
     let face_down_5 = def.families.iter().find(|f| f.name == "face_down").unwrap().first + 4;
     assert!(
         state.view(def, 0).zones[face_down_5 as usize][0].is_some(),

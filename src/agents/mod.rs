@@ -13,11 +13,24 @@ use crate::ir::{DecisionId, GameDef, Seat};
 pub trait Agent {
     fn name(&self) -> String;
     fn choose(&mut self, def: &GameDef, view: &View, decision: DecisionId, legal: &[i64]) -> usize;
+
+    /// In a race, how long this player takes to give `value`, in milliseconds.
+    fn reaction_ms(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, _value: i64) -> u32 {
+        RandomAgent::DEFAULT_REACTION_FLOOR_MS + RandomAgent::DEFAULT_REACTION_MEAN_EXTRA_MS
+    }
 }
 
 /// Picks uniformly among the legal choices.
+///
+/// In a race, its reaction time is a shifted exponential: a floor (no one
+/// reacts faster) plus an exponentially distributed delay with the given
+/// mean, capped at ten times the mean. Defaults: 250 ms + Exp(mean 250 ms),
+/// so a mean of 500 ms and a median of about 423 ms, the range of simple
+/// visual choice-reaction times.
 pub struct RandomAgent {
     rng: ChaCha8Rng,
+    pub reaction_floor_ms: u32,
+    pub reaction_mean_extra_ms: u32,
 }
 
 impl RandomAgent {
@@ -27,8 +40,13 @@ impl RandomAgent {
         let stream = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1);
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(stream),
+            reaction_floor_ms: Self::DEFAULT_REACTION_FLOOR_MS,
+            reaction_mean_extra_ms: Self::DEFAULT_REACTION_MEAN_EXTRA_MS,
         }
     }
+
+    pub const DEFAULT_REACTION_FLOOR_MS: u32 = 250;
+    pub const DEFAULT_REACTION_MEAN_EXTRA_MS: u32 = 250;
 }
 
 impl Agent for RandomAgent {
@@ -38,6 +56,13 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, legal: &[i64]) -> usize {
         self.rng.random_range(0..legal.len())
+    }
+
+    fn reaction_ms(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, _value: i64) -> u32 {
+        let mean = self.reaction_mean_extra_ms as f64;
+        let u: f64 = self.rng.random_range(f64::EPSILON..1.0);
+        let extra = (-u.ln() * mean).min(10.0 * mean);
+        self.reaction_floor_ms + extra.round() as u32
     }
 }
 

@@ -987,30 +987,11 @@ impl Compiler {
                 true
             }
             StmtKind::ChooseEach { var, domain, secret } => {
-                let players = self.def.players() as u16;
-                let decision_index = self.def.decisions.len() as u16;
-                self.emit(Op::ChoiceReset, span);
-                let scope = self.scope();
-                let seat = self.local("player", Ty::Seat, 1);
-                let saved_player = self.f.current_player.replace(seat);
-                let mut kind = None;
-                for s in 0..players {
-                    self.emit(Op::Push(s as i64), span);
-                    self.emit(Op::Store(seat), span);
-                    let k = self.offer(domain, seat, var, span);
-                    kind.get_or_insert(k);
-                }
-                self.f.current_player = saved_player;
-                self.close_scope(scope);
-                let (choice_kind, elem) = kind.unwrap_or((ChoiceKind::Number, Ty::Error));
-                self.def.decisions.push(ir::Decision {
-                    name: var.name.clone(),
-                    kind: choice_kind,
-                    secret: *secret,
-                    span,
-                });
-                let base = self.local(&var.name, Ty::PerPlayer(Box::new(elem)), players);
-                self.emit(Op::AskEach(decision_index, base), span);
+                self.choose_each(var, domain, *secret, None, span);
+                false
+            }
+            StmtKind::Race { var, domain, time } => {
+                self.choose_each(var, domain, false, Some(time), span);
                 false
             }
             StmtKind::Choose {
@@ -1018,6 +999,7 @@ impl Compiler {
                 var,
                 domain,
                 secret,
+                otherwise,
             } => {
                 let decision_index = self.def.decisions.len() as u16;
                 let scope = self.scope();
@@ -1026,17 +1008,29 @@ impl Compiler {
                 self.emit(Op::Store(seat), who.span);
                 self.emit(Op::ChoiceReset, span);
                 let (choice_kind, elem) = self.offer(domain, seat, var, span);
-                self.emit(Op::Load(seat), span);
-                self.def.decisions.push(ir::Decision {
-                    name: var.name.clone(),
-                    kind: choice_kind,
-                    secret: *secret,
-                    span,
+                let to_else = otherwise.as_ref().map(|_| {
+                    self.emit(Op::Load(seat), span);
+                    self.emit(Op::HasOffers, span);
+                    self.emit(Op::JumpIfFalse(0), span)
                 });
+                self.emit(Op::Load(seat), span);
+                self.push_decision(var, choice_kind, *secret, false, domain, span);
                 self.emit(Op::Ask(decision_index), span);
                 self.close_scope(scope);
-                let slot = self.local(&var.name, elem, 1);
+                let slot = self.local(&var.name, elem.clone(), 1);
                 self.emit(Op::Store(slot), span);
+                self.bind_none(domain, &elem, span);
+                if let (Some(at), Some(block)) = (to_else, otherwise) {
+                    // "The player that could not play a valid card": when
+                    // nothing is on offer, the `else` block runs instead.
+                    let to_end = self.emit(Op::Jump(0), span);
+                    let here = self.here();
+                    self.patch(at, here);
+                    let diverges = self.block(block);
+                    let end = self.here();
+                    self.patch(to_end, end);
+                    let _ = diverges;
+                }
                 false
             }
             StmtKind::Draft { choosers, entries } => {
@@ -1315,6 +1309,73 @@ impl Compiler {
         self.proc_returns[proc as usize].clone()
     }
 
+    /// `each player chooses` and `race each player calls`: every seat is
+    /// offered its values, then all answer at once. A race also records each
+    /// answer's reaction time under `time`.
+    fn choose_each(&mut self, var: &ast::Ident, domain: &Domain, secret: bool, time: Option<&ast::Ident>, span: Span) {
+        let players = self.def.players() as u16;
+        let decision_index = self.def.decisions.len() as u16;
+        self.emit(Op::ChoiceReset, span);
+        let scope = self.scope();
+        let seat = self.local("player", Ty::Seat, 1);
+        let saved_player = self.f.current_player.replace(seat);
+        let mut kind = None;
+        for s in 0..players {
+            self.emit(Op::Push(s as i64), span);
+            self.emit(Op::Store(seat), span);
+            let k = self.offer(domain, seat, var, span);
+            kind.get_or_insert(k);
+        }
+        self.f.current_player = saved_player;
+        self.close_scope(scope);
+        let (choice_kind, elem) = kind.unwrap_or((ChoiceKind::Number, Ty::Error));
+        self.push_decision(var, choice_kind, secret, time.is_some(), domain, span);
+        let base = self.local(&var.name, Ty::PerPlayer(Box::new(elem.clone())), players);
+        if let Some(time) = time {
+            // Reaction times sit right after the choices: `base + players + seat`.
+            self.local(&time.name, Ty::PerPlayer(Box::new(Ty::Int)), players);
+        }
+        self.emit(Op::AskEach(decision_index, base), span);
+        self.bind_none(domain, &elem, span);
+    }
+
+    fn push_decision(
+        &mut self,
+        var: &ast::Ident,
+        kind: ChoiceKind,
+        secret: bool,
+        race: bool,
+        domain: &Domain,
+        span: Span,
+    ) {
+        let (_, cond, none) = split_domain(domain);
+        let mut conditions = vec![];
+        if let Some(cond) = cond {
+            conditions.push(self.def.sources.text(cond.span).to_string());
+        }
+        if let Domain::Pieces { cond: Some(c), .. } = split_domain(domain).0 {
+            conditions.push(self.def.sources.text(c.span).to_string());
+        }
+        self.def.decisions.push(ir::Decision {
+            name: var.name.clone(),
+            kind,
+            secret,
+            span,
+            race,
+            none_label: none.map(|n| n.name.clone()),
+            condition: (!conditions.is_empty()).then(|| conditions.join(" and ")),
+        });
+    }
+
+    /// `, or silence`: the name `silence` holds the "no choice" value.
+    fn bind_none(&mut self, domain: &Domain, elem: &Ty, span: Span) {
+        if let (_, _, Some(none)) = split_domain(domain) {
+            let slot = self.local(&none.name, elem.clone(), 1);
+            self.emit(Op::Push(ir::NO_CHOICE), span);
+            self.emit(Op::Store(slot), span);
+        }
+    }
+
     fn draft(&mut self, choosers: &[Expr], entries: &[ast::DraftEntry], span: Span) {
         if choosers.len() > entries.len() {
             self.error(
@@ -1355,6 +1416,9 @@ impl Compiler {
             kind: ChoiceKind::Menu(entries.iter().map(|e| e.label.clone()).collect()),
             secret: false,
             span,
+            race: false,
+            none_label: None,
+            condition: None,
         });
         let mut labels: HashMap<&str, Span> = HashMap::new();
         for entry in entries {
@@ -1445,11 +1509,48 @@ impl Compiler {
         self.close_scope(scope);
     }
 
+    /// Offers the piece value on top of the stack to `seat` if every
+    /// condition holds with `var` bound to it.
+    fn offer_piece(&mut self, seat: u16, var: &ast::Ident, conds: &[&Expr], span: Span) {
+        let scope = self.scope();
+        let slot = self.local(&var.name, Ty::Piece, 1);
+        self.emit(Op::Store(slot), span);
+        let mut skips = vec![];
+        for cond in conds {
+            self.expect(cond, &Ty::Bool);
+            skips.push(self.emit(Op::JumpIfFalse(0), cond.span));
+        }
+        self.emit(Op::Load(seat), span);
+        self.emit(Op::Load(slot), span);
+        self.emit(Op::ChoiceAdd, span);
+        let next = self.here();
+        for at in skips {
+            self.patch(at, next);
+        }
+        self.close_scope(scope);
+    }
+
+    /// Emits code offering every value of `domain` (and its named "no
+    /// choice", if any) to the seat in local `seat`.
     fn offer(&mut self, domain: &Domain, seat: u16, var: &ast::Ident, span: Span) -> (ChoiceKind, Ty) {
-        let (domain, cond) = match domain {
-            Domain::Where(inner, cond) => (&**inner, Some(cond)),
-            other => (other, None),
-        };
+        let (core, cond, none) = split_domain(domain);
+        let result = self.offer_values(core, cond, seat, var, span);
+        if none.is_some() {
+            self.emit(Op::Load(seat), span);
+            self.emit(Op::Push(ir::NO_CHOICE), span);
+            self.emit(Op::ChoiceAdd, span);
+        }
+        result
+    }
+
+    fn offer_values(
+        &mut self,
+        domain: &Domain,
+        cond: Option<&Expr>,
+        seat: u16,
+        var: &ast::Ident,
+        span: Span,
+    ) -> (ChoiceKind, Ty) {
         match self.domain_shape(domain) {
             Shape::Kinds(set) => {
                 for k in self.def.kind_sets[set as usize].members.clone() {
@@ -1484,13 +1585,16 @@ impl Compiler {
                     filter,
                     zone,
                     cond: own_cond,
+                    wild,
                 } = domain
                 else {
                     unreachable!()
                 };
+                let conds: Vec<&Expr> = own_cond.iter().chain(cond).collect();
                 let scope = self.scope();
                 let zone_slot = self.temp();
                 let index = self.temp();
+                let raw = self.temp();
                 self.expect(zone, &Ty::Zone);
                 self.emit(Op::Store(zone_slot), zone.span);
                 self.emit(Op::Push(0), span);
@@ -1501,26 +1605,41 @@ impl Compiler {
                 self.emit(Op::Size, span);
                 self.emit(Op::Lt, span);
                 let exit = self.emit(Op::JumpIfFalse(0), span);
-                let piece = self.local(&var.name, Ty::Piece, 1);
                 self.emit(Op::Load(zone_slot), span);
                 self.emit(Op::Load(index), span);
                 self.emit(Op::PieceAt, span);
-                self.emit(Op::Store(piece), span);
+                self.emit(Op::Store(raw), span);
                 let matcher = self.matcher(filter);
-                self.emit(Op::Load(piece), filter.span);
+                self.emit(Op::Load(raw), filter.span);
                 self.emit(Op::Matches(matcher), filter.span);
                 let skip = self.emit(Op::JumpIfFalse(0), filter.span);
-                let mut skip_cond = vec![];
-                for cond in own_cond.iter().chain(cond) {
-                    self.expect(cond, &Ty::Bool);
-                    skip_cond.push(self.emit(Op::JumpIfFalse(0), cond.span));
+                let mut to_next = vec![];
+                if let Some((wild_filter, kinds)) = wild {
+                    // A wild piece is offered once per kind, carrying that kind.
+                    let wild_matcher = self.matcher(wild_filter);
+                    self.emit(Op::Load(raw), wild_filter.span);
+                    self.emit(Op::Matches(wild_matcher), wild_filter.span);
+                    let not_wild = self.emit(Op::JumpIfFalse(0), wild_filter.span);
+                    match self.globals.get(&kinds.name) {
+                        Some(Symbol::KindSet(set)) => {
+                            for k in self.def.kind_sets[set as usize].members.clone() {
+                                self.emit(Op::Load(raw), span);
+                                self.emit(Op::Push(ir::declared(k)), span);
+                                self.emit(Op::Add, span);
+                                self.offer_piece(seat, var, &conds, span);
+                            }
+                        }
+                        other => self.unknown_or_wrong(&kinds.name, kinds.span, other, "a set of kinds", "kinds"),
+                    }
+                    to_next.push(self.emit(Op::Jump(0), span));
+                    let here = self.here();
+                    self.patch(not_wild, here);
                 }
-                self.emit(Op::Load(seat), span);
-                self.emit(Op::Load(piece), span);
-                self.emit(Op::ChoiceAdd, span);
+                self.emit(Op::Load(raw), span);
+                self.offer_piece(seat, var, &conds, span);
                 let next = self.here();
                 self.patch(skip, next);
-                for at in skip_cond {
+                for at in to_next {
                     self.patch(at, next);
                 }
                 self.emit(Op::Load(index), span);
@@ -1539,7 +1658,7 @@ impl Compiler {
 
     fn domain_shape(&mut self, domain: &Domain) -> Shape {
         match domain {
-            Domain::Where(inner, _) => self.domain_shape(inner),
+            Domain::Where(inner, _) | Domain::OrNone(inner, _) => self.domain_shape(inner),
             Domain::Range(..) => Shape::Range,
             Domain::Pieces { .. } => Shape::Pieces,
             Domain::Expr(e) => match &e.kind {
@@ -2431,4 +2550,19 @@ enum Shape {
     Range,
     Pieces,
     Invalid,
+}
+
+/// A domain's values, its `where` condition and its named "no choice".
+fn split_domain(domain: &Domain) -> (&Domain, Option<&Expr>, Option<&ast::Ident>) {
+    match domain {
+        Domain::Where(inner, cond) => {
+            let (core, _, none) = split_domain(inner);
+            (core, Some(cond), none)
+        }
+        Domain::OrNone(inner, none) => {
+            let (core, cond, _) = split_domain(inner);
+            (core, cond, Some(none))
+        }
+        other => (other, None, None),
+    }
 }

@@ -33,6 +33,8 @@ pub enum Event {
         value: i64,
         offered: u16,
         seen_by: u32,
+        /// A race answer's reaction time.
+        reaction_ms: Option<u32>,
     },
     /// A variable changed (`seat` for per-player variables).
     Var {

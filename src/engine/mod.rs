@@ -18,7 +18,9 @@ pub use events::{EndReason, Event};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{ChoiceKind, DecisionId, GameDef, OptionValue, PieceId, Seat, ZoneId};
+use crate::ir::{
+    ChoiceKind, DecisionId, GameDef, NO_CHOICE, OptionValue, PieceId, Seat, ZoneId, declared_kind, piece_of,
+};
 
 /// A runtime failure, pointed at the `.rules` file.
 pub type RuntimeError = Box<Diagnostic>;
@@ -68,6 +70,18 @@ pub struct ForcedShuffle {
 pub struct Choice {
     pub seat: Seat,
     pub value: i64,
+    /// For a race: how long the player took to answer, in milliseconds.
+    pub reaction_ms: u32,
+}
+
+impl Choice {
+    pub fn new(seat: Seat, value: i64) -> Self {
+        Choice {
+            seat,
+            value,
+            reaction_ms: 0,
+        }
+    }
 }
 
 /// Why a submitted action was refused. The state is unchanged.
@@ -318,11 +332,17 @@ impl State {
                 value: choice.value,
                 offered: self.offers[seat as usize].len() as u16,
                 seen_by,
+                reaction_ms: kind.race.then_some(choice.reaction_ms),
             });
             match ask.each_base {
                 Some(base) => {
                     let frame = self.frames.last().expect("a decision is asked inside a procedure");
-                    self.locals[frame.locals_base as usize + base as usize + seat as usize] = choice.value;
+                    let at = frame.locals_base as usize + base as usize + seat as usize;
+                    self.locals[at] = choice.value;
+                    if kind.race {
+                        // Reaction times follow the choices (see `choose_each`).
+                        self.locals[at + def.players()] = choice.reaction_ms as i64;
+                    }
                 }
                 None => self.stack.push(choice.value),
             }
@@ -359,6 +379,7 @@ impl State {
             value: choice.value,
             offered: self.offers[choice.seat as usize].len() as u16,
             seen_by: def.all_seats_mask(),
+            reaction_ms: None,
         });
         let action = &def.anytime[(-choice.value - 1) as usize];
         self.interrupted.push(Interrupted {
@@ -419,7 +440,16 @@ impl State {
         for offers in &mut self.offers {
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {
-                if !kept.iter().any(|&k| def.same_identity(k as PieceId, value as PieceId)) {
+                let same = |k: i64| {
+                    k == value
+                        || (k >= 0
+                            && value >= 0
+                            && k != NO_CHOICE
+                            && value != NO_CHOICE
+                            && declared_kind(k) == declared_kind(value)
+                            && def.same_identity(piece_of(k), piece_of(value)))
+                };
+                if !kept.iter().any(|&k| same(k)) {
                     kept.push(value);
                 }
             }

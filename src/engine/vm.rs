@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::ir::{Attr, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId};
+use crate::ir::{Attr, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId, declared_kind, piece_of};
 
 /// What `exec` stopped for.
 enum Stop {
@@ -506,8 +506,13 @@ impl State {
                         }
                     }
                 }
+                Op::HasOffers => {
+                    let seat = self.pop();
+                    let any = !self.offers[seat as usize].is_empty();
+                    self.stack.push(i64::from(any));
+                }
                 Op::Matches(m) => {
-                    let piece = self.pop() as PieceId;
+                    let piece = piece_of(self.pop());
                     let (key, owner) = self.pop_matcher(m);
                     let r = self.matches(def, m, piece, key, owner);
                     self.stack.push(i64::from(r));
@@ -529,9 +534,11 @@ impl State {
                     self.stack.push(full as i64);
                 }
                 Op::Attr(attr) => {
-                    let piece = &def.pieces[self.pop() as usize];
+                    let value = self.pop();
+                    let piece = &def.pieces[piece_of(value) as usize];
                     let v = match attr {
-                        Attr::Kind => piece.kind.map(i64::from),
+                        // A piece chosen "as" a kind has that kind.
+                        Attr::Kind => declared_kind(value).or(piece.kind).map(i64::from),
                         Attr::Value => Some(piece.value),
                         Attr::Owner => piece.owner.map(i64::from),
                         Attr::Type => Some(piece.ty as i64),
@@ -568,7 +575,7 @@ impl State {
                 }
                 Op::Move => {
                     let zone = self.pop() as ZoneId;
-                    let piece = self.pop() as PieceId;
+                    let piece = piece_of(self.pop());
                     self.place(def, piece, zone, events);
                 }
                 Op::MoveAll => {
@@ -608,7 +615,7 @@ impl State {
                     } else {
                         def.all_seats_mask()
                     };
-                    let piece = self.pop() as PieceId;
+                    let piece = piece_of(self.pop());
                     self.known[piece as usize] |= mask;
                     events.push(Event::Reveal { piece, to: mask });
                 }

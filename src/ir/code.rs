@@ -141,6 +141,8 @@ pub enum Op {
     ChoiceReset,
     /// `seat value ->` offer `value` to `seat`.
     ChoiceAdd,
+    /// `seat -> whether anything is on offer to seat`
+    HasOffers,
     /// `seat ->` ask one player; on resume `-> value`.
     Ask(DecisionId),
     /// Ask every player at once; on resume, each choice is stored in

@@ -18,6 +18,26 @@ pub type TypeId = u16;
 pub type ProcId = u16;
 pub type DecisionId = u16;
 
+/// The value of a named "no choice" (`, or silence`).
+pub const NO_CHOICE: i64 = 1 << 40;
+
+/// A piece chosen "as" a kind (`with Wild as each Hand`) is the piece's
+/// number plus `declared(kind)`.
+pub const fn declared(kind: KindId) -> i64 {
+    (kind as i64 + 1) << 16
+}
+
+/// The piece behind a chosen value.
+pub const fn piece_of(value: i64) -> PieceId {
+    (value & 0xFFFF) as PieceId
+}
+
+/// The kind a piece was chosen as, if any.
+pub const fn declared_kind(value: i64) -> Option<KindId> {
+    let k = (value >> 16) & 0xFFFF;
+    if k == 0 { None } else { Some((k - 1) as KindId) }
+}
+
 /// Everything the engine needs to play one game definition.
 #[derive(Debug)]
 pub struct GameDef {
@@ -238,6 +258,12 @@ pub struct Decision {
     /// Only the chooser learns the choice.
     pub secret: bool,
     pub span: Span,
+    /// Answers carry reaction times (`race`).
+    pub race: bool,
+    /// The label of the named "no choice" (`, or silence`).
+    pub none_label: Option<String>,
+    /// The `where` condition, as written, to explain a refused choice.
+    pub condition: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -386,6 +412,9 @@ impl GameDef {
 
     /// The label of one value offered by a decision.
     pub fn choice_label(&self, decision: DecisionId, value: i64) -> String {
+        if value == NO_CHOICE {
+            return self.decisions[decision as usize].none_label.clone().unwrap_or_default();
+        }
         // Negative values are the `anytime` actions offered beside the decision.
         if value < 0 {
             let index = (-value - 1) as usize;
@@ -406,7 +435,14 @@ impl GameDef {
                 format!("{} {}", self.boards[*board as usize].name, value + 1)
             }
             ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
-            ChoiceKind::Piece => self.piece_label(value as PieceId),
+            ChoiceKind::Piece => match declared_kind(value) {
+                Some(kind) => format!(
+                    "{} as {}",
+                    self.piece_label(piece_of(value)),
+                    self.kinds[kind as usize].display
+                ),
+                None => self.piece_label(piece_of(value)),
+            },
             ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),
         }
     }

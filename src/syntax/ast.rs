@@ -313,6 +313,8 @@ pub enum StmtKind {
         var: Ident,
         domain: Domain,
         secret: bool,
+        /// Run when the domain offers nothing (`chooses ... else { ... }`).
+        otherwise: Option<Block>,
     },
     /// `draft a, b, c { "label" { ... } ... }`: each chooser in turn picks one
     /// of the entries not yet picked.
@@ -345,6 +347,12 @@ pub enum StmtKind {
         name: Ident,
         args: Vec<Expr>,
     },
+    /// `race each player calls shout from Hand, or silence, timed by reaction`
+    Race {
+        var: Ident,
+        domain: Domain,
+        time: Ident,
+    },
     /// `phase NAME { ... }` / `step NAME { ... }`: a block a variant can replace.
     Named {
         kind: NamedKind,
@@ -375,11 +383,16 @@ pub enum Domain {
         filter: Filter,
         zone: Expr,
         cond: Option<Expr>,
+        /// `with Wild as each Hand`: pieces matching the filter are offered
+        /// once per kind of the set, as that kind.
+        wild: Option<(Filter, Ident)>,
     },
     Expr(Expr),
     /// `... where cond`: only the values for which `cond` holds (the
     /// chosen name is bound to the value while `cond` is checked).
     Where(Box<Domain>, Expr),
+    /// `..., or silence`: a named "no choice" offered beside the values.
+    OrNone(Box<Domain>, Ident),
 }
 
 #[derive(Clone, Debug)]

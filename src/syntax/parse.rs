@@ -697,11 +697,23 @@ impl Ctx {
                     next = inner.next().unwrap();
                 }
                 let var = self.ident(next);
+                let domain = self.domain(inner.next().unwrap());
+                let otherwise = inner.next().map(|b| self.block(b));
                 StmtKind::Choose {
                     who,
                     var,
-                    domain: self.domain(inner.next().unwrap()),
+                    domain,
                     secret,
+                    otherwise,
+                }
+            }
+            Rule::race_stmt => {
+                let var = self.ident(inner.next().unwrap());
+                let domain = self.domain(inner.next().unwrap());
+                StmtKind::Race {
+                    var,
+                    domain,
+                    time: self.ident(inner.next().unwrap()),
                 }
             }
             Rule::draft_stmt => {
@@ -784,11 +796,15 @@ impl Ctx {
     fn domain(&self, pair: Pair<Rule>) -> Domain {
         let mut parts = pair.into_inner();
         let inner = parts.next().unwrap();
-        let core = self.domain_core(inner);
-        match parts.next() {
-            Some(cond) => Domain::Where(Box::new(core), self.expr(cond)),
-            None => core,
+        let mut domain = self.domain_core(inner);
+        for part in parts {
+            domain = if part.as_rule() == Rule::domain_or {
+                Domain::OrNone(Box::new(domain), self.ident(part.into_inner().next().unwrap()))
+            } else {
+                Domain::Where(Box::new(domain), self.expr(part))
+            };
         }
+        domain
     }
 
     fn domain_core(&self, inner: Pair<Rule>) -> Domain {
@@ -802,10 +818,22 @@ impl Ctx {
                 let mut parts = inner.into_inner();
                 let filter = self.filter(parts.next().unwrap());
                 let zone = self.expr(parts.next().unwrap());
+                let mut wild = None;
+                let mut cond = None;
+                for part in parts {
+                    if part.as_rule() == Rule::wild_kinds {
+                        let mut w = part.into_inner();
+                        let filter = self.filter(w.next().unwrap());
+                        wild = Some((filter, self.ident(w.next().unwrap())));
+                    } else {
+                        cond = Some(self.expr(part));
+                    }
+                }
                 Domain::Pieces {
                     filter,
                     zone,
-                    cond: parts.next().map(|p| self.expr(p)),
+                    cond,
+                    wild,
                 }
             }
             _ => Domain::Expr(self.expr(inner)),

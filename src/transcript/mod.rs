@@ -186,6 +186,7 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 value,
                 offered,
                 seen_by,
+                reaction_ms,
             } => {
                 let d = &def.decisions[*decision as usize];
                 let what = if viewer.sees(*seen_by) {
@@ -199,8 +200,12 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 } else {
                     format!(" {}", d.name)
                 };
+                let (verb, time) = match reaction_ms {
+                    Some(ms) => ("calls", format!(" after {ms} ms")),
+                    None => ("chooses", String::new()),
+                };
                 lines.push(format!(
-                    "{} chooses{name}: {what}  [of {offered}]",
+                    "{} {verb}{name}: {what}{time}  [of {offered}]",
                     def.seat_name(*seat)
                 ));
             }
