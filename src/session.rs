@@ -176,6 +176,15 @@ fn scripted_choice(
                 }
             }
         }
+        // The named "no choice" (silence) needs no time.
+        _ if race
+            && def.decisions[decision as usize]
+                .none_label
+                .as_deref()
+                .is_some_and(|n| n.eq_ignore_ascii_case(choice.trim())) =>
+        {
+            (choice.trim(), 0)
+        }
         _ if race => {
             return Err(here(
                 Diagnostic::error(

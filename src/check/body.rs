@@ -312,6 +312,12 @@ impl Compiler {
             self.emit(Op::Return, decl.init.span);
             self.f.returns = Some(vec![Some(ty.clone())]);
             self.end(saved);
+            self.def.vars[var as usize].shows = match ty {
+                Ty::Bool => ir::ValueKind::Bool,
+                Ty::Seat => ir::ValueKind::Player,
+                Ty::Kind => ir::ValueKind::Kind,
+                _ => ir::ValueKind::Number,
+            };
             self.var_types[var as usize] = ty;
             self.def.vars[var as usize].init = proc;
             self.no_decisions

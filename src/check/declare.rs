@@ -156,6 +156,7 @@ impl Declarer {
                             slot,
                             init: 0,
                             constant: matches!(item, Item::Constant { .. }),
+                            shows: ir::ValueKind::Number,
                         });
                     }
                 }

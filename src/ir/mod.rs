@@ -225,6 +225,37 @@ pub struct VarDef {
     pub init: ProcId,
     /// A `constant`: set once, read-only.
     pub constant: bool,
+    /// What the value means, to show it in words.
+    pub shows: ValueKind,
+}
+
+/// How a flow value reads in a transcript.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueKind {
+    #[default]
+    Number,
+    Bool,
+    Player,
+    Kind,
+}
+
+impl GameDef {
+    /// A value in words: "rock", "Ann", "true", "12".
+    pub fn show_value(&self, kind: ValueKind, value: i64) -> String {
+        match kind {
+            ValueKind::Number => value.to_string(),
+            ValueKind::Bool => (value != 0).to_string(),
+            ValueKind::Player => self
+                .seats
+                .get(value as usize)
+                .cloned()
+                .unwrap_or_else(|| value.to_string()),
+            ValueKind::Kind => self
+                .kinds
+                .get(value as usize)
+                .map_or_else(|| value.to_string(), |k| k.display.clone()),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -58,6 +58,8 @@ struct ApiTables {
     vars: HashMap<String, (u16, bool)>,
     options: HashMap<String, usize>,
     kinds: Vec<String>,
+    /// `beats[a * kinds + b]`, as in the game definition.
+    beats: Vec<bool>,
     players: usize,
     box_zone: ZoneId,
 }
@@ -201,6 +203,20 @@ fn register_api(engine: &mut Engine) {
                 .get(name)
                 .map(|&i| g.options[i])
                 .ok_or_else(|| api_error(format!("no option named \"{name}\"")))
+        },
+    );
+    engine.register_fn(
+        "beats",
+        |g: &mut GameApi, a: &str, b: &str| -> Result<bool, Box<EvalAltResult>> {
+            let kind = |name: &str| {
+                g.tables
+                    .kinds
+                    .iter()
+                    .position(|k| k == name)
+                    .ok_or_else(|| api_error(format!("no kind named \"{name}\"")))
+            };
+            let (a, b) = (kind(a)?, kind(b)?);
+            Ok(g.tables.beats[a * g.tables.kinds.len() + b])
         },
     );
     engine.register_fn(
@@ -424,6 +440,7 @@ impl ApiTables {
         tables.piece_types = def.pieces.iter().map(|p| p.ty).collect();
         tables.piece_kinds = def.pieces.iter().map(|p| p.kind).collect();
         tables.kinds = def.kinds.iter().map(|k| k.name.clone()).collect();
+        tables.beats = def.beats.clone();
         for var in &def.vars {
             tables.vars.insert(var.name.clone(), (var.slot, var.per_player));
         }

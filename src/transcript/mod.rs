@@ -201,6 +201,8 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                     format!(" {}", d.name)
                 };
                 let (verb, time) = match reaction_ms {
+                    // Silence has no reaction time worth showing.
+                    Some(_) if *value == crate::ir::NO_CHOICE => ("calls", String::new()),
                     Some(ms) => ("calls", format!(" after {ms} ms")),
                     None => ("chooses", String::new()),
                 };
@@ -210,7 +212,8 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 ));
             }
             Event::Var { var, seat, value } => {
-                let name = &def.vars[*var as usize].name;
+                let var = &def.vars[*var as usize];
+                let (name, value) = (&var.name, def.show_value(var.shows, *value));
                 match seat {
                     Some(s) => lines.push(format!("  {name} of {} = {value}", def.seat_name(*s))),
                     None => lines.push(format!("  {name} = {value}")),
