@@ -139,13 +139,16 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
     expected.sort_by_key(|e| (!e.contains('}'), !e.chars().any(char::is_alphabetic), e.clone()));
     expected.dedup();
     if wants_name {
+        expected.retain(|e| e != "`_`" && e != "a name");
         expected.push("a name".into());
     }
     if wants_number {
         expected.push("a number".into());
     }
     expected.dedup();
-    let position = (offset + position).min(text.len());
+    let mut position = (offset + position).min(text.len());
+    // Point at the offending word, not the blank before it.
+    position += text[position..].len() - text[position..].trim_start().len();
     let rest = &text[position..];
     let found: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
     let at_end = rest.trim().is_empty();
@@ -171,6 +174,20 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
         format!("expected {} or more", expected[..8].join(", "))
     };
     diagnostic = diagnostic.label(span, label);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let before: String = text[..position]
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if before.is_empty() && is_keyword(&word) && expected.iter().any(|e| e == "a name") {
+        diagnostic = diagnostic.help(format!(
+            "`{word}` is a word of the language; pick another name, e.g. `{word}_choice`"
+        ));
+    }
     if let Some(open) = unclosed_brace(&text[..position]) {
         if at_end || rest.starts_with('}') {
             diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
@@ -180,6 +197,11 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
         diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
     }
     (position, diagnostic)
+}
+
+/// Whether `word` is reserved by the grammar (see the `keyword` rule).
+fn is_keyword(word: &str) -> bool {
+    RulesParser::parse(Rule::keyword, word).is_ok_and(|mut p| p.next().is_some_and(|k| k.as_str() == word))
 }
 
 /// The innermost `{` still open at the end of `text`, skipping comments and strings.
