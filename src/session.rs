@@ -35,7 +35,10 @@ pub fn play(
     agents: &mut [Box<dyn Agent>],
 ) -> Result<Record, Box<Failure>> {
     let mut record = Record::default();
+    // What happened before a failure is kept, shuffles included, so the
+    // transcript of a failed game still replays up to the failure.
     let fail = |diagnostic: Diagnostic, mut record: Record, events: Vec<Event>| {
+        record.shuffles = shuffles_of(def, &events);
         record.events.extend(events);
         Box::new(Failure { diagnostic, record })
     };
@@ -82,19 +85,26 @@ pub fn play(
             }
         }
     }
-    for event in &events {
-        if let Event::Shuffle { zone, order, .. } = event {
-            record.shuffles.push(ShuffleSpec {
-                zone: def.zone_name(*zone),
-                top: order.iter().map(|&p| def.piece_label(p)).collect(),
-                span: None,
-            });
-        }
-    }
+    record.shuffles = shuffles_of(def, &events);
     record.events = events;
     record.outcome = state.outcome().cloned();
     record.scores = state.scores().to_vec();
     Ok(record)
+}
+
+/// Every shuffle's full outcome, top first, as a scenario states it.
+fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Shuffle { zone, order, .. } => Some(ShuffleSpec {
+                zone: def.zone_name(*zone),
+                top: order.iter().map(|&p| def.piece_label(p)).collect(),
+                span: None,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// An agent's answer to a pending decision, with a reaction time in a race.

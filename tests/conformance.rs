@@ -143,7 +143,7 @@ impl Knowledge {
     fn observe(&mut self, def: &GameDef, event: &Event) {
         match event {
             Event::Move { piece, to, .. } => self.known[*piece as usize] |= def.zone_viewers(*to),
-            Event::Reveal { piece, to } => self.known[*piece as usize] |= to,
+            Event::Reveal { piece, to, .. } => self.known[*piece as usize] |= to,
             Event::Shuffle { zone, order, .. } => {
                 for p in order {
                     self.known[*p as usize] &= def.zone_viewers(*zone);

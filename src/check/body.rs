@@ -263,7 +263,20 @@ impl Compiler {
     pub fn finish(mut self) -> (GameDef, Vec<Diagnostic>) {
         // `result_pc` was relative to the main procedure.
         self.def.result_pc += self.def.procs[self.def.main as usize].entry;
-        (self.def, self.diags)
+        // Code compiled more than once (a draft entry, once per chooser) would
+        // report the same mistake again.
+        let mut unique: Vec<Diagnostic> = Vec::with_capacity(self.diags.len());
+        for diag in self.diags {
+            let same = |d: &Diagnostic| {
+                d.code == diag.code
+                    && d.message == diag.message
+                    && d.labels.iter().map(|l| l.span).eq(diag.labels.iter().map(|l| l.span))
+            };
+            if !unique.iter().any(same) {
+                unique.push(diag);
+            }
+        }
+        (self.def, unique)
     }
 
     fn compile_vars(&mut self, items: &[Item]) {

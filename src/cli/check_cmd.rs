@@ -30,7 +30,7 @@ pub fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&all_json).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&all_json).unwrap_or_default());
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
@@ -47,9 +47,9 @@ pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
     let (Some(base_game), Some(variant_game)) = (load(base), load(variant)) else {
         return ExitCode::from(1);
     };
-    println!("{} -> {}", base.display(), variant.display());
+    say!("{} -> {}", base.display(), variant.display());
     for line in rpsdsl::explain::explain_diff(&base_game, &variant_game) {
-        println!("  {line}");
+        say!("  {line}");
     }
     ExitCode::SUCCESS
 }

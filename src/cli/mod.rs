@@ -6,6 +6,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Like `println!`, but a closed pipe (`rpsdsl ... | head`) ends quietly
+/// instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+pub(crate) use say;
+
 mod check_cmd;
 mod options_cmd;
 mod replay_cmd;
@@ -100,7 +113,7 @@ pub fn main() -> ExitCode {
         Command::Options { file } => options_cmd::options(&file),
         Command::Agents => {
             for (name, about) in agents::AGENT_NAMES {
-                println!("{name:10} {about}");
+                say!("{name:10} {about}");
             }
             ExitCode::SUCCESS
         }

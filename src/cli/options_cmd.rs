@@ -13,10 +13,10 @@ pub fn options(file: &Path) -> ExitCode {
     };
     let def = checked.def;
     if def.options.is_empty() {
-        println!("{} has no options", def.name);
+        say!("{} has no options", def.name);
     }
     for option in &def.options {
-        println!(
+        say!(
             "{:20} {:40} default {:10} {}",
             option.name,
             check::describe_option_type(&option.ty),

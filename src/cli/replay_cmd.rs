@@ -97,7 +97,7 @@ pub fn replay(path: &Path) -> ExitCode {
     let again = Transcript::new(&def, header, &replayed, Viewer::All);
     match rpsdsl::transcript::first_divergence(&recorded, &again) {
         None => {
-            println!("replay matches: {} lines, {}", again.lines.len(), again.result);
+            say!("replay matches: {} lines, {}", again.lines.len(), again.result);
             ExitCode::SUCCESS
         }
         Some(message) => {

@@ -55,9 +55,9 @@ pub fn run(
     };
     let transcript = Transcript::new(def, header, &record, viewer);
     if json {
-        println!("{}", serde_json::to_string_pretty(&transcript).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&transcript).unwrap_or_default());
     } else {
-        print!("{}", transcript.to_text());
+        say!("{}", transcript.to_text().trim_end_matches('\n'));
     }
     match failure {
         Some(d) => {

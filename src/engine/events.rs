@@ -23,9 +23,11 @@ pub enum Event {
         to: ZoneId,
         seen_by: u32,
     },
+    /// `to`: the seats shown the piece; `seen_by`: everyone who knows it now.
     Reveal {
         piece: PieceId,
         to: u32,
+        seen_by: u32,
     },
     Decision {
         seat: Seat,

@@ -617,7 +617,11 @@ impl State {
                     };
                     let piece = piece_of(self.pop());
                     self.known[piece as usize] |= mask;
-                    events.push(Event::Reveal { piece, to: mask });
+                    events.push(Event::Reveal {
+                        piece,
+                        to: mask,
+                        seen_by: self.known[piece as usize],
+                    });
                 }
                 Op::Win => {
                     let seat = self.pop() as Seat;

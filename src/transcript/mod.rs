@@ -168,7 +168,7 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 def.zone_name(*from),
                 def.zone_name(*to)
             )),
-            Event::Reveal { piece: p, to } => {
+            Event::Reveal { piece: p, to, seen_by } => {
                 let whom = if *to == def.all_seats_mask() {
                     "everyone".to_string()
                 } else {
@@ -178,7 +178,8 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                lines.push(format!("  reveal {} to {whom}", piece(def, *p, *to, viewer)));
+                // A seat that already knew the piece still sees its name.
+                lines.push(format!("  reveal {} to {whom}", piece(def, *p, *seen_by, viewer)));
             }
             Event::Decision {
                 seat,
