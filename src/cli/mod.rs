@@ -17,7 +17,6 @@ macro_rules! say {
         }
     }};
 }
-pub(crate) use say;
 
 mod check_cmd;
 mod options_cmd;
