@@ -7,7 +7,7 @@ mod common;
 use common::{games, load, play};
 use rpsdsl::engine::{Choice, Event, State};
 use rpsdsl::ir::{GameDef, Seat};
-use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+use rpsdsl::scenario::Scenario;
 use rpsdsl::transcript::{Header, Transcript, Viewer};
 
 #[test]
@@ -94,27 +94,7 @@ fn a_json_transcript_replays() {
             let json = serde_json::to_string(&written).unwrap();
             let read: Transcript = serde_json::from_str(&json).unwrap();
             let script = read.replay.clone().unwrap();
-            let scenario = Scenario {
-                seed: Some(seed),
-                options: vec![],
-                shuffles: script
-                    .shuffles
-                    .iter()
-                    .map(|s| ShuffleSpec {
-                        zone: s.zone.clone(),
-                        top: s.top.clone(),
-                        span: None,
-                    })
-                    .collect(),
-                decisions: script
-                    .decisions
-                    .iter()
-                    .map(|d| ScriptedDecision {
-                        text: d.clone(),
-                        span: None,
-                    })
-                    .collect(),
-            };
+            let scenario = script.to_scenario(seed);
             // A different seed: the transcript alone must fix every chance outcome.
             let replayed = play(&def, seed + 1000, &scenario).unwrap();
             let header = Header {

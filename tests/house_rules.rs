@@ -148,24 +148,6 @@ fn forced(def: &GameDef, top: &[&str]) -> Vec<rpsdsl::engine::ForcedShuffle> {
     common::scenario(&[("bag", top)], &[]).forced_shuffles(def).unwrap()
 }
 
-/// A full game: the duel winner places a Squad Member, the loser claims the
-/// face-down token, the winner the face-up one.
-fn round(winner: &str) -> Vec<String> {
-    let (o, b) = if winner == "Orange" {
-        ("rock", "scissors")
-    } else {
-        ("scissors", "rock")
-    };
-    let loser = if winner == "Orange" { "Blue" } else { "Orange" };
-    vec![
-        format!("Orange: {o}"),
-        format!("Blue: {b}"),
-        format!("{winner}: place a Squad Member"),
-        format!("{loser}: claim the face-down token"),
-        format!("{winner}: claim the face-up token"),
-    ]
-}
-
 #[test]
 fn unspent_goggles_score_one_each() {
     let game = game(RULES, &[("goggles", "true")]);
@@ -181,7 +163,7 @@ fn unspent_goggles_score_one_each() {
         "Blue: rock".into(),
         "Orange: shop 9".into(),
     ];
-    decisions.extend(winners.iter().flat_map(|w| round(w)));
+    decisions.extend(winners.iter().flat_map(|w| common::rps_round(w)));
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
     let record = play(&game, 1, &scenario(&[("bag", &top)], &decisions));
     let terms: Vec<&str> = game.def.score_terms.iter().map(|t| t.name.as_str()).collect();

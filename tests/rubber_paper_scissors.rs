@@ -13,27 +13,9 @@ fn seat(def: &GameDef, name: &str) -> u8 {
     def.seats.iter().position(|s| s == name).unwrap() as u8
 }
 
-/// A duel `winner` wins at once, then the winner places a Squad Member, the
-/// loser claims the face-down token and the winner gets the face-up one.
-fn round(winner: &str) -> Vec<String> {
-    let (o, b) = if winner == "Orange" {
-        ("rock", "scissors")
-    } else {
-        ("scissors", "rock")
-    };
-    let loser = if winner == "Orange" { "Blue" } else { "Orange" };
-    vec![
-        format!("Orange: {o}"),
-        format!("Blue: {b}"),
-        format!("{winner}: place a Squad Member"),
-        format!("{loser}: claim the face-down token"),
-        format!("{winner}: claim the face-up token"),
-    ]
-}
-
 fn full_game(bag_top: &[&str], winners: &[&str]) -> (GameDef, rpsdsl::session::Record) {
     let def = load(RULES);
-    let decisions: Vec<String> = winners.iter().flat_map(|w| round(w)).collect();
+    let decisions: Vec<String> = winners.iter().flat_map(|w| common::rps_round(w)).collect();
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
     let record = play(&def, 1, &scenario(&[("bag", bag_top)], &decisions)).unwrap();
     (def, record)

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use rpsdsl::agents;
 use rpsdsl::check::{FsLoader, OptionSetting};
 use rpsdsl::diagnostic::Span;
-use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 use rpsdsl::session;
 use rpsdsl::transcript::{Header, Transcript, Viewer};
 
@@ -57,27 +56,7 @@ pub fn replay(path: &Path) -> ExitCode {
         }
     };
     let (def, options) = (game.def, game.options);
-    let scenario = Scenario {
-        seed: Some(recorded.seed),
-        options: vec![],
-        shuffles: script
-            .shuffles
-            .iter()
-            .map(|s| ShuffleSpec {
-                zone: s.zone.clone(),
-                top: s.top.clone(),
-                span: None,
-            })
-            .collect(),
-        decisions: script
-            .decisions
-            .iter()
-            .map(|d| ScriptedDecision {
-                text: d.clone(),
-                span: None,
-            })
-            .collect(),
-    };
+    let scenario = script.to_scenario(recorded.seed);
     let mut agents = agents::from_spec("random", def.players(), recorded.seed).unwrap_or_default();
     let replayed = match session::play(&def, &options, recorded.seed, &scenario, &mut agents) {
         Ok(record) => record,

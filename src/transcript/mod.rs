@@ -65,6 +65,35 @@ pub struct ReplayShuffle {
     pub top: Vec<String>,
 }
 
+impl ReplayScript {
+    /// The scenario that plays the recorded game again: every shuffle and
+    /// every decision fixed.
+    pub fn to_scenario(&self, seed: u64) -> crate::scenario::Scenario {
+        use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+        Scenario {
+            seed: Some(seed),
+            options: vec![],
+            shuffles: self
+                .shuffles
+                .iter()
+                .map(|s| ShuffleSpec {
+                    zone: s.zone.clone(),
+                    top: s.top.clone(),
+                    span: None,
+                })
+                .collect(),
+            decisions: self
+                .decisions
+                .iter()
+                .map(|d| ScriptedDecision {
+                    text: d.clone(),
+                    span: None,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The header facts a transcript names.
 pub struct Header<'a> {
     pub rules: &'a str,

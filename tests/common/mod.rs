@@ -60,3 +60,22 @@ pub fn play(def: &GameDef, seed: u64, scenario: &Scenario) -> Result<Record, Box
 pub fn lines(def: &GameDef, record: &Record) -> Vec<String> {
     rpsdsl::transcript::render_events(def, &record.events, rpsdsl::transcript::Viewer::All)
 }
+
+/// A Rubber Paper Scissors round where `winner` wins the duel at once, places
+/// a Squad Member, the loser claims the face-down token and the winner the
+/// face-up one.
+pub fn rps_round(winner: &str) -> Vec<String> {
+    let (o, b) = if winner == "Orange" {
+        ("rock", "scissors")
+    } else {
+        ("scissors", "rock")
+    };
+    let loser = if winner == "Orange" { "Blue" } else { "Orange" };
+    vec![
+        format!("Orange: {o}"),
+        format!("Blue: {b}"),
+        format!("{winner}: place a Squad Member"),
+        format!("{loser}: claim the face-down token"),
+        format!("{winner}: claim the face-up token"),
+    ]
+}
