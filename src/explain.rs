@@ -162,13 +162,14 @@ fn named_parts(block: &Block, sources: &Sources, parts: &mut Parts) {
     }
 }
 
-/// Spans of the `phase`/`step` bodies inside a block, left out of the
-/// block's own outline so a changed phase is reported once.
+/// The `phase`/`step` statements inside a block, left out of the block's own
+/// outline so a changed phase is reported once. (A variant replaces only the
+/// body, so the statement's span still lies in the base file.)
 fn named_bodies(block: &Block) -> Vec<Span> {
     let mut spans = vec![];
     for stmt in &block.stmts {
-        if let StmtKind::Named { body, .. } = &stmt.kind {
-            spans.push(body.span);
+        if let StmtKind::Named { .. } = &stmt.kind {
+            spans.push(stmt.span);
         } else {
             for nested in nested(&stmt.kind) {
                 spans.extend(named_bodies(nested));

@@ -241,10 +241,10 @@ impl Compiler {
                 self.user_procs.insert(id, decl.clone());
             }
         }
-        self.compile_vars(items);
         // Uses from here on are uses by the rules; the lookups so far only
         // declared things. (Piece homes are looked up without counting.)
         self.declared_uses = self.globals.uses.clone();
+        self.compile_vars(items);
         self.compile_pieces(items);
         let mut ids: Vec<ProcId> = self.user_procs.keys().copied().collect();
         ids.sort();
@@ -804,6 +804,7 @@ impl Compiler {
             let what = match symbol {
                 Symbol::PieceType(_) => "piece type",
                 Symbol::Option(_) => "option",
+                Symbol::Var(v) if self.def.vars[*v as usize].constant => "constant",
                 Symbol::Var(_) => "variable",
                 Symbol::Group(_) => "group",
                 Symbol::Hook(_) => "hook",
@@ -1045,10 +1046,19 @@ impl Compiler {
                     let to_end = self.emit(Op::Jump(0), span);
                     let here = self.here();
                     self.patch(at, here);
-                    let diverges = self.block(block);
+                    if !self.block(block) {
+                        // After it, the chosen name would hold nothing.
+                        self.error(
+                            Diagnostic::error(
+                                "else-falls-through",
+                                format!("`{}` has no value after this `else`", var.name),
+                            )
+                            .label(block.span, "this block can finish")
+                            .help("end the `else` block with `break`, `return`, `win`, `declare draw` or `end game`"),
+                        );
+                    }
                     let end = self.here();
                     self.patch(to_end, end);
-                    let _ = diverges;
                 }
                 false
             }
@@ -1763,10 +1773,17 @@ impl Compiler {
 
     /// `for var in domain { body }` (also used by `sum`).
     fn for_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
-        let (domain, cond) = match domain {
-            Domain::Where(inner, cond) => (&**inner, Some(cond)),
-            other => (other, None),
-        };
+        let (domain, cond, none) = split_domain(domain);
+        if let Some(none) = none {
+            self.error(
+                Diagnostic::error(
+                    "bad-domain",
+                    format!("`, or {}` only makes sense in a choice", none.name),
+                )
+                .label(none.span, "a loop goes through every value")
+                .help("remove it, or let a player choose: `P chooses x from ..., or none`"),
+            );
+        }
         // With `where`, the body runs only for the values that pass.
         let mut body = |c: &mut Compiler| match cond {
             None => body(c),
@@ -1785,7 +1802,7 @@ impl Compiler {
             Shape::Invalid | Shape::Pieces => {
                 if let Shape::Pieces = shape {
                     self.error(
-                        Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
+                        Diagnostic::error("bad-domain", "a loop cannot go through pieces yet")
                             .label(span, "pieces may move while the loop runs")
                             .help("count them with `count ... in ...`, or let a player choose one"),
                     );

@@ -29,7 +29,7 @@ pub fn apply(mut base: Vec<Item>, variant: Vec<Item>, diags: &mut Vec<Diagnostic
                     diags.push(
                         Diagnostic::error(
                             "duplicate-definition",
-                            format!("the base already has a {what} `{name}`"),
+                            format!("the base already has {} {what} `{name}`", article(what)),
                         )
                         .label(item_span(&other), format!("{what} defined again here"))
                         .label(item_span(first), "the base's definition")
@@ -60,6 +60,14 @@ fn part_key(item: &Item) -> Option<(&'static str, String)> {
         Item::Anytime(a) => ("anytime action", a.label.clone()),
         _ => return None,
     })
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// Where an item's name is written.
@@ -117,23 +125,42 @@ fn override_part(base: &mut [Item], item: Item, span: Span, diags: &mut Vec<Diag
             }
         }
         Item::Pieces(entries) => {
-            for entry in entries {
-                let slot = base.iter_mut().find_map(|i| match i {
-                    Item::Pieces(entries) => entries.iter_mut().find(|e| e.name.name == entry.name.name),
-                    _ => None,
-                });
-                match slot {
-                    Some(slot) => *slot = entry,
-                    None => {
-                        let names = base
-                            .iter()
-                            .flat_map(|i| match i {
-                                Item::Pieces(entries) => entries.iter().map(|e| e.name.name.clone()).collect(),
-                                _ => vec![],
-                            })
-                            .collect();
-                        missing(diags, "piece type", &entry.name.name, entry.name.span, names);
+            // The variant's entries for a piece type replace all of the base's
+            // entries for it (a type may be declared in several entries).
+            let mut types: Vec<String> = vec![];
+            for entry in &entries {
+                if !types.contains(&entry.name.name) {
+                    types.push(entry.name.name.clone());
+                }
+            }
+            for ty in types {
+                let replacements: Vec<_> = entries.iter().filter(|e| e.name.name == ty).cloned().collect();
+                let mut placed = false;
+                for item in base.iter_mut() {
+                    if let Item::Pieces(base_entries) = item
+                        && let Some(first) = base_entries.iter().position(|e| e.name.name == ty)
+                    {
+                        if placed {
+                            base_entries.retain(|e| e.name.name != ty);
+                        } else {
+                            base_entries.retain(|e| e.name.name != ty);
+                            let at = first.min(base_entries.len());
+                            for (k, entry) in replacements.iter().enumerate() {
+                                base_entries.insert(at + k, entry.clone());
+                            }
+                            placed = true;
+                        }
                     }
+                }
+                if !placed {
+                    let names = base
+                        .iter()
+                        .flat_map(|i| match i {
+                            Item::Pieces(entries) => entries.iter().map(|e| e.name.name.clone()).collect(),
+                            _ => vec![],
+                        })
+                        .collect();
+                    missing(diags, "piece type", &ty, replacements[0].name.span, names);
                 }
             }
         }

@@ -173,24 +173,24 @@ fn register_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
-        "var",
+        "variable",
         |g: &mut GameApi, name: &str| -> Result<i64, Box<EvalAltResult>> {
             match g.tables.vars.get(name) {
                 Some(&(slot, false)) => Ok(g.vars[slot as usize]),
                 Some(_) => Err(api_error(format!(
-                    "\"{name}\" is kept per player; call var(\"{name}\", player)"
+                    "\"{name}\" is kept per player; call variable(\"{name}\", player)"
                 ))),
                 None => Err(api_error(format!("no variable named \"{name}\""))),
             }
         },
     );
     engine.register_fn(
-        "var",
+        "variable",
         |g: &mut GameApi, name: &str, player: i64| -> Result<i64, Box<EvalAltResult>> {
             let seat = g.seat(player)?;
             match g.tables.vars.get(name) {
                 Some(&(slot, true)) => Ok(g.vars[slot as usize + seat]),
-                Some(_) => Err(api_error(format!("\"{name}\" is one value; call var(\"{name}\")"))),
+                Some(_) => Err(api_error(format!("\"{name}\" is one value; call variable(\"{name}\")"))),
                 None => Err(api_error(format!("no variable named \"{name}\""))),
             }
         },

@@ -178,14 +178,15 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    let before: String = text[..position]
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if before.is_empty() && is_keyword(&word) && expected.iter().any(|e| e == "a name") {
+    // A reserved word where a name belongs: `let move = 3` fails just after
+    // `move`, so look at the word at the error and the one before it.
+    let previous = previous_word(&text[..position]);
+    let misused = [word.as_str(), previous.0.as_str()]
+        .into_iter()
+        .find(|w| is_keyword(w) && names_follow(if *w == word { &previous.0 } else { &previous.1 }));
+    if let Some(reserved) = misused {
         diagnostic = diagnostic.help(format!(
-            "`{word}` is a word of the language; pick another name, e.g. `{word}_choice`"
+            "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"
         ));
     }
     if let Some(open) = unclosed_brace(&text[..position]) {
@@ -197,6 +198,46 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
         diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
     }
     (position, diagnostic)
+}
+
+/// The last word before `text`'s end and the word before that.
+fn previous_word(text: &str) -> (String, String) {
+    let mut words = text
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string);
+    let last = words.next().unwrap_or_default();
+    // Only a word right before the error counts (blanks allowed in between).
+    let tail = text.trim_end();
+    if !tail.ends_with(&last) || last.is_empty() {
+        return (String::new(), String::new());
+    }
+    (last, words.next().unwrap_or_default())
+}
+
+/// Words after which the grammar expects a name.
+fn names_follow(word: &str) -> bool {
+    matches!(
+        word,
+        "let"
+            | "for"
+            | "chooses"
+            | "calls"
+            | "by"
+            | "var"
+            | "constant"
+            | "table"
+            | "option"
+            | "procedure"
+            | "hook"
+            | "trigger"
+            | "sum"
+            | "phase"
+            | "step"
+            | "kinds"
+            | "group"
+            | "board"
+    )
 }
 
 /// Whether `word` is reserved by the grammar (see the `keyword` rule).
