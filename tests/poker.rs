@@ -307,8 +307,8 @@ fn the_game_ends_early_when_one_player_has_all_the_chips() {
         let text = lines(&def, &record);
         let last_turn: u32 = text
             .iter()
-            .filter_map(|l| l.strip_prefix("  turn = "))
-            .last()
+            .rev()
+            .find_map(|l| l.strip_prefix("  turn = "))
             .unwrap()
             .parse()
             .unwrap();

@@ -1,7 +1,7 @@
 //! The command line: clap commands, file I/O and printing. No game logic.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -25,7 +25,6 @@ mod run_cmd;
 mod setup;
 
 use rpsdsl::agents;
-use rpsdsl::check::{self, Checked, FsLoader};
 use rpsdsl::diagnostic::{self, Diagnostic, Sources};
 
 #[derive(Parser)]
@@ -125,18 +124,4 @@ pub(crate) fn color() -> bool {
 
 pub(crate) fn report(diagnostics: &[Diagnostic], sources: &Sources) {
     eprint!("{}", diagnostic::render(diagnostics, sources, color()));
-}
-
-/// Loads and checks a rules file, printing diagnostics on failure.
-pub(crate) fn load(file: &Path) -> Option<Checked> {
-    match check::check_file(file, &FsLoader) {
-        Ok(checked) => {
-            report(&checked.warnings, &checked.def.sources);
-            Some(checked)
-        }
-        Err(failed) => {
-            report(&failed.diagnostics, &failed.sources);
-            None
-        }
-    }
 }

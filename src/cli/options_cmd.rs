@@ -27,7 +27,12 @@ pub fn options(file: &Path) -> ExitCode {
             if *value != option.default {
                 shown = format!("{} (default {shown})", value.render(&option.ty));
             }
-            [option.name.clone(), check::describe_option_type(&option.ty), shown, option.description.clone()]
+            [
+                option.name.clone(),
+                check::describe_option_type(&option.ty),
+                shown,
+                option.description.clone(),
+            ]
         })
         .collect();
     let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
