@@ -27,12 +27,21 @@ pub enum Event {
         piece: PieceId,
         to: u32,
     },
+    /// Turned face down again; `seen_by` still remember what it is.
+    Hide {
+        piece: PieceId,
+        seen_by: u32,
+    },
     Decision {
         seat: Seat,
         decision: DecisionId,
         value: i64,
         offered: u16,
         seen_by: u32,
+        /// The pieces the choice names, and who knew each of them then:
+        /// the others read their backs ("Pawn of Light (hidden)").
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pieces: Vec<(PieceId, u32)>,
     },
     /// A variable changed (`seat` for per-player variables).
     Var {
@@ -69,6 +78,7 @@ pub enum EndReason {
     Trigger(u16),
     /// The result section: decided by this key.
     Rank(u16),
-    /// `declare draw`, or a tie on every result key.
-    Draw(Span),
+    /// `declare draw` (with its reason, an index into `GameDef::messages`),
+    /// or a tie on every result key.
+    Draw(Span, Option<u16>),
 }

@@ -237,7 +237,7 @@ impl State {
             let zone = if in_game { piece.home } else { box_zone };
             state.zones[zone as usize].push(id as PieceId);
             state.piece_zone[id] = zone;
-            state.known[id] = def.zone_viewers(zone);
+            state.known[id] = def.piece_viewers(id as PieceId, zone);
         }
         state.enter(def, def.main, 0)?;
         state.run(def, events)?;
@@ -312,12 +312,18 @@ impl State {
         for &seat in &ask.who {
             let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
             let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
+            let pieces = def
+                .choice_pieces(ask.decision, choice.value)
+                .into_iter()
+                .map(|p| (p, self.known[p as usize]))
+                .collect();
             events.push(Event::Decision {
                 seat,
                 decision: ask.decision,
                 value: choice.value,
                 offered: self.offers[seat as usize].len() as u16,
                 seen_by,
+                pieces,
             });
             match ask.each_base {
                 Some(base) => {
@@ -359,6 +365,7 @@ impl State {
             value: choice.value,
             offered: self.offers[choice.seat as usize].len() as u16,
             seen_by: def.all_seats_mask(),
+            pieces: vec![],
         });
         let action = &def.anytime[(-choice.value - 1) as usize];
         self.interrupted.push(Interrupted {
@@ -396,12 +403,21 @@ impl State {
             }
             let offered = &self.offers[seat as usize];
             if !offered.contains(&mine[0].value) {
+                // Named as the chooser knows the pieces: an error must not
+                // tell them what they may not know.
+                let piece = |p: PieceId| {
+                    if self.knows(seat, p) {
+                        def.piece_label(p)
+                    } else {
+                        def.piece_back_label(p)
+                    }
+                };
                 return Err(IllegalAction::NotOffered {
                     seat: def.seat_name(seat).to_string(),
-                    choice: def.choice_label(ask.decision, mine[0].value),
+                    choice: def.choice_label_with(ask.decision, mine[0].value, &piece),
                     legal: offered
                         .iter()
-                        .map(|&v| def.choice_label(ask.decision, v))
+                        .map(|&v| def.choice_label_with(ask.decision, v, &piece))
                         .collect::<Vec<_>>()
                         .join(", "),
                 });

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::ir::{Attr, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId};
+use crate::ir::{Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId};
 
 /// What `exec` stopped for.
 enum Stop {
@@ -143,7 +143,7 @@ impl State {
         }
         self.zones[to as usize].push(piece);
         self.piece_zone[piece as usize] = to;
-        self.known[piece as usize] |= def.zone_viewers(to);
+        self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
             piece,
             from,
@@ -196,7 +196,7 @@ impl State {
             pieces.extend(chosen);
         }
         for &p in pieces.iter() {
-            self.known[p as usize] &= viewers;
+            self.known[p as usize] &= def.piece_viewers(p, zone);
         }
         let order = pieces.iter().rev().copied().collect();
         events.push(Event::Shuffle {
@@ -544,6 +544,98 @@ impl State {
                         }
                     }
                 }
+                Op::SpaceOf(board) => {
+                    let piece = self.pop() as PieceId;
+                    let zone = &def.zones[self.piece_zone[piece as usize] as usize];
+                    if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
+                        return Err(self.error(
+                            def,
+                            "not-on-board",
+                            format!(
+                                "{} is in `{}`, not on board `{}`",
+                                def.piece_label(piece),
+                                def.zone_name(self.piece_zone[piece as usize]),
+                                def.boards[board as usize].name
+                            ),
+                        ));
+                    }
+                    self.stack.push(zone.index as i64);
+                }
+                Op::SpaceIn { first, len } => {
+                    let i = self.pop();
+                    if !(0..len as i64).contains(&i) {
+                        return Err(self.error(
+                            def,
+                            "no-such-space",
+                            format!("there is no space {i} here: the spaces are 0 to {}", len as i64 - 1),
+                        ));
+                    }
+                    self.stack.push(first as i64 + i);
+                }
+                Op::Degree(board) => {
+                    let space = self.pop();
+                    self.stack
+                        .push(def.boards[board as usize].adjacent[space as usize].len() as i64);
+                }
+                Op::Neighbour(board) => {
+                    let k = self.pop();
+                    let space = self.pop();
+                    self.stack
+                        .push(def.boards[board as usize].adjacent[space as usize][k as usize] as i64);
+                }
+                Op::CountOnBoard { board, matcher } => {
+                    let (key, owner) = self.pop_matcher(matcher);
+                    let mut n = 0;
+                    for &family in &def.boards[board as usize].slots {
+                        let f = &def.families[family as usize];
+                        for zone in f.first..f.first + f.len {
+                            n += self.zones[zone as usize]
+                                .iter()
+                                .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                                .count() as i64;
+                        }
+                    }
+                    self.stack.push(n);
+                }
+                Op::ActionValue { decision, entry } => {
+                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                        unreachable!("the checker gives action values to action decisions")
+                    };
+                    let n = actions[entry as usize].params.len();
+                    let at = self.stack.len() - n;
+                    let value = crate::ir::encode_action(actions, entry as usize, &self.stack[at..]);
+                    self.stack.truncate(at);
+                    match value {
+                        Some(v) => self.stack.push(v),
+                        None => {
+                            return Err(self.error(
+                                def,
+                                "bad-action",
+                                "an action's number parameter is outside 0 to 65535".into(),
+                            ));
+                        }
+                    }
+                }
+                Op::ActionEntry(decision) => {
+                    let value = self.pop();
+                    let n = match &def.decisions[decision as usize].kind {
+                        ChoiceKind::Actions(actions) => actions.len() as i64,
+                        _ => 1,
+                    };
+                    self.stack.push(value % n);
+                }
+                Op::ActionParam { decision, entry, param } => {
+                    let value = self.pop();
+                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                        unreachable!("the checker gives action values to action decisions")
+                    };
+                    let params = &actions[entry as usize].params;
+                    let mut rest = value / actions.len() as i64;
+                    for (_, radix) in &params[..param as usize] {
+                        rest /= radix;
+                    }
+                    self.stack.push(rest % params[param as usize].1);
+                }
                 Op::Opponent | Op::NextSeat => {
                     let seat = self.pop();
                     self.stack.push((seat + 1) % def.players() as i64);
@@ -620,9 +712,28 @@ impl State {
                     };
                     self.end_game(Some(seat), reason, events);
                 }
-                Op::DeclareDraw => {
-                    let span = self.span(def);
-                    self.end_game(None, EndReason::Draw(span), events);
+                Op::Hide => {
+                    let piece = self.pop() as PieceId;
+                    events.push(Event::Hide {
+                        piece,
+                        seen_by: self.known[piece as usize],
+                    });
+                }
+                Op::DeclareDraw(reason) => {
+                    let trigger = self.running_trigger(def);
+                    if trigger.is_none() && !self.triggers_checked {
+                        // The last action may have won the game: triggers
+                        // look at it before the flow calls it a draw.
+                        self.frames.last_mut().expect("frame").pc = pc;
+                        self.triggers_checked = true;
+                        self.run_triggers(def, events)?;
+                        continue;
+                    }
+                    let reason = match trigger {
+                        Some(t) => EndReason::Trigger(t),
+                        None => EndReason::Draw(self.span(def), reason),
+                    };
+                    self.end_game(None, reason, events);
                 }
                 Op::EndGame => {
                     // Leave every procedure and go to scoring.

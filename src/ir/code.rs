@@ -110,6 +110,35 @@ pub enum Op {
     },
     /// `piece -> attribute`
     Attr(Attr),
+    /// `piece -> the space of the board it stands on` (error when it is elsewhere)
+    SpaceOf(u16),
+    /// `i -> first + i`: space `i` of a ring (error when out of range)
+    SpaceIn {
+        first: u16,
+        len: u16,
+    },
+    /// `space -> how many spaces it touches` on the board
+    Degree(u16),
+    /// `space k -> the k-th space it touches` on the board
+    Neighbour(u16),
+    /// `[type|kind] [owner] -> n`: matching pieces in every slot of the board.
+    CountOnBoard {
+        board: u16,
+        matcher: Matcher,
+    },
+    /// `params.. -> value`: one action of an action decision, encoded.
+    ActionValue {
+        decision: DecisionId,
+        entry: u16,
+    },
+    /// `value -> the index of the chosen action`
+    ActionEntry(DecisionId),
+    /// `value -> parameter `param` of the chosen action`
+    ActionParam {
+        decision: DecisionId,
+        entry: u16,
+        param: u8,
+    },
     /// `seat -> the other seat` (two players)
     Opponent,
     /// `seat -> the next seat`
@@ -132,9 +161,12 @@ pub enum Op {
     Reveal {
         to_one: bool,
     },
+    /// `piece ->` face down again (who saw it remembers it).
+    Hide,
     /// `seat ->` the game ends, that seat wins.
     Win,
-    DeclareDraw,
+    /// The game ends in a draw, for the reason in `GameDef::messages` if any.
+    DeclareDraw(Option<u16>),
     /// Leave the flow and go to scoring and the result.
     EndGame,
     /// Empty every player's list of offered choices.

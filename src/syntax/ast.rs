@@ -168,6 +168,8 @@ pub struct PieceEntry {
     pub copies: Option<(i64, Span)>,
     pub per_player: bool,
     pub home: Ident,
+    /// `kind hidden`: only the owner (and whoever it is revealed to) sees the kind.
+    pub kind_hidden: bool,
     pub when: Option<Expr>,
     pub span: Span,
 }
@@ -175,10 +177,50 @@ pub struct PieceEntry {
 #[derive(Clone, Debug)]
 pub struct BoardDecl {
     pub name: Ident,
-    pub rows: i64,
-    pub cols: i64,
+    pub shape: BoardShape,
     pub shape_span: Span,
     pub slots: Vec<(Ident, Visibility)>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum BoardShape {
+    /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal neighbours.
+    Grid { rows: i64, cols: i64 },
+    /// `graph { ring ..., space ..., link ... }`
+    Graph(Vec<GraphPart>),
+}
+
+#[derive(Clone, Debug)]
+pub enum GraphPart {
+    /// `ring outer 18 wraps`
+    Ring {
+        name: Ident,
+        count: i64,
+        count_span: Span,
+        wraps: bool,
+    },
+    /// `space centre`
+    Space(Ident),
+    /// `link outer[i] -- inner[i / 2] where i % 2 == 0`
+    Link(Box<LinkRule>),
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkRule {
+    pub left: SpacePattern,
+    pub right: SpacePattern,
+    pub cond: Option<Expr>,
+    pub span: Span,
+}
+
+/// `outer[i]`, `inner[i / 2]` or `centre` in a link rule.
+#[derive(Clone, Debug)]
+pub struct SpacePattern {
+    pub name: Ident,
+    pub index: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,12 +376,21 @@ pub enum StmtKind {
         from: Expr,
         to: Expr,
     },
+    /// `reveal a, b` (to everyone) or `reveal a to p`.
     Reveal {
-        piece: Expr,
+        pieces: Vec<Expr>,
         to: Option<Expr>,
     },
+    /// `hide a, b`: face down again; who saw them remembers them.
+    Hide(Vec<Expr>),
+    /// `mover chooses { "label" for x in ... { ... } ... }`
+    ChooseActions {
+        who: Expr,
+        actions: Vec<ActionEntry>,
+    },
     Win(Expr),
-    DeclareDraw,
+    /// `declare draw "why"`
+    DeclareDraw(Option<String>),
     EndGame,
     Call {
         name: Ident,
@@ -364,6 +415,17 @@ pub struct LValue {
 pub struct DraftEntry {
     pub label: String,
     pub label_span: Span,
+    pub when: Option<Expr>,
+    pub body: Block,
+}
+
+/// One action of a `chooses { ... }` menu.
+#[derive(Clone, Debug)]
+pub struct ActionEntry {
+    /// The label, with `{param}` placeholders.
+    pub label: String,
+    pub label_span: Span,
+    pub params: Vec<(Ident, Domain)>,
     pub when: Option<Expr>,
     pub body: Block,
 }
@@ -460,6 +522,16 @@ pub enum ExprKind {
     Count {
         filter: Filter,
         zone: Box<Expr>,
+    },
+    /// `count Pawn of p on rings`: in every slot of every space of a board.
+    CountOnBoard {
+        filter: Filter,
+        board: Ident,
+    },
+    /// `outer[i]`: space `i` (from 0) of a ring of a board.
+    SpaceAt {
+        group: Ident,
+        index: Box<Expr>,
     },
     Lines {
         filter: Filter,

@@ -1,0 +1,128 @@
+//! Declared boards: spaces and links generated from rules, adjacency on
+//! grids, and the diagnostics for link rules that do not fit.
+
+use rpsdsl::check::{FsLoader, check_source};
+use rpsdsl::ir::GameDef;
+
+fn def(board: &str) -> GameDef {
+    let text = format!("game \"T\"\nplayers 2\n{board}\nflow {{ declare draw }}\n");
+    match check_source("t.rules", &text, &FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    }
+}
+
+fn errors(board: &str) -> Vec<(String, String)> {
+    let text = format!("game \"T\"\nplayers 2\n{board}\nflow {{ declare draw }}\n");
+    match check_source("t.rules", &text, &FsLoader) {
+        Ok(_) => vec![],
+        Err(failed) => failed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect(),
+    }
+}
+
+fn neighbours(def: &GameDef, space: &str) -> Vec<String> {
+    let board = &def.boards[0];
+    let s = board.space_named(space).unwrap_or_else(|| panic!("no space {space}"));
+    board.adjacent[s as usize]
+        .iter()
+        .map(|&t| board.space_name(t))
+        .collect()
+}
+
+#[test]
+fn rings_and_links_generate_the_graph() {
+    let def = def("board rings: graph {
+        ring outer 18 wraps
+        ring inner 9 wraps
+        space centre
+        link outer[i] -- inner[i / 2]
+        link inner[j] -- centre
+        spot public
+    }");
+    let board = &def.boards[0];
+    assert_eq!(board.spaces(), 28);
+    let links: usize = board.adjacent.iter().map(Vec::len).sum::<usize>() / 2;
+    assert_eq!(links, 18 + 9 + 18 + 9, "two rings, outer to inner, inner to centre");
+    assert_eq!(neighbours(&def, "outer 1"), ["outer 2", "outer 18", "inner 1"]);
+    assert_eq!(
+        neighbours(&def, "inner 1"),
+        ["outer 1", "outer 2", "inner 2", "inner 9", "centre"]
+    );
+    assert_eq!(neighbours(&def, "centre").len(), 9);
+    assert_eq!(def.zone_name(def.families[1].first + 27), "spot of centre");
+}
+
+#[test]
+fn a_link_rule_can_leave_indices_out() {
+    // Nine Men's Morris: three squares of 8 points, joined at the middle of each side.
+    let def = def("board morris: graph {
+        ring outer 8 wraps
+        ring middle 8 wraps
+        ring inner 8 wraps
+        link outer[i] -- middle[i] where i % 2 == 1
+        link middle[i] -- inner[i] where i % 2 == 1
+        point public
+    }");
+    assert_eq!(
+        neighbours(&def, "middle 2"),
+        ["outer 2", "middle 1", "middle 3", "inner 2"]
+    );
+    assert_eq!(neighbours(&def, "middle 1"), ["middle 2", "middle 8"]);
+}
+
+#[test]
+fn a_grid_touches_orthogonally() {
+    let def = def("board shop: grid 3 x 3 { cell public }");
+    assert_eq!(neighbours(&def, "shop 5"), ["shop 2", "shop 4", "shop 6", "shop 8"]);
+    assert_eq!(neighbours(&def, "shop 1"), ["shop 2", "shop 4"]);
+}
+
+#[test]
+fn bad_link_rules_are_diagnosed() {
+    let cases = [
+        (
+            "board b: graph { ring a 4 wraps  ring c 2  link a[i] -- c[i] }",
+            "bad-link",
+            "`c[2]` does not exist when i = 2",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- d[i] }",
+            "unknown-name",
+            "the board has no ring or space `d`",
+        ),
+        (
+            "board b: graph { ring a 4  ring c 4  link a[i] -- c }",
+            "bad-link",
+            "`c` has 4 spaces: which one?",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- a[i] }",
+            "bad-link",
+            "a space cannot touch itself",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- a[k + 1] }",
+            "bad-link",
+            "a link rule only computes with numbers and its index",
+        ),
+        (
+            "board b: grid 2 x 2 { ring a 4 }",
+            "bad-board",
+            "a grid's spaces and links come from its size",
+        ),
+    ];
+    for (board, code, message) in cases {
+        let found = errors(board);
+        assert!(
+            found.iter().any(|(c, m)| c == code && m == message),
+            "{board}: expected {code} `{message}`, got {found:?}"
+        );
+    }
+}
