@@ -3,7 +3,7 @@
 
 use crate::agents::Agent;
 use crate::diagnostic::Diagnostic;
-use crate::engine::{Choice, EngineError, Event, Outcome, State};
+use crate::engine::{Choice, EngineError, Event, Outcome, State, View};
 use crate::ir::{GameDef, OptionValue, Seat};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -60,8 +60,18 @@ pub fn play(
                     Err(d) => return Err(fail(*d, record, events)),
                 },
                 None => {
-                    let view = state.view(def, seat);
-                    let index = agents[seat as usize].choose(def, &view, decision, legal);
+                    let agent = &mut agents[seat as usize];
+                    let view = if agent.looks() {
+                        state.view(def, seat)
+                    } else {
+                        View {
+                            seat,
+                            zones: vec![],
+                            vars: vec![],
+                            options: vec![],
+                        }
+                    };
+                    let index = agent.choose(def, &view, decision, legal);
                     legal[index.min(legal.len() - 1)]
                 }
             };

@@ -13,6 +13,12 @@ use crate::ir::{DecisionId, GameDef, Seat};
 pub trait Agent {
     fn name(&self) -> String;
     fn choose(&mut self, def: &GameDef, view: &View, decision: DecisionId, legal: &[i64]) -> usize;
+
+    /// Whether `choose` looks at the view. An agent that does not (a random
+    /// one) is handed an empty view, which saves building one per decision.
+    fn looks(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly among the legal choices.
@@ -38,6 +44,10 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, legal: &[i64]) -> usize {
         self.rng.random_range(0..legal.len())
+    }
+
+    fn looks(&self) -> bool {
+        false
     }
 }
 

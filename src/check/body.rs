@@ -27,6 +27,8 @@ struct Local {
     name: String,
     slot: u16,
     ty: Ty,
+    /// A loop's value: the loop itself moves it on.
+    fixed: bool,
 }
 
 struct LoopCtx {
@@ -132,6 +134,7 @@ impl Compiler {
                 name: name.clone(),
                 slot: frame.next_slot,
                 ty: ty.clone(),
+                fixed: false,
             });
             frame.next_slot += 1;
         }
@@ -147,11 +150,9 @@ impl Compiler {
         let frame = std::mem::replace(&mut self.f, saved);
         let entry = self.def.code.len() as u32;
         for op in frame.code {
-            self.def.code.push(match op {
-                Op::Jump(t) => Op::Jump(t + entry),
-                Op::JumpIfFalse(t) => Op::JumpIfFalse(t + entry),
-                Op::JumpIfTrue(t) => Op::JumpIfTrue(t + entry),
-                other => other,
+            self.def.code.push(match op.target() {
+                Some(t) => op.with_target(t + entry),
+                None => op,
             });
         }
         self.def.spans.extend(frame.spans);
@@ -183,12 +184,7 @@ impl Compiler {
     }
 
     fn patch(&mut self, at: usize, target: u32) {
-        self.f.code[at] = match self.f.code[at] {
-            Op::Jump(_) => Op::Jump(target),
-            Op::JumpIfFalse(_) => Op::JumpIfFalse(target),
-            Op::JumpIfTrue(_) => Op::JumpIfTrue(target),
-            other => other,
-        };
+        self.f.code[at] = self.f.code[at].with_target(target);
     }
 
     fn local(&mut self, name: &str, ty: Ty, width: u16) -> u16 {
@@ -199,8 +195,19 @@ impl Compiler {
             name: name.to_string(),
             slot,
             ty,
+            fixed: false,
         });
         slot
+    }
+
+    /// Names `slot`, a loop's value, as `name` for the loop's body.
+    fn loop_value(&mut self, name: &str, slot: u16, ty: Ty) {
+        self.f.locals.push(Local {
+            name: name.to_string(),
+            slot,
+            ty,
+            fixed: true,
+        });
     }
 
     fn temp(&mut self) -> u16 {
@@ -1180,6 +1187,17 @@ impl Compiler {
     fn assign(&mut self, target: &ast::LValue, value: &Expr, add: bool, span: Span) {
         let name = &target.name;
         if target.index.is_none()
+            && let Some(local) = self.f.locals.iter().rev().find(|l| l.name == name.name)
+            && local.fixed
+        {
+            self.error(
+                Diagnostic::error("read-only", format!("`{}` is the value a loop goes through", name.name))
+                    .label(target.span, "the loop sets it; it cannot be set here")
+                    .help(format!("copy it first: `let mine = {}`", name.name)),
+            );
+            return;
+        }
+        if target.index.is_none()
             && let Some((slot, ty)) = self.find_local(&name.name)
         {
             if add {
@@ -1486,23 +1504,44 @@ impl Compiler {
         self.close_scope(scope);
     }
 
-    /// Binds each parameter in turn over its domain; `leaf` runs for every
-    /// combination. Records each parameter's type.
+    /// Binds each parameter in turn over its domain (or to its value);
+    /// `leaf` runs for every combination. Records each parameter's type.
     fn action_params(
         &mut self,
-        params: &[(ast::Ident, Domain)],
+        params: &[(ast::Ident, ast::ParamSource)],
         depth: usize,
         tys: &mut [Option<Ty>],
         span: Span,
         leaf: &mut dyn FnMut(&mut Compiler),
     ) {
-        let Some((var, domain)) = params.get(depth) else {
+        let Some((var, source)) = params.get(depth) else {
             leaf(self);
             return;
         };
-        let ty = self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
-            c.action_params(params, depth + 1, tys, span, leaf);
-        });
+        let ty = match source {
+            ast::ParamSource::In(domain) => self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
+                c.action_params(params, depth + 1, tys, span, leaf);
+            }),
+            ast::ParamSource::Is(value) => {
+                let scope = self.scope();
+                let ty = self.expr(value);
+                if matches!(ty, Ty::Bool | Ty::Zone | Ty::PerPlayer(_) | Ty::Enum(_)) {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("an action's parameter cannot be {}", ty.describe()),
+                        )
+                        .label(value.span, format!("this is {}", ty.describe()))
+                        .help("parameters are pieces, spaces, kinds, players, piece types or numbers"),
+                    );
+                }
+                let slot = self.local(&var.name, ty.clone(), 1);
+                self.emit(Op::Store(slot), value.span);
+                self.action_params(params, depth + 1, tys, span, leaf);
+                self.close_scope(scope);
+                ty
+            }
+        };
         tys[depth] = Some(ty);
     }
 
@@ -1767,24 +1806,7 @@ impl Compiler {
     ) -> Ty {
         let scope = self.scope();
         let value = self.temp();
-        let last = self.temp();
         let ty = match (shape, domain) {
-            (Shape::Range, Domain::Range(low, high)) => {
-                self.expect(low, &Ty::Int);
-                self.emit(Op::Store(value), low.span);
-                self.expect(high, &Ty::Int);
-                self.emit(Op::Store(last), high.span);
-                Ty::Int
-            }
-            (Shape::Spaces(b), _) => {
-                let spaces = self.def.boards[*b as usize].spaces();
-                self.space_bounds(value, last, 0, spaces, span);
-                Ty::Space(*b)
-            }
-            (Shape::Run(b, first, len), _) => {
-                self.space_bounds(value, last, *first, *len, span);
-                Ty::Space(*b)
-            }
             (
                 Shape::Adjacent,
                 Domain::Expr(Expr {
@@ -1796,18 +1818,27 @@ impl Compiler {
                 self.close_scope(scope);
                 return ty;
             }
+            (Shape::Range, Domain::Range(low, high)) => {
+                let last = self.temp();
+                self.expect(low, &Ty::Int);
+                self.emit(Op::Push(1), low.span);
+                self.emit(Op::Sub, low.span);
+                self.emit(Op::Store(value), low.span);
+                self.expect(high, &Ty::Int);
+                self.emit(Op::Store(last), high.span);
+                (Ty::Int, last)
+            }
+            (Shape::Spaces(b), _) => {
+                let spaces = self.def.boards[*b as usize].spaces();
+                (Ty::Space(*b), self.space_bounds(value, 0, spaces, span))
+            }
+            (Shape::Run(b, first, len), _) => (Ty::Space(*b), self.space_bounds(value, *first, *len, span)),
             _ => unreachable!("index loops run over ranges and spaces"),
         };
+        let (ty, last) = ty;
         let top = self.here();
-        self.emit(Op::Load(value), span);
-        self.emit(Op::Load(last), span);
-        self.emit(Op::Le, span);
-        let exit = self.emit(Op::JumpIfFalse(0), span);
+        let exit = self.emit(Op::Next { value, last, exit: 0 }, span);
         body(self, value, &ty);
-        self.emit(Op::Load(value), span);
-        self.emit(Op::Push(1), span);
-        self.emit(Op::Add, span);
-        self.emit(Op::Store(value), span);
         self.emit(Op::Jump(top), span);
         let end = self.here();
         self.patch(exit, end);
@@ -1815,11 +1846,14 @@ impl Compiler {
         ty
     }
 
-    fn space_bounds(&mut self, value: u16, last: u16, first: u16, len: u16, span: Span) {
-        self.emit(Op::Push(first as i64), span);
+    /// Starts `value` before `first` and returns the local holding the last space.
+    fn space_bounds(&mut self, value: u16, first: u16, len: u16, span: Span) -> u16 {
+        let last = self.temp();
+        self.emit(Op::Push(first as i64 - 1), span);
         self.emit(Op::Store(value), span);
         self.emit(Op::Push(first as i64 + len as i64 - 1), span);
         self.emit(Op::Store(last), span);
+        last
     }
 
     /// `adjacent of space`: the spaces it touches, in board order.
@@ -1851,29 +1885,21 @@ impl Compiler {
             }
         };
         let from = self.temp();
-        let k = self.temp();
-        let n = self.temp();
         self.emit(Op::Store(from), arg.span);
-        self.emit(Op::Push(0), span);
-        self.emit(Op::Store(k), span);
-        self.emit(Op::Load(from), span);
-        self.emit(Op::Degree(board), span);
-        self.emit(Op::Store(n), span);
-        let top = self.here();
-        self.emit(Op::Load(k), span);
-        self.emit(Op::Load(n), span);
-        self.emit(Op::Lt, span);
-        let exit = self.emit(Op::JumpIfFalse(0), span);
-        self.emit(Op::Load(from), span);
-        self.emit(Op::Load(k), span);
-        self.emit(Op::Neighbour(board), span);
+        self.emit(Op::Push(-1), span);
         self.emit(Op::Store(value), span);
+        let top = self.here();
+        let exit = self.emit(
+            Op::NextNeighbour {
+                board,
+                from,
+                value,
+                exit: 0,
+            },
+            span,
+        );
         let ty = Ty::Space(board);
         body(self, value, &ty);
-        self.emit(Op::Load(k), span);
-        self.emit(Op::Push(1), span);
-        self.emit(Op::Add, span);
-        self.emit(Op::Store(k), span);
         self.emit(Op::Jump(top), span);
         let end = self.here();
         self.patch(exit, end);
@@ -1934,9 +1960,7 @@ impl Compiler {
                 self.f.loops.push(LoopCtx { breaks: vec![] });
                 let ty = self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16, ty: &Ty| {
                     let inner = c.scope();
-                    let slot = c.local(&var.name, ty.clone(), 1);
-                    c.emit(Op::Load(value), span);
-                    c.emit(Op::Store(slot), span);
+                    c.loop_value(&var.name, value, ty.clone());
                     body(c);
                     c.close_scope(inner);
                 });
@@ -1986,29 +2010,49 @@ impl Compiler {
         ty
     }
 
-    /// The pieces of a zone that match a filter, top first.
+    /// The pieces of a zone (top first) or on a board (by number) that match
+    /// a filter.
     fn pieces_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
-        let Domain::Pieces { filter, zone, cond } = domain else {
+        let Domain::Pieces { filter, place, cond } = domain else {
             unreachable!("only a pieces domain has the pieces shape")
         };
-        let zone_slot = self.temp();
-        let index = self.temp();
-        self.expect(zone, &Ty::Zone);
-        self.emit(Op::Store(zone_slot), zone.span);
-        self.emit(Op::Push(0), span);
-        self.emit(Op::Store(index), span);
+        let piece = self.temp();
+        let step = match place {
+            ast::PiecePlace::Zone(zone) => {
+                let zone_slot = self.temp();
+                let index = self.temp();
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Store(zone_slot), zone.span);
+                self.emit(Op::Push(-1), span);
+                self.emit(Op::Store(index), span);
+                Op::NextPiece {
+                    zone: zone_slot,
+                    index,
+                    value: piece,
+                    exit: 0,
+                }
+            }
+            ast::PiecePlace::Board(board) => {
+                let board = match self.globals.get(&board.name) {
+                    Some(Symbol::Board(b)) => b,
+                    other => {
+                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                        0
+                    }
+                };
+                self.emit(Op::Push(-1), span);
+                self.emit(Op::Store(piece), span);
+                Op::NextOnBoard {
+                    board,
+                    value: piece,
+                    exit: 0,
+                }
+            }
+        };
         let top = self.here();
-        self.emit(Op::Load(index), span);
-        self.emit(Op::Load(zone_slot), span);
-        self.emit(Op::Size, span);
-        self.emit(Op::Lt, span);
-        let exit = self.emit(Op::JumpIfFalse(0), span);
+        let exit = self.emit(step, span);
         let inner = self.scope();
-        let piece = self.local(&var.name, Ty::Piece, 1);
-        self.emit(Op::Load(zone_slot), span);
-        self.emit(Op::Load(index), span);
-        self.emit(Op::PieceAt, span);
-        self.emit(Op::Store(piece), span);
+        self.loop_value(&var.name, piece, Ty::Piece);
         let matcher = self.matcher(filter);
         self.emit(Op::Load(piece), filter.span);
         self.emit(Op::Matches(matcher), filter.span);
@@ -2019,15 +2063,10 @@ impl Compiler {
         }
         self.f.loops.push(LoopCtx { breaks: vec![exit] });
         body(self);
-        let next = self.here();
         for at in skips {
-            self.patch(at, next);
+            self.patch(at, top);
         }
         self.close_scope(inner);
-        self.emit(Op::Load(index), span);
-        self.emit(Op::Push(1), span);
-        self.emit(Op::Add, span);
-        self.emit(Op::Store(index), span);
         self.emit(Op::Jump(top), span);
         self.close_loop();
     }

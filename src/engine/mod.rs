@@ -177,8 +177,9 @@ struct Interrupted {
     offers: Vec<Vec<i64>>,
 }
 
-/// A flow that runs this many steps without asking anyone is stuck.
-const MAX_STEPS_BETWEEN_DECISIONS: u64 = 5_000_000;
+/// A flow that goes round its loops (or calls) this many times without
+/// asking anyone is stuck.
+const MAX_STEPS_BETWEEN_DECISIONS: u64 = 1_000_000;
 
 impl State {
     /// Sets up a game and runs it to the first decision.

@@ -315,6 +315,25 @@ impl State {
         Ok(())
     }
 
+    /// Counts one loop round or call; a flow that makes too many of them
+    /// without asking anyone is stuck.
+    fn count_step(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "endless-flow",
+                    format!(
+                        "the flow went round its loops {MAX_STEPS_BETWEEN_DECISIONS} times without asking for a decision"
+                    ),
+                )
+                .label(self.span(def), "still running here")
+                .help("a loop that never asks anyone and never ends? give it a way out"),
+            ));
+        }
+        Ok(())
+    }
+
     fn exec(&mut self, def: &GameDef, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
         loop {
             if self.frames.len() <= stop_depth {
@@ -322,17 +341,6 @@ impl State {
             }
             if !matches!(self.status, Status::Running) {
                 return Ok(Stop::Suspended);
-            }
-            self.steps += 1;
-            if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "endless-flow",
-                        format!("the flow ran {MAX_STEPS_BETWEEN_DECISIONS} steps without asking for a decision"),
-                    )
-                    .label(self.span(def), "still running here")
-                    .help("a loop that never asks anyone and never ends? give it a way out"),
-                ));
             }
             let frame = self.frames.last_mut().expect("checked above");
             let pc = frame.pc;
@@ -430,10 +438,66 @@ impl State {
                     let v = self.pop();
                     self.stack.push(v.wrapping_neg());
                 }
-                Op::Jump(t) => self.frames.last_mut().expect("frame").pc = t,
+                Op::Jump(t) => {
+                    self.frames.last_mut().expect("frame").pc = t;
+                    // Every loop jumps back: count the rounds, not every op.
+                    if t <= pc {
+                        self.count_step(def)?;
+                    }
+                }
                 Op::JumpIfFalse(t) => {
                     if self.pop() == 0 {
                         self.frames.last_mut().expect("frame").pc = t;
+                    }
+                }
+                Op::Next { value, last, exit } => {
+                    let v = &mut self.locals[locals_base + value as usize];
+                    *v += 1;
+                    if *v > self.locals[locals_base + last as usize] {
+                        self.frames.last_mut().expect("frame").pc = exit;
+                    }
+                }
+                Op::NextNeighbour {
+                    board,
+                    from,
+                    value,
+                    exit,
+                } => {
+                    let from = self.locals[locals_base + from as usize];
+                    let slot = locals_base + value as usize;
+                    let after = self.locals[slot];
+                    let near = &def.boards[board as usize].adjacent[from as usize];
+                    match near.iter().find(|&&t| t as i64 > after) {
+                        Some(&t) => self.locals[slot] = t as i64,
+                        None => self.frames.last_mut().expect("frame").pc = exit,
+                    }
+                }
+                Op::NextPiece {
+                    zone,
+                    index,
+                    value,
+                    exit,
+                } => {
+                    let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
+                    let i = self.locals[locals_base + index as usize] + 1;
+                    if i as usize >= pieces.len() {
+                        self.frames.last_mut().expect("frame").pc = exit;
+                    } else {
+                        let piece = pieces[pieces.len() - 1 - i as usize];
+                        self.locals[locals_base + index as usize] = i;
+                        self.locals[locals_base + value as usize] = piece as i64;
+                    }
+                }
+                Op::NextOnBoard { board, value, exit } => {
+                    let slot = locals_base + value as usize;
+                    let start = (self.locals[slot] + 1) as usize;
+                    let on_board = |&p: &usize| {
+                        let zone = &def.zones[self.piece_zone[p] as usize];
+                        def.families[zone.family as usize].by == FamilyIndex::PerSpace(board)
+                    };
+                    match (start..def.pieces.len()).find(on_board) {
+                        Some(p) => self.locals[slot] = p as i64,
+                        None => self.frames.last_mut().expect("frame").pc = exit,
                     }
                 }
                 Op::JumpIfTrue(t) => {
@@ -441,7 +505,10 @@ impl State {
                         self.frames.last_mut().expect("frame").pc = t;
                     }
                 }
-                Op::Call(proc) => self.enter(def, proc, stop_depth)?,
+                Op::Call(proc) => {
+                    self.count_step(def)?;
+                    self.enter(def, proc, stop_depth)?;
+                }
                 Op::Return => {
                     let frame = self.frames.pop().expect("frame");
                     let n = def.procs[frame.proc as usize].returns as usize;

@@ -80,6 +80,37 @@ pub enum Op {
     JumpIfFalse(u32),
     /// `cond ->`
     JumpIfTrue(u32),
+    /// Loop step: `local[value] += 1`; past `local[last]`, jump to `exit`.
+    Next {
+        value: u16,
+        last: u16,
+        exit: u32,
+    },
+    /// Loop step over the spaces `local[from]` touches: `local[value]`
+    /// becomes the next one after it (start at -1); none left, jump to `exit`.
+    NextNeighbour {
+        board: u16,
+        from: u16,
+        value: u16,
+        exit: u32,
+    },
+    /// Loop step over zone `local[zone]`, top first: `local[index] += 1`
+    /// (start at -1) and `local[value]` is the piece there; past the
+    /// bottom, jump to `exit`.
+    NextPiece {
+        zone: u16,
+        index: u16,
+        value: u16,
+        exit: u32,
+    },
+    /// Loop step over the pieces on a board, by number: `local[value]`
+    /// becomes the next piece after it (start at -1) that stands in a slot
+    /// of the board; none left, jump to `exit`.
+    NextOnBoard {
+        board: u16,
+        value: u16,
+        exit: u32,
+    },
     /// `args.. -> results..`
     Call(ProcId),
     /// `results.. ->` leaves the procedure
@@ -187,4 +218,31 @@ pub enum Op {
     OptionTable(u16),
     /// Ends an `anytime` action: the decision it interrupted is asked again.
     ResumeAsk,
+}
+
+impl Op {
+    /// Where this op may jump, for ops that jump.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => Some(t),
+            Op::Next { exit, .. }
+            | Op::NextNeighbour { exit, .. }
+            | Op::NextPiece { exit, .. }
+            | Op::NextOnBoard { exit, .. } => Some(exit),
+            _ => None,
+        }
+    }
+
+    /// The same op jumping to `target` instead.
+    pub fn with_target(mut self, target: u32) -> Op {
+        match &mut self {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => *t = target,
+            Op::Next { exit, .. }
+            | Op::NextNeighbour { exit, .. }
+            | Op::NextPiece { exit, .. }
+            | Op::NextOnBoard { exit, .. } => *exit = target,
+            _ => {}
+        }
+        self
+    }
 }

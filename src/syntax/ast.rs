@@ -419,13 +419,31 @@ pub struct DraftEntry {
     pub body: Block,
 }
 
+/// Where a pieces domain looks.
+#[derive(Clone, Debug)]
+pub enum PiecePlace {
+    /// `in ZONE`
+    Zone(Expr),
+    /// `on BOARD`: every slot of every space.
+    Board(Ident),
+}
+
+/// What an action's parameter goes through.
+#[derive(Clone, Debug)]
+pub enum ParamSource {
+    /// `name in DOMAIN`: one action per value.
+    In(Box<Domain>),
+    /// `name = EXPR`: the one value computed from the parameters before.
+    Is(Expr),
+}
+
 /// One action of a `chooses { ... }` menu.
 #[derive(Clone, Debug)]
 pub struct ActionEntry {
     /// The label, with `{param}` placeholders.
     pub label: String,
     pub label_span: Span,
-    pub params: Vec<(Ident, Domain)>,
+    pub params: Vec<(Ident, ParamSource)>,
     pub when: Option<Expr>,
     pub body: Block,
 }
@@ -433,9 +451,10 @@ pub struct ActionEntry {
 #[derive(Clone, Debug)]
 pub enum Domain {
     Range(Expr, Expr),
+    /// `Card in hand of player`, `Pawn of p on board`
     Pieces {
         filter: Filter,
-        zone: Expr,
+        place: PiecePlace,
         cond: Option<Expr>,
     },
     Expr(Expr),

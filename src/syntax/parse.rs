@@ -890,7 +890,13 @@ impl Ctx {
                     for param in part.into_inner() {
                         let mut two = param.into_inner();
                         let name = self.ident(two.next().unwrap());
-                        params.push((name, self.domain(two.next().unwrap())));
+                        let source = two.next().unwrap();
+                        let source = if source.as_rule() == Rule::domain {
+                            ParamSource::In(Box::new(self.domain(source)))
+                        } else {
+                            ParamSource::Is(self.expr(source))
+                        };
+                        params.push((name, source));
                     }
                 }
                 Rule::action_when => when = Some(self.expr(part.into_inner().next().unwrap())),
@@ -932,10 +938,15 @@ impl Ctx {
             Rule::pieces_domain => {
                 let mut parts = inner.into_inner();
                 let filter = self.filter(parts.next().unwrap());
-                let zone = self.expr(parts.next().unwrap());
+                let where_ = parts.next().unwrap();
+                let place = if where_.as_rule() == Rule::on_board {
+                    PiecePlace::Board(self.ident(where_.into_inner().next().unwrap()))
+                } else {
+                    PiecePlace::Zone(self.expr(where_))
+                };
                 Domain::Pieces {
                     filter,
-                    zone,
+                    place,
                     cond: parts.next().map(|p| self.expr(p)),
                 }
             }
