@@ -630,3 +630,26 @@ proptest! {
         no_unrevealed_enemy_kind_is_seen(seed)?;
     }
 }
+
+// ---------------------------------------------------------------- the small board
+
+#[test]
+fn the_small_board_variant_plays_to_the_end() {
+    let def = load("games/variants/rps3_small.rules");
+    let board = &def.boards[0];
+    assert_eq!(board.spaces(), 12 + 6 + 1);
+    let centre = board.space_named("centre").unwrap();
+    assert_eq!(board.adjacent[centre as usize].len(), 6);
+    assert_eq!(def.pieces.len(), 12, "2 of each kind for each player");
+    for seed in 0..20 {
+        let record = common::play(&def, seed, &Scenario::default()).unwrap();
+        assert!(record.outcome.is_some(), "seed {seed}");
+        let deployed = record.decisions.iter().filter(|d| d.contains(": Pawn ")).count();
+        assert_eq!(deployed, 12, "seed {seed}: each player places 6 pawns");
+        let last_light = record
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Move { to, .. } if def.zone_name(*to) == "spot of outer 6"));
+        assert!(last_light, "seed {seed}: Light's half ends at outer 6");
+    }
+}

@@ -542,12 +542,6 @@ impl State {
                     let zone = self.pop();
                     self.stack.push(self.zones[zone as usize].len() as i64);
                 }
-                Op::PieceAt => {
-                    let i = self.pop() as usize;
-                    let zone = self.pop() as usize;
-                    let pieces = &self.zones[zone];
-                    self.stack.push(pieces[pieces.len() - 1 - i] as i64);
-                }
                 Op::Count(m) | Op::First(m) => {
                     let zone = self.pop() as ZoneId;
                     let (key, owner) = self.pop_matcher(m);
@@ -638,17 +632,6 @@ impl State {
                         ));
                     }
                     self.stack.push(first as i64 + i);
-                }
-                Op::Degree(board) => {
-                    let space = self.pop();
-                    self.stack
-                        .push(def.boards[board as usize].adjacent[space as usize].len() as i64);
-                }
-                Op::Neighbour(board) => {
-                    let k = self.pop();
-                    let space = self.pop();
-                    self.stack
-                        .push(def.boards[board as usize].adjacent[space as usize][k as usize] as i64);
                 }
                 Op::CountOnBoard { board, matcher } => {
                     let (key, owner) = self.pop_matcher(matcher);

@@ -124,8 +124,6 @@ pub enum Op {
     Bottom,
     /// `zone -> number of pieces`
     Size,
-    /// `zone i -> piece at position i from the top`
-    PieceAt,
     /// `[type|kind] [owner] zone -> n`
     Count(Matcher),
     /// `[type|kind] [owner] zone -> piece` (error when none)
@@ -148,10 +146,6 @@ pub enum Op {
         first: u16,
         len: u16,
     },
-    /// `space -> how many spaces it touches` on the board
-    Degree(u16),
-    /// `space k -> the k-th space it touches` on the board
-    Neighbour(u16),
     /// `[type|kind] [owner] -> n`: matching pieces in every slot of the board.
     CountOnBoard {
         board: u16,
