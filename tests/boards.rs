@@ -126,3 +126,125 @@ fn bad_link_rules_are_diagnosed() {
         );
     }
 }
+
+// ---------------------------------------------------------------- spaces and actions in the flow
+
+const TINY: &str = "game \"T\"
+players 2: A, B
+kinds K = x | y
+board b: graph {
+  ring r 4 wraps
+  space c
+  link r[i] -- c
+  spot public
+}
+pieces { Token of each K per player in supply kind hidden }
+zones { supply per player public }
+";
+
+fn tiny(flow: &str) -> Result<GameDef, Vec<(String, String)>> {
+    let text = format!("{TINY}{flow}\n");
+    check_source("t.rules", &text, &FsLoader)
+        .map(|c| c.def)
+        .map_err(|failed| {
+            failed
+                .diagnostics
+                .iter()
+                .map(|d| (d.code.to_string(), d.message.clone()))
+                .collect()
+        })
+}
+
+#[test]
+fn action_labels_show_their_parameters() {
+    let def = tiny(
+        "flow {
+          A chooses {
+            \"bid {n} on {k}\" for n in 1..2, k in K where n > 1 or k == x { win A }
+            \"place {t} on {s}\" for t in Token of A in supply of A, s in adjacent of c where s != r[1] {
+              move t to spot of s
+            }
+          }
+        }",
+    )
+    .unwrap();
+    let mut events = vec![];
+    let state = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap();
+    let pending = state.pending().unwrap();
+    let labels: Vec<String> = pending
+        .legal(0)
+        .iter()
+        .map(|&v| def.choice_label(pending.decision(), v))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "bid 1 on x",
+            "bid 2 on x",
+            "bid 2 on y",
+            "place Token y of A on r 1",
+            "place Token y of A on r 3",
+            "place Token y of A on r 4",
+            "place Token x of A on r 1",
+            "place Token x of A on r 3",
+            "place Token x of A on r 4",
+        ]
+    );
+}
+
+#[test]
+fn mistakes_with_spaces_and_actions_are_diagnosed() {
+    let cases = [
+        (
+            "flow { A chooses { \"go {there}\" for here in b { } } }",
+            "unknown-name",
+            "the label shows `{there}`, which is not a parameter of this action",
+        ),
+        (
+            "flow { for s in r { set s = c } }",
+            "read-only",
+            "`s` is the value a loop goes through",
+        ),
+        (
+            "flow { let s = r }",
+            "missing-index",
+            "`r` is a ring of 4 spaces, not one space",
+        ),
+        (
+            "flow { for s in adjacent of A { } }",
+            "type-mismatch",
+            "`adjacent of` needs a space, but `A` is a player",
+        ),
+        (
+            "flow { A chooses { \"yes {v}\" for v = true { } } }",
+            "type-mismatch",
+            "an action's parameter cannot be true or false",
+        ),
+        (
+            "flow { A chooses { \"go\" { }  \"go\" { } } }",
+            "duplicate-definition",
+            "two actions are called \"go\"",
+        ),
+        (
+            "flow { let n = count Token on c }",
+            "type-mismatch",
+            "`c` is a ring or space of a board, not a board",
+        ),
+    ];
+    for (flow, code, message) in cases {
+        let found = tiny(flow).err().unwrap_or_default();
+        assert!(
+            found.iter().any(|(c, m)| c == code && m == message),
+            "{flow}: expected {code} `{message}`, got {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
+    let def = tiny("flow { let s = r[4] }").unwrap();
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code, "no-such-space");
+    assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
+}
