@@ -151,6 +151,10 @@ impl Game {
         self.family("taken")
     }
 
+    fn taken_labels(&self) -> Vec<String> {
+        self.state.zone(self.taken()).map(|p| self.def.piece_label(p)).collect()
+    }
+
     /// "Pawn rock of Light" standing on `space`, if any.
     fn on(&self, space: &str) -> Option<String> {
         self.state
@@ -162,7 +166,7 @@ impl Game {
     /// Pawns of `owner` of `kind` still on the board.
     fn pawns(&self, owner: Seat, kind: &str) -> Vec<PieceId> {
         let label = format!("Pawn {kind} of {}", self.def.seat_name(owner));
-        (0..self.def.spaces_on_board())
+        (0..self.def.boards[0].spaces())
             .flat_map(|s| self.state.zone(self.family("spot") + s).collect::<Vec<_>>())
             .filter(|&p| self.def.piece_label(p) == label)
             .collect()
@@ -175,16 +179,6 @@ impl Game {
 
     fn text(&self) -> Vec<String> {
         rpsdsl::transcript::render_events(&self.def, &self.events, Viewer::All)
-    }
-}
-
-trait Spaces {
-    fn spaces_on_board(&self) -> u16;
-}
-
-impl Spaces for GameDef {
-    fn spaces_on_board(&self) -> u16 {
-        self.boards[0].spaces()
     }
 }
 
@@ -292,8 +286,7 @@ fn the_attacker_wins_takes_and_moves_in() {
     let g = challenge('R', 'S');
     assert_eq!(g.on("outer 9"), None);
     assert_eq!(g.on("outer 10").as_deref(), Some("Pawn rock of Light"));
-    let taken: Vec<String> = g.state.zone(g.taken()).map(|p| g.def.piece_label(p)).collect();
-    assert_eq!(taken, ["Pawn scissors of Dark"]);
+    assert_eq!(g.taken_labels(), ["Pawn scissors of Dark"]);
     let text = g.text();
     let at = text
         .iter()
@@ -319,8 +312,7 @@ fn the_defender_wins_takes_and_stays() {
     let g = challenge('P', 'S');
     assert_eq!(g.on("outer 9"), None);
     assert_eq!(g.on("outer 10").as_deref(), Some("Pawn scissors of Dark"));
-    let taken: Vec<String> = g.state.zone(g.taken()).map(|p| g.def.piece_label(p)).collect();
-    assert_eq!(taken, ["Pawn paper of Light"]);
+    assert_eq!(g.taken_labels(), ["Pawn paper of Light"]);
     assert!(g.text().contains(&"  hide Pawn scissors of Dark".to_string()));
 }
 
@@ -331,7 +323,7 @@ fn a_tie_leaves_both_in_place_and_ends_the_turn() {
     let g = challenge('S', 'S');
     assert_eq!(g.on("outer 9").as_deref(), Some("Pawn scissors of Light"));
     assert_eq!(g.on("outer 10").as_deref(), Some("Pawn scissors of Dark"));
-    assert_eq!(g.state.zone(g.taken()).count(), 0);
+    assert!(g.taken_labels().is_empty());
     assert_eq!(g.state.pending().unwrap().who(), [DARK], "Dark's turn now");
     // "After the challenge is over, pawns still in play are turned around so
     //  that their type becomes hidden again" -- but Dark remembers.

@@ -1455,10 +1455,9 @@ impl Compiler {
                 .help("use fewer parameters, or narrower ones (a ring rather than a range of numbers)"),
             );
         }
-        let param_tys: Vec<Vec<Ty>> = actions
+        let param_tys: Vec<Vec<Ty>> = defs
             .iter()
-            .zip(&defs)
-            .map(|(_, d)| d.params.iter().map(|(k, _)| ty_of_choice(k)).collect())
+            .map(|d| d.params.iter().map(|(k, _)| ty_of_choice(k)).collect())
             .collect();
         self.def.decisions[decision as usize].kind = ChoiceKind::Actions(defs);
         self.emit(Op::Load(seat), span);
