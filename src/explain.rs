@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use crate::diagnostic::{Sources, Span};
 use crate::house::LoadedGame;
-use crate::syntax::ast::{Block, Item, NamedKind, StmtKind};
+use crate::ir::Board;
+use crate::syntax::ast::{Block, BoardDecl, BoardShape, GraphPart, Item, NamedKind, StmtKind, Visibility};
 
 /// One named part: the section it belongs to and how it reads.
 type Parts = BTreeMap<(&'static str, String), String>;
@@ -132,6 +133,17 @@ fn parts(game: &LoadedGame) -> Parts {
             Item::Hook(h) => {
                 parts.insert(("rules", format!("hook {}", h.name.name)), normalize(&h.body));
             }
+            Item::Board(board) => {
+                if let Some(built) = def.boards.iter().find(|b| b.name == board.name.name) {
+                    parts.insert(("board", board.name.name.clone()), describe_board(board, built));
+                }
+                let slots: Vec<String> = board
+                    .slots
+                    .iter()
+                    .map(|(name, vis)| format!("{} {}", name.name, visibility_word(*vis)))
+                    .collect();
+                parts.insert(("board", format!("{} slots", board.name.name)), slots.join(", "));
+            }
             Item::Anytime(a) => {
                 let body = format!(
                     "when {} {}",
@@ -144,6 +156,36 @@ fn parts(game: &LoadedGame) -> Parts {
         }
     }
     parts
+}
+
+/// "outer 18 wrapping, inner 9 wrapping, centre; 54 links", or "grid 3 x 3".
+fn describe_board(decl: &BoardDecl, board: &Board) -> String {
+    let parts = match &decl.shape {
+        BoardShape::Grid { rows, cols } => return format!("grid {rows} x {cols}"),
+        BoardShape::Graph(parts) => parts,
+    };
+    let spaces: Vec<String> = parts
+        .iter()
+        .filter_map(|part| match part {
+            GraphPart::Ring { name, count, wraps, .. } => Some(format!(
+                "{} {count}{}",
+                name.name,
+                if *wraps { " wrapping" } else { "" }
+            )),
+            GraphPart::Space(name) => Some(name.name.clone()),
+            GraphPart::Link(_) => None,
+        })
+        .collect();
+    let links = board.adjacent.iter().map(Vec::len).sum::<usize>() / 2;
+    format!("{}; {links} links", spaces.join(", "))
+}
+
+fn visibility_word(v: Visibility) -> &'static str {
+    match v {
+        Visibility::Hidden => "hidden",
+        Visibility::Public => "public",
+        Visibility::Owner => "owner",
+    }
 }
 
 /// `phase` and `step` blocks, each a part of its own.

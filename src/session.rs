@@ -3,7 +3,7 @@
 
 use crate::agents::Agent;
 use crate::diagnostic::Diagnostic;
-use crate::engine::{Choice, EngineError, Event, Outcome, State};
+use crate::engine::{Choice, EngineError, Event, Outcome, State, View};
 use crate::ir::{GameDef, OptionValue, Seat};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -116,7 +116,12 @@ pub fn agent_choice(
     legal: &[i64],
     agent: &mut dyn Agent,
 ) -> Choice {
-    let view = state.view(def, seat);
+    // An agent that never looks is spared building a view per decision.
+    let view = if agent.looks() {
+        state.view(def, seat)
+    } else {
+        View::empty(seat)
+    };
     let index = agent.choose(def, &view, decision, legal);
     let value = legal[index.min(legal.len() - 1)];
     let reaction_ms = if def.decisions[decision as usize].race {

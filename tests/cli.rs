@@ -85,3 +85,25 @@ fn the_same_seed_gives_the_same_bytes() {
     let b = rpsdsl(&["run", "games/rubber_paper_scissors.rules", "--seed", "42", "--json"]);
     assert_eq!(a.stdout, b.stdout);
 }
+
+#[test]
+fn rps3_plays_to_a_result_and_a_seat_view_hides_enemy_pawns() {
+    let all = rpsdsl(&["run", "games/rps3.rules", "--seed", "3"]);
+    assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
+    let text = stdout(&all);
+    assert!(text.lines().last().unwrap().starts_with("result: "), "{text}");
+    let light = rpsdsl(&["run", "games/rps3.rules", "--seed", "3", "--view", "1"]);
+    assert_eq!(light.status.code(), Some(0));
+    let text = stdout(&light);
+    assert!(text.contains("view Light"));
+    assert!(text.contains("Dark chooses pawn: (secret)\n"));
+    assert!(text.contains("  Pawn of Dark (hidden): reserve of Dark -> spot of outer 10\n"));
+    let diff = rpsdsl(&[
+        "check",
+        "--explain-diff",
+        "games/rps3.rules",
+        "games/variants/rps3_small.rules",
+    ]);
+    assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
+    assert!(stdout(&diff).contains("setup: Pawn pieces 18 -> 12"));
+}

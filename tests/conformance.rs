@@ -5,6 +5,7 @@
 mod common;
 
 use common::{games, load, play};
+use rpsdsl::engine::PieceFace;
 use rpsdsl::engine::{Choice, Event, State};
 use rpsdsl::ir::{GameDef, Seat};
 use rpsdsl::scenario::Scenario;
@@ -122,11 +123,11 @@ struct Knowledge {
 impl Knowledge {
     fn observe(&mut self, def: &GameDef, event: &Event) {
         match event {
-            Event::Move { piece, to, .. } => self.known[*piece as usize] |= def.zone_viewers(*to),
+            Event::Move { piece, to, .. } => self.known[*piece as usize] |= def.piece_viewers(*piece, *to),
             Event::Reveal { piece, to, .. } => self.known[*piece as usize] |= to,
             Event::Shuffle { zone, order, .. } => {
                 for p in order {
-                    self.known[*p as usize] &= def.zone_viewers(*zone);
+                    self.known[*p as usize] &= def.piece_viewers(*p, *zone);
                 }
             }
             _ => {}
@@ -145,7 +146,9 @@ fn views_never_show_a_piece_hidden_from_the_seat() {
             // Every piece starts in its home zone, seen by whoever sees that zone;
             // from there on, only the events tell who learnt what.
             let mut knowledge = Knowledge {
-                known: def.pieces.iter().map(|p| def.zone_viewers(p.home)).collect(),
+                known: (0..def.pieces.len() as u16)
+                    .map(|p| def.piece_viewers(p, def.pieces[p as usize].home))
+                    .collect(),
             };
             for event in &events {
                 knowledge.observe(&def, event);
@@ -168,11 +171,20 @@ fn check_views(def: &GameDef, state: &State, knowledge: &Knowledge, game: &str) 
         let view = state.view(def, seat);
         for zone in 0..def.zones.len() as u16 {
             for (i, piece) in state.zone(zone).enumerate() {
-                let shown = view.zones[zone as usize][i].is_some();
+                let face = view.zones[zone as usize][i];
+                let shown = face == Some(PieceFace::of(def, piece));
                 let allowed = knowledge.known[piece as usize] & (1 << seat) != 0;
                 assert!(
                     !shown || allowed,
                     "{game}: {} sees {} in {} without having been shown it",
+                    def.seat_name(seat),
+                    def.piece_label(piece),
+                    def.zone_name(zone)
+                );
+                // Without knowing it, a seat sees at most its back, and only where it looks.
+                assert!(
+                    face.is_none() || shown || def.zone_visible_to(zone, seat),
+                    "{game}: {} sees the back of {} in {}, a zone it cannot see",
                     def.seat_name(seat),
                     def.piece_label(piece),
                     def.zone_name(zone)

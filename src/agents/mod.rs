@@ -18,6 +18,12 @@ pub trait Agent {
     fn reaction_ms(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, _value: i64) -> u32 {
         RandomAgent::DEFAULT_REACTION_FLOOR_MS + RandomAgent::DEFAULT_REACTION_MEAN_EXTRA_MS
     }
+
+    /// Whether `choose` looks at the view. An agent that does not (a random
+    /// one) is handed an empty view, which saves building one per decision.
+    fn looks(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly among the legal choices.
@@ -63,6 +69,10 @@ impl Agent for RandomAgent {
         let u: f64 = self.rng.random_range(f64::EPSILON..1.0);
         let extra = (-u.ln() * mean).min(10.0 * mean);
         self.reaction_floor_ms + extra.round() as u32
+    }
+
+    fn looks(&self) -> bool {
+        false
     }
 }
 

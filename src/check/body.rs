@@ -13,7 +13,7 @@ use crate::ir::{self, Attr, ChoiceKind, FamilyIndex, GameDef, HookArg, MatchBy, 
 use crate::syntax::ast::{self, BinOp, Domain, Expr, ExprKind, Item, Stmt, StmtKind, UnOp};
 
 const BUILTINS: &[&str] = &[
-    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next",
+    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next", "space", "adjacent",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,8 @@ struct Local {
     name: String,
     slot: u16,
     ty: Ty,
+    /// A loop's value: the loop itself moves it on.
+    fixed: bool,
 }
 
 struct LoopCtx {
@@ -132,6 +134,7 @@ impl Compiler {
                 name: name.clone(),
                 slot: frame.next_slot,
                 ty: ty.clone(),
+                fixed: false,
             });
             frame.next_slot += 1;
         }
@@ -147,11 +150,9 @@ impl Compiler {
         let frame = std::mem::replace(&mut self.f, saved);
         let entry = self.def.code.len() as u32;
         for op in frame.code {
-            self.def.code.push(match op {
-                Op::Jump(t) => Op::Jump(t + entry),
-                Op::JumpIfFalse(t) => Op::JumpIfFalse(t + entry),
-                Op::JumpIfTrue(t) => Op::JumpIfTrue(t + entry),
-                other => other,
+            self.def.code.push(match op.target() {
+                Some(t) => op.with_target(t + entry),
+                None => op,
             });
         }
         self.def.spans.extend(frame.spans);
@@ -183,12 +184,7 @@ impl Compiler {
     }
 
     fn patch(&mut self, at: usize, target: u32) {
-        self.f.code[at] = match self.f.code[at] {
-            Op::Jump(_) => Op::Jump(target),
-            Op::JumpIfFalse(_) => Op::JumpIfFalse(target),
-            Op::JumpIfTrue(_) => Op::JumpIfTrue(target),
-            other => other,
-        };
+        self.f.code[at] = self.f.code[at].with_target(target);
     }
 
     fn local(&mut self, name: &str, ty: Ty, width: u16) -> u16 {
@@ -199,8 +195,19 @@ impl Compiler {
             name: name.to_string(),
             slot,
             ty,
+            fixed: false,
         });
         slot
+    }
+
+    /// Names `slot`, a loop's value, as `name` for the loop's body.
+    fn loop_value(&mut self, name: &str, slot: u16, ty: Ty) {
+        self.f.locals.push(Local {
+            name: name.to_string(),
+            slot,
+            ty,
+            fixed: true,
+        });
     }
 
     fn temp(&mut self) -> u16 {
@@ -444,6 +451,7 @@ impl Compiler {
                                     value,
                                     owner: *owner,
                                     home,
+                                    kind_hidden: entry.kind_hidden,
                                     when,
                                 });
                             }
@@ -480,6 +488,10 @@ impl Compiler {
                 "kind" => Ty::Kind,
                 "piece" => Ty::Piece,
                 "zone" => Ty::Zone,
+                "space" => match self.only_board(param.name.span, "a `space` parameter") {
+                    Some(b) => Ty::Space(b),
+                    None => Ty::Error,
+                },
                 _ => Ty::PieceType,
             },
         }
@@ -734,7 +746,7 @@ impl Compiler {
         {
             self.block(block);
         }
-        self.emit(Op::DeclareDraw, span);
+        self.emit(Op::DeclareDraw(None), span);
         self.end(saved);
     }
 
@@ -856,7 +868,7 @@ impl Compiler {
                 StmtKind::Loop(_) => "this loop has no `break`, so it never ends",
                 StmtKind::Return(_) => "this returns first",
                 StmtKind::Break => "this leaves the loop first",
-                StmtKind::Win(_) | StmtKind::DeclareDraw | StmtKind::EndGame => "this ends the game first",
+                StmtKind::Win(_) | StmtKind::DeclareDraw(_) | StmtKind::EndGame => "this ends the game first",
                 _ => "every path through this ends first",
             };
             diag = diag.label(cause.span, why);
@@ -941,7 +953,7 @@ impl Compiler {
                 }
             }
             StmtKind::For { var, domain, body } => {
-                self.for_loop(var, domain, span, &mut |c: &mut Compiler| {
+                self.for_loop(var, domain, span, false, &mut |c: &mut Compiler| {
                     c.block(body);
                 });
                 false
@@ -1090,12 +1102,25 @@ impl Compiler {
                 self.emit(Op::MoveAll, span);
                 false
             }
-            StmtKind::Reveal { piece, to } => {
-                self.expect(piece, &Ty::Piece);
-                if let Some(to) = to {
-                    self.expect(to, &Ty::Seat);
+            StmtKind::Reveal { pieces, to } => {
+                for piece in pieces {
+                    self.expect(piece, &Ty::Piece);
+                    if let Some(to) = to {
+                        self.expect(to, &Ty::Seat);
+                    }
+                    self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
                 }
-                self.emit(Op::Reveal { to_one: to.is_some() }, span);
+                false
+            }
+            StmtKind::Hide(pieces) => {
+                for piece in pieces {
+                    self.expect(piece, &Ty::Piece);
+                    self.emit(Op::Hide, piece.span);
+                }
+                false
+            }
+            StmtKind::ChooseActions { who, actions } => {
+                self.choose_actions(who, actions, span);
                 false
             }
             StmtKind::Win(seat) => {
@@ -1103,8 +1128,9 @@ impl Compiler {
                 self.emit(Op::Win, span);
                 true
             }
-            StmtKind::DeclareDraw => {
-                self.emit(Op::DeclareDraw, span);
+            StmtKind::DeclareDraw(reason) => {
+                let reason = reason.as_ref().map(|r| self.fail_message(r.clone()));
+                self.emit(Op::DeclareDraw(reason), span);
                 true
             }
             StmtKind::EndGame => {
@@ -1183,6 +1209,17 @@ impl Compiler {
 
     fn assign(&mut self, target: &ast::LValue, value: &Expr, add: bool, span: Span) {
         let name = &target.name;
+        if target.index.is_none()
+            && let Some(local) = self.f.locals.iter().rev().find(|l| l.name == name.name)
+            && local.fixed
+        {
+            self.error(
+                Diagnostic::error("read-only", format!("`{}` is the value a loop goes through", name.name))
+                    .label(target.span, "the loop sets it; it cannot be set here")
+                    .help(format!("copy it first: `let mine = {}`", name.name)),
+            );
+            return;
+        }
         if target.index.is_none()
             && let Some((slot, ty)) = self.find_local(&name.name)
         {
@@ -1405,6 +1442,274 @@ impl Compiler {
         }
     }
 
+    /// `who chooses { "label" for p in D, ... when cond { body } ... }`: one
+    /// decision among actions, each offered once for every combination of
+    /// its parameters that passes its conditions.
+    fn choose_actions(&mut self, who: &Expr, actions: &[ast::ActionEntry], span: Span) {
+        let scope = self.scope();
+        let seat = self.temp();
+        self.expect(who, &Ty::Seat);
+        self.emit(Op::Store(seat), who.span);
+        self.emit(Op::ChoiceReset, span);
+        let decision = self.def.decisions.len() as u16;
+        self.def.decisions.push(ir::Decision {
+            name: "action".into(),
+            kind: ChoiceKind::Actions(vec![]),
+            secret: false,
+            span,
+            race: false,
+            none_label: None,
+            condition: None,
+        });
+        let mut labels: HashMap<&str, Span> = HashMap::new();
+        let mut defs = vec![];
+        for (i, entry) in actions.iter().enumerate() {
+            if let Some(first) = labels.insert(&entry.label, entry.label_span) {
+                self.error(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        format!("two actions are called \"{}\"", entry.label),
+                    )
+                    .label(entry.label_span, "again here")
+                    .label(first, "first here")
+                    .help("give each action its own label"),
+                );
+            }
+            let mut seen: HashMap<&str, Span> = HashMap::new();
+            for (name, _) in &entry.params {
+                if let Some(first) = seen.insert(&name.name, name.span) {
+                    self.error(
+                        Diagnostic::error(
+                            "duplicate-definition",
+                            format!("parameter `{}` is named twice", name.name),
+                        )
+                        .label(name.span, "again here")
+                        .label(first, "first here"),
+                    );
+                }
+            }
+            let inner = self.scope();
+            let actor = self.local("actor", Ty::Seat, 1);
+            self.emit(Op::Load(seat), entry.label_span);
+            self.emit(Op::Store(actor), entry.label_span);
+            let skip = entry.when.as_ref().map(|cond| {
+                self.expect(cond, &Ty::Bool);
+                self.emit(Op::JumpIfFalse(0), cond.span)
+            });
+            let mut tys = vec![None; entry.params.len()];
+            let at = entry.label_span;
+            self.action_params(&entry.params, 0, &mut tys, at, &mut |c: &mut Compiler| {
+                c.emit(Op::Load(seat), at);
+                for (name, _) in &entry.params {
+                    let (slot, _) = c.find_local(&name.name).expect("the parameter is bound");
+                    c.emit(Op::Load(slot), at);
+                }
+                c.emit(
+                    Op::ActionValue {
+                        decision,
+                        entry: i as u16,
+                    },
+                    at,
+                );
+                c.emit(Op::ChoiceAdd, at);
+            });
+            if let Some(skip) = skip {
+                let next = self.here();
+                self.patch(skip, next);
+            }
+            self.close_scope(inner);
+            let params: Vec<(ChoiceKind, i64)> = tys
+                .iter()
+                .map(|ty| {
+                    let kind = choice_kind_of(ty.as_ref().unwrap_or(&Ty::Error));
+                    let radix = self.radix(&kind);
+                    (kind, radix)
+                })
+                .collect();
+            let label = self.action_label(entry);
+            defs.push(ir::ActionDef { label, params });
+        }
+        let combinations = defs.iter().try_fold(0i64, |total, d| {
+            d.params
+                .iter()
+                .try_fold(1i64, |n, (_, r)| n.checked_mul(*r))
+                .and_then(|n| total.checked_add(n))
+        });
+        if combinations
+            .and_then(|n| n.checked_mul(defs.len() as i64))
+            .is_none_or(|n| n > i64::MAX / 4)
+        {
+            self.error(
+                Diagnostic::error(
+                    "too-many-actions",
+                    "these actions have too many parameters to tell apart",
+                )
+                .label(span, "here")
+                .help("use fewer parameters, or narrower ones (a ring rather than a range of numbers)"),
+            );
+        }
+        let param_tys: Vec<Vec<Ty>> = defs
+            .iter()
+            .map(|d| d.params.iter().map(|(k, _)| ty_of_choice(k)).collect())
+            .collect();
+        self.def.decisions[decision as usize].kind = ChoiceKind::Actions(defs);
+        self.emit(Op::Load(seat), span);
+        self.emit(Op::Ask(decision), span);
+        let picked = self.temp();
+        self.emit(Op::Store(picked), span);
+        let mut to_end = vec![];
+        for (i, entry) in actions.iter().enumerate() {
+            let at = entry.label_span;
+            self.emit(Op::Load(picked), at);
+            self.emit(Op::ActionEntry(decision), at);
+            self.emit(Op::Push(i as i64), at);
+            self.emit(Op::Eq, at);
+            let next = self.emit(Op::JumpIfFalse(0), at);
+            let inner = self.scope();
+            let actor = self.local("actor", Ty::Seat, 1);
+            self.emit(Op::Load(seat), at);
+            self.emit(Op::Store(actor), at);
+            for (k, (name, _)) in entry.params.iter().enumerate() {
+                let slot = self.local(&name.name, param_tys[i][k].clone(), 1);
+                self.emit(Op::Load(picked), name.span);
+                self.emit(
+                    Op::ActionParam {
+                        decision,
+                        entry: i as u16,
+                        param: k as u8,
+                    },
+                    name.span,
+                );
+                self.emit(Op::Store(slot), name.span);
+            }
+            if !self.block(&entry.body) {
+                to_end.push(self.emit(Op::Jump(0), at));
+            }
+            self.close_scope(inner);
+            let here = self.here();
+            self.patch(next, here);
+        }
+        let end = self.here();
+        for at in to_end {
+            self.patch(at, end);
+        }
+        self.close_scope(scope);
+    }
+
+    /// Binds each parameter in turn over its domain (or to its value);
+    /// `leaf` runs for every combination. Records each parameter's type.
+    fn action_params(
+        &mut self,
+        params: &[(ast::Ident, ast::ParamSource)],
+        depth: usize,
+        tys: &mut [Option<Ty>],
+        span: Span,
+        leaf: &mut dyn FnMut(&mut Compiler),
+    ) {
+        let Some((var, source)) = params.get(depth) else {
+            leaf(self);
+            return;
+        };
+        let ty = match source {
+            ast::ParamSource::In(domain) => self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
+                c.action_params(params, depth + 1, tys, span, leaf);
+            }),
+            ast::ParamSource::Is(value) => {
+                let scope = self.scope();
+                let ty = self.expr(value);
+                if matches!(ty, Ty::Bool | Ty::Zone | Ty::PerPlayer(_) | Ty::Enum(_)) {
+                    self.error(
+                        Diagnostic::error(
+                            "type-mismatch",
+                            format!("an action's parameter cannot be {}", ty.describe()),
+                        )
+                        .label(value.span, format!("this is {}", ty.describe()))
+                        .help("parameters are pieces, spaces, kinds, players, piece types or numbers"),
+                    );
+                }
+                let slot = self.local(&var.name, ty.clone(), 1);
+                self.emit(Op::Store(slot), value.span);
+                self.action_params(params, depth + 1, tys, span, leaf);
+                self.close_scope(scope);
+                ty
+            }
+        };
+        tys[depth] = Some(ty);
+    }
+
+    /// How many values a parameter of this kind can take.
+    fn radix(&self, kind: &ChoiceKind) -> i64 {
+        let n = match kind {
+            ChoiceKind::Kind => self.def.kinds.len(),
+            ChoiceKind::Player => self.def.players(),
+            ChoiceKind::Space(b) => self.def.boards[*b as usize].spaces() as usize,
+            ChoiceKind::PieceType => self.def.piece_types.len(),
+            ChoiceKind::Piece => self.def.pieces.len(),
+            ChoiceKind::Number => ACTION_NUMBER_RADIX as usize,
+            ChoiceKind::Menu(_) | ChoiceKind::Actions(_) => 1,
+        };
+        n.max(1) as i64
+    }
+
+    /// "move {pawn} to {to}" as text and parameters.
+    fn action_label(&mut self, entry: &ast::ActionEntry) -> Vec<ir::LabelPart> {
+        let mut parts = vec![];
+        let mut rest = entry.label.as_str();
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(ir::LabelPart::Text(rest[..open].to_string()));
+            }
+            let Some(close) = rest[open..].find('}') else {
+                self.error(
+                    Diagnostic::error("bad-label", "a `{` in this label is never closed")
+                        .label(entry.label_span, "here")
+                        .help("write `{name}` to show a parameter's value"),
+                );
+                return parts;
+            };
+            let name = rest[open + 1..open + close].trim();
+            match entry.params.iter().position(|(p, _)| p.name == name) {
+                Some(k) => parts.push(ir::LabelPart::Param(k as u8)),
+                None => {
+                    let names: Vec<&str> = entry.params.iter().map(|(p, _)| p.name.as_str()).collect();
+                    let mut diag = Diagnostic::error(
+                        "unknown-name",
+                        format!("the label shows `{{{name}}}`, which is not a parameter of this action"),
+                    )
+                    .label(entry.label_span, "in this label");
+                    diag = match nearest(name, names.iter().copied()) {
+                        Some(near) => diag.help(format!("did you mean `{{{near}}}`?")),
+                        None if names.is_empty() => {
+                            diag.help("this action has no parameters; add them with `for name in ...`")
+                        }
+                        None => diag.help(format!("the parameters are {}", names.join(", "))),
+                    };
+                    self.error(diag);
+                }
+            }
+            rest = &rest[open + close + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(ir::LabelPart::Text(rest.to_string()));
+        }
+        parts
+    }
+
+    /// The game's one board, for `space of` and `space` parameters.
+    fn only_board(&mut self, span: Span, what: &str) -> Option<u16> {
+        match self.def.boards.len() {
+            1 => Some(0),
+            n => {
+                self.error(
+                    Diagnostic::error("which-board", format!("{what} needs a game with one board"))
+                        .label(span, format!("the game has {n} boards"))
+                        .help("name spaces through a ring or a board instead, e.g. `outer[i]`"),
+                );
+                None
+            }
+        }
+    }
+
     fn draft(&mut self, choosers: &[Expr], entries: &[ast::DraftEntry], span: Span) {
         if choosers.len() > entries.len() {
             self.error(
@@ -1515,29 +1820,6 @@ impl Compiler {
 
     /// Emits code offering every value of `domain` to the seat in local
     /// `seat`. `var` names the value inside a `where` condition.
-    /// Offers the value `push` leaves on the stack to `seat`, if `cond`
-    /// (with `var` bound to the value) holds.
-    fn offer_value(&mut self, seat: u16, push: Op, var: &ast::Ident, ty: &Ty, cond: Option<&Expr>, span: Span) {
-        let Some(cond) = cond else {
-            self.emit(Op::Load(seat), span);
-            self.emit(push, span);
-            self.emit(Op::ChoiceAdd, span);
-            return;
-        };
-        let scope = self.scope();
-        let slot = self.local(&var.name, ty.clone(), 1);
-        self.emit(push, span);
-        self.emit(Op::Store(slot), span);
-        self.expect(cond, &Ty::Bool);
-        let skip = self.emit(Op::JumpIfFalse(0), cond.span);
-        self.emit(Op::Load(seat), span);
-        self.emit(Op::Load(slot), span);
-        self.emit(Op::ChoiceAdd, span);
-        let next = self.here();
-        self.patch(skip, next);
-        self.close_scope(scope);
-    }
-
     /// Offers the piece value on top of the stack to `seat` if every
     /// condition holds with `var` bound to it.
     fn offer_piece(&mut self, seat: u16, var: &ast::Ident, conds: &[&Expr], span: Span) {
@@ -1559,20 +1841,9 @@ impl Compiler {
         self.close_scope(scope);
     }
 
-    /// Emits code offering every value of `domain` (and its named "no
-    /// choice", if any) to the seat in local `seat`.
-    fn offer(&mut self, domain: &Domain, seat: u16, var: &ast::Ident, span: Span) -> (ChoiceKind, Ty) {
-        let (core, cond, none) = split_domain(domain);
-        let result = self.offer_values(core, cond, seat, var, span);
-        if none.is_some() {
-            self.emit(Op::Load(seat), span);
-            self.emit(Op::Push(ir::NO_CHOICE), span);
-            self.emit(Op::ChoiceAdd, span);
-        }
-        result
-    }
-
-    fn offer_values(
+    /// Pieces of a zone where a wild piece is offered once per kind, as that
+    /// kind (`with Wild as each Hand`).
+    fn offer_wild_pieces(
         &mut self,
         domain: &Domain,
         cond: Option<&Expr>,
@@ -1580,109 +1851,100 @@ impl Compiler {
         var: &ast::Ident,
         span: Span,
     ) -> (ChoiceKind, Ty) {
-        match self.domain_shape(domain) {
-            Shape::Kinds(set) => {
+        let Domain::Pieces {
+            filter,
+            place,
+            cond: own_cond,
+            wild: Some((wild_filter, kinds)),
+        } = domain
+        else {
+            unreachable!("called for wild pieces only")
+        };
+        let ast::PiecePlace::Zone(zone) = place else {
+            self.error(
+                Diagnostic::error("bad-domain", "wild pieces are chosen from a zone")
+                    .label(filter.span, "write e.g. `Card in hand of actor with Wild as each Hand`"),
+            );
+            return (ChoiceKind::Piece, Ty::Error);
+        };
+        let conds: Vec<&Expr> = own_cond.iter().chain(cond).collect();
+        let scope = self.scope();
+        let zone_slot = self.temp();
+        let index = self.temp();
+        let raw = self.temp();
+        self.expect(zone, &Ty::Zone);
+        self.emit(Op::Store(zone_slot), zone.span);
+        self.emit(Op::Push(-1), span);
+        self.emit(Op::Store(index), span);
+        let top = self.here();
+        let exit = self.emit(
+            Op::NextPiece {
+                zone: zone_slot,
+                index,
+                value: raw,
+                exit: 0,
+            },
+            span,
+        );
+        let matcher = self.matcher(filter);
+        self.emit(Op::Load(raw), filter.span);
+        self.emit(Op::Matches(matcher), filter.span);
+        let skip = self.emit(Op::JumpIfFalse(0), filter.span);
+        // A wild piece is offered once per kind, carrying that kind.
+        let wild_matcher = self.matcher(wild_filter);
+        self.emit(Op::Load(raw), wild_filter.span);
+        self.emit(Op::Matches(wild_matcher), wild_filter.span);
+        let not_wild = self.emit(Op::JumpIfFalse(0), wild_filter.span);
+        match self.globals.get(&kinds.name) {
+            Some(Symbol::KindSet(set)) => {
                 for k in self.def.kind_sets[set as usize].members.clone() {
-                    self.offer_value(seat, Op::Push(k as i64), var, &Ty::Kind, cond, span);
+                    self.emit(Op::Load(raw), span);
+                    self.emit(Op::Push(ir::declared(k)), span);
+                    self.emit(Op::Add, span);
+                    self.offer_piece(seat, var, &conds, span);
                 }
-                (ChoiceKind::Kind, Ty::Kind)
             }
-            Shape::Types(group) => {
-                for t in self.def.groups[group as usize].types.clone() {
-                    self.offer_value(seat, Op::Push(t as i64), var, &Ty::PieceType, cond, span);
-                }
-                (ChoiceKind::PieceType, Ty::PieceType)
-            }
-            Shape::Players => {
-                for s in 0..self.def.players() {
-                    self.offer_value(seat, Op::Push(s as i64), var, &Ty::Seat, cond, span);
-                }
-                (ChoiceKind::Player, Ty::Seat)
-            }
-            shape @ (Shape::Spaces(_) | Shape::Range) => {
-                let (kind, ty) = match shape {
-                    Shape::Spaces(b) => (ChoiceKind::Space(b), Ty::Space(b)),
-                    _ => (ChoiceKind::Number, Ty::Int),
-                };
-                self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16| {
-                    c.offer_value(seat, Op::Load(value), var, &ty, cond, span);
-                });
-                (kind, ty)
-            }
-            Shape::Pieces => {
-                let Domain::Pieces {
-                    filter,
-                    zone,
-                    cond: own_cond,
-                    wild,
-                } = domain
-                else {
-                    unreachable!()
-                };
-                let conds: Vec<&Expr> = own_cond.iter().chain(cond).collect();
-                let scope = self.scope();
-                let zone_slot = self.temp();
-                let index = self.temp();
-                let raw = self.temp();
-                self.expect(zone, &Ty::Zone);
-                self.emit(Op::Store(zone_slot), zone.span);
-                self.emit(Op::Push(0), span);
-                self.emit(Op::Store(index), span);
-                let top = self.here();
-                self.emit(Op::Load(index), span);
-                self.emit(Op::Load(zone_slot), span);
-                self.emit(Op::Size, span);
-                self.emit(Op::Lt, span);
-                let exit = self.emit(Op::JumpIfFalse(0), span);
-                self.emit(Op::Load(zone_slot), span);
-                self.emit(Op::Load(index), span);
-                self.emit(Op::PieceAt, span);
-                self.emit(Op::Store(raw), span);
-                let matcher = self.matcher(filter);
-                self.emit(Op::Load(raw), filter.span);
-                self.emit(Op::Matches(matcher), filter.span);
-                let skip = self.emit(Op::JumpIfFalse(0), filter.span);
-                let mut to_next = vec![];
-                if let Some((wild_filter, kinds)) = wild {
-                    // A wild piece is offered once per kind, carrying that kind.
-                    let wild_matcher = self.matcher(wild_filter);
-                    self.emit(Op::Load(raw), wild_filter.span);
-                    self.emit(Op::Matches(wild_matcher), wild_filter.span);
-                    let not_wild = self.emit(Op::JumpIfFalse(0), wild_filter.span);
-                    match self.globals.get(&kinds.name) {
-                        Some(Symbol::KindSet(set)) => {
-                            for k in self.def.kind_sets[set as usize].members.clone() {
-                                self.emit(Op::Load(raw), span);
-                                self.emit(Op::Push(ir::declared(k)), span);
-                                self.emit(Op::Add, span);
-                                self.offer_piece(seat, var, &conds, span);
-                            }
-                        }
-                        other => self.unknown_or_wrong(&kinds.name, kinds.span, other, "a set of kinds", "kinds"),
-                    }
-                    to_next.push(self.emit(Op::Jump(0), span));
-                    let here = self.here();
-                    self.patch(not_wild, here);
-                }
-                self.emit(Op::Load(raw), span);
-                self.offer_piece(seat, var, &conds, span);
-                let next = self.here();
-                self.patch(skip, next);
-                for at in to_next {
-                    self.patch(at, next);
-                }
-                self.emit(Op::Load(index), span);
-                self.emit(Op::Push(1), span);
-                self.emit(Op::Add, span);
-                self.emit(Op::Store(index), span);
-                self.emit(Op::Jump(top), span);
-                let end = self.here();
-                self.patch(exit, end);
-                self.close_scope(scope);
-                (ChoiceKind::Piece, Ty::Piece)
-            }
-            Shape::Invalid => (ChoiceKind::Number, Ty::Error),
+            other => self.unknown_or_wrong(&kinds.name, kinds.span, other, "a set of kinds", "kinds"),
         }
+        self.emit(Op::Jump(top), span);
+        let here = self.here();
+        self.patch(not_wild, here);
+        self.emit(Op::Load(raw), span);
+        self.offer_piece(seat, var, &conds, span);
+        let next = self.here();
+        self.patch(skip, next);
+        self.emit(Op::Jump(top), span);
+        let end = self.here();
+        self.patch(exit, end);
+        self.close_scope(scope);
+        (ChoiceKind::Piece, Ty::Piece)
+    }
+
+    /// Emits code offering every value of `domain` (and its named "no
+    /// choice", if any) to the seat in local `seat`.
+    fn offer(&mut self, domain: &Domain, seat: u16, var: &ast::Ident, span: Span) -> (ChoiceKind, Ty) {
+        let (core, cond, none) = split_domain(domain);
+        let result = if let Domain::Pieces { wild: Some(_), .. } = core {
+            self.offer_wild_pieces(core, cond, seat, var, span)
+        } else {
+            let domain = match cond {
+                Some(cond) => Domain::Where(Box::new(core.clone()), cond.clone()),
+                None => core.clone(),
+            };
+            let ty = self.for_loop(var, &domain, span, true, &mut |c: &mut Compiler| {
+                let (slot, _) = c.find_local(&var.name).expect("the loop binds its name");
+                c.emit(Op::Load(seat), span);
+                c.emit(Op::Load(slot), span);
+                c.emit(Op::ChoiceAdd, span);
+            });
+            (choice_kind_of(&ty), ty)
+        };
+        if none.is_some() {
+            self.emit(Op::Load(seat), span);
+            self.emit(Op::Push(ir::NO_CHOICE), span);
+            self.emit(Op::ChoiceAdd, span);
+        }
+        result
     }
 
     fn domain_shape(&mut self, domain: &Domain) -> Shape {
@@ -1692,15 +1954,26 @@ impl Compiler {
             Domain::Pieces { .. } => Shape::Pieces,
             Domain::Expr(e) => match &e.kind {
                 ExprKind::Players => Shape::Players,
-                ExprKind::Name(name) => match self.globals.get(&name.name) {
+                ExprKind::Name(name) if self.find_local(&name.name).is_none() => match self.globals.get(&name.name) {
                     Some(Symbol::KindSet(s)) => Shape::Kinds(s),
                     Some(Symbol::Group(g)) => Shape::Types(g),
                     Some(Symbol::Board(b)) => Shape::Spaces(b),
+                    Some(Symbol::SpaceGroup(b, g)) => {
+                        let group = &self.def.boards[b as usize].groups[g as usize];
+                        Shape::Run(b, group.first, group.len)
+                    }
                     other => {
                         self.domain_error(e, other);
                         Shape::Invalid
                     }
                 },
+                ExprKind::Of { name, .. }
+                    if name.name == "adjacent"
+                        && self.find_local(&name.name).is_none()
+                        && !self.globals.names.contains_key(&name.name) =>
+                {
+                    Shape::Adjacent
+                }
                 _ => {
                     self.domain_error(e, None);
                     Shape::Invalid
@@ -1719,7 +1992,7 @@ impl Compiler {
         };
         let mut diag = Diagnostic::error("bad-domain", message)
             .label(e.span, "expected a set of values")
-            .help("go through a kind set (`Hand`), `players`, a board, a group, a range `1..6`, or pieces: `Card in hand of player`");
+            .help("go through a kind set (`Hand`), `players`, a board, a ring, `adjacent of SPACE`, a group, a range `1..6`, or pieces: `Card in hand of player`");
         if symbol.is_none()
             && let ExprKind::Name(n) = &e.kind
             && !self.globals.names.contains_key(&n.name)
@@ -1733,46 +2006,129 @@ impl Compiler {
         self.error(diag);
     }
 
-    /// A loop over a board's spaces or a range; `body` gets the local holding
-    /// the current value.
-    fn index_loop(&mut self, domain: &Domain, shape: &Shape, span: Span, body: &mut dyn FnMut(&mut Compiler, u16)) {
+    /// A loop over a range, a board's spaces, a run of spaces or the spaces
+    /// next to one; `body` gets the local holding the current value and its
+    /// type, which is also returned.
+    fn index_loop(
+        &mut self,
+        domain: &Domain,
+        shape: &Shape,
+        span: Span,
+        body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
+    ) -> Ty {
         let scope = self.scope();
         let value = self.temp();
-        let last = self.temp();
-        match (shape, domain) {
+        let ty = match (shape, domain) {
+            (
+                Shape::Adjacent,
+                Domain::Expr(Expr {
+                    kind: ExprKind::Of { arg, .. },
+                    ..
+                }),
+            ) => {
+                let ty = self.adjacent_loop(arg, value, span, body);
+                self.close_scope(scope);
+                return ty;
+            }
             (Shape::Range, Domain::Range(low, high)) => {
+                let last = self.temp();
                 self.expect(low, &Ty::Int);
+                self.emit(Op::Push(1), low.span);
+                self.emit(Op::Sub, low.span);
                 self.emit(Op::Store(value), low.span);
                 self.expect(high, &Ty::Int);
                 self.emit(Op::Store(last), high.span);
+                (Ty::Int, last)
             }
             (Shape::Spaces(b), _) => {
-                self.emit(Op::Push(0), span);
-                self.emit(Op::Store(value), span);
-                let spaces = self.def.boards[*b as usize].spaces() as i64;
-                self.emit(Op::Push(spaces - 1), span);
-                self.emit(Op::Store(last), span);
+                let spaces = self.def.boards[*b as usize].spaces();
+                (Ty::Space(*b), self.space_bounds(value, 0, spaces, span))
             }
-            _ => unreachable!("index loops run over ranges and boards"),
-        }
+            (Shape::Run(b, first, len), _) => (Ty::Space(*b), self.space_bounds(value, *first, *len, span)),
+            _ => unreachable!("index loops run over ranges and spaces"),
+        };
+        let (ty, last) = ty;
         let top = self.here();
-        self.emit(Op::Load(value), span);
-        self.emit(Op::Load(last), span);
-        self.emit(Op::Le, span);
-        let exit = self.emit(Op::JumpIfFalse(0), span);
-        body(self, value);
-        self.emit(Op::Load(value), span);
-        self.emit(Op::Push(1), span);
-        self.emit(Op::Add, span);
-        self.emit(Op::Store(value), span);
+        let exit = self.emit(Op::Next { value, last, exit: 0 }, span);
+        body(self, value, &ty);
         self.emit(Op::Jump(top), span);
         let end = self.here();
         self.patch(exit, end);
         self.close_scope(scope);
+        ty
     }
 
-    /// `for var in domain { body }` (also used by `sum`).
-    fn for_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
+    /// Starts `value` before `first` and returns the local holding the last space.
+    fn space_bounds(&mut self, value: u16, first: u16, len: u16, span: Span) -> u16 {
+        let last = self.temp();
+        self.emit(Op::Push(first as i64 - 1), span);
+        self.emit(Op::Store(value), span);
+        self.emit(Op::Push(first as i64 + len as i64 - 1), span);
+        self.emit(Op::Store(last), span);
+        last
+    }
+
+    /// `adjacent of space`: the spaces it touches, in board order.
+    fn adjacent_loop(
+        &mut self,
+        arg: &Expr,
+        value: u16,
+        span: Span,
+        body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
+    ) -> Ty {
+        let board = match self.expr(arg) {
+            Ty::Space(b) => b,
+            Ty::Error => {
+                body(self, value, &Ty::Error);
+                return Ty::Error;
+            }
+            other => {
+                let text = self.def.sources.text(arg.span).to_string();
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`adjacent of` needs a space, but `{text}` is {}", other.describe()),
+                    )
+                    .label(arg.span, format!("this is {}", other.describe()))
+                    .help("name a space: `adjacent of centre`, `adjacent of space of pawn`"),
+                );
+                body(self, value, &Ty::Error);
+                return Ty::Error;
+            }
+        };
+        let from = self.temp();
+        self.emit(Op::Store(from), arg.span);
+        self.emit(Op::Push(-1), span);
+        self.emit(Op::Store(value), span);
+        let top = self.here();
+        let exit = self.emit(
+            Op::NextNeighbour {
+                board,
+                from,
+                value,
+                exit: 0,
+            },
+            span,
+        );
+        let ty = Ty::Space(board);
+        body(self, value, &ty);
+        self.emit(Op::Jump(top), span);
+        let end = self.here();
+        self.patch(exit, end);
+        ty
+    }
+
+    /// `for var in domain { body }`; returns what `var` holds. Pieces can
+    /// only be gone through where nothing moves while the loop runs
+    /// (`pieces_ok`: sums, offers, action parameters).
+    fn for_loop(
+        &mut self,
+        var: &ast::Ident,
+        domain: &Domain,
+        span: Span,
+        pieces_ok: bool,
+        body: &mut dyn FnMut(&mut Compiler),
+    ) -> Ty {
         let (domain, cond, none) = split_domain(domain);
         if let Some(none) = none {
             self.error(
@@ -1798,42 +2154,37 @@ impl Compiler {
         let body = &mut body;
         let shape = self.domain_shape(domain);
         let scope = self.scope();
-        match shape {
-            Shape::Invalid | Shape::Pieces => {
-                if let Shape::Pieces = shape {
-                    self.error(
-                        Diagnostic::error("bad-domain", "a loop cannot go through pieces yet")
-                            .label(span, "pieces may move while the loop runs")
-                            .help("count them with `count ... in ...`, or let a player choose one"),
-                    );
-                }
+        let ty = match shape {
+            Shape::Invalid => {
                 // Still check the body, so its own mistakes are reported too.
                 self.local(&var.name, Ty::Error, 1);
                 body(self);
+                Ty::Error
             }
-            Shape::Spaces(_) | Shape::Range => {
-                let ty = match shape {
-                    Shape::Spaces(b) => Ty::Space(b),
-                    _ => Ty::Int,
-                };
-                let breaks_before = self.f.loops.len();
+            Shape::Pieces if !pieces_ok => {
+                self.error(
+                    Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
+                        .label(span, "pieces may move while the loop runs")
+                        .help("count them with `count ... in ...`, or let a player choose one"),
+                );
+                self.local(&var.name, Ty::Error, 1);
+                body(self);
+                Ty::Error
+            }
+            Shape::Pieces => {
+                self.pieces_loop(var, domain, span, body);
+                Ty::Piece
+            }
+            Shape::Spaces(_) | Shape::Range | Shape::Run(..) | Shape::Adjacent => {
                 self.f.loops.push(LoopCtx { breaks: vec![] });
-                let mut breaks = vec![];
-                self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16| {
+                let ty = self.index_loop(domain, &shape, span, &mut |c: &mut Compiler, value: u16, ty: &Ty| {
                     let inner = c.scope();
-                    let slot = c.local(&var.name, ty.clone(), 1);
-                    c.emit(Op::Load(value), span);
-                    c.emit(Op::Store(slot), span);
+                    c.loop_value(&var.name, value, ty.clone());
                     body(c);
                     c.close_scope(inner);
                 });
-                let ctx = self.f.loops.pop().unwrap();
-                debug_assert_eq!(self.f.loops.len(), breaks_before);
-                breaks.extend(ctx.breaks);
-                let end = self.here();
-                for at in breaks {
-                    self.patch(at, end);
-                }
+                self.close_loop();
+                ty
             }
             Shape::Kinds(_) | Shape::Types(_) | Shape::Players => {
                 let (count, map, ty) = match shape {
@@ -1857,7 +2208,7 @@ impl Compiler {
                 self.emit(Op::Push(count as i64), span);
                 self.emit(Op::Lt, span);
                 let exit = self.emit(Op::JumpIfFalse(0), span);
-                let slot = self.local(&var.name, ty, 1);
+                let slot = self.local(&var.name, ty.clone(), 1);
                 self.emit(Op::Load(index), span);
                 if let Some(map) = map {
                     self.emit(map, span);
@@ -1871,9 +2222,84 @@ impl Compiler {
                 self.emit(Op::Store(index), span);
                 self.emit(Op::Jump(top), span);
                 self.close_loop();
+                ty
             }
-        }
+        };
         self.close_scope(scope);
+        ty
+    }
+
+    /// The pieces of a zone (top first) or on a board (by number) that match
+    /// a filter.
+    fn pieces_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
+        let Domain::Pieces {
+            filter,
+            place,
+            cond,
+            wild,
+        } = domain
+        else {
+            unreachable!("only a pieces domain has the pieces shape")
+        };
+        if let Some((wild_filter, _)) = wild {
+            self.error(
+                Diagnostic::error("bad-domain", "`with ... as each ...` only makes sense in a choice")
+                    .label(wild_filter.span, "a loop goes through the pieces as they are"),
+            );
+        }
+        let piece = self.temp();
+        let step = match place {
+            ast::PiecePlace::Zone(zone) => {
+                let zone_slot = self.temp();
+                let index = self.temp();
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Store(zone_slot), zone.span);
+                self.emit(Op::Push(-1), span);
+                self.emit(Op::Store(index), span);
+                Op::NextPiece {
+                    zone: zone_slot,
+                    index,
+                    value: piece,
+                    exit: 0,
+                }
+            }
+            ast::PiecePlace::Board(board) => {
+                let board = match self.globals.get(&board.name) {
+                    Some(Symbol::Board(b)) => b,
+                    other => {
+                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                        0
+                    }
+                };
+                self.emit(Op::Push(-1), span);
+                self.emit(Op::Store(piece), span);
+                Op::NextOnBoard {
+                    board,
+                    value: piece,
+                    exit: 0,
+                }
+            }
+        };
+        let top = self.here();
+        let exit = self.emit(step, span);
+        let inner = self.scope();
+        self.loop_value(&var.name, piece, Ty::Piece);
+        let matcher = self.matcher(filter);
+        self.emit(Op::Load(piece), filter.span);
+        self.emit(Op::Matches(matcher), filter.span);
+        let mut skips = vec![self.emit(Op::JumpIfFalse(0), filter.span)];
+        if let Some(cond) = cond {
+            self.expect(cond, &Ty::Bool);
+            skips.push(self.emit(Op::JumpIfFalse(0), cond.span));
+        }
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        body(self);
+        for at in skips {
+            self.patch(at, top);
+        }
+        self.close_scope(inner);
+        self.emit(Op::Jump(top), span);
+        self.close_loop();
     }
 
     // ------------------------------------------------------------ expressions
@@ -2044,6 +2470,41 @@ impl Compiler {
                 self.emit(Op::Count(matcher), span);
                 Ty::Int
             }
+            ExprKind::CountOnBoard { filter, board } => {
+                let board_id = match self.globals.get(&board.name) {
+                    Some(Symbol::Board(b)) => Some(b),
+                    other => {
+                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                        None
+                    }
+                };
+                let matcher = self.matcher(filter);
+                if let Some(board) = board_id {
+                    self.emit(Op::CountOnBoard { board, matcher }, span);
+                }
+                Ty::Int
+            }
+            ExprKind::SpaceAt { group, index } => {
+                let run = match self.globals.get(&group.name) {
+                    Some(Symbol::SpaceGroup(b, g)) => {
+                        let run = &self.def.boards[b as usize].groups[g as usize];
+                        Some((b, run.first, run.len))
+                    }
+                    Some(Symbol::Board(b)) => Some((b, 0, self.def.boards[b as usize].spaces())),
+                    other => {
+                        self.unknown_or_wrong(&group.name, group.span, other, "a ring or a board", "rings");
+                        None
+                    }
+                };
+                self.expect(index, &Ty::Int);
+                match run {
+                    Some((board, first, len)) => {
+                        self.emit(Op::SpaceIn { first, len }, span);
+                        Ty::Space(board)
+                    }
+                    None => Ty::Error,
+                }
+            }
             ExprKind::First { filter, zone } => {
                 let matcher = self.matcher(filter);
                 self.expect(zone, &Ty::Zone);
@@ -2087,7 +2548,7 @@ impl Compiler {
                 let total = self.temp();
                 self.emit(Op::Push(0), span);
                 self.emit(Op::Store(total), span);
-                self.for_loop(var, domain, span, &mut |c: &mut Compiler| {
+                self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
                     c.emit(Op::Load(total), span);
                     c.expect(body, &Ty::Int);
                     c.emit(Op::Add, span);
@@ -2175,6 +2636,25 @@ impl Compiler {
             Some(Symbol::PieceType(t)) => {
                 self.emit(Op::Push(t as i64), span);
                 Ty::PieceType
+            }
+            Some(Symbol::SpaceGroup(b, g)) => {
+                let run = self.def.boards[b as usize].groups[g as usize].clone();
+                if run.len == 1 {
+                    self.emit(Op::Push(run.first as i64), span);
+                    return Ty::Space(b);
+                }
+                self.error(
+                    Diagnostic::error(
+                        "missing-index",
+                        format!("`{}` is a ring of {} spaces, not one space", name.name, run.len),
+                    )
+                    .label(span, "which one?")
+                    .help(format!(
+                        "write `{}[i]` for one of them (counting from 0), or go through them with `for s in {}`",
+                        name.name, name.name
+                    )),
+                );
+                Ty::Error
             }
             Some(Symbol::Option(o)) => {
                 self.emit(Op::LoadOption(o), span);
@@ -2348,6 +2828,24 @@ impl Compiler {
                 };
                 self.emit(Op::Attr(attr), span);
                 ty
+            }
+            "space" => {
+                self.expect(arg, &Ty::Piece);
+                match self.only_board(span, "`space of`") {
+                    Some(b) => {
+                        self.emit(Op::SpaceOf(b), span);
+                        Ty::Space(b)
+                    }
+                    None => Ty::Error,
+                }
+            }
+            "adjacent" => {
+                self.error(
+                    Diagnostic::error("type-mismatch", "`adjacent of` is a set of spaces, not one value")
+                        .label(span, "use it where spaces are gone through")
+                        .help("write `for s in adjacent of x { ... }` or `chooses s from adjacent of x`"),
+                );
+                Ty::Error
             }
             "opponent" => {
                 if self.def.players() != 2 {
@@ -2582,7 +3080,12 @@ enum Shape {
     Kinds(u16),
     Types(u16),
     Players,
+    /// Every space of a board.
     Spaces(u16),
+    /// A ring or a single space: (board, first space, length).
+    Run(u16, u16, u16),
+    /// `adjacent of SPACE`
+    Adjacent,
     Range,
     Pieces,
     Invalid,
@@ -2600,5 +3103,32 @@ fn split_domain(domain: &Domain) -> (&Domain, Option<&Expr>, Option<&ast::Ident>
             (core, cond, Some(none))
         }
         other => (other, None, None),
+    }
+}
+
+/// Numbers an action's parameter may hold: 0 to this, exclusive.
+const ACTION_NUMBER_RADIX: i64 = 1 << 16;
+
+/// What a parameter of an action holds.
+fn ty_of_choice(kind: &ChoiceKind) -> Ty {
+    match kind {
+        ChoiceKind::Kind => Ty::Kind,
+        ChoiceKind::Player => Ty::Seat,
+        ChoiceKind::Space(b) => Ty::Space(*b),
+        ChoiceKind::PieceType => Ty::PieceType,
+        ChoiceKind::Piece => Ty::Piece,
+        _ => Ty::Int,
+    }
+}
+
+/// How a decision over values of `ty` labels them.
+fn choice_kind_of(ty: &Ty) -> ChoiceKind {
+    match ty {
+        Ty::Kind => ChoiceKind::Kind,
+        Ty::Seat => ChoiceKind::Player,
+        Ty::Space(b) => ChoiceKind::Space(*b),
+        Ty::PieceType => ChoiceKind::PieceType,
+        Ty::Piece => ChoiceKind::Piece,
+        _ => ChoiceKind::Number,
     }
 }

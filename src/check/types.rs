@@ -58,6 +58,8 @@ pub enum Symbol {
     Group(u16),
     Family(u16),
     Board(u16),
+    /// A ring or a single space of a graph board: (board, group).
+    SpaceGroup(u16, u16),
     Option(u16),
     Var(u16),
     Proc(u16),
@@ -76,6 +78,7 @@ impl Symbol {
             Symbol::Group(_) => "a group of piece types",
             Symbol::Family(_) => "a zone",
             Symbol::Board(_) => "a board",
+            Symbol::SpaceGroup(..) => "a ring or space of a board",
             Symbol::Option(_) => "an option",
             Symbol::Var(_) => "a variable",
             Symbol::Proc(_) => "a procedure",

@@ -58,6 +58,7 @@ fn part_key(item: &Item) -> Option<(&'static str, String)> {
         Item::Trigger { name, .. } => ("trigger", name.name.clone()),
         Item::Hook(h) => ("hook", h.name.name.clone()),
         Item::Anytime(a) => ("anytime action", a.label.clone()),
+        Item::Board(b) => ("board", b.name.name.clone()),
         _ => return None,
     })
 }
@@ -78,6 +79,7 @@ fn item_span(item: &Item) -> Span {
         Item::Procedure(p) => p.name.span,
         Item::Hook(h) => h.name.span,
         Item::Anytime(a) => a.label_span,
+        Item::Board(b) => b.name.span,
         _ => Span::default(),
     }
 }
@@ -195,7 +197,7 @@ fn override_part(base: &mut [Item], item: Item, span: Span, diags: &mut Vec<Diag
                 diags.push(
                     Diagnostic::error("bad-override", "this part cannot be overridden")
                         .label(span, "not a named part")
-                        .help("override an option, table, constant, procedure, trigger, hook, score term, piece type, phase or step"),
+                        .help("override an option, table, constant, procedure, trigger, hook, score term, piece type, board, phase or step"),
                 );
                 return;
             };

@@ -29,6 +29,11 @@ pub enum Event {
         to: u32,
         seen_by: u32,
     },
+    /// Turned face down again; `seen_by` still remember what it is.
+    Hide {
+        piece: PieceId,
+        seen_by: u32,
+    },
     Decision {
         seat: Seat,
         decision: DecisionId,
@@ -37,6 +42,10 @@ pub enum Event {
         seen_by: u32,
         /// A race answer's reaction time.
         reaction_ms: Option<u32>,
+        /// The pieces the choice names, and who knew each of them then:
+        /// the others read their backs ("Pawn of Light (hidden)").
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pieces: Vec<(PieceId, u32)>,
     },
     /// A variable changed (`seat` for per-player variables).
     Var {
@@ -73,6 +82,7 @@ pub enum EndReason {
     Trigger(u16),
     /// The result section: decided by this key.
     Rank(u16),
-    /// `declare draw`, or a tie on every result key.
-    Draw(Span),
+    /// `declare draw` (with its reason, an index into `GameDef::messages`),
+    /// or a tie on every result key.
+    Draw(Span, Option<u16>),
 }

@@ -191,8 +191,9 @@ struct Interrupted {
     offers: Vec<Vec<i64>>,
 }
 
-/// A flow that runs this many steps without asking anyone is stuck.
-const MAX_STEPS_BETWEEN_DECISIONS: u64 = 5_000_000;
+/// A flow that goes round its loops (or calls) this many times without
+/// asking anyone is stuck.
+const MAX_STEPS_BETWEEN_DECISIONS: u64 = 1_000_000;
 
 impl State {
     /// Sets up a game and runs it to the first decision.
@@ -251,7 +252,7 @@ impl State {
             let zone = if in_game { piece.home } else { box_zone };
             state.zones[zone as usize].push(id as PieceId);
             state.piece_zone[id] = zone;
-            state.known[id] = def.zone_viewers(zone);
+            state.known[id] = def.piece_viewers(id as PieceId, zone);
         }
         state.enter(def, def.main, 0)?;
         state.run(def, events)?;
@@ -326,6 +327,11 @@ impl State {
         for &seat in &ask.who {
             let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
             let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
+            let pieces = def
+                .choice_pieces(ask.decision, choice.value)
+                .into_iter()
+                .map(|p| (p, self.known[p as usize]))
+                .collect();
             events.push(Event::Decision {
                 seat,
                 decision: ask.decision,
@@ -333,6 +339,7 @@ impl State {
                 offered: self.offers[seat as usize].len() as u16,
                 seen_by,
                 reaction_ms: kind.race.then_some(choice.reaction_ms),
+                pieces,
             });
             match ask.each_base {
                 Some(base) => {
@@ -380,6 +387,7 @@ impl State {
             offered: self.offers[choice.seat as usize].len() as u16,
             seen_by: def.all_seats_mask(),
             reaction_ms: None,
+            pieces: vec![],
         });
         let action = &def.anytime[(-choice.value - 1) as usize];
         self.interrupted.push(Interrupted {
@@ -417,12 +425,21 @@ impl State {
             }
             let offered = &self.offers[seat as usize];
             if !offered.contains(&mine[0].value) {
+                // Named as the chooser knows the pieces: an error must not
+                // tell them what they may not know.
+                let piece = |p: PieceId| {
+                    if self.knows(seat, p) {
+                        def.piece_label(p)
+                    } else {
+                        def.piece_back_label(p)
+                    }
+                };
                 return Err(IllegalAction::NotOffered {
                     seat: def.seat_name(seat).to_string(),
-                    choice: def.choice_label(ask.decision, mine[0].value),
+                    choice: def.choice_label_with(ask.decision, mine[0].value, &piece),
                     legal: offered
                         .iter()
-                        .map(|&v| def.choice_label(ask.decision, v))
+                        .map(|&v| def.choice_label_with(ask.decision, v, &piece))
                         .collect::<Vec<_>>()
                         .join(", "),
                 });

@@ -13,24 +13,67 @@ pub struct PieceFace {
     pub owner: Option<Seat>,
 }
 
+impl PieceFace {
+    /// Everything about `piece`.
+    pub fn of(def: &GameDef, piece: PieceId) -> PieceFace {
+        let p = &def.pieces[piece as usize];
+        PieceFace {
+            ty: p.ty,
+            kind: p.kind,
+            value: p.value,
+            owner: p.owner,
+        }
+    }
+
+    /// What anyone who sees `piece` but not its kind knows: its back.
+    pub fn back(def: &GameDef, piece: PieceId) -> PieceFace {
+        PieceFace {
+            kind: None,
+            ..PieceFace::of(def, piece)
+        }
+    }
+}
+
 /// One seat's observation of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
     pub seat: Seat,
     /// Per zone, top first: `Some` for a piece the seat knows, `None` for a
-    /// piece it does not.
+    /// piece it does not. A piece whose kind is hidden shows its back
+    /// (`kind: None`) to a seat that sees it but does not know it.
     pub zones: Vec<Vec<Option<PieceFace>>>,
     pub vars: Vec<i64>,
     pub options: Vec<i64>,
 }
 
+impl View {
+    /// A view with nothing in it, for agents that do not look.
+    pub fn empty(seat: Seat) -> View {
+        View {
+            seat,
+            zones: vec![],
+            vars: vec![],
+            options: vec![],
+        }
+    }
+}
+
 impl State {
     /// Everything `seat` may know.
     pub fn view(&self, def: &GameDef, seat: Seat) -> View {
-        let zones = (0..def.zones.len())
+        let zones = (0..def.zones.len() as u16)
             .map(|z| {
-                self.zone(z as u16)
-                    .map(|p| self.knows(seat, p).then(|| face(def, p)))
+                let sees_zone = def.zone_visible_to(z, seat);
+                self.zone(z)
+                    .map(|p| {
+                        if self.knows(seat, p) {
+                            Some(PieceFace::of(def, p))
+                        } else if sees_zone && def.pieces[p as usize].kind_hidden {
+                            Some(PieceFace::back(def, p))
+                        } else {
+                            None
+                        }
+                    })
                     .collect()
             })
             .collect();
@@ -40,15 +83,5 @@ impl State {
             vars: self.vars.clone(),
             options: self.options.clone(),
         }
-    }
-}
-
-fn face(def: &GameDef, piece: PieceId) -> PieceFace {
-    let p = &def.pieces[piece as usize];
-    PieceFace {
-        ty: p.ty,
-        kind: p.kind,
-        value: p.value,
-        owner: p.owner,
     }
 }

@@ -6,7 +6,10 @@ use rand::seq::SliceRandom;
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::ir::{Attr, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId, declared_kind, piece_of};
+use crate::ir::{
+    Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId, declared_kind,
+    piece_of,
+};
 
 /// What `exec` stopped for.
 enum Stop {
@@ -143,7 +146,7 @@ impl State {
         }
         self.zones[to as usize].push(piece);
         self.piece_zone[piece as usize] = to;
-        self.known[piece as usize] |= def.zone_viewers(to);
+        self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
             piece,
             from,
@@ -196,7 +199,7 @@ impl State {
             pieces.extend(chosen);
         }
         for &p in pieces.iter() {
-            self.known[p as usize] &= viewers;
+            self.known[p as usize] &= def.piece_viewers(p, zone);
         }
         let order = pieces.iter().rev().copied().collect();
         events.push(Event::Shuffle {
@@ -315,6 +318,25 @@ impl State {
         Ok(())
     }
 
+    /// Counts one loop round or call; a flow that makes too many of them
+    /// without asking anyone is stuck.
+    fn count_step(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "endless-flow",
+                    format!(
+                        "the flow went round its loops {MAX_STEPS_BETWEEN_DECISIONS} times without asking for a decision"
+                    ),
+                )
+                .label(self.span(def), "still running here")
+                .help("a loop that never asks anyone and never ends? give it a way out"),
+            ));
+        }
+        Ok(())
+    }
+
     fn exec(&mut self, def: &GameDef, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
         loop {
             if self.frames.len() <= stop_depth {
@@ -322,17 +344,6 @@ impl State {
             }
             if !matches!(self.status, Status::Running) {
                 return Ok(Stop::Suspended);
-            }
-            self.steps += 1;
-            if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "endless-flow",
-                        format!("the flow ran {MAX_STEPS_BETWEEN_DECISIONS} steps without asking for a decision"),
-                    )
-                    .label(self.span(def), "still running here")
-                    .help("a loop that never asks anyone and never ends? give it a way out"),
-                ));
             }
             let frame = self.frames.last_mut().expect("checked above");
             let pc = frame.pc;
@@ -430,10 +441,66 @@ impl State {
                     let v = self.pop();
                     self.stack.push(v.wrapping_neg());
                 }
-                Op::Jump(t) => self.frames.last_mut().expect("frame").pc = t,
+                Op::Jump(t) => {
+                    self.frames.last_mut().expect("frame").pc = t;
+                    // Every loop jumps back: count the rounds, not every op.
+                    if t <= pc {
+                        self.count_step(def)?;
+                    }
+                }
                 Op::JumpIfFalse(t) => {
                     if self.pop() == 0 {
                         self.frames.last_mut().expect("frame").pc = t;
+                    }
+                }
+                Op::Next { value, last, exit } => {
+                    let v = &mut self.locals[locals_base + value as usize];
+                    *v += 1;
+                    if *v > self.locals[locals_base + last as usize] {
+                        self.frames.last_mut().expect("frame").pc = exit;
+                    }
+                }
+                Op::NextNeighbour {
+                    board,
+                    from,
+                    value,
+                    exit,
+                } => {
+                    let from = self.locals[locals_base + from as usize];
+                    let slot = locals_base + value as usize;
+                    let after = self.locals[slot];
+                    let near = &def.boards[board as usize].adjacent[from as usize];
+                    match near.iter().find(|&&t| t as i64 > after) {
+                        Some(&t) => self.locals[slot] = t as i64,
+                        None => self.frames.last_mut().expect("frame").pc = exit,
+                    }
+                }
+                Op::NextPiece {
+                    zone,
+                    index,
+                    value,
+                    exit,
+                } => {
+                    let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
+                    let i = self.locals[locals_base + index as usize] + 1;
+                    if i as usize >= pieces.len() {
+                        self.frames.last_mut().expect("frame").pc = exit;
+                    } else {
+                        let piece = pieces[pieces.len() - 1 - i as usize];
+                        self.locals[locals_base + index as usize] = i;
+                        self.locals[locals_base + value as usize] = piece as i64;
+                    }
+                }
+                Op::NextOnBoard { board, value, exit } => {
+                    let slot = locals_base + value as usize;
+                    let start = (self.locals[slot] + 1) as usize;
+                    let on_board = |&p: &usize| {
+                        let zone = &def.zones[self.piece_zone[p] as usize];
+                        def.families[zone.family as usize].by == FamilyIndex::PerSpace(board)
+                    };
+                    match (start..def.pieces.len()).find(on_board) {
+                        Some(p) => self.locals[slot] = p as i64,
+                        None => self.frames.last_mut().expect("frame").pc = exit,
                     }
                 }
                 Op::JumpIfTrue(t) => {
@@ -441,7 +508,10 @@ impl State {
                         self.frames.last_mut().expect("frame").pc = t;
                     }
                 }
-                Op::Call(proc) => self.enter(def, proc, stop_depth)?,
+                Op::Call(proc) => {
+                    self.count_step(def)?;
+                    self.enter(def, proc, stop_depth)?;
+                }
                 Op::Return => {
                     let frame = self.frames.pop().expect("frame");
                     let n = def.procs[frame.proc as usize].returns as usize;
@@ -474,12 +544,6 @@ impl State {
                 Op::Size => {
                     let zone = self.pop();
                     self.stack.push(self.zones[zone as usize].len() as i64);
-                }
-                Op::PieceAt => {
-                    let i = self.pop() as usize;
-                    let zone = self.pop() as usize;
-                    let pieces = &self.zones[zone];
-                    self.stack.push(pieces[pieces.len() - 1 - i] as i64);
                 }
                 Op::Count(m) | Op::First(m) => {
                     let zone = self.pop() as ZoneId;
@@ -550,6 +614,87 @@ impl State {
                             return Err(self.error(def, "missing-attribute", format!("this piece has no {what}")));
                         }
                     }
+                }
+                Op::SpaceOf(board) => {
+                    let piece = self.pop() as PieceId;
+                    let zone = &def.zones[self.piece_zone[piece as usize] as usize];
+                    if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
+                        return Err(self.error(
+                            def,
+                            "not-on-board",
+                            format!(
+                                "{} is in `{}`, not on board `{}`",
+                                def.piece_label(piece),
+                                def.zone_name(self.piece_zone[piece as usize]),
+                                def.boards[board as usize].name
+                            ),
+                        ));
+                    }
+                    self.stack.push(zone.index as i64);
+                }
+                Op::SpaceIn { first, len } => {
+                    let i = self.pop();
+                    if !(0..len as i64).contains(&i) {
+                        return Err(self.error(
+                            def,
+                            "no-such-space",
+                            format!("there is no space {i} here: the spaces are 0 to {}", len as i64 - 1),
+                        ));
+                    }
+                    self.stack.push(first as i64 + i);
+                }
+                Op::CountOnBoard { board, matcher } => {
+                    let (key, owner) = self.pop_matcher(matcher);
+                    let mut n = 0;
+                    for &family in &def.boards[board as usize].slots {
+                        let f = &def.families[family as usize];
+                        for zone in f.first..f.first + f.len {
+                            n += self.zones[zone as usize]
+                                .iter()
+                                .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                                .count() as i64;
+                        }
+                    }
+                    self.stack.push(n);
+                }
+                Op::ActionValue { decision, entry } => {
+                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                        unreachable!("the checker gives action values to action decisions")
+                    };
+                    let n = actions[entry as usize].params.len();
+                    let at = self.stack.len() - n;
+                    let value = crate::ir::encode_action(actions, entry as usize, &self.stack[at..]);
+                    self.stack.truncate(at);
+                    match value {
+                        Some(v) => self.stack.push(v),
+                        None => {
+                            return Err(self.error(
+                                def,
+                                "bad-action",
+                                "an action's number parameter is outside 0 to 65535".into(),
+                            ));
+                        }
+                    }
+                }
+                Op::ActionEntry(decision) => {
+                    let value = self.pop();
+                    let n = match &def.decisions[decision as usize].kind {
+                        ChoiceKind::Actions(actions) => actions.len() as i64,
+                        _ => 1,
+                    };
+                    self.stack.push(value % n);
+                }
+                Op::ActionParam { decision, entry, param } => {
+                    let value = self.pop();
+                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                        unreachable!("the checker gives action values to action decisions")
+                    };
+                    let params = &actions[entry as usize].params;
+                    let mut rest = value / actions.len() as i64;
+                    for (_, radix) in &params[..param as usize] {
+                        rest /= radix;
+                    }
+                    self.stack.push(rest % params[param as usize].1);
                 }
                 Op::Opponent | Op::NextSeat => {
                     let seat = self.pop();
@@ -631,9 +776,28 @@ impl State {
                     };
                     self.end_game(Some(seat), reason, events);
                 }
-                Op::DeclareDraw => {
-                    let span = self.span(def);
-                    self.end_game(None, EndReason::Draw(span), events);
+                Op::Hide => {
+                    let piece = self.pop() as PieceId;
+                    events.push(Event::Hide {
+                        piece,
+                        seen_by: self.known[piece as usize],
+                    });
+                }
+                Op::DeclareDraw(reason) => {
+                    let trigger = self.running_trigger(def);
+                    if trigger.is_none() && !self.triggers_checked {
+                        // The last action may have won the game: triggers
+                        // look at it before the flow calls it a draw.
+                        self.frames.last_mut().expect("frame").pc = pc;
+                        self.triggers_checked = true;
+                        self.run_triggers(def, events)?;
+                        continue;
+                    }
+                    let reason = match trigger {
+                        Some(t) => EndReason::Trigger(t),
+                        None => EndReason::Draw(self.span(def), reason),
+                    };
+                    self.end_game(None, reason, events);
                 }
                 Op::EndGame => {
                     // Leave every procedure and go to scoring.

@@ -80,6 +80,37 @@ pub enum Op {
     JumpIfFalse(u32),
     /// `cond ->`
     JumpIfTrue(u32),
+    /// Loop step: `local[value] += 1`; past `local[last]`, jump to `exit`.
+    Next {
+        value: u16,
+        last: u16,
+        exit: u32,
+    },
+    /// Loop step over the spaces `local[from]` touches: `local[value]`
+    /// becomes the next one after it (start at -1); none left, jump to `exit`.
+    NextNeighbour {
+        board: u16,
+        from: u16,
+        value: u16,
+        exit: u32,
+    },
+    /// Loop step over zone `local[zone]`, top first: `local[index] += 1`
+    /// (start at -1) and `local[value]` is the piece there; past the
+    /// bottom, jump to `exit`.
+    NextPiece {
+        zone: u16,
+        index: u16,
+        value: u16,
+        exit: u32,
+    },
+    /// Loop step over the pieces on a board, by number: `local[value]`
+    /// becomes the next piece after it (start at -1) that stands in a slot
+    /// of the board; none left, jump to `exit`.
+    NextOnBoard {
+        board: u16,
+        value: u16,
+        exit: u32,
+    },
     /// `args.. -> results..`
     Call(ProcId),
     /// `results.. ->` leaves the procedure
@@ -93,8 +124,6 @@ pub enum Op {
     Bottom,
     /// `zone -> number of pieces`
     Size,
-    /// `zone i -> piece at position i from the top`
-    PieceAt,
     /// `[type|kind] [owner] zone -> n`
     Count(Matcher),
     /// `[type|kind] [owner] zone -> piece` (error when none)
@@ -110,6 +139,31 @@ pub enum Op {
     },
     /// `piece -> attribute`
     Attr(Attr),
+    /// `piece -> the space of the board it stands on` (error when it is elsewhere)
+    SpaceOf(u16),
+    /// `i -> first + i`: space `i` of a ring (error when out of range)
+    SpaceIn {
+        first: u16,
+        len: u16,
+    },
+    /// `[type|kind] [owner] -> n`: matching pieces in every slot of the board.
+    CountOnBoard {
+        board: u16,
+        matcher: Matcher,
+    },
+    /// `params.. -> value`: one action of an action decision, encoded.
+    ActionValue {
+        decision: DecisionId,
+        entry: u16,
+    },
+    /// `value -> the index of the chosen action`
+    ActionEntry(DecisionId),
+    /// `value -> parameter `param` of the chosen action`
+    ActionParam {
+        decision: DecisionId,
+        entry: u16,
+        param: u8,
+    },
     /// `seat -> the other seat` (two players)
     Opponent,
     /// `seat -> the next seat`
@@ -132,9 +186,12 @@ pub enum Op {
     Reveal {
         to_one: bool,
     },
+    /// `piece ->` face down again (who saw it remembers it).
+    Hide,
     /// `seat ->` the game ends, that seat wins.
     Win,
-    DeclareDraw,
+    /// The game ends in a draw, for the reason in `GameDef::messages` if any.
+    DeclareDraw(Option<u16>),
     /// Leave the flow and go to scoring and the result.
     EndGame,
     /// Empty every player's list of offered choices.
@@ -157,4 +214,31 @@ pub enum Op {
     OptionTable(u16),
     /// Ends an `anytime` action: the decision it interrupted is asked again.
     ResumeAsk,
+}
+
+impl Op {
+    /// Where this op may jump, for ops that jump.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => Some(t),
+            Op::Next { exit, .. }
+            | Op::NextNeighbour { exit, .. }
+            | Op::NextPiece { exit, .. }
+            | Op::NextOnBoard { exit, .. } => Some(exit),
+            _ => None,
+        }
+    }
+
+    /// The same op jumping to `target` instead.
+    pub fn with_target(mut self, target: u32) -> Op {
+        match &mut self {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => *t = target,
+            Op::Next { exit, .. }
+            | Op::NextNeighbour { exit, .. }
+            | Op::NextPiece { exit, .. }
+            | Op::NextOnBoard { exit, .. } => *exit = target,
+            _ => {}
+        }
+        self
+    }
 }

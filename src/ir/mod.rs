@@ -111,6 +111,9 @@ pub struct Piece {
     pub value: i64,
     pub owner: Option<Seat>,
     pub home: ZoneId,
+    /// `kind hidden`: seeing the piece shows its type and owner; only its
+    /// owner and whoever it is revealed to know its kind.
+    pub kind_hidden: bool,
     /// `when` condition: a procedure returning a bool, run at the start.
     pub when: Option<ProcId>,
 }
@@ -148,18 +151,55 @@ pub struct Family {
     pub visibility: Visibility,
 }
 
+/// A board: spaces, which spaces touch, and the slots every space has.
 #[derive(Debug, Clone)]
 pub struct Board {
     pub name: String,
+    /// A grid's size; 0 x 0 for a graph board.
     pub rows: u16,
     pub cols: u16,
-    /// Rows, columns and both diagonals, as lists of spaces.
+    /// Rows, columns and both diagonals of a grid, as lists of spaces.
     pub lines: Vec<Vec<u16>>,
+    /// Named runs of spaces, in space order: a grid is one run named after
+    /// the board; a graph has its rings and single spaces.
+    pub groups: Vec<SpaceGroup>,
+    /// Per space, the spaces it touches, ascending.
+    pub adjacent: Vec<Vec<u16>>,
+    /// The zone families that hold one zone per space of this board.
+    pub slots: Vec<u16>,
+}
+
+/// `ring outer 18` (spaces "outer 1" to "outer 18") or `space centre`.
+#[derive(Debug, Clone)]
+pub struct SpaceGroup {
+    pub name: String,
+    pub first: u16,
+    pub len: u16,
+    /// Spaces are named "outer 3"; a single `space` is named alone.
+    pub numbered: bool,
 }
 
 impl Board {
     pub fn spaces(&self) -> u16 {
-        self.rows * self.cols
+        self.adjacent.len() as u16
+    }
+
+    /// "shop 5", "outer 3", "centre".
+    pub fn space_name(&self, space: u16) -> String {
+        match self.groups.iter().find(|g| (g.first..g.first + g.len).contains(&space)) {
+            Some(g) if g.numbered => format!("{} {}", g.name, space - g.first + 1),
+            Some(g) => g.name.clone(),
+            None => format!("{} {}", self.name, space + 1),
+        }
+    }
+
+    /// The space called `name` ("outer 3"), if any.
+    pub fn space_named(&self, name: &str) -> Option<u16> {
+        (0..self.spaces()).find(|&s| self.space_name(s).eq_ignore_ascii_case(name.trim()))
+    }
+
+    pub fn touches(&self, a: u16, b: u16) -> bool {
+        self.adjacent[a as usize].binary_search(&b).is_ok()
     }
 }
 
@@ -279,6 +319,24 @@ pub enum ChoiceKind {
     Piece,
     /// A draft entry: its label.
     Menu(Vec<String>),
+    /// One of several actions, each with parameters (`mover chooses { ... }`).
+    Actions(Vec<ActionDef>),
+}
+
+/// One action of an action decision. Its value packs the action's index and
+/// its parameters in mixed radix: `entry + entries * (p0 + r0 * (p1 + ...))`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionDef {
+    pub label: Vec<LabelPart>,
+    /// What each parameter is, and how many values it can take.
+    pub params: Vec<(ChoiceKind, i64)>,
+}
+
+/// A piece of an action's label: text, or a parameter's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabelPart {
+    Text(String),
+    Param(u8),
 }
 
 #[derive(Debug, Clone)]
@@ -380,12 +438,7 @@ impl GameDef {
                 format!("{} of {}", family.name, self.seat_name(z.index as Seat))
             }
             FamilyIndex::PerSpace(board) => {
-                format!(
-                    "{} of {} {}",
-                    family.name,
-                    self.boards[board as usize].name,
-                    z.index + 1
-                )
+                format!("{} of {}", family.name, self.boards[board as usize].space_name(z.index))
             }
         }
     }
@@ -404,6 +457,19 @@ impl GameDef {
         (0..self.players() as Seat)
             .filter(|&s| self.zone_visible_to(zone, s))
             .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// Bit mask of the seats that learn what `piece` is by seeing it in
+    /// `zone`: the zone's viewers, and for a piece whose kind is hidden,
+    /// only its owner among them.
+    pub fn piece_viewers(&self, piece: PieceId, zone: ZoneId) -> u32 {
+        let p = &self.pieces[piece as usize];
+        let viewers = self.zone_viewers(zone);
+        if p.kind_hidden {
+            p.owner.map_or(0, |o| viewers & (1 << o))
+        } else {
+            viewers
+        }
     }
 
     pub fn all_seats_mask(&self) -> u32 {
@@ -428,6 +494,22 @@ impl GameDef {
         label
     }
 
+    /// What anyone who sees `piece` but not its kind reads: "Pawn of Light (hidden)".
+    /// A piece without a hidden kind shows nothing of itself: "a hidden piece".
+    pub fn piece_back_label(&self, piece: PieceId) -> String {
+        let p = &self.pieces[piece as usize];
+        if !p.kind_hidden {
+            return "a hidden piece".into();
+        }
+        let mut label = self.piece_types[p.ty as usize].clone();
+        if let Some(owner) = p.owner {
+            label.push_str(" of ");
+            label.push_str(self.seat_name(owner));
+        }
+        label.push_str(" (hidden)");
+        label
+    }
+
     /// Whether pieces of this type differ in value, so the value is worth showing.
     pub fn type_has_values(&self, ty: TypeId) -> bool {
         let mut values = self.pieces.iter().filter(|p| p.ty == ty).map(|p| p.value);
@@ -443,6 +525,12 @@ impl GameDef {
 
     /// The label of one value offered by a decision.
     pub fn choice_label(&self, decision: DecisionId, value: i64) -> String {
+        self.choice_label_with(decision, value, &|p| self.piece_label(p))
+    }
+
+    /// The label of one value, naming pieces with `piece` (so a viewer who
+    /// does not know a piece reads its back: "Pawn of Light (hidden)").
+    pub fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
         if value == NO_CHOICE {
             return self.decisions[decision as usize].none_label.clone().unwrap_or_default();
         }
@@ -451,7 +539,11 @@ impl GameDef {
             let index = (-value - 1) as usize;
             return self.anytime.get(index).map_or_else(String::new, |a| a.label.clone());
         }
-        match &self.decisions[decision as usize].kind {
+        self.value_label(&self.decisions[decision as usize].kind, value, piece)
+    }
+
+    fn value_label(&self, kind: &ChoiceKind, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
+        match kind {
             ChoiceKind::Kind => self
                 .kinds
                 .get(value as usize)
@@ -462,20 +554,58 @@ impl GameDef {
                 .cloned()
                 .unwrap_or_else(|| value.to_string()),
             ChoiceKind::Number => value.to_string(),
-            ChoiceKind::Space(board) => {
-                format!("{} {}", self.boards[*board as usize].name, value + 1)
-            }
+            ChoiceKind::Space(board) => self.boards[*board as usize].space_name(value as u16),
             ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
             ChoiceKind::Piece => match declared_kind(value) {
-                Some(kind) => format!(
-                    "{} as {}",
-                    self.piece_label(piece_of(value)),
-                    self.kinds[kind as usize].display
-                ),
-                None => self.piece_label(piece_of(value)),
+                Some(kind) => format!("{} as {}", piece(piece_of(value)), self.kinds[kind as usize].display),
+                None => piece(piece_of(value)),
             },
             ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),
+            ChoiceKind::Actions(actions) => {
+                let Some((entry, params)) = decode_action(actions, value) else {
+                    return value.to_string();
+                };
+                let action = &actions[entry];
+                let mut label = String::new();
+                for part in &action.label {
+                    match part {
+                        LabelPart::Text(text) => label.push_str(text),
+                        LabelPart::Param(k) => {
+                            let k = *k as usize;
+                            label.push_str(&self.value_label(&action.params[k].0, params[k], piece));
+                        }
+                    }
+                }
+                label
+            }
         }
+    }
+
+    /// The pieces a chosen value names (a piece, or an action's piece parameters).
+    pub fn choice_pieces(&self, decision: DecisionId, value: i64) -> Vec<PieceId> {
+        match &self.decisions[decision as usize].kind {
+            ChoiceKind::Piece if value >= 0 => vec![value as PieceId],
+            ChoiceKind::Actions(actions) => decode_action(actions, value).map_or_else(Vec::new, |(entry, params)| {
+                actions[entry]
+                    .params
+                    .iter()
+                    .zip(params)
+                    .filter(|((kind, _), _)| *kind == ChoiceKind::Piece)
+                    .map(|(_, p)| p as PieceId)
+                    .collect()
+            }),
+            _ => vec![],
+        }
+    }
+
+    /// The value of action `entry` of an action decision with these
+    /// parameters, or `None` when the decision has no such action or a
+    /// parameter is out of range.
+    pub fn action_value(&self, decision: DecisionId, entry: usize, params: &[i64]) -> Option<i64> {
+        let ChoiceKind::Actions(actions) = &self.decisions.get(decision as usize)?.kind else {
+            return None;
+        };
+        encode_action(actions, entry, params)
     }
 
     /// Other names a scripted choice may use for `value` (a kind's own name
@@ -497,4 +627,39 @@ impl GameDef {
     pub fn default_options(&self) -> Vec<OptionValue> {
         self.options.iter().map(|o| o.default.clone()).collect()
     }
+}
+
+/// Packs an action and its parameters into one decision value.
+pub fn encode_action(actions: &[ActionDef], entry: usize, params: &[i64]) -> Option<i64> {
+    let action = actions.get(entry)?;
+    if params.len() != action.params.len() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for (&p, &(_, radix)) in params.iter().zip(&action.params).rev() {
+        if !(0..radix).contains(&p) {
+            return None;
+        }
+        value = value.checked_mul(radix)?.checked_add(p)?;
+    }
+    value.checked_mul(actions.len() as i64)?.checked_add(entry as i64)
+}
+
+/// Unpacks a decision value into the action's index and its parameters.
+pub fn decode_action(actions: &[ActionDef], value: i64) -> Option<(usize, Vec<i64>)> {
+    if value < 0 || actions.is_empty() {
+        return None;
+    }
+    let entry = (value % actions.len() as i64) as usize;
+    let mut rest = value / actions.len() as i64;
+    let params = actions[entry]
+        .params
+        .iter()
+        .map(|&(_, radix)| {
+            let p = rest % radix;
+            rest /= radix;
+            p
+        })
+        .collect();
+    Some((entry, params))
 }

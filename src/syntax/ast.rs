@@ -168,6 +168,8 @@ pub struct PieceEntry {
     pub copies: Option<(i64, Span)>,
     pub per_player: bool,
     pub home: Ident,
+    /// `kind hidden`: only the owner (and whoever it is revealed to) sees the kind.
+    pub kind_hidden: bool,
     pub when: Option<Expr>,
     pub span: Span,
 }
@@ -175,10 +177,50 @@ pub struct PieceEntry {
 #[derive(Clone, Debug)]
 pub struct BoardDecl {
     pub name: Ident,
-    pub rows: i64,
-    pub cols: i64,
+    pub shape: BoardShape,
     pub shape_span: Span,
     pub slots: Vec<(Ident, Visibility)>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum BoardShape {
+    /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal neighbours.
+    Grid { rows: i64, cols: i64 },
+    /// `graph { ring ..., space ..., link ... }`
+    Graph(Vec<GraphPart>),
+}
+
+#[derive(Clone, Debug)]
+pub enum GraphPart {
+    /// `ring outer 18 wraps`
+    Ring {
+        name: Ident,
+        count: i64,
+        count_span: Span,
+        wraps: bool,
+    },
+    /// `space centre`
+    Space(Ident),
+    /// `link outer[i] -- inner[i / 2] where i % 2 == 0`
+    Link(Box<LinkRule>),
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkRule {
+    pub left: SpacePattern,
+    pub right: SpacePattern,
+    pub cond: Option<Expr>,
+    pub span: Span,
+}
+
+/// `outer[i]`, `inner[i / 2]` or `centre` in a link rule.
+#[derive(Clone, Debug)]
+pub struct SpacePattern {
+    pub name: Ident,
+    pub index: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -336,12 +378,21 @@ pub enum StmtKind {
         from: Expr,
         to: Expr,
     },
+    /// `reveal a, b` (to everyone) or `reveal a to p`.
     Reveal {
-        piece: Expr,
+        pieces: Vec<Expr>,
         to: Option<Expr>,
     },
+    /// `hide a, b`: face down again; who saw them remembers them.
+    Hide(Vec<Expr>),
+    /// `mover chooses { "label" for x in ... { ... } ... }`
+    ChooseActions {
+        who: Expr,
+        actions: Vec<ActionEntry>,
+    },
     Win(Expr),
-    DeclareDraw,
+    /// `declare draw "why"`
+    DeclareDraw(Option<String>),
     EndGame,
     Call {
         name: Ident,
@@ -376,12 +427,42 @@ pub struct DraftEntry {
     pub body: Block,
 }
 
+/// Where a pieces domain looks.
+#[derive(Clone, Debug)]
+pub enum PiecePlace {
+    /// `in ZONE`
+    Zone(Expr),
+    /// `on BOARD`: every slot of every space.
+    Board(Ident),
+}
+
+/// What an action's parameter goes through.
+#[derive(Clone, Debug)]
+pub enum ParamSource {
+    /// `name in DOMAIN`: one action per value.
+    In(Box<Domain>),
+    /// `name = EXPR`: the one value computed from the parameters before.
+    Is(Expr),
+}
+
+/// One action of a `chooses { ... }` menu.
+#[derive(Clone, Debug)]
+pub struct ActionEntry {
+    /// The label, with `{param}` placeholders.
+    pub label: String,
+    pub label_span: Span,
+    pub params: Vec<(Ident, ParamSource)>,
+    pub when: Option<Expr>,
+    pub body: Block,
+}
+
 #[derive(Clone, Debug)]
 pub enum Domain {
     Range(Expr, Expr),
+    /// `Card in hand of player`, `Pawn of p on board`
     Pieces {
         filter: Filter,
-        zone: Expr,
+        place: PiecePlace,
         cond: Option<Expr>,
         /// `with Wild as each Hand`: pieces matching the filter are offered
         /// once per kind of the set, as that kind.
@@ -473,6 +554,16 @@ pub enum ExprKind {
     Count {
         filter: Filter,
         zone: Box<Expr>,
+    },
+    /// `count Pawn of p on rings`: in every slot of every space of a board.
+    CountOnBoard {
+        filter: Filter,
+        board: Ident,
+    },
+    /// `outer[i]`: space `i` (from 0) of a ring of a board.
+    SpaceAt {
+        group: Ident,
+        index: Box<Expr>,
     },
     Lines {
         filter: Filter,

@@ -45,13 +45,14 @@ pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
     while offset <= text.len() {
         match RulesParser::parse(Rule::file, &text[offset..]) {
             Ok(mut pairs) => {
-                let ctx = Ctx { file, offset };
+                let ctx = Ctx::new(file, offset);
                 let file_pair = pairs.next().expect("the file rule always yields one pair");
                 for pair in file_pair.into_inner() {
                     if pair.as_rule() != Rule::EOI {
                         items.push(ctx.item(pair));
                     }
                 }
+                errors.append(&mut ctx.misplaced.borrow_mut());
                 break;
             }
             Err(error) => {
@@ -63,12 +64,13 @@ pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
                 if item_start > offset
                     && let Ok(mut pairs) = RulesParser::parse(Rule::file, &text[offset..item_start])
                 {
-                    let ctx = Ctx { file, offset };
+                    let ctx = Ctx::new(file, offset);
                     for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
                         if pair.as_rule() != Rule::EOI {
                             items.push(ctx.item(pair));
                         }
                     }
+                    errors.append(&mut ctx.misplaced.borrow_mut());
                 }
                 match next_item_start(text, position + 1) {
                     Some(next) => offset = next,
@@ -165,6 +167,27 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
     } else {
         format!("unexpected `{found}`")
     };
+    // A name was wanted where a reserved word stands: say so plainly.
+    let word_start = text[..position]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .last()
+        .map(|(i, _)| i);
+    if let Some(start) = word_start {
+        let word = &text[start..position];
+        let is_keyword = RulesParser::parse(Rule::keyword, word).is_ok_and(|p| p.as_str() == word);
+        if wants_name && is_keyword && !word.is_empty() {
+            return (
+                position,
+                Diagnostic::error("syntax", format!("`{word}` is a reserved word, not a name"))
+                    .label(Span::new(file, start, position), "a name is expected here")
+                    .help(format!(
+                        "pick another name: `{word}` already means something in the rules language"
+                    )),
+            );
+        }
+    }
     let mut diagnostic = Diagnostic::error("syntax", message);
     let label = if expected.is_empty() {
         "not expected here".to_string()
@@ -292,9 +315,29 @@ fn rule_description(rule: Rule) -> Option<&'static str> {
 struct Ctx {
     file: FileId,
     offset: usize,
+    /// Lines the grammar accepts but that make no sense where they are.
+    misplaced: std::cell::RefCell<Vec<Diagnostic>>,
 }
 
 impl Ctx {
+    fn new(file: FileId, offset: usize) -> Ctx {
+        Ctx {
+            file,
+            offset,
+            misplaced: Default::default(),
+        }
+    }
+
+    fn space_pattern(&self, pair: Pair<Rule>) -> SpacePattern {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        SpacePattern {
+            name: self.ident(inner.next().unwrap()),
+            index: inner.next().map(|p| self.expr(p)),
+            span,
+        }
+    }
+
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
         Span::new(self.file, self.offset + s.start(), self.offset + s.end())
@@ -434,23 +477,65 @@ impl Ctx {
             }
             Rule::board_decl => {
                 let name = self.ident(inner.next().unwrap());
-                let shape = inner.next().unwrap();
-                let shape_span = self.span(&shape);
-                let mut grid = shape.into_inner().next().unwrap().into_inner();
-                let rows = self.int(grid.next().unwrap());
-                let cols = self.int(grid.next().unwrap());
-                let slots = inner
-                    .map(|slot| {
-                        let mut parts = slot.into_inner();
-                        (self.ident(parts.next().unwrap()), visibility(parts.next().unwrap()))
-                    })
-                    .collect();
+                let shape_pair = inner.next().unwrap();
+                let shape_span = self.span(&shape_pair);
+                let kind = shape_pair.into_inner().next().unwrap();
+                let mut shape = if kind.as_rule() == Rule::grid_shape {
+                    let mut grid = kind.into_inner();
+                    let rows = self.int(grid.next().unwrap());
+                    let cols = self.int(grid.next().unwrap());
+                    BoardShape::Grid { rows, cols }
+                } else {
+                    BoardShape::Graph(vec![])
+                };
+                let mut slots = vec![];
+                for part in inner {
+                    let part_span = self.span(&part);
+                    let rule = part.as_rule();
+                    let mut parts = part.into_inner();
+                    let graph_part = match rule {
+                        Rule::slot_decl => {
+                            slots.push((self.ident(parts.next().unwrap()), visibility(parts.next().unwrap())));
+                            continue;
+                        }
+                        Rule::ring_decl => {
+                            let name = self.ident(parts.next().unwrap());
+                            let count_pair = parts.next().unwrap();
+                            let count_span = self.span(&count_pair);
+                            GraphPart::Ring {
+                                name,
+                                count: self.int(count_pair),
+                                count_span,
+                                wraps: parts.next().is_some(),
+                            }
+                        }
+                        Rule::space_decl => GraphPart::Space(self.ident(parts.next().unwrap())),
+                        _ => {
+                            let left = self.space_pattern(parts.next().unwrap());
+                            let right = self.space_pattern(parts.next().unwrap());
+                            GraphPart::Link(Box::new(LinkRule {
+                                left,
+                                right,
+                                cond: parts.next().map(|p| self.expr(p)),
+                                span: part_span,
+                            }))
+                        }
+                    };
+                    match &mut shape {
+                        BoardShape::Graph(graph) => graph.push(graph_part),
+                        BoardShape::Grid { .. } => self.misplaced.borrow_mut().push(
+                            Diagnostic::error("bad-board", "a grid's spaces and links come from its size")
+                                .label(part_span, "only a `graph` board declares rings, spaces and links")
+                                .help("write `board NAME: graph { ... }`, or keep the grid and remove this line"),
+                        ),
+                    }
+                }
                 Item::Board(BoardDecl {
                     name,
-                    rows,
-                    cols,
+                    shape,
                     shape_span,
                     slots,
+                    span,
                 })
             }
             Rule::zones_decl => Item::Zones(
@@ -612,6 +697,7 @@ impl Ctx {
                 name: String::new(),
                 span,
             },
+            kind_hidden: false,
             when: None,
             span,
         };
@@ -629,6 +715,7 @@ impl Ctx {
                 Rule::per_player => entry.per_player = true,
                 Rule::ident => entry.home = self.ident(part),
                 Rule::piece_when => entry.when = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::kind_hidden => entry.kind_hidden = true,
                 other => unreachable!("not part of a piece entry: {other:?}"),
             }
         }
@@ -832,14 +919,28 @@ impl Ctx {
                 }
             }
             Rule::reveal_stmt => {
-                let piece = self.expr(inner.next().unwrap());
-                StmtKind::Reveal {
-                    piece,
-                    to: inner.next().map(|p| self.expr(p)),
+                let mut pieces = vec![];
+                let mut to = None;
+                for part in inner {
+                    if part.as_rule() == Rule::reveal_to {
+                        let whom = part.into_inner().next().unwrap();
+                        if whom.as_rule() != Rule::to_all {
+                            to = Some(self.expr(whom));
+                        }
+                    } else {
+                        pieces.push(self.expr(part));
+                    }
                 }
+                StmtKind::Reveal { pieces, to }
+            }
+            Rule::hide_stmt => StmtKind::Hide(inner.map(|p| self.expr(p)).collect()),
+            Rule::choose_actions_stmt => {
+                let who = self.expr(inner.next().unwrap());
+                let actions = inner.map(|entry| self.action_entry(entry)).collect();
+                StmtKind::ChooseActions { who, actions }
             }
             Rule::win_stmt => StmtKind::Win(self.expr(inner.next().unwrap())),
-            Rule::draw_stmt => StmtKind::DeclareDraw,
+            Rule::draw_stmt => StmtKind::DeclareDraw(inner.next().map(|p| self.string(p))),
             Rule::end_stmt => StmtKind::EndGame,
             Rule::call_stmt => {
                 let (name, args) = self.call(inner.next().unwrap());
@@ -848,6 +949,42 @@ impl Ctx {
             other => unreachable!("not a statement: {other:?}"),
         };
         Stmt { kind, span }
+    }
+
+    fn action_entry(&self, pair: Pair<Rule>) -> ActionEntry {
+        let mut parts = pair.into_inner();
+        let label_pair = parts.next().unwrap();
+        let label_span = self.span(&label_pair);
+        let label = self.string(label_pair);
+        let mut params = vec![];
+        let mut when = None;
+        let mut body = None;
+        for part in parts {
+            match part.as_rule() {
+                Rule::action_params => {
+                    for param in part.into_inner() {
+                        let mut two = param.into_inner();
+                        let name = self.ident(two.next().unwrap());
+                        let source = two.next().unwrap();
+                        let source = if source.as_rule() == Rule::domain {
+                            ParamSource::In(Box::new(self.domain(source)))
+                        } else {
+                            ParamSource::Is(self.expr(source))
+                        };
+                        params.push((name, source));
+                    }
+                }
+                Rule::action_when => when = Some(self.expr(part.into_inner().next().unwrap())),
+                _ => body = Some(self.block(part)),
+            }
+        }
+        ActionEntry {
+            label,
+            label_span,
+            params,
+            when,
+            body: body.expect("the grammar requires a block"),
+        }
     }
 
     fn call(&self, pair: Pair<Rule>) -> (Ident, Vec<Expr>) {
@@ -880,7 +1017,12 @@ impl Ctx {
             Rule::pieces_domain => {
                 let mut parts = inner.into_inner();
                 let filter = self.filter(parts.next().unwrap());
-                let zone = self.expr(parts.next().unwrap());
+                let where_ = parts.next().unwrap();
+                let place = if where_.as_rule() == Rule::on_board {
+                    PiecePlace::Board(self.ident(where_.into_inner().next().unwrap()))
+                } else {
+                    PiecePlace::Zone(self.expr(where_))
+                };
                 let mut wild = None;
                 let mut cond = None;
                 for part in parts {
@@ -894,7 +1036,7 @@ impl Ctx {
                 }
                 Domain::Pieces {
                     filter,
-                    zone,
+                    place,
                     cond,
                     wild,
                 }
@@ -1000,6 +1142,17 @@ impl Ctx {
                 kind: ExprKind::Name(self.ident(pair)),
                 span,
             },
+            Rule::space_at => {
+                let mut inner = pair.into_inner();
+                let group = self.ident(inner.next().unwrap());
+                Expr {
+                    kind: ExprKind::SpaceAt {
+                        group,
+                        index: Box::new(self.expr(inner.next().unwrap())),
+                    },
+                    span,
+                }
+            }
             Rule::seat_expr => Expr {
                 kind: ExprKind::Seat(self.int(pair.into_inner().next().unwrap())),
                 span,
@@ -1026,7 +1179,15 @@ impl Ctx {
             Rule::count_expr | Rule::first_expr => {
                 let mut inner = pair.into_inner();
                 let filter = self.filter(inner.next().unwrap());
-                let zone = Box::new(self.expr(inner.next().unwrap()));
+                let where_ = inner.next().unwrap();
+                if where_.as_rule() == Rule::on_board {
+                    let board = self.ident(where_.into_inner().next().unwrap());
+                    return Expr {
+                        kind: ExprKind::CountOnBoard { filter, board },
+                        span,
+                    };
+                }
+                let zone = Box::new(self.expr(where_));
                 let kind = if rule == Rule::count_expr {
                     ExprKind::Count { filter, zone }
                 } else {

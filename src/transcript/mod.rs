@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
-use crate::ir::{GameDef, Seat};
+use crate::ir::{ChoiceKind, GameDef, PieceId, Seat, ZoneId};
 use crate::session::Record;
 
 /// Who reads the transcript: everything, or one seat's knowledge.
@@ -164,6 +164,16 @@ fn piece(def: &GameDef, piece: u16, mask: u32, viewer: Viewer) -> String {
     }
 }
 
+/// A piece where the viewer may see its back: "Pawn of Light (hidden)".
+fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) -> String {
+    let sees_back = def.pieces[p as usize].kind_hidden && zones.iter().any(|&z| viewer.sees(def.zone_viewers(z)));
+    if !viewer.sees(mask) && sees_back {
+        def.piece_back_label(p)
+    } else {
+        piece(def, p, mask, viewer)
+    }
+}
+
 /// Renders events for `viewer`, grouping each player's score terms on one line.
 pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
     let mut lines = vec![];
@@ -193,10 +203,18 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 seen_by,
             } => lines.push(format!(
                 "  {}: {} -> {}",
-                piece(def, *p, *seen_by, viewer),
+                piece_in(def, *p, *seen_by, viewer, &[*from, *to]),
                 def.zone_name(*from),
                 def.zone_name(*to)
             )),
+            Event::Hide { piece: p, seen_by } => {
+                let name = if viewer.sees(*seen_by) || !def.pieces[*p as usize].kind_hidden {
+                    piece(def, *p, *seen_by, viewer)
+                } else {
+                    def.piece_back_label(*p)
+                };
+                lines.push(format!("  hide {name}"));
+            }
             Event::Reveal { piece: p, to, seen_by } => {
                 let whom = if *to == def.all_seats_mask() {
                     "everyone".to_string()
@@ -217,15 +235,11 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 offered,
                 seen_by,
                 reaction_ms,
+                pieces,
             } => {
                 let d = &def.decisions[*decision as usize];
-                let what = if viewer.sees(*seen_by) {
-                    def.choice_label(*decision, *value)
-                } else {
-                    "(secret)".into()
-                };
-                // A draft pick and an `anytime` action are named by their label alone.
-                let name = if d.name == "draft" || *value < 0 {
+                // A draft pick, an action and an `anytime` action are named by their label alone.
+                let name = if matches!(d.kind, ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) || *value < 0 {
                     String::new()
                 } else {
                     format!(" {}", d.name)
@@ -236,10 +250,22 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                     Some(ms) => ("calls", format!(" after {ms} ms")),
                     None => ("chooses", String::new()),
                 };
-                lines.push(format!(
-                    "{} {verb}{name}: {what}{time}  [of {offered}]",
-                    def.seat_name(*seat)
-                ));
+                let who = def.seat_name(*seat);
+                if viewer.sees(*seen_by) {
+                    let name_piece = |p: PieceId| {
+                        let mask = pieces.iter().find(|(q, _)| *q == p).map_or(0, |(_, m)| *m);
+                        if viewer.sees(mask) || !def.pieces[p as usize].kind_hidden {
+                            piece(def, p, mask, viewer)
+                        } else {
+                            def.piece_back_label(p)
+                        }
+                    };
+                    let what = def.choice_label_with(*decision, *value, &name_piece);
+                    lines.push(format!("{who} {verb}{name}: {what}{time}  [of {offered}]"));
+                } else {
+                    // How many choices there were would tell what is left.
+                    lines.push(format!("{who} {verb}{name}: (secret)"));
+                }
             }
             Event::Var { var, seat, value } => {
                 let var = &def.vars[*var as usize];
@@ -286,8 +312,9 @@ pub fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> 
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
         }
-        EndReason::Draw(_) if !def.rank_keys.is_empty() => "tied on every result key".into(),
-        EndReason::Draw(_) => "declared".into(),
+        EndReason::Draw(_, Some(reason)) => def.messages[*reason as usize].clone(),
+        EndReason::Draw(_, None) if !def.rank_keys.is_empty() => "tied on every result key".into(),
+        EndReason::Draw(_, None) => "declared".into(),
     };
     match winner {
         Some(s) => format!("{} wins ({why})", def.seat_name(s)),

@@ -1,0 +1,285 @@
+//! Declared boards: spaces and links generated from rules, adjacency on
+//! grids, and the diagnostics for link rules that do not fit.
+
+use rpsdsl::check::{FsLoader, check_source};
+use rpsdsl::ir::GameDef;
+
+fn def(board: &str) -> GameDef {
+    let text = format!("game \"T\"\nplayers 2\n{board}\nflow {{ declare draw }}\n");
+    match check_source("t.rules", &text, &FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    }
+}
+
+fn errors(board: &str) -> Vec<(String, String)> {
+    let text = format!("game \"T\"\nplayers 2\n{board}\nflow {{ declare draw }}\n");
+    match check_source("t.rules", &text, &FsLoader) {
+        Ok(_) => vec![],
+        Err(failed) => failed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect(),
+    }
+}
+
+fn neighbours(def: &GameDef, space: &str) -> Vec<String> {
+    let board = &def.boards[0];
+    let s = board.space_named(space).unwrap_or_else(|| panic!("no space {space}"));
+    board.adjacent[s as usize]
+        .iter()
+        .map(|&t| board.space_name(t))
+        .collect()
+}
+
+#[test]
+fn rings_and_links_generate_the_graph() {
+    let def = def("board rings: graph {
+        ring outer 18 wraps
+        ring inner 9 wraps
+        space centre
+        link outer[i] -- inner[i / 2]
+        link inner[j] -- centre
+        spot public
+    }");
+    let board = &def.boards[0];
+    assert_eq!(board.spaces(), 28);
+    let links: usize = board.adjacent.iter().map(Vec::len).sum::<usize>() / 2;
+    assert_eq!(links, 18 + 9 + 18 + 9, "two rings, outer to inner, inner to centre");
+    assert_eq!(neighbours(&def, "outer 1"), ["outer 2", "outer 18", "inner 1"]);
+    assert_eq!(
+        neighbours(&def, "inner 1"),
+        ["outer 1", "outer 2", "inner 2", "inner 9", "centre"]
+    );
+    assert_eq!(neighbours(&def, "centre").len(), 9);
+    assert_eq!(def.zone_name(def.families[1].first + 27), "spot of centre");
+}
+
+#[test]
+fn a_link_rule_can_leave_indices_out() {
+    // Nine Men's Morris: three squares of 8 points, joined at the middle of each side.
+    let def = def("board morris: graph {
+        ring outer 8 wraps
+        ring middle 8 wraps
+        ring inner 8 wraps
+        link outer[i] -- middle[i] where i % 2 == 1
+        link middle[i] -- inner[i] where i % 2 == 1
+        point public
+    }");
+    assert_eq!(
+        neighbours(&def, "middle 2"),
+        ["outer 2", "middle 1", "middle 3", "inner 2"]
+    );
+    assert_eq!(neighbours(&def, "middle 1"), ["middle 2", "middle 8"]);
+}
+
+#[test]
+fn a_grid_touches_orthogonally() {
+    let def = def("board shop: grid 3 x 3 { cell public }");
+    assert_eq!(neighbours(&def, "shop 5"), ["shop 2", "shop 4", "shop 6", "shop 8"]);
+    assert_eq!(neighbours(&def, "shop 1"), ["shop 2", "shop 4"]);
+}
+
+#[test]
+fn bad_link_rules_are_diagnosed() {
+    let cases = [
+        (
+            "board b: graph { ring a 4 wraps  ring c 2  link a[i] -- c[i] }",
+            "bad-link",
+            "`c[2]` does not exist when i = 2",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- d[i] }",
+            "unknown-name",
+            "the board has no ring or space `d`",
+        ),
+        (
+            "board b: graph { ring a 4  ring c 4  link a[i] -- c }",
+            "bad-link",
+            "`c` has 4 spaces: which one?",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- a[i] }",
+            "bad-link",
+            "a space cannot touch itself",
+        ),
+        (
+            "board b: graph { ring a 4  link a[i] -- a[k + 1] }",
+            "bad-link",
+            "a link rule only computes with numbers and its index",
+        ),
+        (
+            "board b: grid 2 x 2 { ring a 4 }",
+            "bad-board",
+            "a grid's spaces and links come from its size",
+        ),
+    ];
+    for (board, code, message) in cases {
+        let found = errors(board);
+        assert!(
+            found.iter().any(|(c, m)| c == code && m == message),
+            "{board}: expected {code} `{message}`, got {found:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- spaces and actions in the flow
+
+const TINY: &str = "game \"T\"
+players 2: A, B
+kinds K = x | y
+board b: graph {
+  ring r 4 wraps
+  space c
+  link r[i] -- c
+  spot public
+}
+pieces { Token of each K per player in supply kind hidden }
+zones { supply per player public }
+";
+
+fn tiny(flow: &str) -> Result<GameDef, Vec<(String, String)>> {
+    let text = format!("{TINY}{flow}\n");
+    check_source("t.rules", &text, &FsLoader)
+        .map(|c| c.def)
+        .map_err(|failed| {
+            failed
+                .diagnostics
+                .iter()
+                .map(|d| (d.code.to_string(), d.message.clone()))
+                .collect()
+        })
+}
+
+#[test]
+fn action_labels_show_their_parameters() {
+    let def = tiny(
+        "flow {
+          A chooses {
+            \"bid {n} on {k}\" for n in 1..2, k in K where n > 1 or k == x { win A }
+            \"place {t} on {s}\" for t in Token of A in supply of A, s in adjacent of c where s != r[1] {
+              move t to spot of s
+            }
+          }
+        }",
+    )
+    .unwrap();
+    let mut events = vec![];
+    let state = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap();
+    let pending = state.pending().unwrap();
+    let labels: Vec<String> = pending
+        .legal(0)
+        .iter()
+        .map(|&v| def.choice_label(pending.decision(), v))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "bid 1 on x",
+            "bid 2 on x",
+            "bid 2 on y",
+            "place Token y of A on r 1",
+            "place Token y of A on r 3",
+            "place Token y of A on r 4",
+            "place Token x of A on r 1",
+            "place Token x of A on r 3",
+            "place Token x of A on r 4",
+        ]
+    );
+}
+
+#[test]
+fn mistakes_with_spaces_and_actions_are_diagnosed() {
+    let cases = [
+        (
+            "flow { A chooses { \"go {there}\" for here in b { } } }",
+            "unknown-name",
+            "the label shows `{there}`, which is not a parameter of this action",
+        ),
+        (
+            "flow { for s in r { set s = c } }",
+            "read-only",
+            "`s` is the value a loop goes through",
+        ),
+        (
+            "flow { let s = r }",
+            "missing-index",
+            "`r` is a ring of 4 spaces, not one space",
+        ),
+        (
+            "flow { for s in adjacent of A { } }",
+            "type-mismatch",
+            "`adjacent of` needs a space, but `A` is a player",
+        ),
+        (
+            "flow { A chooses { \"yes {v}\" for v = true { } } }",
+            "type-mismatch",
+            "an action's parameter cannot be true or false",
+        ),
+        (
+            "flow { A chooses { \"go\" { }  \"go\" { } } }",
+            "duplicate-definition",
+            "two actions are called \"go\"",
+        ),
+        (
+            "flow { let n = count Token on c }",
+            "type-mismatch",
+            "`c` is a ring or space of a board, not a board",
+        ),
+    ];
+    for (flow, code, message) in cases {
+        let found = tiny(flow).err().unwrap_or_default();
+        assert!(
+            found.iter().any(|(c, m)| c == code && m == message),
+            "{flow}: expected {code} `{message}`, got {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
+    let def = tiny("flow { let s = r[4] }").unwrap();
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code, "no-such-space");
+    assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
+}
+
+/// Every ```rules example in docs/boards.md is a whole game that checks and
+/// plays to the end, so the page stays true. (Other pages show fragments.)
+#[test]
+fn the_examples_in_the_docs_check_and_play() {
+    let mut found = 0;
+    for path in [std::path::PathBuf::from("docs/boards.md")] {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, block) in text.split("```rules\n").skip(1).enumerate() {
+            let source = block.split("```").next().unwrap();
+            let name = format!("docs/{}-example-{n}.rules", path.file_stem().unwrap().to_string_lossy());
+            let def = match check_source(&name, source, &FsLoader) {
+                Ok(checked) => checked.def,
+                Err(failed) => panic!(
+                    "{name}:\n{}",
+                    rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+                ),
+            };
+            for seed in 0..5 {
+                let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
+                let record = rpsdsl::session::play(
+                    &def,
+                    &def.default_options(),
+                    seed,
+                    &rpsdsl::scenario::Scenario::default(),
+                    &mut agents,
+                )
+                .unwrap_or_else(|f| panic!("{name} seed {seed}: {}", f.diagnostic.message));
+                assert!(record.outcome.is_some());
+            }
+            found += 1;
+        }
+    }
+    assert!(found > 0, "docs/ has rules examples");
+}
