@@ -15,5 +15,6 @@ pub mod playtest;
 pub mod scenario;
 pub mod script;
 pub mod session;
+pub mod sim;
 pub mod syntax;
 pub mod transcript;

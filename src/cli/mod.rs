@@ -19,10 +19,13 @@ macro_rules! say {
 }
 
 mod check_cmd;
+mod compare_cmd;
+mod merge_cmd;
 mod options_cmd;
 mod replay_cmd;
 mod run_cmd;
 mod setup;
+mod simulate_cmd;
 
 use rpsdsl::agents;
 use rpsdsl::diagnostic::{self, Diagnostic, Sources};
@@ -84,6 +87,37 @@ enum Command {
     Options { file: PathBuf },
     /// List the available agents.
     Agents,
+    /// Play many games in parallel and report balance, length, endings and rule coverage.
+    Simulate {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        #[arg(required_unless_present = "house")]
+        file: Option<PathBuf>,
+        /// House rules (TOML) naming the rules file and setting options.
+        #[arg(long, conflicts_with = "file")]
+        house: Option<PathBuf>,
+        #[command(flatten)]
+        run: simulate_cmd::RunArgs,
+        /// Play only slice I of N of the games (`--shard 2/4`); combine the JSON reports with `rpsdsl merge`.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+    },
+    /// Simulate a base game and a variant on the same seeds and compare them.
+    Compare {
+        /// A `.rules` file, a variant, or a house-rules `.toml` file.
+        base: PathBuf,
+        /// A `.rules` file, a variant, or a house-rules `.toml` file.
+        variant: PathBuf,
+        #[command(flatten)]
+        run: simulate_cmd::RunArgs,
+    },
+    /// Combine JSON reports of `rpsdsl simulate --shard` into the report of the whole run.
+    Merge {
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Print the merged report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -109,6 +143,17 @@ pub fn main() -> ExitCode {
         }
         Command::Replay { transcript } => replay_cmd::replay(&transcript),
         Command::Options { file } => options_cmd::options(&file),
+        Command::Simulate {
+            file,
+            house,
+            run,
+            shard,
+        } => {
+            let file = house.or(file).expect("clap requires a file or --house");
+            simulate_cmd::simulate(&file, &run, shard.as_deref())
+        }
+        Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
+        Command::Merge { reports, json } => merge_cmd::merge(&reports, json),
         Command::Agents => {
             for (name, about) in agents::AGENT_NAMES {
                 say!("{name:10} {about}");

@@ -1,0 +1,148 @@
+//! `rpsdsl simulate`: many games in parallel, one report.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
+use rpsdsl::ir::{GameDef, OptionValue};
+use rpsdsl::sim::{self, Plan, Report};
+
+use super::setup::{changed_options, load_game};
+
+/// What a simulation needs to know, shared by `simulate` and `compare`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RunArgs {
+    /// Games to play.
+    #[arg(short = 'n', long = "games", default_value_t = 1000)]
+    pub games: u64,
+    /// One agent per seat (or one for all), e.g. `random,random`.
+    #[arg(long, default_value = "random")]
+    pub agents: String,
+    /// Set an option: `--set best_of=3` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+    /// Threads to use (0: one per core). Results are the same for every value.
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// The run's seed; game i is played with a seed derived from it and i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the report as JSON (mergeable with `rpsdsl merge`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A game ready to simulate: its definition, its option values, and the
+/// name to show.
+pub struct GameInput {
+    pub def: GameDef,
+    pub options: Vec<OptionValue>,
+    pub label: String,
+}
+
+/// Loads the game a user named: a `.rules` file, a variant that extends
+/// one, or a house-rules `.toml` file, with `--set` settings on top.
+/// Diagnostics are printed; the error is the exit code to use.
+pub fn load_game_input(path: &Path, settings: &[String]) -> Result<GameInput, ExitCode> {
+    let (game, _) = load_game(path, settings, None)?;
+    Ok(GameInput {
+        def: game.def,
+        options: game.options,
+        label: path.display().to_string(),
+    })
+}
+
+/// Runs a plan with a progress bar on stderr when stderr is a terminal.
+pub(crate) fn run_plan(input: &GameInput, plan: &Plan, jobs: usize, what: &str) -> Result<Report, ExitCode> {
+    let games = plan.range.1 - plan.range.0;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(games);
+        let style = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {rate} games/s, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            })
+            .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_prefix(what.to_string());
+        bar
+    });
+    let started = Instant::now();
+    let tick = |n: u64| {
+        if let Some(bar) = &bar {
+            bar.inc(n);
+        }
+    };
+    let result = sim::simulate(&input.def, &input.options, plan, jobs, &tick);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    match result {
+        Ok(report) => {
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!(
+                "{what}: {games} games in {seconds:.2} s ({:.0} games/s)",
+                games as f64 / seconds.max(1e-9)
+            );
+            Ok(report)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Parses `--shard i/n` into its game range.
+fn shard(spec: &str, games: u64) -> Result<(u64, u64), String> {
+    let bad = || format!("`--shard {spec}`: expected i/n with 1 <= i <= n, e.g. `--shard 2/4`");
+    let (i, n) = spec.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok(sim::shard_range(games, i, n))
+}
+
+pub(crate) fn plan(input: &GameInput, args: &RunArgs, range: (u64, u64)) -> Plan {
+    Plan {
+        rules: input.label.clone(),
+        seed: args.seed,
+        agents: args.agents.clone(),
+        options: changed_options(&input.def, &input.options),
+        games: args.games,
+        range,
+    }
+}
+
+pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCode {
+    let range = match shard_spec.map(|s| shard(s, args.games)) {
+        None => (0, args.games),
+        Some(Ok(range)) => range,
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let input = match load_game_input(file, &args.settings) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let plan = plan(&input, args, range);
+    let report = match run_plan(&input, &plan, args.jobs, "simulate") {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    if args.json {
+        say!("{}", report.to_json().trim_end());
+    } else {
+        say!("{}", report.to_text().trim_end());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,552 @@
+//! Two reports side by side: base and variant, played on the same seeds
+//! ("common random numbers"), with the differences that are statistically
+//! significant at 95% marked, and a summary in plain words.
+//!
+//! Rates are compared with the pooled two-proportion z-test and means with
+//! Welch's t-test. Both treat the two runs as independent samples; because
+//! the runs share seeds their differences are less noisy than that, so the
+//! tests are conservative: a marked difference is real.
+
+use serde::Serialize;
+
+use super::render::{number, percent, ratio, setup_line, table};
+use super::report::{Report, ReportJson};
+use super::stats::{Moments, Test, two_proportion, welch};
+
+/// How a row's figures are compared and shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Measure {
+    /// A share of games or rounds, tested with the two-proportion z-test.
+    Rate,
+    /// A mean over games, tested with Welch's t-test.
+    Mean,
+    /// A derived figure with no test.
+    Figure,
+    /// A derived share with no test, shown as a percentage.
+    Share,
+    /// A whole number with no test (a median).
+    Whole,
+}
+
+/// One line of the comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    pub section: &'static str,
+    pub metric: String,
+    pub measure: Measure,
+    /// `None` where the metric does not exist on that side (a rule only the variant has).
+    pub base: Option<f64>,
+    pub variant: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<Test>,
+}
+
+impl Row {
+    pub fn significant(&self) -> bool {
+        self.test.is_some_and(|t| t.significant)
+    }
+}
+
+/// A comparison of two runs on the same seeds.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub base: Report,
+    pub variant: Report,
+    pub rows: Vec<Row>,
+    pub summary: Vec<String>,
+}
+
+/// Counts of something out of a total, on one side.
+type Count = Option<(u64, u64)>;
+
+fn rate_row(section: &'static str, metric: String, base: Count, variant: Count) -> Row {
+    let test = match (base, variant) {
+        (Some((x1, n1)), Some((x2, n2))) => Some(two_proportion(x1, n1, x2, n2)),
+        _ => None,
+    };
+    Row {
+        section,
+        metric,
+        measure: Measure::Rate,
+        base: base.map(|(x, n)| ratio(x, n)),
+        variant: variant.map(|(x, n)| ratio(x, n)),
+        test,
+    }
+}
+
+fn mean_row(section: &'static str, metric: String, base: Option<&Moments>, variant: Option<&Moments>) -> Row {
+    Row {
+        section,
+        metric,
+        measure: Measure::Mean,
+        base: base.filter(|m| m.count > 0).map(Moments::mean),
+        variant: variant.filter(|m| m.count > 0).map(Moments::mean),
+        test: match (base, variant) {
+            (Some(a), Some(b)) => Some(welch(a, b)),
+            _ => None,
+        },
+    }
+}
+
+fn figure_row(section: &'static str, metric: &str, base: f64, variant: f64) -> Row {
+    shown_as(Measure::Figure, section, metric, base, variant)
+}
+
+fn shown_as(measure: Measure, section: &'static str, metric: &str, base: f64, variant: f64) -> Row {
+    Row {
+        section,
+        metric: metric.into(),
+        measure,
+        base: Some(base),
+        variant: Some(variant),
+        test: None,
+    }
+}
+
+/// Names from both sides: the base's order, then the variant's new ones.
+fn union<'a>(a: impl IntoIterator<Item = &'a str>, b: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = a.into_iter().collect();
+    for name in b {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+impl Comparison {
+    pub fn new(base: Report, variant: Report) -> Comparison {
+        let mut rows = vec![];
+        let (bs, vs) = (base.summary(), variant.summary());
+        let seat = |r: &Report, name: &str| r.seats.iter().position(|s| s == name);
+        for name in union(
+            base.seats.iter().map(String::as_str),
+            variant.seats.iter().map(String::as_str),
+        ) {
+            rows.push(rate_row(
+                "Outcomes",
+                format!("{name} win rate"),
+                seat(&base, name).map(|s| (base.wins[s], base.games)),
+                seat(&variant, name).map(|s| (variant.wins[s], variant.games)),
+            ));
+        }
+        rows.push(rate_row(
+            "Outcomes",
+            "draw rate".into(),
+            Some((base.draws, base.games)),
+            Some((variant.draws, variant.games)),
+        ));
+        rows.push(rate_row(
+            "Outcomes",
+            "stopped by a limit or error".into(),
+            Some((bs.stopped_rate.count, base.games)),
+            Some((vs.stopped_rate.count, variant.games)),
+        ));
+        rows.push(figure_row("Outcomes", "balance", bs.balance, vs.balance));
+        rows.push(figure_row(
+            "Outcomes",
+            "first-player advantage (pts)",
+            100.0 * bs.first_player_advantage,
+            100.0 * vs.first_player_advantage,
+        ));
+
+        rows.push(mean_row(
+            "Length",
+            "decision points per game, mean".into(),
+            Some(&base.decision_points.moments()),
+            Some(&variant.decision_points.moments()),
+        ));
+        rows.push(mean_row(
+            "Length",
+            "decisions per game, mean".into(),
+            Some(&base.decisions.moments()),
+            Some(&variant.decisions.moments()),
+        ));
+        rows.push(shown_as(
+            Measure::Whole,
+            "Length",
+            "decisions per game, median",
+            bs.decisions.median as f64,
+            vs.decisions.median as f64,
+        ));
+
+        if base.scores.is_some() || variant.scores.is_some() {
+            let total = |r: &Report, name: &str| {
+                let s = seat(r, name)?;
+                r.scores.as_ref().map(|sc| sc.totals[s])
+            };
+            for name in union(
+                base.seats.iter().map(String::as_str),
+                variant.seats.iter().map(String::as_str),
+            ) {
+                rows.push(mean_row(
+                    "Scores",
+                    format!("{name} final score, mean"),
+                    total(&base, name).as_ref(),
+                    total(&variant, name).as_ref(),
+                ));
+            }
+            rows.push(mean_row(
+                "Scores",
+                "margin, first to second, mean".into(),
+                base.scores.as_ref().map(|s| &s.margin),
+                variant.scores.as_ref().map(|s| &s.margin),
+            ));
+        }
+
+        rows.push(figure_row(
+            "Decisions",
+            "branching factor",
+            bs.branching_factor,
+            vs.branching_factor,
+        ));
+        rows.push(shown_as(
+            Measure::Share,
+            "Decisions",
+            "share with more than one choice",
+            bs.real_choice_share,
+            vs.real_choice_share,
+        ));
+        let alike = |r: &Report, name: &str| {
+            r.together
+                .iter()
+                .find(|t| t.decision == name && t.rounds > 0)
+                .map(|t| (t.alike, t.rounds))
+        };
+        for name in union(
+            base.together
+                .iter()
+                .filter(|t| t.rounds > 0)
+                .map(|t| t.decision.as_str()),
+            variant
+                .together
+                .iter()
+                .filter(|t| t.rounds > 0)
+                .map(|t| t.decision.as_str()),
+        ) {
+            rows.push(rate_row(
+                "Decisions",
+                format!("{name}: all alike"),
+                alike(&base, name),
+                alike(&variant, name),
+            ));
+        }
+
+        for end in union(by_count(&base), by_count(&variant)) {
+            let count = |r: &Report| Some((r.ends.get(end).copied().unwrap_or(0), r.games));
+            rows.push(rate_row(
+                "How games end",
+                end.to_string(),
+                count(&base),
+                count(&variant),
+            ));
+        }
+
+        let titles = |r: &Report| r.coverage.iter().map(|c| c.title()).collect::<Vec<_>>();
+        let (bt, vt) = (titles(&base), titles(&variant));
+        for title in union(bt.iter().map(String::as_str), vt.iter().map(String::as_str)) {
+            let fired = |r: &Report, titles: &[String]| {
+                titles
+                    .iter()
+                    .position(|t| t == title)
+                    .map(|i| (r.coverage[i].games, r.games))
+            };
+            rows.push(rate_row(
+                "Rule coverage (share of games)",
+                title.to_string(),
+                fired(&base, &bt),
+                fired(&variant, &vt),
+            ));
+        }
+
+        let summary = summarise(&base, &variant, &rows);
+        Comparison {
+            base,
+            variant,
+            rows,
+            summary,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "Compare {} (base) with {} (variant)\n",
+            self.base.rules, self.variant.rules
+        );
+        out.push_str(&format!(
+            "{} games each on the same seeds; {}\n",
+            self.base.games,
+            setup_line(&self.base)
+        ));
+        if self.variant.options != self.base.options {
+            out.push_str(&format!("variant: {}\n", setup_line(&self.variant)));
+        }
+        out.push_str(&format!(
+            "* marks a difference significant at 95% (rates: two-proportion z-test; means: Welch's t-test).\n\
+             Every figure is defined in {}.\n",
+            super::render::METRICS_DOC
+        ));
+        let mut section = "";
+        let mut rows: Vec<Vec<String>> = vec![];
+        let flush = |out: &mut String, section: &str, rows: &mut Vec<Vec<String>>| {
+            if !rows.is_empty() {
+                out.push_str(&format!("\n{section}\n"));
+                out.push_str(&table(rows, "  "));
+                rows.clear();
+            }
+        };
+        for row in &self.rows {
+            if row.section != section {
+                flush(&mut out, section, &mut rows);
+                section = row.section;
+                rows.push(vec![String::new(), "base".into(), "variant".into(), "change".into()]);
+            }
+            rows.push(vec![
+                row.metric.clone(),
+                show(row.measure, row.base),
+                show(row.measure, row.variant),
+                format!("{}{}", change(row), if row.significant() { " *" } else { "  " }),
+            ]);
+        }
+        flush(&mut out, section, &mut rows);
+        out.push_str("\nSummary\n");
+        for line in &self.summary {
+            out.push_str(&format!("  {line}\n"));
+        }
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            base: ReportJson<'a>,
+            variant: ReportJson<'a>,
+            rows: &'a [Row],
+            summary: &'a [String],
+        }
+        let mut text = serde_json::to_string_pretty(&Json {
+            base: ReportJson {
+                report: &self.base,
+                summary: self.base.summary(),
+            },
+            variant: ReportJson {
+                report: &self.variant,
+                summary: self.variant.summary(),
+            },
+            rows: &self.rows,
+            summary: &self.summary,
+        })
+        .expect("a comparison serialises");
+        text.push('\n');
+        text
+    }
+}
+
+/// End reasons, the most frequent first.
+fn by_count(r: &Report) -> Vec<&str> {
+    let mut ends: Vec<(&String, &u64)> = r.ends.iter().collect();
+    ends.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    ends.into_iter().map(|(e, _)| e.as_str()).collect()
+}
+
+fn show(measure: Measure, value: Option<f64>) -> String {
+    match (measure, value) {
+        (_, None) => "-".into(),
+        (Measure::Rate | Measure::Share, Some(v)) => percent(v),
+        (Measure::Whole, Some(v)) => format!("{v:.0}"),
+        (Measure::Figure, Some(v)) => format!("{v:.3}"),
+        (Measure::Mean, Some(v)) => number(v),
+    }
+}
+
+fn change(row: &Row) -> String {
+    let (Some(a), Some(b)) = (row.base, row.variant) else {
+        return if row.base.is_none() {
+            "new".into()
+        } else {
+            "gone".into()
+        };
+    };
+    match row.measure {
+        Measure::Rate | Measure::Share => format!("{:+.1} pts", 100.0 * (b - a)),
+        Measure::Mean if a != 0.0 => format!("{} ({:+.1}%)", signed(b - a), 100.0 * (b - a) / a.abs()),
+        Measure::Whole => format!("{:+.0}", b - a),
+        Measure::Figure => format!("{:+.3}", b - a),
+        Measure::Mean => signed(b - a),
+    }
+}
+
+fn signed(x: f64) -> String {
+    let text = number(x);
+    if x >= 0.0 { format!("+{text}") } else { text }
+}
+
+fn find<'a>(rows: &'a [Row], section: &str, metric: &str) -> Option<&'a Row> {
+    rows.iter().find(|r| r.section == section && r.metric == metric)
+}
+
+fn verdict(row: &Row) -> &'static str {
+    if row.significant() {
+        "significant"
+    } else {
+        "not significant"
+    }
+}
+
+/// The comparison in plain words, most important first.
+fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
+    let mut lines = vec![];
+    let wins: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.section == "Outcomes" && r.metric.ends_with(" win rate"))
+        .collect();
+    let changed: Vec<String> = wins
+        .iter()
+        .filter(|r| r.significant())
+        .map(|r| {
+            format!(
+                "{} {} -> {} (significant)",
+                r.metric,
+                show(r.measure, r.base),
+                show(r.measure, r.variant)
+            )
+        })
+        .collect();
+    if changed.is_empty() {
+        let all: Vec<String> = wins
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} -> {}",
+                    r.metric,
+                    show(r.measure, r.base),
+                    show(r.measure, r.variant)
+                )
+            })
+            .collect();
+        lines.push(format!("No significant change in who wins: {}.", all.join(", ")));
+    } else {
+        lines.push(format!("{}.", capitalise(&changed.join("; "))));
+    }
+    if let Some(b) = find(rows, "Outcomes", "balance") {
+        lines.push(format!(
+            "Balance {:.3} -> {:.3} (1 is perfectly even).",
+            b.base.unwrap_or(0.0),
+            b.variant.unwrap_or(0.0)
+        ));
+    }
+    for metric in ["draw rate", "stopped by a limit or error"] {
+        if let Some(r) = find(rows, "Outcomes", metric)
+            && (r.significant() || (metric != "draw rate" && r.variant.unwrap_or(0.0) > 0.0))
+        {
+            let name = if metric == "draw rate" {
+                "Draw rate"
+            } else {
+                "Games stopped"
+            };
+            lines.push(format!(
+                "{name} {} -> {} ({}).",
+                show(r.measure, r.base),
+                show(r.measure, r.variant),
+                verdict(r)
+            ));
+        }
+    }
+    if let Some(r) = find(rows, "Length", "decisions per game, mean")
+        && let (Some(a), Some(b)) = (r.base, r.variant)
+    {
+        let pct = if a == 0.0 { 0.0 } else { 100.0 * (b - a) / a };
+        if r.significant() {
+            let word = if b < a { "shorter" } else { "longer" };
+            lines.push(format!(
+                "Games are {:.0}% {word} ({} -> {} decisions on average; significant).",
+                pct.abs(),
+                number(a),
+                number(b)
+            ));
+        } else {
+            lines.push(format!(
+                "Game length did not change significantly ({} -> {} decisions on average).",
+                number(a),
+                number(b)
+            ));
+        }
+    }
+    for r in rows.iter().filter(|r| r.section == "Scores" && r.significant()) {
+        let (a, b) = (r.base.unwrap_or(0.0), r.variant.unwrap_or(0.0));
+        let what = r.metric.trim_end_matches(", mean");
+        let pct = if a == 0.0 {
+            String::new()
+        } else {
+            format!(", {:+.0}%", 100.0 * (b - a) / a.abs())
+        };
+        lines.push(format!(
+            "{} {} -> {} on average ({}{pct}; significant).",
+            capitalise(what),
+            number(a),
+            number(b),
+            if b > a { "up" } else { "down" }
+        ));
+    }
+    for r in rows.iter().filter(|r| r.section == "How games end" && r.significant()) {
+        lines.push(format!(
+            "Games that end by \"{}\": {} -> {} (significant).",
+            r.metric,
+            show(r.measure, r.base),
+            show(r.measure, r.variant)
+        ));
+    }
+    let mut shifts: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.section.starts_with("Rule coverage") && r.significant())
+        .filter(|r| r.base.unwrap_or(0.0) > 0.0 && r.variant.unwrap_or(0.0) > 0.0)
+        .collect();
+    shifts.sort_by(|a, b| {
+        let gap = |r: &Row| (r.variant.unwrap_or(0.0) - r.base.unwrap_or(0.0)).abs();
+        gap(b).total_cmp(&gap(a))
+    });
+    for r in shifts.iter().take(5) {
+        lines.push(format!(
+            "The {} fires in {} -> {} of games (significant).",
+            r.metric,
+            show(r.measure, r.base),
+            show(r.measure, r.variant)
+        ));
+    }
+    for r in rows.iter().filter(|r| r.section.starts_with("Rule coverage")) {
+        match (r.base, r.variant) {
+            (None, Some(v)) if v > 0.0 => {
+                lines.push(format!("The new {} fired in {} of games.", r.metric, percent(v)));
+            }
+            (None, Some(_)) => lines.push(format!("The new {} never fired: check it.", r.metric)),
+            (Some(b), Some(v)) if b > 0.0 && v == 0.0 => lines.push(format!(
+                "The {} never fires in the variant (it did in {} of base games).",
+                r.metric,
+                percent(b)
+            )),
+            (Some(b), Some(v)) if b == 0.0 && v > 0.0 => {
+                lines.push(format!("The {} now fires, in {} of games.", r.metric, percent(v)))
+            }
+            _ => {}
+        }
+    }
+    if !rows.iter().any(Row::significant) {
+        lines.push("No difference is significant at 95%.".into());
+    }
+    if base.games != variant.games {
+        lines.push(format!(
+            "Warning: the runs have different sizes ({} and {} games).",
+            base.games, variant.games
+        ));
+    }
+    lines
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,512 @@
+//! The parallel driver: plays games in fixed chunks on a rayon pool, folds
+//! each game into a chunk's report as it ends, and merges the chunk reports
+//! in game order. No transcript or per-game record is kept, so memory stays
+//! flat in the number of games.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::report::{Coverage, Part, Plan, Report, Scores, Stop, Together};
+use super::stats::splitmix64;
+use crate::agents::{self, Agent};
+use crate::diagnostic::Span;
+use crate::engine::{Choice, EndReason, EngineError, Event, State};
+use crate::ir::{ChoiceKind, GameDef, OptionValue};
+use crate::session;
+
+/// Games per chunk: a chunk is the unit of parallel work and of progress.
+const CHUNK: u64 = 256;
+
+/// The golden ratio increment of SplitMix64.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed of game `index` of a run seeded with `seed`: the `index + 1`-th
+/// output of SplitMix64 started at `seed`. `rpsdsl run --seed` with this
+/// number replays the game.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    splitmix64(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GAMMA)))
+}
+
+/// The game indices of shard `i` of `n` (1-based) in a run of `games`:
+/// contiguous slices that together cover `0..games` exactly once.
+pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
+    let cut = |k: u64| (games as u128 * k as u128 / n.max(1) as u128) as u64;
+    (cut(i - 1), cut(i))
+}
+
+/// Plays the games of `plan.range` with up to `jobs` threads (0: one per
+/// core) and returns their report. `progress` is told how many games have
+/// just finished, from any thread. The report is the same for every `jobs`.
+pub fn simulate(
+    def: &GameDef,
+    options: &[OptionValue],
+    plan: &Plan,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, String> {
+    agents::from_spec(&plan.agents, def.players(), 0)?;
+    let (start, end) = plan.range;
+    if start > end || end > plan.games {
+        return Err(format!("games {start}..{end} are not part of a run of {}", plan.games));
+    }
+    let (template, layout) = blank(def, plan);
+    let chunks = (end - start).div_ceil(CHUNK);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+    let total = pool.install(|| {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let from = start + c * CHUNK;
+                let to = (from + CHUNK).min(end);
+                let mut report = template.clone();
+                let mut game = Game::new(template.coverage.len(), def.players(), &layout);
+                for index in from..to {
+                    game.play(def, options, plan, index, &mut report);
+                }
+                report.ranges = vec![(from, to)];
+                progress(to - from);
+                report
+            })
+            .reduce(
+                || template.clone(),
+                |mut a, b| {
+                    a.merge(&b).expect("chunks of one run merge");
+                    a
+                },
+            )
+    });
+    Ok(total)
+}
+
+/// Where each event lands in the report's rows.
+struct Layout {
+    /// Per decision: its coverage row, or the first row of its draft entries.
+    decision_rows: Vec<usize>,
+    /// Per decision: how many draft entries it has (0: not a draft).
+    menu: Vec<usize>,
+    trigger_rows: Vec<usize>,
+    /// Per `anytime` action (offered as choice `-1 - index`).
+    anytime_rows: Vec<usize>,
+    hook_rows: Vec<usize>,
+    score_rows: Vec<usize>,
+}
+
+/// An empty report with a row for every part of the rules, and the map
+/// from ids to rows.
+fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
+    let mut coverage = vec![];
+    let mut row = |part: Part, name: String, span: Span, yes: Option<u64>, available: Option<u64>| {
+        coverage.push(Coverage {
+            part,
+            name,
+            at: Some(place(def, span)),
+            games: 0,
+            times: 0,
+            yes,
+            available,
+        });
+        coverage.len() - 1
+    };
+    let decision_names = unique_names(def, def.decisions.iter().map(|d| (d.name.clone(), d.span)).collect());
+    let mut decision_rows = vec![];
+    let mut menu = vec![];
+    let mut together = vec![];
+    for (d, decision) in def.decisions.iter().enumerate() {
+        together.push(Together {
+            decision: decision_names[d].clone(),
+            rounds: 0,
+            alike: 0,
+        });
+        match &decision.kind {
+            ChoiceKind::Menu(labels) => {
+                let names = unique_names(def, labels.iter().map(|l| (l.clone(), decision.span)).collect());
+                let first = names
+                    .into_iter()
+                    .map(|name| row(Part::Action, name, decision.span, None, None))
+                    .min()
+                    .unwrap_or(usize::MAX);
+                decision_rows.push(first);
+                menu.push(labels.len());
+            }
+            _ => {
+                decision_rows.push(row(
+                    Part::Decision,
+                    decision_names[d].clone(),
+                    decision.span,
+                    None,
+                    None,
+                ));
+                menu.push(0);
+            }
+        }
+    }
+    let trigger_rows = def
+        .triggers
+        .iter()
+        .map(|t| {
+            row(
+                Part::Trigger,
+                t.name.clone(),
+                def.procs[t.proc as usize].span,
+                None,
+                None,
+            )
+        })
+        .collect();
+    let anytime_rows = def
+        .anytime
+        .iter()
+        .map(|a| {
+            row(
+                Part::Anytime,
+                a.label.clone(),
+                def.procs[a.body as usize].span,
+                None,
+                Some(0),
+            )
+        })
+        .collect();
+    let hook_rows = def
+        .hooks
+        .iter()
+        .map(|h| row(Part::Hook, h.name.clone(), h.span, h.returns_bool.then_some(0), None))
+        .collect();
+    let score_rows = def
+        .score_terms
+        .iter()
+        .map(|t| {
+            row(
+                Part::Score,
+                t.name.clone(),
+                def.procs[t.proc as usize].span,
+                None,
+                t.when.map(|_| 0),
+            )
+        })
+        .collect();
+    let scores = (!def.score_terms.is_empty()).then(|| Scores {
+        terms: def.score_terms.iter().map(|t| t.name.clone()).collect(),
+        scored: 0,
+        totals: vec![Default::default(); def.players()],
+        margin: Default::default(),
+    });
+    let report = Report::empty(&def.name, def.seats.clone(), plan, together, scores, coverage);
+    let layout = Layout {
+        decision_rows,
+        menu,
+        trigger_rows,
+        anytime_rows,
+        hook_rows,
+        score_rows,
+    };
+    (report, layout)
+}
+
+/// Names made unique: a repeated name gets its place in the rules, `(rps.rules:14)`.
+fn unique_names(def: &GameDef, names: Vec<(String, Span)>) -> Vec<String> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in &names {
+        *seen.entry(name.as_str()).or_insert(0) += 1;
+    }
+    names
+        .iter()
+        .map(|(name, span)| {
+            if seen[name.as_str()] > 1 {
+                format!("{name} ({})", place(def, *span))
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}
+
+/// `rps.rules:14`, `prelude/rps.rules:14`: the file relative to the main
+/// file's folder (so reports do not depend on where they were run) and the line.
+fn place(def: &GameDef, span: Span) -> String {
+    let main = normalise(Path::new(&def.sources.file(0).name));
+    let here = normalise(Path::new(&def.sources.file(span.file).name));
+    let dir: Vec<Component> = main.parent().map(|p| p.components().collect()).unwrap_or_default();
+    let file: Vec<Component> = here.components().collect();
+    let common = dir.iter().zip(&file).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in common..dir.len() {
+        relative.push("..");
+    }
+    for c in &file[common..] {
+        relative.push(c);
+    }
+    let (line, _) = def.sources.line_col(span.file, span.start);
+    format!("{}:{line}", relative.display())
+}
+
+/// `games/variants/../prelude/x.rules` as `games/prelude/x.rules`.
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// How one game ended, as its line in "How games end".
+fn end_label(def: &GameDef, reason: &EndReason) -> String {
+    match reason {
+        EndReason::Win(span) => format!("win in the flow ({})", place(def, *span)),
+        EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::Rank(k) => {
+            let key = &def.rank_keys[*k as usize];
+            format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
+        }
+        EndReason::Draw(_) if !def.rank_keys.is_empty() => "draw: tied on every result key".into(),
+        EndReason::Draw(span) => format!("draw declared ({})", place(def, *span)),
+    }
+}
+
+/// One thread's game player: the buffers it reuses from game to game.
+struct Game<'a> {
+    layout: &'a Layout,
+    events: Vec<Event>,
+    choices: Vec<Choice>,
+    /// Per coverage row: times fired in this game, and yes answers.
+    fired: Vec<u64>,
+    yes: Vec<u64>,
+    touched: Vec<usize>,
+    decision_points: u64,
+    decisions: u64,
+    end_labels: Vec<(EndReason, String)>,
+}
+
+impl<'a> Game<'a> {
+    fn new(rows: usize, players: usize, layout: &'a Layout) -> Game<'a> {
+        Game {
+            layout,
+            events: Vec::with_capacity(64),
+            choices: Vec::with_capacity(players),
+            fired: vec![0; rows],
+            yes: vec![0; rows],
+            touched: vec![],
+            decision_points: 0,
+            decisions: 0,
+            end_labels: vec![],
+        }
+    }
+
+    fn hit(&mut self, row: usize, yes: bool) {
+        if self.fired[row] == 0 {
+            self.touched.push(row);
+        }
+        self.fired[row] += 1;
+        self.yes[row] += u64::from(yes);
+    }
+
+    /// Plays game `index` and adds it to `report`.
+    fn play(&mut self, def: &GameDef, options: &[OptionValue], plan: &Plan, index: u64, report: &mut Report) {
+        let seed = game_seed(plan.seed, index);
+        let mut agents = agents::from_spec(&plan.agents, def.players(), seed).expect("the spec was checked");
+        self.decision_points = 0;
+        self.decisions = 0;
+        let failure = match self.run(def, options, seed, &mut agents, report) {
+            Ok(state) => {
+                self.finish(def, &state, report);
+                None
+            }
+            Err(stop) => Some(stop),
+        };
+        if let Some((code, message)) = failure {
+            let entry = report.stopped.entry(code.to_string()).or_insert(Stop {
+                games: 0,
+                first_game: index,
+                first_seed: seed,
+                message: message.clone(),
+            });
+            entry.games += 1;
+            if index < entry.first_game {
+                entry.first_game = index;
+                entry.first_seed = seed;
+                entry.message = message;
+            }
+            *report.ends.entry(format!("stopped: {code}")).or_insert(0) += 1;
+        }
+        report.games += 1;
+        report.decision_points.add(self.decision_points);
+        report.decisions.add(self.decisions);
+        for &row in &self.touched {
+            let c = &mut report.coverage[row];
+            c.games += 1;
+            c.times += self.fired[row];
+            if let Some(y) = &mut c.yes {
+                *y += self.yes[row];
+            }
+            self.fired[row] = 0;
+            self.yes[row] = 0;
+        }
+        self.touched.clear();
+    }
+
+    /// Runs the game to its end, counting as it goes; a failure gives its
+    /// diagnostic code and message.
+    fn run(
+        &mut self,
+        def: &GameDef,
+        options: &[OptionValue],
+        seed: u64,
+        agents: &mut [Box<dyn Agent>],
+        report: &mut Report,
+    ) -> Result<State, (&'static str, String)> {
+        self.events.clear();
+        let started = State::start(def, options, seed, vec![], &mut self.events);
+        self.count_events(report);
+        let mut state = started.map_err(|d| (d.code, d.message.clone()))?;
+        while let Some(pending) = state.pending() {
+            let decision = pending.decision();
+            self.choices.clear();
+            for &seat in pending.who() {
+                let legal = pending.legal(seat);
+                // `anytime` actions are offered as negative values after the real choices.
+                for &v in legal.iter().rev().take_while(|&&v| v < 0) {
+                    let c = &mut report.coverage[self.layout.anytime_rows[(-v - 1) as usize]];
+                    *c.available.get_or_insert(0) += 1;
+                }
+                // The same call as `session::play`, so a game here is the game `rpsdsl run` plays.
+                let choice = session::agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut());
+                self.choices.push(choice);
+            }
+            // A round interrupted by an `anytime` action is asked again: not a round.
+            if pending.is_simultaneous() && self.choices.len() > 1 && self.choices.iter().all(|c| c.value >= 0) {
+                let t = &mut report.together[decision as usize];
+                t.rounds += 1;
+                let first = self.choices[0].value;
+                t.alike += u64::from(self.choices.iter().all(|c| c.value == first));
+            }
+            self.decision_points += 1;
+            let applied = state.apply(def, &self.choices, &mut self.events);
+            self.count_events(report);
+            match applied {
+                Ok(()) => {}
+                Err(EngineError::Runtime(d)) => return Err((d.code, d.message.clone())),
+                Err(EngineError::Illegal(illegal)) => return Err(("illegal-action", illegal.to_string())),
+            }
+        }
+        Ok(state)
+    }
+
+    /// Counts the events of the last step and forgets them.
+    fn count_events(&mut self, report: &mut Report) {
+        let events = std::mem::take(&mut self.events);
+        for event in &events {
+            match *event {
+                Event::Decision {
+                    decision,
+                    value,
+                    offered,
+                    ..
+                } => {
+                    self.decisions += 1;
+                    report.offered += u64::from(offered);
+                    report.real_choices += u64::from(offered > 1);
+                    let d = decision as usize;
+                    let entries = self.layout.menu[d];
+                    let row = if value < 0 {
+                        Some(self.layout.anytime_rows[(-value - 1) as usize])
+                    } else if entries == 0 {
+                        Some(self.layout.decision_rows[d])
+                    } else {
+                        // A draft entry, by its index.
+                        ((value as u64) < entries as u64).then(|| self.layout.decision_rows[d] + value as usize)
+                    };
+                    if let Some(row) = row {
+                        self.hit(row, false);
+                    }
+                }
+                Event::Score { term, .. } => {
+                    let c = &mut report.coverage[self.layout.score_rows[term as usize]];
+                    if let Some(a) = &mut c.available {
+                        *a += 1;
+                    }
+                }
+                Event::Trigger { trigger } => self.hit(self.layout.trigger_rows[trigger as usize], false),
+                Event::Hook { hook, value } => self.hit(self.layout.hook_rows[hook as usize], value != 0),
+                _ => {}
+            }
+        }
+        self.events = events;
+        self.events.clear();
+    }
+
+    /// Counts the result of a finished game.
+    fn finish(&mut self, def: &GameDef, state: &State, report: &mut Report) {
+        let Some(outcome) = state.outcome() else { return };
+        match outcome.winner {
+            Some(seat) => report.wins[seat as usize] += 1,
+            None => report.draws += 1,
+        }
+        let label = match self.end_labels.iter().find(|(r, _)| *r == outcome.reason) {
+            Some((_, label)) => label,
+            None => {
+                self.end_labels
+                    .push((outcome.reason.clone(), end_label(def, &outcome.reason)));
+                &self.end_labels.last().expect("just pushed").1
+            }
+        };
+        match report.ends.get_mut(label) {
+            Some(count) => *count += 1,
+            None => {
+                report.ends.insert(label.clone(), 1);
+            }
+        }
+        let scores = state.scores();
+        if let (Some(s), false) = (&mut report.scores, scores.is_empty()) {
+            s.scored += 1;
+            let totals: Vec<i64> = scores.iter().map(|terms| terms.iter().sum()).collect();
+            for (m, &t) in s.totals.iter_mut().zip(&totals) {
+                m.add(t);
+            }
+            let mut sorted = totals.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            s.margin.add(sorted[0] - sorted.get(1).copied().unwrap_or(sorted[0]));
+            for (t, &row) in self.layout.score_rows.iter().enumerate() {
+                for seat_terms in scores {
+                    if seat_terms[t] != 0 {
+                        self.hit(row, false);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_game_once() {
+        for (games, n) in [(10, 3), (7, 7), (1000, 4), (5, 8)] {
+            let mut next = 0;
+            for i in 1..=n {
+                let (s, e) = shard_range(games, i, n);
+                assert_eq!(s, next);
+                next = e;
+            }
+            assert_eq!(next, games);
+        }
+    }
+
+    #[test]
+    fn game_seeds_differ_and_are_stable() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        assert_eq!(game_seed(0, 0), 0xE220_A839_7B1D_CDAF);
+    }
+}

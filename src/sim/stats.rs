@@ -1,0 +1,408 @@
+//! Statistics with exact, mergeable state: integer histograms and moment
+//! sums that add up the same in any order, and the tests that compare them
+//! (Wilson intervals, two-proportion z-test, Welch's t-test).
+//!
+//! Everything stored is an integer, so merging shards or chunks is exact;
+//! floating point appears only when a figure is shown.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The 97.5% point of the standard normal: a 95% two-sided interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// How many of each value: exact, so quantiles are exact and merging is a sum.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Histogram(pub BTreeMap<u64, u64>);
+
+impl Histogram {
+    pub fn add(&mut self, value: u64) {
+        *self.0.entry(value).or_insert(0) += 1;
+    }
+
+    pub fn merge(&mut self, other: &Histogram) {
+        for (&v, &c) in &other.0 {
+            *self.0.entry(v).or_insert(0) += c;
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    pub fn moments(&self) -> Moments {
+        let mut m = Moments::default();
+        for (&v, &c) in &self.0 {
+            m.count += c;
+            m.sum += v as i128 * c as i128;
+            m.sum_squares += (v as i128) * (v as i128) * c as i128;
+        }
+        m
+    }
+
+    pub fn min(&self) -> Option<u64> {
+        self.0.keys().next().copied()
+    }
+
+    pub fn max(&self) -> Option<u64> {
+        self.0.keys().next_back().copied()
+    }
+
+    /// The nearest-rank quantile: the smallest value with at least `p` of
+    /// the observations at or below it (`p = 0.5` gives the lower median).
+    pub fn quantile(&self, p: f64) -> Option<u64> {
+        let n = self.count();
+        if n == 0 {
+            return None;
+        }
+        let rank = ((p * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (&v, &c) in &self.0 {
+            seen += c;
+            if seen >= rank {
+                return Some(v);
+            }
+        }
+        self.max()
+    }
+
+    /// How many observations fall in `lo..=hi`.
+    pub fn count_between(&self, lo: u64, hi: u64) -> u64 {
+        self.0.range(lo..=hi).map(|(_, &c)| c).sum()
+    }
+
+    /// A text histogram: at most `rows` bins from the minimum to the 99th
+    /// percentile, then one bin for the tail, bars scaled to `width`.
+    pub fn render(&self, rows: u64, width: usize) -> Vec<String> {
+        let (Some(min), Some(max), Some(p99)) = (self.min(), self.max(), self.quantile(0.99)) else {
+            return vec![];
+        };
+        let span = p99 - min + 1;
+        let bin = span.div_ceil(rows.max(1)).max(1);
+        let mut bins: Vec<(u64, u64, u64)> = vec![];
+        let mut lo = min;
+        while lo <= p99 {
+            let hi = (lo + bin - 1).min(p99);
+            bins.push((lo, hi, self.count_between(lo, hi)));
+            lo = hi + 1;
+        }
+        if max > p99 {
+            bins.push((p99 + 1, max, self.count_between(p99 + 1, max)));
+        }
+        let most = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
+        let label = |lo: u64, hi: u64| {
+            if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }
+        };
+        let label_width = bins.iter().map(|&(lo, hi, _)| label(lo, hi).len()).max().unwrap_or(1);
+        let n = self.count().max(1);
+        bins.iter()
+            .map(|&(lo, hi, c)| {
+                let bar = ((c as f64 / most as f64) * width as f64).round() as usize;
+                let bar = if c > 0 { bar.max(1) } else { 0 };
+                format!(
+                    "{:>label_width$} | {:<width$} {:>5.1}%",
+                    label(lo, hi),
+                    "#".repeat(bar),
+                    100.0 * c as f64 / n as f64
+                )
+            })
+            .collect()
+    }
+}
+
+/// Count, sum and sum of squares of integer observations: enough for the
+/// mean and the standard deviation, and exact to merge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moments {
+    pub count: u64,
+    pub sum: i128,
+    pub sum_squares: i128,
+}
+
+impl Moments {
+    pub fn add(&mut self, value: i64) {
+        self.count += 1;
+        self.sum += value as i128;
+        self.sum_squares += value as i128 * value as i128;
+    }
+
+    pub fn merge(&mut self, other: &Moments) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            return f64::NAN;
+        }
+        self.sum as f64 / self.count as f64
+    }
+
+    /// The sample variance (divided by n - 1), computed from exact integers.
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 {
+            return 0.0;
+        }
+        let n = self.count as i128;
+        let numerator = n * self.sum_squares - self.sum * self.sum;
+        numerator as f64 / (n * (n - 1)) as f64
+    }
+
+    pub fn sd(&self) -> f64 {
+        self.variance().max(0.0).sqrt()
+    }
+}
+
+/// A proportion with its Wilson score interval at 95%.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: u64,
+    pub of: u64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(count: u64, of: u64) -> Rate {
+        let (low, high) = wilson(count, of);
+        Rate {
+            count,
+            of,
+            rate: if of == 0 { 0.0 } else { count as f64 / of as f64 },
+            low,
+            high,
+        }
+    }
+}
+
+/// The Wilson score interval for `successes` out of `n` at 95%.
+pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let z2 = Z95 * Z95;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = Z95 / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A test's verdict: the two-sided p-value, and whether it is below 5%.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Test {
+    pub p_value: f64,
+    pub significant: bool,
+}
+
+impl Test {
+    fn from_p(p_value: f64) -> Test {
+        Test {
+            p_value,
+            significant: p_value < 0.05,
+        }
+    }
+}
+
+/// The pooled two-proportion z-test: is `x1/n1` different from `x2/n2`?
+pub fn two_proportion(x1: u64, n1: u64, x2: u64, n2: u64) -> Test {
+    if n1 == 0 || n2 == 0 {
+        return Test::from_p(1.0);
+    }
+    let (n1f, n2f) = (n1 as f64, n2 as f64);
+    let pooled = (x1 + x2) as f64 / (n1f + n2f);
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1f + 1.0 / n2f)).sqrt();
+    if se == 0.0 {
+        return Test::from_p(1.0);
+    }
+    let z = (x1 as f64 / n1f - x2 as f64 / n2f) / se;
+    Test::from_p(2.0 * normal_upper(z.abs()))
+}
+
+/// Welch's t-test for two means with unequal variances.
+pub fn welch(a: &Moments, b: &Moments) -> Test {
+    if a.count < 2 || b.count < 2 {
+        return Test::from_p(1.0);
+    }
+    let (va, vb) = (a.variance() / a.count as f64, b.variance() / b.count as f64);
+    let diff = a.mean() - b.mean();
+    if va + vb == 0.0 {
+        // No spread at all: any difference is certain.
+        return Test::from_p(if diff == 0.0 { 1.0 } else { 0.0 });
+    }
+    let t = diff / (va + vb).sqrt();
+    let df = (va + vb).powi(2) / (va * va / (a.count as f64 - 1.0) + vb * vb / (b.count as f64 - 1.0));
+    Test::from_p(student_t_two_sided(t, df))
+}
+
+/// P(|T| > |t|) for Student's t with `df` degrees of freedom.
+pub fn student_t_two_sided(t: f64, df: f64) -> f64 {
+    if !t.is_finite() {
+        return 0.0;
+    }
+    let x = df / (df + t * t);
+    incomplete_beta(df / 2.0, 0.5, x).clamp(0.0, 1.0)
+}
+
+/// P(Z > z) for the standard normal.
+pub fn normal_upper(z: f64) -> f64 {
+    0.5 * erfc(z / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function (Numerical Recipes' Chebyshev fit,
+/// relative error below 1.2e-7 everywhere).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7).
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + 7.5;
+    for (i, &c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The regularised incomplete beta function I_x(a, b).
+fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let front = (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
+    if x < (a + 1.0) / (a + b + 2.0) {
+        front * beta_fraction(a, b, x) / a
+    } else {
+        1.0 - front * beta_fraction(b, a, 1.0 - x) / b
+    }
+}
+
+/// The continued fraction for the incomplete beta (modified Lentz).
+fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let mut c = 1.0;
+    let mut d = 1.0 - (a + b) * x / (a + 1.0);
+    if d.abs() < TINY {
+        d = TINY;
+    }
+    d = 1.0 / d;
+    let mut h = d;
+    for m in 1..=300 {
+        let m = m as f64;
+        let m2 = 2.0 * m;
+        let aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+        for (coef, is_even) in [
+            (aa, true),
+            (-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), false),
+        ] {
+            d = 1.0 + coef * d;
+            if d.abs() < TINY {
+                d = TINY;
+            }
+            c = 1.0 + coef / c;
+            if c.abs() < TINY {
+                c = TINY;
+            }
+            d = 1.0 / d;
+            let delta = d * c;
+            h *= delta;
+            if !is_even && (delta - 1.0).abs() < 1e-15 {
+                return h;
+            }
+        }
+    }
+    h
+}
+
+/// SplitMix64's output for `state`: a fast, well-mixed 64-bit hash.
+pub fn splitmix64(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let mut h = Histogram::default();
+        for v in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] {
+            h.add(v);
+        }
+        assert_eq!(h.quantile(0.5), Some(5));
+        assert_eq!(h.quantile(0.1), Some(1));
+        assert_eq!(h.quantile(0.9), Some(9));
+        assert_eq!(h.quantile(1.0), Some(10));
+        let m = h.moments();
+        assert_eq!(m.mean(), 5.5);
+        assert!((m.sd() - 3.027_650_354).abs() < 1e-6);
+    }
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 40.4% to 59.6%.
+        let (lo, hi) = wilson(50, 100);
+        assert!((lo - 0.403_832).abs() < 1e-5 && (hi - 0.596_168).abs() < 1e-5);
+        assert_eq!(wilson(0, 10).0, 0.0);
+    }
+
+    #[test]
+    fn t_and_normal_tails() {
+        assert!((student_t_two_sided(2.0, 10.0) - 0.073_388).abs() < 1e-5);
+        assert!((student_t_two_sided(1.0, 1.0) - 0.5).abs() < 1e-9);
+        assert!((normal_upper(1.959_964) - 0.025).abs() < 1e-6);
+        assert!((student_t_two_sided(1.959_964, 1e7) - 0.05).abs() < 1e-5);
+    }
+
+    #[test]
+    fn tests_mark_clear_differences_only() {
+        assert!(two_proportion(600, 1000, 500, 1000).significant);
+        assert!(!two_proportion(510, 1000, 500, 1000).significant);
+        let mut a = Moments::default();
+        let mut b = Moments::default();
+        for i in 0..100 {
+            a.add(i % 10);
+            b.add(i % 10 + 2);
+        }
+        assert!(welch(&a, &b).significant);
+        assert!(!welch(&a, &a).significant);
+    }
+}
