@@ -2,7 +2,8 @@
 //!
 //! Prints, for every game in games/ whose path contains FILTER, the mean
 //! time of a whole random game (setup, every decision, the result) and the
-//! mean number of decisions.
+//! mean number of decisions. On Linux it also prints the CPU time, which a
+//! busy machine does not inflate.
 
 use std::path::Path;
 use std::time::Instant;
@@ -30,6 +31,7 @@ fn main() {
         let options = def.default_options();
         let mut decisions = 0u64;
         let start = Instant::now();
+        let cpu_start = cpu_ns();
         for seed in 0..games {
             let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
             let record = session::play(&def, &options, seed, &Scenario::default(), &mut agents)
@@ -37,11 +39,21 @@ fn main() {
             decisions += record.decisions.len() as u64;
         }
         let elapsed = start.elapsed();
+        let cpu = match (cpu_start, cpu_ns()) {
+            (Some(a), Some(b)) => format!(" ({:.1} µs CPU)", (b - a) as f64 / 1e3 / games as f64),
+            _ => String::new(),
+        };
         println!(
-            "{:40} {:>9.1} µs/game {:>7.1} decisions/game ({games} games)",
+            "{:40} {:>9.1} µs/game{cpu} {:>7.1} decisions/game ({games} games)",
             path.display(),
             elapsed.as_secs_f64() * 1e6 / games as f64,
             decisions as f64 / games as f64
         );
     }
+}
+
+/// Time this thread has spent on a CPU, in nanoseconds (Linux only).
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
