@@ -1876,12 +1876,24 @@ impl Compiler {
         self.emit(Op::Store(zone_slot), zone.span);
         self.emit(Op::Push(-1), span);
         self.emit(Op::Store(index), span);
+        // Every piece of the zone; the filter is checked below.
+        let unused = self.temp();
+        self.def.filters.push(ir::PieceFilter {
+            matcher: Matcher {
+                by: MatchBy::Any,
+                owner: false,
+            },
+            key: unused,
+            owner: unused,
+        });
+        let every_piece = (self.def.filters.len() - 1) as u16;
         let top = self.here();
         let exit = self.emit(
             Op::NextPiece {
                 zone: zone_slot,
                 index,
                 value: raw,
+                filter: every_piece,
                 exit: 0,
             },
             span,
@@ -2229,8 +2241,9 @@ impl Compiler {
         ty
     }
 
-    /// The pieces of a zone (top first) or on a board (by number) that match
-    /// a filter.
+    /// The pieces of a zone (top first) or on a board (space by space) that
+    /// match a filter. The filter's player or kind is computed once, before
+    /// the loop: nothing moves while such a loop runs.
     fn pieces_loop(&mut self, var: &ast::Ident, domain: &Domain, span: Span, body: &mut dyn FnMut(&mut Compiler)) {
         let Domain::Pieces {
             filter,
@@ -2247,6 +2260,17 @@ impl Compiler {
                     .label(wild_filter.span, "a loop goes through the pieces as they are"),
             );
         }
+        let matcher = self.matcher(filter);
+        let owner = self.temp();
+        let key = self.temp();
+        if matcher.owner {
+            self.emit(Op::Store(owner), filter.span);
+        }
+        if matches!(matcher.by, MatchBy::TypeOnStack | MatchBy::KindOnStack) {
+            self.emit(Op::Store(key), filter.span);
+        }
+        self.def.filters.push(ir::PieceFilter { matcher, key, owner });
+        let filter = (self.def.filters.len() - 1) as u16;
         let piece = self.temp();
         let step = match place {
             ast::PiecePlace::Zone(zone) => {
@@ -2260,6 +2284,7 @@ impl Compiler {
                     zone: zone_slot,
                     index,
                     value: piece,
+                    filter,
                     exit: 0,
                 }
             }
@@ -2271,11 +2296,14 @@ impl Compiler {
                         0
                     }
                 };
+                let cursor = self.temp();
                 self.emit(Op::Push(-1), span);
-                self.emit(Op::Store(piece), span);
+                self.emit(Op::Store(cursor), span);
                 Op::NextOnBoard {
                     board,
+                    cursor,
                     value: piece,
+                    filter,
                     exit: 0,
                 }
             }
@@ -2284,17 +2312,14 @@ impl Compiler {
         let exit = self.emit(step, span);
         let inner = self.scope();
         self.loop_value(&var.name, piece, Ty::Piece);
-        let matcher = self.matcher(filter);
-        self.emit(Op::Load(piece), filter.span);
-        self.emit(Op::Matches(matcher), filter.span);
-        let mut skips = vec![self.emit(Op::JumpIfFalse(0), filter.span)];
+        let mut skip = None;
         if let Some(cond) = cond {
             self.expect(cond, &Ty::Bool);
-            skips.push(self.emit(Op::JumpIfFalse(0), cond.span));
+            skip = Some(self.emit(Op::JumpIfFalse(0), cond.span));
         }
         self.f.loops.push(LoopCtx { breaks: vec![exit] });
         body(self);
-        for at in skips {
+        if let Some(at) = skip {
             self.patch(at, top);
         }
         self.close_scope(inner);

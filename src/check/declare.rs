@@ -51,6 +51,7 @@ fn empty_def(sources: Sources) -> GameDef {
         triggers: vec![],
         hooks: vec![],
         hook_calls: vec![],
+        filters: vec![],
         script: None,
         score_terms: vec![],
         anytime: vec![],

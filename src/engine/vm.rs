@@ -7,8 +7,8 @@ use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::ir::{
-    Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, Seat, ZoneId, declared_kind,
-    piece_of,
+    Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat, ZoneId,
+    declared_kind, piece_of,
 };
 
 /// What `exec` stopped for.
@@ -125,6 +125,13 @@ impl State {
             MatchBy::KindOnStack => p.kind.map(i64::from) == Some(key),
         };
         by && (!m.owner || p.owner.map(i64::from) == Some(owner))
+    }
+
+    /// Whether `piece` passes a loop's filter, whose arguments are in locals.
+    fn passes(&self, def: &GameDef, filter: PieceFilter, locals_base: usize, piece: PieceId) -> bool {
+        let key = self.locals[locals_base + filter.key as usize];
+        let owner = self.locals[locals_base + filter.owner as usize];
+        self.matches(def, filter.matcher, piece, key, owner)
     }
 
     /// Pops a matcher's stack arguments: `(key, owner)`.
@@ -479,28 +486,55 @@ impl State {
                     zone,
                     index,
                     value,
+                    filter,
                     exit,
                 } => {
+                    let filter = def.filters[filter as usize];
                     let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
-                    let i = self.locals[locals_base + index as usize] + 1;
-                    if i as usize >= pieces.len() {
-                        self.frames.last_mut().expect("frame").pc = exit;
-                    } else {
-                        let piece = pieces[pieces.len() - 1 - i as usize];
-                        self.locals[locals_base + index as usize] = i;
-                        self.locals[locals_base + value as usize] = piece as i64;
+                    let start = (self.locals[locals_base + index as usize] + 1) as usize;
+                    let found = (start..pieces.len())
+                        .map(|i| (i, pieces[pieces.len() - 1 - i]))
+                        .find(|&(_, p)| self.passes(def, filter, locals_base, p));
+                    match found {
+                        Some((i, piece)) => {
+                            self.locals[locals_base + index as usize] = i as i64;
+                            self.locals[locals_base + value as usize] = piece as i64;
+                        }
+                        None => self.frames.last_mut().expect("frame").pc = exit,
                     }
                 }
-                Op::NextOnBoard { board, value, exit } => {
-                    let slot = locals_base + value as usize;
-                    let start = (self.locals[slot] + 1) as usize;
-                    let on_board = |&p: &usize| {
-                        let zone = &def.zones[self.piece_zone[p] as usize];
-                        def.families[zone.family as usize].by == FamilyIndex::PerSpace(board)
-                    };
-                    match (start..def.pieces.len()).find(on_board) {
-                        Some(p) => self.locals[slot] = p as i64,
-                        None => self.frames.last_mut().expect("frame").pc = exit,
+                Op::NextOnBoard {
+                    board,
+                    cursor,
+                    value,
+                    filter,
+                    exit,
+                } => {
+                    // The cursor is (zone number on the board) << 16 | (place in the zone).
+                    let filter = def.filters[filter as usize];
+                    let board = &def.boards[board as usize];
+                    let slots = board.slots.len() as i64;
+                    let zones = board.spaces() as i64 * slots;
+                    let mut at = self.locals[locals_base + cursor as usize] + 1;
+                    loop {
+                        let (k, i) = (at >> 16, (at & 0xFFFF) as usize);
+                        if k >= zones {
+                            self.frames.last_mut().expect("frame").pc = exit;
+                            break;
+                        }
+                        let family = &def.families[board.slots[(k % slots) as usize] as usize];
+                        let pieces = &self.zones[(family.first as i64 + k / slots) as usize];
+                        if i >= pieces.len() {
+                            at = (k + 1) << 16;
+                            continue;
+                        }
+                        let piece = pieces[pieces.len() - 1 - i];
+                        if self.passes(def, filter, locals_base, piece) {
+                            self.locals[locals_base + value as usize] = piece as i64;
+                            self.locals[locals_base + cursor as usize] = at;
+                            break;
+                        }
+                        at += 1;
                     }
                 }
                 Op::JumpIfTrue(t) => {

@@ -6,6 +6,9 @@
 
 use super::{DecisionId, ProcId, TypeId};
 
+// Ops are copied out of the program one by one: keep them two words.
+const _: () = assert!(std::mem::size_of::<Op>() == 16);
+
 /// Which pieces a `count`, `first` or `lines` looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Matcher {
@@ -23,6 +26,17 @@ pub enum MatchBy {
     TypeOnStack,
     /// A kind is on the stack.
     KindOnStack,
+}
+
+/// The pieces a loop goes through: a matcher whose stack arguments were
+/// computed once, before the loop, into locals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceFilter {
+    pub matcher: Matcher,
+    /// The local holding the type or kind (for `TypeOnStack`, `KindOnStack`).
+    pub key: u16,
+    /// The local holding the owner (when `matcher.owner`).
+    pub owner: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,21 +108,25 @@ pub enum Op {
         value: u16,
         exit: u32,
     },
-    /// Loop step over zone `local[zone]`, top first: `local[index] += 1`
-    /// (start at -1) and `local[value]` is the piece there; past the
-    /// bottom, jump to `exit`.
+    /// Loop step over zone `local[zone]`, top first: `local[index]` (start
+    /// at -1) moves to the next piece that passes `GameDef::filters[filter]`,
+    /// which goes to `local[value]`; none left, jump to `exit`.
     NextPiece {
         zone: u16,
         index: u16,
         value: u16,
+        filter: u16,
         exit: u32,
     },
-    /// Loop step over the pieces on a board, by number: `local[value]`
-    /// becomes the next piece after it (start at -1) that stands in a slot
-    /// of the board; none left, jump to `exit`.
+    /// Loop step over the pieces on a board, space by space, each space's
+    /// slots in order, each zone top first: `local[cursor]` (start at -1)
+    /// moves to the next piece that passes `GameDef::filters[filter]`, which
+    /// goes to `local[value]`; none left, jump to `exit`.
     NextOnBoard {
         board: u16,
+        cursor: u16,
         value: u16,
+        filter: u16,
         exit: u32,
     },
     /// `args.. -> results..`

@@ -5,7 +5,7 @@
 
 mod code;
 
-pub use code::{Attr, MatchBy, Matcher, Op};
+pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 
 use crate::diagnostic::{Sources, Span};
 use crate::script::Script;
@@ -69,6 +69,8 @@ pub struct GameDef {
     pub triggers: Vec<Trigger>,
     pub hooks: Vec<Hook>,
     pub hook_calls: Vec<HookCall>,
+    /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
+    pub filters: Vec<PieceFilter>,
     pub script: Option<Script>,
     pub score_terms: Vec<ScoreTerm>,
     pub anytime: Vec<Anytime>,

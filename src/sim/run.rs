@@ -268,8 +268,9 @@ fn end_label(def: &GameDef, reason: &EndReason) -> String {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
         }
-        EndReason::Draw(_) if !def.rank_keys.is_empty() => "draw: tied on every result key".into(),
-        EndReason::Draw(span) => format!("draw declared ({})", place(def, *span)),
+        EndReason::Draw(_, Some(reason)) => format!("draw: {}", def.messages[*reason as usize]),
+        EndReason::Draw(_, None) if !def.rank_keys.is_empty() => "draw: tied on every result key".into(),
+        EndReason::Draw(span, None) => format!("draw declared ({})", place(def, *span)),
     }
 }
 
