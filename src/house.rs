@@ -1,12 +1,11 @@
 //! House rules: a TOML file that names a rules file and sets its options.
 //!
 //! ```toml
-//! rules = "../games/rubber_paper_scissors.rules"   # relative to this file
-//! name = "Goggles night"                            # optional
+//! rules = "../games/rps.rules"                      # relative to this file
+//! name = "long night"                               # optional
 //!
 //! [options]
-//! goggles = true
-//! equipment_bonus = true
+//! best_of = 5
 //! ```
 //!
 //! Every problem is a diagnostic on the exact span in the TOML: an unknown

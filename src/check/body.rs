@@ -2387,7 +2387,7 @@ impl Compiler {
                 self.error(
                     Diagnostic::error("type-mismatch", "text is only used for labels")
                         .label(span, "a string is not a value in the flow")
-                        .help("name things directly: `Crown`, not `\"Crown\"`"),
+                        .help("name things directly: `Card`, not `\"Card\"`"),
                 );
                 Ty::Error
             }

@@ -478,7 +478,7 @@ impl GameDef {
         (1u32 << self.players()) - 1
     }
 
-    /// "Tape", "Card paper 7", "Squad of Orange".
+    /// "Token", "Card paper 7", "Pawn of Orange".
     pub fn piece_label(&self, piece: PieceId) -> String {
         let p = &self.pieces[piece as usize];
         let mut label = self.piece_types[p.ty as usize].clone();

@@ -52,7 +52,7 @@ pub enum Item {
         name: Ident,
         value: Expr,
     },
-    /// `anytime "spend Goggles" when ... { ... }`
+    /// `anytime "take a peek" when ... { ... }`
     Anytime(AnytimeDecl),
     /// `phase NAME { ... }` or `step NAME { ... }` inside an `override`.
     Named {
