@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
 
 use crate::diagnostic::{Diagnostic, Span};
-use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
+use crate::ir::{FamilyIndex, GameDef, HookArg, ZoneId};
 use crate::syntax::ast::HookDecl;
 
 /// The sandbox limits, documented in docs/language.md.
@@ -68,7 +68,9 @@ struct ApiTables {
 #[derive(Clone)]
 pub struct GameApi {
     tables: Arc<ApiTables>,
-    zones: Arc<Vec<Vec<PieceId>>>,
+    /// The zone of every piece: one flat copy per call instead of a copy of
+    /// every zone's list.
+    piece_zone: Arc<Vec<ZoneId>>,
     vars: Arc<Vec<i64>>,
     options: Arc<Vec<i64>>,
 }
@@ -128,9 +130,14 @@ impl GameApi {
     }
 
     fn count(&self, zone: ZoneId, ty: u16) -> i64 {
-        self.zones[zone as usize]
+        self.count_where(ty, |z| z == zone)
+    }
+
+    fn count_where(&self, ty: u16, zone: impl Fn(ZoneId) -> bool) -> i64 {
+        self.piece_zone
             .iter()
-            .filter(|&&p| self.tables.piece_types[p as usize] == ty)
+            .zip(&self.tables.piece_types)
+            .filter(|&(&z, &t)| t == ty && zone(z))
             .count() as i64
     }
 }
@@ -158,7 +165,7 @@ fn register_api(engine: &mut Engine) {
             let ty = g.piece_type(ty)?;
             // A family of zones counts over all of them.
             let _ = by;
-            Ok((first..first + len).map(|z| g.count(z, ty)).sum())
+            Ok(g.count_where(ty, |z| (first..first + len).contains(&z)))
         },
     );
     engine.register_fn(
@@ -166,10 +173,7 @@ fn register_api(engine: &mut Engine) {
         |g: &mut GameApi, ty: &str| -> Result<i64, Box<EvalAltResult>> {
             let ty = g.piece_type(ty)?;
             let box_zone = g.tables.box_zone;
-            Ok((0..g.zones.len() as ZoneId)
-                .filter(|&z| z != box_zone)
-                .map(|z| g.count(z, ty))
-                .sum())
+            Ok(g.count_where(ty, |z| z != box_zone))
         },
     );
     engine.register_fn(
@@ -291,7 +295,7 @@ impl Script {
         def: &GameDef,
         call: u16,
         args: &[i64],
-        zones: &[Vec<PieceId>],
+        piece_zone: &[ZoneId],
         vars: &[i64],
         options: &[i64],
     ) -> Result<i64, HookError> {
@@ -300,7 +304,7 @@ impl Script {
         let decl = &def.hooks[site.hook as usize];
         let api = GameApi {
             tables: self.tables.clone(),
-            zones: Arc::new(zones.to_vec()),
+            piece_zone: Arc::new(piece_zone.to_vec()),
             vars: Arc::new(vars.to_vec()),
             options: Arc::new(options.to_vec()),
         };
