@@ -84,28 +84,24 @@ fn a_json_transcript_replays() {
         let def = load(&game);
         for seed in 0..10 {
             let record = play(&def, seed, &Scenario::default()).unwrap();
-            let header = Header {
-                about: None,
-                rules: &game,
-                seed,
-                options: vec![],
-                agents: vec!["random".into(); def.players()],
+            let transcript = |record| {
+                let header = Header {
+                    about: None,
+                    rules: &game,
+                    seed,
+                    options: vec![],
+                    agents: vec!["random".into(); def.players()],
+                };
+                Transcript::new(&def, header, record, Viewer::All)
             };
-            let written = Transcript::new(&def, header, &record, Viewer::All);
+            let written = transcript(&record);
             let json = serde_json::to_string(&written).unwrap();
             let read: Transcript = serde_json::from_str(&json).unwrap();
             let script = read.replay.clone().unwrap();
             let scenario = script.to_scenario(seed);
             // A different seed: the transcript alone must fix every chance outcome.
             let replayed = play(&def, seed + 1000, &scenario).unwrap();
-            let header = Header {
-                about: None,
-                rules: &game,
-                seed,
-                options: vec![],
-                agents: vec!["random".into(); def.players()],
-            };
-            let again = Transcript::new(&def, header, &replayed, Viewer::All);
+            let again = transcript(&replayed);
             assert_eq!(
                 rpsdsl::transcript::first_divergence(&read, &again),
                 None,
