@@ -3,7 +3,7 @@
 
 use crate::agents::Agent;
 use crate::diagnostic::Diagnostic;
-use crate::engine::{Choice, EngineError, Event, Outcome, State, View};
+use crate::engine::{Choice, EngineError, Event, Observation, Outcome, Seen, State};
 use crate::ir::{GameDef, OptionValue, Seat};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -52,6 +52,7 @@ pub fn play(
         Err(e) => return Err(fail(*e, record, events)),
     };
     let mut script = scenario.decisions.iter();
+    tell_agents(def, &events, agents);
     while let Some(pending) = state.pending() {
         let decision = pending.decision();
         let mut choices = vec![];
@@ -73,8 +74,9 @@ pub fn play(
             }
             record.decisions.push(line);
         }
+        let before = events.len();
         match state.apply(def, &choices, &mut events) {
-            Ok(()) => {}
+            Ok(()) => tell_agents(def, &events[before..], agents),
             Err(EngineError::Runtime(d)) => return Err(fail(*d, record, events)),
             Err(EngineError::Illegal(illegal)) => {
                 return Err(fail(
@@ -108,6 +110,7 @@ fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
 }
 
 /// An agent's answer to a pending decision, with a reaction time in a race.
+/// The agent sees only `seat`'s observation of `state`.
 pub fn agent_choice(
     def: &GameDef,
     state: &State,
@@ -116,23 +119,24 @@ pub fn agent_choice(
     legal: &[i64],
     agent: &mut dyn Agent,
 ) -> Choice {
-    // An agent that never looks is spared building a view per decision.
-    let view = if agent.looks() {
-        state.view(def, seat)
-    } else {
-        View::empty(seat)
-    };
-    let index = agent.choose(def, &view, decision, legal);
-    let value = legal[index.min(legal.len() - 1)];
+    let obs = Observation::new(def, state, seat);
+    let index = agent.choose(def, &obs).min(legal.len() - 1);
     let reaction_ms = if def.decisions[decision as usize].race {
-        agent.reaction_ms(def, &view, decision, value)
+        agent.reaction_ms(def, &obs, index)
     } else {
         0
     };
     Choice {
         seat,
-        value,
+        value: legal[index],
         reaction_ms,
+    }
+}
+
+/// Tells every agent what its seat saw in one step (`events`).
+pub fn tell_agents(def: &GameDef, events: &[Event], agents: &mut [Box<dyn Agent>]) {
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        agent.observe(def, &Seen::new(def, events, seat as Seat));
     }
 }
 

@@ -1,104 +1,238 @@
 //! Players: anything that picks one of the legal choices from its own view.
 //!
-//! An agent receives a [`View`], never the state, so it cannot see what its
-//! seat may not know.
+//! An agent receives an [`Observation`], never the
+//! [`State`](crate::engine::State): the types keep it from seeing what its
+//! seat may not know. A search agent that needs whole games samples
+//! [`World`](crate::engine::World)s from the observation, in which everything
+//! the seat cannot see was dealt afresh.
+//!
+//! Agents are built from an `--agents` spec by [`from_spec`], the one entry
+//! point for every command; [`AGENTS`] documents them and their parameters.
+
+mod greedy;
+mod human_like;
+mod mcts;
+mod search;
+pub mod spec;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use crate::engine::View;
-use crate::ir::{DecisionId, GameDef, Seat};
+pub use greedy::Greedy;
+pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
+pub use mcts::{Mcts, SearchStats};
+pub use spec::{AgentInfo, AgentSpec, ParamInfo};
 
-/// A player. `choose` returns an index into `legal`.
-pub trait Agent {
+use crate::engine::{Observation, Seen};
+use crate::ir::{GameDef, Seat};
+use spec::Params;
+
+/// A player.
+pub trait Agent: Send {
+    /// The spec that builds this agent again, e.g. `mcts:iterations=500`.
     fn name(&self) -> String;
-    fn choose(&mut self, def: &GameDef, view: &View, decision: DecisionId, legal: &[i64]) -> usize;
 
-    /// In a race, how long this player takes to give `value`, in milliseconds.
-    fn reaction_ms(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, _value: i64) -> u32 {
-        RandomAgent::DEFAULT_REACTION_FLOOR_MS + RandomAgent::DEFAULT_REACTION_MEAN_EXTRA_MS
+    /// Picks one of the seat's `obs.legal_len()` choices, by index. Called
+    /// only when the seat must decide, so there is at least one choice.
+    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize;
+
+    /// In a race, how long this player takes to give choice `index`, in
+    /// milliseconds.
+    fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
+        Reaction::default().mean()
     }
 
-    /// Whether `choose` looks at the view. An agent that does not (a random
-    /// one) is handed an empty view, which saves building one per decision.
-    fn looks(&self) -> bool {
-        true
+    /// What this seat saw happen in the last step: the decisions it may see
+    /// (others' secret answers hidden) and the end of the game.
+    fn observe(&mut self, _def: &GameDef, _seen: &Seen<'_>) {}
+}
+
+/// How long a player takes to answer in a race.
+///
+/// A shifted exponential: a floor (no one reacts faster) plus an
+/// exponentially distributed delay with the given mean, capped at ten times
+/// the mean. Defaults: 250 ms + Exp(mean 250 ms), so a mean of 500 ms and a
+/// median of about 423 ms, the range of simple visual choice-reaction times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reaction {
+    pub floor_ms: u32,
+    pub mean_extra_ms: u32,
+}
+
+impl Default for Reaction {
+    fn default() -> Self {
+        Reaction {
+            floor_ms: 250,
+            mean_extra_ms: 250,
+        }
     }
 }
 
-/// Picks uniformly among the legal choices.
-///
-/// In a race, its reaction time is a shifted exponential: a floor (no one
-/// reacts faster) plus an exponentially distributed delay with the given
-/// mean, capped at ten times the mean. Defaults: 250 ms + Exp(mean 250 ms),
-/// so a mean of 500 ms and a median of about 423 ms, the range of simple
-/// visual choice-reaction times.
+impl Reaction {
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> u32 {
+        let mean = self.mean_extra_ms as f64;
+        let u: f64 = rng.random_range(f64::EPSILON..1.0);
+        let extra = (-u.ln() * mean).min(10.0 * mean);
+        self.floor_ms + extra.round() as u32
+    }
+
+    pub fn mean(&self) -> u32 {
+        self.floor_ms + self.mean_extra_ms
+    }
+
+    fn from_params(p: &Params<'_>) -> Result<Self, String> {
+        let d = Reaction::default();
+        Ok(Reaction {
+            floor_ms: p.u64("reaction_floor")?.map_or(d.floor_ms, |v| v as u32),
+            mean_extra_ms: p.u64("reaction_mean")?.map_or(d.mean_extra_ms, |v| v as u32),
+        })
+    }
+
+    fn describe(&self) -> Vec<(String, String)> {
+        let d = Reaction::default();
+        let mut out = vec![];
+        if self.floor_ms != d.floor_ms {
+            out.push(("reaction_floor".into(), self.floor_ms.to_string()));
+        }
+        if self.mean_extra_ms != d.mean_extra_ms {
+            out.push(("reaction_mean".into(), self.mean_extra_ms.to_string()));
+        }
+        out
+    }
+}
+
+const REACTION_PARAMS: [ParamInfo; 2] = [
+    ParamInfo {
+        name: "reaction_floor",
+        default: "250",
+        about: "in a race: the fastest possible answer, in ms",
+    },
+    ParamInfo {
+        name: "reaction_mean",
+        default: "250",
+        about: "in a race: the mean of the exponential delay added to the floor, in ms",
+    },
+];
+
+const SEED_PARAM: ParamInfo = ParamInfo {
+    name: "seed",
+    default: "the game's seed",
+    about: "the agent's own random stream (mixed with its seat)",
+};
+
+/// A seat's random stream, from a seed: seats never share one, and agents
+/// never disturb the game's chance outcomes.
+pub fn seat_rng(seed: u64, seat: Seat) -> ChaCha8Rng {
+    let stream = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1);
+    ChaCha8Rng::seed_from_u64(stream)
+}
+
+/// Picks uniformly among the legal choices; in a race, answers after a
+/// [`Reaction`] time.
 pub struct RandomAgent {
     rng: ChaCha8Rng,
-    pub reaction_floor_ms: u32,
-    pub reaction_mean_extra_ms: u32,
+    pub reaction: Reaction,
 }
 
 impl RandomAgent {
-    /// Each seat gets its own stream, derived from the game seed, so agents
-    /// never disturb the chance outcomes.
+    /// Each seat gets its own stream, derived from the game seed.
     pub fn new(seed: u64, seat: Seat) -> Self {
-        let stream = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1);
         RandomAgent {
-            rng: ChaCha8Rng::seed_from_u64(stream),
-            reaction_floor_ms: Self::DEFAULT_REACTION_FLOOR_MS,
-            reaction_mean_extra_ms: Self::DEFAULT_REACTION_MEAN_EXTRA_MS,
+            rng: seat_rng(seed, seat),
+            reaction: Reaction::default(),
         }
     }
-
-    pub const DEFAULT_REACTION_FLOOR_MS: u32 = 250;
-    pub const DEFAULT_REACTION_MEAN_EXTRA_MS: u32 = 250;
 }
 
 impl Agent for RandomAgent {
     fn name(&self) -> String {
-        "random".into()
+        AgentSpec {
+            name: "random".into(),
+            params: self.reaction.describe(),
+        }
+        .to_text()
     }
 
-    fn choose(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, legal: &[i64]) -> usize {
-        self.rng.random_range(0..legal.len())
+    fn choose(&mut self, _def: &GameDef, obs: &Observation<'_>) -> usize {
+        self.rng.random_range(0..obs.legal_len())
     }
 
-    fn reaction_ms(&mut self, _def: &GameDef, _view: &View, _decision: DecisionId, _value: i64) -> u32 {
-        let mean = self.reaction_mean_extra_ms as f64;
-        let u: f64 = self.rng.random_range(f64::EPSILON..1.0);
-        let extra = (-u.ln() * mean).min(10.0 * mean);
-        self.reaction_floor_ms + extra.round() as u32
-    }
-
-    fn looks(&self) -> bool {
-        false
+    fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
+        self.reaction.sample(&mut self.rng)
     }
 }
 
-/// The agents `rpsdsl agents` lists.
-pub const AGENT_NAMES: &[(&str, &str)] = &[("random", "picks uniformly among the legal choices")];
+/// Every agent, with its parameters: what `rpsdsl agents` lists.
+pub const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "random",
+        about: "picks uniformly among the legal choices",
+        params: &[SEED_PARAM, REACTION_PARAMS[0], REACTION_PARAMS[1]],
+    },
+    human_like::INFO,
+    greedy::INFO,
+    mcts::INFO,
+    AgentInfo {
+        name: "human",
+        about: "a person at the terminal: only in `rpsdsl play`, for the seat given by --seat",
+        params: &[],
+    },
+];
 
-/// Builds agents from a spec such as `random,random` (one per seat; a single
-/// name is used for every seat).
+/// Builds one agent from its spec for `seat`; `seed` is the game's seed.
+pub fn build(spec: &AgentSpec, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
+    let name = spec.name.as_str();
+    let Some(info) = AGENTS
+        .iter()
+        .find(|a| a.name == name || a.name.replace('-', "_") == name)
+    else {
+        let names: Vec<&str> = AGENTS.iter().map(|a| a.name).collect();
+        let near = names
+            .iter()
+            .map(|n| (strsim::levenshtein(n, name), *n))
+            .min()
+            .filter(|(d, _)| *d <= 2)
+            .map(|(_, n)| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        return Err(format!(
+            "unknown agent `{name}`{near}; the agents are {}",
+            names.join(", ")
+        ));
+    };
+    let params = Params::new(spec, info)?;
+    let seed = match info.params.iter().any(|p| p.name == "seed") {
+        true => params.u64("seed")?.unwrap_or(seed),
+        false => seed,
+    };
+    match info.name {
+        "random" => {
+            let mut agent = RandomAgent::new(seed, seat);
+            agent.reaction = Reaction::from_params(&params)?;
+            Ok(Box::new(agent))
+        }
+        "human-like" => Ok(Box::new(HumanLike::from_params(&params, seat, seed)?)),
+        "greedy" => Ok(Box::new(Greedy::from_params(&params, seat, seed)?)),
+        "mcts" => Ok(Box::new(Mcts::from_params(&params, seat, seed)?)),
+        "human" => Err("`human` is a person at the terminal: use `rpsdsl play FILE --seat N`".into()),
+        _ => unreachable!("every listed agent is built"),
+    }
+}
+
+/// Builds agents from a spec such as `mcts:iterations=2000,human-like` (one
+/// per seat; a single agent plays every seat). Seat `i`'s agent draws from
+/// its own stream of `seed`.
 pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
-    let names: Vec<&str> = spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    if names.len() != 1 && names.len() != players {
+    let specs = spec::parse_spec(spec)?;
+    if specs.len() != 1 && specs.len() != players {
         return Err(format!(
             "{} agents given for {players} players; give one per seat, or one for all",
-            names.len()
+            specs.len()
         ));
     }
     (0..players)
         .map(|seat| {
-            let name = if names.len() == 1 { names[0] } else { names[seat] };
-            match name {
-                "random" => Ok(Box::new(RandomAgent::new(seed, seat as Seat)) as Box<dyn Agent>),
-                other => Err(format!(
-                    "unknown agent `{other}`; the agents are {}",
-                    AGENT_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-                )),
-            }
+            let s = if specs.len() == 1 { &specs[0] } else { &specs[seat] };
+            build(s, seat as Seat, seed)
         })
         .collect()
 }

@@ -65,7 +65,8 @@ enum Command {
         house: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// One agent per seat (or one for all), e.g. `random,random`.
+        /// One agent per seat (or one for all), e.g. `mcts:iterations=500,random`;
+        /// `rpsdsl agents` lists them.
         #[arg(long, default_value = "random")]
         agents: String,
         /// Set an option: `--set best_of=3` (repeatable).
@@ -85,7 +86,7 @@ enum Command {
     Replay { transcript: PathBuf },
     /// List a game's options with their types, defaults and descriptions.
     Options { file: PathBuf },
-    /// List the available agents.
+    /// List the agents and their parameters.
     Agents,
     /// Play many games in parallel and report balance, length, endings and rule coverage.
     Simulate {
@@ -155,12 +156,50 @@ pub fn main() -> ExitCode {
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
         Command::Merge { reports, json } => merge_cmd::merge(&reports, json),
         Command::Agents => {
-            for (name, about) in agents::AGENT_NAMES {
-                say!("{name:10} {about}");
-            }
+            say!("{}", agents_listing().trim_end());
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `rpsdsl agents`: every agent with its parameters and defaults.
+fn agents_listing() -> String {
+    let mut out = String::from(
+        "Agents, one per seat or one for all: --agents mcts:iterations=2000,human-like\n\
+         Parameters follow the name after colons (name:key=value:key=value), or in\n\
+         parentheses where an agent is a parameter's value: fallback=mcts(iterations=200).\n",
+    );
+    for agent in agents::AGENTS {
+        out.push_str(&format!("\n{}\n", agent.name));
+        out.push_str(&wrap(agent.about, "    "));
+        for p in agent.params {
+            out.push_str(&format!("    {}={}\n", p.name, p.default));
+            out.push_str(&wrap(p.about, "        "));
+        }
+    }
+    out
+}
+
+/// Wraps text at 80 columns with an indent.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    for word in text.split_whitespace() {
+        if line.len() > indent.len() && line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(indent);
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if line.len() > indent.len() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 pub(crate) fn color() -> bool {

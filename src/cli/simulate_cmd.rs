@@ -18,7 +18,8 @@ pub struct RunArgs {
     /// Games to play.
     #[arg(short = 'n', long = "games", default_value_t = 1000)]
     pub games: u64,
-    /// One agent per seat (or one for all), e.g. `random,random`.
+    /// One agent per seat (or one for all), e.g. `mcts:iterations=500,random`;
+    /// `rpsdsl agents` lists them.
     #[arg(long, default_value = "random")]
     pub agents: String,
     /// Set an option: `--set best_of=3` (repeatable).

@@ -8,6 +8,7 @@
 //! or maps, so search can copy it freely.
 
 mod events;
+mod observe;
 mod view;
 mod vm;
 
@@ -15,6 +16,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 pub use events::{EndReason, Event};
+pub use observe::{Observation, Pick, Seen, SeenDecision, World};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::Diagnostic;
@@ -47,6 +49,10 @@ struct Ask {
     who: Vec<Seat>,
     /// For a simultaneous decision: where each seat's choice is stored.
     each_base: Option<u16>,
+    /// The `ChoiceReset` that began building the offers, in the asking
+    /// frame: the code from there to the ask only builds offers, so running
+    /// it again rebuilds them (in a sampled world, see [`World`]).
+    offer_pc: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -162,6 +168,11 @@ pub struct State {
     /// Pieces of each zone, bottom first (the top is the last element).
     zones: Vec<Vec<PieceId>>,
     piece_zone: Vec<ZoneId>,
+    /// Per piece, the definition whose face it shows (kind, value). The
+    /// identity in a real game; a sampled world deals the faces a seat cannot
+    /// see afresh among the pieces that share a back, so the flow's piece
+    /// numbers stay valid (see [`World`]).
+    face: Vec<PieceId>,
     /// Per piece, a bit per seat: who knows what the piece is.
     known: Vec<u32>,
     vars: Vec<i64>,
@@ -183,6 +194,8 @@ pub struct State {
     lists: Vec<Vec<i64>>,
     /// Decisions interrupted by an `anytime` action, asked again when it ends.
     interrupted: Vec<Interrupted>,
+    /// The last `ChoiceReset` executed (see [`Ask::offer_pc`]).
+    offer_pc: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -209,6 +222,7 @@ impl State {
             rng: ChanceRng(ChaCha8Rng::seed_from_u64(seed)),
             zones: vec![vec![]; def.zones.len()],
             piece_zone: vec![0; def.pieces.len()],
+            face: (0..def.pieces.len() as PieceId).collect(),
             known: vec![0; def.pieces.len()],
             vars: vec![0; def.var_slots],
             options: options.iter().map(OptionValue::as_i64).collect(),
@@ -231,6 +245,7 @@ impl State {
                 })
                 .collect(),
             interrupted: vec![],
+            offer_pc: 0,
         };
         for var in &def.vars {
             if var.per_player {
@@ -295,6 +310,11 @@ impl State {
 
     pub fn var(&self, slot: u16) -> i64 {
         self.vars[slot as usize]
+    }
+
+    /// The definition of the face `piece` shows.
+    pub(crate) fn face_of(&self, piece: PieceId) -> PieceId {
+        self.face[piece as usize]
     }
 
     /// Whether `seat` knows what `piece` is.
@@ -429,9 +449,9 @@ impl State {
                 // tell them what they may not know.
                 let piece = |p: PieceId| {
                     if self.knows(seat, p) {
-                        def.piece_label(p)
+                        def.piece_label(self.face_of(p))
                     } else {
-                        def.piece_back_label(p)
+                        def.piece_back_label(self.face_of(p))
                     }
                 };
                 return Err(IllegalAction::NotOffered {
@@ -454,7 +474,7 @@ impl State {
         if def.decisions[decision as usize].kind != ChoiceKind::Piece {
             return;
         }
-        for offers in &mut self.offers {
+        for offers in self.offers.iter_mut() {
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {
                 let same = |k: i64| {
@@ -464,7 +484,7 @@ impl State {
                             && k != NO_CHOICE
                             && value != NO_CHOICE
                             && declared_kind(k) == declared_kind(value)
-                            && def.same_identity(piece_of(k), piece_of(value)))
+                            && def.same_identity(self.face[piece_of(k) as usize], self.face[piece_of(value) as usize]))
                 };
                 if !kept.iter().any(|&k| same(k)) {
                     kept.push(value);
@@ -480,6 +500,23 @@ impl State {
     /// study (tests, what-if scoring). Emits the move event like the flow does.
     pub fn relocate(&mut self, def: &GameDef, piece: PieceId, zone: ZoneId, events: &mut Vec<Event>) {
         self.place(def, piece, zone, events);
+    }
+
+    /// The result keys (`most score`, `then most lines`) for the current
+    /// position, per key and seat, without ending the game.
+    pub fn result_keys_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        let status = std::mem::replace(&mut self.status, Status::Running);
+        let keys = def
+            .rank_keys
+            .iter()
+            .map(|key| {
+                (0..def.players())
+                    .map(|seat| Ok(self.call_sync(def, key.proc, &[seat as i64], events)?[0]))
+                    .collect::<Result<Vec<i64>, RuntimeError>>()
+            })
+            .collect();
+        self.status = status;
+        keys
     }
 
     /// Scores the current position with the game's score terms, per seat and

@@ -67,8 +67,8 @@ impl State {
                 self.zone(z)
                     .map(|p| {
                         if self.knows(seat, p) {
-                            Some(PieceFace::of(def, p))
-                        } else if sees_zone && def.pieces[p as usize].kind_hidden {
+                            Some(PieceFace::of(def, self.face_of(p)))
+                        } else if sees_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
                             Some(PieceFace::back(def, p))
                         } else {
                             None

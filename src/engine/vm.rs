@@ -116,7 +116,7 @@ impl State {
     }
 
     fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
-        let p = &def.pieces[piece as usize];
+        let p = &def.pieces[self.face[piece as usize] as usize];
         let by = match m.by {
             MatchBy::Any => true,
             MatchBy::Type(t) => p.ty == t,
@@ -558,7 +558,7 @@ impl State {
                     let argc = def.hook_calls[site as usize].args.len();
                     let args = self.stack.split_off(self.stack.len() - argc);
                     let script = def.script.as_ref().expect("a game with hook calls has a script");
-                    let value = script.call(def, site, &args, &self.piece_zone, &self.vars, &self.options)?;
+                    let value = script.call(def, site, &args, &self.face, &self.piece_zone, &self.vars, &self.options)?;
                     events.push(Event::Hook {
                         hook: def.hook_calls[site as usize].hook,
                         value,
@@ -633,7 +633,7 @@ impl State {
                 }
                 Op::Attr(attr) => {
                     let value = self.pop();
-                    let piece = &def.pieces[piece_of(value) as usize];
+                    let piece = &def.pieces[self.face[piece_of(value) as usize] as usize];
                     let v = match attr {
                         // A piece chosen "as" a kind has that kind.
                         Attr::Kind => declared_kind(value).or(piece.kind).map(i64::from),
@@ -658,7 +658,7 @@ impl State {
                             "not-on-board",
                             format!(
                                 "{} is in `{}`, not on board `{}`",
-                                def.piece_label(piece),
+                                def.piece_label(self.face[piece as usize]),
                                 def.zone_name(self.piece_zone[piece as usize]),
                                 def.boards[board as usize].name
                             ),
@@ -843,6 +843,7 @@ impl State {
                     self.frames[0].pc = def.result_pc;
                 }
                 Op::ChoiceReset => {
+                    self.offer_pc = pc;
                     for offers in &mut self.offers {
                         offers.clear();
                     }
@@ -882,6 +883,7 @@ impl State {
                         decision,
                         who,
                         each_base,
+                        offer_pc: self.offer_pc,
                     });
                     return Ok(Stop::Suspended);
                 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
 
 use crate::diagnostic::{Diagnostic, Span};
-use crate::ir::{FamilyIndex, GameDef, HookArg, ZoneId};
+use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
 use crate::syntax::ast::HookDecl;
 
 /// The sandbox limits, documented in docs/language.md.
@@ -295,6 +295,7 @@ impl Script {
         def: &GameDef,
         call: u16,
         args: &[i64],
+        faces: &[PieceId],
         piece_zone: &[ZoneId],
         vars: &[i64],
         options: &[i64],
@@ -311,7 +312,10 @@ impl Script {
         let mut values: Vec<Dynamic> = vec![Dynamic::from(api)];
         for (value, kind) in args.iter().zip(&site.args) {
             values.push(match kind {
-                HookArg::Int | HookArg::Piece => Dynamic::from(*value),
+                HookArg::Int => Dynamic::from(*value),
+                // A hook reads a piece through its face: in a sampled world
+                // the faces a seat cannot see are dealt afresh.
+                HookArg::Piece => Dynamic::from(faces.get(*value as usize).map_or(*value, |&f| f as i64)),
                 HookArg::Bool => Dynamic::from(*value != 0),
                 HookArg::Player => Dynamic::from(*value + 1),
                 HookArg::Kind => Dynamic::from(def.kinds[*value as usize].name.clone()),

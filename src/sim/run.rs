@@ -392,6 +392,7 @@ impl<'a> Game<'a> {
             }
             self.decision_points += 1;
             let applied = state.apply(def, &self.choices, &mut self.events);
+            session::tell_agents(def, &self.events, agents);
             self.count_events(report);
             match applied {
                 Ok(()) => {}

@@ -1,0 +1,154 @@
+//! The greedy player: one step of lookahead on the game's own scoring.
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+
+use super::search::{random_picks, standing};
+use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params};
+use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
+use crate::engine::{Event, Observation, Pick};
+use crate::ir::{GameDef, Seat};
+
+pub(super) const INFO: AgentInfo = AgentInfo {
+    name: "greedy",
+    about: "one step of lookahead: the choice whose result scores best by the game's own score terms, \
+            averaged over worlds consistent with what it knows",
+    params: &[
+        ParamInfo {
+            name: "samples",
+            default: "16",
+            about: "worlds sampled per decision (hidden pieces, chance, others' simultaneous answers)",
+        },
+        SEED_PARAM,
+        REACTION_PARAMS[0],
+        REACTION_PARAMS[1],
+    ],
+};
+
+/// Tries each legal choice in worlds sampled from its view and keeps the
+/// one whose immediate result stands best: a win, else the largest lead on
+/// the game's result keys in order (`most score`, then `most lines`), or in
+/// total score for a game without result keys. Other seats answering the
+/// same decision at once answer at random. Ties are broken at random.
+pub struct Greedy {
+    seat: Seat,
+    samples: u32,
+    rng: ChaCha8Rng,
+    reaction: Reaction,
+    spec: AgentSpec,
+    events: Vec<Event>,
+}
+
+impl Greedy {
+    pub fn new(seat: Seat, seed: u64) -> Self {
+        Greedy {
+            seat,
+            samples: 16,
+            rng: seat_rng(seed, seat),
+            reaction: Reaction::default(),
+            spec: AgentSpec {
+                name: "greedy".into(),
+                params: vec![],
+            },
+            events: vec![],
+        }
+    }
+
+    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+        let mut g = Greedy::new(seat, seed);
+        g.samples = p.u64("samples")?.map_or(g.samples, |v| v.max(1) as u32);
+        g.reaction = Reaction::from_params(p)?;
+        g.spec.params = ["samples", "reaction_floor", "reaction_mean"]
+            .iter()
+            .filter_map(|k| p.raw(k).map(|v| (k.to_string(), v.to_string())))
+            .collect();
+        Ok(g)
+    }
+
+    /// Each legal choice's standing ([`standing`]) averaged over the
+    /// sampled worlds, or `None` when no world could be built.
+    pub fn values(&mut self, def: &GameDef, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
+        let n = obs.legal_len();
+        let mut sums: Vec<Vec<f64>> = vec![vec![]; n];
+        let mut worlds = 0;
+        let mut others: Vec<Pick> = Vec::with_capacity(4);
+        for _ in 0..self.samples {
+            let Some(world) = obs.sample(&mut self.rng) else {
+                continue;
+            };
+            worlds += 1;
+            // Everyone else's answers are drawn once per world, so every
+            // choice of ours meets the same ones.
+            random_picks(def, &world, &mut self.rng, &self.reaction, &mut others);
+            let me = others.iter().position(|p| p.seat == self.seat)?;
+            for (i, sum) in sums.iter_mut().enumerate() {
+                let mut w = world.clone();
+                others[me].index = i;
+                self.events.clear();
+                let s = match w.apply(def, &others, &mut self.events) {
+                    Ok(()) => standing(def, &w, self.seat, &mut self.events),
+                    // A choice that breaks the game is the worst there is.
+                    Err(_) => vec![f64::NEG_INFINITY],
+                };
+                add(sum, &s);
+            }
+        }
+        (worlds > 0).then(|| {
+            sums.into_iter()
+                .map(|s| s.into_iter().map(|x| x / worlds as f64).collect())
+                .collect()
+        })
+    }
+}
+
+fn add(sum: &mut Vec<f64>, x: &[f64]) {
+    if sum.len() < x.len() {
+        sum.resize(x.len(), 0.0);
+    }
+    for (a, b) in sum.iter_mut().zip(x) {
+        *a += b;
+    }
+}
+
+/// Compares two standings lexicographically, with a little slack for
+/// averaging noise.
+fn better(a: &[f64], b: &[f64]) -> std::cmp::Ordering {
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i).copied().unwrap_or(0.0), b.get(i).copied().unwrap_or(0.0));
+        if ((x - y).abs() > 1e-9 || x.is_infinite() || y.is_infinite())
+            && let Some(o) = x.partial_cmp(&y)
+            && o != std::cmp::Ordering::Equal
+        {
+            return o;
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+impl Agent for Greedy {
+    fn name(&self) -> String {
+        self.spec.to_text()
+    }
+
+    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize {
+        let n = obs.legal_len();
+        if n <= 1 {
+            return 0;
+        }
+        let Some(values) = self.values(def, obs) else {
+            return self.rng.random_range(0..n);
+        };
+        let mut best = 0;
+        for i in 1..n {
+            if better(&values[i], &values[best]).is_gt() {
+                best = i;
+            }
+        }
+        let ties: Vec<usize> = (0..n).filter(|&i| better(&values[i], &values[best]).is_eq()).collect();
+        ties[self.rng.random_range(0..ties.len())]
+    }
+
+    fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
+        self.reaction.sample(&mut self.rng)
+    }
+}

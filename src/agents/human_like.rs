@@ -1,0 +1,337 @@
+//! The human-like thrower: simultaneous throws over a `beats` cycle follow
+//! how people actually play rock-paper-scissors; everything else is left to
+//! another agent.
+//!
+//! The model (../shared/RULINGS.md, from Wang, Xu & Zhou 2014, Sci. Rep.
+//! 4:5830): a first throw with its own distribution; after each duel, stay
+//! with the same throw, move "up" to the throw that beats it, or "down" to
+//! the throw it beats, with probabilities that depend on whether the last
+//! duel was won, tied or lost; after two ties in a row with the same throw,
+//! a lower chance to stay. When the last result is unknown (the opponent's
+//! throw was hidden), the marginal shares are used.
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+
+use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params, parse_agent};
+use super::{Agent, SEED_PARAM, build, seat_rng};
+use crate::engine::{Observation, Seen};
+use crate::ir::{ChoiceKind, DecisionId, GameDef, KindId, Seat};
+
+pub(super) const INFO: AgentInfo = AgentInfo {
+    name: "human-like",
+    about: "throws in simultaneous duels over a beats cycle like people do (RULINGS' model); \
+            every other decision goes to its fallback agent",
+    params: &[
+        ParamInfo {
+            name: "share",
+            default: ".357/.322/.321",
+            about: "marginal shares of Rock/Paper/Scissors, used when the last result is unknown",
+        },
+        ParamInfo {
+            name: "first",
+            default: ".58/.26/.15",
+            about: "the game's first throw: Rock/Paper/Scissors",
+        },
+        ParamInfo {
+            name: "win",
+            default: ".527/.226/.248",
+            about: "after a win: stay/up/down (up: the throw that beats the last one)",
+        },
+        ParamInfo {
+            name: "tie",
+            default: ".433/.335/.233",
+            about: "after a tie: stay/up/down",
+        },
+        ParamInfo {
+            name: "loss",
+            default: ".360/.275/.365",
+            about: "after a loss: stay/up/down",
+        },
+        ParamInfo {
+            name: "tie2_stay",
+            default: ".46",
+            about: "after two ties in a row with the same throw: the chance to stay (up/down keep the tie row's ratio)",
+        },
+        ParamInfo {
+            name: "fallback",
+            default: "random",
+            about: "the agent for every other decision, e.g. greedy or mcts(iterations=200)",
+        },
+        SEED_PARAM,
+    ],
+};
+
+/// The behavioural model's numbers. Rock, Paper and Scissors are roles: in
+/// a throw set, the first kind offered plays Rock, the kind that beats it
+/// Paper, and the kind it beats Scissors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThrowModel {
+    pub share: [f64; 3],
+    pub first: [f64; 3],
+    /// Stay / up / down after a win, a tie and a loss.
+    pub after_win: [f64; 3],
+    pub after_tie: [f64; 3],
+    pub after_loss: [f64; 3],
+    pub two_ties_stay: f64,
+}
+
+impl Default for ThrowModel {
+    fn default() -> Self {
+        ThrowModel {
+            share: [0.357, 0.322, 0.321],
+            first: [0.58, 0.26, 0.15],
+            after_win: [0.527, 0.226, 0.248],
+            after_tie: [0.433, 0.335, 0.233],
+            after_loss: [0.360, 0.275, 0.365],
+            two_ties_stay: 0.46,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DuelResult {
+    Win,
+    Tie,
+    Loss,
+}
+
+impl ThrowModel {
+    /// Stay / up / down after `result`, `ties` being how many ties in a row
+    /// (the last included) the player threw the same.
+    pub fn moves(&self, result: DuelResult, ties: u32) -> [f64; 3] {
+        match result {
+            DuelResult::Win => self.after_win,
+            DuelResult::Loss => self.after_loss,
+            DuelResult::Tie if ties >= 2 => {
+                let [_, up, down] = self.after_tie;
+                let rest = 1.0 - self.two_ties_stay;
+                let moved = (up + down).max(f64::EPSILON);
+                [self.two_ties_stay, rest * up / moved, rest * down / moved]
+            }
+            DuelResult::Tie => self.after_tie,
+        }
+    }
+}
+
+/// What the thrower remembers of the duels so far.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    thrown: bool,
+    /// The last throw and its result, when both throws were seen.
+    last: Option<(KindId, DuelResult)>,
+    /// Ties in a row with the same throw, the last included.
+    ties_same: u32,
+    /// Decisions found to be throws, and the answers seen for the current one.
+    throws: Vec<DecisionId>,
+    seen: Vec<Option<KindId>>,
+}
+
+pub struct HumanLike {
+    seat: Seat,
+    pub model: ThrowModel,
+    rng: ChaCha8Rng,
+    fallback: Box<dyn Agent>,
+    spec: AgentSpec,
+    memory: Memory,
+}
+
+/// The three kinds of a duel's throw set, as roles (Rock, Paper, Scissors),
+/// if the decision is a simultaneous throw between two players over a
+/// `beats` cycle of three kinds.
+pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> {
+    let decision = &def.decisions[obs.decision() as usize];
+    if def.players() != 2 || obs.who().len() != 2 || decision.kind != ChoiceKind::Kind || decision.race {
+        return None;
+    }
+    // `anytime` actions offered beside the throw are not throws.
+    let kinds: Vec<KindId> = (0..obs.legal_len())
+        .filter(|&i| !obs.is_anytime(i))
+        .map(|i| obs.kind(i))
+        .collect::<Option<_>>()?;
+    if kinds.len() != 3 {
+        return None;
+    }
+    let rock = kinds[0];
+    let beaten_by = |k: KindId| kinds.iter().copied().filter(|&o| def.beats(o, k)).collect::<Vec<_>>();
+    let beats = |k: KindId| kinds.iter().copied().filter(|&o| def.beats(k, o)).collect::<Vec<_>>();
+    for &k in &kinds {
+        if beaten_by(k).len() != 1 || beats(k).len() != 1 {
+            return None;
+        }
+    }
+    let paper = beaten_by(rock)[0];
+    let scissors = beats(rock)[0];
+    Some([rock, paper, scissors])
+}
+
+impl HumanLike {
+    pub fn new(seat: Seat, seed: u64, fallback: Box<dyn Agent>) -> Self {
+        HumanLike {
+            seat,
+            model: ThrowModel::default(),
+            rng: seat_rng(seed ^ 0x4855_4D41_4E4C_494B, seat),
+            fallback,
+            spec: AgentSpec {
+                name: "human-like".into(),
+                params: vec![],
+            },
+            memory: Memory::default(),
+        }
+    }
+
+    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+        let fallback_spec = parse_agent(p.raw("fallback").unwrap_or("random"))?;
+        let fallback = build(&fallback_spec, seat, seed)?;
+        let mut h = HumanLike::new(seat, seed, fallback);
+        let m = &mut h.model;
+        m.share = p.triple("share")?.unwrap_or(m.share);
+        m.first = p.triple("first")?.unwrap_or(m.first);
+        m.after_win = p.triple("win")?.unwrap_or(m.after_win);
+        m.after_tie = p.triple("tie")?.unwrap_or(m.after_tie);
+        m.after_loss = p.triple("loss")?.unwrap_or(m.after_loss);
+        m.two_ties_stay = p.prob("tie2_stay")?.unwrap_or(m.two_ties_stay);
+        h.spec.params = ["share", "first", "win", "tie", "loss", "tie2_stay", "fallback"]
+            .iter()
+            .filter_map(|k| p.raw(k).map(|v| (k.to_string(), v.to_string())))
+            .collect();
+        Ok(h)
+    }
+
+    /// The probabilities of the next throw over the roles Rock, Paper, Scissors.
+    pub fn next_throw(&self, roles: [KindId; 3]) -> [f64; 3] {
+        let m = &self.memory;
+        if !m.thrown {
+            return self.model.first;
+        }
+        let Some((last, result)) = m.last else {
+            return self.model.share;
+        };
+        let Some(at) = roles.iter().position(|&k| k == last) else {
+            return self.model.share;
+        };
+        // Up: the role that beats the last throw (Rock -> Paper -> Scissors -> Rock).
+        let [stay, up, down] = self.model.moves(result, m.ties_same);
+        let mut p = [0.0; 3];
+        p[at] = stay;
+        p[(at + 1) % 3] = up;
+        p[(at + 2) % 3] = down;
+        p
+    }
+}
+
+fn pick(rng: &mut ChaCha8Rng, p: [f64; 3]) -> usize {
+    let total: f64 = p.iter().sum();
+    let mut x = rng.random_range(0.0..total.max(f64::MIN_POSITIVE));
+    for (i, w) in p.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    2
+}
+
+impl Agent for HumanLike {
+    fn name(&self) -> String {
+        self.spec.to_text()
+    }
+
+    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize {
+        let Some(roles) = throw_roles(def, obs) else {
+            return self.fallback.choose(def, obs);
+        };
+        let decision = obs.decision();
+        if !self.memory.throws.contains(&decision) {
+            self.memory.throws.push(decision);
+        }
+        let p = self.next_throw(roles);
+        let role = pick(&mut self.rng, p);
+        self.memory.thrown = true;
+        let kind = roles[role];
+        (0..obs.legal_len()).position(|i| obs.kind(i) == Some(kind)).unwrap_or(0)
+    }
+
+    fn reaction_ms(&mut self, def: &GameDef, obs: &Observation<'_>, index: usize) -> u32 {
+        self.fallback.reaction_ms(def, obs, index)
+    }
+
+    fn observe(&mut self, def: &GameDef, seen: &Seen<'_>) {
+        self.fallback.observe(def, seen);
+        let players = def.players();
+        for event in seen.decisions() {
+            if !self.memory.throws.contains(&event.decision) {
+                continue;
+            }
+            let seat = &event.seat;
+            let value = match event.value {
+                // An `anytime` action taken instead: the throw comes later.
+                Some(v) if v < 0 => continue,
+                Some(v) => Some(v as KindId),
+                None => None,
+            };
+            let m = &mut self.memory;
+            if m.seen.len() != players {
+                m.seen = vec![None; players];
+            }
+            m.seen[*seat as usize] = value;
+            if *seat as usize + 1 < players {
+                continue;
+            }
+            // Every seat has answered: the duel's result, as far as it was seen.
+            let me = self.seat as usize;
+            let mine = m.seen[me];
+            let theirs = m.seen[1 - me];
+            m.seen = vec![None; players];
+            let (Some(mine), Some(theirs)) = (mine, theirs) else {
+                m.last = None;
+                m.ties_same = 0;
+                continue;
+            };
+            let result = if def.beats(mine, theirs) {
+                DuelResult::Win
+            } else if def.beats(theirs, mine) {
+                DuelResult::Loss
+            } else {
+                DuelResult::Tie
+            };
+            m.ties_same = match (result, m.last) {
+                (DuelResult::Tie, Some((prev, DuelResult::Tie))) if prev == mine => m.ties_same + 1,
+                (DuelResult::Tie, _) => 1,
+                _ => 0,
+            };
+            m.last = Some((mine, result));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+
+    fn agent() -> HumanLike {
+        HumanLike::new(0, 1, Box::new(RandomAgent::new(1, 0)))
+    }
+
+    #[test]
+    fn the_next_throw_follows_memory() {
+        let roles = [0, 1, 2];
+        let mut h = agent();
+        assert_eq!(h.next_throw(roles), h.model.first);
+        // Thrown before, but the last result was not seen: the marginals.
+        h.memory.thrown = true;
+        assert_eq!(h.next_throw(roles), h.model.share);
+        // After losing with Paper: stay on Paper, up to Scissors, down to Rock.
+        h.memory.last = Some((1, DuelResult::Loss));
+        let [stay, up, down] = h.model.after_loss;
+        assert_eq!(h.next_throw(roles), [down, stay, up]);
+        // Two ties in a row with Rock: stay .46.
+        h.memory.last = Some((0, DuelResult::Tie));
+        h.memory.ties_same = 2;
+        let p = h.next_throw(roles);
+        assert!((p[0] - 0.46).abs() < 1e-12);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!((p[1] / p[2] - 0.335 / 0.233).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,111 @@
+//! What the search agents share: random playouts in sampled worlds, and
+//! how a world pays and ranks each seat.
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+
+use super::Reaction;
+use crate::engine::{Event, Pick, World};
+use crate::ir::{GameDef, Seat};
+
+/// Mixes words into a 64-bit key (splitmix64 steps).
+pub(super) fn mix(mut h: u64, v: u64) -> u64 {
+    h ^= v
+        .wrapping_add(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(h << 6)
+        .wrapping_add(h >> 2);
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
+}
+
+/// What each seat scores for a finished world: 1 to the winner, 0 to the
+/// others, an even share each for a draw or a world that could not finish.
+pub(super) fn rewards(def: &GameDef, world: &World) -> Vec<f64> {
+    let n = def.players();
+    match world.outcome().and_then(|o| o.winner) {
+        Some(w) => (0..n).map(|s| if s == w as usize { 1.0 } else { 0.0 }).collect(),
+        None => vec![1.0 / n as f64; n],
+    }
+}
+
+/// A uniformly random answer from every deciding seat, with reaction times
+/// in a race.
+pub(super) fn random_picks(def: &GameDef, world: &World, rng: &mut ChaCha8Rng, reaction: &Reaction, out: &mut Vec<Pick>) {
+    out.clear();
+    let Some((decision, who)) = world.pending() else {
+        return;
+    };
+    let race = def.decisions[decision as usize].race;
+    for &seat in who {
+        out.push(Pick {
+            seat,
+            index: rng.random_range(0..world.legal_len(seat)),
+            reaction_ms: if race { reaction.sample(rng) } else { 0 },
+        });
+    }
+}
+
+/// Plays a world to its end with random answers, at most `limit` steps.
+/// Returns false when the world failed or did not end in time.
+pub(super) fn rollout(
+    def: &GameDef,
+    world: &mut World,
+    rng: &mut ChaCha8Rng,
+    reaction: &Reaction,
+    limit: u32,
+    events: &mut Vec<Event>,
+) -> bool {
+    let mut picks = Vec::with_capacity(def.players());
+    for _ in 0..limit {
+        if world.pending().is_none() {
+            return world.is_over();
+        }
+        random_picks(def, world, rng, reaction, &mut picks);
+        events.clear();
+        if world.apply(def, &picks, events).is_err() {
+            return false;
+        }
+    }
+    world.is_over()
+}
+
+/// How good `world` is for `seat` by the game's own measures, compared
+/// lexicographically: first the result if the game is over (1 won, -1
+/// lost, 0 otherwise), then each result key's lead over the best other
+/// seat (`most score`, `then most lines`; a `fewest` key counts the other
+/// way), or, without result keys, the lead in total score.
+pub(super) fn standing(def: &GameDef, world: &World, seat: Seat, events: &mut Vec<Event>) -> Vec<f64> {
+    let mut out = vec![match world.outcome().map(|o| o.winner) {
+        Some(Some(w)) if w == seat => 1.0,
+        Some(Some(_)) => -1.0,
+        _ => 0.0,
+    }];
+    let lead = |row: &[i64], most: bool| {
+        let mine = row[seat as usize];
+        let others = row
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != seat as usize)
+            .map(|(_, v)| *v);
+        let m = if most {
+            mine - others.max().unwrap_or(mine)
+        } else {
+            others.min().unwrap_or(mine) - mine
+        };
+        m as f64
+    };
+    if !def.rank_keys.is_empty() {
+        if let Ok(keys) = world.result_keys_now(def, events) {
+            for (key, row) in def.rank_keys.iter().zip(&keys) {
+                out.push(lead(row, key.most));
+            }
+        }
+    } else if !def.score_terms.is_empty()
+        && let Ok(scores) = world.score_now(def, events)
+    {
+        let totals: Vec<i64> = scores.iter().map(|r| r.iter().sum()).collect();
+        out.push(lead(&totals, true));
+    }
+    out
+}

@@ -1,0 +1,244 @@
+//! The `--agents` spec: `mcts:iterations=2000,human-like` or `random,greedy`.
+//!
+//! ```text
+//! spec   = agent ("," agent)*             one per seat, or one for every seat
+//! agent  = name (":" param)*              mcts:iterations=500:c=1.2
+//!        | name "(" param (":" param)* ")"  mcts(iterations=500:c=1.2)
+//! param  = key "=" value                  a value may itself be an agent
+//!                                         in parentheses form: fallback=mcts(iterations=200)
+//! ```
+
+/// One agent of a spec: its name and its parameters, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    pub name: String,
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    /// The spec back in text, as a transcript names the agent.
+    pub fn to_text(&self) -> String {
+        if self.params.is_empty() {
+            return self.name.clone();
+        }
+        let params: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{}:{}", self.name, params.join(":"))
+    }
+}
+
+/// Splits `text` at `sep` where it is not inside parentheses.
+fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
+    let mut parts = vec![];
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return Err(format!("`{text}`: a `)` without its `(`"));
+                }
+            }
+            c if c == sep && depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err(format!("`{text}`: a `(` is not closed"));
+    }
+    parts.push(&text[start..]);
+    Ok(parts)
+}
+
+/// Parses one agent: `mcts:iterations=500` or `mcts(iterations=500)`.
+pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+    let text = text.trim();
+    let (name, params): (&str, Vec<&str>) = if let Some(open) = text.find('(')
+        && text.find(':').is_none_or(|colon| open < colon)
+    {
+        if !text.ends_with(')') {
+            return Err(format!("`{text}`: expected `name(key=value:...)`"));
+        }
+        let inner = &text[open + 1..text.len() - 1];
+        (&text[..open], split_top(inner, ':')?)
+    } else {
+        let mut parts = split_top(text, ':')?;
+        let name = parts.remove(0);
+        (name, parts)
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{text}`: an agent needs a name"));
+    }
+    let mut out = AgentSpec {
+        name: name.to_string(),
+        params: vec![],
+    };
+    for param in params.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((key, value)) = param.split_once('=') else {
+            return Err(format!(
+                "`{param}` in `{text}` is not key=value; write e.g. `{name}:seed=7`"
+            ));
+        };
+        out.params.push((key.trim().to_string(), value.trim().to_string()));
+    }
+    Ok(out)
+}
+
+/// Parses a whole spec into one agent per entry.
+pub fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
+    let parts = split_top(spec, ',')?;
+    let agents: Vec<AgentSpec> = parts
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .map(parse_agent)
+        .collect::<Result<_, _>>()?;
+    if agents.is_empty() {
+        return Err("no agent given; e.g. `--agents random` or `--agents mcts,random`".into());
+    }
+    Ok(agents)
+}
+
+/// A parameter's documentation, for `rpsdsl agents`.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub about: &'static str,
+}
+
+/// An agent's documentation, for `rpsdsl agents`.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentInfo {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub params: &'static [ParamInfo],
+}
+
+/// Reads typed parameter values, refusing unknown keys.
+pub(crate) struct Params<'a> {
+    agent: &'a str,
+    known: &'static [ParamInfo],
+    given: &'a [(String, String)],
+}
+
+impl<'a> Params<'a> {
+    pub fn new(spec: &'a AgentSpec, info: &AgentInfo) -> Result<Self, String> {
+        for (key, _) in &spec.params {
+            if !info.params.iter().any(|p| p.name == key) {
+                let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+                let near = names
+                    .iter()
+                    .map(|n| (strsim::levenshtein(n, key), *n))
+                    .min()
+                    .filter(|(d, _)| *d <= 2)
+                    .map(|(_, n)| format!("did you mean `{n}`? "))
+                    .unwrap_or_default();
+                let help = if names.is_empty() {
+                    format!("`{}` takes no parameters", info.name)
+                } else {
+                    format!("{near}its parameters are {}", names.join(", "))
+                };
+                return Err(format!("`{}` has no parameter `{key}`; {help}", info.name));
+            }
+        }
+        Ok(Params {
+            agent: info.name,
+            known: info.params,
+            given: &spec.params,
+        })
+    }
+
+    /// The value written for `key`, if any.
+    pub fn raw(&self, key: &str) -> Option<&'a str> {
+        debug_assert!(self.known.iter().any(|p| p.name == key), "undocumented parameter {key}");
+        self.given.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    fn bad(&self, key: &str, value: &str, wanted: &str) -> String {
+        format!("`{}:{key}={value}`: expected {wanted}", self.agent)
+    }
+
+    pub fn u64(&self, key: &str) -> Result<Option<u64>, String> {
+        self.raw(key)
+            .map(|v| {
+                v.trim_end_matches("ms")
+                    .replace('_', "")
+                    .parse::<u64>()
+                    .map_err(|_| self.bad(key, v, "a whole number"))
+            })
+            .transpose()
+    }
+
+    pub fn f64(&self, key: &str) -> Result<Option<f64>, String> {
+        self.raw(key)
+            .map(|v| match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(self.bad(key, v, "a number, 0 or more")),
+            })
+            .transpose()
+    }
+
+    /// A probability, 0 to 1.
+    pub fn prob(&self, key: &str) -> Result<Option<f64>, String> {
+        match self.f64(key)? {
+            Some(x) if x > 1.0 => Err(self.bad(key, self.raw(key).unwrap_or(""), "a probability from 0 to 1")),
+            other => Ok(other),
+        }
+    }
+
+    pub fn bool(&self, key: &str) -> Result<Option<bool>, String> {
+        self.raw(key)
+            .map(|v| match v {
+                "true" | "yes" | "on" | "1" => Ok(true),
+                "false" | "no" | "off" | "0" => Ok(false),
+                _ => Err(self.bad(key, v, "true or false")),
+            })
+            .transpose()
+    }
+
+    /// Three probabilities written `a/b/c`; they are normalised to sum to 1.
+    pub fn triple(&self, key: &str) -> Result<Option<[f64; 3]>, String> {
+        let Some(v) = self.raw(key) else {
+            return Ok(None);
+        };
+        let parts: Vec<f64> = v
+            .split('/')
+            .map(|p| p.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| self.bad(key, v, "three numbers written a/b/c, e.g. .5/.25/.25"))?;
+        let sum: f64 = parts.iter().sum();
+        if parts.len() != 3 || parts.iter().any(|p| !p.is_finite() || *p < 0.0) || sum <= 0.0 {
+            return Err(self.bad(key, v, "three numbers written a/b/c, e.g. .5/.25/.25"));
+        }
+        Ok(Some([parts[0] / sum, parts[1] / sum, parts[2] / sum]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_split_by_seat_and_parameter() {
+        let agents = parse_spec("mcts:iterations=2000:c=0.5,human-like").unwrap();
+        assert_eq!(agents.len(), 2);
+        assert_eq!(agents[0].name, "mcts");
+        assert_eq!(
+            agents[0].params,
+            vec![("iterations".into(), "2000".into()), ("c".into(), "0.5".into())]
+        );
+        assert_eq!(agents[1].name, "human-like");
+        let nested = parse_spec("human-like:fallback=mcts(iterations=50:c=1),random").unwrap();
+        assert_eq!(nested[0].params[0].1, "mcts(iterations=50:c=1)");
+        let inner = parse_agent(&nested[0].params[0].1).unwrap();
+        assert_eq!(inner.name, "mcts");
+        assert_eq!(inner.params.len(), 2);
+        assert!(parse_spec("mcts(iterations=5").is_err());
+        assert!(parse_spec("mcts:iterations").is_err());
+    }
+}

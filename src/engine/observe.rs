@@ -1,0 +1,429 @@
+//! What a player may use: an [`Observation`] of the real game, and
+//! [`World`]s sampled from it.
+//!
+//! The types are the guarantee that an agent never sees what its seat may
+//! not know. An agent is handed an `Observation`, whose fields are private:
+//! it can read the seat's [`View`], name and key the seat's legal choices, and
+//! sample worlds. A sampled `World` is a whole game the agent may play out,
+//! but everything the seat cannot see in it was dealt afresh, and it too
+//! offers only moves, keys and results, never piece numbers.
+//!
+//! # Determinisation
+//! In this engine every secret is a piece's face: a face-down card, a pawn
+//! whose kind is hidden, the order of a deck (the faces at its positions).
+//! A secret choice is always of a piece, and variables are public. So a
+//! world consistent with a seat's view is the real game with
+//!
+//! - the faces of the pieces the seat does not know dealt again at random
+//!   among the pieces that look alike from behind (same type, owner and
+//!   hiding); the pieces stay where they are, so every piece number the flow
+//!   holds stays valid, and counts are conserved;
+//! - the pieces in the box (left out by the options, which are public) kept;
+//! - chance reseeded, so the real future shuffles stay unknown;
+//! - the pending decision's offers rebuilt by running again the code that
+//!   made them, since what others may choose can depend on their hidden
+//!   pieces.
+//!
+//! The deal does not depend on which piece really had which face: the faces
+//! of a group are sorted before they are shuffled. Two games that differ
+//! only in what a seat cannot see therefore give that seat the same worlds
+//! for the same random stream.
+
+use std::cell::OnceCell;
+
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use super::{ChanceRng, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
+use crate::ir::{ChoiceKind, DecisionId, GameDef, KindId, NO_CHOICE, PieceId, Seat, decode_action, piece_of};
+
+/// One seat's observation of the real game at one of its decisions.
+pub struct Observation<'a> {
+    def: &'a GameDef,
+    state: &'a State,
+    seat: Seat,
+    view: OnceCell<View>,
+}
+
+/// How many deals to try for a world in which the seat is offered what it
+/// really is offered (see [`Observation::sample`]).
+const SAMPLE_TRIES: usize = 16;
+
+impl<'a> Observation<'a> {
+    /// `seat`'s observation of `state`, which must be waiting for `seat`.
+    pub fn new(def: &'a GameDef, state: &'a State, seat: Seat) -> Self {
+        Observation {
+            def,
+            state,
+            seat,
+            view: OnceCell::new(),
+        }
+    }
+
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The decision being asked.
+    pub fn decision(&self) -> DecisionId {
+        self.state.pending().map_or(0, |p| p.decision())
+    }
+
+    /// Every seat answering this decision, in seat order.
+    pub fn who(&self) -> &[Seat] {
+        self.state.pending().map_or(&[], |p| p.who())
+    }
+
+    /// Whether several seats answer at once.
+    pub fn is_simultaneous(&self) -> bool {
+        self.who().len() > 1
+    }
+
+    /// Everything the seat may know, built on first use.
+    pub fn view(&self) -> &View {
+        self.view.get_or_init(|| self.state.view(self.def, self.seat))
+    }
+
+    fn legal_values(&self) -> &[i64] {
+        self.state.pending().map_or(&[], |p| p.legal(self.seat))
+    }
+
+    /// How many choices the seat has.
+    pub fn legal_len(&self) -> usize {
+        self.legal_values().len()
+    }
+
+    /// The kind choice `i` names, when the decision is a choice of kinds
+    /// (a throw).
+    pub fn kind(&self, i: usize) -> Option<KindId> {
+        let value = *self.legal_values().get(i)?;
+        (self.def.decisions[self.decision() as usize].kind == ChoiceKind::Kind
+            && (0..self.def.kinds.len() as i64).contains(&value))
+        .then_some(value as KindId)
+    }
+
+    /// Whether choice `i` is an `anytime` action offered beside the decision.
+    pub fn is_anytime(&self, i: usize) -> bool {
+        self.legal_values().get(i).is_some_and(|&v| v < 0)
+    }
+
+    /// Choice `i` as the seat reads it: pieces it does not know by their backs.
+    pub fn label(&self, i: usize) -> String {
+        let value = self.legal_values()[i];
+        let piece = |p: PieceId| piece_label_for(self.def, self.state, self.seat, p);
+        self.def.choice_label_with(self.decision(), value, &piece)
+    }
+
+    /// The names a person may type for choice `i`: its label and, for a
+    /// kind, the kind's own name.
+    pub fn names(&self, i: usize) -> Vec<String> {
+        let mut names = vec![self.label(i)];
+        if let Some(kind) = self.kind(i) {
+            names.push(self.def.kinds[kind as usize].name.clone());
+        }
+        names
+    }
+
+    /// A key for choice `i` that names the same move in every sampled world
+    /// (see [`World::key`]).
+    pub fn key(&self, i: usize) -> u64 {
+        move_key(self.def, self.state, self.seat, self.decision(), self.legal_values()[i])
+    }
+
+    /// A world the seat cannot tell from the real game, dealt with `rng`, in
+    /// which the seat has the choices it really has. `None` when no such deal
+    /// was found (the rules make the seat's own choices depend on pieces it
+    /// cannot see, and every deal changed them).
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> Option<World> {
+        let keys: Vec<u64> = (0..self.legal_len()).map(|i| self.key(i)).collect();
+        for _ in 0..SAMPLE_TRIES {
+            let mut world = World {
+                state: self.state.clone(),
+                observer: self.seat,
+            };
+            if world.state.deal_hidden(self.def, self.seat, rng).is_err() {
+                continue;
+            }
+            let same = world.pending().is_some_and(|(d, _)| d == self.decision())
+                && world.legal_len(self.seat) == keys.len()
+                && keys.iter().enumerate().all(|(i, &k)| world.key(self.def, self.seat, i) == k);
+            if same {
+                return Some(world);
+            }
+        }
+        None
+    }
+}
+
+/// A piece named for `seat`: by its face if the seat knows it, else by its back.
+fn piece_label_for(def: &GameDef, state: &State, seat: Seat, piece: PieceId) -> String {
+    if state.knows(seat, piece) {
+        def.piece_label(state.face_of(piece))
+    } else {
+        def.piece_back_label(state.face_of(piece))
+    }
+}
+
+/// One seat's answer in a [`World`]: an index into its legal choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub seat: Seat,
+    pub index: usize,
+    /// In a race, the answer's reaction time.
+    pub reaction_ms: u32,
+}
+
+/// A whole game consistent with one seat's observation, to search in.
+#[derive(Clone, Debug)]
+pub struct World {
+    state: State,
+    /// The seat whose observation this world was sampled from: its keys name
+    /// moves as this seat sees them.
+    observer: Seat,
+}
+
+impl World {
+    /// The decision asked and who answers it, or `None` when the game is over.
+    pub fn pending(&self) -> Option<(DecisionId, &[Seat])> {
+        self.state.pending().map(|p| (p.decision(), p.who()))
+    }
+
+    pub fn legal_len(&self, seat: Seat) -> usize {
+        self.state.pending().map_or(0, |p| p.legal(seat).len())
+    }
+
+    /// A key for `seat`'s choice `i` as the observer sees it: a piece the
+    /// observer knows by its face, one it does not by where it lies, anything
+    /// else by its value. The same move has the same key in every world
+    /// sampled from one observation.
+    pub fn key(&self, def: &GameDef, seat: Seat, i: usize) -> u64 {
+        let Some(pending) = self.state.pending() else {
+            return 0;
+        };
+        move_key(def, &self.state, self.observer, pending.decision(), pending.legal(seat)[i])
+    }
+
+    /// Whether the observer sees what `seat` chose with choice `i` when it is
+    /// made (a secret choice of another seat is not seen).
+    pub fn sees_choice(&self, def: &GameDef, seat: Seat, i: usize) -> bool {
+        let Some(pending) = self.state.pending() else {
+            return true;
+        };
+        seat == self.observer || !def.decisions[pending.decision() as usize].secret || pending.legal(seat)[i] < 0
+    }
+
+    /// Applies one pick per answering seat and runs to the next decision.
+    pub fn apply(&mut self, def: &GameDef, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
+        let Some(pending) = self.state.pending() else {
+            return Err(super::IllegalAction::NotWaiting.into());
+        };
+        let mut choices = [Choice {
+            seat: 0,
+            value: 0,
+            reaction_ms: 0,
+        }; 8];
+        let n = picks.len().min(choices.len());
+        for (c, p) in choices.iter_mut().zip(&picks[..n]) {
+            let legal = pending.legal(p.seat);
+            *c = Choice {
+                seat: p.seat,
+                value: legal.get(p.index).copied().unwrap_or(i64::MIN),
+                reaction_ms: p.reaction_ms,
+            };
+        }
+        self.state.apply(def, &choices[..n], events)
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.state.outcome()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// The score terms now, per seat and term (see [`State::score_now`]).
+    pub fn score_now(&self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        self.state.clone().score_now(def, events)
+    }
+
+    /// The result keys now, per key and seat (see [`State::result_keys_now`]).
+    pub fn result_keys_now(&self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        self.state.clone().result_keys_now(def, events)
+    }
+}
+
+/// Mixes words into a 64-bit key (splitmix64 steps).
+fn mix(mut h: u64, v: u64) -> u64 {
+    h ^= v.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(h << 6).wrapping_add(h >> 2);
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
+}
+
+/// `value` offered at `decision`, keyed as `observer` sees it.
+fn move_key(def: &GameDef, state: &State, observer: Seat, decision: DecisionId, value: i64) -> u64 {
+    let h = mix(0x5EED, decision as u64);
+    if value < 0 || value == NO_CHOICE {
+        return mix(mix(h, 1), value as u64);
+    }
+    match &def.decisions[decision as usize].kind {
+        ChoiceKind::Piece => mix(mix(h, 2), piece_key(def, state, observer, value)),
+        ChoiceKind::Actions(actions) => {
+            let Some((entry, params)) = decode_action(actions, value) else {
+                return mix(mix(h, 1), value as u64);
+            };
+            let mut k = mix(mix(h, 3), entry as u64);
+            for ((kind, _), p) in actions[entry].params.iter().zip(params) {
+                k = mix(
+                    k,
+                    if *kind == ChoiceKind::Piece {
+                        piece_key(def, state, observer, p)
+                    } else {
+                        p as u64
+                    },
+                );
+            }
+            k
+        }
+        _ => mix(mix(h, 1), value as u64),
+    }
+}
+
+/// A piece value (with its declared kind, if any): by face when `observer`
+/// knows the piece, else by where it lies.
+fn piece_key(def: &GameDef, state: &State, observer: Seat, value: i64) -> u64 {
+    let piece = piece_of(value);
+    let declared = (value >> 16) as u64;
+    if state.knows(observer, piece) {
+        let p = &def.pieces[state.face_of(piece) as usize];
+        let face = mix(
+            mix(mix(p.ty as u64, p.kind.map_or(u64::MAX, u64::from)), p.value as u64),
+            p.owner.map_or(u64::MAX, u64::from),
+        );
+        mix(mix(1, face), declared)
+    } else {
+        let zone = state.piece_zone[piece as usize];
+        let from_top = state.zones[zone as usize].iter().rev().position(|&p| p == piece).unwrap_or(0);
+        mix(mix(mix(2, zone as u64), from_top as u64), declared)
+    }
+}
+
+impl State {
+    /// Deals again the faces `seat` does not know and reseeds chance (see the
+    /// module documentation), then rebuilds the pending decision's offers.
+    fn deal_hidden(&mut self, def: &GameDef, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
+        let box_zone = def.families[0].first;
+        // Pieces that look alike from behind, in piece order.
+        let mut groups: Vec<((u16, Option<Seat>, bool), Vec<PieceId>)> = vec![];
+        for piece in 0..self.face.len() as PieceId {
+            if self.knows(seat, piece) || self.piece_zone[piece as usize] == box_zone {
+                continue;
+            }
+            let p = &def.pieces[self.face_of(piece) as usize];
+            let back = (p.ty, p.owner, p.kind_hidden);
+            match groups.iter_mut().find(|(b, _)| *b == back) {
+                Some((_, pieces)) => pieces.push(piece),
+                None => groups.push((back, vec![piece])),
+            }
+        }
+        let mut faces = vec![];
+        for (_, pieces) in &groups {
+            faces.clear();
+            faces.extend(pieces.iter().map(|&p| self.face_of(p)));
+            // Sorted first, so the deal depends only on which faces are
+            // hidden, not on where they really are.
+            faces.sort_unstable();
+            faces.shuffle(rng);
+            for (&piece, &face) in pieces.iter().zip(&faces) {
+                self.face[piece as usize] = face;
+            }
+        }
+        self.rng = ChanceRng(ChaCha8Rng::seed_from_u64(rng.random()));
+        self.forced.clear();
+        self.forced_next = 0;
+        self.rebuild_offers(def)
+    }
+
+    /// Runs the pending decision's offer code again, so every seat's choices
+    /// fit the pieces as they now are. Triggers already ran for it.
+    fn rebuild_offers(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
+        let Status::Waiting(ask) = &self.status else {
+            return Ok(());
+        };
+        let offer_pc = ask.offer_pc;
+        // At the ask, the stack is as it was at the `ChoiceReset`: the code
+        // between pushes only what the offers and the ask consume.
+        if let Some(frame) = self.frames.last_mut() {
+            frame.pc = offer_pc;
+        }
+        self.status = Status::Running;
+        self.triggers_checked = true;
+        let mut events = vec![];
+        self.run(def, &mut events)
+    }
+}
+
+/// What one seat saw happen in one step of the game.
+pub struct Seen<'a> {
+    def: &'a GameDef,
+    events: &'a [Event],
+    seat: Seat,
+}
+
+/// A decision as a seat saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenDecision {
+    pub seat: Seat,
+    pub decision: DecisionId,
+    /// The value chosen, when the seat saw it and it names no piece (a kind,
+    /// a number, a menu entry, an `anytime` action when negative).
+    pub value: Option<i64>,
+}
+
+impl<'a> Seen<'a> {
+    /// What `seat` saw of `events`, the events of one step.
+    pub fn new(def: &'a GameDef, events: &'a [Event], seat: Seat) -> Self {
+        Seen { def, events, seat }
+    }
+
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The decisions taken in this step.
+    pub fn decisions(&self) -> impl Iterator<Item = SeenDecision> + '_ {
+        self.events.iter().filter_map(|event| match *event {
+            Event::Decision {
+                seat,
+                decision,
+                value,
+                seen_by,
+                ..
+            } => {
+                let names_pieces = value >= 0
+                    && value != NO_CHOICE
+                    && matches!(
+                        self.def.decisions[decision as usize].kind,
+                        ChoiceKind::Piece | ChoiceKind::Actions(_)
+                    );
+                let saw = seen_by & (1 << self.seat) != 0 && !names_pieces;
+                Some(SeenDecision {
+                    seat,
+                    decision,
+                    value: saw.then_some(value),
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// The winner, if the game ended in this step (`Some(None)` for a draw).
+    pub fn ended(&self) -> Option<Option<Seat>> {
+        self.events.iter().find_map(|event| match event {
+            Event::End { winner, .. } => Some(*winner),
+            _ => None,
+        })
+    }
+}
