@@ -15,9 +15,11 @@
 //! world consistent with a seat's view is the real game with
 //!
 //! - the faces of the pieces the seat does not know dealt again at random
-//!   among the pieces that look alike from behind (same type, owner and
-//!   hiding); the pieces stay where they are, so every piece number the flow
-//!   holds stays valid, and counts are conserved;
+//!   among the pieces that look alike to it: a pawn whose kind is hidden
+//!   shows its back (type and owner), anything else unknown shows nothing
+//!   (a token in a bag, a card face down); the pieces stay where they are,
+//!   so every piece number the flow holds stays valid, and the counts of
+//!   every face are conserved;
 //! - the pieces in the box (left out by the options, which are public) kept;
 //! - chance reseeded, so the real future shuffles stay unknown;
 //! - the pending decision's offers rebuilt by running again the code that
@@ -147,7 +149,10 @@ impl<'a> Observation<'a> {
             }
             let same = world.pending().is_some_and(|(d, _)| d == self.decision())
                 && world.legal_len(self.seat) == keys.len()
-                && keys.iter().enumerate().all(|(i, &k)| world.key(self.def, self.seat, i) == k);
+                && keys
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &k)| world.key(self.def, self.seat, i) == k);
             if same {
                 return Some(world);
             }
@@ -201,7 +206,13 @@ impl World {
         let Some(pending) = self.state.pending() else {
             return 0;
         };
-        move_key(def, &self.state, self.observer, pending.decision(), pending.legal(seat)[i])
+        move_key(
+            def,
+            &self.state,
+            self.observer,
+            pending.decision(),
+            pending.legal(seat)[i],
+        )
     }
 
     /// Whether the observer sees what `seat` chose with choice `i` when it is
@@ -243,6 +254,12 @@ impl World {
         self.state.is_over()
     }
 
+    /// The observer's view of this world (the same as of the real game it
+    /// was sampled from, until the world moves on).
+    pub fn view(&self, def: &GameDef) -> View {
+        self.state.view(def, self.observer)
+    }
+
     /// The score terms now, per seat and term (see [`State::score_now`]).
     pub fn score_now(&self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().score_now(def, events)
@@ -256,7 +273,10 @@ impl World {
 
 /// Mixes words into a 64-bit key (splitmix64 steps).
 fn mix(mut h: u64, v: u64) -> u64 {
-    h ^= v.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(h << 6).wrapping_add(h >> 2);
+    h ^= v
+        .wrapping_add(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(h << 6)
+        .wrapping_add(h >> 2);
     h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     h ^ (h >> 31)
@@ -305,24 +325,40 @@ fn piece_key(def: &GameDef, state: &State, observer: Seat, value: i64) -> u64 {
         mix(mix(1, face), declared)
     } else {
         let zone = state.piece_zone[piece as usize];
-        let from_top = state.zones[zone as usize].iter().rev().position(|&p| p == piece).unwrap_or(0);
+        let from_top = state.zones[zone as usize]
+            .iter()
+            .rev()
+            .position(|&p| p == piece)
+            .unwrap_or(0);
         mix(mix(mix(2, zone as u64), from_top as u64), declared)
     }
 }
 
 impl State {
+    /// This game with everything `seat` cannot see dealt afresh from `seed`:
+    /// a game `seat` cannot tell from this one (the same deal a [`World`]
+    /// gets). For testing that players do not peek.
+    pub fn redeal_hidden(&self, def: &GameDef, seat: Seat, seed: u64) -> Result<State, RuntimeError> {
+        let mut state = self.clone();
+        state.deal_hidden(def, seat, &mut ChaCha8Rng::seed_from_u64(seed))?;
+        Ok(state)
+    }
+
     /// Deals again the faces `seat` does not know and reseeds chance (see the
     /// module documentation), then rebuilds the pending decision's offers.
     fn deal_hidden(&mut self, def: &GameDef, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
         let box_zone = def.families[0].first;
-        // Pieces that look alike from behind, in piece order.
-        let mut groups: Vec<((u16, Option<Seat>, bool), Vec<PieceId>)> = vec![];
+        // Pieces that look alike to the seat, in piece order: a hidden-kind
+        // piece it sees shows its back (type and owner); anything else it
+        // does not know shows nothing at all, like a token in a bag.
+        let mut groups: Vec<(Option<(u16, Option<Seat>)>, Vec<PieceId>)> = vec![];
         for piece in 0..self.face.len() as PieceId {
-            if self.knows(seat, piece) || self.piece_zone[piece as usize] == box_zone {
+            let zone = self.piece_zone[piece as usize];
+            if self.knows(seat, piece) || zone == box_zone {
                 continue;
             }
             let p = &def.pieces[self.face_of(piece) as usize];
-            let back = (p.ty, p.owner, p.kind_hidden);
+            let back = (p.kind_hidden && def.zone_visible_to(zone, seat)).then_some((p.ty, p.owner));
             match groups.iter_mut().find(|(b, _)| *b == back) {
                 Some((_, pieces)) => pieces.push(piece),
                 None => groups.push((back, vec![piece])),
