@@ -7,7 +7,7 @@ mod common;
 use common::{lines, load, scenario};
 use proptest::prelude::*;
 use rpsdsl::agents::{Agent, RandomAgent};
-use rpsdsl::engine::{Choice, EndReason, EngineError, Event, IllegalAction, State};
+use rpsdsl::engine::{Choice, EndReason, EngineError, Event, IllegalAction, Observation, State};
 use rpsdsl::ir::{GameDef, OptionValue, PieceId, Seat, ZoneId};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};
@@ -631,14 +631,12 @@ fn no_unrevealed_enemy_kind_is_seen(seed: u64) -> Result<(), TestCaseError> {
             }
         }
         let Some(pending) = state.pending() else { break };
-        let decision = pending.decision();
         let choices: Vec<Choice> = pending
             .who()
             .iter()
             .map(|&seat| {
                 let legal = pending.legal(seat);
-                let view = state.view(&def, seat);
-                let i = agents[seat as usize].choose(&def, &view, decision, legal);
+                let i = agents[seat as usize].choose(&def, &Observation::new(&def, &state, seat));
                 Choice {
                     seat,
                     value: legal[i],

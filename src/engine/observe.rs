@@ -315,8 +315,10 @@ impl State {
     /// module documentation), then rebuilds the pending decision's offers.
     fn deal_hidden(&mut self, def: &GameDef, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
         let box_zone = def.families[0].first;
-        // Pieces that look alike from behind, in piece order.
-        let mut groups: Vec<((u16, Option<Seat>, bool), Vec<PieceId>)> = vec![];
+        // Pieces that look alike from behind (type, owner, hidden kind), in
+        // piece order.
+        type Back = (u16, Option<Seat>, bool);
+        let mut groups: Vec<(Back, Vec<PieceId>)> = vec![];
         for piece in 0..self.face.len() as PieceId {
             if self.knows(seat, piece) || self.piece_zone[piece as usize] == box_zone {
                 continue;
