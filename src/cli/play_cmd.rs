@@ -518,7 +518,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                     if !state.is_over() {
                         writeln!(
                             self.out,
-                            "(The game is unfinished: the transcript stops where you left.)"
+                            "(The game is unfinished: replay checks it as far as you played.)"
                         )?;
                     }
                     return Ok(());
