@@ -210,8 +210,12 @@ fn parse_typed(line: &str, names: &[Vec<String>], numbers_are_values: bool) -> T
         .filter(|&i| names[i].iter().any(|n| n.to_lowercase().starts_with(&lower)))
         .collect();
     let distinct = |list: &[usize]| {
-        let mut shown: Vec<&str> = list.iter().map(|&i| names[i][0].as_str()).collect();
-        shown.dedup();
+        let mut shown: Vec<&str> = vec![];
+        for &i in list {
+            if !shown.contains(&names[i][0].as_str()) {
+                shown.push(&names[i][0]);
+            }
+        }
         shown
     };
     match distinct(&starts).len() {
@@ -660,7 +664,7 @@ mod tests {
 
     #[test]
     fn typed_answers_by_number_name_kind_name_or_prefix() {
-        let n = names(&[&["north", "alpha"], &["south"], &["east"], &["place a marker"]]);
+        let n = names(&[&["north", "alpha"], &["south"], &["northeast"], &["place a marker"]]);
         assert_eq!(parse_typed("2\n", &n, false), Typed::Choice(1));
         assert_eq!(parse_typed("South", &n, false), Typed::Choice(1));
         assert_eq!(parse_typed("ALPHA", &n, false), Typed::Choice(0));
@@ -668,7 +672,9 @@ mod tests {
         assert_eq!(parse_typed(" ? ", &n, false), Typed::Help);
         assert_eq!(parse_typed("q", &n, false), Typed::Quit);
         assert_eq!(parse_typed("log", &n, false), Typed::Log);
-        assert!(matches!(parse_typed("no", &n, false), Typed::Bad(why) if why.contains("could be")));
+        assert!(
+            matches!(parse_typed("nor", &n, false), Typed::Bad(why) if why.contains("could be north or northeast"))
+        );
         assert!(matches!(parse_typed("9", &n, false), Typed::Bad(why) if why.contains("no choice 9")));
         assert!(matches!(parse_typed("sotuh", &n, false), Typed::Bad(why) if why.contains("did you mean `south`")));
         assert!(matches!(parse_typed("", &n, false), Typed::Bad(_)));
