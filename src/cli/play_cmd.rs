@@ -11,9 +11,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use rpsdsl::agents::{self, Agent};
-use rpsdsl::engine::{Choice, EngineError, Event, Observation, State};
+use rpsdsl::engine::{Choice, EngineError, Event, Observation, Seen, SeenDecision, State};
 use rpsdsl::house::LoadedGame;
-use rpsdsl::ir::{ChoiceKind, GameDef, Seat};
+use rpsdsl::ir::{ChoiceKind, GameDef, KindId, Seat};
 use rpsdsl::session::{self, Record};
 use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events};
 
@@ -70,6 +70,7 @@ pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settin
         echo,
         events: vec![],
         decisions: vec![],
+        steps: vec![],
         shown: 0,
         prompted: false,
     };
@@ -259,6 +260,8 @@ struct Table<'a, R, W> {
     events: Vec<Event>,
     /// Every decision as a scenario scripts it, for the transcript.
     decisions: Vec<String>,
+    /// Where each step (one decision applied) began in `events`.
+    steps: Vec<usize>,
     /// How many events the person has been shown.
     shown: usize,
     /// Whether the person has been shown anything yet.
@@ -315,7 +318,10 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                 .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
             let before = self.events.len();
             match state.apply(def, &choices, &mut self.events) {
-                Ok(()) => session::tell_agents(def, &self.events[before..], &mut self.agents),
+                Ok(()) => {
+                    session::tell_agents(def, &self.events[before..], &mut self.agents);
+                    self.steps.push(before);
+                }
                 Err(e) => {
                     let d = match e {
                         EngineError::Runtime(d) => *d,
@@ -404,7 +410,17 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
     /// for reading (see [`tidy`]).
     fn seen_lines(&self, from: usize) -> Vec<String> {
         let def = self.def();
-        let lines = render_events(def, &self.events[from..], Viewer::Seat(self.human));
+        let end = self.events.len();
+        let mut bounds = vec![from];
+        bounds.extend(self.steps.iter().copied().filter(|&b| b > from && b < end));
+        bounds.push(end);
+        let mut lines = vec![];
+        // Step by step, so that the outcome of a step's throws follows them.
+        for step in bounds.windows(2) {
+            let events = &self.events[step[0]..step[1]];
+            lines.extend(render_events(def, events, Viewer::Seat(self.human)));
+            lines.extend(clash(def, events, self.human));
+        }
         tidy(lines, def.seat_name(self.human))
     }
 
@@ -584,6 +600,45 @@ fn prompt(def: &GameDef, obs: &Observation<'_>, numbers: bool) -> String {
         out.push_str(&format!("  {:>2}) {label}{extra}\n", i + 1));
     }
     out
+}
+
+/// When two seats chose kinds at once in one step and the person saw both,
+/// who beat whom ("Blue's paper beats your rubber") or the tie, read from
+/// the game's `beats` relation. Nothing for kinds outside that relation.
+fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
+    let seen: Vec<SeenDecision> = Seen::new(def, events, you).decisions().collect();
+    let [a, b] = seen.as_slice() else {
+        return None;
+    };
+    let kinds = def.kinds.len() as i64;
+    let kind_of = |d: &SeenDecision| d.value.filter(|v| (0..kinds).contains(v)).map(|v| v as KindId);
+    let (x, y) = (kind_of(a)?, kind_of(b)?);
+    let kind = &def.decisions[a.decision as usize].kind;
+    if a.decision != b.decision || *kind != ChoiceKind::Kind {
+        return None;
+    }
+    let ranked = |k: KindId| (0..kinds as KindId).any(|o| def.beats(k, o) || def.beats(o, k));
+    let whose = |d: &SeenDecision, k: KindId| {
+        let name = &def.kinds[k as usize].display;
+        if d.seat == you {
+            format!("your {name}")
+        } else {
+            format!("{}'s {name}", def.seat_name(d.seat))
+        }
+    };
+    let line = if def.beats(x, y) {
+        format!("{} beats {}", whose(a, x), whose(b, y))
+    } else if def.beats(y, x) {
+        format!("{} beats {}", whose(b, y), whose(a, x))
+    } else if x == y && ranked(x) {
+        format!("a tie: both {}", def.kinds[x as usize].display)
+    } else {
+        return None;
+    };
+    // Capitalised, as the line starts a sentence.
+    let mut chars = line.chars();
+    let first = chars.next()?.to_uppercase().collect::<String>();
+    Some(format!("  => {first}{}", chars.as_str()))
 }
 
 /// Transcript lines made easier to read at the table: the person's own
