@@ -22,7 +22,7 @@ fn resolve(arg: &str) -> String {
 }
 
 /// Runs `rpsdsl args...` in the scratch directory with `input` on stdin.
-fn play(args: &[&str], input: &str) -> Output {
+fn play(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
         .args(args.iter().map(|a| resolve(a)))
         .current_dir(scratch())
@@ -34,7 +34,7 @@ fn play(args: &[&str], input: &str) -> Output {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     // The game may stop reading early (a quit): a closed pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
+    let _ = stdin.write_all(input.as_ref());
     drop(stdin);
     child.wait_with_output().unwrap()
 }
@@ -107,6 +107,8 @@ fn a_game_played_to_the_end_is_saved_and_replays() {
     assert!(text.contains("You choose throw: rock"), "{text}");
     assert!(text.contains("You choose throw: paper"), "by number: {text}");
     assert_eq!(text.matches("You choose throw: ").count(), throws);
+    // Every throw is followed by who beat whom, or the tie.
+    assert_eq!(text.matches("\n    => ").count(), throws, "{text}");
 
     // The screen: the match's counters, the prompt with numbered choices.
     assert!(text.contains("Counters: wins: Left 0, Right 0"), "{text}");
@@ -154,6 +156,24 @@ fn q_quits_cleanly_and_enter_saves_nothing() {
     assert!(text.contains("You left the game.\nSave the transcript?"), "{text}");
     assert!(!text.contains("Saved"), "{text}");
     assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn q_at_the_save_prompt_saves_nothing() {
+    let out = play(&RPS, "q\nq\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("Saved"), "{}", stdout(&out));
+    assert!(!scratch().join("q").exists());
+}
+
+#[test]
+fn bytes_that_are_not_text_are_refused_like_any_bad_entry() {
+    let args: Vec<&str> = RPS.iter().copied().chain(["--set", "best_of=99"]).collect();
+    let out = play(&args, b"\xff\xfe\nrock\nq\n\n");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(text.contains("is not one of the choices"), "{text}");
+    assert!(text.contains("You choose throw: rock"), "{text}");
 }
 
 #[test]

@@ -348,6 +348,21 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         Ok(ExitCode::SUCCESS)
     }
 
+    /// The next line typed, echoed when the input is not a terminal;
+    /// `None` at the end of input. Bytes that are not UTF-8 become `�`, to
+    /// be refused like any other bad entry.
+    fn read_line(&mut self) -> io::Result<Option<String>> {
+        let mut bytes = vec![];
+        if self.input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&bytes).into_owned();
+        if self.echo {
+            writeln!(self.out, "{}", line.trim_end())?;
+        }
+        Ok(Some(line))
+    }
+
     fn rule(&mut self) -> io::Result<()> {
         writeln!(self.out, "{}", "─".repeat(78))
     }
@@ -386,15 +401,15 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
     fn happened(&mut self) -> io::Result<()> {
         let lines = self.seen_lines(self.shown);
         self.shown = self.events.len();
-        if lines.is_empty() {
-            return Ok(());
-        }
         let title = if self.prompted {
             "Since your last choice:"
         } else {
             "So far:"
         };
         self.prompted = true;
+        if lines.is_empty() {
+            return Ok(());
+        }
         writeln!(self.out, "{title}")?;
         let skip = lines.len().saturating_sub(RECENT_LINES);
         if skip > 0 {
@@ -418,8 +433,16 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         // Step by step, so that the outcome of a step's throws follows them.
         for step in bounds.windows(2) {
             let events = &self.events[step[0]..step[1]];
-            lines.extend(render_events(def, events, Viewer::Seat(self.human)));
+            // The clash reads best right after the choices, before what
+            // they caused.
+            let split = events
+                .iter()
+                .rposition(|e| matches!(e, Event::Decision { .. }))
+                .map_or(0, |i| i + 1);
+            let seat = Viewer::Seat(self.human);
+            lines.extend(render_events(def, &events[..split], seat));
             lines.extend(clash(def, events, self.human));
+            lines.extend(render_events(def, &events[split..], seat));
         }
         tidy(lines, def.seat_name(self.human))
     }
@@ -463,13 +486,9 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         let index = loop {
             write!(self.out, "> ")?;
             self.out.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
+            let Some(line) = self.read_line()? else {
                 return Ok(Answer::Gone);
-            }
-            if self.echo {
-                writeln!(self.out, "{}", line.trim_end())?;
-            }
+            };
             match parse_typed(&line, &names, numbers) {
                 Typed::Choice(i) => break i,
                 Typed::Help => {
@@ -512,16 +531,13 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                 "Save the transcript? Type a file name (y for {default}), or press Enter to skip: "
             )?;
             self.out.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
+            let Some(line) = self.read_line()? else {
                 writeln!(self.out)?;
                 return Ok(());
-            }
-            if self.echo {
-                writeln!(self.out, "{}", line.trim_end())?;
-            }
+            };
             let name = match line.trim() {
-                "" | "n" | "no" => return Ok(()),
+                // `q` quits everywhere else; here it must not name a file.
+                "" | "n" | "no" | "q" | "quit" | "exit" => return Ok(()),
                 "y" | "yes" => default.clone(),
                 name => name.to_string(),
             };
