@@ -74,7 +74,7 @@ fn a_game_played_to_the_end_is_saved_and_replays() {
     // First, how many throws this deal takes: the agents and the deal are
     // fixed by the seed, so the same answers give the same game again.
     let answers: Vec<&str> = THROWS.iter().copied().cycle().take(200).collect();
-    let probe = play(&args, &format!("lizard\n{}\n", answers.join("\n")));
+    let probe = play(&args, format!("lizard\n{}\n", answers.join("\n")));
     let text = stdout(&probe);
     let throws = text.matches("You choose throw: ").count();
     assert!(text.contains("Game over: "), "{text}");
@@ -87,7 +87,7 @@ fn a_game_played_to_the_end_is_saved_and_replays() {
         input.push('\n');
     }
     input.push_str(&format!("{}\n", path.display()));
-    let out = play(&args, &input);
+    let out = play(&args, input);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
 
@@ -181,7 +181,7 @@ fn a_game_left_early_can_be_saved_and_replays_as_far_as_it_went() {
     let path = temp_path("left.json");
     // A long match, so one throw does not end it.
     let args: Vec<&str> = RPS.iter().copied().chain(["--set", "best_of=99"]).collect();
-    let out = play(&args, &format!("rock\nq\n{}\n", path.display()));
+    let out = play(&args, format!("rock\nq\n{}\n", path.display()));
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
     assert!(text.contains("unfinished"), "{text}");
