@@ -249,7 +249,9 @@ impl Agent for HumanLike {
         let role = pick(&mut self.rng, p);
         self.memory.thrown = true;
         let kind = roles[role];
-        (0..obs.legal_len()).position(|i| obs.kind(i) == Some(kind)).unwrap_or(0)
+        (0..obs.legal_len())
+            .position(|i| obs.kind(i) == Some(kind))
+            .unwrap_or(0)
     }
 
     fn reaction_ms(&mut self, def: &GameDef, obs: &Observation<'_>, index: usize) -> u32 {

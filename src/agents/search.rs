@@ -31,7 +31,13 @@ pub(super) fn rewards(def: &GameDef, world: &World) -> Vec<f64> {
 
 /// A uniformly random answer from every deciding seat, with reaction times
 /// in a race.
-pub(super) fn random_picks(def: &GameDef, world: &World, rng: &mut ChaCha8Rng, reaction: &Reaction, out: &mut Vec<Pick>) {
+pub(super) fn random_picks(
+    def: &GameDef,
+    world: &World,
+    rng: &mut ChaCha8Rng,
+    reaction: &Reaction,
+    out: &mut Vec<Pick>,
+) {
     out.clear();
     let Some((decision, who)) = world.pending() else {
         return;

@@ -147,7 +147,10 @@ impl<'a> Observation<'a> {
             }
             let same = world.pending().is_some_and(|(d, _)| d == self.decision())
                 && world.legal_len(self.seat) == keys.len()
-                && keys.iter().enumerate().all(|(i, &k)| world.key(self.def, self.seat, i) == k);
+                && keys
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &k)| world.key(self.def, self.seat, i) == k);
             if same {
                 return Some(world);
             }
@@ -201,7 +204,13 @@ impl World {
         let Some(pending) = self.state.pending() else {
             return 0;
         };
-        move_key(def, &self.state, self.observer, pending.decision(), pending.legal(seat)[i])
+        move_key(
+            def,
+            &self.state,
+            self.observer,
+            pending.decision(),
+            pending.legal(seat)[i],
+        )
     }
 
     /// Whether the observer sees what `seat` chose with choice `i` when it is
@@ -256,7 +265,10 @@ impl World {
 
 /// Mixes words into a 64-bit key (splitmix64 steps).
 fn mix(mut h: u64, v: u64) -> u64 {
-    h ^= v.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(h << 6).wrapping_add(h >> 2);
+    h ^= v
+        .wrapping_add(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(h << 6)
+        .wrapping_add(h >> 2);
     h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     h ^ (h >> 31)
@@ -305,7 +317,11 @@ fn piece_key(def: &GameDef, state: &State, observer: Seat, value: i64) -> u64 {
         mix(mix(1, face), declared)
     } else {
         let zone = state.piece_zone[piece as usize];
-        let from_top = state.zones[zone as usize].iter().rev().position(|&p| p == piece).unwrap_or(0);
+        let from_top = state.zones[zone as usize]
+            .iter()
+            .rev()
+            .position(|&p| p == piece)
+            .unwrap_or(0);
         mix(mix(mix(2, zone as u64), from_top as u64), declared)
     }
 }

@@ -558,7 +558,15 @@ impl State {
                     let argc = def.hook_calls[site as usize].args.len();
                     let args = self.stack.split_off(self.stack.len() - argc);
                     let script = def.script.as_ref().expect("a game with hook calls has a script");
-                    let value = script.call(def, site, &args, &self.face, &self.piece_zone, &self.vars, &self.options)?;
+                    let value = script.call(
+                        def,
+                        site,
+                        &args,
+                        &self.face,
+                        &self.piece_zone,
+                        &self.vars,
+                        &self.options,
+                    )?;
                     events.push(Event::Hook {
                         hook: def.hook_calls[site as usize].hook,
                         value,
