@@ -67,13 +67,9 @@ pub fn play(
             };
             choices.push(choice);
         }
-        for c in &choices {
-            let mut line = format!("{}: {}", def.seat_name(c.seat), def.choice_label(decision, c.value));
-            if def.decisions[decision as usize].race {
-                line.push_str(&format!(" @ {}ms", c.reaction_ms));
-            }
-            record.decisions.push(line);
-        }
+        record
+            .decisions
+            .extend(choices.iter().map(|c| decision_line(def, decision, c)));
         let before = events.len();
         match state.apply(def, &choices, &mut events) {
             Ok(()) => tell_agents(def, &events[before..], agents),
@@ -94,8 +90,22 @@ pub fn play(
     Ok(record)
 }
 
+/// One decision as a scenario scripts it, `"Seat: choice"` (in a race
+/// `"Seat: choice @ 420ms"`), for [`Record::decisions`].
+pub fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> String {
+    let mut line = format!(
+        "{}: {}",
+        def.seat_name(choice.seat),
+        def.choice_label(decision, choice.value)
+    );
+    if def.decisions[decision as usize].race {
+        line.push_str(&format!(" @ {}ms", choice.reaction_ms));
+    }
+    line
+}
+
 /// Every shuffle's full outcome, top first, as a scenario states it.
-fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
+pub fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
     events
         .iter()
         .filter_map(|event| match event {

@@ -22,8 +22,10 @@ mod check_cmd;
 mod compare_cmd;
 mod merge_cmd;
 mod options_cmd;
+mod play_cmd;
 mod replay_cmd;
 mod run_cmd;
+mod screen;
 mod setup;
 mod simulate_cmd;
 
@@ -81,6 +83,24 @@ enum Command {
         /// Print the transcript as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Play a game yourself at the terminal, against computer agents.
+    Play {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        file: PathBuf,
+        /// Your seat: a number from 1, or a seat name.
+        #[arg(long, default_value = "1")]
+        seat: String,
+        /// The other seats' agents: one for all, or one per seat with `human`
+        /// at yours (`human,random`); `rpsdsl agents` lists them.
+        #[arg(long, default_value = play_cmd::DEFAULT_AGENTS)]
+        agents: String,
+        /// The game's seed; by default one from the clock, printed so the game can be dealt again.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Set an option: `--set best_of=3` (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
     },
     /// Re-run a JSON transcript and stop at the first divergence.
     Replay { transcript: PathBuf },
@@ -142,6 +162,13 @@ pub fn main() -> ExitCode {
             let file = house.or(file).expect("clap requires a file or --house");
             run_cmd::run(&file, seed, &agents, &settings, &view, scenario.as_deref(), json)
         }
+        Command::Play {
+            file,
+            seat,
+            agents,
+            seed,
+            settings,
+        } => play_cmd::play(&file, &seat, &agents, seed, &settings),
         Command::Replay { transcript } => replay_cmd::replay(&transcript),
         Command::Options { file } => options_cmd::options(&file),
         Command::Simulate {

@@ -7,7 +7,7 @@ use rpsdsl::agents;
 use rpsdsl::check::{FsLoader, OptionSetting};
 use rpsdsl::diagnostic::Span;
 use rpsdsl::session;
-use rpsdsl::transcript::{Header, Transcript, Viewer};
+use rpsdsl::transcript::{Header, Transcript, UNFINISHED, Viewer};
 
 use super::report;
 
@@ -58,8 +58,12 @@ pub fn replay(path: &Path) -> ExitCode {
     let (def, options) = (game.def, game.options);
     let scenario = script.to_scenario(recorded.seed);
     let mut agents = agents::from_spec("random", def.players(), recorded.seed).unwrap_or_default();
+    // A game left unfinished (a person quit `rpsdsl play`) is checked as far
+    // as it went: past its decisions the agents play on, or the rules stop.
+    let unfinished = recorded.result == UNFINISHED;
     let replayed = match session::play(&def, &options, recorded.seed, &scenario, &mut agents) {
         Ok(record) => record,
+        Err(failure) if unfinished => failure.record,
         Err(failure) => {
             eprintln!("replay diverged: the recorded decisions no longer fit the rules");
             report(&[failure.diagnostic], &def.sources);
@@ -73,7 +77,11 @@ pub fn replay(path: &Path) -> ExitCode {
         options: recorded.options.clone(),
         agents: recorded.agents.clone(),
     };
-    let again = Transcript::new(&def, header, &replayed, Viewer::All);
+    let mut again = Transcript::new(&def, header, &replayed, Viewer::All);
+    if unfinished && again.lines.len() >= recorded.lines.len() {
+        again.lines.truncate(recorded.lines.len());
+        again.result = UNFINISHED.into();
+    }
     match rpsdsl::transcript::first_divergence(&recorded, &again) {
         None => {
             say!("replay matches: {} lines, {}", again.lines.len(), again.result);

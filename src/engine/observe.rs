@@ -351,7 +351,9 @@ impl State {
         // Pieces that look alike to the seat, in piece order: a hidden-kind
         // piece it sees shows its back (type and owner); anything else it
         // does not know shows nothing at all, like a token in a bag.
-        let mut groups: Vec<(Option<(u16, Option<Seat>)>, Vec<PieceId>)> = vec![];
+        // `None`: seen as nothing; `Some((type, owner))`: a back.
+        type Back = Option<(u16, Option<Seat>)>;
+        let mut groups: Vec<(Back, Vec<PieceId>)> = vec![];
         for piece in 0..self.face.len() as PieceId {
             let zone = self.piece_zone[piece as usize];
             if self.knows(seat, piece) || zone == box_zone {

@@ -290,6 +290,7 @@ impl Script {
 
     /// Runs a hook call site with flow values; returns the value as an i64
     /// (booleans as 0/1).
+    #[allow(clippy::too_many_arguments)]
     pub fn call(
         &self,
         def: &GameDef,

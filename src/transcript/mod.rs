@@ -94,6 +94,9 @@ impl ReplayScript {
     }
 }
 
+/// The result of a game that stopped before its end.
+pub const UNFINISHED: &str = "unfinished";
+
 /// The header facts a transcript names.
 pub struct Header<'a> {
     pub rules: &'a str,
@@ -119,7 +122,7 @@ impl Transcript {
         });
         let result = match &record.outcome {
             Some(outcome) => describe_end(def, outcome.winner, &outcome.reason),
-            None => "unfinished".into(),
+            None => UNFINISHED.into(),
         };
         Transcript {
             game: def.name.clone(),

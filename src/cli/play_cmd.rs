@@ -1,0 +1,466 @@
+//! `rpsdsl play`: a person plays one seat at the terminal against agents.
+//!
+//! The person sees only their seat's [`View`](rpsdsl::engine::View) and the
+//! events as their seat saw them (see [`screen`]). The loop reads lines from
+//! any `BufRead` and writes to any `Write`, so tests drive it through stdin;
+//! it needs no raw mode, so it works the same in a terminal and a pipe.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use rpsdsl::agents::Agent;
+use rpsdsl::engine::{Choice, EngineError, Event, Observation, State};
+use rpsdsl::house::LoadedGame;
+use rpsdsl::ir::{ChoiceKind, GameDef, Seat};
+use rpsdsl::session::{self, Record};
+use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events};
+
+mod happened;
+mod seats;
+mod typed;
+
+use happened::{clash, tidy};
+use seats::{parse_seat, players};
+use typed::{Typed, parse_typed};
+
+use super::report;
+use super::screen;
+use super::setup::{changed_options, load_game};
+
+/// What `--agents` means when it is not given: throws like a person, and
+/// a short search for everything else, quick enough not to keep anyone
+/// waiting.
+pub const DEFAULT_AGENTS: &str = "human-like:fallback=mcts(iterations=300)";
+
+/// Lines of "what happened" shown before a prompt; `log` shows them all.
+const RECENT_LINES: usize = 40;
+
+pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settings: &[String]) -> ExitCode {
+    let (game, _) = match load_game(file, settings, None) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let human = match parse_seat(&game.def, seat) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A seed from the clock is printed, so the game can be played again.
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
+    });
+    let players = match players(&game.def, human, agent_spec, seed) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdin = io::stdin();
+    // Typed input is not echoed through a pipe; echo it so the screen reads
+    // as a conversation.
+    let echo = !stdin.is_terminal();
+    let rules = file.display().to_string();
+    let mut table = Table {
+        game: &game,
+        rules: &rules,
+        human,
+        seed,
+        agents: players,
+        input: stdin.lock(),
+        out: io::stdout().lock(),
+        echo,
+        events: vec![],
+        decisions: vec![],
+        steps: vec![],
+        shown: 0,
+        prompted: false,
+    };
+    // A closed terminal or pipe: nothing more to say.
+    table.run().unwrap_or(ExitCode::SUCCESS)
+}
+
+/// How a prompt ended.
+enum Answer {
+    Choice(Choice),
+    Quit,
+    /// The input ended: no one is there to ask about saving.
+    Gone,
+}
+
+/// A game in progress between the person and the agents.
+struct Table<'a, R, W> {
+    game: &'a LoadedGame,
+    rules: &'a str,
+    human: Seat,
+    seed: u64,
+    agents: Vec<Box<dyn Agent>>,
+    input: R,
+    out: W,
+    echo: bool,
+    events: Vec<Event>,
+    /// Every decision as a scenario scripts it, for the transcript.
+    decisions: Vec<String>,
+    /// Where each step (one decision applied) began in `events`.
+    steps: Vec<usize>,
+    /// How many events the person has been shown.
+    shown: usize,
+    /// Whether the person has been shown anything yet.
+    prompted: bool,
+}
+
+impl<R: BufRead, W: Write> Table<'_, R, W> {
+    fn def(&self) -> &GameDef {
+        &self.game.def
+    }
+
+    fn run(&mut self) -> io::Result<ExitCode> {
+        self.welcome()?;
+        let game = self.game;
+        let def = &game.def;
+        let mut state = match State::start(def, &game.options, self.seed, vec![], &mut self.events) {
+            Ok(s) => s,
+            Err(d) => {
+                report(&[*d], &def.sources);
+                return Ok(ExitCode::from(1));
+            }
+        };
+        session::tell_agents(def, &self.events, &mut self.agents);
+        while let Some(pending) = state.pending() {
+            let decision = pending.decision();
+            let mut choices = vec![];
+            for &seat in pending.who() {
+                if seat == self.human {
+                    match self.ask(&state)? {
+                        Answer::Choice(c) => choices.push(c),
+                        Answer::Quit => {
+                            writeln!(self.out, "You left the game.")?;
+                            self.offer_save(&state)?;
+                            return Ok(ExitCode::SUCCESS);
+                        }
+                        Answer::Gone => {
+                            writeln!(self.out, "\nInput ended; you left the game without saving.")?;
+                            return Ok(ExitCode::SUCCESS);
+                        }
+                    }
+                } else {
+                    let agent = self.agents[seat as usize].as_mut();
+                    choices.push(session::agent_choice(
+                        def,
+                        &state,
+                        decision,
+                        seat,
+                        pending.legal(seat),
+                        agent,
+                    ));
+                }
+            }
+            self.decisions
+                .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
+            let before = self.events.len();
+            match state.apply(def, &choices, &mut self.events) {
+                Ok(()) => {
+                    session::tell_agents(def, &self.events[before..], &mut self.agents);
+                    self.steps.push(before);
+                }
+                Err(e) => {
+                    let d = match e {
+                        EngineError::Runtime(d) => *d,
+                        EngineError::Illegal(i) => {
+                            rpsdsl::diagnostic::Diagnostic::error("illegal-action", i.to_string())
+                        }
+                    };
+                    self.out.flush()?;
+                    report(&[d], &def.sources);
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        self.rule()?;
+        self.happened()?;
+        let verdict = match state.outcome() {
+            Some(o) if o.winner == Some(self.human) => format!("you win! ({})", describe_end(def, o.winner, &o.reason)),
+            Some(o) if o.winner.is_none() => describe_end(def, o.winner, &o.reason),
+            Some(o) => format!("you lose: {}", describe_end(def, o.winner, &o.reason)),
+            None => "the game stopped unfinished".into(),
+        };
+        writeln!(self.out, "\nGame over: {verdict}")?;
+        self.offer_save(&state)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// The next line typed, echoed when the input is not a terminal;
+    /// `None` at the end of input. Bytes that are not UTF-8 become `�`, to
+    /// be refused like any other bad entry.
+    fn read_line(&mut self) -> io::Result<Option<String>> {
+        let mut bytes = vec![];
+        if self.input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&bytes).into_owned();
+        if self.echo {
+            writeln!(self.out, "{}", line.trim_end())?;
+        }
+        Ok(Some(line))
+    }
+
+    fn rule(&mut self) -> io::Result<()> {
+        writeln!(self.out, "{}", "─".repeat(78))
+    }
+
+    fn welcome(&mut self) -> io::Result<()> {
+        let def = self.def();
+        let others: Vec<String> = (0..def.players())
+            .filter(|&s| s != self.human as usize)
+            .map(|s| format!("{} ({})", def.seat_name(s as Seat), self.agents[s].name()))
+            .collect();
+        let changed: Vec<String> = changed_options(def, &self.game.options)
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let mut text = format!("{} ({})\n", def.name, self.game.description);
+        text.push_str(&format!(
+            "You play {} (seat {}) against {}.\n",
+            def.seat_name(self.human),
+            self.human + 1,
+            others.join(", ")
+        ));
+        if !changed.is_empty() {
+            text.push_str(&format!("Options: {}\n", changed.join(" ")));
+        }
+        text.push_str(&format!(
+            "Seed {0}: --seed {0} deals this game again.\n\
+             Type a choice's number or name; ? shows the rules and options; q quits.\n",
+            self.seed
+        ));
+        self.rule()?;
+        write!(self.out, "{text}")
+    }
+
+    /// Prints what the person's seat saw since the last time (at most the
+    /// last [`RECENT_LINES`]).
+    fn happened(&mut self) -> io::Result<()> {
+        let lines = self.seen_lines(self.shown);
+        self.shown = self.events.len();
+        let title = if self.prompted {
+            "Since your last choice:"
+        } else {
+            "So far:"
+        };
+        self.prompted = true;
+        if lines.is_empty() {
+            return Ok(());
+        }
+        writeln!(self.out, "{title}")?;
+        let skip = lines.len().saturating_sub(RECENT_LINES);
+        if skip > 0 {
+            writeln!(self.out, "  … {skip} earlier lines (type log to see the whole game)")?;
+        }
+        for line in &lines[skip..] {
+            writeln!(self.out, "  {line}")?;
+        }
+        Ok(())
+    }
+
+    /// The events from `from` on, as the person's seat saw them, tidied
+    /// for reading (see [`tidy`]).
+    fn seen_lines(&self, from: usize) -> Vec<String> {
+        let def = self.def();
+        let end = self.events.len();
+        let mut bounds = vec![from];
+        bounds.extend(self.steps.iter().copied().filter(|&b| b > from && b < end));
+        bounds.push(end);
+        let mut lines = vec![];
+        // Step by step, so that the outcome of a step's throws follows them.
+        for step in bounds.windows(2) {
+            let events = &self.events[step[0]..step[1]];
+            // The clash reads best right after the choices, before what
+            // they caused.
+            let split = events
+                .iter()
+                .rposition(|e| matches!(e, Event::Decision { .. }))
+                .map_or(0, |i| i + 1);
+            let seat = Viewer::Seat(self.human);
+            lines.extend(render_events(def, &events[..split], seat));
+            lines.extend(clash(def, events, self.human));
+            lines.extend(render_events(def, &events[split..], seat));
+        }
+        tidy(lines, def.seat_name(self.human))
+    }
+
+    /// Shows the table and asks the person for their choice; re-asks until
+    /// the answer is a legal choice, so nothing typed wrong costs anything.
+    fn ask(&mut self, state: &State) -> io::Result<Answer> {
+        let game = self.game;
+        let def = &game.def;
+        let obs = Observation::new(def, state, self.human);
+        let d = &def.decisions[obs.decision() as usize];
+        let legal = state.pending().map_or(&[][..], |p| p.legal(self.human));
+        if legal.is_empty() {
+            // The engine never asks a seat with nothing to choose; if it
+            // did, there would be no answer to give.
+            return Ok(Answer::Gone);
+        }
+        // One choice and no clock: nothing to decide. It shows under "what
+        // happened" at the next prompt.
+        if legal.len() == 1 && !d.race {
+            return Ok(Answer::Choice(Choice::new(self.human, legal[0])));
+        }
+        self.rule()?;
+        self.happened()?;
+        write!(self.out, "{}", screen::table(def, obs.view()))?;
+        if let Some(vars) = screen::variables(def, obs.view()) {
+            writeln!(self.out, "Counters: {vars}")?;
+        }
+        if let Some(scores) = screen::scores_now(def, &obs) {
+            writeln!(self.out, "Score if the game ended now: {scores}")?;
+        }
+        let names: Vec<Vec<String>> = (0..obs.legal_len()).map(|i| obs.names(i)).collect();
+        let numbers = d.kind == ChoiceKind::Number;
+        write!(self.out, "\n{}", prompt(def, &obs, numbers))?;
+        let hint = if numbers {
+            "Type the number you choose".to_string()
+        } else {
+            format!("Type 1-{} or a name", names.len())
+        };
+        let asked = Instant::now();
+        let index = loop {
+            write!(self.out, "> ")?;
+            self.out.flush()?;
+            let Some(line) = self.read_line()? else {
+                return Ok(Answer::Gone);
+            };
+            match parse_typed(&line, &names, numbers) {
+                Typed::Choice(i) => break i,
+                Typed::Help => {
+                    let help = screen::rules_summary(def, &game.options, self.rules, self.human);
+                    write!(self.out, "{help}")?;
+                }
+                Typed::Log => {
+                    for l in self.seen_lines(0) {
+                        writeln!(self.out, "  {l}")?;
+                    }
+                }
+                Typed::Quit => return Ok(Answer::Quit),
+                Typed::Bad(why) => {
+                    let stop = if why.ends_with('?') { "" } else { "." };
+                    writeln!(self.out, "{why}{stop} {hint}; ? for help, q to quit.")?;
+                }
+            }
+        };
+        // In a race the clock is the person's own: from the prompt to the
+        // answer read, help and mistakes included.
+        let reaction_ms = if d.race {
+            asked.elapsed().as_millis().min(u32::MAX as u128) as u32
+        } else {
+            0
+        };
+        Ok(Answer::Choice(Choice {
+            seat: self.human,
+            value: legal[index],
+            reaction_ms,
+        }))
+    }
+
+    /// Offers to save the game as a JSON transcript that `rpsdsl replay`
+    /// reads. Enter or the end of input skips.
+    fn offer_save(&mut self, state: &State) -> io::Result<()> {
+        let default = format!("play-{}.json", self.seed);
+        loop {
+            write!(
+                self.out,
+                "Save the transcript? Type a file name (y for {default}), or press Enter to skip: "
+            )?;
+            self.out.flush()?;
+            let Some(line) = self.read_line()? else {
+                writeln!(self.out)?;
+                return Ok(());
+            };
+            let name = match line.trim() {
+                // `q` quits everywhere else; here it must not name a file.
+                "" | "n" | "no" | "q" | "quit" | "exit" => return Ok(()),
+                "y" | "yes" => default.clone(),
+                name => name.to_string(),
+            };
+            if Path::new(&name).exists() {
+                writeln!(self.out, "{name} already exists; type another name.")?;
+                continue;
+            }
+            match std::fs::write(&name, self.transcript_json(state)) {
+                Ok(()) => {
+                    writeln!(
+                        self.out,
+                        "Saved {name}; `rpsdsl replay {name}` checks it against the rules."
+                    )?;
+                    if !state.is_over() {
+                        writeln!(
+                            self.out,
+                            "(The game is unfinished: replay checks it as far as you played.)"
+                        )?;
+                    }
+                    return Ok(());
+                }
+                Err(e) => writeln!(self.out, "Cannot write {name}: {e}.")?,
+            }
+        }
+    }
+
+    /// The whole game as a `--view all` JSON transcript, which replays.
+    fn transcript_json(&self, state: &State) -> String {
+        let def = self.def();
+        let record = Record {
+            events: self.events.clone(),
+            outcome: state.outcome().cloned(),
+            scores: state.scores().to_vec(),
+            decisions: self.decisions.clone(),
+            shuffles: session::shuffles_of(def, &self.events),
+        };
+        let header = Header {
+            rules: self.rules,
+            about: Some(&self.game.description),
+            seed: self.seed,
+            options: changed_options(def, &self.game.options),
+            agents: self.agents.iter().map(|a| a.name()).collect(),
+        };
+        let transcript = Transcript::new(def, header, &record, Viewer::All);
+        serde_json::to_string_pretty(&transcript).unwrap_or_default() + "\n"
+    }
+}
+
+/// The prompt: whose decision, what kind of decision, and the numbered
+/// choices.
+fn prompt(def: &GameDef, obs: &Observation<'_>, numbers: bool) -> String {
+    let d = &def.decisions[obs.decision() as usize];
+    let what = match (&d.kind, d.race) {
+        (_, true) => format!("call {}!", d.name),
+        (ChoiceKind::Menu(_) | ChoiceKind::Actions(_), _) => "choose an action:".to_string(),
+        _ => format!("choose {}:", d.name),
+    };
+    let note = match (d.race, obs.is_simultaneous(), d.secret) {
+        (true, _, _) => Some("a race: the clock runs from this prompt until you press Enter"),
+        (false, true, true) => Some("everyone chooses at once, in secret"),
+        (false, true, false) => Some("everyone chooses at once; you see the others' choices after"),
+        (false, false, true) => Some("secret: only you see it"),
+        (false, false, false) => None,
+    };
+    let mut out = format!("{} (you), {what}\n", def.seat_name(obs.seat()));
+    if let Some(note) = note {
+        out.push_str(&format!("({note})\n"));
+    }
+    let labels: Vec<String> = (0..obs.legal_len()).map(|i| obs.label(i)).collect();
+    if numbers {
+        out.push_str(&format!("  {}\n", labels.join(", ")));
+        return out;
+    }
+    for (i, label) in labels.iter().enumerate() {
+        let extra = if obs.is_anytime(i) { "   (extra action)" } else { "" };
+        out.push_str(&format!("  {:>2}) {label}{extra}\n", i + 1));
+    }
+    out
+}

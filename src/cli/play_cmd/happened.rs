@@ -1,0 +1,137 @@
+//! The events since the last prompt as the person reads them: the
+//! transcript's lines for their seat, tidied, with who beat whom.
+
+use rpsdsl::engine::{Event, Seen, SeenDecision};
+use rpsdsl::ir::{ChoiceKind, GameDef, KindId, Seat};
+
+/// When two seats chose kinds at once in one step and the person saw both,
+/// who beat whom ("Ben's fire beats your ice") or the tie, read from
+/// the game's `beats` relation. Nothing for kinds outside that relation.
+pub fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
+    let seen: Vec<SeenDecision> = Seen::new(def, events, you).decisions().collect();
+    let [a, b] = seen.as_slice() else {
+        return None;
+    };
+    let kinds = def.kinds.len() as i64;
+    let kind_of = |d: &SeenDecision| d.value.filter(|v| (0..kinds).contains(v)).map(|v| v as KindId);
+    let (x, y) = (kind_of(a)?, kind_of(b)?);
+    let kind = &def.decisions[a.decision as usize].kind;
+    if a.decision != b.decision || *kind != ChoiceKind::Kind {
+        return None;
+    }
+    let ranked = |k: KindId| (0..kinds as KindId).any(|o| def.beats(k, o) || def.beats(o, k));
+    let whose = |d: &SeenDecision, k: KindId| {
+        let name = &def.kinds[k as usize].display;
+        if d.seat == you {
+            format!("your {name}")
+        } else {
+            format!("{}'s {name}", def.seat_name(d.seat))
+        }
+    };
+    let line = if def.beats(x, y) {
+        format!("{} beats {}", whose(a, x), whose(b, y))
+    } else if def.beats(y, x) {
+        format!("{} beats {}", whose(b, y), whose(a, x))
+    } else if x == y && ranked(x) {
+        format!("a tie: both {}", def.kinds[x as usize].display)
+    } else {
+        return None;
+    };
+    // Capitalised, as the line starts a sentence.
+    let mut chars = line.chars();
+    let first = chars.next()?.to_uppercase().collect::<String>();
+    Some(format!("  => {first}{}", chars.as_str()))
+}
+
+/// Transcript lines made easier to read at the table: the person's own
+/// decisions in the second person, the transcript's "[of N]" counts dropped,
+/// and runs of like moves from one zone on one line.
+pub fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
+    let lines = lines.into_iter().map(|line| {
+        let line = match line.rsplit_once("  [of ") {
+            Some((head, count)) if count.trim_end_matches(']').bytes().all(|b| b.is_ascii_digit()) => head.to_string(),
+            _ => line,
+        };
+        for (verb, yours) in [("chooses", "choose"), ("calls", "call")] {
+            if let Some(rest) = line.strip_prefix(&format!("{you} {verb}")) {
+                return format!("You {yours}{rest}");
+            }
+        }
+        line
+    });
+    collapse_moves(lines.collect())
+}
+
+/// Runs of moves of like pieces from one zone read as one line:
+/// "a hidden piece x9: bag -> slot of space 1 … slot of space 9".
+fn collapse_moves(lines: Vec<String>) -> Vec<String> {
+    fn parts(line: &str) -> Option<(&str, &str, &str)> {
+        let body = line.strip_prefix("  ")?;
+        let (piece, rest) = body.split_once(": ")?;
+        let (from, to) = rest.split_once(" -> ")?;
+        Some((piece, from, to))
+    }
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < lines.len() {
+        let Some((piece, from, _)) = parts(&lines[i]) else {
+            out.push(lines[i].clone());
+            i += 1;
+            continue;
+        };
+        let mut to: Vec<(&str, usize)> = vec![];
+        let mut j = i;
+        while let Some((p, f, t)) = lines.get(j).and_then(|l| parts(l)) {
+            if p != piece || f != from {
+                break;
+            }
+            match to.iter_mut().find(|(d, _)| *d == t) {
+                Some((_, n)) => *n += 1,
+                None => to.push((t, 1)),
+            }
+            j += 1;
+        }
+        if j - i == 1 {
+            out.push(lines[i].clone());
+        } else {
+            let dests: Vec<String> = to
+                .iter()
+                .map(|(d, n)| if *n == 1 { d.to_string() } else { format!("{d} x{n}") })
+                .collect();
+            // A long run names its first and last places only.
+            let dests = if dests.len() > 3 {
+                format!("{} … {}", dests[0], dests[dests.len() - 1])
+            } else {
+                dests.join(", ")
+            };
+            out.push(format!("  {piece} x{}: {from} -> {dests}", j - i));
+        }
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_speaks_to_the_person_and_joins_runs() {
+        let lines = vec![
+            "Ann chooses hand: left  [of 3]".to_string(),
+            "Ben chooses hand: (secret)".to_string(),
+            "  a hidden piece: pile -> row 1".to_string(),
+            "  a hidden piece: pile -> row 2".to_string(),
+            "  Token: pile -> row 3".to_string(),
+        ];
+        assert_eq!(
+            tidy(lines, "Ann"),
+            vec![
+                "You choose hand: left",
+                "Ben chooses hand: (secret)",
+                "  a hidden piece x2: pile -> row 1, row 2",
+                "  Token: pile -> row 3",
+            ]
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! Who sits where: the person's seat from `--seat`, agents for the others
+//! from `--agents`.
+
+use rpsdsl::agents::{self, Agent};
+use rpsdsl::engine::Observation;
+use rpsdsl::ir::{GameDef, Seat};
+
+/// `--seat 2` or `--seat Blue`.
+pub fn parse_seat(def: &GameDef, seat: &str) -> Result<Seat, String> {
+    if let Ok(n) = seat.trim().parse::<usize>()
+        && (1..=def.players()).contains(&n)
+    {
+        return Ok((n - 1) as Seat);
+    }
+    def.seats
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(seat.trim()))
+        .map(|s| s as Seat)
+        .ok_or_else(|| {
+            format!(
+                "`--seat {seat}`: expected a seat number from 1 to {}, or a seat name ({})",
+                def.players(),
+                def.seats.join(", ")
+            )
+        })
+}
+
+/// Stands in the person's seat among the agents, so that agents stay
+/// indexed by seat for [`rpsdsl::session::tell_agents`]. Never asked to choose.
+struct Person;
+
+impl Agent for Person {
+    fn name(&self) -> String {
+        "human".into()
+    }
+
+    fn choose(&mut self, _def: &GameDef, _obs: &Observation<'_>) -> usize {
+        0
+    }
+}
+
+/// One agent per seat from `--agents`: one spec for every other seat, or
+/// one per seat with `human` at the person's.
+pub fn players(def: &GameDef, human: Seat, spec: &str, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    let specs = agents::spec::parse_spec(spec)?;
+    let you = format!("seat {}, {}", human + 1, def.seat_name(human));
+    let is_human = |s: &agents::AgentSpec| s.name.eq_ignore_ascii_case("human");
+    if specs.len() == 1 && is_human(&specs[0]) {
+        return Err(format!(
+            "`--agents {spec}`: you are the person here ({you}); name the agents for the other seats, e.g. `--agents random`"
+        ));
+    }
+    if specs.len() != 1 && specs.len() != def.players() {
+        return Err(format!(
+            "`--agents {spec}`: {} agents for {} seats; give one agent for every other seat, or one per seat with `human` for yours ({you})",
+            specs.len(),
+            def.players()
+        ));
+    }
+    if specs.len() > 1 {
+        if !is_human(&specs[human as usize]) {
+            return Err(format!(
+                "`--agents {spec}`: write `human` for your own seat ({you}), e.g. `--agents {}`",
+                example_spec(def, human)
+            ));
+        }
+        if let Some(s) = (0..specs.len()).find(|&s| s != human as usize && is_human(&specs[s])) {
+            return Err(format!(
+                "`--agents {spec}`: only one person plays, at {you}; seat {} ({}) needs an agent",
+                s + 1,
+                def.seat_name(s as Seat)
+            ));
+        }
+    }
+    (0..def.players())
+        .map(|s| {
+            if s == human as usize {
+                return Ok(Box::new(Person) as Box<dyn Agent>);
+            }
+            let spec = specs.get(s).filter(|_| specs.len() > 1).unwrap_or(&specs[0]);
+            agents::build(spec, s as Seat, seed)
+        })
+        .collect()
+}
+
+/// `human,random` with `human` at the person's seat.
+fn example_spec(def: &GameDef, human: Seat) -> String {
+    let seats: Vec<&str> = (0..def.players())
+        .map(|s| if s == human as usize { "human" } else { "random" })
+        .collect();
+    seats.join(",")
+}

@@ -1,0 +1,342 @@
+//! What a person at the terminal sees of the table: one seat's view, laid
+//! out. Everything here is built from a [`View`] or an [`Observation`], so
+//! the screen cannot show what the seat may not know.
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+use rpsdsl::engine::{Observation, PieceFace, View};
+use rpsdsl::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
+
+mod rules;
+
+pub use rules::rules_summary;
+
+/// The widest a line of the screen gets, so it fits an 80-column terminal.
+const WIDTH: usize = 78;
+
+/// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
+/// Ann", or its back, "Marker of Ben (hidden)".
+pub fn face_label(def: &GameDef, face: &PieceFace) -> String {
+    let mut label = def.piece_types[face.ty as usize].clone();
+    if let Some(kind) = face.kind {
+        label.push(' ');
+        label.push_str(&def.kinds[kind as usize].display);
+    }
+    if def.type_has_values(face.ty) {
+        label.push_str(&format!(" {}", face.value));
+    }
+    if let Some(owner) = face.owner {
+        label.push_str(" of ");
+        label.push_str(def.seat_name(owner));
+    }
+    // A face without a kind, of a type whose kinds are hidden, is a back.
+    let hidden_kind = def
+        .pieces
+        .iter()
+        .any(|p| p.ty == face.ty && p.kind_hidden && p.kind.is_some());
+    if face.kind.is_none() && hidden_kind {
+        label.push_str(" (hidden)");
+    }
+    label
+}
+
+/// A zone's pieces in words: runs of equal pieces counted ("Token x2"),
+/// pieces the seat does not know as hidden. `sorted` groups them by name,
+/// for piles whose order the rules never read (what a player holds).
+fn listing(def: &GameDef, slots: &[Option<PieceFace>], sorted: bool) -> String {
+    if slots.is_empty() {
+        return "empty".into();
+    }
+    if slots.iter().all(Option::is_none) {
+        // One hidden piece is "hidden", short enough for a board's cell.
+        return match slots.len() {
+            1 => "hidden".into(),
+            n => format!("{n} hidden pieces"),
+        };
+    }
+    let mut labels: Vec<String> = slots
+        .iter()
+        .map(|s| s.as_ref().map_or_else(|| "hidden".into(), |f| face_label(def, f)))
+        .collect();
+    if sorted {
+        labels.sort();
+    }
+    let mut runs: Vec<(String, usize)> = vec![];
+    for label in labels {
+        match runs.last_mut() {
+            Some((l, n)) if *l == label => *n += 1,
+            _ => runs.push((label, 1)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .into_iter()
+        .map(|(l, n)| if n == 1 { l } else { format!("{l} x{n}") })
+        .collect();
+    runs.join(", ")
+}
+
+/// `text` cut or padded to `width` characters.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        format!("{text:width$}")
+    } else {
+        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The zones of a board's spaces: per slot family, its name and first zone.
+fn slots(def: &GameDef, b: u16) -> Vec<(&str, ZoneId)> {
+    def.families
+        .iter()
+        .filter(|f| f.by == FamilyIndex::PerSpace(b))
+        .map(|f| (f.name.as_str(), f.first))
+        .collect()
+}
+
+/// A grid board drawn as a grid, every slot of every space in its cell.
+fn grid(def: &GameDef, view: &View, b: u16, board: &Board) -> String {
+    let slots = slots(def, b);
+    let cells: Vec<Vec<String>> = (0..board.spaces())
+        .map(|s| {
+            slots
+                .iter()
+                .map(|(name, first)| {
+                    let zone = &view.zones[(first + s) as usize];
+                    let what = if zone.is_empty() {
+                        "-".into()
+                    } else {
+                        listing(def, zone, false)
+                    };
+                    format!("{name}: {what}")
+                })
+                .collect()
+        })
+        .collect();
+    let cols = board.cols as usize;
+    let names: Vec<String> = (0..board.spaces()).map(|s| board.space_name(s)).collect();
+    // Every cell as wide as the screen allows (a cell takes three more
+    // columns of border and padding), so the grid keeps its shape from one
+    // prompt to the next.
+    let width = ((WIDTH - 1) / cols.max(1)).saturating_sub(3).clamp(8, 28);
+    let border = |r: usize, left: &str, mid: &str, right: &str, named: bool| {
+        let span = width + 2;
+        let mut s = format!("  {left}");
+        for c in 0..cols {
+            match names.get(r * cols + c).filter(|_| named) {
+                // The space's name sits in the rule above its cell.
+                Some(name) => {
+                    let name = fit(name, span.saturating_sub(3));
+                    let name = name.trim_end();
+                    let rest = span.saturating_sub(name.chars().count() + 3);
+                    s.push_str(&format!("─ {name} {}", "─".repeat(rest)));
+                }
+                None => s.push_str(&"─".repeat(span)),
+            }
+            s.push_str(if c + 1 == cols { right } else { mid });
+        }
+        s.push('\n');
+        s
+    };
+    let mut out = String::new();
+    for r in 0..board.rows as usize {
+        let top = if r == 0 {
+            ["┌", "┬", "┐"]
+        } else {
+            ["├", "┼", "┤"]
+        };
+        out.push_str(&border(r, top[0], top[1], top[2], true));
+        for line in 0..slots.len() {
+            out.push_str("  │");
+            for c in 0..cols {
+                let text = cells[r * cols + c].get(line).map_or("", String::as_str);
+                out.push_str(&format!(" {} │", fit(text, width)));
+            }
+            out.push('\n');
+        }
+    }
+    out.push_str(&border(0, "└", "┴", "┘", false));
+    out
+}
+
+/// A board of linked spaces: the spaces that hold something, in columns.
+fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> String {
+    let slots = slots(def, b);
+    let mut items = vec![];
+    for s in 0..board.spaces() {
+        for (name, first) in &slots {
+            let zone = &view.zones[(first + s) as usize];
+            if zone.is_empty() {
+                continue;
+            }
+            let at = if slots.len() == 1 {
+                board.space_name(s)
+            } else {
+                format!("{} {name}", board.space_name(s))
+            };
+            items.push(format!("{at}: {}", listing(def, zone, false)));
+        }
+    }
+    let mut out = format!("  {} (spaces not listed are empty)\n", board.name);
+    if items.is_empty() {
+        out = format!("  {}: every space is empty\n", board.name);
+    }
+    out.push_str(&columns(&items, "    "));
+    out
+}
+
+/// Items in as many columns as fit the screen, each column read downwards.
+fn columns(items: &[String], indent: &str) -> String {
+    let width = items.iter().map(|i| i.chars().count()).max().unwrap_or(0) + 2;
+    let cols = ((WIDTH - indent.len()) / width.max(1)).max(1);
+    let rows = items.len().div_ceil(cols);
+    let mut out = String::new();
+    for r in 0..rows {
+        let mut line = String::from(indent);
+        for c in 0..cols {
+            if let Some(item) = items.get(c * rows + r) {
+                line.push_str(&format!("{item:width$}"));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The whole table as the view's seat sees it: boards, then the zones
+/// shared by everyone, then the seat's own zones, then each other seat's.
+pub fn table(def: &GameDef, view: &View) -> String {
+    let mut out = String::new();
+    for (b, board) in def.boards.iter().enumerate() {
+        if board.rows as usize * board.cols as usize == board.spaces() as usize && board.spaces() > 0 {
+            out.push_str(&format!("Board {}:\n", board.name));
+            out.push_str(&grid(def, view, b as u16, board));
+        } else {
+            out.push_str("Board:\n");
+            out.push_str(&graph(def, view, b as u16, board));
+        }
+    }
+    // Family 0 is the box of pieces left out by the options: not on the table.
+    let families: Vec<_> = def
+        .families
+        .iter()
+        .skip(1)
+        .filter(|f| !matches!(f.by, FamilyIndex::PerSpace(_)))
+        // A family that holds nothing at all (a module not in play) is noise.
+        .filter(|f| (f.first..f.first + f.len).any(|z| !view.zones[z as usize].is_empty()))
+        .collect();
+    let shared: Vec<(String, String)> = families
+        .iter()
+        .filter(|f| f.by == FamilyIndex::Single)
+        .map(|f| (f.name.clone(), listing(def, &view.zones[f.first as usize], false)))
+        .collect();
+    let mut sections = vec![("Table".to_string(), shared)];
+    let me = view.seat;
+    let others = (0..def.players() as Seat).filter(|&s| s != me);
+    for seat in std::iter::once(me).chain(others) {
+        let rows = families
+            .iter()
+            .filter(|f| f.by == FamilyIndex::PerPlayer)
+            .map(|f| {
+                let zone = (f.first + seat as u16) as usize;
+                // What a player holds reads best grouped; order matters
+                // only in a pile nobody may look through.
+                let sorted = f.visibility != Visibility::Hidden;
+                (f.name.clone(), listing(def, &view.zones[zone], sorted))
+            })
+            .collect();
+        let title = if seat == me {
+            format!("{} (you)", def.seat_name(seat))
+        } else {
+            def.seat_name(seat).to_string()
+        };
+        sections.push((title, rows));
+    }
+    // One column of zone names for every section, so the contents line up.
+    let rows = sections.iter().flat_map(|(_, rows)| rows);
+    let width = rows.map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    for (title, rows) in sections.into_iter().filter(|(_, rows)| !rows.is_empty()) {
+        out.push_str(&format!("{title}:\n"));
+        for (name, what) in rows {
+            out.push_str(&format!("  {name:width$}  {what}\n"));
+        }
+    }
+    out
+}
+
+/// The game's variables in words, one line: "chips: Ann 90, Ben 110 · pot: 20".
+pub fn variables(def: &GameDef, view: &View) -> Option<String> {
+    let parts: Vec<String> = def
+        .vars
+        .iter()
+        .filter(|v| !v.constant)
+        .map(|v| {
+            let value = |slot: usize| def.show_value(v.shows, view.vars.get(slot).copied().unwrap_or(0));
+            if v.per_player {
+                let each: Vec<String> = (0..def.players())
+                    .map(|s| format!("{} {}", def.seat_name(s as Seat), value(v.slot as usize + s)))
+                    .collect();
+                format!("{}: {}", v.name, each.join(", "))
+            } else {
+                format!("{}: {}", v.name, value(v.slot as usize))
+            }
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// How many worlds the live score is checked against.
+const SCORE_WORLDS: u64 = 8;
+
+/// The score each seat would have if the game were scored now, as far as
+/// the observing seat can know it: a term is shown only when it is the same
+/// in every world the seat cannot tell from the real game, else as `?`, so
+/// the screen never gives away a hidden piece.
+pub fn scores_now(def: &GameDef, obs: &Observation<'_>) -> Option<String> {
+    if def.score_terms.is_empty() {
+        return None;
+    }
+    // A fixed seed: the same position always shows the same line.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5C02E);
+    let mut agreed: Option<Vec<Vec<Option<i64>>>> = None;
+    for _ in 0..SCORE_WORLDS {
+        let world = obs.sample(&mut rng)?;
+        let scores = world.score_now(def, &mut vec![]).ok()?;
+        let fresh = scores
+            .iter()
+            .map(|row| row.iter().map(|&v| Some(v)).collect())
+            .collect();
+        agreed = Some(match agreed {
+            None => fresh,
+            Some(prev) => prev
+                .iter()
+                .zip(&scores)
+                .map(|(a, b)| a.iter().zip(b).map(|(x, y)| x.filter(|x| x == y)).collect())
+                .collect(),
+        });
+    }
+    let seats: Vec<String> = agreed?
+        .iter()
+        .enumerate()
+        .map(|(s, row)| {
+            let total = row.iter().try_fold(0, |t, v| v.map(|v| t + v));
+            let total = total.map_or("?".to_string(), |t| t.to_string());
+            let terms: Vec<String> = row
+                .iter()
+                .zip(&def.score_terms)
+                .filter(|(v, _)| **v != Some(0))
+                .map(|(v, t)| format!("{} {}", t.name, v.map_or("?".to_string(), |v| v.to_string())))
+                .collect();
+            let name = def.seat_name(s as Seat);
+            if terms.len() < 2 {
+                format!("{name} {total}")
+            } else {
+                format!("{name} {total} ({})", terms.join(" + "))
+            }
+        })
+        .collect();
+    Some(seats.join(" · "))
+}
