@@ -192,16 +192,11 @@ pub struct State {
     scores: Vec<Vec<i64>>,
     /// Values of `list of int` options, by option.
     lists: Vec<Vec<i64>>,
-    /// Decisions interrupted by an `anytime` action, asked again when it ends.
-    interrupted: Vec<Interrupted>,
+    /// Decisions interrupted by an `anytime` action, asked again (their
+    /// offers built afresh) when it ends.
+    interrupted: Vec<Ask>,
     /// The last `ChoiceReset` executed (see [`Ask::offer_pc`]).
     offer_pc: u32,
-}
-
-#[derive(Clone, Debug)]
-struct Interrupted {
-    ask: Ask,
-    offers: Vec<Vec<i64>>,
 }
 
 /// A flow that goes round its loops (or calls) this many times without
@@ -410,10 +405,7 @@ impl State {
             pieces: vec![],
         });
         let action = &def.anytime[(-choice.value - 1) as usize];
-        self.interrupted.push(Interrupted {
-            ask,
-            offers: self.offers.clone(),
-        });
+        self.interrupted.push(ask);
         self.status = Status::Running;
         self.triggers_checked = false;
         self.decisions += 1;

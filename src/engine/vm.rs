@@ -918,21 +918,18 @@ impl State {
                     let frame = self.frames.pop().expect("frame");
                     self.stack.truncate(frame.stack_base as usize);
                     self.locals.truncate(frame.locals_base as usize);
-                    let Some(interrupted) = self.interrupted.pop() else {
+                    let Some(ask) = self.interrupted.pop() else {
                         return Err(self.error(
                             def,
                             "runtime-error",
                             "an anytime action ended outside a decision".into(),
                         ));
                     };
-                    self.offers = interrupted.offers;
-                    // Offer the anytime actions afresh: one may no longer be possible.
-                    for offers in &mut self.offers {
-                        offers.retain(|&v| v >= 0);
-                    }
-                    self.offer_anytime(def, &interrupted.ask.who, events)?;
-                    self.status = Status::Waiting(interrupted.ask);
-                    return Ok(Stop::Suspended);
+                    // Ask the interrupted decision again, building its offers
+                    // afresh: the action may have changed what is legal, and
+                    // the anytime actions are offered again. Its triggers ran.
+                    self.frames.last_mut().expect("the asking frame").pc = ask.offer_pc;
+                    self.triggers_checked = true;
                 }
                 Op::Fail(message) => {
                     return Err(self.error(def, "runtime-error", def.messages[message as usize].clone()));
