@@ -46,6 +46,8 @@ pub struct Observation<'a> {
     state: &'a State,
     seat: Seat,
     view: OnceCell<View>,
+    /// The keys of the seat's choices, built on first use.
+    keys: OnceCell<Vec<u64>>,
 }
 
 /// How many deals to try for a world in which the seat is offered what it
@@ -60,6 +62,7 @@ impl<'a> Observation<'a> {
             state,
             seat,
             view: OnceCell::new(),
+            keys: OnceCell::new(),
         }
     }
 
@@ -130,7 +133,17 @@ impl<'a> Observation<'a> {
     /// A key for choice `i` that names the same move in every sampled world
     /// (see [`World::key`]).
     pub fn key(&self, i: usize) -> u64 {
-        move_key(self.def, self.state, self.seat, self.decision(), self.legal_values()[i])
+        self.keys()[i]
+    }
+
+    fn keys(&self) -> &[u64] {
+        self.keys.get_or_init(|| {
+            let decision = self.decision();
+            self.legal_values()
+                .iter()
+                .map(|&v| move_key(self.def, self.state, self.seat, decision, v))
+                .collect()
+        })
     }
 
     /// A world the seat cannot tell from the real game, dealt with `rng`, in
@@ -138,7 +151,7 @@ impl<'a> Observation<'a> {
     /// was found (the rules make the seat's own choices depend on pieces it
     /// cannot see, and every deal changed them).
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> Option<World> {
-        let keys: Vec<u64> = (0..self.legal_len()).map(|i| self.key(i)).collect();
+        let keys = self.keys();
         for _ in 0..SAMPLE_TRIES {
             let mut world = World {
                 state: self.state.clone(),
