@@ -461,20 +461,21 @@ impl State {
     }
 
     /// Removes offers of pieces identical to one already offered: choosing
-    /// either is the same move.
+    /// either is the same move. Only pieces the chooser knows are merged:
+    /// two face-down pieces are different moves to someone who cannot tell
+    /// them apart, and merging them would tell the chooser they are alike.
     fn dedupe_offers(&mut self, def: &GameDef, decision: DecisionId) {
         if def.decisions[decision as usize].kind != ChoiceKind::Piece {
             return;
         }
-        for offers in self.offers.iter_mut() {
+        for (seat, offers) in self.offers.iter_mut().enumerate() {
+            let known = |v: i64| v >= 0 && v != NO_CHOICE && self.known[piece_of(v) as usize] & (1 << seat) != 0;
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {
                 let same = |k: i64| {
                     k == value
-                        || (k >= 0
-                            && value >= 0
-                            && k != NO_CHOICE
-                            && value != NO_CHOICE
+                        || (known(k)
+                            && known(value)
                             && declared_kind(k) == declared_kind(value)
                             && def.same_identity(self.face[piece_of(k) as usize], self.face[piece_of(value) as usize]))
                 };
