@@ -1,6 +1,6 @@
 //! The human-like thrower: simultaneous throws over a `beats` cycle follow
-//! how people actually play rock-paper-scissors; everything else is left to
-//! another agent.
+//! how people actually throw in a three-way hand game; everything else is
+//! left to another agent.
 //!
 //! The model (../shared/RULINGS.md, from Wang, Xu & Zhou 2014, Sci. Rep.
 //! 4:5830): a first throw with its own distribution; after each duel, stay
@@ -26,12 +26,12 @@ pub(super) const INFO: AgentInfo = AgentInfo {
         ParamInfo {
             name: "share",
             default: ".357/.322/.321",
-            about: "marginal shares of Rock/Paper/Scissors, used when the last result is unknown",
+            about: "marginal shares of the three roles (the first kind offered / the kind that beats it / the kind it beats), used when the last result is unknown",
         },
         ParamInfo {
             name: "first",
             default: ".58/.26/.15",
-            about: "the game's first throw: Rock/Paper/Scissors",
+            about: "the game's first throw, over the three roles",
         },
         ParamInfo {
             name: "win",
@@ -62,9 +62,9 @@ pub(super) const INFO: AgentInfo = AgentInfo {
     ],
 };
 
-/// The behavioural model's numbers. Rock, Paper and Scissors are roles: in
-/// a throw set, the first kind offered plays Rock, the kind that beats it
-/// Paper, and the kind it beats Scissors.
+/// The behavioural model's numbers, over three roles: in a throw set, the
+/// first kind offered, the kind that beats it, and the kind it beats (the
+/// study's three throws, in the order it reports them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThrowModel {
     pub share: [f64; 3],
@@ -136,7 +136,8 @@ pub struct HumanLike {
     memory: Memory,
 }
 
-/// The three kinds of a duel's throw set, as roles (Rock, Paper, Scissors),
+/// The three kinds of a duel's throw set in the model's roles (the first
+/// kind offered, the kind that beats it, the kind it beats),
 /// if the decision is a simultaneous throw between two players over a
 /// `beats` cycle of three kinds.
 pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> {
@@ -152,7 +153,7 @@ pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> 
     if kinds.len() != 3 {
         return None;
     }
-    let rock = kinds[0];
+    let lead = kinds[0];
     let beaten_by = |k: KindId| kinds.iter().copied().filter(|&o| def.beats(o, k)).collect::<Vec<_>>();
     let beats = |k: KindId| kinds.iter().copied().filter(|&o| def.beats(k, o)).collect::<Vec<_>>();
     for &k in &kinds {
@@ -160,9 +161,9 @@ pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> 
             return None;
         }
     }
-    let paper = beaten_by(rock)[0];
-    let scissors = beats(rock)[0];
-    Some([rock, paper, scissors])
+    let beats_lead = beaten_by(lead)[0];
+    let beaten_by_lead = beats(lead)[0];
+    Some([lead, beats_lead, beaten_by_lead])
 }
 
 impl HumanLike {
@@ -198,7 +199,7 @@ impl HumanLike {
         Ok(h)
     }
 
-    /// The probabilities of the next throw over the roles Rock, Paper, Scissors.
+    /// The probabilities of the next throw over the three roles.
     pub fn next_throw(&self, roles: [KindId; 3]) -> [f64; 3] {
         let m = &self.memory;
         if !m.thrown {
@@ -210,7 +211,7 @@ impl HumanLike {
         let Some(at) = roles.iter().position(|&k| k == last) else {
             return self.model.share;
         };
-        // Up: the role that beats the last throw (Rock -> Paper -> Scissors -> Rock).
+        // Up: the role that beats the last throw (each role is beaten by the next, cyclically).
         let [stay, up, down] = self.model.moves(result, m.ties_same);
         let mut p = [0.0; 3];
         p[at] = stay;
@@ -324,11 +325,11 @@ mod tests {
         // Thrown before, but the last result was not seen: the marginals.
         h.memory.thrown = true;
         assert_eq!(h.next_throw(roles), h.model.share);
-        // After losing with Paper: stay on Paper, up to Scissors, down to Rock.
+        // After losing with role 1: stay on 1, up to 2, down to 0.
         h.memory.last = Some((1, DuelResult::Loss));
         let [stay, up, down] = h.model.after_loss;
         assert_eq!(h.next_throw(roles), [down, stay, up]);
-        // Two ties in a row with Rock: stay .46.
+        // Two ties in a row with role 0: stay .46.
         h.memory.last = Some((0, DuelResult::Tie));
         h.memory.ties_same = 2;
         let p = h.next_throw(roles);
