@@ -137,6 +137,21 @@ fn results_are_identical_for_every_thread_count() {
 }
 
 #[test]
+fn search_players_give_identical_results_for_every_thread_count() {
+    // Each game's agents draw from streams of that game's seed, so a search
+    // player's choices do not depend on which thread plays the game.
+    let def = common::load("games/janken_deck.rules");
+    let p = Plan {
+        agents: "mcts:iterations=30,human-like:fallback=greedy(samples=2)".into(),
+        ..plan("games/janken_deck.rules", 10, 5)
+    };
+    let one = simulate(&def, &p, 1);
+    let two = simulate(&def, &p, 2);
+    assert_eq!(one.to_json(), two.to_json());
+    assert_eq!(one.games, 10);
+}
+
+#[test]
 fn merged_shards_equal_one_run() {
     let def = common::load("games/rubber_paper_scissors.rules");
     let whole = plan("games/rubber_paper_scissors.rules", 300, 2);
