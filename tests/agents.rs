@@ -187,7 +187,7 @@ const CAREFUL_AGENTS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     /// Two games that differ only in what is hidden from a seat get the same
     /// answer from every careful agent built with the same seed.
