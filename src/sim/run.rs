@@ -16,8 +16,20 @@ use crate::engine::{Choice, EndReason, EngineError, Event, State};
 use crate::ir::{ChoiceKind, GameDef, OptionValue};
 use crate::session;
 
-/// Games per chunk: a chunk is the unit of parallel work and of progress.
+/// Games per chunk at most: a chunk is the unit of parallel work and of
+/// progress.
 const CHUNK: u64 = 256;
+
+/// Chunks per thread at least, so a short run of slow games (a few hundred
+/// with a searching player) still keeps every thread busy.
+const CHUNKS_PER_THREAD: u64 = 8;
+
+/// Games per chunk for `games` games on `threads` threads. Every count is
+/// an integer and chunk reports merge exactly, so the chunk size never
+/// changes the report.
+fn chunk_size(games: u64, threads: usize) -> u64 {
+    (games / (threads as u64 * CHUNKS_PER_THREAD).max(1)).clamp(1, CHUNK)
+}
 
 /// The golden ratio increment of SplitMix64.
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -52,17 +64,18 @@ pub fn simulate(
         return Err(format!("games {start}..{end} are not part of a run of {}", plan.games));
     }
     let (template, layout) = blank(def, plan);
-    let chunks = (end - start).div_ceil(CHUNK);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+    let chunk = chunk_size(end - start, pool.current_num_threads());
+    let chunks = (end - start).div_ceil(chunk);
     let total = pool.install(|| {
         (0..chunks)
             .into_par_iter()
             .map(|c| {
-                let from = start + c * CHUNK;
-                let to = (from + CHUNK).min(end);
+                let from = start + c * chunk;
+                let to = (from + chunk).min(end);
                 let mut report = template.clone();
                 let mut game = Game::new(template.coverage.len(), def.players(), &layout);
                 for index in from..to {
@@ -510,5 +523,13 @@ mod tests {
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
         assert_eq!(game_seed(0, 0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    #[test]
+    fn short_runs_of_slow_games_are_split_for_every_thread() {
+        // 200 games on 2 threads: 16 chunks of 12 and one of 8, not one of 200.
+        assert_eq!(chunk_size(200, 2), 12);
+        assert_eq!(chunk_size(3, 2), 1);
+        assert_eq!(chunk_size(10_000_000, 2), CHUNK);
     }
 }
