@@ -25,10 +25,12 @@ impl PieceFace {
         }
     }
 
-    /// What anyone who sees `piece` but not its kind knows: its back.
+    /// What anyone who sees `piece` but not its kind knows: its back, the
+    /// type and owner (its value is on its face, like its kind).
     pub fn back(def: &GameDef, piece: PieceId) -> PieceFace {
         PieceFace {
             kind: None,
+            value: 0,
             ..PieceFace::of(def, piece)
         }
     }
@@ -46,18 +48,6 @@ pub struct View {
     pub options: Vec<i64>,
 }
 
-impl View {
-    /// A view with nothing in it, for agents that do not look.
-    pub fn empty(seat: Seat) -> View {
-        View {
-            seat,
-            zones: vec![],
-            vars: vec![],
-            options: vec![],
-        }
-    }
-}
-
 impl State {
     /// Everything `seat` may know.
     pub fn view(&self, def: &GameDef, seat: Seat) -> View {
@@ -69,7 +59,7 @@ impl State {
                         if self.knows(seat, p) {
                             Some(PieceFace::of(def, self.face_of(p)))
                         } else if sees_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
-                            Some(PieceFace::back(def, p))
+                            Some(PieceFace::back(def, self.face_of(p)))
                         } else {
                             None
                         }
