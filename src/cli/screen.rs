@@ -18,24 +18,26 @@ const WIDTH: usize = 78;
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
 /// Ann", or its back, "Marker of Ben (hidden)".
 pub fn face_label(def: &GameDef, face: &PieceFace) -> String {
+    // A face without a kind, of a type whose kinds are hidden, is a back:
+    // type and owner only.
+    let hidden_kind = def
+        .pieces
+        .iter()
+        .any(|p| p.ty == face.ty && p.kind_hidden && p.kind.is_some());
+    let back = face.kind.is_none() && hidden_kind;
     let mut label = def.piece_types[face.ty as usize].clone();
     if let Some(kind) = face.kind {
         label.push(' ');
         label.push_str(&def.kinds[kind as usize].display);
     }
-    if def.type_has_values(face.ty) {
+    if def.type_has_values(face.ty) && !back {
         label.push_str(&format!(" {}", face.value));
     }
     if let Some(owner) = face.owner {
         label.push_str(" of ");
         label.push_str(def.seat_name(owner));
     }
-    // A face without a kind, of a type whose kinds are hidden, is a back.
-    let hidden_kind = def
-        .pieces
-        .iter()
-        .any(|p| p.ty == face.ty && p.kind_hidden && p.kind.is_some());
-    if face.kind.is_none() && hidden_kind {
+    if back {
         label.push_str(" (hidden)");
     }
     label
