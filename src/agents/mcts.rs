@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
-use super::search::{mix, rewards, rollout};
+use super::search::{rewards, rollout};
 use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
-use crate::engine::{Event, Observation, Pick};
+use crate::engine::{Event, Observation, Pick, mix};
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {

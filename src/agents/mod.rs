@@ -43,7 +43,7 @@ pub trait Agent: Send {
     }
 
     /// What this seat saw happen in the last step: the decisions it may see
-    /// (others' secret answers hidden) and the end of the game.
+    /// (others' secret answers hidden).
     fn observe(&mut self, _def: &GameDef, _seen: &Seen<'_>) {}
 }
 

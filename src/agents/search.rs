@@ -8,17 +8,6 @@ use super::Reaction;
 use crate::engine::{Event, Pick, World};
 use crate::ir::{GameDef, Seat};
 
-/// Mixes words into a 64-bit key (splitmix64 steps).
-pub(super) fn mix(mut h: u64, v: u64) -> u64 {
-    h ^= v
-        .wrapping_add(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(h << 6)
-        .wrapping_add(h >> 2);
-    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    h ^ (h >> 31)
-}
-
 /// What each seat scores for a finished world: 1 to the winner, 0 to the
 /// others, an even share each for a draw or a world that could not finish.
 pub(super) fn rewards(def: &GameDef, world: &World) -> Vec<f64> {

@@ -198,33 +198,11 @@ fn agents_listing() -> String {
     );
     for agent in agents::AGENTS {
         out.push_str(&format!("\n{}\n", agent.name));
-        out.push_str(&wrap(agent.about, "    "));
+        out.push_str(&screen::wrap(agent.about, "    "));
         for p in agent.params {
             out.push_str(&format!("    {}={}\n", p.name, p.default));
-            out.push_str(&wrap(p.about, "        "));
+            out.push_str(&screen::wrap(p.about, "        "));
         }
-    }
-    out
-}
-
-/// Wraps text at 80 columns with an indent.
-fn wrap(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::from(indent);
-    for word in text.split_whitespace() {
-        if line.len() > indent.len() && line.len() + 1 + word.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from(indent);
-        }
-        if line.len() > indent.len() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if line.len() > indent.len() {
-        out.push_str(&line);
-        out.push('\n');
     }
     out
 }

@@ -342,3 +342,25 @@ pub fn scores_now(def: &GameDef, obs: &Observation<'_>) -> Option<String> {
         .collect();
     Some(seats.join(" · "))
 }
+
+/// Wraps text at the screen's width, each line starting with `indent`.
+pub fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    for word in text.split_whitespace() {
+        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(indent);
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if line.len() > indent.len() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

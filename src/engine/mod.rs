@@ -16,7 +16,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 pub use events::{EndReason, Event};
-pub use observe::{Observation, Pick, Seen, SeenDecision, World};
+pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::Diagnostic;

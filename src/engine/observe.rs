@@ -284,8 +284,9 @@ impl World {
     }
 }
 
-/// Mixes words into a 64-bit key (splitmix64 steps).
-fn mix(mut h: u64, v: u64) -> u64 {
+/// Mixes a word into a 64-bit key (splitmix64 steps): how move keys are
+/// built, and how a search combines them.
+pub fn mix(mut h: u64, v: u64) -> u64 {
     h ^= v
         .wrapping_add(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(h << 6)
@@ -439,10 +440,6 @@ impl<'a> Seen<'a> {
         Seen { def, events, seat }
     }
 
-    pub fn seat(&self) -> Seat {
-        self.seat
-    }
-
     /// The decisions taken in this step.
     pub fn decisions(&self) -> impl Iterator<Item = SeenDecision> + '_ {
         self.events.iter().filter_map(|event| match *event {
@@ -466,14 +463,6 @@ impl<'a> Seen<'a> {
                     value: saw.then_some(value),
                 })
             }
-            _ => None,
-        })
-    }
-
-    /// The winner, if the game ended in this step (`Some(None)` for a draw).
-    pub fn ended(&self) -> Option<Option<Seat>> {
-        self.events.iter().find_map(|event| match event {
-            Event::End { winner, .. } => Some(*winner),
             _ => None,
         })
     }

@@ -3,7 +3,7 @@
 
 use rpsdsl::ir::{ChoiceKind, FamilyIndex, GameDef, LabelPart, OptionValue, Seat, Visibility};
 
-use super::WIDTH;
+use super::wrap;
 
 /// The opening comment of the game's own file (its first `.rules` source),
 /// which by the convention of `games/` says what the game is.
@@ -208,25 +208,3 @@ pub fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str, you: S
 /// The keys, for the help and the docs.
 const KEYS: &str = "Keys: a number or a name picks a choice (a unique start of a name will do);\n      \
                         ? this help; log the whole game so far as you saw it; q quits.\n";
-
-/// Wraps text at the screen's width, each line starting with `indent`.
-fn wrap(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::from(indent);
-    for word in text.split_whitespace() {
-        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > WIDTH {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from(indent);
-        }
-        if line.len() > indent.len() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if line.len() > indent.len() {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
