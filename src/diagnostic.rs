@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{LabeledSpan, NamedSource, SourceSpan};
+use miette::{LabeledSpan, MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents};
 use serde::Serialize;
 
 /// Index of a file in [`Sources`].
@@ -187,15 +187,166 @@ impl Diagnostic {
     }
 }
 
+/// How many diagnostics one check reports; the rest are counted in one
+/// `too-many-errors` summary (see [`cap`]).
+pub const MAX_REPORTED: usize = 100;
+
+/// Keeps the first [`MAX_REPORTED`] diagnostics and replaces the rest with
+/// one that counts them. Reading the first hundred mistakes is all a person
+/// does before fixing them, and printing twenty thousand takes a while.
+pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.len() <= MAX_REPORTED {
+        return;
+    }
+    let rest = diagnostics.split_off(MAX_REPORTED);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let warnings = rest.len() - errors;
+    let count = |n: usize, what: &str| format!("{} more {what}{}", thousands(n), if n == 1 { "" } else { "s" });
+    let what = match (errors, warnings) {
+        (e, 0) => count(e, "error"),
+        (0, w) => count(w, "warning"),
+        (e, w) => format!("{} and {}", count(e, "error"), count(w, "warning")),
+    };
+    let message = format!("...and {what}, not shown");
+    let mut summary = if errors > 0 {
+        Diagnostic::error("too-many-errors", message)
+    } else {
+        Diagnostic::warning("too-many-errors", message)
+    };
+    if let Some(first) = rest.iter().find_map(|d| d.labels.first()) {
+        summary = summary.label(first.span, "the first one not shown is here");
+    }
+    diagnostics.push(summary.help(format!(
+        "only the first {MAX_REPORTED} are shown: fix those and check again (one mistake often causes several)"
+    )));
+}
+
+/// `19900` as `19,900`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Lines longer than this are shown as a window around the label: miette
+/// cannot draw a label past column 65,535, and a screen shows far less.
+const LONG_LINE: usize = 1000;
+/// How much of a long line is shown on each side of a label.
+const WINDOW_SIDE: usize = 60;
+/// How much of a long label on a long line is underlined.
+const WINDOW_LABEL: usize = 200;
+
+/// The line around `offset`: its start and its end (before the newline).
+fn line_around(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    (start, end)
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// A window of one long line, which miette reads as if it were the file: it
+/// reports the true line and column of every span in it.
+#[derive(Debug)]
+struct Excerpt {
+    name: String,
+    text: String,
+    /// The 0-based line the window lies on.
+    line: usize,
+    /// The 0-based column (in bytes, as miette counts) of the window's first
+    /// byte: the true column of the text shown, less the `…` before it.
+    column: usize,
+}
+
+impl Excerpt {
+    /// The window of `text` around `span` (whose line is long), and where
+    /// `span` falls in it.
+    fn around(name: &str, text: &str, span: Span) -> (Excerpt, SourceSpan) {
+        const ELLIPSIS: &str = "…";
+        let start = floor_boundary(text, span.start as usize);
+        let (line_start, line_end) = line_around(text, start);
+        let mut end = floor_boundary(text, (span.end as usize).clamp(start, line_end));
+        if end - start > WINDOW_LABEL {
+            end = floor_boundary(text, start + WINDOW_LABEL);
+        }
+        let mut w0 = floor_boundary(text, start.saturating_sub(WINDOW_SIDE).max(line_start));
+        if w0 - line_start < ELLIPSIS.len() {
+            w0 = line_start;
+        }
+        let w1 = ceil_boundary(text, (end.max(start + 1) + WINDOW_SIDE).min(line_end)).max(end);
+        let prefix = if w0 > line_start { ELLIPSIS } else { "" };
+        let suffix = if w1 < line_end { ELLIPSIS } else { "" };
+        let excerpt = Excerpt {
+            name: name.to_string(),
+            text: format!("{prefix}{}{suffix}", &text[w0..w1]),
+            line: text[..line_start].matches('\n').count(),
+            column: w0 - line_start - prefix.len(),
+        };
+        let at = SourceSpan::new((start - w0 + prefix.len()).into(), end - start);
+        (excerpt, at)
+    }
+}
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self
+            .text
+            .as_str()
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            self.line + inner.line(),
+            self.column + inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+/// What a [`Rendered`] shows its labels in.
+#[derive(Debug)]
+enum Shown {
+    File(NamedSource<Arc<str>>),
+    Window(Excerpt),
+}
+
 /// The miette view of a [`Diagnostic`]: the data plus the one file its labels
-/// point into. Labels in other files become related diagnostics.
+/// point into. Labels in other files become related diagnostics, and so do
+/// labels on a long line other than the first label's.
 #[derive(Debug)]
 struct Rendered {
     code: String,
     severity: miette::Severity,
     message: String,
     help: Option<String>,
-    source: Option<NamedSource<String>>,
+    source: Option<Shown>,
     labels: Vec<LabeledSpan>,
     related: Vec<Rendered>,
 }
@@ -211,13 +362,58 @@ impl Rendered {
 
     fn with_severity(diag: &Diagnostic, sources: &Sources, severity: miette::Severity) -> Self {
         let file = diag.labels.first().map(|l| l.span.file);
+        let text = file.map(|f| sources.file(f).text.clone());
+        let long = |span: Span| {
+            text.as_deref().is_some_and(|text| {
+                let (start, end) = line_around(text, span.start as usize);
+                end - start > LONG_LINE
+            })
+        };
+        // The first label on a long line is shown in a window of that line;
+        // the others that fit in it join it.
+        let window = match (diag.labels.first(), &text) {
+            (Some(first), Some(text)) if long(first.span) => {
+                Some(Excerpt::around(&sources.file(first.span.file).name, text, first.span))
+            }
+            _ => None,
+        };
         let mut labels = vec![];
         let mut related = vec![];
-        for label in &diag.labels {
-            if Some(label.span.file) == file {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(label.text.clone()),
-                    SourceSpan::new((label.span.start as usize).into(), label.span.len()),
+        for (index, label) in diag.labels.iter().enumerate() {
+            let same_file = Some(label.span.file) == file;
+            let shown = match &window {
+                _ if !same_file => None,
+                Some((_, at)) if index == 0 => Some(*at),
+                Some((excerpt, first_at)) => {
+                    // Another label inside the window, on the same line.
+                    let first = diag.labels[0].span.start as usize;
+                    let shift = first as isize - first_at.offset() as isize;
+                    let start = label.span.start as isize - shift;
+                    let end = start + label.span.len() as isize;
+                    let inside = start >= 0
+                        && end <= excerpt.text.len() as isize
+                        && excerpt.text.is_char_boundary(start as usize)
+                        && excerpt.text.is_char_boundary(end as usize)
+                        && !excerpt.text[start as usize..end as usize].contains('\n');
+                    inside.then(|| SourceSpan::new((start as usize).into(), label.span.len()))
+                }
+                None if long(label.span) => None,
+                None => Some(SourceSpan::new((label.span.start as usize).into(), label.span.len())),
+            };
+            if let Some(at) = shown {
+                labels.push(LabeledSpan::new_with_span(Some(label.text.clone()), at));
+            } else if same_file {
+                // On a long line elsewhere: shown by itself, in its own window.
+                related.push(Rendered::with_severity(
+                    &Diagnostic {
+                        code: diag.code,
+                        severity: diag.severity,
+                        message: label.text.clone(),
+                        labels: vec![label.clone()],
+                        help: None,
+                    },
+                    sources,
+                    miette::Severity::Advice,
                 ));
             } else {
                 // A label in another file (a prelude) is context, not a second problem.
@@ -234,10 +430,13 @@ impl Rendered {
                 ));
             }
         }
-        let source = file.map(|f| {
-            let f = sources.file(f);
-            NamedSource::new(f.name.clone(), f.text.to_string())
-        });
+        let source = match window {
+            Some((excerpt, _)) => Some(Shown::Window(excerpt)),
+            None => file.map(|f| {
+                let f = sources.file(f);
+                Shown::File(NamedSource::new(f.name.clone(), f.text.clone()))
+            }),
+        };
         Rendered {
             code: format!("rpsdsl::{}", diag.code),
             severity,
@@ -272,7 +471,10 @@ impl miette::Diagnostic for Rendered {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+        self.source.as_ref().map(|s| match s {
+            Shown::File(file) => file as &dyn SourceCode,
+            Shown::Window(excerpt) => excerpt as &dyn SourceCode,
+        })
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

@@ -199,7 +199,7 @@ fn named_parts(block: &Block, sources: &Sources, parts: &mut Parts) {
             );
         }
         for nested in nested(&stmt.kind) {
-            named_parts(nested, sources, parts);
+            crate::syntax::deeper(|| named_parts(nested, sources, parts));
         }
     }
 }
@@ -214,7 +214,7 @@ fn named_bodies(block: &Block) -> Vec<Span> {
             spans.push(stmt.span);
         } else {
             for nested in nested(&stmt.kind) {
-                spans.extend(named_bodies(nested));
+                spans.extend(crate::syntax::deeper(|| named_bodies(nested)));
             }
         }
     }

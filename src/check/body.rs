@@ -272,14 +272,13 @@ impl Compiler {
         self.def.result_pc += self.def.procs[self.def.main as usize].entry;
         // Code compiled more than once (a draft entry, once per chooser) would
         // report the same mistake again.
+        // A set, not a search of the list: a file with thousands of
+        // mistakes must not take quadratic time.
+        let mut seen = std::collections::HashSet::new();
         let mut unique: Vec<Diagnostic> = Vec::with_capacity(self.diags.len());
         for diag in self.diags {
-            let same = |d: &Diagnostic| {
-                d.code == diag.code
-                    && d.message == diag.message
-                    && d.labels.iter().map(|l| l.span).eq(diag.labels.iter().map(|l| l.span))
-            };
-            if !unique.iter().any(same) {
+            let spans: Vec<Span> = diag.labels.iter().map(|l| l.span).collect();
+            if seen.insert((diag.code, diag.message.clone(), spans)) {
                 unique.push(diag);
             }
         }
@@ -896,6 +895,10 @@ impl Compiler {
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> bool {
+        crate::syntax::deeper(|| self.stmt_node(stmt))
+    }
+
+    fn stmt_node(&mut self, stmt: &Stmt) -> bool {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Named { body, .. } => self.block(body),
@@ -2373,6 +2376,10 @@ impl Compiler {
     }
 
     fn expr(&mut self, e: &Expr) -> Ty {
+        crate::syntax::deeper(|| self.expr_node(e))
+    }
+
+    fn expr_node(&mut self, e: &Expr) -> Ty {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(i) => {

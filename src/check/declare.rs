@@ -679,6 +679,10 @@ fn space_label(groups: &[ir::SpaceGroup], space: u16) -> String {
 /// Evaluates a board rule's index or condition: numbers, the index name,
 /// arithmetic, comparisons, `and`, `or`, `not`. True is 1, false 0.
 fn const_eval(e: &ast::Expr, var: Option<(&str, i64)>) -> Result<i64, Diagnostic> {
+    crate::syntax::deeper(|| const_eval_node(e, var))
+}
+
+fn const_eval_node(e: &ast::Expr, var: Option<(&str, i64)>) -> Result<i64, Diagnostic> {
     use ast::{BinOp, ExprKind, UnOp};
     let fail = |label: &str| {
         Diagnostic::error("bad-link", "a link rule only computes with numbers and its index")

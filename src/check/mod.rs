@@ -94,6 +94,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
         // base) would show up as missing or unused everywhere else; report
         // those errors alone.
         diagnostics.retain(Diagnostic::is_error);
+        crate::diagnostic::cap(&mut diagnostics);
         return Err(Box::new(Failed { diagnostics, sources }));
     }
     let (def, mut found) = declare::build(sources, items.clone());
@@ -102,11 +103,13 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
         // A mistake makes its names look unused; those warnings would only be noise.
         diagnostics.retain(|d| d.is_error() || d.code != "unused");
         diagnostics.sort_by_key(|d| (!d.is_error(), d.labels.first().map(|l| (l.span.file, l.span.start))));
+        crate::diagnostic::cap(&mut diagnostics);
         return Err(Box::new(Failed {
             diagnostics,
             sources: def.sources,
         }));
     }
+    crate::diagnostic::cap(&mut diagnostics);
     Ok(Checked {
         def,
         warnings: diagnostics,

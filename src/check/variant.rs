@@ -234,7 +234,7 @@ fn replace_named(block: &mut Block, kind: NamedKind, name: &str, replacement: &m
         }
         if nested_blocks(stmt)
             .into_iter()
-            .any(|b| replace_named(b, kind, name, replacement))
+            .any(|b| crate::syntax::deeper(|| replace_named(b, kind, name, replacement)))
         {
             return true;
         }
@@ -270,7 +270,7 @@ fn collect_named(block: &Block, kind: NamedKind, names: &mut Vec<String>) {
             names.push(name.name.clone());
         }
         for nested in nested_blocks(&mut stmt) {
-            collect_named(nested, kind, names);
+            crate::syntax::deeper(|| collect_named(nested, kind, names));
         }
     }
 }

@@ -36,16 +36,41 @@ const ITEM_STARTS: &[&str] = &[
     "result",
 ];
 
+/// How deeply constructs may nest: brackets, blocks, `if`s, `of` chains,
+/// `not`s and `-`s each count one level, and a chain such as `a + b + c`
+/// counts one level per operator. docs/language.md ("Limits") gives the value.
+pub const MAX_NESTING: usize = 256;
+
+/// The stack pest parses on. Its own guard turns a parse that would need
+/// more into an error (reported as `too-deeply-nested`), so no input can
+/// overflow it; this size lets every input within [`MAX_NESTING`] parse.
+const PARSE_STACK: usize = 64 * 1024 * 1024;
+
+/// Stack kept free before each recursive step of building the tree, and how
+/// much more to take when less is left (see [`stacker::maybe_grow`]).
+pub(crate) const RED_ZONE: usize = 128 * 1024;
+pub(crate) const STACK_STEP: usize = 4 * 1024 * 1024;
+
 /// Parses one file. Returns the items that parsed and every syntax error.
 pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
+    // pest recurses once per grammar rule; give it a stack of its own so the
+    // depth it reaches does not depend on the caller's thread.
+    stacker::grow(PARSE_STACK, || parse_file_on_stack(file, text))
+}
+
+fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
     pest::set_error_detail(true);
     let mut items = vec![];
     let mut errors = vec![];
     let mut offset = 0;
+    // Scans for unclosed braces once, from the start to each error in turn.
+    let mut braces = BraceScanner::default();
+    // Set once a construct nested too deeply: one report per file is enough.
+    let too_deep = std::cell::Cell::new(false);
     while offset <= text.len() {
         match RulesParser::parse(Rule::file, &text[offset..]) {
             Ok(mut pairs) => {
-                let ctx = Ctx::new(file, offset);
+                let ctx = Ctx::new(file, offset, &too_deep);
                 let file_pair = pairs.next().expect("the file rule always yields one pair");
                 for pair in file_pair.into_inner() {
                     if pair.as_rule() != Rule::EOI {
@@ -56,15 +81,21 @@ pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
                 break;
             }
             Err(error) => {
-                let (position, diagnostic) = syntax_error(file, offset, text, &error);
-                errors.push(diagnostic);
+                let (position, diagnostic) = if is_stack_limit(&error) {
+                    stack_limit_error(file, offset, text, &error)
+                } else {
+                    syntax_error(file, offset, text, &error, &mut braces)
+                };
+                if diagnostic.code != TOO_DEEP || !too_deep.replace(true) {
+                    errors.push(diagnostic);
+                }
                 // Keep the items before the error: re-parse the prefix up to the
                 // start of the item that failed.
-                let item_start = item_start_before(text, position).max(offset);
+                let item_start = item_start_before(text, offset, position);
                 if item_start > offset
                     && let Ok(mut pairs) = RulesParser::parse(Rule::file, &text[offset..item_start])
                 {
-                    let ctx = Ctx::new(file, offset);
+                    let ctx = Ctx::new(file, offset, &too_deep);
                     for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
                         if pair.as_rule() != Rule::EOI {
                             items.push(ctx.item(pair));
@@ -89,23 +120,83 @@ fn starts_item(line: &str) -> bool {
     })
 }
 
-fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
-    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1))
+/// The starts of the lines that begin at or after `from`.
+fn line_starts_from(text: &str, from: usize) -> impl Iterator<Item = usize> + '_ {
+    let from = from.min(text.len());
+    let first = (from == 0 || text.as_bytes()[from - 1] == b'\n').then_some(from);
+    first
+        .into_iter()
+        .chain(text[from..].match_indices('\n').map(move |(i, _)| from + i + 1))
 }
 
 fn next_item_start(text: &str, from: usize) -> Option<usize> {
-    line_starts(text).find(|&start| start >= from && starts_item(&text[start..]))
+    line_starts_from(text, from).find(|&start| starts_item(&text[start..]))
 }
 
-fn item_start_before(text: &str, position: usize) -> usize {
-    line_starts(text)
-        .take_while(|&start| start <= position)
-        .filter(|&start| starts_item(&text[start..]))
-        .last()
-        .unwrap_or(0)
+/// The start of the item line at or before `position`, no earlier than
+/// `offset` (where this parse began). Only looks back from `position`, so
+/// recovering from many errors stays linear in the file's length.
+fn item_start_before(text: &str, offset: usize, position: usize) -> usize {
+    let position = position.min(text.len());
+    let mut end = position;
+    loop {
+        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        if start <= offset {
+            return offset;
+        }
+        if start <= position && starts_item(&text[start..]) {
+            return start;
+        }
+        end = start - 1;
+    }
 }
 
-fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Error<Rule>) -> (usize, Diagnostic) {
+/// The code of the diagnostic for constructs nested beyond [`MAX_NESTING`].
+const TOO_DEEP: &str = "too-deeply-nested";
+
+/// Whether pest gave up because its stack ran low (a construct nested far
+/// beyond [`MAX_NESTING`]).
+fn is_stack_limit(error: &pest::error::Error<Rule>) -> bool {
+    matches!(&error.variant, pest::error::ErrorVariant::CustomError { message } if message.contains("stack limit"))
+}
+
+fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(TOO_DEEP, format!("this is nested more than {MAX_NESTING} levels deep"))
+        .label(span, "the limit is crossed here")
+        .help(format!(
+            "split the expression or block: name a part with `let`, a `constant` or a `procedure`; \
+             brackets, blocks, `if`s, `of`s, `not`s, signs and each operator of a chain such as `a + b + c` \
+             count one level each, up to {MAX_NESTING}"
+        ))
+}
+
+fn stack_limit_error(file: FileId, offset: usize, text: &str, error: &pest::error::Error<Rule>) -> (usize, Diagnostic) {
+    let position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let position = floor_char_boundary(text, (offset + position).min(text.len()));
+    let end = text[position..]
+        .chars()
+        .next()
+        .map_or(position, |c| position + c.len_utf8());
+    (position, too_deep(Span::new(file, position, end)))
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn syntax_error(
+    file: FileId,
+    offset: usize,
+    text: &str,
+    error: &pest::error::Error<Rule>,
+    braces: &mut BraceScanner,
+) -> (usize, Diagnostic) {
     let mut position = match error.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -212,7 +303,7 @@ fn syntax_error(file: FileId, offset: usize, text: &str, error: &pest::error::Er
             "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"
         ));
     }
-    if let Some(open) = unclosed_brace(&text[..position]) {
+    if let Some(open) = braces.unclosed_at(text, position) {
         if at_end || rest.starts_with('}') {
             diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
             diagnostic = diagnostic.help("add the missing `}`");
@@ -268,32 +359,46 @@ fn is_keyword(word: &str) -> bool {
     RulesParser::parse(Rule::keyword, word).is_ok_and(|mut p| p.next().is_some_and(|k| k.as_str() == word))
 }
 
-/// The innermost `{` still open at the end of `text`, skipping comments and strings.
-fn unclosed_brace(text: &str) -> Option<usize> {
-    let mut open = vec![];
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '#' => {
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
-            }
-            '"' => {
-                for (_, c) in chars.by_ref() {
-                    if c == '"' || c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '{' => open.push(i),
-            '}' => {
-                open.pop();
-            }
-            _ => {}
+/// Finds the innermost `{` still open at a position, skipping comments and
+/// strings. Errors come in file order, so it scans each character once.
+#[derive(Default)]
+struct BraceScanner {
+    /// Scanned up to here.
+    at: usize,
+    open: Vec<usize>,
+    in_comment: bool,
+    in_string: bool,
+}
+
+impl BraceScanner {
+    fn unclosed_at(&mut self, text: &str, position: usize) -> Option<usize> {
+        if position < self.at {
+            // Not in file order after all: start again.
+            *self = BraceScanner::default();
         }
+        for (i, c) in text[self.at..position].char_indices() {
+            let i = self.at + i;
+            if self.in_comment {
+                self.in_comment = c != '\n';
+                continue;
+            }
+            if self.in_string {
+                self.in_string = c != '"' && c != '\n';
+                continue;
+            }
+            match c {
+                '#' => self.in_comment = true,
+                '"' => self.in_string = true,
+                '{' => self.open.push(i),
+                '}' => {
+                    self.open.pop();
+                }
+                _ => {}
+            }
+        }
+        self.at = position;
+        self.open.last().copied()
     }
-    open.pop()
 }
 
 fn rule_description(rule: Rule) -> Option<&'static str> {
@@ -312,20 +417,59 @@ fn rule_description(rule: Rule) -> Option<&'static str> {
     })
 }
 
-struct Ctx {
+struct Ctx<'a> {
     file: FileId,
     offset: usize,
-    /// Lines the grammar accepts but that make no sense where they are.
+    /// Lines the grammar accepts but that make no sense where they are, and
+    /// constructs nested too deeply.
     misplaced: std::cell::RefCell<Vec<Diagnostic>>,
+    /// How many levels deep the node being built is (see [`MAX_NESTING`]).
+    depth: std::cell::Cell<usize>,
+    /// Whether this file already reported a construct nested too deeply.
+    too_deep: &'a std::cell::Cell<bool>,
 }
 
-impl Ctx {
-    fn new(file: FileId, offset: usize) -> Ctx {
+impl<'a> Ctx<'a> {
+    fn new(file: FileId, offset: usize, too_deep: &'a std::cell::Cell<bool>) -> Ctx<'a> {
         Ctx {
             file,
             offset,
             misplaced: Default::default(),
+            depth: Default::default(),
+            too_deep,
         }
+    }
+
+    /// Builds a node `levels` deeper than the current one, or reports that
+    /// the nesting is too deep (once per file) and builds nothing: no tree
+    /// deeper than [`MAX_NESTING`] is ever made, so whatever walks it later
+    /// recurses a bounded number of times.
+    fn nested<T>(&self, levels: usize, at: impl FnOnce() -> Span, build: impl FnOnce() -> T) -> Option<T> {
+        let depth = self.depth.get();
+        if depth + levels > MAX_NESTING {
+            if !self.too_deep.replace(true) {
+                self.misplaced.borrow_mut().push(too_deep(at()));
+            }
+            return None;
+        }
+        self.depth.set(depth + levels);
+        let built = stacker::maybe_grow(RED_ZONE, STACK_STEP, build);
+        self.depth.set(depth);
+        Some(built)
+    }
+
+    /// The first word or sign of a pair: where a diagnostic about all of it points.
+    fn head(&self, pair: &Pair<Rule>) -> Span {
+        let text = pair.as_str();
+        let len = match text.chars().next() {
+            Some(c) if c.is_ascii_alphanumeric() || c == '_' => text
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(text.len()),
+            Some(c) => c.len_utf8(),
+            None => 0,
+        };
+        let start = self.offset + pair.as_span().start();
+        Span::new(self.file, start, start + len)
     }
 
     fn space_pattern(&self, pair: Pair<Rule>) -> SpacePattern {
@@ -731,8 +875,10 @@ impl Ctx {
 
     fn block(&self, pair: Pair<Rule>) -> Block {
         let span = self.span(&pair);
+        let at = || self.head(&pair);
+        let stmts = self.nested(1, at, || pair.clone().into_inner().map(|p| self.stmt(p)).collect());
         Block {
-            stmts: pair.into_inner().map(|p| self.stmt(p)).collect(),
+            stmts: stmts.unwrap_or_default(),
             span,
         }
     }
@@ -780,10 +926,12 @@ impl Ctx {
                 let then = self.block(inner.next().unwrap());
                 let otherwise = inner.next().map(|p| {
                     if p.as_rule() == Rule::if_stmt {
-                        let nested = self.stmt(p);
+                        // `else if`: one level deeper, like a block.
+                        let span = self.span(&p);
+                        let nested = self.nested(1, || self.head(&p), || self.stmt(p.clone()));
                         Block {
-                            span: nested.span,
-                            stmts: vec![nested],
+                            span,
+                            stmts: nested.into_iter().collect(),
                         }
                     } else {
                         self.block(p)
@@ -1058,63 +1206,108 @@ impl Ctx {
 
     /// Any expression-level pair, including the precedence layers.
     fn expr(&self, pair: Pair<Rule>) -> Expr {
+        stacker::maybe_grow(RED_ZONE, STACK_STEP, || self.expr_layer(pair))
+    }
+
+    fn expr_layer(&self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        // What a construct nested too deeply leaves in the tree (the file
+        // has an error, so nothing reads it).
+        let stub = || Expr {
+            kind: ExprKind::Int(0),
+            span,
+        };
+        let rule = pair.as_rule();
+        match rule {
+            Rule::expr | Rule::of_expr => self.expr(pair.into_inner().next().unwrap()),
+            Rule::paren => self
+                .nested(
+                    1,
+                    || self.head(&pair),
+                    || self.expr(pair.clone().into_inner().next().unwrap()),
+                )
+                .unwrap_or_else(stub),
+            Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr | Rule::cmp_expr => {
+                // A chain `a + b + c` is a tree one level deeper per operator.
+                let ops: Vec<Pair<Rule>> = pair.clone().into_inner().skip(1).step_by(2).collect();
+                let depth = self.depth.get();
+                let at = || self.span(&ops[MAX_NESTING.saturating_sub(depth).min(ops.len() - 1)]);
+                self.nested(ops.len(), at, || self.chain(pair.clone()))
+                    .unwrap_or_else(stub)
+            }
+            Rule::not_expr | Rule::unary => {
+                let parts: Vec<Pair<Rule>> = pair.clone().into_inner().collect();
+                let ops = parts.len() - 1;
+                let depth = self.depth.get();
+                let at = || self.span(&parts[MAX_NESTING.saturating_sub(depth).min(ops.saturating_sub(1))]);
+                self.nested(ops, at, || self.prefixed(parts.clone(), span))
+                    .unwrap_or_else(stub)
+            }
+            _ => self
+                .nested(1, || self.head(&pair), || self.expr_node(pair.clone()))
+                .unwrap_or_else(stub),
+        }
+    }
+
+    fn chain(&self, pair: Pair<Rule>) -> Expr {
+        let mut inner = pair.into_inner();
+        let mut lhs = self.expr(inner.next().unwrap());
+        while let Some(op) = inner.next() {
+            let rhs = self.expr(inner.next().unwrap());
+            let op = match op.as_str() {
+                "or" => BinOp::Or,
+                "and" => BinOp::And,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                "beats" => BinOp::Beats,
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            let span = lhs.span.join(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            };
+        }
+        lhs
+    }
+
+    fn prefixed(&self, parts: Vec<Pair<Rule>>, span: Span) -> Expr {
+        let (operand, ops) = parts.split_last().unwrap();
+        let mut e = self.expr(operand.clone());
+        for op in ops.iter().rev() {
+            let op = if op.as_rule() == Rule::not_op {
+                UnOp::Not
+            } else {
+                UnOp::Neg
+            };
+            e = Expr {
+                kind: ExprKind::Unary {
+                    op,
+                    operand: Box::new(e),
+                },
+                span,
+            };
+        }
+        e
+    }
+
+    /// An expression node other than a precedence layer.
+    fn expr_node(&self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         match rule {
-            Rule::expr | Rule::paren | Rule::of_expr => self.expr(pair.into_inner().next().unwrap()),
-            Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr | Rule::cmp_expr => {
-                let mut inner = pair.into_inner();
-                let mut lhs = self.expr(inner.next().unwrap());
-                while let Some(op) = inner.next() {
-                    let rhs = self.expr(inner.next().unwrap());
-                    let op = match op.as_str() {
-                        "or" => BinOp::Or,
-                        "and" => BinOp::And,
-                        "==" => BinOp::Eq,
-                        "!=" => BinOp::Ne,
-                        "<" => BinOp::Lt,
-                        "<=" => BinOp::Le,
-                        ">" => BinOp::Gt,
-                        ">=" => BinOp::Ge,
-                        "beats" => BinOp::Beats,
-                        "+" => BinOp::Add,
-                        "-" => BinOp::Sub,
-                        "*" => BinOp::Mul,
-                        "/" => BinOp::Div,
-                        _ => BinOp::Rem,
-                    };
-                    let span = lhs.span.join(rhs.span);
-                    lhs = Expr {
-                        kind: ExprKind::Binary {
-                            op,
-                            lhs: Box::new(lhs),
-                            rhs: Box::new(rhs),
-                        },
-                        span,
-                    };
-                }
-                lhs
-            }
-            Rule::not_expr | Rule::unary => {
-                let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
-                let (operand, ops) = parts.split_last().unwrap();
-                let mut e = self.expr(operand.clone());
-                for op in ops.iter().rev() {
-                    let op = if op.as_rule() == Rule::not_op {
-                        UnOp::Not
-                    } else {
-                        UnOp::Neg
-                    };
-                    e = Expr {
-                        kind: ExprKind::Unary {
-                            op,
-                            operand: Box::new(e),
-                        },
-                        span,
-                    };
-                }
-                e
-            }
             Rule::of_chain => {
                 let mut inner = pair.into_inner();
                 let name = self.ident(inner.next().unwrap());
