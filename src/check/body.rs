@@ -43,6 +43,8 @@ struct Frame {
     spans: Vec<Span>,
     locals: Vec<Local>,
     next_slot: u16,
+    /// Whether `too-many-declarations` was reported for this frame's locals.
+    too_many_locals: bool,
     max_slot: u16,
     loops: Vec<LoopCtx>,
     /// Result types: declared names, types learnt from the first `return`.
@@ -136,7 +138,9 @@ impl Compiler {
                 ty: ty.clone(),
                 fixed: false,
             });
-            frame.next_slot += 1;
+            // Saturates: a procedure cannot have 65,535 parameters in a
+            // file that parses, and `local` reports running out.
+            frame.next_slot = frame.next_slot.saturating_add(1);
         }
         frame.max_slot = frame.next_slot;
         self.proc_state[proc as usize] = ProcState::InProgress;
@@ -189,7 +193,20 @@ impl Compiler {
 
     fn local(&mut self, name: &str, ty: Ty, width: u16) -> u16 {
         let slot = self.f.next_slot;
-        self.f.next_slot += width;
+        let Some(next) = slot.checked_add(width) else {
+            // The procedure needs more values than a frame holds; say so once.
+            if !self.f.too_many_locals {
+                self.f.too_many_locals = true;
+                let span = self.f.spans.last().copied().unwrap_or_default();
+                self.error(
+                    Diagnostic::error("too-many-declarations", "this procedure names too many values")
+                        .label(span, format!("more than {} local values by here", u16::MAX))
+                        .help("split the procedure or the flow into procedures"),
+                );
+            }
+            return slot;
+        };
+        self.f.next_slot = next;
         self.f.max_slot = self.f.max_slot.max(self.f.next_slot);
         self.f.locals.push(Local {
             name: name.to_string(),
@@ -388,6 +405,29 @@ impl Compiler {
                     );
                     continue;
                 }
+                // Count before making them: kinds x values x copies x owners
+                // can be billions.
+                let owner_count = if entry.per_player { self.def.players() } else { 1 };
+                let made = [kinds.len(), (high - low + 1) as usize, copies as usize, owner_count]
+                    .into_iter()
+                    .fold(1usize, usize::saturating_mul);
+                if self.def.pieces.len().saturating_add(made) > super::declare::MAX_PIECES {
+                    self.error(
+                        Diagnostic::error(
+                            "bad-piece-count",
+                            format!(
+                                "these pieces make {} pieces in all",
+                                self.def.pieces.len().saturating_add(made)
+                            ),
+                        )
+                        .label(entry.span, format!("{made} pieces here"))
+                        .help(format!(
+                            "a definition has at most {} pieces (kinds x values x copies x owners)",
+                            super::declare::MAX_PIECES
+                        )),
+                    );
+                    continue;
+                }
                 let family = match self.globals.names.get(&entry.home.name).map(|(s, _)| *s) {
                     Some(Symbol::Family(f)) => f,
                     other => {
@@ -458,12 +498,6 @@ impl Compiler {
                     }
                 }
             }
-        }
-        if self.def.pieces.len() > u16::MAX as usize / 2 {
-            self.error(Diagnostic::error(
-                "bad-piece-count",
-                format!("{} pieces is too many", self.def.pieces.len()),
-            ));
         }
     }
 

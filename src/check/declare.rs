@@ -22,7 +22,50 @@ pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
     compiler.compile_bodies(&items);
     let (def, mut more) = compiler.finish();
     diags.append(&mut more);
+    diags.extend(id_overflows(&def));
     (def, diags)
+}
+
+/// Most kinds a definition may declare: the `beats` relation is a kinds x
+/// kinds table. docs/language.md ("Limits") gives the value.
+pub const MAX_KINDS: usize = 1024;
+/// Most pieces a definition may make, counting copies, values, kinds and owners.
+pub const MAX_PIECES: usize = u16::MAX as usize / 2;
+
+/// Every table of the definition is indexed by a 16-bit id. A definition big
+/// enough to overflow one is refused here, so no id ever wraps silently
+/// (kinds, pieces, zones and variables are refused earlier, where declared).
+fn id_overflows(def: &GameDef) -> Vec<Diagnostic> {
+    let limit = u16::MAX as usize;
+    let tables = [
+        ("kind sets", def.kind_sets.len()),
+        ("piece types", def.piece_types.len()),
+        ("groups", def.groups.len()),
+        ("zones", def.zones.len()),
+        ("zone families", def.families.len()),
+        ("boards", def.boards.len()),
+        ("options", def.options.len()),
+        ("variables", def.vars.len()),
+        ("tables", def.tables.len()),
+        ("procedures", def.procs.len()),
+        ("hooks", def.hooks.len()),
+        ("hook calls", def.hook_calls.len()),
+        ("triggers", def.triggers.len()),
+        ("decisions", def.decisions.len()),
+        ("messages", def.messages.len()),
+        ("piece filters", def.filters.len()),
+    ];
+    tables
+        .into_iter()
+        .filter(|(_, len)| *len > limit)
+        .map(|(what, len)| {
+            Diagnostic::error("too-many-declarations", format!("the rules make {len} {what}"))
+                .label(super::file_start(0), "in these rules")
+                .help(format!(
+                    "a definition has at most {limit} {what}; docs/language.md lists the limits"
+                ))
+        })
+        .collect()
 }
 
 fn empty_def(sources: Sources) -> GameDef {
@@ -93,6 +136,16 @@ impl Declarer {
                 self.define(name, Symbol::KindSet(set));
                 let mut members = vec![];
                 for value in values {
+                    if self.def.kinds.len() >= MAX_KINDS {
+                        self.diags.push(
+                            Diagnostic::error("too-many-kinds", format!("more than {MAX_KINDS} kinds"))
+                                .label(value.span, format!("kind number {} is here", MAX_KINDS + 1))
+                                .help(format!(
+                                    "a definition has at most {MAX_KINDS} kinds (who beats whom is a table of every pair)"
+                                )),
+                        );
+                        break;
+                    }
                     let id = self.def.kinds.len() as u16;
                     if self.define(value, Symbol::Kind(id)) {
                         self.def.kinds.push(ir::Kind {
@@ -147,6 +200,18 @@ impl Declarer {
                 Item::Var(ast::VarDecl { name, .. }) | Item::Constant { name, .. } => {
                     let id = self.def.vars.len() as u16;
                     let per_player = matches!(item, Item::Var(decl) if decl.per_player);
+                    let width = if per_player { self.def.seats.len() } else { 1 };
+                    if self.def.var_slots + width > u16::MAX as usize {
+                        self.diags.push(
+                            Diagnostic::error("too-many-declarations", "too many variables")
+                                .label(name.span, format!("more than {} values with this one", u16::MAX))
+                                .help(format!(
+                                    "a definition holds at most {} values in its variables (a per-player variable holds one per player)",
+                                    u16::MAX
+                                )),
+                        );
+                        continue;
+                    }
                     if self.define(name, Symbol::Var(id)) {
                         let slot = self.def.var_slots as u16;
                         self.def.var_slots += if per_player { self.def.seats.len() } else { 1 };
@@ -319,6 +384,17 @@ impl Declarer {
     }
 
     fn add_family(&mut self, name: &ast::Ident, by: FamilyIndex, len: u16, visibility: Visibility) {
+        if self.def.zones.len() + len as usize > u16::MAX as usize {
+            self.diags.push(
+                Diagnostic::error("too-many-declarations", "too many zones")
+                    .label(name.span, format!("more than {} zones with these", u16::MAX))
+                    .help(format!(
+                        "a definition has at most {} zones; a slot of a board is one zone per space",
+                        u16::MAX
+                    )),
+            );
+            return;
+        }
         let id = self.def.families.len() as u16;
         if !self.define(name, Symbol::Family(id)) {
             return;
