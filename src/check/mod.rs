@@ -28,7 +28,7 @@ pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        crate::input::read_text(path, crate::input::SOURCE_LIMIT)
     }
 }
 
@@ -53,13 +53,19 @@ pub struct Failed {
 pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
     match loader.load(path) {
         Ok(text) => check_source(&path.display().to_string(), &text, loader),
-        Err(error) => Err(Box::new(Failed {
-            diagnostics: vec![
-                Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
-                    .help("check the path; rules files usually live in games/"),
-            ],
-            sources: Sources::default(),
-        })),
+        Err(error) => {
+            let mut sources = Sources::default();
+            let diagnostic = crate::input::unreadable(
+                path,
+                &error,
+                &mut sources,
+                "check the path; rules files usually live in games/",
+            );
+            Err(Box::new(Failed {
+                diagnostics: vec![diagnostic],
+                sources,
+            }))
+        }
     }
 }
 
@@ -136,11 +142,9 @@ impl Loading<'_> {
         match self.loader.load(path) {
             Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
             Err(error) => {
-                self.diagnostics.push(
-                    Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
-                        .label(span, format!("{how} here"))
-                        .help(format!("paths in `{how}` are relative to the file that names them")),
-                );
+                let help = format!("paths in `{how}` are relative to the file that names them");
+                let diagnostic = crate::input::unreadable(path, &error, self.sources, &help);
+                self.diagnostics.push(diagnostic.label(span, format!("{how} here")));
                 None
             }
         }

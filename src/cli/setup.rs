@@ -76,10 +76,12 @@ pub fn load_game(
     let loaded = rpsdsl::house::load_game(file, &rpsdsl::check::FsLoader, |sources| {
         let mut all = vec![];
         if let Some(path) = scenario_path {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                vec![Diagnostic::error(
-                    "unreadable-file",
-                    format!("cannot read scenario `{}`: {e}", path.display()),
+            let text = rpsdsl::input::read_text(path, rpsdsl::input::SOURCE_LIMIT).map_err(|e| {
+                vec![rpsdsl::input::unreadable(
+                    path,
+                    &e,
+                    sources,
+                    "check the scenario's path",
                 )]
             })?;
             let id = sources.add(path.display().to_string(), text.clone());
