@@ -49,6 +49,15 @@ impl HouseRules {
     /// Parses house rules already added to the sources as `file`.
     pub fn parse(file: FileId, path: &Path, text: &str) -> Result<HouseRules, Box<Diagnostic>> {
         let raw: RawHouse = toml::from_str(text).map_err(|e| {
+            if crate::input::not_toml(path, text) {
+                return Box::new(
+                    Diagnostic::error(
+                        "not-a-house-file",
+                        format!("`{}` is not a house-rules file", path.display()),
+                    )
+                    .help("a house-rules file is TOML: `rules = \"path/to/game.rules\"` and an `[options]` table"),
+                );
+            }
             let at = e.span().map_or(Span::new(file, 0, 0), |r| span(file, r));
             Box::new(
                 Diagnostic::error(

@@ -172,3 +172,34 @@ pub fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, help: &
         }
     }
 }
+
+/// Whether a file that does not parse as TOML is no TOML file at all, so it
+/// is named without showing any of it: the error is on its first line of
+/// content, and either its name does not end in `.toml` or no line of it
+/// looks like a TOML key (`name = ...`) or table (`[options]`).
+pub fn not_toml(path: &Path, text: &str) -> bool {
+    let Err(error) = text.parse::<toml::Table>() else {
+        return false;
+    };
+    let at = error.span().map_or(0, |r| r.start);
+    let first_content = text
+        .lines()
+        .scan(0, |offset, line| {
+            let start = *offset;
+            *offset += line.len() + 1;
+            Some((start, line))
+        })
+        .find(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'));
+    let on_first_line = first_content.is_none_or(|(start, line)| at <= start + line.len());
+    let looks_like_toml = text.lines().map(str::trim).any(|line| {
+        line.starts_with('[')
+            || line.split_once('=').is_some_and(|(key, _)| {
+                let key = key.trim();
+                !key.is_empty()
+                    && key
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | ' '))
+            })
+    });
+    on_first_line && (path.extension().is_none_or(|e| e != "toml") || !looks_like_toml)
+}

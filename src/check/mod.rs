@@ -84,6 +84,7 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
         done: vec![],
         base: None,
         chain_failed: false,
+        site: None,
     };
     let items = loading.items(id, &path);
     let base = loading.base;
@@ -134,6 +135,8 @@ struct Loading<'a> {
     base: Option<String>,
     /// Some base along the `extends` chain could not be loaded.
     chain_failed: bool,
+    /// The `use` or `extends` that named the file about to be parsed.
+    site: Option<Span>,
 }
 
 impl Loading<'_> {
@@ -154,7 +157,20 @@ impl Loading<'_> {
     /// base with the variant's overrides applied.
     fn items(&mut self, file: u16, path: &Path) -> Vec<ast::Item> {
         let text = self.sources.file(file).text.clone();
+        let site = self.site.take();
         let (parsed, mut errors) = syntax::parse_file(file, &text);
+        if !errors.is_empty() && !is_rules_file(path, &text) {
+            // Not a rules file (`/etc/passwd`): name it, and show none of it.
+            self.sources.files[file as usize].text = "".into();
+            let mut diagnostic =
+                Diagnostic::error("not-a-rules-file", format!("`{}` is not a rules file", path.display()))
+                    .help("a rules file is a `.rules` file of declarations such as `game \"Name\"` and `players 2`");
+            if let Some(site) = site {
+                diagnostic = diagnostic.label(site, "named here");
+            }
+            self.diagnostics.push(diagnostic);
+            return vec![];
+        }
         self.diagnostics.append(&mut errors);
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let mut used = vec![];
@@ -196,6 +212,7 @@ impl Loading<'_> {
                         continue;
                     };
                     self.stack.push(target.clone());
+                    self.site = Some(*span);
                     let items = self.items(id, &target);
                     self.stack.pop();
                     self.done.push(target.clone());
@@ -235,6 +252,16 @@ impl Loading<'_> {
         }
         items
     }
+}
+
+/// Whether a file that has syntax errors is still taken for a rules file,
+/// so its errors are shown with the lines they are on. It is not when its
+/// very first declaration fails and either its name does not end in
+/// `.rules` or no line of it starts like a declaration: then the file is
+/// named, and none of it is shown (it may be `/etc/passwd`).
+fn is_rules_file(path: &Path, text: &str) -> bool {
+    syntax::first_item_parses(text)
+        || (path.extension().is_some_and(|e| e == "rules") && syntax::looks_like_rules(text))
 }
 
 /// A span for diagnostics that concern a whole file rather than a place in it.

@@ -84,6 +84,15 @@ pub fn load_game(
                     "check the scenario's path",
                 )]
             })?;
+            if rpsdsl::input::not_toml(path, &text) {
+                return Err(vec![
+                    Diagnostic::error(
+                        "not-a-scenario-file",
+                        format!("`{}` is not a scenario file", path.display()),
+                    )
+                    .help("a scenario is a TOML file; see docs/scenarios.md for the format"),
+                ]);
+            }
             let id = sources.add(path.display().to_string(), text.clone());
             scenario = rpsdsl::scenario::Scenario::from_toml(id, &text).map_err(|d| vec![*d])?;
             all.extend(scenario.options.clone());

@@ -3,4 +3,4 @@
 pub mod ast;
 mod parse;
 
-pub use parse::parse_file;
+pub use parse::{first_item_parses, looks_like_rules, parse_file};

@@ -82,6 +82,40 @@ pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
     (File { items }, errors)
 }
 
+/// Whether the first declaration of `text` parses (a file of only comments
+/// counts as parsing). A file whose very first declaration fails may not be a
+/// rules file at all; see [`looks_like_rules`].
+pub fn first_item_parses(text: &str) -> bool {
+    let error = match RulesParser::parse(Rule::file, text) {
+        Ok(_) => return true,
+        Err(error) => error,
+    };
+    let position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let start = item_start_before(text, position);
+    start > 0
+        && RulesParser::parse(Rule::file, &text[..start]).is_ok_and(|mut pairs| {
+            pairs
+                .next()
+                .is_some_and(|file| file.into_inner().any(|p| p.as_rule() != Rule::EOI))
+        })
+}
+
+/// Whether any line of `text` starts like a rules declaration (`game "..."`,
+/// `players 2`, `option ...`, `extends "..."`, ...).
+pub fn looks_like_rules(text: &str) -> bool {
+    const MORE_STARTS: &[&str] = &["extends", "constant", "table", "override", "anytime"];
+    text.lines().map(str::trim_start).any(|line| {
+        starts_item(line)
+            || MORE_STARTS.iter().any(|kw| {
+                line.strip_prefix(kw)
+                    .is_some_and(|rest| rest.starts_with([' ', '\t', '"', '{']) || rest.is_empty())
+            })
+    })
+}
+
 fn starts_item(line: &str) -> bool {
     ITEM_STARTS.iter().any(|kw| {
         line.strip_prefix(kw)
