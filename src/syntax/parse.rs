@@ -697,7 +697,19 @@ impl Ctx {
                 OptionType::Int { min, max }
             }
             Rule::enum_type => OptionType::Enum(ty_inner.into_inner().map(|p| self.ident(p)).collect()),
-            _ => OptionType::IntList,
+            _ => {
+                let mut parts = ty_inner.into_inner();
+                let mut bounds = parts.next().expect("a list has an item type").into_inner();
+                let min = bounds.next().map(|p| self.int(p));
+                let max = bounds.next().map(|p| self.int(p));
+                let items = parts.next().map(|length| {
+                    let mut counts = length.into_inner();
+                    let fewest = counts.next().map_or(0, |p| self.int(p));
+                    let most = counts.next().map_or(fewest, |p| self.int(p));
+                    (fewest, most)
+                });
+                OptionType::IntList { min, max, items }
+            }
         };
         let literal = inner.next().unwrap();
         let lit_span = self.span(&literal);
