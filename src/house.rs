@@ -49,6 +49,15 @@ impl HouseRules {
     /// Parses house rules already added to the sources as `file`.
     pub fn parse(file: FileId, path: &Path, text: &str) -> Result<HouseRules, Box<Diagnostic>> {
         let raw: RawHouse = toml::from_str(text).map_err(|e| {
+            if crate::input::not_toml(path, text) {
+                return Box::new(
+                    Diagnostic::error(
+                        "not-a-house-file",
+                        format!("`{}` is not a house-rules file", path.display()),
+                    )
+                    .help("a house-rules file is TOML: `rules = \"path/to/game.rules\"` and an `[options]` table"),
+                );
+            }
             let at = e.span().map_or(Span::new(file, 0, 0), |r| span(file, r));
             Box::new(
                 Diagnostic::error(
@@ -111,12 +120,11 @@ pub fn load_game(
     let is_house = path.extension().is_some_and(|e| e == "toml");
     let (checked, house, house_file) = if is_house {
         let text = loader.load(path).map_err(|error| {
+            let mut sources = Sources::default();
+            let diagnostic = crate::input::unreadable(path, &error, &mut sources, "check the path");
             Box::new(Failed {
-                diagnostics: vec![Diagnostic::error(
-                    "unreadable-file",
-                    format!("cannot read `{}`: {error}", path.display()),
-                )],
-                sources: Sources::default(),
+                diagnostics: vec![diagnostic],
+                sources,
             })
         })?;
         let mut house_sources = Sources::default();
@@ -130,15 +138,17 @@ pub fn load_game(
         let checked = match loader.load(&house.rules) {
             Ok(_) => check::check_file(&house.rules, loader)?,
             Err(error) => {
+                let mut diagnostic = crate::input::unreadable(
+                    &house.rules,
+                    &error,
+                    &mut house_sources,
+                    "`rules` is relative to the house-rules file",
+                );
+                if diagnostic.code == "unreadable-file" {
+                    diagnostic.message = format!("cannot read the rules file `{}`: {error}", house.rules.display());
+                }
                 return Err(Box::new(Failed {
-                    diagnostics: vec![
-                        Diagnostic::error(
-                            "unreadable-file",
-                            format!("cannot read the rules file `{}`: {error}", house.rules.display()),
-                        )
-                        .label(house.rules_span, "named here")
-                        .help("`rules` is relative to the house-rules file"),
-                    ],
+                    diagnostics: vec![diagnostic.label(house.rules_span, "named here")],
                     sources: house_sources,
                 }));
             }

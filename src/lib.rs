@@ -10,6 +10,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod explain;
 pub mod house;
+pub mod input;
 pub mod ir;
 pub mod playtest;
 pub mod scenario;

@@ -2632,7 +2632,9 @@ impl Compiler {
                     }
                     ast::TableRef::Named(name) => match self.globals.get(&name.name) {
                         Some(Symbol::Table(t)) => Some(Op::Table(t)),
-                        Some(Symbol::Option(o)) if self.def.options[o as usize].ty == OptionType::IntList => {
+                        Some(Symbol::Option(o))
+                            if matches!(self.def.options[o as usize].ty, OptionType::IntList { .. }) =>
+                        {
                             Some(Op::OptionTable(o))
                         }
                         other => {
@@ -2728,7 +2730,7 @@ impl Compiler {
                     OptionType::Bool => Ty::Bool,
                     OptionType::Int { .. } => Ty::Int,
                     OptionType::Enum(_) => Ty::Enum(o),
-                    OptionType::IntList => {
+                    OptionType::IntList { .. } => {
                         self.error(
                             Diagnostic::error("type-mismatch", format!("option `{}` is a list", name.name))
                                 .label(span, "a list cannot be used as one value"),

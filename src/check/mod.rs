@@ -28,7 +28,7 @@ pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        crate::input::read_text(path, crate::input::SOURCE_LIMIT)
     }
 }
 
@@ -53,13 +53,19 @@ pub struct Failed {
 pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
     match loader.load(path) {
         Ok(text) => check_source(&path.display().to_string(), &text, loader),
-        Err(error) => Err(Box::new(Failed {
-            diagnostics: vec![
-                Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
-                    .help("check the path; rules files usually live in games/"),
-            ],
-            sources: Sources::default(),
-        })),
+        Err(error) => {
+            let mut sources = Sources::default();
+            let diagnostic = crate::input::unreadable(
+                path,
+                &error,
+                &mut sources,
+                "check the path; rules files usually live in games/",
+            );
+            Err(Box::new(Failed {
+                diagnostics: vec![diagnostic],
+                sources,
+            }))
+        }
     }
 }
 
@@ -78,6 +84,7 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
         done: vec![],
         base: None,
         chain_failed: false,
+        site: None,
     };
     let items = loading.items(id, &path);
     let base = loading.base;
@@ -131,6 +138,8 @@ struct Loading<'a> {
     base: Option<String>,
     /// Some base along the `extends` chain could not be loaded.
     chain_failed: bool,
+    /// The `use` or `extends` that named the file about to be parsed.
+    site: Option<Span>,
 }
 
 impl Loading<'_> {
@@ -139,11 +148,9 @@ impl Loading<'_> {
         match self.loader.load(path) {
             Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
             Err(error) => {
-                self.diagnostics.push(
-                    Diagnostic::error("unreadable-file", format!("cannot read `{}`: {error}", path.display()))
-                        .label(span, format!("{how} here"))
-                        .help(format!("paths in `{how}` are relative to the file that names them")),
-                );
+                let help = format!("paths in `{how}` are relative to the file that names them");
+                let diagnostic = crate::input::unreadable(path, &error, self.sources, &help);
+                self.diagnostics.push(diagnostic.label(span, format!("{how} here")));
                 None
             }
         }
@@ -153,7 +160,20 @@ impl Loading<'_> {
     /// base with the variant's overrides applied.
     fn items(&mut self, file: u16, path: &Path) -> Vec<ast::Item> {
         let text = self.sources.file(file).text.clone();
+        let site = self.site.take();
         let (parsed, mut errors) = syntax::parse_file(file, &text);
+        if !errors.is_empty() && !is_rules_file(path, &text) {
+            // Not a rules file (`/etc/passwd`): name it, and show none of it.
+            self.sources.files[file as usize].text = "".into();
+            let mut diagnostic =
+                Diagnostic::error("not-a-rules-file", format!("`{}` is not a rules file", path.display()))
+                    .help("a rules file is a `.rules` file of declarations such as `game \"Name\"` and `players 2`");
+            if let Some(site) = site {
+                diagnostic = diagnostic.label(site, "named here");
+            }
+            self.diagnostics.push(diagnostic);
+            return vec![];
+        }
         self.diagnostics.append(&mut errors);
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let mut used = vec![];
@@ -195,6 +215,7 @@ impl Loading<'_> {
                         continue;
                     };
                     self.stack.push(target.clone());
+                    self.site = Some(*span);
                     let items = self.items(id, &target);
                     self.stack.pop();
                     self.done.push(target.clone());
@@ -234,6 +255,16 @@ impl Loading<'_> {
         }
         items
     }
+}
+
+/// Whether a file that has syntax errors is still taken for a rules file,
+/// so its errors are shown with the lines they are on. It is not when its
+/// very first declaration fails and either its name does not end in
+/// `.rules` or no line of it starts like a declaration: then the file is
+/// named, and none of it is shown (it may be `/etc/passwd`).
+fn is_rules_file(path: &Path, text: &str) -> bool {
+    syntax::first_item_parses(text)
+        || (path.extension().is_some_and(|e| e == "rules") && syntax::looks_like_rules(text))
 }
 
 /// A span for diagnostics that concern a whole file rather than a place in it.

@@ -21,7 +21,44 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
             OptionType::Int { min, max }
         }
         ast::OptionType::Enum(names) => OptionType::Enum(names.iter().map(|n| n.name.clone()).collect()),
-        ast::OptionType::IntList => OptionType::IntList,
+        ast::OptionType::IntList { min, max, items } => {
+            let (min, max) = (min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX));
+            if min > max {
+                diags.push(
+                    Diagnostic::error("bad-option-type", format!("the range {min}..{max} is empty"))
+                        .label(decl.ty_span, "the lower bound is above the upper bound"),
+                );
+            }
+            let (fewest, most) = items.unwrap_or((1, i64::MAX));
+            let count = |n: i64| {
+                if n == i64::MAX {
+                    usize::MAX
+                } else {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }
+            };
+            if fewest < 1 {
+                diags.push(
+                    Diagnostic::error("bad-option-type", "a list option holds at least 1 item")
+                        .label(decl.ty_span, format!("`with {fewest}..` allows an empty list"))
+                        .help(format!(
+                            "`table {} at N` reads an item, so an empty list would have nothing to read; write `with 1..{most} items`",
+                            decl.name.name
+                        )),
+                );
+            } else if fewest > most {
+                diags.push(
+                    Diagnostic::error("bad-option-type", format!("the item count {fewest}..{most} is empty"))
+                        .label(decl.ty_span, "the fewest items is above the most"),
+                );
+            }
+            OptionType::IntList {
+                min,
+                max,
+                min_items: count(fewest.max(1)),
+                max_items: count(most),
+            }
+        }
     };
     let default = match literal_value(&ty, &decl.default.kind) {
         Ok(value) => value,
@@ -52,7 +89,7 @@ fn fallback(ty: &OptionType) -> OptionValue {
         OptionType::Bool => OptionValue::Bool(false),
         OptionType::Int { min, max } => OptionValue::Int(0.clamp(*min, (*max).max(*min))),
         OptionType::Enum(_) => OptionValue::Enum(0),
-        OptionType::IntList => OptionValue::IntList(vec![]),
+        OptionType::IntList { .. } => OptionValue::IntList(vec![]),
     }
 }
 
@@ -66,8 +103,45 @@ pub fn describe(ty: &OptionType) -> String {
         } => "a whole number".into(),
         OptionType::Int { min, max } => format!("a whole number from {min} to {max}"),
         OptionType::Enum(names) => format!("one of {}", names.join(", ")),
-        OptionType::IntList => "a list of whole numbers such as [10, 20, 40]".into(),
+        OptionType::IntList {
+            min,
+            max,
+            min_items,
+            max_items,
+        } => {
+            let items = format!("a list of {}", item_count(*min_items, *max_items));
+            let numbers = if (*min, *max) == (i64::MIN, i64::MAX) {
+                "whole numbers".to_string()
+            } else {
+                format!("whole numbers from {min} to {max}")
+            };
+            format!(
+                "{items} {numbers}, such as [{}]",
+                example(*min, *max, *max_items).join(", ")
+            )
+        }
     }
+}
+
+/// "1 or more", "5", "1 to 5".
+fn item_count(fewest: usize, most: usize) -> String {
+    match (fewest, most) {
+        (fewest, usize::MAX) => format!("{fewest} or more"),
+        (fewest, most) if fewest == most => format!("{fewest}"),
+        (fewest, most) => format!("{fewest} to {most}"),
+    }
+}
+
+/// A few items within a list option's range, for its description.
+fn example(min: i64, max: i64, max_items: usize) -> Vec<String> {
+    let start = 10.clamp(min, max.max(min));
+    (0..max_items.clamp(1, 3))
+        .scan(start, |value, _| {
+            let item = *value;
+            *value = value.saturating_mul(2).min(max);
+            Some(item.to_string())
+        })
+        .collect()
 }
 
 fn literal_value(ty: &OptionType, literal: &LiteralKind) -> Result<OptionValue, String> {
@@ -84,7 +158,26 @@ fn literal_value(ty: &OptionType, literal: &LiteralKind) -> Result<OptionValue, 
             Some(i) => Ok(OptionValue::Enum(i)),
             None => Err(format!("is `{name}`, not one of {}", names.join(", "))),
         },
-        (OptionType::IntList, LiteralKind::List(list)) => Ok(OptionValue::IntList(list.clone())),
+        (
+            OptionType::IntList {
+                min,
+                max,
+                min_items,
+                max_items,
+            },
+            LiteralKind::List(list),
+        ) => {
+            if list.len() < *min_items || list.len() > *max_items {
+                let wanted = item_count(*min_items, *max_items);
+                let n = list.len();
+                let items = if n == 1 { "item" } else { "items" };
+                return Err(format!("has {n} {items}, but needs {wanted}"));
+            }
+            match list.iter().position(|i| i < min || i > max) {
+                Some(at) => Err(format!("has {} as item {}, outside {min}..{max}", list[at], at + 1)),
+                None => Ok(OptionValue::IntList(list.clone())),
+            }
+        }
         (_, other) => Err(format!("is {}, not {}", describe_literal(other), describe(ty))),
     }
 }
@@ -116,12 +209,12 @@ pub fn parse_option_value(def: &GameDef, index: usize, value: &str) -> Result<Op
     } else if value == "true" || value == "false" {
         LiteralKind::Bool(value == "true")
     } else if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
-        let items: Result<Vec<i64>, _> = inner
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::parse)
-            .collect();
+        // `[]` is the empty list; otherwise every item between commas is a number.
+        let items: Result<Vec<i64>, _> = if inner.trim().is_empty() {
+            Ok(vec![])
+        } else {
+            inner.split(',').map(|s| s.trim().parse()).collect()
+        };
         match items {
             Ok(list) => LiteralKind::List(list),
             Err(_) => return Err(format!("`{value}` is not {}", describe(ty))),

@@ -8,12 +8,14 @@ use rpsdsl::sim::Report;
 pub fn merge(files: &[PathBuf], json: bool) -> ExitCode {
     let mut reports = vec![];
     for file in files {
-        let text = match std::fs::read_to_string(file) {
+        let text = match super::read_record(
+            file,
+            "not-a-report",
+            "a report",
+            "`rpsdsl simulate --json --shard I/N` writes one",
+        ) {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", file.display());
-                return ExitCode::from(1);
-            }
+            Err(code) => return code,
         };
         match Report::from_json(&text) {
             Ok(r) => reports.push((file, r)),

@@ -214,3 +214,36 @@ pub(crate) fn color() -> bool {
 pub(crate) fn report(diagnostics: &[Diagnostic], sources: &Sources) {
     eprint!("{}", diagnostic::render(diagnostics, sources, color()));
 }
+
+/// Reads a JSON record (a transcript, a report): a file that cannot be read,
+/// or is not JSON at all, is reported without showing any of it.
+pub(crate) fn read_record(
+    path: &std::path::Path,
+    code: &'static str,
+    what: &str,
+    source: &str,
+) -> Result<String, ExitCode> {
+    let mut sources = Sources::default();
+    let text = rpsdsl::input::read_text(path, rpsdsl::input::RECORD_LIMIT).map_err(|error| {
+        report(
+            &[rpsdsl::input::unreadable(path, &error, &mut sources, "check the path")],
+            &sources,
+        );
+        ExitCode::from(1)
+    })?;
+    if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
+        let diagnostic = Diagnostic::error(
+            code,
+            format!(
+                "`{}` is not {what}: it is not JSON (line {}, column {})",
+                path.display(),
+                error.line(),
+                error.column()
+            ),
+        )
+        .help(format!("give the JSON file of {what}; {source}"));
+        report(&[diagnostic], &sources);
+        return Err(ExitCode::from(1));
+    }
+    Ok(text)
+}

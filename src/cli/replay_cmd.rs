@@ -12,12 +12,14 @@ use rpsdsl::transcript::{Header, Transcript, UNFINISHED, Viewer};
 use super::report;
 
 pub fn replay(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::read_record(
+        path,
+        "not-a-transcript",
+        "a transcript",
+        "`rpsdsl run --json --view all` writes one",
+    ) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", path.display());
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let recorded: Transcript = match serde_json::from_str(&text) {
         Ok(t) => t,

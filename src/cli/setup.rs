@@ -76,12 +76,23 @@ pub fn load_game(
     let loaded = rpsdsl::house::load_game(file, &rpsdsl::check::FsLoader, |sources| {
         let mut all = vec![];
         if let Some(path) = scenario_path {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                vec![Diagnostic::error(
-                    "unreadable-file",
-                    format!("cannot read scenario `{}`: {e}", path.display()),
+            let text = rpsdsl::input::read_text(path, rpsdsl::input::SOURCE_LIMIT).map_err(|e| {
+                vec![rpsdsl::input::unreadable(
+                    path,
+                    &e,
+                    sources,
+                    "check the scenario's path",
                 )]
             })?;
+            if rpsdsl::input::not_toml(path, &text) {
+                return Err(vec![
+                    Diagnostic::error(
+                        "not-a-scenario-file",
+                        format!("`{}` is not a scenario file", path.display()),
+                    )
+                    .help("a scenario is a TOML file; see docs/scenarios.md for the format"),
+                ]);
+            }
             let id = sources.add(path.display().to_string(), text.clone());
             scenario = rpsdsl::scenario::Scenario::from_toml(id, &text).map_err(|d| vec![*d])?;
             all.extend(scenario.options.clone());

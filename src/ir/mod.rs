@@ -208,9 +208,18 @@ impl Board {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OptionType {
     Bool,
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     Enum(Vec<String>),
-    IntList,
+    /// Each item from `min` to `max`; from `min_items` (at least 1) to `max_items` items.
+    IntList {
+        min: i64,
+        max: i64,
+        min_items: usize,
+        max_items: usize,
+    },
 }
 
 #[derive(Debug, Clone)]

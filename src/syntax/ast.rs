@@ -132,9 +132,17 @@ pub struct OptionDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionType {
     Bool,
-    Int { min: Option<i64>, max: Option<i64> },
+    Int {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
     Enum(Vec<Ident>),
-    IntList,
+    /// `list of int [in A..B] [with N..M items]`.
+    IntList {
+        min: Option<i64>,
+        max: Option<i64>,
+        items: Option<(i64, i64)>,
+    },
 }
 
 #[derive(Clone, Debug)]

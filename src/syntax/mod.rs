@@ -4,7 +4,7 @@ pub mod ast;
 mod parse;
 
 pub use parse::MAX_NESTING;
-pub use parse::parse_file;
+pub use parse::{first_item_parses, looks_like_rules, parse_file};
 
 /// Runs `f`, on a fresh stack segment if this one runs low. Every function
 /// that recurses over the tree goes through it at each level, so a tree as

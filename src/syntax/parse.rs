@@ -113,6 +113,40 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
     (File { items }, errors)
 }
 
+/// Whether the first declaration of `text` parses (a file of only comments
+/// counts as parsing). A file whose very first declaration fails may not be a
+/// rules file at all; see [`looks_like_rules`].
+pub fn first_item_parses(text: &str) -> bool {
+    let error = match RulesParser::parse(Rule::file, text) {
+        Ok(_) => return true,
+        Err(error) => error,
+    };
+    let position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let start = item_start_before(text, position);
+    start > 0
+        && RulesParser::parse(Rule::file, &text[..start]).is_ok_and(|mut pairs| {
+            pairs
+                .next()
+                .is_some_and(|file| file.into_inner().any(|p| p.as_rule() != Rule::EOI))
+        })
+}
+
+/// Whether any line of `text` starts like a rules declaration (`game "..."`,
+/// `players 2`, `option ...`, `extends "..."`, ...).
+pub fn looks_like_rules(text: &str) -> bool {
+    const MORE_STARTS: &[&str] = &["extends", "constant", "table", "override", "anytime"];
+    text.lines().map(str::trim_start).any(|line| {
+        starts_item(line)
+            || MORE_STARTS.iter().any(|kw| {
+                line.strip_prefix(kw)
+                    .is_some_and(|rest| rest.starts_with([' ', '\t', '"', '{']) || rest.is_empty())
+            })
+    })
+}
+
 fn starts_item(line: &str) -> bool {
     ITEM_STARTS.iter().any(|kw| {
         line.strip_prefix(kw)
@@ -807,7 +841,19 @@ impl<'a> Ctx<'a> {
                 OptionType::Int { min, max }
             }
             Rule::enum_type => OptionType::Enum(ty_inner.into_inner().map(|p| self.ident(p)).collect()),
-            _ => OptionType::IntList,
+            _ => {
+                let mut parts = ty_inner.into_inner();
+                let mut bounds = parts.next().expect("a list has an item type").into_inner();
+                let min = bounds.next().map(|p| self.int(p));
+                let max = bounds.next().map(|p| self.int(p));
+                let items = parts.next().map(|length| {
+                    let mut counts = length.into_inner();
+                    let fewest = counts.next().map_or(0, |p| self.int(p));
+                    let most = counts.next().map_or(fewest, |p| self.int(p));
+                    (fewest, most)
+                });
+                OptionType::IntList { min, max, items }
+            }
         };
         let literal = inner.next().unwrap();
         let lit_span = self.span(&literal);
