@@ -68,7 +68,16 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
     // Set once a construct nested too deeply: one report per file is enough.
     let too_deep = std::cell::Cell::new(false);
     while offset <= text.len() {
-        match RulesParser::parse(Rule::file, &text[offset..]) {
+        // pest finds an error's line by scanning back from the end of its
+        // input, so each error costs the length of the rest of the file.
+        // Past the errors a check shows, parse one item at a time: the rest
+        // are only counted, and counting stays linear.
+        let end = if errors.len() >= crate::diagnostic::MAX_REPORTED {
+            next_item_start(text, offset + 1).unwrap_or(text.len())
+        } else {
+            text.len()
+        };
+        match RulesParser::parse(Rule::file, &text[offset..end]) {
             Ok(mut pairs) => {
                 let ctx = Ctx::new(file, offset, &too_deep);
                 let file_pair = pairs.next().expect("the file rule always yields one pair");
@@ -78,11 +87,26 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
                     }
                 }
                 errors.append(&mut ctx.misplaced.borrow_mut());
-                break;
+                if end == text.len() {
+                    break;
+                }
+                offset = end;
             }
             Err(error) => {
                 let (position, diagnostic) = if is_stack_limit(&error) {
                     stack_limit_error(file, offset, text, &error)
+                } else if errors.len() >= crate::diagnostic::MAX_REPORTED {
+                    // Only counted (see `diagnostic::cap`): where it is, nothing more.
+                    let position = match error.location {
+                        pest::error::InputLocation::Pos(p) => p,
+                        pest::error::InputLocation::Span((s, _)) => s,
+                    };
+                    let position = error
+                        .parse_attempts()
+                        .map_or(position, |a| position.max(a.max_position));
+                    let position = floor_char_boundary(text, (offset + position).min(text.len()));
+                    let span = Span::new(file, position, position);
+                    (position, Diagnostic::error("syntax", "unexpected text").label(span, ""))
                 } else {
                     syntax_error(file, offset, text, &error, &mut braces)
                 };
