@@ -275,6 +275,7 @@ fn bad_house_rules_and_variants_are_diagnosed() {
         ("cycle_b", "extends-cycle"),
         ("missing_base", "unreadable-file"),
         ("missing_base_variant", "unreadable-file"),
+        ("negative_blind", "bad-option-value"),
         ("out_of_range", "bad-option-value"),
         ("override_missing", "override-missing"),
         ("override_missing_phase", "override-missing"),
