@@ -157,6 +157,24 @@ pub fn printable_def(def: &mut GameDef) {
     }
 }
 
+/// Every string in a JSON document (keys too) made [`printable`]: for a
+/// file read from disk, whose text no one checked.
+pub fn printable_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => tidy(s),
+        Value::Array(items) => items.iter_mut().for_each(printable_json),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (key, mut item) in entries {
+                printable_json(&mut item);
+                map.insert(printable_string(&key), item);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::printable;

@@ -46,7 +46,7 @@ pub fn replay(path: &Path) -> ExitCode {
             bad_field(
                 "view",
                 format!(
-                    "this transcript was written for view `{}`; a seat's view cannot be replayed",
+                    "this transcript was written for view `{}`: a seat's view cannot be replayed, only a `--view all` transcript can",
                     printable(&recorded.view)
                 ),
                 field("view"),
