@@ -225,11 +225,13 @@ fn replay_edited(name: &str, edit: impl Fn(&mut serde_json::Value)) -> Output {
     rpsdsl(&["replay", path.to_str().unwrap()])
 }
 
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
 #[test]
 fn replay_refuses_a_transcript_whose_header_was_edited() {
     let intact = replay_edited("intact.json", |_| {});
     assert_eq!(intact.status.code(), Some(0), "{}", err(&intact));
-    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+    let cases: Vec<(&str, Edit, &str)> = vec![
         (
             "view",
             Box::new(|v| v["view"] = "Ann".into()),
