@@ -18,4 +18,5 @@ pub mod script;
 pub mod session;
 pub mod sim;
 pub mod syntax;
+pub mod text;
 pub mod transcript;

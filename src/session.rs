@@ -17,6 +17,8 @@ pub struct Record {
     pub decisions: Vec<String>,
     /// Every shuffle's full outcome, top first.
     pub shuffles: Vec<ShuffleSpec>,
+    /// A scenario fixed some shuffles: the seed alone does not deal them.
+    pub shuffles_fixed: bool,
 }
 
 /// A game that could not finish; what happened up to the failure is kept.
@@ -34,7 +36,10 @@ pub fn play(
     scenario: &Scenario,
     agents: &mut [Box<dyn Agent>],
 ) -> Result<Record, Box<Failure>> {
-    let mut record = Record::default();
+    let mut record = Record {
+        shuffles_fixed: !scenario.shuffles.is_empty(),
+        ..Record::default()
+    };
     // What happened before a failure is kept, shuffles included, so the
     // transcript of a failed game still replays up to the failure.
     let fail = |diagnostic: Diagnostic, mut record: Record, events: Vec<Event>| {

@@ -12,6 +12,7 @@ use rpsdsl::engine::{Choice, Event, Observation, State, View};
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
+use rpsdsl::transcript::{Header, Transcript, Viewer, render_events};
 
 /// Every game and variant with its default options, and Rubber Paper
 /// Scissors with both optional modules (hidden bonus tokens, Goggles).
@@ -55,6 +56,36 @@ fn random_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize)
             })
             .collect();
         state.apply(def, &step, &mut events).unwrap();
+    }
+    state
+}
+
+/// Like [`random_state`], but never a finished game: the last state of the
+/// walk that still waits for a decision, so a short game is tested too.
+fn live_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize) -> State {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut events = vec![];
+    let mut state = State::start(def, options, seed, vec![], &mut events).unwrap();
+    for _ in 0..steps {
+        let Some(pending) = state.pending() else { break };
+        let step: Vec<Choice> = pending
+            .who()
+            .iter()
+            .map(|&seat| {
+                let legal = pending.legal(seat);
+                Choice {
+                    seat,
+                    value: legal[rng.random_range(0..legal.len())],
+                    reaction_ms: rng.random_range(200..900),
+                }
+            })
+            .collect();
+        let mut next = state.clone();
+        next.apply(def, &step, &mut events).unwrap();
+        if next.pending().is_none() {
+            break;
+        }
+        state = next;
     }
     state
 }
@@ -190,8 +221,8 @@ proptest! {
     fn agents_never_peek(game in 0usize..64, seed in 0u64..1_000_000, steps in 0usize..120) {
         let all = games_with_options();
         let (name, def, options) = &all[game % all.len()];
-        let state = random_state(def, options, seed, steps);
-        let Some(pending) = state.pending() else { return Ok(()) };
+        let state = live_state(def, options, seed, steps);
+        let pending = state.pending().expect("a live state waits for a decision");
         for &seat in pending.who() {
             let other = state.redeal_hidden(def, seat, seed ^ 0xABCD).unwrap();
             prop_assert_eq!(other.view(def, seat), state.view(def, seat), "{}: the redealt game looks the same", name);
@@ -203,6 +234,74 @@ proptest! {
                 prop_assert_eq!(chose_a, chose_b, "{}: {} at seat {} after {} steps", name, spec, seat, steps);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Two games that differ only in what a seat cannot see give that seat
+    /// the same transcript lines for the next step, `[of N]` counts
+    /// included, as long as the step itself shows no difference to it.
+    #[test]
+    fn a_seat_s_transcript_does_not_tell_a_redeal(game in 0usize..64, seed in 0u64..1_000_000, steps in 0usize..120) {
+        let all = games_with_options();
+        let (name, def, options) = &all[game % all.len()];
+        let state = live_state(def, options, seed, steps);
+        // The deciding seats: a redeal for them keeps the pending decision
+        // (for a seat that is not deciding, see the report of issue 12).
+        for viewer in state.pending().unwrap().who().to_vec() {
+            let other = state.redeal_hidden(def, viewer, seed ^ 0x5EA7).unwrap();
+            let (pa, pb) = (state.pending().unwrap(), other.pending().unwrap());
+            prop_assert_eq!(pa.who(), pb.who());
+            // One answer per deciding seat, the same value in both games:
+            // the viewer's own is legal in both; another seat's is a value
+            // legal in both games, if there is one.
+            let mut step = vec![];
+            for &seat in pa.who() {
+                let (la, lb) = (pa.legal(seat), pb.legal(seat));
+                let both: Vec<i64> = la.iter().copied().filter(|v| lb.contains(v)).collect();
+                prop_assume!(!both.is_empty());
+                step.push(Choice { seat, value: both[(seed as usize + steps) % both.len()], reaction_ms: 400 });
+            }
+            let (mut a, mut b) = (state.clone(), other);
+            let (mut ea, mut eb) = (vec![], vec![]);
+            a.apply(def, &step, &mut ea).unwrap();
+            b.apply(def, &step, &mut eb).unwrap();
+            let lines_a = render_events(def, &ea, Viewer::Seat(viewer));
+            let lines_b = render_events(def, &eb, Viewer::Seat(viewer));
+            // The decisions as the viewer read them: another seat's count
+            // must not depend on what the viewer cannot see.
+            let decisions = |lines: &[String]| -> Vec<String> {
+                lines.iter().filter(|l| !l.starts_with(' ') && l.contains(" choose")).cloned().collect()
+            };
+            prop_assert_eq!(decisions(&lines_a), decisions(&lines_b), "{} after {} steps, seen by seat {}", name, steps, viewer);
+            if a.view(def, viewer) == b.view(def, viewer) && a.pending().is_some() == b.pending().is_some() {
+                prop_assert_eq!(lines_a, lines_b, "{} after {} steps, seen by seat {}", name, steps, viewer);
+            }
+        }
+    }
+
+    /// A seat's view never carries the seed: not in the text header, not as
+    /// a JSON field; the full view does.
+    #[test]
+    fn a_seat_s_view_carries_no_seed(game in 0usize..64, seed in 1_000u64..u64::MAX) {
+        let all = games_with_options();
+        let (name, def, options) = &all[game % all.len()];
+        let mut players = agents::from_spec("random", def.players(), seed).unwrap();
+        let record = session::play(def, options, seed, &Scenario::default(), &mut players).unwrap();
+        let header = || Header { rules: "x.rules", about: None, seed, options: vec![], agents: vec!["random".into(); def.players()] };
+        for viewer in (0..def.players() as Seat).map(Viewer::Seat) {
+            let t = Transcript::new(def, header(), &record, viewer);
+            prop_assert_eq!(t.seed, None);
+            let text = t.to_text();
+            prop_assert!(!text.contains("seed") && !text.contains(&seed.to_string()), "{}: {}", name, text);
+            let json: serde_json::Value = serde_json::to_value(&t).unwrap();
+            prop_assert!(json.get("seed").is_none(), "{}", name);
+            prop_assert!(!json.to_string().contains(&seed.to_string()), "{}", name);
+        }
+        let full = Transcript::new(def, header(), &record, Viewer::All);
+        prop_assert_eq!(full.seed, Some(seed));
     }
 }
 

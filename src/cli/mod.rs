@@ -65,8 +65,10 @@ enum Command {
         /// House rules (TOML) naming the rules file and setting options.
         #[arg(long, conflicts_with = "file")]
         house: Option<PathBuf>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// The game's seed; by default one drawn from the operating system
+        /// (the full view's header names it, so the game can be run again).
+        #[arg(long)]
+        seed: Option<u64>,
         /// One agent per seat (or one for all), e.g. `mcts:iterations=500,random`;
         /// `rpsdsl agents` lists them.
         #[arg(long, default_value = "random")]
@@ -95,7 +97,7 @@ enum Command {
         /// at yours (`human,random`); `rpsdsl agents` lists them.
         #[arg(long, default_value = play_cmd::DEFAULT_AGENTS)]
         agents: String,
-        /// The game's seed; by default one from the clock, printed so the game can be dealt again.
+        /// The game's seed; by default one drawn from the operating system. It is never shown.
         #[arg(long)]
         seed: Option<u64>,
         /// Set an option: `--set best_of=3` (repeatable).

@@ -15,7 +15,7 @@ use rpsdsl::engine::{Choice, EngineError, Event, Observation, State};
 use rpsdsl::house::LoadedGame;
 use rpsdsl::ir::{ChoiceKind, GameDef, Seat};
 use rpsdsl::session::{self, Record};
-use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events};
+use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
 
 mod happened;
 mod seats;
@@ -49,12 +49,15 @@ pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settin
             return ExitCode::from(2);
         }
     };
-    // A seed from the clock is printed, so the game can be played again.
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
-    });
+    // The seed deals the game and drives the agents: the screen never shows
+    // it, and by default no one can guess it.
+    let seed = match super::setup::seed_or_os(seed) {
+        Ok(seed) => seed,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     let players = match players(&game.def, human, agent_spec, seed) {
         Ok(p) => p,
         Err(e) => {
@@ -66,7 +69,7 @@ pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settin
     // Typed input is not echoed through a pipe; echo it so the screen reads
     // as a conversation.
     let echo = !stdin.is_terminal();
-    let rules = file.display().to_string();
+    let rules = rpsdsl::text::printable_string(&file.display().to_string());
     let mut table = Table {
         game: &game,
         rules: &rules,
@@ -218,7 +221,10 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         let def = self.def();
         let others: Vec<String> = (0..def.players())
             .filter(|&s| s != self.human as usize)
-            .map(|s| format!("{} ({})", def.seat_name(s as Seat), self.agents[s].name()))
+            .map(|s| {
+                let agent = rpsdsl::text::printable_string(&without_seed(&self.agents[s].name()));
+                format!("{} ({agent})", def.seat_name(s as Seat))
+            })
             .collect();
         let changed: Vec<String> = changed_options(def, &self.game.options)
             .iter()
@@ -234,11 +240,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         if !changed.is_empty() {
             text.push_str(&format!("Options: {}\n", changed.join(" ")));
         }
-        text.push_str(&format!(
-            "Seed {0}: --seed {0} deals this game again.\n\
-             Type a choice's number or name; ? shows the rules and options; q quits.\n",
-            self.seed
-        ));
+        text.push_str("Type a choice's number or name; ? shows the rules and options; q quits.\n");
         self.rule()?;
         write!(self.out, "{text}")
     }
@@ -371,7 +373,12 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
     /// Offers to save the game as a JSON transcript that `rpsdsl replay`
     /// reads. Enter or the end of input skips.
     fn offer_save(&mut self, state: &State) -> io::Result<()> {
-        let default = format!("play-{}.json", self.seed);
+        // Not named after the seed: the name is shown before the game's
+        // whole record is written.
+        let default = (1..)
+            .map(|n| format!("play-{n}.json"))
+            .find(|name| !Path::new(name).exists())
+            .unwrap_or_else(|| "play.json".into());
         loop {
             write!(
                 self.out,
@@ -420,6 +427,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             scores: state.scores().to_vec(),
             decisions: self.decisions.clone(),
             shuffles: session::shuffles_of(def, &self.events),
+            shuffles_fixed: false,
         };
         let header = Header {
             rules: self.rules,

@@ -5,11 +5,13 @@ use std::process::ExitCode;
 
 use rpsdsl::agents;
 use rpsdsl::check::{FsLoader, OptionSetting};
-use rpsdsl::diagnostic::Span;
+use rpsdsl::diagnostic::{Diagnostic, Sources, Span};
 use rpsdsl::session;
+use rpsdsl::text::printable;
 use rpsdsl::transcript::{Header, Transcript, UNFINISHED, Viewer};
 
 use super::report;
+use super::setup::{changed_options, printable_game};
 
 pub fn replay(path: &Path) -> ExitCode {
     let text = match super::read_record(
@@ -33,13 +35,64 @@ pub fn replay(path: &Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let Some(script) = &recorded.replay else {
-        eprintln!(
-            "error: this transcript was written for view `{}`; only a `--view all` transcript can be replayed",
-            recorded.view
-        );
-        return ExitCode::from(1);
+    let mut sources = Sources::default();
+    let file = sources.add(path.display().to_string(), text.clone());
+    // A field of the transcript, underlined in the file.
+    let field = |name: &str| field_span(&text, file, name);
+    let refuse = |d: Diagnostic, sources: &Sources| {
+        report(&[d], sources);
+        ExitCode::from(1)
     };
+    if recorded.view != "all" {
+        return refuse(
+            bad_field(
+                "view",
+                format!(
+                    "this transcript was written for view `{}`: a seat's view cannot be replayed, only a `--view all` transcript can",
+                    printable(&recorded.view)
+                ),
+                field("view"),
+            )
+            .help("replay a `--view all` transcript: `rpsdsl run ... --json` writes one"),
+            &sources,
+        );
+    }
+    let Some(script) = &recorded.replay else {
+        return refuse(
+            bad_field(
+                "replay",
+                "this transcript has no `replay` field: nothing records its shuffles and decisions",
+                field("view"),
+            )
+            .help("replay a transcript as `rpsdsl run ... --json` wrote it"),
+            &sources,
+        );
+    };
+    let Some(seed) = recorded.seed else {
+        return refuse(
+            bad_field("seed", "this transcript has no `seed`", field("view"))
+                .help("a `--view all` transcript names its seed; replay one as `rpsdsl run ... --json` wrote it"),
+            &sources,
+        );
+    };
+    let rules = Path::new(&recorded.rules);
+    if !rules
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rules") || e.eq_ignore_ascii_case("toml"))
+    {
+        return refuse(
+            bad_field(
+                "rules",
+                format!(
+                    "`{}` is not a `.rules` or house-rules `.toml` file",
+                    printable(&recorded.rules)
+                ),
+                field("rules"),
+            )
+            .help("`rules` names the file the game was played from, as given to `rpsdsl run`"),
+            &sources,
+        );
+    }
     let settings: Vec<OptionSetting> = recorded
         .options
         .iter()
@@ -50,20 +103,39 @@ pub fn replay(path: &Path) -> ExitCode {
             value_span: Span::default(),
         })
         .collect();
-    let game = match rpsdsl::house::load_game(Path::new(&recorded.rules), &FsLoader, |_| Ok(settings)) {
+    let mut game = match rpsdsl::house::load_game(rules, &FsLoader, |_| Ok(settings)) {
         Ok(game) => game,
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
+            if failed
+                .diagnostics
+                .iter()
+                .any(|d| matches!(d.code, "unknown-option" | "bad-option-value"))
+            {
+                return refuse(
+                    bad_field(
+                        "options",
+                        "the transcript's `options` do not fit the rules",
+                        field("options"),
+                    )
+                    .help("`options` lists `[name, value]` pairs the rules declare, as `rpsdsl run` wrote them"),
+                    &sources,
+                );
+            }
             return ExitCode::from(1);
         }
     };
-    let (def, options) = (game.def, game.options);
-    let scenario = script.to_scenario(recorded.seed);
-    let mut agents = agents::from_spec("random", def.players(), recorded.seed).unwrap_or_default();
+    printable_game(&mut game);
+    let (def, options) = (&game.def, &game.options);
+    if let Some(d) = check_header(&recorded, &game, &field) {
+        return refuse(d, &sources);
+    }
+    let scenario = script.to_scenario(seed);
+    let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
     // A game left unfinished (a person quit `rpsdsl play`) is checked as far
     // as it went: past its decisions the agents play on, or the rules stop.
     let unfinished = recorded.result == UNFINISHED;
-    let replayed = match session::play(&def, &options, recorded.seed, &scenario, &mut agents) {
+    let replayed = match session::play(def, options, seed, &scenario, &mut agents) {
         Ok(record) => record,
         Err(failure) if unfinished => failure.record,
         Err(failure) => {
@@ -75,23 +147,182 @@ pub fn replay(path: &Path) -> ExitCode {
     let header = Header {
         about: None,
         rules: &recorded.rules,
-        seed: recorded.seed,
+        seed,
         options: recorded.options.clone(),
         agents: recorded.agents.clone(),
     };
-    let mut again = Transcript::new(&def, header, &replayed, Viewer::All);
+    let mut again = Transcript::new(def, header, &replayed, Viewer::All);
     if unfinished && again.lines.len() >= recorded.lines.len() {
         again.lines.truncate(recorded.lines.len());
         again.result = UNFINISHED.into();
     }
-    match rpsdsl::transcript::first_divergence(&recorded, &again) {
-        None => {
-            say!("replay matches: {} lines, {}", again.lines.len(), again.result);
-            ExitCode::SUCCESS
-        }
-        Some(message) => {
-            eprintln!("replay diverged: {message}");
-            ExitCode::from(1)
+    if let Some(message) = rpsdsl::transcript::first_divergence(&recorded, &again) {
+        eprintln!("replay diverged: {message}");
+        return ExitCode::from(1);
+    }
+    // Every shuffle was forced from the record; the seed must deal them too,
+    // or it is not this game's seed.
+    if !script.shuffles_fixed
+        && let Some(d) = check_seed(def, options, seed, script, &field)
+    {
+        return refuse(d, &sources);
+    }
+    say!("replay matches: {} lines, {}", again.lines.len(), again.result);
+    ExitCode::SUCCESS
+}
+
+/// A transcript field that does not fit: code `bad-transcript`.
+fn bad_field(name: &str, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
+    let d = Diagnostic::error("bad-transcript", message);
+    match span {
+        Some(span) => d.label(span, format!("this `{name}`")),
+        None => d,
+    }
+}
+
+/// Where `"name":` is in the transcript's text, to the end of its line.
+fn field_span(text: &str, file: rpsdsl::diagnostic::FileId, name: &str) -> Option<Span> {
+    let start = text.find(&format!("\"{name}\":"))?;
+    let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    Some(Span::new(file, start, end.max(start + 1)))
+}
+
+/// The header facts the rules decide: the game's name, what the file is,
+/// the options that differ from their defaults, one known agent per seat.
+fn check_header(
+    recorded: &Transcript,
+    game: &rpsdsl::house::LoadedGame,
+    field: &dyn Fn(&str) -> Option<Span>,
+) -> Option<Diagnostic> {
+    let def = &game.def;
+    let rules = printable(&recorded.rules);
+    if recorded.game != def.name {
+        return Some(
+            bad_field(
+                "game",
+                format!(
+                    "the transcript's `game` is `{}`, but `{rules}` is the game `{}`",
+                    printable(&recorded.game),
+                    def.name
+                ),
+                field("game"),
+            )
+            .help("replay the transcript against the rules it was written from"),
+        );
+    }
+    if let Some(about) = &recorded.about
+        && *about != game.description
+    {
+        return Some(
+            bad_field(
+                "about",
+                format!(
+                    "the transcript's `about` is `{}`, but `{rules}` is `{}`",
+                    printable(about),
+                    game.description
+                ),
+                field("about"),
+            )
+            .help("replay the transcript against the rules it was written from"),
+        );
+    }
+    let changed = changed_options(def, &game.options);
+    if recorded.options != changed {
+        let show = |o: &[(String, String)]| {
+            let set: Vec<String> = o
+                .iter()
+                .map(|(k, v)| format!("{}={}", printable(k), printable(v)))
+                .collect();
+            if set.is_empty() {
+                "none".to_string()
+            } else {
+                set.join(" ")
+            }
+        };
+        return Some(
+            bad_field(
+                "options",
+                format!(
+                    "the transcript's `options` ({}) are not the options that differ from their defaults ({})",
+                    show(&recorded.options),
+                    show(&changed)
+                ),
+                field("options"),
+            )
+            .help("`options` lists each changed option once, as `rpsdsl run` wrote it"),
+        );
+    }
+    if recorded.agents.len() != def.players() {
+        return Some(
+            bad_field(
+                "agents",
+                format!(
+                    "the transcript names {} agents, but {} has {} seats",
+                    recorded.agents.len(),
+                    def.name,
+                    def.players()
+                ),
+                field("agents"),
+            )
+            .help("`agents` names one agent per seat, as `rpsdsl run` wrote it"),
+        );
+    }
+    for (seat, agent) in recorded.agents.iter().enumerate() {
+        let known = agent.eq_ignore_ascii_case("human")
+            || agents::spec::parse_agent(agent)
+                .and_then(|spec| agents::build(&spec, seat as u8, 0))
+                .is_ok();
+        if !known {
+            return Some(
+                bad_field(
+                    "agents",
+                    format!(
+                        "the transcript's agent for {} is `{}`, which is not an agent",
+                        def.seat_name(seat as u8),
+                        printable(agent)
+                    ),
+                    field("agents"),
+                )
+                .help("`rpsdsl agents` lists the agents; `human` is a person at `rpsdsl play`"),
+            );
         }
     }
+    None
+}
+
+/// Whether `seed` deals the recorded shuffles, given the same decisions.
+fn check_seed(
+    def: &rpsdsl::ir::GameDef,
+    options: &[rpsdsl::ir::OptionValue],
+    seed: u64,
+    script: &rpsdsl::transcript::ReplayScript,
+    field: &dyn Fn(&str) -> Option<Span>,
+) -> Option<Diagnostic> {
+    if script.shuffles.is_empty() {
+        return None;
+    }
+    let mut unforced = script.to_scenario(seed);
+    unforced.shuffles.clear();
+    let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
+    let dealt = match session::play(def, options, seed, &unforced, &mut agents) {
+        Ok(record) => record.shuffles,
+        Err(failure) => failure.record.shuffles,
+    };
+    let first_wrong = script
+        .shuffles
+        .iter()
+        .zip(dealt.iter().map(Some).chain(std::iter::repeat(None)))
+        .position(|(recorded, dealt)| dealt.is_none_or(|d| d.zone != recorded.zone || d.top != recorded.top))?;
+    Some(
+        bad_field(
+            "seed",
+            format!(
+                "the seed {seed} does not deal the recorded shuffles: shuffle {} of {} differs",
+                first_wrong + 1,
+                printable(&script.shuffles[first_wrong].zone)
+            ),
+            field("seed"),
+        )
+        .help("the seed is the one the game was played with; a transcript whose seed was changed cannot be replayed"),
+    )
 }

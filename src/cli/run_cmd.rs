@@ -13,7 +13,7 @@ use super::setup::{changed_options, load_game, parse_viewer};
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     file: &Path,
-    seed: u64,
+    seed: Option<u64>,
     agent_spec: &str,
     settings: &[String],
     view: &str,
@@ -25,7 +25,13 @@ pub fn run(
         Err(code) => return code,
     };
     let (def, options) = (&game.def, &game.options);
-    let seed = scenario.seed.unwrap_or(seed);
+    let seed = match super::setup::seed_or_os(scenario.seed.or(seed)) {
+        Ok(seed) => seed,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     let viewer = match parse_viewer(def, view) {
         Ok(v) => v,
         Err(e) => {

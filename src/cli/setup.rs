@@ -33,6 +33,12 @@ pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<Op
     if errors.is_empty() { Ok(out) } else { Err(errors) }
 }
 
+/// Every name of a loaded game made printable (see [`rpsdsl::text`]).
+pub fn printable_game(game: &mut rpsdsl::house::LoadedGame) {
+    rpsdsl::text::printable_def(&mut game.def);
+    game.description = rpsdsl::text::printable_string(&game.description);
+}
+
 pub fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
     if view == "all" {
         return Ok(Viewer::All);
@@ -55,12 +61,25 @@ pub fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
         })
 }
 
+/// The seed given, or one drawn from the operating system's random source:
+/// a seat's view never shows the seed, and a seed from the clock or a small
+/// default could be guessed, which would deal the whole game again.
+pub fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
+    use rand::TryRng as _;
+    match seed {
+        Some(seed) => Ok(seed),
+        None => rand::rngs::SysRng
+            .try_next_u64()
+            .map_err(|e| format!("cannot draw a seed from the operating system ({e}); give one with --seed N")),
+    }
+}
+
 pub fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
     def.options
         .iter()
         .zip(values)
         .filter(|(o, v)| o.default != **v)
-        .map(|(o, v)| (o.name.clone(), v.render(&o.ty)))
+        .map(|(o, v)| (o.name.clone(), rpsdsl::text::printable_string(&v.render(&o.ty))))
         .collect()
 }
 
@@ -101,8 +120,9 @@ pub fn load_game(
         Ok(all)
     });
     match loaded {
-        Ok(game) => {
+        Ok(mut game) => {
             super::report(&game.warnings, &game.def.sources);
+            printable_game(&mut game);
             Ok((game, scenario))
         }
         Err(failed) => {

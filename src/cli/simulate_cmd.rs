@@ -52,7 +52,7 @@ pub fn load_game_input(path: &Path, settings: &[String]) -> Result<GameInput, Ex
     Ok(GameInput {
         def: game.def,
         options: game.options,
-        label: path.display().to_string(),
+        label: rpsdsl::text::printable_string(&path.display().to_string()),
     })
 }
 
@@ -115,7 +115,7 @@ pub(crate) fn plan(input: &GameInput, args: &RunArgs, range: (u64, u64)) -> Plan
     Plan {
         rules: input.label.clone(),
         seed: args.seed,
-        agents: args.agents.clone(),
+        agents: rpsdsl::text::printable_string(&args.agents),
         options: changed_options(&input.def, &input.options),
         games: args.games,
         range,

@@ -39,6 +39,10 @@ pub enum Event {
         decision: DecisionId,
         value: i64,
         offered: u16,
+        /// Who may read `offered`: the deciding seat, and the seats that
+        /// knew every piece in play then (for anyone else the count could
+        /// tell what is hidden, such as how many playable cards a hand holds).
+        count_seen_by: u32,
         seen_by: u32,
         /// A race answer's reaction time.
         reaction_ms: Option<u32>,

@@ -312,6 +312,18 @@ impl State {
         self.face[piece as usize]
     }
 
+    /// Who may know how many choices `seat` is offered now: `seat` itself,
+    /// and every seat that knows every piece in play. Anyone else cannot
+    /// tell that the count does not depend on a piece hidden from it.
+    fn count_seen_by(&self, def: &GameDef, seat: Seat) -> u32 {
+        let everything = self
+            .zones
+            .iter()
+            .flatten()
+            .fold(def.all_seats_mask(), |mask, &p| mask & self.known[p as usize]);
+        everything | (1 << seat)
+    }
+
     /// Whether `seat` knows what `piece` is.
     pub fn knows(&self, seat: Seat, piece: PieceId) -> bool {
         self.known[piece as usize] & (1 << seat) != 0
@@ -352,6 +364,7 @@ impl State {
                 decision: ask.decision,
                 value: choice.value,
                 offered: self.offers[seat as usize].len() as u16,
+                count_seen_by: self.count_seen_by(def, seat),
                 seen_by,
                 reaction_ms: kind.race.then_some(choice.reaction_ms),
                 pieces,
@@ -400,6 +413,7 @@ impl State {
             decision: ask.decision,
             value: choice.value,
             offered: self.offers[choice.seat as usize].len() as u16,
+            count_seen_by: self.count_seen_by(def, choice.seat),
             seen_by: def.all_seats_mask(),
             reaction_ms: None,
             pieces: vec![],

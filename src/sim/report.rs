@@ -468,7 +468,11 @@ impl Report {
         if report.format != FORMAT {
             return Err(MergeError::Format(report.format).to_string());
         }
-        Ok(report)
+        // Every name in a report read from a file is made printable before
+        // it can reach a terminal.
+        let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        crate::text::printable_json(&mut value);
+        serde_json::from_value(value).map_err(|e| e.to_string())
     }
 }
 

@@ -1,13 +1,20 @@
 //! Transcripts: one line per event, redacted for a viewer; JSON for programs.
 //!
 //! The same rule redacts every line: an event shows what a piece is only to
-//! the seats in its `seen_by` mask.
+//! the seats in its `seen_by` mask. A seat's view carries nothing that
+//! rebuilds what is hidden from it: no seed (from which `run --seed` would
+//! deal the whole game again), no agent's seed, and a decision's number of
+//! choices only where the seat could count them itself.
+//!
+//! Every name in a transcript is [`printable`]: a name read from input
+//! cannot start a line of its own or colour the terminal.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
 use crate::ir::{ChoiceKind, GameDef, PieceId, Seat, ZoneId};
 use crate::session::Record;
+use crate::text::{printable, printable_string};
 
 /// Who reads the transcript: everything, or one seat's knowledge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +48,10 @@ pub struct Transcript {
     /// What that file is, when it is more than itself: "x.rules (extends base.rules)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub about: Option<String>,
-    pub seed: u64,
+    /// The seed, in the full view only: with it, `run --seed` deals the
+    /// game again, so a seat's view must not carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// Options that differ from their defaults.
     pub options: Vec<(String, String)>,
     pub agents: Vec<String>,
@@ -57,6 +67,10 @@ pub struct Transcript {
 pub struct ReplayScript {
     pub shuffles: Vec<ReplayShuffle>,
     pub decisions: Vec<String>,
+    /// A scenario fixed shuffles, so the seed does not deal them: `replay`
+    /// cannot check the seed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shuffles_fixed: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -119,43 +133,91 @@ impl Transcript {
                 })
                 .collect(),
             decisions: record.decisions.clone(),
+            shuffles_fixed: record.shuffles_fixed,
         });
         let result = match &record.outcome {
             Some(outcome) => describe_end(def, outcome.winner, &outcome.reason),
             None => UNFINISHED.into(),
         };
+        let full = viewer == Viewer::All;
         Transcript {
-            game: def.name.clone(),
-            rules: header.rules.to_string(),
-            about: header.about.filter(|a| *a != header.rules).map(str::to_string),
-            seed: header.seed,
-            options: header.options,
-            agents: header.agents,
-            view: viewer.describe(def),
+            game: printable_string(&def.name),
+            rules: printable_string(header.rules),
+            about: header.about.filter(|a| *a != header.rules).map(printable_string),
+            seed: full.then_some(header.seed),
+            options: header
+                .options
+                .iter()
+                .map(|(k, v)| (printable_string(k), printable_string(v)))
+                .collect(),
+            agents: header
+                .agents
+                .iter()
+                .map(|a| match full {
+                    true => printable_string(a),
+                    false => printable_string(&without_seed(a)),
+                })
+                .collect(),
+            view: printable_string(&viewer.describe(def)),
             lines,
-            result,
+            result: printable_string(&result),
             replay,
         }
     }
 
     /// The text form: a header, then one line per event.
     pub fn to_text(&self) -> String {
-        let mut out = format!("# {} ({})\n", self.game, self.about.as_deref().unwrap_or(&self.rules));
+        // Every field is printed through `printable`: a transcript read from
+        // a file was not necessarily written by `Transcript::new`.
+        let p = |s: &str| printable(s).into_owned();
+        let mut out = format!(
+            "# {} ({})\n",
+            p(&self.game),
+            p(self.about.as_deref().unwrap_or(&self.rules))
+        );
+        let seed = self.seed.map(|s| format!("seed {s}, ")).unwrap_or_default();
+        let agents: Vec<String> = self.agents.iter().map(|a| p(a)).collect();
         out.push_str(&format!(
-            "# seed {}, agents {}, view {}\n",
-            self.seed,
-            self.agents.join(","),
-            self.view
+            "# {seed}agents {}, view {}\n",
+            agents.join(","),
+            p(&self.view)
         ));
         if !self.options.is_empty() {
-            let set: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let set: Vec<String> = self.options.iter().map(|(k, v)| format!("{}={}", p(k), p(v))).collect();
             out.push_str(&format!("# options {}\n", set.join(" ")));
         }
         for line in &self.lines {
-            out.push_str(line);
+            out.push_str(&printable(line));
             out.push('\n');
         }
         out
+    }
+}
+
+/// An agent's name without its `seed` parameters, however deep
+/// (`human-like:fallback=mcts(iterations=8:seed=3)` reads
+/// `human-like:fallback=mcts(iterations=8)`): an agent's seed predicts its
+/// choices. A name that is not an agent spec is kept as it is.
+pub fn without_seed(agent: &str) -> String {
+    fn strip(spec: &crate::agents::spec::AgentSpec, parens: bool) -> String {
+        let params: Vec<String> = spec
+            .params
+            .iter()
+            .filter(|(k, _)| !k.eq_ignore_ascii_case("seed"))
+            .map(|(k, v)| match crate::agents::spec::parse_agent(v) {
+                Ok(inner) if v.ends_with(')') => format!("{k}={}", strip(&inner, true)),
+                _ => format!("{k}={v}"),
+            })
+            .collect();
+        match (params.is_empty(), parens) {
+            (true, _) => spec.name.clone(),
+            (false, true) => format!("{}({})", spec.name, params.join(":")),
+            (false, false) => format!("{}:{}", spec.name, params.join(":")),
+        }
+    }
+    match crate::agents::spec::parse_agent(agent) {
+        Ok(spec) => strip(&spec, false),
+        Err(_) => agent.to_string(),
     }
 }
 
@@ -178,7 +240,15 @@ fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) 
 }
 
 /// Renders events for `viewer`, grouping each player's score terms on one line.
+/// Every line is [`printable`].
 pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
+    render_raw(def, events, viewer)
+        .into_iter()
+        .map(|line| printable(&line).into_owned())
+        .collect()
+}
+
+fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
     let mut lines = vec![];
     let mut scores: Vec<Vec<(u16, i64)>> = vec![vec![]; def.players()];
     for event in events {
@@ -218,7 +288,7 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                 };
                 lines.push(format!("  hide {name}"));
             }
-            Event::Reveal { piece: p, to, seen_by } => {
+            Event::Reveal { piece: p, to, .. } => {
                 let whom = if *to == def.all_seats_mask() {
                     "everyone".to_string()
                 } else {
@@ -228,14 +298,26 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                // A seat that already knew the piece still sees its name.
-                lines.push(format!("  reveal {} to {whom}", piece(def, *p, *seen_by, viewer)));
+                // Only the seats shown the piece read its name here: any
+                // other seat learns that a piece was shown, not what it is,
+                // whatever it knew before. Naming it to a seat that had
+                // peeked at it would write that seat's own secret (that it
+                // knew) into its transcript's account of someone else's peek.
+                let name = if viewer.sees(*to) {
+                    def.piece_label(*p)
+                } else if def.pieces[*p as usize].kind_hidden {
+                    def.piece_back_label(*p)
+                } else {
+                    "a hidden piece".to_string()
+                };
+                lines.push(format!("  reveal {name} to {whom}"));
             }
             Event::Decision {
                 seat,
                 decision,
                 value,
                 offered,
+                count_seen_by,
                 seen_by,
                 reaction_ms,
                 pieces,
@@ -264,7 +346,13 @@ pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<Str
                         }
                     };
                     let what = def.choice_label_with(*decision, *value, &name_piece);
-                    lines.push(format!("{who} {verb}{name}: {what}{time}  [of {offered}]"));
+                    // How many choices there were, only to a seat that could
+                    // count them (see `Event::Decision::count_seen_by`).
+                    let count = match viewer.sees(*count_seen_by) {
+                        true => format!("  [of {offered}]"),
+                        false => String::new(),
+                    };
+                    lines.push(format!("{who} {verb}{name}: {what}{time}{count}"));
                 } else {
                     // How many choices there were would tell what is left.
                     lines.push(format!("{who} {verb}{name}: (secret)"));
