@@ -50,8 +50,8 @@ fn parse_jobs(text: &str) -> Result<usize, String> {
     let range = format!("0 (one per core) to {}", sim::MAX_JOBS);
     match text.trim().parse::<usize>() {
         Ok(n) if n <= sim::MAX_JOBS => Ok(n),
-        Ok(n) => Err(format!("{n} threads is more than the most this runs, {range}")),
-        Err(_) => Err(format!("`{text}` is not a number of threads, {range}")),
+        Ok(n) => Err(format!("{n} threads is too many; give {range}")),
+        Err(_) => Err(format!("`{text}` is not a number of threads; give {range}")),
     }
 }
 

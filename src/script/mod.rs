@@ -543,6 +543,9 @@ impl Script {
                         format!("{what} grew past the sandbox limit")
                     }
                     EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+                    EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                        format!("there is no function `{signature}` in a hook's sandbox")
+                    }
                     other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
                 };
                 let mut diag = fail(message, span);
