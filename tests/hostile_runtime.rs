@@ -86,7 +86,11 @@ fn hooks_cannot_sleep_read_the_clock_exit_or_load_anything() {
     }
     // The help says what a hook may call.
     let out = run_hook(&dir, "help", "sleep(1); true");
-    assert!(stderr(&out).contains("cannot sleep, read the clock"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot sleep, read the clock"),
+        "{}",
+        stderr(&out)
+    );
     // `import` and `eval` are refused when the rules are checked.
     for (name, body) in [("import", "import \"os\" as os; true"), ("eval", "eval(\"true\")")] {
         let out = rpsdsl(&["check", &hook_game(&dir, name, body)]);
@@ -112,10 +116,22 @@ fn comparers_are_held_to_the_operation_limit_and_their_errors_stop_the_hook() {
     assert_hook_fails(&dir, "loop", looping, "more than 100000 operations");
     // An error in a comparer used to be read as "equal" and the sort went on.
     for (name, body) in [
-        ("sort", "let a = [3, 1, 2]; a.sort(|x, y| { throw \"no order here\" }); true"),
-        ("sort_by", "let a = [3, 1, 2]; a.sort_by(|x, y| { throw \"no order here\" }); true"),
-        ("order", "let a = [3, 1, 2]; let b = a.order(|x, y| { throw \"no order here\" }); true"),
-        ("dedup", "let a = [1, 1, 2]; a.dedup(|x, y| { throw \"no order here\" }); true"),
+        (
+            "sort",
+            "let a = [3, 1, 2]; a.sort(|x, y| { throw \"no order here\" }); true",
+        ),
+        (
+            "sort_by",
+            "let a = [3, 1, 2]; a.sort_by(|x, y| { throw \"no order here\" }); true",
+        ),
+        (
+            "order",
+            "let a = [3, 1, 2]; let b = a.order(|x, y| { throw \"no order here\" }); true",
+        ),
+        (
+            "dedup",
+            "let a = [1, 1, 2]; a.dedup(|x, y| { throw \"no order here\" }); true",
+        ),
     ] {
         assert_hook_fails(&dir, name, body, "no order here");
     }
@@ -166,19 +182,32 @@ fn game_counts_and_thread_counts_out_of_range_are_refused() {
 #[test]
 fn agent_parameters_out_of_their_domain_are_refused_with_the_range() {
     for (spec, range) in [
-        ("mcts:iterations=0", "iterations must be a whole number from 1 to 10000000"),
+        (
+            "mcts:iterations=0",
+            "iterations must be a whole number from 1 to 10000000",
+        ),
         ("mcts:time_ms=0", "time_ms must be a whole number from 1 to 3600000"),
-        ("mcts:rollout_limit=0", "rollout_limit must be a whole number from 1 to 1000000"),
+        (
+            "mcts:rollout_limit=0",
+            "rollout_limit must be a whole number from 1 to 1000000",
+        ),
         ("mcts:iterations=99999999999", "from 1 to 10000000"),
         ("mcts:c=-1", "c must be a number from 0 to 100"),
         ("greedy:samples=0", "samples must be a whole number from 1 to 100000"),
-        ("random:reaction_floor=5000000000", "reaction_floor must be a whole number from 0 to 60000"),
+        (
+            "random:reaction_floor=5000000000",
+            "reaction_floor must be a whole number from 0 to 60000",
+        ),
         ("human-like:tie2_stay=2", "tie2_stay must be a number from 0 to 1"),
         ("human-like(fallback=mcts(iterations=0))", "iterations must be"),
     ] {
         let out = rpsdsl(&["run", "games/rps.rules", "--agents", spec]);
         assert_eq!(out.status.code(), Some(2), "{spec}: {}", stderr(&out));
-        assert!(stderr(&out).contains(range), "{spec}: expected {range:?} in {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(range),
+            "{spec}: expected {range:?} in {}",
+            stderr(&out)
+        );
         let out = rpsdsl(&["simulate", "games/rps.rules", "-n", "2", "--agents", spec]);
         assert_eq!(out.status.code(), Some(2), "{spec}: {}", stderr(&out));
         assert!(stderr(&out).contains(range), "{spec}: {}", stderr(&out));
@@ -187,7 +216,10 @@ fn agent_parameters_out_of_their_domain_are_refused_with_the_range() {
     let listing = stdout(&rpsdsl(&["agents"]));
     let params: usize = rpsdsl::agents::AGENTS.iter().map(|a| a.params.len()).sum();
     assert_eq!(listing.matches("values: ").count(), params, "{listing}");
-    assert!(listing.contains("values: a whole number from 1 to 10000000"), "{listing}");
+    assert!(
+        listing.contains("values: a whole number from 1 to 10000000"),
+        "{listing}"
+    );
 }
 
 #[test]
@@ -283,17 +315,23 @@ fn merge_refuses_tampered_reports_naming_the_file_and_field() {
         "bad-report",
         "ranges",
     );
-    merge_tampered(&dir, &shards, |r| r["ranges"] = serde_json::json!([[40, 20]]), "bad-report", "ranges[0]");
-    merge_tampered(&dir, &shards, |r| r["ranges"] = serde_json::json!([[20, 60]]), "bad-report", "ranges[0]");
-    merge_tampered(&dir, &shards, |r| r["planned"] = 0.into(), "bad-report", "planned");
-    // Overlapping shards: shard 1's games in shard 2.
     merge_tampered(
         &dir,
         &shards,
-        |r| *r = shards[0].1.clone(),
-        "reports-overlap",
-        "ranges",
+        |r| r["ranges"] = serde_json::json!([[40, 20]]),
+        "bad-report",
+        "ranges[0]",
     );
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| r["ranges"] = serde_json::json!([[20, 60]]),
+        "bad-report",
+        "ranges[0]",
+    );
+    merge_tampered(&dir, &shards, |r| r["planned"] = 0.into(), "bad-report", "planned");
+    // Overlapping shards: shard 1's games in shard 2.
+    merge_tampered(&dir, &shards, |r| *r = shards[0].1.clone(), "reports-overlap", "ranges");
     // Histograms and ends that do not add up to the games.
     merge_tampered(
         &dir,
@@ -309,8 +347,20 @@ fn merge_refuses_tampered_reports_naming_the_file_and_field() {
         "bad-report",
         "decisions",
     );
-    merge_tampered(&dir, &shards, |r| r["ends"] = serde_json::json!({}), "bad-report", "ends");
-    merge_tampered(&dir, &shards, |r| r["real_choices"] = 1_000_000.into(), "bad-report", "real_choices");
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| r["ends"] = serde_json::json!({}),
+        "bad-report",
+        "ends",
+    );
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| r["real_choices"] = 1_000_000.into(),
+        "bad-report",
+        "real_choices",
+    );
     // Another run: a different seed, or a report of an older version.
     merge_tampered(&dir, &shards, |r| r["seed"] = 6.into(), "reports-differ", "seed");
     merge_tampered(
@@ -320,7 +370,13 @@ fn merge_refuses_tampered_reports_naming_the_file_and_field() {
         "unreadable-report",
         "format",
     );
-    merge_tampered(&dir, &shards, |r| r["rules_hash"] = "fnv1a64:0".into(), "reports-differ", "rules_hash");
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| r["rules_hash"] = "fnv1a64:0".into(),
+        "reports-differ",
+        "rules_hash",
+    );
 }
 
 #[test]

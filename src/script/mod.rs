@@ -103,8 +103,8 @@ thread_local! {
 /// first error.
 fn sandbox() -> Engine {
     use rhai::packages::{
-        ArithmeticPackage, BasicArrayPackage, BasicBlobPackage, BasicFnPackage, BasicIteratorPackage,
-        BasicMapPackage, BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
+        ArithmeticPackage, BasicArrayPackage, BasicBlobPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
+        BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
     };
     let mut engine = Engine::new_raw();
     for package in [
@@ -175,7 +175,9 @@ fn register_callbacks(engine: &mut Engine) {
             dedup(array, |kept, next| {
                 let same = comparer.call_raw(&ctx, None, [kept.clone(), next.clone()])?;
                 same.as_bool().map_err(|t| {
-                    api_error(format!("the function given to `dedup` returned {t}; it must return a bool"))
+                    api_error(format!(
+                        "the function given to `dedup` returned {t}; it must return a bool"
+                    ))
                 })
             })
         },
@@ -526,9 +528,7 @@ impl Script {
                 // Runaway errors carry no position: point at the likely culprit.
                 if error.position().is_none() {
                     let culprit = match cause {
-                        _ if runaway => {
-                            ["loop", "while", "for", "do"].iter().find_map(|k| hook.find_word(k))
-                        }
+                        _ if runaway => ["loop", "while", "for", "do"].iter().find_map(|k| hook.find_word(k)),
                         EvalAltResult::ErrorStackOverflow(_) => hook.find_word(&format!("{}(", hook.name)),
                         _ => None,
                     };

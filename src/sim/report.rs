@@ -398,13 +398,22 @@ impl Report {
         for (i, &(start, end)) in self.ranges.iter().enumerate() {
             let field = format!("ranges[{i}]");
             if start >= end {
-                return invalid(field, format!("[{start}, {end}) holds no games (the start must be below the end)"));
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) holds no games (the start must be below the end)"),
+                );
             }
             if end > self.planned {
-                return invalid(field, format!("[{start}, {end}) reaches past the run's {} games", self.planned));
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) reaches past the run's {} games", self.planned),
+                );
             }
             if i > 0 && start < last_end {
-                return invalid(field, format!("[{start}, {end}) overlaps or comes before the range ending at {last_end}"));
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) overlaps or comes before the range ending at {last_end}"),
+                );
             }
             covered += end - start;
             last_end = end;
@@ -416,7 +425,10 @@ impl Report {
             return invalid("seats", "no seats");
         }
         if self.wins.len() != self.seats.len() {
-            return invalid("wins", format!("{} entries for {} seats", self.wins.len(), self.seats.len()));
+            return invalid(
+                "wins",
+                format!("{} entries for {} seats", self.wins.len(), self.seats.len()),
+            );
         }
         let won = sum(self.wins.iter().copied(), "wins")?;
         let stopped = sum(self.stopped.values().map(|s| s.games), "stopped")?;
@@ -436,12 +448,18 @@ impl Report {
                 return invalid(field, "no games stopped this way");
             }
             if !self.ranges.iter().any(|&(s, e)| (s..e).contains(&stop.first_game)) {
-                return invalid(field, format!("first_game {} is not a game of this report", stop.first_game));
+                return invalid(
+                    field,
+                    format!("first_game {} is not a game of this report", stop.first_game),
+                );
             }
             if stop.first_seed != super::run::game_seed(self.seed, stop.first_game) {
                 return invalid(
                     field,
-                    format!("first_seed {} is not the seed of game {}", stop.first_seed, stop.first_game),
+                    format!(
+                        "first_seed {} is not the seed of game {}",
+                        stop.first_seed, stop.first_game
+                    ),
                 );
             }
         }
@@ -450,7 +468,10 @@ impl Report {
             return invalid("ends", format!("{ended} games ended, but there are {}", self.games));
         }
         let mut decisions = 0;
-        for (field, h) in [("decision_points", &self.decision_points), ("decisions", &self.decisions)] {
+        for (field, h) in [
+            ("decision_points", &self.decision_points),
+            ("decisions", &self.decisions),
+        ] {
             match (h.checked_count(), h.checked_moments()) {
                 (Some(n), Some(m)) if n == self.games => {
                     decisions = u64::try_from(m.sum).or_else(|_| invalid(field, "its sum is too large"))?;
@@ -464,13 +485,19 @@ impl Report {
         if self.real_choices > decisions {
             return invalid(
                 "real_choices",
-                format!("{} decisions with a real choice, of only {decisions} decisions", self.real_choices),
+                format!(
+                    "{} decisions with a real choice, of only {decisions} decisions",
+                    self.real_choices
+                ),
             );
         }
         if self.offered < decisions {
             return invalid(
                 "offered",
-                format!("{} choices offered over {decisions} decisions (at least one each)", self.offered),
+                format!(
+                    "{} choices offered over {decisions} decisions (at least one each)",
+                    self.offered
+                ),
             );
         }
         let points = self
@@ -492,14 +519,28 @@ impl Report {
         }
         if let Some(s) = &self.scores {
             if s.scored > add(won, self.draws, "draws")? {
-                return invalid("scores.scored", format!("{} games scored, of {} that ended", s.scored, won + self.draws));
+                return invalid(
+                    "scores.scored",
+                    format!("{} games scored, of {} that ended", s.scored, won + self.draws),
+                );
             }
             if s.totals.len() != self.seats.len() {
-                return invalid("scores.totals", format!("{} entries for {} seats", s.totals.len(), self.seats.len()));
+                return invalid(
+                    "scores.totals",
+                    format!("{} entries for {} seats", s.totals.len(), self.seats.len()),
+                );
             }
-            for (field, m) in s.totals.iter().map(|m| ("scores.totals", m)).chain([("scores.margin", &s.margin)]) {
+            for (field, m) in s
+                .totals
+                .iter()
+                .map(|m| ("scores.totals", m))
+                .chain([("scores.margin", &s.margin)])
+            {
                 if m.count != s.scored {
-                    return invalid(field, format!("{} games counted, but {} were scored", m.count, s.scored));
+                    return invalid(
+                        field,
+                        format!("{} games counted, but {} were scored", m.count, s.scored),
+                    );
                 }
                 if !m.is_consistent() {
                     return invalid(field, "its sums cannot come from that many games, or are too large");
