@@ -107,14 +107,17 @@ impl Histogram {
         let (Some(min), Some(max), Some(p99)) = (self.min(), self.max(), self.quantile(0.99)) else {
             return vec![];
         };
-        let span = p99 - min + 1;
+        let span = (p99 - min).saturating_add(1);
         let bin = span.div_ceil(rows.max(1)).max(1);
         let mut bins: Vec<(u64, u64, u64)> = vec![];
         let mut lo = min;
         while lo <= p99 {
-            let hi = (lo + bin - 1).min(p99);
+            let hi = lo.saturating_add(bin - 1).min(p99);
             bins.push((lo, hi, self.count_between(lo, hi)));
-            lo = hi + 1;
+            match hi.checked_add(1) {
+                Some(next) => lo = next,
+                None => break,
+            }
         }
         if max > p99 {
             bins.push((p99 + 1, max, self.count_between(p99 + 1, max)));
@@ -427,6 +430,25 @@ mod tests {
         let m = h.moments();
         assert_eq!(m.mean(), 5.5);
         assert!((m.sd() - 3.027_650_354).abs() < 1e-6);
+    }
+
+    #[test]
+    fn huge_values_neither_overflow_nor_pass_the_checks() {
+        let mut h = Histogram::default();
+        h.add(0);
+        h.add(u64::MAX);
+        let rows = h.render(10, 20);
+        assert!((2..=11).contains(&rows.len()), "{rows:?}");
+        assert_eq!(h.checked_moments(), None);
+        let wrapped = Histogram([(1, u64::MAX)].into_iter().collect());
+        assert_eq!(wrapped.checked_merge(&wrapped), None);
+        assert_eq!(wrapped.checked_count(), Some(u64::MAX));
+        let bad = Moments {
+            count: 2,
+            sum: 10,
+            sum_squares: 1,
+        };
+        assert!(!bad.is_consistent());
     }
 
     #[test]
