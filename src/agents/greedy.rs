@@ -4,7 +4,7 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::search::{random_picks, standing};
-use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params};
+use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::{Event, Observation, Pick};
 use crate::ir::{GameDef, Seat};
@@ -18,6 +18,7 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             name: "samples",
             default: "16",
             about: "worlds sampled per decision (hidden pieces, chance, others' simultaneous answers)",
+            domain: Domain::Whole(1, 100_000),
         },
         SEED_PARAM,
         REACTION_PARAMS[0],
@@ -56,7 +57,7 @@ impl Greedy {
 
     pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
         let mut g = Greedy::new(seat, seed);
-        g.samples = p.u64("samples")?.map_or(g.samples, |v| v.max(1) as u32);
+        g.samples = p.u64("samples")?.map_or(g.samples, |v| v as u32);
         g.reaction = Reaction::from_params(p)?;
         g.spec.params = ["samples", "reaction_floor", "reaction_mean"]
             .iter()

@@ -13,7 +13,7 @@
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
-use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params, parse_agent};
+use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use super::{Agent, SEED_PARAM, build, seat_rng};
 use crate::engine::{Observation, Seen};
 use crate::ir::{ChoiceKind, DecisionId, GameDef, KindId, Seat};
@@ -27,36 +27,43 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             name: "share",
             default: ".357/.322/.321",
             about: "marginal shares of the three roles (the first kind offered / the kind that beats it / the kind it beats), used when the last result is unknown",
+            domain: Domain::Shares,
         },
         ParamInfo {
             name: "first",
             default: ".58/.26/.15",
             about: "the game's first throw, over the three roles",
+            domain: Domain::Shares,
         },
         ParamInfo {
             name: "win",
             default: ".527/.226/.248",
             about: "after a win: stay/up/down (up: the throw that beats the last one)",
+            domain: Domain::Shares,
         },
         ParamInfo {
             name: "tie",
             default: ".433/.335/.233",
             about: "after a tie: stay/up/down",
+            domain: Domain::Shares,
         },
         ParamInfo {
             name: "loss",
             default: ".360/.275/.365",
             about: "after a loss: stay/up/down",
+            domain: Domain::Shares,
         },
         ParamInfo {
             name: "tie2_stay",
             default: ".46",
             about: "after two ties in a row with the same throw: the chance to stay (up/down keep the tie row's ratio)",
+            domain: Domain::Number(0.0, 1.0),
         },
         ParamInfo {
             name: "fallback",
             default: "random",
             about: "the agent for every other decision, e.g. greedy or mcts(iterations=200)",
+            domain: Domain::Agent,
         },
         SEED_PARAM,
     ],
@@ -191,7 +198,7 @@ impl HumanLike {
         m.after_win = p.triple("win")?.unwrap_or(m.after_win);
         m.after_tie = p.triple("tie")?.unwrap_or(m.after_tie);
         m.after_loss = p.triple("loss")?.unwrap_or(m.after_loss);
-        m.two_ties_stay = p.prob("tie2_stay")?.unwrap_or(m.two_ties_stay);
+        m.two_ties_stay = p.f64("tie2_stay")?.unwrap_or(m.two_ties_stay);
         h.spec.params = ["share", "first", "win", "tie", "loss", "tie2_stay", "fallback"]
             .iter()
             .filter_map(|k| p.raw(k).map(|v| (k.to_string(), v.to_string())))

@@ -23,7 +23,7 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::search::{rewards, rollout};
-use super::spec::{AgentInfo, AgentSpec, ParamInfo, Params};
+use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::{Event, Observation, Pick, mix};
 use crate::ir::{ChoiceKind, GameDef, Seat};
@@ -37,27 +37,32 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             name: "iterations",
             default: "1000",
             about: "search iterations per decision (one sampled world and one playout each)",
+            domain: Domain::Whole(1, 10_000_000),
         },
         ParamInfo {
             name: "time_ms",
             default: "none",
             about: "a time budget per decision instead, in ms (then not deterministic)",
+            domain: Domain::Whole(1, 3_600_000),
         },
         ParamInfo {
             name: "c",
             default: "0.7",
             about: "the UCB1 exploration constant (rewards are 0 to 1)",
+            domain: Domain::Number(0.0, 100.0),
         },
         ParamInfo {
             name: "mixed",
             default: "true",
             about: "at a simultaneous choice of kinds (a duel's throw, not a race), play each move in \
                     proportion to its visits (false: the most visited)",
+            domain: Domain::Bool,
         },
         ParamInfo {
             name: "rollout_limit",
             default: "10000",
             about: "decisions a random playout may take before it counts as a draw",
+            domain: Domain::Whole(1, 1_000_000),
         },
         SEED_PARAM,
         REACTION_PARAMS[0],
@@ -152,13 +157,13 @@ impl Mcts {
         let iterations = p.u64("iterations")?;
         m.time = p.u64("time_ms")?.map(Duration::from_millis);
         m.iterations = match (iterations, m.time) {
-            (Some(n), _) => Some(n.clamp(1, u32::MAX as u64) as u32),
+            (Some(n), _) => Some(n as u32),
             (None, Some(_)) => None,
             (None, None) => m.iterations,
         };
         m.c = p.f64("c")?.unwrap_or(m.c);
         m.mixed = p.bool("mixed")?.unwrap_or(m.mixed);
-        m.limit = p.u64("rollout_limit")?.map_or(m.limit, |v| v.max(1) as u32);
+        m.limit = p.u64("rollout_limit")?.map_or(m.limit, |v| v as u32);
         m.reaction = Reaction::from_params(p)?;
         m.spec.params = [
             "iterations",

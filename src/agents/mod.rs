@@ -21,7 +21,7 @@ use rand::{RngExt, SeedableRng};
 pub use greedy::Greedy;
 pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
 pub use mcts::{Mcts, SearchStats};
-pub use spec::{AgentInfo, AgentSpec, ParamInfo};
+pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 
 use crate::engine::{Observation, Seen};
 use crate::ir::{GameDef, Seat};
@@ -106,11 +106,13 @@ const REACTION_PARAMS: [ParamInfo; 2] = [
         name: "reaction_floor",
         default: "250",
         about: "in a race: the fastest possible answer, in ms",
+        domain: Domain::Whole(0, 60_000),
     },
     ParamInfo {
         name: "reaction_mean",
         default: "250",
         about: "in a race: the mean of the exponential delay added to the floor, in ms",
+        domain: Domain::Whole(0, 60_000),
     },
 ];
 
@@ -118,6 +120,7 @@ const SEED_PARAM: ParamInfo = ParamInfo {
     name: "seed",
     default: "the game's seed",
     about: "the agent's own random stream (mixed with its seat)",
+    domain: Domain::Whole(0, u64::MAX),
 };
 
 /// A seat's random stream, from a seed: seats never share one, and agents

@@ -8,6 +8,11 @@
 //!                                         in parentheses form: fallback=mcts(iterations=200)
 //! ```
 
+/// How deep agents may nest as parameters' values
+/// (`human-like:fallback=human-like(fallback=...)`). The spec is checked
+/// for this before any agent is built, so building never recurses deeper.
+pub const MAX_NESTING: usize = 8;
+
 /// One agent of a spec: its name and its parameters, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentSpec {
@@ -26,14 +31,25 @@ impl AgentSpec {
     }
 }
 
-/// Splits `text` at `sep` where it is not inside parentheses.
+/// Splits `text` at `sep` where it is not inside parentheses; refuses
+/// parentheses nested deeper than [`MAX_NESTING`].
 fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
     let mut parts = vec![];
     let mut depth = 0i32;
     let mut start = 0;
     for (i, c) in text.char_indices() {
         match c {
-            '(' => depth += 1,
+            '(' => {
+                depth += 1;
+                if depth as usize > MAX_NESTING {
+                    let shown: String = text.chars().take(40).collect();
+                    let more = if shown.len() < text.len() { "..." } else { "" };
+                    return Err(format!(
+                        "`{shown}{more}`: agents are nested more than {MAX_NESTING} deep; \
+                         a parameter's agent may hold another at most {MAX_NESTING} levels down"
+                    ));
+                }
+            }
             ')' => {
                 depth -= 1;
                 if depth < 0 {
@@ -109,6 +125,35 @@ pub struct ParamInfo {
     pub name: &'static str,
     pub default: &'static str,
     pub about: &'static str,
+    /// The values it accepts: what is checked, and what `rpsdsl agents` shows.
+    pub domain: Domain,
+}
+
+/// The values a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Domain {
+    /// A whole number from the first to the second, both included.
+    Whole(u64, u64),
+    /// A number from the first to the second, both included.
+    Number(f64, f64),
+    /// Three shares written `a/b/c`, each 0 or more and not all 0.
+    Shares,
+    Bool,
+    /// Another agent's spec.
+    Agent,
+}
+
+impl std::fmt::Display for Domain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Domain::Whole(0, u64::MAX) => write!(f, "any whole number from 0"),
+            Domain::Whole(lo, hi) => write!(f, "a whole number from {lo} to {hi}"),
+            Domain::Number(lo, hi) => write!(f, "a number from {lo} to {hi}"),
+            Domain::Shares => write!(f, "three numbers written a/b/c, each 0 or more, e.g. .5/.25/.25"),
+            Domain::Bool => write!(f, "true or false"),
+            Domain::Agent => write!(f, "an agent, e.g. greedy or mcts(iterations=200)"),
+        }
+    }
 }
 
 /// An agent's documentation, for `rpsdsl agents`.
@@ -160,35 +205,47 @@ impl<'a> Params<'a> {
     }
 
     fn bad(&self, key: &str, value: &str, wanted: &str) -> String {
-        format!("`{}:{key}={value}`: expected {wanted}", self.agent)
+        format!(
+            "`{}:{key}={value}`: {key} must be {wanted} (`rpsdsl agents` lists every parameter's values)",
+            self.agent
+        )
     }
 
+    /// The documented domain of `key`.
+    fn domain(&self, key: &str) -> Domain {
+        self.known
+            .iter()
+            .find(|p| p.name == key)
+            .map(|p| p.domain)
+            .expect("a documented parameter")
+    }
+
+    /// A whole number within the parameter's [`Domain::Whole`] range.
     pub fn u64(&self, key: &str) -> Result<Option<u64>, String> {
+        let domain = self.domain(key);
+        let Domain::Whole(lo, hi) = domain else {
+            unreachable!("`{key}` is not a whole number");
+        };
         self.raw(key)
-            .map(|v| {
-                v.trim_end_matches("ms")
-                    .replace('_', "")
-                    .parse::<u64>()
-                    .map_err(|_| self.bad(key, v, "a whole number"))
+            .map(|v| match v.trim_end_matches("ms").replace('_', "").parse::<u64>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(self.bad(key, v, &domain.to_string())),
             })
             .transpose()
     }
 
+    /// A number within the parameter's [`Domain::Number`] range.
     pub fn f64(&self, key: &str) -> Result<Option<f64>, String> {
+        let domain = self.domain(key);
+        let Domain::Number(lo, hi) = domain else {
+            unreachable!("`{key}` is not a number");
+        };
         self.raw(key)
             .map(|v| match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-                _ => Err(self.bad(key, v, "a number, 0 or more")),
+                Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(self.bad(key, v, &domain.to_string())),
             })
             .transpose()
-    }
-
-    /// A probability, 0 to 1.
-    pub fn prob(&self, key: &str) -> Result<Option<f64>, String> {
-        match self.f64(key)? {
-            Some(x) if x > 1.0 => Err(self.bad(key, self.raw(key).unwrap_or(""), "a probability from 0 to 1")),
-            other => Ok(other),
-        }
     }
 
     pub fn bool(&self, key: &str) -> Result<Option<bool>, String> {
@@ -210,10 +267,10 @@ impl<'a> Params<'a> {
             .split('/')
             .map(|p| p.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| self.bad(key, v, "three numbers written a/b/c, e.g. .5/.25/.25"))?;
+            .map_err(|_| self.bad(key, v, &Domain::Shares.to_string()))?;
         let sum: f64 = parts.iter().sum();
-        if parts.len() != 3 || parts.iter().any(|p| !p.is_finite() || *p < 0.0) || sum <= 0.0 {
-            return Err(self.bad(key, v, "three numbers written a/b/c, e.g. .5/.25/.25"));
+        if parts.len() != 3 || parts.iter().any(|p| !p.is_finite() || *p < 0.0) || !(sum > 0.0 && sum.is_finite()) {
+            return Err(self.bad(key, v, &Domain::Shares.to_string()));
         }
         Ok(Some([parts[0] / sum, parts[1] / sum, parts[2] / sum]))
     }
@@ -240,5 +297,19 @@ mod tests {
         assert_eq!(inner.params.len(), 2);
         assert!(parse_spec("mcts(iterations=5").is_err());
         assert!(parse_spec("mcts:iterations").is_err());
+    }
+
+    #[test]
+    fn nesting_is_refused_past_the_limit_without_recursing() {
+        let nest = |depth: usize| {
+            let mut spec = "random".to_string();
+            for _ in 0..depth {
+                spec = format!("human-like(fallback={spec})");
+            }
+            spec
+        };
+        assert!(parse_spec(&nest(MAX_NESTING)).is_ok());
+        let error = parse_spec(&nest(100_000)).unwrap_err();
+        assert!(error.contains(&format!("more than {MAX_NESTING} deep")), "{error}");
     }
 }

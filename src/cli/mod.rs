@@ -204,6 +204,7 @@ fn agents_listing() -> String {
         for p in agent.params {
             out.push_str(&format!("    {}={}\n", p.name, p.default));
             out.push_str(&screen::wrap(p.about, "        "));
+            out.push_str(&screen::wrap(&format!("values: {}", p.domain), "        "));
         }
     }
     out

@@ -15,8 +15,8 @@ use super::setup::{changed_options, load_game};
 /// What a simulation needs to know, shared by `simulate` and `compare`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct RunArgs {
-    /// Games to play.
-    #[arg(short = 'n', long = "games", default_value_t = 1000)]
+    /// Games to play (at least 1).
+    #[arg(short = 'n', long = "games", default_value_t = 1000, value_parser = parse_games)]
     pub games: u64,
     /// One agent per seat (or one for all), e.g. `mcts:iterations=500,random`;
     /// `rpsdsl agents` lists them.
@@ -25,8 +25,8 @@ pub struct RunArgs {
     /// Set an option: `--set best_of=3` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
-    /// Threads to use (0: one per core). Results are the same for every value.
-    #[arg(long, default_value_t = 0)]
+    /// Threads to use (0: one per core; at most 256). Results are the same for every value.
+    #[arg(long, default_value_t = 0, value_parser = parse_jobs)]
     pub jobs: usize,
     /// The run's seed; game i is played with a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
@@ -34,6 +34,25 @@ pub struct RunArgs {
     /// Print the report as JSON (mergeable with `rpsdsl merge`).
     #[arg(long)]
     pub json: bool,
+}
+
+/// `-n`: a whole number of games, at least 1.
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().replace('_', "").parse::<u64>() {
+        Ok(0) => Err("a run plays at least 1 game: give a whole number from 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a whole number of games (1 or more)")),
+    }
+}
+
+/// `--jobs`: 0 (one thread per core) to [`sim::MAX_JOBS`].
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    let range = format!("0 (one per core) to {}", sim::MAX_JOBS);
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= sim::MAX_JOBS => Ok(n),
+        Ok(n) => Err(format!("{n} threads is too many; give {range}")),
+        Err(_) => Err(format!("`{text}` is not a number of threads; give {range}")),
+    }
 }
 
 /// A game ready to simulate: its definition, its option values, and the
@@ -107,6 +126,12 @@ fn shard(spec: &str, games: u64) -> Result<(u64, u64), String> {
     );
     if i == 0 || i > n {
         return Err(bad());
+    }
+    if n > games {
+        return Err(format!(
+            "`--shard {spec}`: a run of {games} games splits into at most {games} shards, so some would be empty; \
+             use fewer shards or more games"
+        ));
     }
     Ok(sim::shard_range(games, i, n))
 }

@@ -3,13 +3,18 @@
 //!
 //! A hook sees the game through one object, `game`, whose methods are the
 //! whole API (see docs/language.md, "Hooks"). The sandbox has no file or
-//! module access, no `eval`, no clock, and explicit limits on operations,
-//! call depth, expression depth and data sizes.
+//! module access, no `eval`, no clock, nothing that blocks (`sleep`), and
+//! explicit limits on operations, call depth, expression depth and data
+//! sizes. The operation limit counts every operation of a call, those run
+//! by callbacks (a `sort` comparer, a `map` function) included.
 
+use std::cell::Cell;
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
+use rhai::packages::Package;
+use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, Position, Scope};
 
 use crate::diagnostic::{Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
@@ -78,15 +83,58 @@ pub struct GameApi {
 /// A hook failure, already pointed at the `.rules` file.
 pub type HookError = Box<Diagnostic>;
 
+thread_local! {
+    /// Operations run by the hook call in progress on this thread. rhai
+    /// counts a callback's operations (a `sort` comparer, a `map` function)
+    /// on a copy of its counter that it then drops; this one sees them all.
+    static OPERATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The rhai engine hooks run in.
+///
+/// It holds rhai's standard library without its language-core package,
+/// which is where `sleep` (blocks the thread; `sleep(1.0e300)` panics),
+/// `exit` and `parse_json` live; the crate's `no_time` feature leaves out
+/// `timestamp`. Nothing left blocks, reads the clock, reads a file or calls
+/// out: `eval`, `import` and `export` are refused when a hook is compiled,
+/// modules do not resolve, and `print` and `debug` go nowhere. The array
+/// functions that call back into the hook and would swallow the callback's
+/// errors (`sort`, `order`, `dedup`) are replaced by ones that stop at the
+/// first error.
 fn sandbox() -> Engine {
+    use rhai::packages::{
+        ArithmeticPackage, BasicArrayPackage, BasicBlobPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
+        BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
+    };
     let mut engine = Engine::new_raw();
-    engine.register_global_module(rhai::packages::Package::as_shared_module(
-        &rhai::packages::StandardPackage::new(),
-    ));
+    for package in [
+        ArithmeticPackage::new().as_shared_module(),
+        BasicStringPackage::new().as_shared_module(),
+        BasicIteratorPackage::new().as_shared_module(),
+        BasicFnPackage::new().as_shared_module(),
+        BitFieldPackage::new().as_shared_module(),
+        LogicPackage::new().as_shared_module(),
+        BasicMathPackage::new().as_shared_module(),
+        BasicArrayPackage::new().as_shared_module(),
+        BasicBlobPackage::new().as_shared_module(),
+        BasicMapPackage::new().as_shared_module(),
+        MoreStringPackage::new().as_shared_module(),
+    ] {
+        engine.register_global_module(package);
+    }
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
-    engine.disable_symbol("eval");
+    for symbol in ["eval", "import", "export"] {
+        engine.disable_symbol(symbol);
+    }
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
+    engine.on_progress(|_| {
+        OPERATIONS.with(|n| {
+            let ran = n.get() + 1;
+            n.set(ran);
+            (ran > MAX_OPERATIONS).then_some(Dynamic::UNIT)
+        })
+    });
     engine.set_max_operations(MAX_OPERATIONS);
     engine.set_max_call_levels(MAX_CALL_LEVELS);
     engine.set_max_expr_depths(MAX_EXPR_DEPTH, MAX_EXPR_DEPTH);
@@ -95,7 +143,124 @@ fn sandbox() -> Engine {
     engine.set_max_map_size(MAX_MAP_SIZE);
     engine.set_strict_variables(true);
     register_api(&mut engine);
+    register_callbacks(&mut engine);
     engine
+}
+
+/// `sort`, `order` and `dedup` with a callback, in place of rhai's, which
+/// turn a callback's error (a thrown error, a broken limit) into "equal"
+/// and carry on. These stop at the first error and return it.
+fn register_callbacks(engine: &mut Engine) {
+    for name in ["sort", "sort_by"] {
+        engine.register_fn(
+            name,
+            |ctx: NativeCallContext, array: &mut Array, comparer: FnPtr| -> Result<(), Box<EvalAltResult>> {
+                let items = std::mem::take(array);
+                *array = merge_sort(&ctx, &comparer, items)?;
+                Ok(())
+            },
+        );
+    }
+    for name in ["order", "order_by"] {
+        engine.register_fn(
+            name,
+            |ctx: NativeCallContext, array: &mut Array, comparer: FnPtr| -> Result<Array, Box<EvalAltResult>> {
+                merge_sort(&ctx, &comparer, array.clone())
+            },
+        );
+    }
+    engine.register_fn(
+        "dedup",
+        |ctx: NativeCallContext, array: &mut Array, comparer: FnPtr| -> Result<(), Box<EvalAltResult>> {
+            dedup(array, |kept, next| {
+                let same = comparer.call_raw(&ctx, None, [kept.clone(), next.clone()])?;
+                same.as_bool().map_err(|t| {
+                    api_error(format!(
+                        "the function given to `dedup` returned {t}; it must return a bool"
+                    ))
+                })
+            })
+        },
+    );
+    engine.register_fn(
+        "dedup",
+        |ctx: NativeCallContext, array: &mut Array| -> Result<(), Box<EvalAltResult>> {
+            dedup(array, |kept, next| {
+                let differ = kept.type_id() != next.type_id();
+                match ctx.call_native_fn::<bool>("==", (kept.clone(), next.clone())) {
+                    Err(e) if differ && matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => Ok(false),
+                    other => other,
+                }
+            })
+        },
+    );
+}
+
+/// Keeps the first of each run of items that `same(kept, next)` says are alike.
+fn dedup(
+    array: &mut Array,
+    mut same: impl FnMut(&Dynamic, &Dynamic) -> Result<bool, Box<EvalAltResult>>,
+) -> Result<(), Box<EvalAltResult>> {
+    let mut kept: Array = Vec::with_capacity(array.len());
+    for item in std::mem::take(array) {
+        match kept.last() {
+            Some(last) if same(last, &item)? => {}
+            _ => kept.push(item),
+        }
+    }
+    *array = kept;
+    Ok(())
+}
+
+/// What a comparer says of `a` and `b`: a number (negative: `a` first) or a
+/// bool (true: `a` first), as rhai's own `sort` reads it.
+fn compare(
+    ctx: &NativeCallContext,
+    comparer: &FnPtr,
+    a: &Dynamic,
+    b: &Dynamic,
+) -> Result<Ordering, Box<EvalAltResult>> {
+    let answer = comparer.call_raw(ctx, None, [a.clone(), b.clone()])?;
+    if let Ok(n) = answer.as_int() {
+        return Ok(n.cmp(&0));
+    }
+    match answer.as_bool() {
+        Ok(true) => Ok(Ordering::Less),
+        Ok(false) => Ok(Ordering::Greater),
+        Err(t) => Err(api_error(format!(
+            "the function given to `sort` returned {t}; it must return a number or a bool"
+        ))),
+    }
+}
+
+/// A stable bottom-up merge sort that calls the comparer through the hook's
+/// context and stops at its first error. It never loops on a comparer that
+/// is not a total order: every pass does a fixed amount of work.
+fn merge_sort(ctx: &NativeCallContext, comparer: &FnPtr, items: Array) -> Result<Array, Box<EvalAltResult>> {
+    let n = items.len();
+    let mut from = items;
+    let mut width = 1;
+    while width < n {
+        let mut to: Array = Vec::with_capacity(n);
+        let mut rest = from.into_iter().peekable();
+        while rest.peek().is_some() {
+            let left: Vec<Dynamic> = rest.by_ref().take(width).collect();
+            let right: Vec<Dynamic> = rest.by_ref().take(width).collect();
+            let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
+            while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
+                if compare(ctx, comparer, a, b)? == Ordering::Greater {
+                    to.extend(r.next());
+                } else {
+                    to.extend(l.next());
+                }
+            }
+            to.extend(l);
+            to.extend(r);
+        }
+        from = to;
+        width *= 2;
+    }
+    Ok(from)
 }
 
 fn api_error(message: String) -> Box<EvalAltResult> {
@@ -324,6 +489,7 @@ impl Script {
             });
         }
         let mut scope = Scope::new();
+        OPERATIONS.with(|n| n.set(0));
         let result = self
             .engine
             .call_fn::<Dynamic>(&mut scope, &hook.ast, &hook.name, values);
@@ -349,21 +515,27 @@ impl Script {
             }
             Err(error) => {
                 let mut span = hook.span_of(error.position());
+                // An error in a callback (a `sort` comparer) arrives wrapped
+                // in the call that ran it: say what went wrong inside.
+                let mut cause = &*error;
+                while let EvalAltResult::ErrorInFunctionCall(_, _, inner, _) = cause {
+                    cause = inner;
+                }
+                let runaway = matches!(
+                    cause,
+                    EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorTerminated(..)
+                );
                 // Runaway errors carry no position: point at the likely culprit.
                 if error.position().is_none() {
-                    let culprit = match &*error {
-                        EvalAltResult::ErrorTooManyOperations(_) => {
-                            ["loop", "while", "for", "do"].iter().find_map(|k| hook.find_word(k))
-                        }
+                    let culprit = match cause {
+                        _ if runaway => ["loop", "while", "for", "do"].iter().find_map(|k| hook.find_word(k)),
                         EvalAltResult::ErrorStackOverflow(_) => hook.find_word(&format!("{}(", hook.name)),
                         _ => None,
                     };
                     span = culprit.unwrap_or(span);
                 }
-                let message = match &*error {
-                    EvalAltResult::ErrorTooManyOperations(_) => {
-                        format!("it ran more than {MAX_OPERATIONS} operations (an endless loop?)")
-                    }
+                let message = match cause {
+                    _ if runaway => format!("it ran more than {MAX_OPERATIONS} operations (an endless loop?)"),
                     EvalAltResult::ErrorStackOverflow(_) => {
                         format!("it called itself deeper than {MAX_CALL_LEVELS} levels (endless recursion?)")
                     }
@@ -371,15 +543,26 @@ impl Script {
                         format!("{what} grew past the sandbox limit")
                     }
                     EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+                    EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                        format!("there is no function `{signature}` in a hook's sandbox")
+                    }
                     other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
                 };
                 let mut diag = fail(message, span);
-                match &*error {
-                    EvalAltResult::ErrorTooManyOperations(_) => {
+                match cause {
+                    _ if runaway => {
                         diag.help = Some("hooks must finish quickly; make sure every loop ends".into());
                     }
                     EvalAltResult::ErrorStackOverflow(_) => {
                         diag.help = Some("make sure the hook stops calling itself (a base case)".into());
+                    }
+                    EvalAltResult::ErrorFunctionNotFound(..) => {
+                        diag.help = Some(
+                            "hooks run in a sandbox: they cannot sleep, read the clock, read files or load \
+                             modules; they call rhai's arithmetic, string, array and map functions and the \
+                             `game` API (docs/language.md, \"Hooks\")"
+                                .into(),
+                        );
                     }
                     _ => {}
                 }

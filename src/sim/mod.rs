@@ -23,4 +23,4 @@ pub use report::{
     Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores, Spread, Stop, Summary,
     Together,
 };
-pub use run::{game_seed, shard_range, simulate};
+pub use run::{MAX_JOBS, game_seed, shard_range, simulate};

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::stats::{Histogram, Moments, Rate};
 
 /// The `format` field of every JSON report this version writes.
-pub const FORMAT: &str = "rpsdsl-simulate/1";
+/// Version 2 added `rules_hash`, so a merge can tell the same rules apart.
+pub const FORMAT: &str = "rpsdsl-simulate/2";
 
 /// What a run plays: the same plan gives the same games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +37,10 @@ pub struct Report {
     pub format: String,
     pub game: String,
     pub rules: String,
+    /// A hash of the text of every file the game was read from (the rules
+    /// files and a house-rules file), so shards of different rules never
+    /// merge: `fnv1a64:` and 16 hex digits.
+    pub rules_hash: String,
     pub seed: u64,
     pub agents: String,
     pub options: Vec<(String, String)>,
@@ -161,24 +166,81 @@ impl Coverage {
     }
 }
 
-/// Why two reports cannot be merged.
+/// Why a report cannot be read, or two reports cannot be merged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
-    /// Reports of different games, seeds, agents, options or run sizes.
-    #[error("the reports are not shards of one run: {0}")]
-    Different(String),
-    /// Two shards that include the same game.
+    /// Reports of different rules, games, seeds, agents, options or run
+    /// sizes: a shard of `-n 100 --seed 1` and one of `--seed 2`.
+    #[error("`{field}` is {theirs} here but {ours} in the reports before it: they are not shards of one run")]
+    Different {
+        field: &'static str,
+        ours: String,
+        theirs: String,
+    },
+    /// Two shards that include the same game: one shard named twice.
     #[error("games {0}..{1} are in more than one report")]
     Overlap(u64, u64),
-    /// A report written by another version.
+    /// A report written by another version: `"format": "rpsdsl-simulate/1"`.
     #[error("unknown report format `{0}` (expected `{FORMAT}`)")]
     Format(String),
+    /// Not JSON, or not the fields of a report: a text report.
+    #[error("{0}")]
+    Unreadable(String),
+    /// A field out of range, counts that do not add up, or sums too large
+    /// to add: `"wins": [1000, 3]` in a report of 500 games.
+    #[error("`{field}`: {problem}")]
+    Invalid { field: String, problem: String },
+}
+
+impl MergeError {
+    /// The report field the error is about, if it is about one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            MergeError::Different { field, .. } => Some(field),
+            MergeError::Overlap(..) => Some("ranges"),
+            MergeError::Format(_) => Some("format"),
+            MergeError::Unreadable(_) => None,
+            MergeError::Invalid { field, .. } => Some(field),
+        }
+    }
+}
+
+fn invalid<T>(field: impl Into<String>, problem: impl Into<String>) -> Result<T, MergeError> {
+    Err(MergeError::Invalid {
+        field: field.into(),
+        problem: problem.into(),
+    })
+}
+
+/// `a + b`, or an error naming `field` if the sum passes `u64::MAX`.
+fn add(a: u64, b: u64, field: &str) -> Result<u64, MergeError> {
+    a.checked_add(b)
+        .map_or_else(|| invalid(field, "the sum is too large to count"), Ok)
+}
+
+/// The sum of `values`, or an error naming `field` if it passes `u64::MAX`.
+fn sum(values: impl IntoIterator<Item = u64>, field: &str) -> Result<u64, MergeError> {
+    values.into_iter().try_fold(0, |total, v| add(total, v, field))
+}
+
+/// The `rules_hash` of a game's source files: FNV-1a (64 bits) over each
+/// file's length and text, in the order they were read.
+pub fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for text in texts {
+        for byte in (text.len() as u64).to_le_bytes().iter().chain(text.as_bytes()) {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("fnv1a64:{hash:016x}")
 }
 
 impl Report {
     /// An empty report for `plan` with the given rows; `merge` adds games.
     pub fn empty(
         game: &str,
+        rules_hash: String,
         seats: Vec<String>,
         plan: &Plan,
         together: Vec<Together>,
@@ -189,6 +251,7 @@ impl Report {
             format: FORMAT.into(),
             game: game.into(),
             rules: plan.rules.clone(),
+            rules_hash,
             seed: plan.seed,
             agents: plan.agents.clone(),
             options: plan.options.clone(),
@@ -211,19 +274,21 @@ impl Report {
     }
 
     /// Adds `other`'s games to this report. Exact: merging shards in any
-    /// order gives the report of one run over all their games.
+    /// order gives the report of one run over all their games. Every sum is
+    /// checked; on an error `self` is unchanged.
     pub fn merge(&mut self, other: &Report) -> Result<(), MergeError> {
         self.same_run(other)?;
-        self.ranges = join_ranges(&self.ranges, &other.ranges)?;
-        self.games += other.games;
-        for (w, o) in self.wins.iter_mut().zip(&other.wins) {
-            *w += o;
+        let mut out = self.clone();
+        out.ranges = join_ranges(&self.ranges, &other.ranges)?;
+        out.games = add(self.games, other.games, "games")?;
+        for (w, o) in out.wins.iter_mut().zip(&other.wins) {
+            *w = add(*w, *o, "wins")?;
         }
-        self.draws += other.draws;
+        out.draws = add(self.draws, other.draws, "draws")?;
         for (code, stop) in &other.stopped {
-            match self.stopped.get_mut(code) {
+            match out.stopped.get_mut(code) {
                 Some(mine) => {
-                    mine.games += stop.games;
+                    mine.games = add(mine.games, stop.games, "stopped")?;
                     if stop.first_game < mine.first_game {
                         mine.first_game = stop.first_game;
                         mine.first_seed = stop.first_seed;
@@ -231,38 +296,48 @@ impl Report {
                     }
                 }
                 None => {
-                    self.stopped.insert(code.clone(), stop.clone());
+                    out.stopped.insert(code.clone(), stop.clone());
                 }
             }
         }
         for (end, count) in &other.ends {
-            *self.ends.entry(end.clone()).or_insert(0) += count;
+            let mine = out.ends.entry(end.clone()).or_insert(0);
+            *mine = add(*mine, *count, "ends")?;
         }
-        self.decision_points.merge(&other.decision_points);
-        self.decisions.merge(&other.decisions);
-        self.offered += other.offered;
-        self.real_choices += other.real_choices;
-        for (t, o) in self.together.iter_mut().zip(&other.together) {
-            t.rounds += o.rounds;
-            t.alike += o.alike;
+        let histogram = |field: &str, a: &Histogram, b: &Histogram| {
+            a.checked_merge(b)
+                .map_or_else(|| invalid(field, "a count is too large to add"), Ok)
+        };
+        out.decision_points = histogram("decision_points", &self.decision_points, &other.decision_points)?;
+        out.decisions = histogram("decisions", &self.decisions, &other.decisions)?;
+        out.offered = add(self.offered, other.offered, "offered")?;
+        out.real_choices = add(self.real_choices, other.real_choices, "real_choices")?;
+        for (t, o) in out.together.iter_mut().zip(&other.together) {
+            t.rounds = add(t.rounds, o.rounds, "together")?;
+            t.alike = add(t.alike, o.alike, "together")?;
         }
-        if let (Some(s), Some(o)) = (&mut self.scores, &other.scores) {
-            s.scored += o.scored;
+        let moments = |field: &str, a: &Moments, b: &Moments| {
+            a.checked_merge(b)
+                .map_or_else(|| invalid(field, "the sums are too large to add"), Ok)
+        };
+        if let (Some(s), Some(o)) = (&mut out.scores, &other.scores) {
+            s.scored = add(s.scored, o.scored, "scores.scored")?;
             for (t, ot) in s.totals.iter_mut().zip(&o.totals) {
-                t.merge(ot);
+                *t = moments("scores.totals", t, ot)?;
             }
-            s.margin.merge(&o.margin);
+            s.margin = moments("scores.margin", &s.margin, &o.margin)?;
         }
-        for (c, o) in self.coverage.iter_mut().zip(&other.coverage) {
-            c.games += o.games;
-            c.times += o.times;
+        for (c, o) in out.coverage.iter_mut().zip(&other.coverage) {
+            c.games = add(c.games, o.games, "coverage")?;
+            c.times = add(c.times, o.times, "coverage")?;
             if let (Some(y), Some(oy)) = (&mut c.yes, o.yes) {
-                *y += oy;
+                *y = add(*y, oy, "coverage")?;
             }
             if let (Some(a), Some(oa)) = (&mut c.available, o.available) {
-                *a += oa;
+                *a = add(*a, oa, "coverage")?;
             }
         }
+        *self = out;
         Ok(())
     }
 
@@ -272,28 +347,225 @@ impl Report {
                 return Err(MergeError::Format(format.clone()));
             }
         }
-        let differ = |what: &str, a: String, b: String| -> Result<(), MergeError> {
-            if a == b {
+        let differ = |field: &'static str, ours: String, theirs: String| -> Result<(), MergeError> {
+            if ours == theirs {
                 Ok(())
             } else {
-                Err(MergeError::Different(format!("{what} `{a}` vs `{b}`")))
+                Err(MergeError::Different { field, ours, theirs })
             }
         };
-        differ("game", self.game.clone(), other.game.clone())?;
+        let quoted = |s: &str| format!("`{s}`");
+        differ("rules_hash", quoted(&self.rules_hash), quoted(&other.rules_hash))?;
+        differ("game", quoted(&self.game), quoted(&other.game))?;
         differ("seed", self.seed.to_string(), other.seed.to_string())?;
-        differ("agents", self.agents.clone(), other.agents.clone())?;
+        differ("agents", quoted(&self.agents), quoted(&other.agents))?;
         differ("options", format!("{:?}", self.options), format!("{:?}", other.options))?;
-        differ("games in the run", self.planned.to_string(), other.planned.to_string())?;
-        differ("seats", self.seats.join(","), other.seats.join(","))?;
-        let shape = |r: &Report| {
-            let mut parts: Vec<String> = r.coverage.iter().map(Coverage::title).collect();
-            parts.extend(r.together.iter().map(|t| t.decision.clone()));
-            if let Some(s) = &r.scores {
-                parts.extend(s.terms.iter().cloned());
+        differ("planned", self.planned.to_string(), other.planned.to_string())?;
+        differ("seats", quoted(&self.seats.join(", ")), quoted(&other.seats.join(", ")))?;
+        let names = |rows: &mut dyn Iterator<Item = String>| quoted(&rows.collect::<Vec<_>>().join(", "));
+        differ(
+            "coverage",
+            names(&mut self.coverage.iter().map(Coverage::title)),
+            names(&mut other.coverage.iter().map(Coverage::title)),
+        )?;
+        differ(
+            "together",
+            names(&mut self.together.iter().map(|t| t.decision.clone())),
+            names(&mut other.together.iter().map(|t| t.decision.clone())),
+        )?;
+        let terms = |r: &Report| r.scores.as_ref().map(|s| s.terms.join(", "));
+        differ("scores", format!("{:?}", terms(self)), format!("{:?}", terms(other)))
+    }
+
+    /// Checks that a report read from a file is one `simulate` could have
+    /// written: its ranges are in order, disjoint, non-empty and within the
+    /// run; its counts add up (every game won, drawn or stopped, and ended
+    /// one way; a histogram entry per game; shares within their totals);
+    /// and every figure derived from it is computed without overflow. The
+    /// error names the first field that is wrong.
+    pub fn check(&self) -> Result<(), MergeError> {
+        if self.format != FORMAT {
+            return Err(MergeError::Format(self.format.clone()));
+        }
+        if self.planned == 0 {
+            return invalid("planned", "a run has at least 1 game");
+        }
+        if self.ranges.is_empty() {
+            return invalid("ranges", "no games: a report covers at least one game");
+        }
+        let mut covered = 0u64;
+        let mut last_end = 0u64;
+        for (i, &(start, end)) in self.ranges.iter().enumerate() {
+            let field = format!("ranges[{i}]");
+            if start >= end {
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) holds no games (the start must be below the end)"),
+                );
             }
-            parts.join(", ")
-        };
-        differ("rules", shape(self), shape(other))
+            if end > self.planned {
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) reaches past the run's {} games", self.planned),
+                );
+            }
+            if i > 0 && start < last_end {
+                return invalid(
+                    field,
+                    format!("[{start}, {end}) overlaps or comes before the range ending at {last_end}"),
+                );
+            }
+            covered += end - start;
+            last_end = end;
+        }
+        if self.games != covered {
+            return invalid("games", format!("{} games, but the ranges hold {covered}", self.games));
+        }
+        if self.seats.is_empty() {
+            return invalid("seats", "no seats");
+        }
+        if self.wins.len() != self.seats.len() {
+            return invalid(
+                "wins",
+                format!("{} entries for {} seats", self.wins.len(), self.seats.len()),
+            );
+        }
+        let won = sum(self.wins.iter().copied(), "wins")?;
+        let stopped = sum(self.stopped.values().map(|s| s.games), "stopped")?;
+        let outcomes = add(add(won, self.draws, "draws")?, stopped, "stopped")?;
+        if outcomes != self.games {
+            return invalid(
+                "wins",
+                format!(
+                    "wins ({won}) + draws ({}) + stopped games ({stopped}) = {outcomes}, but there are {} games",
+                    self.draws, self.games
+                ),
+            );
+        }
+        for (code, stop) in &self.stopped {
+            let field = format!("stopped.{code}");
+            if stop.games == 0 {
+                return invalid(field, "no games stopped this way");
+            }
+            if !self.ranges.iter().any(|&(s, e)| (s..e).contains(&stop.first_game)) {
+                return invalid(
+                    field,
+                    format!("first_game {} is not a game of this report", stop.first_game),
+                );
+            }
+            if stop.first_seed != super::run::game_seed(self.seed, stop.first_game) {
+                return invalid(
+                    field,
+                    format!(
+                        "first_seed {} is not the seed of game {}",
+                        stop.first_seed, stop.first_game
+                    ),
+                );
+            }
+        }
+        let ended = sum(self.ends.values().copied(), "ends")?;
+        if ended != self.games {
+            return invalid("ends", format!("{ended} games ended, but there are {}", self.games));
+        }
+        let mut decisions = 0;
+        for (field, h) in [
+            ("decision_points", &self.decision_points),
+            ("decisions", &self.decisions),
+        ] {
+            match (h.checked_count(), h.checked_moments()) {
+                (Some(n), Some(m)) if n == self.games => {
+                    decisions = u64::try_from(m.sum).or_else(|_| invalid(field, "its sum is too large"))?;
+                }
+                (Some(n), Some(_)) => {
+                    return invalid(field, format!("{n} games counted, but there are {}", self.games));
+                }
+                _ => return invalid(field, "its counts are too large to add up"),
+            }
+        }
+        if self.real_choices > decisions {
+            return invalid(
+                "real_choices",
+                format!(
+                    "{} decisions with a real choice, of only {decisions} decisions",
+                    self.real_choices
+                ),
+            );
+        }
+        if self.offered < decisions {
+            return invalid(
+                "offered",
+                format!(
+                    "{} choices offered over {decisions} decisions (at least one each)",
+                    self.offered
+                ),
+            );
+        }
+        let points = self
+            .decision_points
+            .checked_moments()
+            .and_then(|m| u64::try_from(m.sum).ok())
+            .unwrap_or(u64::MAX);
+        for t in &self.together {
+            let field = format!("together.{}", t.decision);
+            if t.alike > t.rounds || t.rounds > points {
+                return invalid(
+                    field,
+                    format!(
+                        "{} alike of {} rounds, in {points} decision points (alike <= rounds <= decision points)",
+                        t.alike, t.rounds
+                    ),
+                );
+            }
+        }
+        if let Some(s) = &self.scores {
+            if s.scored > add(won, self.draws, "draws")? {
+                return invalid(
+                    "scores.scored",
+                    format!("{} games scored, of {} that ended", s.scored, won + self.draws),
+                );
+            }
+            if s.totals.len() != self.seats.len() {
+                return invalid(
+                    "scores.totals",
+                    format!("{} entries for {} seats", s.totals.len(), self.seats.len()),
+                );
+            }
+            for (field, m) in s
+                .totals
+                .iter()
+                .map(|m| ("scores.totals", m))
+                .chain([("scores.margin", &s.margin)])
+            {
+                if m.count != s.scored {
+                    return invalid(
+                        field,
+                        format!("{} games counted, but {} were scored", m.count, s.scored),
+                    );
+                }
+                if !m.is_consistent() {
+                    return invalid(field, "its sums cannot come from that many games, or are too large");
+                }
+            }
+            if s.margin.sum < 0 {
+                return invalid("scores.margin", "a margin is never negative");
+            }
+        }
+        for c in &self.coverage {
+            let field = format!("coverage.{}", c.title());
+            if c.games > self.games || c.times < c.games || c.yes.is_some_and(|y| y > c.times) {
+                return invalid(
+                    field,
+                    format!(
+                        "fired {} times in {} of {} games{} (games <= times, yes <= times)",
+                        c.times,
+                        c.games,
+                        self.games,
+                        c.yes.map(|y| format!(", {y} yes")).unwrap_or_default()
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Whether this report covers every game of its run.
@@ -462,17 +734,21 @@ impl Report {
         text
     }
 
-    /// Reads a report written by [`Report::to_json`].
-    pub fn from_json(text: &str) -> Result<Report, String> {
-        let report: Report = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if report.format != FORMAT {
-            return Err(MergeError::Format(report.format).to_string());
+    /// Reads a report written by [`Report::to_json`] and [checks](Self::check) it.
+    pub fn from_json(text: &str) -> Result<Report, MergeError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+        match value.get("format").and_then(|f| f.as_str()) {
+            Some(FORMAT) => {}
+            Some(other) => return Err(MergeError::Format(other.to_string())),
+            None => return Err(MergeError::Unreadable("no `format` field".into())),
         }
         // Every name in a report read from a file is made printable before
         // it can reach a terminal.
-        let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        let mut value = value;
         crate::text::printable_json(&mut value);
-        serde_json::from_value(value).map_err(|e| e.to_string())
+        let report: Report = serde_json::from_value(value).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+        report.check()?;
+        Ok(report)
     }
 }
 

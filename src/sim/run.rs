@@ -8,7 +8,7 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::report::{Coverage, Part, Plan, Report, Scores, Stop, Together};
+use super::report::{Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
 use super::stats::splitmix64;
 use crate::agents::{self, Agent};
 use crate::diagnostic::Span;
@@ -29,6 +29,19 @@ const CHUNKS_PER_THREAD: u64 = 8;
 /// changes the report.
 fn chunk_size(games: u64, threads: usize) -> u64 {
     (games / (threads as u64 * CHUNKS_PER_THREAD).max(1)).clamp(1, CHUNK)
+}
+
+/// The most threads a run may ask for (`--jobs`).
+pub const MAX_JOBS: usize = 256;
+
+/// Threads for `games` games when `jobs` were asked for (0: one per core):
+/// never more than there are games, so no thread waits with nothing to do.
+fn thread_count(jobs: usize, games: u64) -> usize {
+    let wanted = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    wanted.clamp(1, MAX_JOBS).min(games.clamp(1, MAX_JOBS as u64) as usize)
 }
 
 /// The golden ratio increment of SplitMix64.
@@ -63,11 +76,15 @@ pub fn simulate(
     if start > end || end > plan.games {
         return Err(format!("games {start}..{end} are not part of a run of {}", plan.games));
     }
+    if jobs > MAX_JOBS {
+        return Err(format!("{jobs} threads asked for; at most {MAX_JOBS}"));
+    }
     let (template, layout) = blank(def, plan);
+    let threads = thread_count(jobs, end - start);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
+        .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     let chunk = chunk_size(end - start, pool.current_num_threads());
     let chunks = (end - start).div_ceil(chunk);
     let total = pool.install(|| {
@@ -93,6 +110,7 @@ pub fn simulate(
                 },
             )
     });
+    debug_assert!(start == end || total.check().is_ok(), "{:?}", total.check());
     Ok(total)
 }
 
@@ -208,7 +226,16 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
         totals: vec![Default::default(); def.players()],
         margin: Default::default(),
     });
-    let report = Report::empty(&def.name, def.seats.clone(), plan, together, scores, coverage);
+    // The command line's `--set` settings are a pseudo-file of the sources;
+    // they are compared on merge as `options`, so they are not hashed.
+    let hash = rules_hash(
+        def.sources
+            .files
+            .iter()
+            .filter(|f| f.name != "command line")
+            .map(|f| &*f.text),
+    );
+    let report = Report::empty(&def.name, hash, def.seats.clone(), plan, together, scores, coverage);
     let layout = Layout {
         decision_rows,
         menu,
@@ -523,6 +550,15 @@ mod tests {
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
         assert_eq!(game_seed(0, 0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    #[test]
+    fn threads_never_outnumber_games_or_the_maximum() {
+        assert_eq!(thread_count(4, 2), 2);
+        assert_eq!(thread_count(4, 0), 1);
+        assert_eq!(thread_count(MAX_JOBS * 10, u64::MAX), MAX_JOBS);
+        assert_eq!(thread_count(3, 1000), 3);
+        assert!(thread_count(0, 1000) >= 1);
     }
 
     #[test]

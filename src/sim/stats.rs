@@ -28,6 +28,34 @@ impl Histogram {
         }
     }
 
+    /// [`merge`](Self::merge), or `None` (and `self` unchanged) if a count
+    /// would pass `u64::MAX`.
+    pub fn checked_merge(&self, other: &Histogram) -> Option<Histogram> {
+        let mut out = self.clone();
+        for (&v, &c) in &other.0 {
+            let entry = out.0.entry(v).or_insert(0);
+            *entry = entry.checked_add(c)?;
+        }
+        Some(out)
+    }
+
+    /// The number of observations, or `None` if it passes `u64::MAX`.
+    pub fn checked_count(&self) -> Option<u64> {
+        self.0.values().try_fold(0u64, |n, &c| n.checked_add(c))
+    }
+
+    /// [`moments`](Self::moments), or `None` if a sum would not fit.
+    pub fn checked_moments(&self) -> Option<Moments> {
+        let mut m = Moments::default();
+        for (&v, &c) in &self.0 {
+            let (v, c128) = (v as i128, c as i128);
+            m.count = m.count.checked_add(c)?;
+            m.sum = m.sum.checked_add(v.checked_mul(c128)?)?;
+            m.sum_squares = m.sum_squares.checked_add(v.checked_mul(v)?.checked_mul(c128)?)?;
+        }
+        m.is_consistent().then_some(m)
+    }
+
     pub fn count(&self) -> u64 {
         self.0.values().sum()
     }
@@ -79,14 +107,17 @@ impl Histogram {
         let (Some(min), Some(max), Some(p99)) = (self.min(), self.max(), self.quantile(0.99)) else {
             return vec![];
         };
-        let span = p99 - min + 1;
+        let span = (p99 - min).saturating_add(1);
         let bin = span.div_ceil(rows.max(1)).max(1);
         let mut bins: Vec<(u64, u64, u64)> = vec![];
         let mut lo = min;
         while lo <= p99 {
-            let hi = (lo + bin - 1).min(p99);
+            let hi = lo.saturating_add(bin - 1).min(p99);
             bins.push((lo, hi, self.count_between(lo, hi)));
-            lo = hi + 1;
+            match hi.checked_add(1) {
+                Some(next) => lo = next,
+                None => break,
+            }
         }
         if max > p99 {
             bins.push((p99 + 1, max, self.count_between(p99 + 1, max)));
@@ -132,6 +163,31 @@ impl Moments {
         self.count += other.count;
         self.sum += other.sum;
         self.sum_squares += other.sum_squares;
+    }
+
+    /// [`merge`](Self::merge), or `None` if a sum would not fit.
+    pub fn checked_merge(&self, other: &Moments) -> Option<Moments> {
+        let m = Moments {
+            count: self.count.checked_add(other.count)?,
+            sum: self.sum.checked_add(other.sum)?,
+            sum_squares: self.sum_squares.checked_add(other.sum_squares)?,
+        };
+        m.is_consistent().then_some(m)
+    }
+
+    /// Whether these sums can come from `count` integers, and every figure
+    /// derived from them (mean, variance) is computed without overflow: no
+    /// sum without observations, squares not negative, and
+    /// `count * sum_squares >= sum * sum` (Cauchy-Schwarz).
+    pub fn is_consistent(&self) -> bool {
+        if self.count == 0 {
+            return self.sum == 0 && self.sum_squares == 0;
+        }
+        let n = self.count as i128;
+        let (Some(a), Some(b)) = (n.checked_mul(self.sum_squares), self.sum.checked_mul(self.sum)) else {
+            return false;
+        };
+        self.sum_squares >= 0 && a.checked_sub(b).is_some_and(|d| d >= 0) && n.checked_mul(n - 1).is_some()
     }
 
     pub fn mean(&self) -> f64 {
@@ -374,6 +430,25 @@ mod tests {
         let m = h.moments();
         assert_eq!(m.mean(), 5.5);
         assert!((m.sd() - 3.027_650_354).abs() < 1e-6);
+    }
+
+    #[test]
+    fn huge_values_neither_overflow_nor_pass_the_checks() {
+        let mut h = Histogram::default();
+        h.add(0);
+        h.add(u64::MAX);
+        let rows = h.render(10, 20);
+        assert!((2..=11).contains(&rows.len()), "{rows:?}");
+        assert_eq!(h.checked_moments(), None);
+        let wrapped = Histogram([(1, u64::MAX)].into_iter().collect());
+        assert_eq!(wrapped.checked_merge(&wrapped), None);
+        assert_eq!(wrapped.checked_count(), Some(u64::MAX));
+        let bad = Moments {
+            count: 2,
+            sum: 10,
+            sum_squares: 1,
+        };
+        assert!(!bad.is_consistent());
     }
 
     #[test]

@@ -141,6 +141,11 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
 /// counts as parsing). A file whose very first declaration fails may not be a
 /// rules file at all; see [`looks_like_rules`].
 pub fn first_item_parses(text: &str) -> bool {
+    // On its own stack, as `parse_file` does: the text may nest deeply.
+    stacker::grow(PARSE_STACK, || first_item_parses_on_stack(text))
+}
+
+fn first_item_parses_on_stack(text: &str) -> bool {
     let error = match RulesParser::parse(Rule::file, text) {
         Ok(_) => return true,
         Err(error) => error,
@@ -149,7 +154,7 @@ pub fn first_item_parses(text: &str) -> bool {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let start = item_start_before(text, position);
+    let start = item_start_before(text, 0, position);
     start > 0
         && RulesParser::parse(Rule::file, &text[..start]).is_ok_and(|mut pairs| {
             pairs
