@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{ChoiceKind, GameDef, MatchBy, Matcher, Op};
+use super::{ChoiceKind, GameDef, MatchBy, Matcher, NO_CHOICE, Op};
 
 /// The whole program, one op per line, procedures in the order of their code.
 pub fn disassemble(def: &GameDef) -> String {
@@ -31,8 +31,12 @@ pub fn disassemble(def: &GameDef) -> String {
         );
         for pc in proc.entry as usize..end {
             let op = def.code[pc];
-            let text = format!("{op:?}");
-            let note = annotate(def, op);
+            // A matcher reads `Type(1)`, `Group(0), owner`: the note names it.
+            let text = format!("{op:?}")
+                .replace("Matcher { by: ", "")
+                .replace(", owner: false }", "")
+                .replace(", owner: true }", ", owner");
+            let note = annotate(def, op, def.spans.get(pc).map(|&span| def.sources.text(span)));
             let place = def.spans.get(pc).map_or_else(String::new, |span| {
                 let (line, col) = def.sources.line_col(span.file, span.start);
                 // Only ops from another file (a `use`d prelude) name it.
@@ -98,8 +102,9 @@ fn choice_kind(def: &GameDef, kind: &ChoiceKind) -> String {
     }
 }
 
-/// The names behind an op's ids, for a reader.
-fn annotate(def: &GameDef, op: Op) -> Option<String> {
+/// The names behind an op's ids, for a reader; a pushed constant shows the
+/// source it came from when that is a short name (`deck`, `rock`, `player 1`).
+fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
     let named = |list: &[String], i: u16| list.get(i as usize).map_or_else(|| "?".to_string(), Clone::clone);
     let var = |slot: u16| {
         def.vars
@@ -134,6 +139,28 @@ fn annotate(def: &GameDef, op: Op) -> Option<String> {
         if m.owner { format!("{what} of owner") } else { what }
     };
     let text = match op {
+        Op::Push(NO_CHOICE) => "no choice".into(),
+        Op::Push(v) => match source {
+            Some(text)
+                if text.len() <= 24
+                    && text != v.to_string()
+                    && text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ' ') =>
+            {
+                text.to_string()
+            }
+            _ => return None,
+        },
+        Op::NextPiece { filter, .. } => def
+            .filters
+            .get(filter as usize)
+            .map_or_else(|| "?".into(), |f| matcher(f.matcher)),
+        Op::NextOnBoard { board, filter, .. } => format!(
+            "{} on {}",
+            def.filters
+                .get(filter as usize)
+                .map_or_else(|| "?".into(), |f| matcher(f.matcher)),
+            def.boards.get(board as usize).map_or("?", |b| b.name.as_str())
+        ),
         Op::LoadVar(s) | Op::StoreVar(s) | Op::LoadVarAt(s) | Op::StoreVarAt(s) => var(s),
         Op::LoadOption(o) | Op::OptionTable(o) => def
             .options
@@ -166,10 +193,14 @@ fn annotate(def: &GameDef, op: Op) -> Option<String> {
             matcher(m),
             def.families.get(family as usize).map_or("?", |f| f.name.as_str())
         ),
-        Op::SpaceOf(b) | Op::NextNeighbour { board: b, .. } | Op::NextOnBoard { board: b, .. } => def
+        Op::SpaceOf(b) | Op::NextNeighbour { board: b, .. } => def
             .boards
             .get(b as usize)
             .map_or_else(|| "?".into(), |b| b.name.clone()),
+        Op::Table(t) => def
+            .tables
+            .get(t as usize)
+            .map_or_else(|| "?".into(), |t| format!("{t:?}")),
         Op::Attr(attr) => format!("{attr:?}").to_lowercase(),
         _ => return None,
     };
