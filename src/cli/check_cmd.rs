@@ -53,3 +53,18 @@ pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// `check --dump-ir FILES`: the compiled program of each file, or its errors.
+pub fn dump_ir(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        match rpsdsl::house::load_game(file, &FsLoader, |_| Ok(vec![])) {
+            Ok(game) => say!("{}", rpsdsl::ir::disassemble(&game.def)),
+            Err(failed_check) => {
+                report(&failed_check.diagnostics, &failed_check.sources);
+                failed = true;
+            }
+        }
+    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}

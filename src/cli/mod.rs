@@ -56,6 +56,10 @@ enum Command {
         /// Say in plain words what VARIANT changes in BASE.
         #[arg(long, num_args = 2, value_names = ["BASE", "VARIANT"])]
         explain_diff: Option<Vec<PathBuf>>,
+        /// Print the compiled program of each file that checks: every op, the
+        /// names behind its ids, and the line it came from.
+        #[arg(long, conflicts_with = "json")]
+        dump_ir: bool,
     },
     /// Play one game with computer players and print its transcript.
     Run {
@@ -150,6 +154,9 @@ pub fn main() -> ExitCode {
             explain_diff: Some(pair),
             ..
         } => check_cmd::explain_diff(&pair[0], &pair[1]),
+        Command::Check {
+            files, dump_ir: true, ..
+        } => check_cmd::dump_ir(&files),
         Command::Check { files, json, .. } => check_cmd::check_files(&files, json),
         Command::Run {
             file,

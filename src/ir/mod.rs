@@ -4,8 +4,10 @@
 //! Built only by `check`; the engine trusts it and never re-validates names.
 
 mod code;
+mod dump;
 
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
+pub use dump::disassemble;
 
 use crate::diagnostic::{Sources, Span};
 use crate::script::Script;
