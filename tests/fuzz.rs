@@ -8,11 +8,12 @@
 //!
 //! ```sh
 //! RPSDSL_FUZZ_CASES=5000 RPSDSL_FUZZ_SEED=9 RPSDSL_FUZZ_SUMMARY=1 \
-//!   cargo test --release --test fuzz -- --nocapture
+//!   cargo test --test fuzz -- --nocapture
 //! ```
 //!
-//! A failing case is kept under `target/tmp/fuzz-failures/` with the command
-//! that crashed, so it can be turned into a regression test.
+//! A failing case is kept under `target/tmp/fuzz-failures/` with its inputs
+//! and the command that failed (run it from a copy of `games/`), so it can be
+//! turned into a regression test.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -637,6 +638,7 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
                 std::fs::write(saved.join(name), bytes).unwrap();
             }
             std::fs::write(saved.join("stdin"), &stdin).unwrap();
+            std::fs::write(saved.join("command"), format!("rpsdsl {}\n", args.join(" "))).unwrap();
             let tail: String = outcome
                 .stderr
                 .chars()

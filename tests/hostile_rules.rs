@@ -321,3 +321,17 @@ fn zone_and_variable_ids_cannot_wrap() {
     assert_eq!(found[0]["code"], "rpsdsl::too-many-declarations");
     assert_eq!(found[0]["labels"][0]["line"], 8_194);
 }
+
+/// Found by the mutation fuzzer: error recovery looked for the next
+/// declaration one byte after the error, inside a multi-byte character.
+#[test]
+fn a_syntax_error_at_a_multi_byte_character_is_reported() {
+    let dir = Dir::new("multibyte");
+    for odd in ["\u{200b}", "é", "\u{1f600}", "\u{feff}"] {
+        let path = dir.write(
+            "odd.rules",
+            &format!("game \"x\"\nplayers 2\n{odd}flow {{ win player 1 }}\n"),
+        );
+        assert_eq!(failing_codes(&path), ["rpsdsl::syntax"], "{odd:?}");
+    }
+}

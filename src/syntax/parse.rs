@@ -185,7 +185,12 @@ fn starts_item(line: &str) -> bool {
 
 /// The starts of the lines that begin at or after `from`.
 fn line_starts_from(text: &str, from: usize) -> impl Iterator<Item = usize> + '_ {
-    let from = from.min(text.len());
+    // `from` may be one past an error inside a multi-byte character: move on
+    // to the next character boundary before slicing.
+    let mut from = from.min(text.len());
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
     let first = (from == 0 || text.as_bytes()[from - 1] == b'\n').then_some(from);
     first
         .into_iter()
