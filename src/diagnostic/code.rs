@@ -44,19 +44,19 @@ macro_rules! codes {
 }
 
 codes! {
-    /// An action parameter or choice that cannot be encoded (a number outside 0 to 65535).
+    /// An action's number parameter outside 0 to 65535, met while the game runs.
     BadAction = "bad-action",
     /// A board whose size, spaces or links do not make a board.
     BadBoard = "bad-board",
     /// Something that cannot be looped over or chosen from.
     BadDomain = "bad-domain",
-    /// A zone placed on a board in a way its spaces cannot hold.
+    /// A piece type's starting zone that is not one zone (a slot of every space, or a per-player zone for pieces without an owner).
     BadHomeZone = "bad-home-zone",
     /// A house-rules file that is not valid TOML or has an unknown key.
     BadHouseRules = "bad-house-rules",
     /// A decision label whose `{...}` placeholders do not parse.
     BadLabel = "bad-label",
-    /// A board link or space reference that names no single space.
+    /// A board link or space index that names no single space, or a space that does not exist.
     BadLink = "bad-link",
     /// An option type that allows no value (`int in 10..1`, a list that may be empty).
     BadOptionType = "bad-option-type",
@@ -74,11 +74,11 @@ codes! {
     BadReport = "bad-report",
     /// A scenario file whose contents do not fit the game.
     BadScenario = "bad-scenario",
-    /// A table without entries, or with entries that do not fit.
+    /// A table without entries.
     BadTable = "bad-table",
     /// A transcript that does not fit the rules it names.
     BadTranscript = "bad-transcript",
-    /// A zone visibility that cannot apply (`owner` on a zone without an owner).
+    /// `owner` visibility on a zone that is not kept per player.
     BadVisibility = "bad-visibility",
     /// A decision asked for where none may be (a trigger, a score, a starting value).
     DecisionNotAllowed = "decision-not-allowed",
@@ -122,7 +122,7 @@ codes! {
     MissingFlow = "missing-flow",
     /// A file that does not name its game.
     MissingGame = "missing-game",
-    /// A zone kept per space of a ring or board, used without saying which space.
+    /// A ring used where one space is meant, without saying which.
     MissingIndex = "missing-index",
     /// A zone or variable kept per player, used without saying whose.
     MissingPlayer = "missing-player",
@@ -172,7 +172,7 @@ codes! {
     ReportsDiffer = "reports-differ",
     /// Reports given to `rpsdsl merge` that cover the same games.
     ReportsOverlap = "reports-overlap",
-    /// A rule the game itself reports as broken while it runs.
+    /// A procedure that ended without returning its results, or an `anytime` action that ended outside a decision, met while the game runs.
     RuntimeError = "runtime-error",
     /// A scenario whose fixed shuffles or decisions do not match the game as played.
     ScenarioMismatch = "scenario-mismatch",
@@ -184,7 +184,7 @@ codes! {
     TooDeeplyNested = "too-deeply-nested",
     /// Actions with too many parameters to tell apart.
     TooManyActions = "too-many-actions",
-    /// A file or procedure past the limit of declarations.
+    /// Rules or a procedure past the limit of declarations or local values.
     TooManyDeclarations = "too-many-declarations",
     /// The count of the diagnostics past the first hundred, which are not shown.
     TooManyErrors = "too-many-errors",
