@@ -1,9 +1,10 @@
 //! Diagnostics as data: every stage builds these; miette renders them at the edge.
 //!
-//! A [`Diagnostic`] names a stable kebab-case code (`rpsdsl::unknown-name`), a
-//! message, labelled spans into the sources and an optional help line. It knows
-//! nothing about terminals; [`Diagnostic::to_report`] turns it into a
-//! `miette::Report` with the right file attached.
+//! A [`Diagnostic`] names a stable code from the registry, [`Code`] (shown as
+//! `rpsdsl::unknown-name`), a message, labelled spans into the sources and an
+//! optional help line. It knows nothing about terminals;
+//! [`Diagnostic::to_report`] turns it into a `miette::Report` with the right
+//! file attached.
 
 use std::fmt;
 use std::sync::Arc;
