@@ -1,15 +1,19 @@
 //! Diagnostics as data: every stage builds these; miette renders them at the edge.
 //!
-//! A [`Diagnostic`] names a stable kebab-case code (`rpsdsl::unknown-name`), a
-//! message, labelled spans into the sources and an optional help line. It knows
-//! nothing about terminals; [`Diagnostic::to_report`] turns it into a
-//! `miette::Report` with the right file attached.
+//! A [`Diagnostic`] names a stable code from the registry, [`Code`] (shown as
+//! `rpsdsl::unknown-name`), a message, labelled spans into the sources and an
+//! optional help line. It knows nothing about terminals;
+//! [`Diagnostic::to_report`] turns it into a `miette::Report` with the right
+//! file attached.
 
 use std::fmt;
 use std::sync::Arc;
 
 use miette::{LabeledSpan, MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents};
 use serde::Serialize;
+
+mod code;
+pub use code::Code;
 
 /// Index of a file in [`Sources`].
 pub type FileId = u16;
@@ -109,8 +113,8 @@ pub struct Label {
 /// A problem found in some input, with where it is and what to do about it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Diagnostic {
-    /// Stable kebab-case code, without the `rpsdsl::` prefix.
-    pub code: &'static str,
+    /// Stable code from the registry; shown as `rpsdsl::` and its text.
+    pub code: Code,
     pub severity: Severity,
     pub message: String,
     pub labels: Vec<Label>,
@@ -118,7 +122,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: Severity::Error,
@@ -128,7 +132,7 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: Severity::Warning,
@@ -209,9 +213,9 @@ pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
     };
     let message = format!("...and {what}, not shown");
     let mut summary = if errors > 0 {
-        Diagnostic::error("too-many-errors", message)
+        Diagnostic::error(Code::TooManyErrors, message)
     } else {
-        Diagnostic::warning("too-many-errors", message)
+        Diagnostic::warning(Code::TooManyErrors, message)
     };
     if let Some(first) = rest.iter().find_map(|d| d.labels.first()) {
         summary = summary.label(first.span, "the first one not shown is here");

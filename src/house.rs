@@ -19,7 +19,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::check::{self, Checked, Failed, OptionSetting, SourceLoader};
-use crate::diagnostic::{Diagnostic, FileId, Sources, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, Sources, Span};
 use crate::ir::{GameDef, OptionValue};
 
 #[derive(Deserialize)]
@@ -52,7 +52,7 @@ impl HouseRules {
             if crate::input::not_toml(path, text) {
                 return Box::new(
                     Diagnostic::error(
-                        "not-a-house-file",
+                        Code::NotAHouseFile,
                         format!("`{}` is not a house-rules file", path.display()),
                     )
                     .help("a house-rules file is TOML: `rules = \"path/to/game.rules\"` and an `[options]` table"),
@@ -61,7 +61,7 @@ impl HouseRules {
             let at = e.span().map_or(Span::new(file, 0, 0), |r| span(file, r));
             Box::new(
                 Diagnostic::error(
-                    "bad-house-rules",
+                    Code::BadHouseRules,
                     format!("not a valid house-rules file: {}", e.message().trim()),
                 )
                 .label(at, "here")
@@ -144,7 +144,7 @@ pub fn load_game(
                     &mut house_sources,
                     "`rules` is relative to the house-rules file",
                 );
-                if diagnostic.code == "unreadable-file" {
+                if diagnostic.code == Code::UnreadableFile {
                     diagnostic.message = format!("cannot read the rules file `{}`: {error}", house.rules.display());
                 }
                 return Err(Box::new(Failed {

@@ -16,7 +16,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::diagnostic::{Diagnostic, Sources, Span};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 
 /// The most a rules, house-rules or scenario file may hold: 4 MiB, far more
 /// than any game needs (the largest shipped game is a few kilobytes).
@@ -146,16 +146,16 @@ pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
 pub fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, help: &str) -> Diagnostic {
     let name = path.display();
     let Some(read_error) = error.get_ref().and_then(|e| e.downcast_ref::<ReadError>()) else {
-        return Diagnostic::error("unreadable-file", format!("cannot read `{name}`: {error}")).help(help);
+        return Diagnostic::error(Code::UnreadableFile, format!("cannot read `{name}`: {error}")).help(help);
     };
     match read_error {
         ReadError::NotRegular { what } => Diagnostic::error(
-            "not-a-regular-file",
+            Code::NotARegularFile,
             format!("cannot read `{name}`: it is {what}, not a regular file"),
         )
         .help("rpsdsl reads only regular files; give the path of a file saved on disk"),
         ReadError::TooLarge { limit } => Diagnostic::error(
-            "input-too-large",
+            Code::InputTooLarge,
             format!("cannot read `{name}`: it is larger than {}", size(*limit)),
         )
         .help(format!(
@@ -166,7 +166,7 @@ pub fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, help: &
         ReadError::InvalidUtf8 { lossy, offset, .. } => {
             let file = sources.add(name.to_string(), lossy.as_str());
             let width = lossy[*offset..].chars().next().map_or(0, char::len_utf8);
-            Diagnostic::error("invalid-utf8", format!("cannot read `{name}`: {read_error}"))
+            Diagnostic::error(Code::InvalidUtf8, format!("cannot read `{name}`: {read_error}"))
                 .label(Span::new(file, *offset, offset + width), "this byte is not UTF-8")
                 .help("save the file as UTF-8 text")
         }

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 
 use crate::check::OptionSetting;
-use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 use crate::engine::ForcedShuffle;
 use crate::ir::{GameDef, PieceId};
 
@@ -64,7 +64,7 @@ impl Scenario {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let span = e.span().map_or(Span::new(file, 0, 0), |r| span_of(file, r));
             Box::new(
-                Diagnostic::error("bad-scenario", format!("the scenario is not valid: {}", e.message()))
+                Diagnostic::error(Code::BadScenario, format!("the scenario is not valid: {}", e.message()))
                     .label(span, "here")
                     .help("see docs/scenarios.md for the format"),
             )
@@ -131,7 +131,7 @@ impl Scenario {
             let Some(zone) = (0..def.zones.len() as u16).find(|&z| def.zone_name(z) == spec.zone) else {
                 let names: Vec<String> = (0..def.zones.len() as u16).map(|z| def.zone_name(z)).collect();
                 let mut d = label(Diagnostic::error(
-                    "bad-scenario",
+                    Code::BadScenario,
                     format!("no zone named `{}`", spec.zone),
                 ));
                 if let Some(near) = crate::diagnostic::nearest(&spec.zone, names.iter().map(String::as_str)) {
@@ -145,7 +145,7 @@ impl Scenario {
                 match (0..def.pieces.len() as PieceId).find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
                     Some(p) => top.push(p),
                     None => errors.push(label(Diagnostic::error(
-                        "bad-scenario",
+                        Code::BadScenario,
                         format!("no piece is called `{name}`"),
                     ))),
                 }

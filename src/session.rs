@@ -2,7 +2,7 @@
 //! everything needed to write and replay a transcript.
 
 use crate::agents::Agent;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Choice, EngineError, Event, Observation, Outcome, Seen, State};
 use crate::ir::{GameDef, OptionValue, Seat};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
@@ -81,7 +81,7 @@ pub fn play(
             Err(EngineError::Runtime(d)) => return Err(fail(*d, record, events)),
             Err(EngineError::Illegal(illegal)) => {
                 return Err(fail(
-                    Diagnostic::error("illegal-action", illegal.to_string()),
+                    Diagnostic::error(Code::IllegalAction, illegal.to_string()),
                     record,
                     events,
                 ));
@@ -178,7 +178,7 @@ fn scripted_choice(
     };
     let Some((who, choice)) = scripted.text.split_once(':') else {
         return Err(here(
-            Diagnostic::error("bad-scenario", format!("`{}` is not `Seat: choice`", scripted.text)).help(format!(
+            Diagnostic::error(Code::BadScenario, format!("`{}` is not `Seat: choice`", scripted.text)).help(format!(
                 "{seat_name} decides here; write e.g. `{seat_name}: {}`",
                 def.choice_label(decision, legal[0])
             )),
@@ -187,7 +187,7 @@ fn scripted_choice(
     if !who.trim().eq_ignore_ascii_case(seat_name) {
         return Err(here(
             Diagnostic::error(
-                "bad-scenario",
+                Code::BadScenario,
                 format!(
                     "the game asks {seat_name} here, but the scenario answers for {}",
                     who.trim()
@@ -204,7 +204,7 @@ fn scripted_choice(
                 Ok(ms) => (choice.trim(), ms),
                 Err(_) => {
                     return Err(here(
-                        Diagnostic::error("bad-scenario", format!("`{}` is not a reaction time", time.trim()))
+                        Diagnostic::error(Code::BadScenario, format!("`{}` is not a reaction time", time.trim()))
                             .help("write the time in milliseconds, e.g. `North: rock @ 420ms`"),
                     ));
                 }
@@ -222,7 +222,7 @@ fn scripted_choice(
         _ if race => {
             return Err(here(
                 Diagnostic::error(
-                    "bad-scenario",
+                    Code::BadScenario,
                     format!("{seat_name} is racing here, so the call needs a time"),
                 )
                 .help(format!(
@@ -242,7 +242,10 @@ fn scripted_choice(
                 .any(|a| a.eq_ignore_ascii_case(choice))
         })
         .ok_or_else(|| {
-            let mut d = Diagnostic::error("illegal-action", format!("{seat_name} cannot choose `{choice}` here"));
+            let mut d = Diagnostic::error(
+                Code::IllegalAction,
+                format!("{seat_name} cannot choose `{choice}` here"),
+            );
             d = match &def.decisions[decision as usize].condition {
                 Some(cond) => d.help(format!(
                     "a choice here must satisfy `{cond}`; the legal choices are {}",

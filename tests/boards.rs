@@ -245,7 +245,7 @@ fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
     let def = tiny("flow { let s = r[4] }").unwrap();
     let mut events = vec![];
     let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    assert_eq!(error.code, "no-such-space");
+    assert_eq!(error.code.as_str(), "no-such-space");
     assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
 }
 

@@ -234,7 +234,7 @@ fn an_illegal_play_is_refused_with_the_reason() {
     let mut decisions = OPENING.to_vec();
     decisions.push("Ben: Card scissors 9");
     let failure = janken(&HANDS, &decisions).unwrap_err();
-    assert_eq!(failure.diagnostic.code, "illegal-action");
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
     assert_eq!(failure.diagnostic.message, "Ben cannot choose `Card scissors 9` here");
     assert_eq!(
         failure.diagnostic.help.as_deref(),
@@ -244,7 +244,7 @@ fn an_illegal_play_is_refused_with_the_reason() {
     let mut decisions = OPENING.to_vec();
     decisions.push("Ben: Wild as scissors");
     assert_eq!(
-        janken(&HANDS, &decisions).unwrap_err().diagnostic.code,
+        janken(&HANDS, &decisions).unwrap_err().diagnostic.code.as_str(),
         "illegal-action"
     );
 }

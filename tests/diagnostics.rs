@@ -102,17 +102,17 @@ fn fixtures_report_expected_errors() {
     for path in fixtures() {
         let stem = stem(&path);
         let (diagnostics, _) = diagnose(&path);
-        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
         if !diagnostics.iter().any(Diagnostic::is_error) {
             problems.push(format!("{stem}: no error, only {codes:?}"));
         }
         if let Some((_, code)) = EXPECTED.iter().find(|(s, _)| *s == stem)
-            && !diagnostics.iter().any(|d| d.code == *code && d.is_error())
+            && !diagnostics.iter().any(|d| d.code.as_str() == *code && d.is_error())
         {
             problems.push(format!("{stem}: expected an error `{code}`, got {codes:?}"));
         }
         for (_, code, count) in EXPECTED_COUNT.iter().filter(|(s, _, _)| *s == stem) {
-            let found = diagnostics.iter().filter(|d| d.code == *code).count();
+            let found = diagnostics.iter().filter(|d| d.code.as_str() == *code).count();
             if found < *count {
                 problems.push(format!("{stem}: expected {count} `{code}` errors, got {found}"));
             }

@@ -193,7 +193,7 @@ fn the_library_checks_deep_trees_on_a_small_stack() {
                 assert!(checked.is_ok(), "{kind} within the limit");
                 let beyond = nested(kind, 5_000);
                 let failed = check_source("beyond.rules", &beyond, &FsLoader).unwrap_err();
-                let codes: Vec<&str> = failed.diagnostics.iter().map(|d| d.code).collect();
+                let codes: Vec<&str> = failed.diagnostics.iter().map(|d| d.code.as_str()).collect();
                 assert_eq!(codes, ["too-deeply-nested"], "{kind} beyond the limit");
             }
         })

@@ -290,9 +290,9 @@ fn bad_house_rules_and_variants_are_diagnosed() {
         let (diagnostics, sources) = rpsdsl::playtest::check_and_playtest(&path, &FsLoader, 5);
         let code = expected.iter().find(|(s, _)| *s == stem).map(|(_, c)| *c).unwrap();
         assert!(
-            diagnostics.iter().any(|d| d.is_error() && d.code == code),
+            diagnostics.iter().any(|d| d.is_error() && d.code.as_str() == code),
             "{stem}: expected {code}, got {:?}",
-            diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+            diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>()
         );
         snapshot(
             &format!("house__{stem}"),

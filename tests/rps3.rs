@@ -372,7 +372,7 @@ fn illegal_moves_are_rejected_with_the_legal_choices() {
         decisions.push(format!("Light: {bad}"));
         let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
         let failure = common::play(&def, 1, &scenario(&[], &decisions)).unwrap_err();
-        assert_eq!(failure.diagnostic.code, "illegal-action", "{why}");
+        assert_eq!(failure.diagnostic.code.as_str(), "illegal-action", "{why}");
         assert_eq!(
             failure.diagnostic.message,
             format!("Light cannot choose `{bad}` here"),

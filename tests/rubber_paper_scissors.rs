@@ -191,7 +191,7 @@ fn an_illegal_scripted_choice_names_the_legal_ones() {
         "Blue: claim the face-up token",
     ];
     let failure = play(&def, 1, &scenario(&[], &decisions)).unwrap_err();
-    assert_eq!(failure.diagnostic.code, "illegal-action");
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
     assert_eq!(
         failure.diagnostic.message,
         "Blue cannot choose `claim the face-up token` here"

@@ -206,7 +206,7 @@ fn games_stopped_by_the_decision_limit_are_counted_and_replayable() {
     assert_eq!(report.ends["stopped: game-too-long"], stop.games);
     assert_eq!(stop.first_seed, sim::game_seed(1, stop.first_game));
     let replay = common::play(&def, stop.first_seed, &Default::default()).unwrap_err();
-    assert_eq!(replay.diagnostic.code, "game-too-long");
+    assert_eq!(replay.diagnostic.code.as_str(), "game-too-long");
     let text = report.to_text();
     assert!(text.contains(&format!("rpsdsl run {path} --seed {}", stop.first_seed)));
 }

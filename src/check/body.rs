@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::types::{Globals, Symbol, Ty};
-use crate::diagnostic::{Diagnostic, Span, nearest};
+use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{self, Attr, ChoiceKind, FamilyIndex, GameDef, HookArg, MatchBy, Matcher, Op, OptionType, ProcId};
 use crate::syntax::ast::{self, BinOp, Domain, Expr, ExprKind, Item, Stmt, StmtKind, UnOp};
 
@@ -199,7 +199,7 @@ impl Compiler {
                 self.f.too_many_locals = true;
                 let span = self.f.spans.last().copied().unwrap_or_default();
                 self.error(
-                    Diagnostic::error("too-many-declarations", "this procedure names too many values")
+                    Diagnostic::error(Code::TooManyDeclarations, "this procedure names too many values")
                         .label(span, format!("more than {} local values by here", u16::MAX))
                         .help("split the procedure or the flow into procedures"),
                 );
@@ -336,7 +336,7 @@ impl Compiler {
             if !matches!(ty, Ty::Int | Ty::Bool | Ty::Seat | Ty::Kind | Ty::Error) {
                 self.error(
                     Diagnostic::error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         format!(
                             "a variable holds a number, a player, a kind or true/false, not {}",
                             ty.describe()
@@ -389,8 +389,11 @@ impl Compiler {
                     && (h < l || h - l > 1000)
                 {
                     self.error(
-                        Diagnostic::error("bad-piece-count", format!("the values {l}..{h} are not a usable range"))
-                            .label(span, "here"),
+                        Diagnostic::error(
+                            Code::BadPieceCount,
+                            format!("the values {l}..{h} are not a usable range"),
+                        )
+                        .label(span, "here"),
                     );
                     continue;
                 }
@@ -399,7 +402,7 @@ impl Compiler {
                     && !(1..=1000).contains(&c)
                 {
                     self.error(
-                        Diagnostic::error("bad-piece-count", format!("{c} copies is not a usable count"))
+                        Diagnostic::error(Code::BadPieceCount, format!("{c} copies is not a usable count"))
                             .label(span, "here")
                             .help("a piece type has from 1 to 1000 copies"),
                     );
@@ -414,7 +417,7 @@ impl Compiler {
                 if self.def.pieces.len().saturating_add(made) > super::declare::MAX_PIECES {
                     self.error(
                         Diagnostic::error(
-                            "bad-piece-count",
+                            Code::BadPieceCount,
                             format!(
                                 "these pieces make {} pieces in all",
                                 self.def.pieces.len().saturating_add(made)
@@ -445,7 +448,7 @@ impl Compiler {
                     (FamilyIndex::PerSpace(_), _) => {
                         self.error(
                             Diagnostic::error(
-                                "bad-home-zone",
+                                Code::BadHomeZone,
                                 format!("`{}` is a slot of every space of a board", fam.name),
                             )
                             .label(entry.home.span, "pieces must start in one zone")
@@ -456,7 +459,7 @@ impl Compiler {
                     (FamilyIndex::PerPlayer, false) => {
                         self.error(
                             Diagnostic::error(
-                                "bad-home-zone",
+                                Code::BadHomeZone,
                                 format!("`{}` is a zone per player, but these pieces have no owner", fam.name),
                             )
                             .label(entry.home.span, "whose?")
@@ -505,12 +508,15 @@ impl Compiler {
         match &param.ty {
             None => {
                 self.error(
-                    Diagnostic::error("missing-type", format!("parameter `{}` has no type", param.name.name))
-                        .label(param.name.span, "say what it holds")
-                        .help(format!(
-                            "write `{}: player` (or number, bool, kind, piece, zone, type)",
-                            param.name.name
-                        )),
+                    Diagnostic::error(
+                        Code::MissingType,
+                        format!("parameter `{}` has no type", param.name.name),
+                    )
+                    .label(param.name.span, "say what it holds")
+                    .help(format!(
+                        "write `{}: player` (or number, bool, kind, piece, zone, type)",
+                        param.name.name
+                    )),
                 );
                 Ty::Error
             }
@@ -552,7 +558,7 @@ impl Compiler {
                 let names: Vec<&str> = decl.returns.iter().map(|r| r.name.as_str()).collect();
                 self.error(
                     Diagnostic::error(
-                        "missing-return",
+                        Code::MissingReturn,
                         format!(
                             "procedure `{}` can reach its end without returning ({})",
                             decl.name.name,
@@ -595,7 +601,7 @@ impl Compiler {
             if let Some(first) = labels.insert(decl.label.clone(), decl.label_span) {
                 self.error(
                     Diagnostic::error(
-                        "duplicate-definition",
+                        Code::DuplicateDefinition,
                         format!("two `anytime` actions are called \"{}\"", decl.label),
                     )
                     .label(decl.label_span, "again here")
@@ -654,7 +660,7 @@ impl Compiler {
                 if self.score_terms.contains_key(&term.name.name) {
                     self.error(
                         Diagnostic::error(
-                            "duplicate-definition",
+                            Code::DuplicateDefinition,
                             format!("score term `{}` is defined twice", term.name.name),
                         )
                         .label(term.name.span, "defined again here"),
@@ -737,7 +743,7 @@ impl Compiler {
                 flows += 1;
                 if flows > 1 {
                     self.error(
-                        Diagnostic::error("duplicate-definition", "the game has two `flow` sections")
+                        Diagnostic::error(Code::DuplicateDefinition, "the game has two `flow` sections")
                             .label(block.span, "second flow here"),
                     );
                 }
@@ -749,7 +755,7 @@ impl Compiler {
         }
         if flows == 0 {
             self.error(
-                Diagnostic::error("missing-flow", "the game has no `flow`")
+                Diagnostic::error(Code::MissingFlow, "the game has no `flow`")
                     .label(super::file_start(0), "expected a `flow { ... }` section")
                     .help("the flow says how a game is played: rounds, turns and decisions"),
             );
@@ -763,7 +769,7 @@ impl Compiler {
             && let Some(result) = result
         {
             self.error(
-                Diagnostic::error("unreachable", "the `result` section can never be reached")
+                Diagnostic::error(Code::Unreachable, "the `result` section can never be reached")
                     .label(result.span, "never reached")
                     .label(flow_span, "every path through the flow ends the game or loops forever")
                     .help("remove the result section, or let the flow finish"),
@@ -822,10 +828,15 @@ impl Compiler {
         for (proc, span, what) in std::mem::take(&mut self.no_decisions) {
             if let Some(at) = asks[proc as usize] {
                 self.error(
-                    Diagnostic::error("decision-not-allowed", format!("{what} cannot ask a player to decide"))
-                        .label(at, "this asks for a decision, directly or through a procedure")
-                        .label(span, format!("in {what}"))
-                        .help("triggers, scoring and starting values run between decisions; move the decision into the flow"),
+                    Diagnostic::error(
+                        Code::DecisionNotAllowed,
+                        format!("{what} cannot ask a player to decide"),
+                    )
+                    .label(at, "this asks for a decision, directly or through a procedure")
+                    .label(span, format!("in {what}"))
+                    .help(
+                        "triggers, scoring and starting values run between decisions; move the decision into the flow",
+                    ),
                 );
             }
         }
@@ -885,7 +896,7 @@ impl Compiler {
         unused.sort_by_key(|(span, _, _)| (span.file, span.start));
         for (span, name, what) in unused {
             self.diags.push(
-                Diagnostic::warning("unused", format!("{what} `{name}` is never used"))
+                Diagnostic::warning(Code::Unused, format!("{what} `{name}` is never used"))
                     .label(span, "declared here")
                     .help("remove it, or use it in the rules"),
             );
@@ -895,7 +906,7 @@ impl Compiler {
     // ------------------------------------------------------------ statements
 
     fn unreachable(&mut self, span: Span, cause: Option<&Stmt>) {
-        let mut diag = Diagnostic::error("unreachable", "this can never run").label(span, "unreachable");
+        let mut diag = Diagnostic::error(Code::Unreachable, "this can never run").label(span, "unreachable");
         if let Some(cause) = cause {
             let why = match cause.kind {
                 StmtKind::Loop(_) => "this loop has no `break`, so it never ends",
@@ -941,7 +952,7 @@ impl Compiler {
                     let ty = self.expr(value);
                     if matches!(ty, Ty::PerPlayer(_)) {
                         self.error(
-                            Diagnostic::error("type-mismatch", "a per-player choice cannot be copied whole")
+                            Diagnostic::error(Code::TypeMismatch, "a per-player choice cannot be copied whole")
                                 .label(value.span, "write `x of player 1`"),
                         );
                     }
@@ -1042,7 +1053,7 @@ impl Compiler {
             StmtKind::Break => {
                 if self.f.loops.is_empty() {
                     self.error(
-                        Diagnostic::error("misplaced-break", "`break` outside a loop")
+                        Diagnostic::error(Code::MisplacedBreak, "`break` outside a loop")
                             .label(span, "there is no loop to leave here"),
                     );
                 } else {
@@ -1099,7 +1110,7 @@ impl Compiler {
                         // After it, the chosen name would hold nothing.
                         self.error(
                             Diagnostic::error(
-                                "else-falls-through",
+                                Code::ElseFallsThrough,
                                 format!("`{}` has no value after this `else`", var.name),
                             )
                             .label(block.span, "this block can finish")
@@ -1186,7 +1197,7 @@ impl Compiler {
                     Some(Symbol::Hook(_)) => {
                         self.error(
                             Diagnostic::error(
-                                "unused-result",
+                                Code::UnusedResult,
                                 format!("the result of hook `{}` is thrown away", name.name),
                             )
                             .label(span, "a hook only answers a question")
@@ -1211,7 +1222,7 @@ impl Compiler {
     fn return_stmt(&mut self, values: &[Expr], span: Span) {
         if self.f.is_main || self.f.returns.is_none() {
             self.error(
-                Diagnostic::error("misplaced-return", "`return` outside a procedure")
+                Diagnostic::error(Code::MisplacedReturn, "`return` outside a procedure")
                     .label(span, "nothing to return to")
                     .help("to end the game use `win P`, `declare draw` or `end game`"),
             );
@@ -1221,7 +1232,7 @@ impl Compiler {
         if values.len() != expected {
             self.error(
                 Diagnostic::error(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!("this procedure returns {expected} values, not {}", values.len()),
                 )
                 .label(span, format!("{} values here", values.len())),
@@ -1251,9 +1262,12 @@ impl Compiler {
             && local.fixed
         {
             self.error(
-                Diagnostic::error("read-only", format!("`{}` is the value a loop goes through", name.name))
-                    .label(target.span, "the loop sets it; it cannot be set here")
-                    .help(format!("copy it first: `let mine = {}`", name.name)),
+                Diagnostic::error(
+                    Code::ReadOnly,
+                    format!("`{}` is the value a loop goes through", name.name),
+                )
+                .label(target.span, "the loop sets it; it cannot be set here")
+                .help(format!("copy it first: `let mine = {}`", name.name)),
             );
             return;
         }
@@ -1272,7 +1286,7 @@ impl Compiler {
         }
         match self.globals.get(&name.name) {
             Some(Symbol::Var(var)) if self.def.vars[var as usize].constant => self.error(
-                Diagnostic::error("read-only", format!("`{}` is a constant", name.name))
+                Diagnostic::error(Code::ReadOnly, format!("`{}` is a constant", name.name))
                     .label(target.span, "constants never change")
                     .help("declare it with `var` if it should change during the game"),
             ),
@@ -1313,13 +1327,13 @@ impl Compiler {
                         self.close_scope(scope);
                     }
                     (None, true) => self.error(
-                        Diagnostic::error("missing-player", format!("`{}` is kept per player", name.name))
+                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
                             .label(target.span, "whose?")
                             .help(format!("write `{} of <player>`", name.name)),
                     ),
                     (Some(index), false) => self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("`{}` is one value, not one per player", name.name),
                         )
                         .label(index.span, "remove `of ...`"),
@@ -1328,7 +1342,7 @@ impl Compiler {
             }
             Some(Symbol::Option(_)) => self.error(
                 Diagnostic::error(
-                    "read-only",
+                    Code::ReadOnly,
                     format!("option `{}` cannot be changed during the game", name.name),
                 )
                 .label(target.span, "options are fixed before the game starts")
@@ -1352,7 +1366,7 @@ impl Compiler {
             });
             self.error(
                 Diagnostic::error(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!(
                         "`{}` returns {} values, but {count} names receive them",
                         name.name,
@@ -1369,7 +1383,7 @@ impl Compiler {
         }
         self.error(
             Diagnostic::error(
-                "wrong-arity",
+                Code::WrongArity,
                 format!("{count} names need a procedure that returns {count} values"),
             )
             .label(value.span, "this is a single value"),
@@ -1392,7 +1406,7 @@ impl Compiler {
         if params.len() != args.len() {
             self.error(
                 Diagnostic::error(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!("`{}` takes {} arguments, not {}", name.name, params.len(), args.len()),
                 )
                 .label(span, format!("{} given", args.len()))
@@ -1504,7 +1518,7 @@ impl Compiler {
             if let Some(first) = labels.insert(&entry.label, entry.label_span) {
                 self.error(
                     Diagnostic::error(
-                        "duplicate-definition",
+                        Code::DuplicateDefinition,
                         format!("two actions are called \"{}\"", entry.label),
                     )
                     .label(entry.label_span, "again here")
@@ -1517,7 +1531,7 @@ impl Compiler {
                 if let Some(first) = seen.insert(&name.name, name.span) {
                     self.error(
                         Diagnostic::error(
-                            "duplicate-definition",
+                            Code::DuplicateDefinition,
                             format!("parameter `{}` is named twice", name.name),
                         )
                         .label(name.span, "again here")
@@ -1578,7 +1592,7 @@ impl Compiler {
         {
             self.error(
                 Diagnostic::error(
-                    "too-many-actions",
+                    Code::TooManyActions,
                     "these actions have too many parameters to tell apart",
                 )
                 .label(span, "here")
@@ -1657,7 +1671,7 @@ impl Compiler {
                 if matches!(ty, Ty::Bool | Ty::Zone | Ty::PerPlayer(_) | Ty::Enum(_)) {
                     self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("an action's parameter cannot be {}", ty.describe()),
                         )
                         .label(value.span, format!("this is {}", ty.describe()))
@@ -1698,7 +1712,7 @@ impl Compiler {
             }
             let Some(close) = rest[open..].find('}') else {
                 self.error(
-                    Diagnostic::error("bad-label", "a `{` in this label is never closed")
+                    Diagnostic::error(Code::BadLabel, "a `{` in this label is never closed")
                         .label(entry.label_span, "here")
                         .help("write `{name}` to show a parameter's value"),
                 );
@@ -1710,7 +1724,7 @@ impl Compiler {
                 None => {
                     let names: Vec<&str> = entry.params.iter().map(|(p, _)| p.name.as_str()).collect();
                     let mut diag = Diagnostic::error(
-                        "unknown-name",
+                        Code::UnknownName,
                         format!("the label shows `{{{name}}}`, which is not a parameter of this action"),
                     )
                     .label(entry.label_span, "in this label");
@@ -1738,7 +1752,7 @@ impl Compiler {
             1 => Some(0),
             n => {
                 self.error(
-                    Diagnostic::error("which-board", format!("{what} needs a game with one board"))
+                    Diagnostic::error(Code::WhichBoard, format!("{what} needs a game with one board"))
                         .label(span, format!("the game has {n} boards"))
                         .help("name spaces through a ring or a board instead, e.g. `outer[i]`"),
                 );
@@ -1751,7 +1765,7 @@ impl Compiler {
         if choosers.len() > entries.len() {
             self.error(
                 Diagnostic::error(
-                    "draft-too-short",
+                    Code::DraftTooShort,
                     format!("{} choosers but only {} entries", choosers.len(), entries.len()),
                 )
                 .label(
@@ -1796,7 +1810,7 @@ impl Compiler {
             if let Some(first) = labels.insert(&entry.label, entry.label_span) {
                 self.error(
                     Diagnostic::error(
-                        "duplicate-definition",
+                        Code::DuplicateDefinition,
                         format!("the draft offers \"{}\" twice", entry.label),
                     )
                     .label(entry.label_span, "again here")
@@ -1899,7 +1913,7 @@ impl Compiler {
         };
         let ast::PiecePlace::Zone(zone) = place else {
             self.error(
-                Diagnostic::error("bad-domain", "wild pieces are chosen from a zone")
+                Diagnostic::error(Code::BadDomain, "wild pieces are chosen from a zone")
                     .label(filter.span, "write e.g. `Card in hand of actor with Wild as each Hand`"),
             );
             return (ChoiceKind::Piece, Ty::Error);
@@ -2039,15 +2053,15 @@ impl Compiler {
         } else {
             format!("cannot go through `{text}`: it is {what}")
         };
-        let mut diag = Diagnostic::error("bad-domain", message)
+        let mut diag = Diagnostic::error(Code::BadDomain, message)
             .label(e.span, "expected a set of values")
             .help("go through a kind set (`Hand`), `players`, a board, a ring, `adjacent of SPACE`, a group, a range `1..6`, or pieces: `Card in hand of player`");
         if symbol.is_none()
             && let ExprKind::Name(n) = &e.kind
             && !self.globals.names.contains_key(&n.name)
         {
-            diag =
-                Diagnostic::error("unknown-name", format!("unknown name `{}`", n.name)).label(n.span, "not declared");
+            diag = Diagnostic::error(Code::UnknownName, format!("unknown name `{}`", n.name))
+                .label(n.span, "not declared");
             if let Some(near) = nearest(&n.name, self.globals.all_names().collect::<Vec<_>>()) {
                 diag = diag.help(format!("did you mean `{near}`?"));
             }
@@ -2135,7 +2149,7 @@ impl Compiler {
                 let text = self.def.sources.text(arg.span).to_string();
                 self.error(
                     Diagnostic::error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         format!("`adjacent of` needs a space, but `{text}` is {}", other.describe()),
                     )
                     .label(arg.span, format!("this is {}", other.describe()))
@@ -2182,7 +2196,7 @@ impl Compiler {
         if let Some(none) = none {
             self.error(
                 Diagnostic::error(
-                    "bad-domain",
+                    Code::BadDomain,
                     format!("`, or {}` only makes sense in a choice", none.name),
                 )
                 .label(none.span, "a loop goes through every value")
@@ -2212,7 +2226,7 @@ impl Compiler {
             }
             Shape::Pieces if !pieces_ok => {
                 self.error(
-                    Diagnostic::error("bad-domain", "a `for` loop cannot go through pieces yet")
+                    Diagnostic::error(Code::BadDomain, "a `for` loop cannot go through pieces yet")
                         .label(span, "pieces may move while the loop runs")
                         .help("count them with `count ... in ...`, or let a player choose one"),
                 );
@@ -2293,7 +2307,7 @@ impl Compiler {
         };
         if let Some((wild_filter, _)) = wild {
             self.error(
-                Diagnostic::error("bad-domain", "`with ... as each ...` only makes sense in a choice")
+                Diagnostic::error(Code::BadDomain, "`with ... as each ...` only makes sense in a choice")
                     .label(wild_filter.span, "a loop goes through the pieces as they are"),
             );
         }
@@ -2371,7 +2385,7 @@ impl Compiler {
         if !ty.fits(wanted) {
             let text = self.def.sources.text(e.span).to_string();
             let mut diag = Diagnostic::error(
-                "type-mismatch",
+                Code::TypeMismatch,
                 format!("expected {}, but `{text}` is {}", wanted.describe(), ty.describe()),
             )
             .label(e.span, format!("this is {}", ty.describe()));
@@ -2389,12 +2403,12 @@ impl Compiler {
     fn unknown_or_wrong(&mut self, name: &str, span: Span, found: Option<Symbol>, wanted: &str, plural: &str) {
         let diag = match found {
             Some(symbol) => Diagnostic::error(
-                "type-mismatch",
+                Code::TypeMismatch,
                 format!("`{name}` is {}, not {wanted}", symbol.describe()),
             )
             .label(span, format!("expected {wanted}")),
             None => {
-                let mut diag = Diagnostic::error("unknown-name", format!("unknown name `{name}`"))
+                let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown name `{name}`"))
                     .label(span, format!("expected {wanted}"));
                 let mut candidates: Vec<&str> = self.globals.all_names().collect();
                 candidates.extend(self.f.locals.iter().map(|l| l.name.as_str()).filter(|n| !n.is_empty()));
@@ -2426,7 +2440,7 @@ impl Compiler {
             }
             ExprKind::Str(_) => {
                 self.error(
-                    Diagnostic::error("type-mismatch", "text is only used for labels")
+                    Diagnostic::error(Code::TypeMismatch, "text is only used for labels")
                         .label(span, "a string is not a value in the flow")
                         .help("name things directly: `Card`, not `\"Card\"`"),
                 );
@@ -2436,7 +2450,7 @@ impl Compiler {
                 let players = self.def.players() as i64;
                 if *n < 1 || *n > players {
                     self.error(
-                        Diagnostic::error("no-such-player", format!("there is no player {n}"))
+                        Diagnostic::error(Code::NoSuchPlayer, format!("there is no player {n}"))
                             .label(span, format!("players are numbered 1 to {players}")),
                     );
                     return Ty::Error;
@@ -2452,7 +2466,7 @@ impl Compiler {
                 None => {
                     self.error(
                         Diagnostic::error(
-                            "no-current-player",
+                            Code::NoCurrentPlayer,
                             "`player` alone names the player being scored or choosing",
                         )
                         .label(span, "there is no such player here")
@@ -2463,7 +2477,7 @@ impl Compiler {
             },
             ExprKind::Players => {
                 self.error(
-                    Diagnostic::error("type-mismatch", "`players` is a set, not a value")
+                    Diagnostic::error(Code::TypeMismatch, "`players` is a set, not a value")
                         .label(span, "use it in `for p in players` or `chooses x from players`"),
                 );
                 Ty::Error
@@ -2471,7 +2485,7 @@ impl Compiler {
             ExprKind::TotalScore => {
                 let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
                     self.error(
-                        Diagnostic::error("misplaced-score", "`score` is only known in the `result` section")
+                        Diagnostic::error(Code::MisplacedScore, "`score` is only known in the `result` section")
                             .label(span, "not known here"),
                     );
                     return Ty::Error;
@@ -2503,7 +2517,7 @@ impl Compiler {
                     } else {
                         self.error(
                             Diagnostic::error(
-                                "wrong-arity",
+                                Code::WrongArity,
                                 format!("`{}` returns {} values, not one", name.name, returns.len()),
                             )
                             .label(span, "used as a single value")
@@ -2663,7 +2677,7 @@ impl Compiler {
             }
             ExprKind::Tuple(_) => {
                 self.error(
-                    Diagnostic::error("type-mismatch", "a list of values only follows `return`").label(span, "here"),
+                    Diagnostic::error(Code::TypeMismatch, "a list of values only follows `return`").label(span, "here"),
                 );
                 Ty::Error
             }
@@ -2675,9 +2689,12 @@ impl Compiler {
         if let Some((slot, ty)) = self.find_local(&name.name) {
             if let Ty::PerPlayer(_) = ty {
                 self.error(
-                    Diagnostic::error("missing-player", format!("`{}` holds one choice per player", name.name))
-                        .label(span, "whose?")
-                        .help(format!("write `{} of player 1`", name.name)),
+                    Diagnostic::error(
+                        Code::MissingPlayer,
+                        format!("`{}` holds one choice per player", name.name),
+                    )
+                    .label(span, "whose?")
+                    .help(format!("write `{} of player 1`", name.name)),
                 );
                 return Ty::Error;
             }
@@ -2713,7 +2730,7 @@ impl Compiler {
                 }
                 self.error(
                     Diagnostic::error(
-                        "missing-index",
+                        Code::MissingIndex,
                         format!("`{}` is a ring of {} spaces, not one space", name.name, run.len),
                     )
                     .label(span, "which one?")
@@ -2732,7 +2749,7 @@ impl Compiler {
                     OptionType::Enum(_) => Ty::Enum(o),
                     OptionType::IntList { .. } => {
                         self.error(
-                            Diagnostic::error("type-mismatch", format!("option `{}` is a list", name.name))
+                            Diagnostic::error(Code::TypeMismatch, format!("option `{}` is a list", name.name))
                                 .label(span, "a list cannot be used as one value"),
                         );
                         Ty::Error
@@ -2743,7 +2760,7 @@ impl Compiler {
                 let def = self.def.vars[v as usize].clone();
                 if def.per_player {
                     self.error(
-                        Diagnostic::error("missing-player", format!("`{}` is kept per player", name.name))
+                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
                             .label(span, "whose?")
                             .help(format!("write `{} of <player>`", name.name)),
                     );
@@ -2761,7 +2778,7 @@ impl Compiler {
                     }
                     FamilyIndex::PerPlayer => {
                         self.error(
-                            Diagnostic::error("missing-player", format!("there is one `{}` per player", name.name))
+                            Diagnostic::error(Code::MissingPlayer, format!("there is one `{}` per player", name.name))
                                 .label(span, "whose?")
                                 .help(format!("write `{} of <player>`", name.name)),
                         );
@@ -2771,7 +2788,7 @@ impl Compiler {
                         let board = self.def.boards[b as usize].name.clone();
                         self.error(
                             Diagnostic::error(
-                                "missing-space",
+                                Code::MissingSpace,
                                 format!("there is one `{}` per space of `{board}`", name.name),
                             )
                             .label(span, "which space?")
@@ -2804,7 +2821,7 @@ impl Compiler {
             }
             self.error(
                 Diagnostic::error(
-                    "type-mismatch",
+                    Code::TypeMismatch,
                     format!("`{}` is one value, not one per player", name.name),
                 )
                 .label(name.span, format!("`{}` is {}", name.name, ty.describe())),
@@ -2819,7 +2836,7 @@ impl Compiler {
                     FamilyIndex::PerSpace(b) => self.expect(arg, &Ty::Space(b)),
                     FamilyIndex::Single => {
                         self.error(
-                            Diagnostic::error("type-mismatch", format!("there is only one `{}`", name.name))
+                            Diagnostic::error(Code::TypeMismatch, format!("there is only one `{}`", name.name))
                                 .label(span, format!("write just `{}`", name.name)),
                         );
                         return Ty::Error;
@@ -2833,7 +2850,7 @@ impl Compiler {
                 if !def.per_player {
                     self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("`{}` is one value, not one per player", name.name),
                         )
                         .label(span, format!("write just `{}`", name.name)),
@@ -2850,7 +2867,7 @@ impl Compiler {
                     // Suggest built-ins too.
                     let mut candidates: Vec<&str> = self.globals.all_names().collect();
                     candidates.extend(BUILTINS);
-                    let mut diag = Diagnostic::error("unknown-name", format!("unknown name `{}`", name.name)).label(
+                    let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown name `{}`", name.name)).label(
                         name.span,
                         "not a zone, a per-player value or a built-in such as `top of`",
                     );
@@ -2909,7 +2926,7 @@ impl Compiler {
             }
             "adjacent" => {
                 self.error(
-                    Diagnostic::error("type-mismatch", "`adjacent of` is a set of spaces, not one value")
+                    Diagnostic::error(Code::TypeMismatch, "`adjacent of` is a set of spaces, not one value")
                         .label(span, "use it where spaces are gone through")
                         .help("write `for s in adjacent of x { ... }` or `chooses s from adjacent of x`"),
                 );
@@ -2919,7 +2936,7 @@ impl Compiler {
                 if self.def.players() != 2 {
                     self.error(
                         Diagnostic::error(
-                            "no-single-opponent",
+                            Code::NoSingleOpponent,
                             format!("with {} players there is no single opponent", self.def.players()),
                         )
                         .label(span, "`opponent of` needs exactly two players")
@@ -2943,7 +2960,7 @@ impl Compiler {
         if def.params.len() != args.len() {
             self.error(
                 Diagnostic::error(
-                    "wrong-arity",
+                    Code::WrongArity,
                     format!(
                         "hook `{}` takes {} arguments, not {}",
                         name.name,
@@ -2968,7 +2985,7 @@ impl Compiler {
                 other => {
                     self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("{} cannot be passed to a hook", other.describe()),
                         )
                         .label(
@@ -3058,7 +3075,7 @@ impl Compiler {
                             None => {
                                 let option = self.def.options[*o as usize].name.clone();
                                 let mut diag = Diagnostic::error(
-                                    "unknown-name",
+                                    Code::UnknownName,
                                     format!("option `{option}` has no value `{}`", n.name),
                                 )
                                 .label(rhs.span, format!("expected one of {}", names.join(", ")));
@@ -3075,7 +3092,7 @@ impl Compiler {
                 if !right.fits(&left) || matches!(left, Ty::PerPlayer(_)) {
                     self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("cannot compare {} with {}", left.describe(), right.describe()),
                         )
                         .label(lhs.span, left.describe())
@@ -3104,7 +3121,7 @@ impl Compiler {
                 other => {
                     self.error(
                         Diagnostic::error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             format!("`{}` is {}, so it cannot pick out pieces", name.name, other.describe()),
                         )
                         .label(name.span, "expected a piece type, a group or a kind"),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::body::Compiler;
 use super::options;
 use super::types::{Globals, Symbol};
-use crate::diagnostic::{Diagnostic, Sources, Span, nearest};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span, nearest};
 use crate::ir::{self, FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{self, Item};
 
@@ -59,7 +59,7 @@ fn id_overflows(def: &GameDef) -> Vec<Diagnostic> {
         .into_iter()
         .filter(|(_, len)| *len > limit)
         .map(|(what, len)| {
-            Diagnostic::error("too-many-declarations", format!("the rules make {len} {what}"))
+            Diagnostic::error(Code::TooManyDeclarations, format!("the rules make {len} {what}"))
                 .label(super::file_start(0), "in these rules")
                 .help(format!(
                     "a definition has at most {limit} {what}; docs/language.md lists the limits"
@@ -116,7 +116,7 @@ impl Declarer {
     fn define(&mut self, name: &ast::Ident, symbol: Symbol) -> bool {
         if let Some((previous, span)) = self.globals.names.get(&name.name) {
             self.diags.push(
-                Diagnostic::error("duplicate-definition", format!("`{}` is defined twice", name.name))
+                Diagnostic::error(Code::DuplicateDefinition, format!("`{}` is defined twice", name.name))
                     .label(name.span, format!("defined again here as {}", symbol.describe()))
                     .label(*span, format!("first defined here as {}", previous.describe()))
                     .help("rename one of them; every top-level name must be unique"),
@@ -138,7 +138,7 @@ impl Declarer {
                 for value in values {
                     if self.def.kinds.len() >= MAX_KINDS {
                         self.diags.push(
-                            Diagnostic::error("too-many-kinds", format!("more than {MAX_KINDS} kinds"))
+                            Diagnostic::error(Code::TooManyKinds, format!("more than {MAX_KINDS} kinds"))
                                 .label(value.span, format!("kind number {} is here", MAX_KINDS + 1))
                                 .help(format!(
                                     "a definition has at most {MAX_KINDS} kinds (who beats whom is a table of every pair)"
@@ -170,7 +170,7 @@ impl Declarer {
                         if let (Some(a), Some(b)) = (self.kind(a), self.kind(b)) {
                             if a == b {
                                 self.diags.push(
-                                    Diagnostic::error("bad-relation", "a kind cannot beat itself")
+                                    Diagnostic::error(Code::BadRelation, "a kind cannot beat itself")
                                         .label(a_span(pairs, a, &self.def), "here"),
                                 );
                             }
@@ -203,7 +203,7 @@ impl Declarer {
                     let width = if per_player { self.def.seats.len() } else { 1 };
                     if self.def.var_slots + width > u16::MAX as usize {
                         self.diags.push(
-                            Diagnostic::error("too-many-declarations", "too many variables")
+                            Diagnostic::error(Code::TooManyDeclarations, "too many variables")
                                 .label(name.span, format!("more than {} values with this one", u16::MAX))
                                 .help(format!(
                                     "a definition holds at most {} values in its variables (a per-player variable holds one per player)",
@@ -230,7 +230,7 @@ impl Declarer {
                     let id = self.def.tables.len() as u16;
                     if values.is_empty() {
                         self.diags.push(
-                            Diagnostic::error("bad-table", "a table needs at least one entry").label(*span, "empty"),
+                            Diagnostic::error(Code::BadTable, "a table needs at least one entry").label(*span, "empty"),
                         );
                     }
                     if self.define(name, Symbol::Table(id)) {
@@ -283,7 +283,7 @@ impl Declarer {
                 Item::Game { name, span } => {
                     if let Some((_, first)) = &game {
                         self.diags.push(
-                            Diagnostic::error("duplicate-definition", "the game is named twice")
+                            Diagnostic::error(Code::DuplicateDefinition, "the game is named twice")
                                 .label(*span, "named again here")
                                 .label(*first, "first named here"),
                         );
@@ -294,7 +294,7 @@ impl Declarer {
                 Item::Players { count, names, span } => {
                     if players.is_some() {
                         self.diags.push(
-                            Diagnostic::error("duplicate-definition", "`players` is declared twice")
+                            Diagnostic::error(Code::DuplicateDefinition, "`players` is declared twice")
                                 .label(*span, "declared again here"),
                         );
                         continue;
@@ -302,7 +302,7 @@ impl Declarer {
                     players = Some(*span);
                     if !(1..=8).contains(count) {
                         self.diags.push(
-                            Diagnostic::error("bad-player-count", format!("{count} players is not supported"))
+                            Diagnostic::error(Code::BadPlayerCount, format!("{count} players is not supported"))
                                 .label(*span, "here")
                                 .help("a game has from 1 to 8 players"),
                         );
@@ -311,7 +311,7 @@ impl Declarer {
                     if !names.is_empty() && names.len() as i64 != *count {
                         self.diags.push(
                             Diagnostic::error(
-                                "bad-player-count",
+                                Code::BadPlayerCount,
                                 format!("{count} players but {} seat names", names.len()),
                             )
                             .label(*span, "here")
@@ -339,7 +339,7 @@ impl Declarer {
                     _ => None,
                 });
                 self.diags.push(
-                    Diagnostic::error("missing-game", "the file does not name its game")
+                    Diagnostic::error(Code::MissingGame, "the file does not name its game")
                         .label(
                             super::file_start(file.unwrap_or(0)),
                             "expected `game \"Name\"` near the top",
@@ -350,7 +350,7 @@ impl Declarer {
         }
         if players.is_none() {
             self.diags.push(
-                Diagnostic::error("missing-players", "the file does not say how many players play")
+                Diagnostic::error(Code::MissingPlayers, "the file does not say how many players play")
                     .label(super::file_start(0), "expected `players 2: Left, Right`")
                     .help("add a line such as `players 2: Orange, Blue`"),
             );
@@ -364,10 +364,10 @@ impl Declarer {
                 let kinds: Vec<&str> = self.def.kinds.iter().map(|k| k.name.as_str()).collect();
                 let mut diag = match other {
                     Some(symbol) => Diagnostic::error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         format!("`{}` is {}, not a kind", ident.name, symbol.describe()),
                     ),
-                    None => Diagnostic::error("unknown-name", format!("unknown kind `{}`", ident.name)),
+                    None => Diagnostic::error(Code::UnknownName, format!("unknown kind `{}`", ident.name)),
                 }
                 .label(ident.span, "expected a kind");
                 if let Some(near) = nearest(&ident.name, kinds.iter().copied()) {
@@ -386,7 +386,7 @@ impl Declarer {
     fn add_family(&mut self, name: &ast::Ident, by: FamilyIndex, len: u16, visibility: Visibility) {
         if self.def.zones.len() + len as usize > u16::MAX as usize {
             self.diags.push(
-                Diagnostic::error("too-many-declarations", "too many zones")
+                Diagnostic::error(Code::TooManyDeclarations, "too many zones")
                     .label(name.span, format!("more than {} zones with these", u16::MAX))
                     .help(format!(
                         "a definition has at most {} zones; a slot of a board is one zone per space",
@@ -461,9 +461,12 @@ impl Declarer {
                         };
                         if zone.visibility == ast::Visibility::Owner && !zone.per_player {
                             self.diags.push(
-                                Diagnostic::error("bad-visibility", format!("zone `{}` has no owner", zone.name.name))
-                                    .label(zone.name.span, "`owner` visibility needs a zone per player")
-                                    .help("write `per player owner`, or use `hidden` or `public`"),
+                                Diagnostic::error(
+                                    Code::BadVisibility,
+                                    format!("zone `{}` has no owner", zone.name.name),
+                                )
+                                .label(zone.name.span, "`owner` visibility needs a zone per player")
+                                .help("write `per player owner`, or use `hidden` or `public`"),
                             );
                         }
                         self.add_family(&zone.name, by, len, visibility_of(zone.visibility));
@@ -497,7 +500,7 @@ impl Declarer {
                         Some(Symbol::PieceType(t)) => group_types.push(t),
                         _ => {
                             let mut diag =
-                                Diagnostic::error("unknown-name", format!("unknown piece type `{}`", member.name))
+                                Diagnostic::error(Code::UnknownName, format!("unknown piece type `{}`", member.name))
                                     .label(member.span, "not a piece type");
                             if let Some(near) = nearest(&member.name, types.keys().map(String::as_str)) {
                                 diag = diag.help(format!("did you mean `{near}`?"));
@@ -524,7 +527,7 @@ impl Declarer {
             ast::BoardShape::Grid { rows, cols } => {
                 if !(1..=64).contains(rows) || !(1..=64).contains(cols) {
                     self.diags.push(
-                        Diagnostic::error("bad-board", format!("a {rows} x {cols} grid is not supported"))
+                        Diagnostic::error(Code::BadBoard, format!("a {rows} x {cols} grid is not supported"))
                             .label(board.shape_span, "here")
                             .help("grids have 1 to 64 rows and columns"),
                     );
@@ -566,7 +569,7 @@ impl Declarer {
                 } => {
                     if !(1..=MAX_SPACES).contains(count) {
                         self.diags.push(
-                            Diagnostic::error("bad-board", format!("a ring of {count} spaces is not supported"))
+                            Diagnostic::error(Code::BadBoard, format!("a ring of {count} spaces is not supported"))
                                 .label(*count_span, "here")
                                 .help(format!("a ring has 1 to {MAX_SPACES} spaces")),
                         );
@@ -579,7 +582,7 @@ impl Declarer {
             };
             if let Some(first) = groups.iter().find(|g| g.name == name.name) {
                 self.diags.push(
-                    Diagnostic::error("duplicate-definition", format!("`{}` is declared twice", name.name))
+                    Diagnostic::error(Code::DuplicateDefinition, format!("`{}` is declared twice", name.name))
                         .label(name.span, "again here")
                         .help(format!("board `{}` already has `{}`", board.name.name, first.name)),
                 );
@@ -588,9 +591,12 @@ impl Declarer {
             total += len;
             if total > MAX_SPACES {
                 self.diags.push(
-                    Diagnostic::error("bad-board", format!("board `{}` has too many spaces", board.name.name))
-                        .label(name.span, format!("{total} spaces with this one"))
-                        .help(format!("a board has at most {MAX_SPACES} spaces")),
+                    Diagnostic::error(
+                        Code::BadBoard,
+                        format!("board `{}` has too many spaces", board.name.name),
+                    )
+                    .label(name.span, format!("{total} spaces with this one"))
+                    .help(format!("a board has at most {MAX_SPACES} spaces")),
                 );
                 return None;
             }
@@ -611,7 +617,7 @@ impl Declarer {
         }
         if groups.is_empty() {
             self.diags.push(
-                Diagnostic::error("bad-board", format!("board `{}` has no spaces", board.name.name))
+                Diagnostic::error(Code::BadBoard, format!("board `{}` has no spaces", board.name.name))
                     .label(board.shape_span, "a graph with nothing in it")
                     .help("declare spaces with `ring NAME COUNT` or `space NAME`, then `link` them"),
             );
@@ -655,7 +661,7 @@ impl Declarer {
                 Some(g) => sides.push(g.clone()),
                 None => {
                     let mut diag = Diagnostic::error(
-                        "unknown-name",
+                        Code::UnknownName,
                         format!("the board has no ring or space `{}`", side.name.name),
                     )
                     .label(side.name.span, "not declared in this board");
@@ -695,7 +701,7 @@ impl Declarer {
                     None => {
                         self.diags.push(
                             Diagnostic::error(
-                                "bad-link",
+                                Code::BadLink,
                                 format!("`{}` has {} spaces: which one?", group.name, group.len),
                             )
                             .label(side.span, "name one space")
@@ -717,7 +723,7 @@ impl Declarer {
                 if !(0..group.len as i64).contains(&index) {
                     let at = bound.map_or(String::new(), |(v, i)| format!(" when {v} = {i}"));
                     self.diags.push(
-                        Diagnostic::error("bad-link", format!("`{}[{index}]` does not exist{at}", group.name))
+                        Diagnostic::error(Code::BadLink, format!("`{}[{index}]` does not exist{at}", group.name))
                             .label(side.span, format!("`{}` has spaces 0 to {}", group.name, group.len - 1))
                             .label(span, "in this link")
                             .help("use `%` to wrap around, or add `where` to leave out the indices that fall outside"),
@@ -728,7 +734,7 @@ impl Declarer {
             }
             if ends[0] == ends[1] {
                 self.diags.push(
-                    Diagnostic::error("bad-link", "a space cannot touch itself")
+                    Diagnostic::error(Code::BadLink, "a space cannot touch itself")
                         .label(span, format!("links `{}` to itself", space_label(groups, ends[0])))
                         .help("add `where` to leave that index out"),
                 );
@@ -761,7 +767,7 @@ fn const_eval(e: &ast::Expr, var: Option<(&str, i64)>) -> Result<i64, Diagnostic
 fn const_eval_node(e: &ast::Expr, var: Option<(&str, i64)>) -> Result<i64, Diagnostic> {
     use ast::{BinOp, ExprKind, UnOp};
     let fail = |label: &str| {
-        Diagnostic::error("bad-link", "a link rule only computes with numbers and its index")
+        Diagnostic::error(Code::BadLink, "a link rule only computes with numbers and its index")
             .label(e.span, label.to_string())
             .help("write e.g. `link outer[i] -- inner[i / 2]`, or `where i % 2 == 0`")
     };

@@ -11,7 +11,7 @@ mod variant;
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Sources, Span};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 use crate::ir::GameDef;
 use crate::syntax::{self, ast};
 
@@ -108,7 +108,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     diagnostics.append(&mut found);
     if diagnostics.iter().any(Diagnostic::is_error) {
         // A mistake makes its names look unused; those warnings would only be noise.
-        diagnostics.retain(|d| d.is_error() || d.code != "unused");
+        diagnostics.retain(|d| d.is_error() || d.code != Code::Unused);
         diagnostics.sort_by_key(|d| (!d.is_error(), d.labels.first().map(|l| (l.span.file, l.span.start))));
         crate::diagnostic::cap(&mut diagnostics);
         return Err(Box::new(Failed {
@@ -166,7 +166,7 @@ impl Loading<'_> {
             // Not a rules file (`/etc/passwd`): name it, and show none of it.
             self.sources.files[file as usize].text = "".into();
             let mut diagnostic =
-                Diagnostic::error("not-a-rules-file", format!("`{}` is not a rules file", path.display()))
+                Diagnostic::error(Code::NotARulesFile, format!("`{}` is not a rules file", path.display()))
                     .help("a rules file is a `.rules` file of declarations such as `game \"Name\"` and `players 2`");
             if let Some(site) = site {
                 diagnostic = diagnostic.label(site, "named here");
@@ -189,7 +189,7 @@ impl Loading<'_> {
                     let how = if extends { "extends" } else { "use" };
                     if extends && index != 0 {
                         self.diagnostics.push(
-                            Diagnostic::error("misplaced-extends", "`extends` must come first in a file")
+                            Diagnostic::error(Code::MisplacedExtends, "`extends` must come first in a file")
                                 .label(*span, "move this to the top")
                                 .help("a variant starts with `extends \"base.rules\"` and then changes it"),
                         );
@@ -198,7 +198,7 @@ impl Loading<'_> {
                     let target = crate::house::tidy_path(&dir.join(name));
                     if self.stack.contains(&target) {
                         base_failed |= extends;
-                        let code = if extends { "extends-cycle" } else { "use-cycle" };
+                        let code = if extends { Code::ExtendsCycle } else { Code::UseCycle };
                         let chain: Vec<String> = self.stack.iter().map(|p| p.display().to_string()).collect();
                         self.diagnostics.push(
                             Diagnostic::error(code, format!("`{name}` is already being loaded, so this would loop"))
@@ -244,7 +244,7 @@ impl Loading<'_> {
                 for item in own.iter().filter(|_| !base_failed) {
                     if let ast::Item::Override { span, .. } = item {
                         self.diagnostics.push(
-                            Diagnostic::error("override-without-base", "`override` in a file that extends nothing")
+                            Diagnostic::error(Code::OverrideWithoutBase, "`override` in a file that extends nothing")
                                 .label(*span, "there is nothing to override")
                                 .help("start the file with `extends \"base.rules\"`, or remove `override`"),
                         );

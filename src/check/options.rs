@@ -1,7 +1,7 @@
 //! Options: typed, defaulted, described; their values come from the rules
 //! file (defaults), the command line (`--set name=value`) or house rules.
 
-use crate::diagnostic::{Diagnostic, Span, nearest};
+use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
 use crate::syntax::ast::{self, LiteralKind};
 
@@ -14,7 +14,7 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
             let (min, max) = (min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX));
             if min > max {
                 diags.push(
-                    Diagnostic::error("bad-option-type", format!("the range {min}..{max} is empty"))
+                    Diagnostic::error(Code::BadOptionType, format!("the range {min}..{max} is empty"))
                         .label(decl.ty_span, "the lower bound is above the upper bound"),
                 );
             }
@@ -25,7 +25,7 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
             let (min, max) = (min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX));
             if min > max {
                 diags.push(
-                    Diagnostic::error("bad-option-type", format!("the range {min}..{max} is empty"))
+                    Diagnostic::error(Code::BadOptionType, format!("the range {min}..{max} is empty"))
                         .label(decl.ty_span, "the lower bound is above the upper bound"),
                 );
             }
@@ -39,7 +39,7 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
             };
             if fewest < 1 {
                 diags.push(
-                    Diagnostic::error("bad-option-type", "a list option holds at least 1 item")
+                    Diagnostic::error(Code::BadOptionType, "a list option holds at least 1 item")
                         .label(decl.ty_span, format!("`with {fewest}..` allows an empty list"))
                         .help(format!(
                             "`table {} at N` reads an item, so an empty list would have nothing to read; write `with 1..{most} items`",
@@ -48,7 +48,7 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
                 );
             } else if fewest > most {
                 diags.push(
-                    Diagnostic::error("bad-option-type", format!("the item count {fewest}..{most} is empty"))
+                    Diagnostic::error(Code::BadOptionType, format!("the item count {fewest}..{most} is empty"))
                         .label(decl.ty_span, "the fewest items is above the most"),
                 );
             }
@@ -65,7 +65,7 @@ pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
         Err(problem) => {
             diags.push(
                 Diagnostic::error(
-                    "bad-option-value",
+                    Code::BadOptionValue,
                     format!("the default of option `{}` {problem}", decl.name.name),
                 )
                 .label(decl.default.span, problem.clone())
@@ -232,7 +232,7 @@ pub fn resolve_settings(def: &GameDef, settings: &[OptionSetting]) -> Result<Vec
     for setting in settings {
         let Some(index) = def.option_index(&setting.name) else {
             let mut diag = Diagnostic::error(
-                "unknown-option",
+                Code::UnknownOption,
                 format!("`{}` has no option `{}`", def.name, setting.name),
             )
             .label(setting.name_span, "unknown option");
@@ -253,7 +253,7 @@ pub fn resolve_settings(def: &GameDef, settings: &[OptionSetting]) -> Result<Vec
         };
         match parse_option_value(def, index, &setting.value) {
             Ok(value) => values[index] = value,
-            Err(problem) => diags.push(Diagnostic::error("bad-option-value", problem).label(
+            Err(problem) => diags.push(Diagnostic::error(Code::BadOptionValue, problem).label(
                 setting.value_span,
                 format!("expected {}", describe(&def.options[index].ty)),
             )),

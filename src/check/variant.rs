@@ -3,7 +3,7 @@
 //! every part keeps the span of the file it came from and diagnostics land
 //! in the right file.
 
-use crate::diagnostic::{Diagnostic, Span, nearest};
+use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::syntax::ast::{Block, Item, NamedKind, Stmt, StmtKind};
 
 /// The base's items with the variant's overrides applied and its new items
@@ -28,7 +28,7 @@ pub fn apply(mut base: Vec<Item>, variant: Vec<Item>, diags: &mut Vec<Diagnostic
                 {
                     diags.push(
                         Diagnostic::error(
-                            "duplicate-definition",
+                            Code::DuplicateDefinition,
                             format!("the base already has {} {what} `{name}`", article(what)),
                         )
                         .label(item_span(&other), format!("{what} defined again here"))
@@ -86,7 +86,7 @@ fn item_span(item: &Item) -> Span {
 
 fn missing(diags: &mut Vec<Diagnostic>, what: &str, name: &str, span: Span, candidates: Vec<String>) {
     let mut diag = Diagnostic::error(
-        "override-missing",
+        Code::OverrideMissing,
         format!("the base has no {what} `{name}` to override"),
     )
     .label(span, "nothing to replace");
@@ -195,7 +195,7 @@ fn override_part(base: &mut [Item], item: Item, span: Span, diags: &mut Vec<Diag
         item => {
             let Some((what, name)) = part_key(&item) else {
                 diags.push(
-                    Diagnostic::error("bad-override", "this part cannot be overridden")
+                    Diagnostic::error(Code::BadOverride, "this part cannot be overridden")
                         .label(span, "not a named part")
                         .help("override an option, table, constant, procedure, trigger, hook, score term, piece type, board, phase or step"),
                 );

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rpsdsl::diagnostic::{Diagnostic, Sources, Span};
+use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
 use rpsdsl::sim::{MergeError, Report};
 
 /// A diagnostic about report `file` (with text `text`), pointing at the
@@ -16,23 +16,23 @@ use rpsdsl::sim::{MergeError, Report};
 fn problem(file: &Path, text: Option<&str>, error: &MergeError) -> (Diagnostic, Sources) {
     let (code, help) = match error {
         MergeError::Unreadable(_) => (
-            "unreadable-report",
+            Code::UnreadableReport,
             "give the JSON reports written by `rpsdsl simulate --json --shard I/N`",
         ),
         MergeError::Format(_) => (
-            "unreadable-report",
+            Code::UnreadableReport,
             "run the shards again with this version of rpsdsl, then merge them",
         ),
         MergeError::Different { .. } => (
-            "reports-differ",
+            Code::ReportsDiffer,
             "merge only the shards of one run: the same rules files, -n, --seed, --agents and --set",
         ),
         MergeError::Overlap(..) => (
-            "reports-overlap",
+            Code::ReportsOverlap,
             "name each shard once; shards of one run (`--shard 1/4` ... `--shard 4/4`) share no game",
         ),
         MergeError::Invalid { .. } => (
-            "bad-report",
+            Code::BadReport,
             "the file was changed after `rpsdsl simulate` wrote it; run that shard again",
         ),
     };
@@ -61,7 +61,7 @@ pub fn merge(files: &[PathBuf], json: bool) -> ExitCode {
     for file in files {
         let text = match super::read_record(
             file,
-            "not-a-report",
+            Code::NotAReport,
             "a report",
             "`rpsdsl simulate --json --shard I/N` writes one",
         ) {

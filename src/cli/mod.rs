@@ -30,7 +30,7 @@ mod setup;
 mod simulate_cmd;
 
 use rpsdsl::agents;
-use rpsdsl::diagnostic::{self, Diagnostic, Sources};
+use rpsdsl::diagnostic::{self, Code, Diagnostic, Sources};
 
 #[derive(Parser)]
 #[command(
@@ -227,12 +227,7 @@ pub(crate) fn report(diagnostics: &[Diagnostic], sources: &Sources) {
 
 /// Reads a JSON record (a transcript, a report): a file that cannot be read,
 /// or is not JSON at all, is reported without showing any of it.
-pub(crate) fn read_record(
-    path: &std::path::Path,
-    code: &'static str,
-    what: &str,
-    source: &str,
-) -> Result<String, ExitCode> {
+pub(crate) fn read_record(path: &std::path::Path, code: Code, what: &str, source: &str) -> Result<String, ExitCode> {
     let mut sources = Sources::default();
     let text = rpsdsl::input::read_text(path, rpsdsl::input::RECORD_LIMIT).map_err(|error| {
         report(

@@ -175,9 +175,10 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                 Err(e) => {
                     let d = match e {
                         EngineError::Runtime(d) => *d,
-                        EngineError::Illegal(i) => {
-                            rpsdsl::diagnostic::Diagnostic::error("illegal-action", i.to_string())
-                        }
+                        EngineError::Illegal(i) => rpsdsl::diagnostic::Diagnostic::error(
+                            rpsdsl::diagnostic::Code::IllegalAction,
+                            i.to_string(),
+                        ),
                     };
                     self.out.flush()?;
                     report(&[d], &def.sources);

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use rpsdsl::agents;
 use rpsdsl::check::{FsLoader, OptionSetting};
-use rpsdsl::diagnostic::{Diagnostic, Sources, Span};
+use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
 use rpsdsl::session;
 use rpsdsl::text::printable;
 use rpsdsl::transcript::{Header, Transcript, UNFINISHED, Viewer};
@@ -16,7 +16,7 @@ use super::setup::{changed_options, printable_game};
 pub fn replay(path: &Path) -> ExitCode {
     let text = match super::read_record(
         path,
-        "not-a-transcript",
+        Code::NotATranscript,
         "a transcript",
         "`rpsdsl run --json --view all` writes one",
     ) {
@@ -110,7 +110,7 @@ pub fn replay(path: &Path) -> ExitCode {
             if failed
                 .diagnostics
                 .iter()
-                .any(|d| matches!(d.code, "unknown-option" | "bad-option-value"))
+                .any(|d| matches!(d.code, Code::UnknownOption | Code::BadOptionValue))
             {
                 return refuse(
                     bad_field(
@@ -173,7 +173,7 @@ pub fn replay(path: &Path) -> ExitCode {
 
 /// A transcript field that does not fit: code `bad-transcript`.
 fn bad_field(name: &str, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
-    let d = Diagnostic::error("bad-transcript", message);
+    let d = Diagnostic::error(Code::BadTranscript, message);
     match span {
         Some(span) => d.label(span, format!("this `{name}`")),
         None => d,

@@ -1,7 +1,7 @@
 //! Turning command-line arguments into a game setup: options, viewer.
 
 use rpsdsl::check::OptionSetting;
-use rpsdsl::diagnostic::{Diagnostic, Sources, Span};
+use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
 use rpsdsl::ir::{GameDef, OptionValue};
 use rpsdsl::transcript::Viewer;
 
@@ -23,7 +23,7 @@ pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<Op
                 value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
             }),
             None => errors.push(
-                Diagnostic::error("bad-option-value", format!("`{setting}` is not NAME=VALUE"))
+                Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
                     .label(Span::new(file, start, start + setting.len()), "here")
                     .help("write e.g. `--set best_of=3`"),
             ),
@@ -106,7 +106,7 @@ pub fn load_game(
             if rpsdsl::input::not_toml(path, &text) {
                 return Err(vec![
                     Diagnostic::error(
-                        "not-a-scenario-file",
+                        Code::NotAScenarioFile,
                         format!("`{}` is not a scenario file", path.display()),
                     )
                     .help("a scenario is a TOML file; see docs/scenarios.md for the format"),
@@ -130,7 +130,7 @@ pub fn load_game(
             let usage = failed
                 .diagnostics
                 .iter()
-                .all(|d| matches!(d.code, "unknown-option" | "bad-option-value"));
+                .all(|d| matches!(d.code, Code::UnknownOption | Code::BadOptionValue));
             Err(std::process::ExitCode::from(if usage { 2 } else { 1 }))
         }
     }

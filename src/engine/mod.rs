@@ -19,7 +19,7 @@ pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{
     ChoiceKind, DecisionId, GameDef, NO_CHOICE, OptionValue, PieceId, Seat, ZoneId, declared_kind, piece_of,
 };
@@ -391,7 +391,7 @@ impl State {
             let span = def.procs[def.main as usize].span;
             return Err(EngineError::Runtime(Box::new(
                 Diagnostic::error(
-                    "game-too-long",
+                    Code::GameTooLong,
                     format!("the game did not end within {} decisions", def.max_decisions),
                 )
                 .label(span, "this flow keeps asking")

@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{
     Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat, ZoneId,
     declared_kind, piece_of,
@@ -26,7 +26,7 @@ impl State {
         if self.frames.len() > 200 {
             return Err(self.error(
                 def,
-                "too-deep",
+                Code::TooDeep,
                 format!("procedures called each other more than 200 deep (in `{}`)", p.name),
             ));
         }
@@ -68,7 +68,7 @@ impl State {
                     self.status = Status::Failed;
                     return Err(self.error(
                         def,
-                        "decision-not-allowed",
+                        Code::DecisionNotAllowed,
                         "a decision was asked where none may be".into(),
                     ));
                 }
@@ -95,7 +95,7 @@ impl State {
         def.spans.get(pc as usize).copied().unwrap_or_default()
     }
 
-    fn error(&self, def: &GameDef, code: &'static str, message: String) -> RuntimeError {
+    fn error(&self, def: &GameDef, code: Code, message: String) -> RuntimeError {
         Box::new(Diagnostic::error(code, message).label(self.span(def), "while running this"))
     }
 
@@ -108,7 +108,7 @@ impl State {
         let piece = if from_bottom { pieces.first() } else { pieces.last() };
         piece.copied().ok_or_else(|| {
             Box::new(
-                Diagnostic::error("empty-zone", format!("`{}` is empty", def.zone_name(zone)))
+                Diagnostic::error(Code::EmptyZone, format!("`{}` is empty", def.zone_name(zone)))
                     .label(self.span(def), "there is no piece to take here")
                     .help("check `size of` the zone first, or make sure it is filled before this point"),
             )
@@ -172,7 +172,7 @@ impl State {
             Some(f) => {
                 return Err(self.error(
                     def,
-                    "scenario-mismatch",
+                    Code::ScenarioMismatch,
                     format!(
                         "the scenario fixes a shuffle of `{}`, but the game shuffles `{}` here",
                         def.zone_name(f.zone),
@@ -193,7 +193,7 @@ impl State {
                     let name = def.piece_label(*wanted);
                     return Err(self.error(
                         def,
-                        "scenario-mismatch",
+                        Code::ScenarioMismatch,
                         format!(
                             "the scenario wants another {name} on top of `{}`, but there is none left",
                             def.zone_name(zone)
@@ -332,7 +332,7 @@ impl State {
         if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
             return Err(Box::new(
                 Diagnostic::error(
-                    "endless-flow",
+                    Code::EndlessFlow,
                     format!(
                         "the flow went round its loops {MAX_STEPS_BETWEEN_DECISIONS} times without asking for a decision"
                     ),
@@ -417,9 +417,9 @@ impl State {
                     match result {
                         Some(v) => self.stack.push(v),
                         None if b == 0 && matches!(op, Op::Div | Op::Rem) => {
-                            return Err(self.error(def, "division-by-zero", "division by zero".into()));
+                            return Err(self.error(def, Code::DivisionByZero, "division by zero".into()));
                         }
-                        None => return Err(self.error(def, "overflow", format!("{a} and {b} overflow a number"))),
+                        None => return Err(self.error(def, Code::Overflow, format!("{a} and {b} overflow a number"))),
                     }
                 }
                 Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
@@ -603,7 +603,7 @@ impl State {
                             None => {
                                 return Err(Box::new(
                                     Diagnostic::error(
-                                        "no-such-piece",
+                                        Code::NoSuchPiece,
                                         format!("`{}` holds no such piece", def.zone_name(zone)),
                                     )
                                     .label(self.span(def), "nothing to take here"),
@@ -653,7 +653,7 @@ impl State {
                         Some(v) => self.stack.push(v),
                         None => {
                             let what = if attr == Attr::Kind { "kind" } else { "owner" };
-                            return Err(self.error(def, "missing-attribute", format!("this piece has no {what}")));
+                            return Err(self.error(def, Code::MissingAttribute, format!("this piece has no {what}")));
                         }
                     }
                 }
@@ -663,7 +663,7 @@ impl State {
                     if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
                         return Err(self.error(
                             def,
-                            "not-on-board",
+                            Code::NotOnBoard,
                             format!(
                                 "{} is in `{}`, not on board `{}`",
                                 def.piece_label(self.face[piece as usize]),
@@ -679,7 +679,7 @@ impl State {
                     if !(0..len as i64).contains(&i) {
                         return Err(self.error(
                             def,
-                            "no-such-space",
+                            Code::NoSuchSpace,
                             format!("there is no space {i} here: the spaces are 0 to {}", len as i64 - 1),
                         ));
                     }
@@ -712,7 +712,7 @@ impl State {
                         None => {
                             return Err(self.error(
                                 def,
-                                "bad-action",
+                                Code::BadAction,
                                 "an action's number parameter is outside 0 to 65535".into(),
                             ));
                         }
@@ -780,7 +780,7 @@ impl State {
                     if n > available {
                         return Err(Box::new(
                             Diagnostic::error(
-                                "empty-zone",
+                                Code::EmptyZone,
                                 format!("cannot deal {n} from `{}`: only {available} left", def.zone_name(from)),
                             )
                             .label(self.span(def), "dealt here")
@@ -879,7 +879,7 @@ impl State {
                     if let Some(&empty) = who.iter().find(|&&s| self.offers[s as usize].is_empty()) {
                         return Err(Box::new(
                             Diagnostic::error(
-                                "nothing-to-choose",
+                                Code::NothingToChoose,
                                 format!("{} has nothing to choose from", def.seat_name(empty)),
                             )
                             .label(def.decisions[decision as usize].span, "asked here")
@@ -921,7 +921,7 @@ impl State {
                     let Some(ask) = self.interrupted.pop() else {
                         return Err(self.error(
                             def,
-                            "runtime-error",
+                            Code::RuntimeError,
                             "an anytime action ended outside a decision".into(),
                         ));
                     };
@@ -932,7 +932,7 @@ impl State {
                     self.triggers_checked = true;
                 }
                 Op::Fail(message) => {
-                    return Err(self.error(def, "runtime-error", def.messages[message as usize].clone()));
+                    return Err(self.error(def, Code::RuntimeError, def.messages[message as usize].clone()));
                 }
             }
         }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rhai::packages::Package;
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, Position, Scope};
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
 use crate::syntax::ast::HookDecl;
 
@@ -433,7 +433,7 @@ impl Script {
                     let span = entry.span_of(error.position());
                     diags.push(
                         Diagnostic::error(
-                            "hook-syntax",
+                            Code::HookSyntax,
                             format!("hook `{}` is not valid rhai: {}", hook.name.name, error.err_type()),
                         )
                         .label(span, error.err_type().to_string())
@@ -495,7 +495,7 @@ impl Script {
             .call_fn::<Dynamic>(&mut scope, &hook.ast, &hook.name, values);
         let fail = |message: String, span: Span| {
             Box::new(
-                Diagnostic::error("hook-failed", format!("hook `{}` failed: {message}", hook.name))
+                Diagnostic::error(Code::HookFailed, format!("hook `{}` failed: {message}", hook.name))
                     .label(span, "here")
                     .label(site.span, "called here"),
             )

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::report::{Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
 use super::stats::splitmix64;
 use crate::agents::{self, Agent};
-use crate::diagnostic::Span;
+use crate::diagnostic::{Code, Span};
 use crate::engine::{Choice, EndReason, EngineError, Event, State};
 use crate::ir::{ChoiceKind, GameDef, OptionValue};
 use crate::session;
@@ -404,7 +404,7 @@ impl<'a> Game<'a> {
         seed: u64,
         agents: &mut [Box<dyn Agent>],
         report: &mut Report,
-    ) -> Result<State, (&'static str, String)> {
+    ) -> Result<State, (Code, String)> {
         self.events.clear();
         let started = State::start(def, options, seed, vec![], &mut self.events);
         self.count_events(report);
@@ -437,7 +437,7 @@ impl<'a> Game<'a> {
             match applied {
                 Ok(()) => {}
                 Err(EngineError::Runtime(d)) => return Err((d.code, d.message.clone())),
-                Err(EngineError::Illegal(illegal)) => return Err(("illegal-action", illegal.to_string())),
+                Err(EngineError::Illegal(illegal)) => return Err((Code::IllegalAction, illegal.to_string())),
             }
         }
         Ok(state)

@@ -5,7 +5,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use super::ast::*;
-use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar/rules.pest"]
@@ -106,11 +106,14 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
                         .map_or(position, |a| position.max(a.max_position));
                     let position = floor_char_boundary(text, (offset + position).min(text.len()));
                     let span = Span::new(file, position, position);
-                    (position, Diagnostic::error("syntax", "unexpected text").label(span, ""))
+                    (
+                        position,
+                        Diagnostic::error(Code::Syntax, "unexpected text").label(span, ""),
+                    )
                 } else {
                     syntax_error(file, offset, text, &error, &mut braces)
                 };
-                if diagnostic.code != TOO_DEEP || !too_deep.replace(true) {
+                if diagnostic.code != Code::TooDeeplyNested || !too_deep.replace(true) {
                     errors.push(diagnostic);
                 }
                 // Keep the items before the error: re-parse the prefix up to the
@@ -219,9 +222,6 @@ fn item_start_before(text: &str, offset: usize, position: usize) -> usize {
     }
 }
 
-/// The code of the diagnostic for constructs nested beyond [`MAX_NESTING`].
-const TOO_DEEP: &str = "too-deeply-nested";
-
 /// Whether pest gave up because its stack ran low (a construct nested far
 /// beyond [`MAX_NESTING`]).
 fn is_stack_limit(error: &pest::error::Error<Rule>) -> bool {
@@ -229,13 +229,16 @@ fn is_stack_limit(error: &pest::error::Error<Rule>) -> bool {
 }
 
 fn too_deep(span: Span) -> Diagnostic {
-    Diagnostic::error(TOO_DEEP, format!("this is nested more than {MAX_NESTING} levels deep"))
-        .label(span, "the limit is crossed here")
-        .help(format!(
-            "split the expression or block: name a part with `let`, a `constant` or a `procedure`; \
+    Diagnostic::error(
+        Code::TooDeeplyNested,
+        format!("this is nested more than {MAX_NESTING} levels deep"),
+    )
+    .label(span, "the limit is crossed here")
+    .help(format!(
+        "split the expression or block: name a part with `let`, a `constant` or a `procedure`; \
              brackets, blocks, `if`s, `of`s, `not`s, signs and each operator of a chain such as `a + b + c` \
              count one level each, up to {MAX_NESTING}"
-        ))
+    ))
 }
 
 fn stack_limit_error(file: FileId, offset: usize, text: &str, error: &pest::error::Error<Rule>) -> (usize, Diagnostic) {
@@ -339,7 +342,7 @@ fn syntax_error(
         if wants_name && is_keyword && !word.is_empty() {
             return (
                 position,
-                Diagnostic::error("syntax", format!("`{word}` is a reserved word, not a name"))
+                Diagnostic::error(Code::Syntax, format!("`{word}` is a reserved word, not a name"))
                     .label(Span::new(file, start, position), "a name is expected here")
                     .help(format!(
                         "pick another name: `{word}` already means something in the rules language"
@@ -347,7 +350,7 @@ fn syntax_error(
             );
         }
     }
-    let mut diagnostic = Diagnostic::error("syntax", message);
+    let mut diagnostic = Diagnostic::error(Code::Syntax, message);
     let label = if expected.is_empty() {
         "not expected here".to_string()
     } else if expected.len() <= 8 {
@@ -736,7 +739,7 @@ impl<'a> Ctx<'a> {
                     match &mut shape {
                         BoardShape::Graph(graph) => graph.push(graph_part),
                         BoardShape::Grid { .. } => self.misplaced.borrow_mut().push(
-                            Diagnostic::error("bad-board", "a grid's spaces and links come from its size")
+                            Diagnostic::error(Code::BadBoard, "a grid's spaces and links come from its size")
                                 .label(part_span, "only a `graph` board declares rings, spaces and links")
                                 .help("write `board NAME: graph { ... }`, or keep the grid and remove this line"),
                         ),
