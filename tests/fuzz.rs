@@ -14,9 +14,11 @@
 //! A failing case is kept under `target/tmp/fuzz-failures/` with the command
 //! that crashed, so it can be turned into a regression test.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -358,10 +360,9 @@ struct Run {
 
 /// Runs the binary in `dir`, with `stdin` piped in, killing it at the limit.
 fn run(dir: &Path, args: &[String], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+    let mut child = common::cli::command()
         .args(args)
         .current_dir(dir)
-        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
