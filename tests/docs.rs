@@ -1,0 +1,242 @@
+//! Every ```` ```rules ```` block in `docs/*.md` is checked, so the pages stay
+//! true as the language changes.
+//!
+//! The words after `rules` in a block's info string say what the block is.
+//! GitHub shows only the language word's colouring, so the convention does
+//! not show on the page:
+//!
+//! | info string                        | the block is                                  | the test                                   |
+//! |------------------------------------|-----------------------------------------------|--------------------------------------------|
+//! | `rules`                            | a whole game                                  | checks, and plays to the end on 5 seeds    |
+//! | `rules path=games/variants/x.rules`| a whole game kept at that path                | the same; `use` and `extends` resolve there |
+//! | `rules context=games/g.rules`      | declarations for that shipped game            | checks with them in place of the game's own |
+//! | `rules flow context=games/g.rules` | statements                                    | checks as the flow of that game            |
+//! | `rules fragment`                   | declarations that need more than one game     | parses                                     |
+//! | `rules flow fragment`              | statements that need more than one game       | parses inside a `flow { }`                 |
+//! | `rules sketch`                     | a language that is not built yet              | nothing; an HTML comment above says why    |
+//!
+//! With `context=`, a declaration of the block takes the place of the
+//! game's declaration of the same kind and name (`kinds Hand`, `flow`,
+//! `score per player`, ...); the rest of the block is added to the game. A
+//! block whose info string has an unknown word fails the test, and so does
+//! a `sketch` without its reason.
+
+mod common;
+
+use std::path::Path;
+
+use rpsdsl::check::{FsLoader, check_source};
+use rpsdsl::diagnostic::Sources;
+
+/// What a block's info string asks of it.
+#[derive(Debug)]
+enum Kind {
+    Game { path: Option<String> },
+    Declarations { context: String },
+    Statements { context: String },
+    Fragment,
+    StatementFragment,
+    Sketch,
+}
+
+/// A ```` ```rules ```` block of a page.
+struct Block {
+    /// `docs/page.md:line`, for messages.
+    place: String,
+    info: String,
+    text: String,
+    /// The line above the fence, where a sketch says why.
+    line_above: String,
+}
+
+fn blocks(page: &Path) -> Vec<Block> {
+    let text = std::fs::read_to_string(page).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut blocks = vec![];
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(info) = lines[i].strip_prefix("```rules") else {
+            i += 1;
+            continue;
+        };
+        let start = i;
+        let mut body = String::new();
+        i += 1;
+        while !lines[i].starts_with("```") {
+            body.push_str(lines[i]);
+            body.push('\n');
+            i += 1;
+        }
+        blocks.push(Block {
+            place: format!("{}:{}", page.display(), start + 1),
+            info: info.trim().to_string(),
+            text: body,
+            line_above: if start > 0 {
+                lines[start - 1].to_string()
+            } else {
+                String::new()
+            },
+        });
+        i += 1;
+    }
+    blocks
+}
+
+fn kind(block: &Block) -> Result<Kind, String> {
+    let mut flow = false;
+    let mut kind = None;
+    let mut path = None;
+    for word in block.info.split_whitespace() {
+        match word.split_once('=') {
+            None if word == "flow" => flow = true,
+            None if word == "fragment" => kind = Some(Kind::Fragment),
+            None if word == "sketch" => kind = Some(Kind::Sketch),
+            Some(("context", game)) => kind = Some(Kind::Declarations { context: game.into() }),
+            Some(("path", file)) => path = Some(file.to_string()),
+            _ => {
+                return Err(format!(
+                    "unknown word `{word}` in the info string `rules {}`",
+                    block.info
+                ));
+            }
+        }
+    }
+    Ok(match (flow, kind) {
+        (false, None) => Kind::Game { path },
+        (true, Some(Kind::Declarations { context })) => Kind::Statements { context },
+        (true, Some(Kind::Fragment)) => Kind::StatementFragment,
+        (false, Some(kind)) if path.is_none() => kind,
+        _ => return Err(format!("the info string `rules {}` mixes kinds", block.info)),
+    })
+}
+
+/// The key a top-level declaration is replaced by: its keyword and name
+/// (`kinds Hand`, `option best_of`), or the keyword alone for the sections a
+/// game has once (`flow`, `setup`, `score per player`).
+fn key(first_line: &str) -> String {
+    let head = first_line.split(['{', '=', '(', ':', '"']).next().unwrap_or("");
+    let words: Vec<&str> = head.split_whitespace().collect();
+    match words.first() {
+        Some(&("game" | "players" | "flow" | "setup" | "result" | "zones" | "pieces" | "score")) => {
+            words[0].to_string()
+        }
+        _ => words.iter().take(2).copied().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// The top-level declarations of a rules text: each one's key and text
+/// (with the comments right above it).
+fn declarations(text: &str) -> Vec<(String, String)> {
+    let mut items: Vec<(String, String)> = vec![];
+    // Comments and blank lines at the top level, kept for the next item.
+    let mut loose = String::new();
+    for line in text.lines() {
+        let line = format!("{line}\n");
+        if line.starts_with(|c: char| !c.is_whitespace() && !"#})]".contains(c)) {
+            items.push((key(&line), format!("{}{line}", std::mem::take(&mut loose))));
+        } else if line.starts_with('#') || line.trim().is_empty() || items.is_empty() {
+            loose.push_str(&line);
+        } else {
+            let (_, text) = items.last_mut().unwrap();
+            text.push_str(&std::mem::take(&mut loose));
+            text.push_str(&line);
+        }
+    }
+    match items.last_mut() {
+        Some((_, text)) => text.push_str(&loose),
+        None => items.push((String::new(), loose)),
+    }
+    items
+}
+
+/// The shipped game `context` with the declarations of `block` in place of
+/// its own of the same key.
+fn merged(context: &str, block: &str) -> String {
+    let game = std::fs::read_to_string(context).unwrap_or_else(|e| panic!("context {context}: {e}"));
+    let added = declarations(block);
+    let mut text: String = declarations(&game)
+        .into_iter()
+        .filter(|(key, _)| !added.iter().any(|(k, _)| k == key))
+        .map(|(_, text)| text)
+        .collect();
+    text.push('\n');
+    text.push_str(block);
+    text
+}
+
+fn check(name: &str, text: &str) -> Result<rpsdsl::ir::GameDef, String> {
+    check_source(name, text, &FsLoader)
+        .map(|checked| checked.def)
+        .map_err(|failed| rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false))
+}
+
+fn parses(text: &str) -> Result<(), String> {
+    let mut sources = Sources::default();
+    let file = sources.add("block.rules", text);
+    let (_, diagnostics) = rpsdsl::syntax::parse_file(file, text);
+    match diagnostics.is_empty() {
+        true => Ok(()),
+        false => Err(rpsdsl::diagnostic::render(&diagnostics, &sources, false)),
+    }
+}
+
+fn plays(def: &rpsdsl::ir::GameDef) -> Result<(), String> {
+    for seed in 0..5 {
+        let record = common::play(def, seed, &rpsdsl::scenario::Scenario::default())
+            .map_err(|f| format!("seed {seed}: {}", f.diagnostic.message))?;
+        if record.outcome.is_none() {
+            return Err(format!("seed {seed}: the game did not end"));
+        }
+    }
+    Ok(())
+}
+
+/// What is wrong with a block, if anything.
+fn verdict(block: &Block, n: usize, page: &str) -> Result<(), String> {
+    match kind(block)? {
+        Kind::Game { path } => {
+            let name = path.unwrap_or_else(|| format!("docs/{page}-example-{n}.rules"));
+            plays(&check(&name, &block.text)?)
+        }
+        Kind::Declarations { context } => check(&context, &merged(&context, &block.text)).map(drop),
+        Kind::Statements { context } => {
+            let flow = format!("flow {{\n{}}}\n", block.text);
+            check(&context, &merged(&context, &flow)).map(drop)
+        }
+        Kind::Fragment => parses(&block.text),
+        Kind::StatementFragment => parses(&format!("game \"g\"\nflow {{\n{}}}\n", block.text)),
+        Kind::Sketch => match block.line_above.trim_start().starts_with("<!--") {
+            true => Ok(()),
+            false => Err("a sketch says why it cannot be checked in an HTML comment on the line above".into()),
+        },
+    }
+}
+
+#[test]
+fn every_rules_block_in_the_docs_is_what_its_info_string_says() {
+    let mut pages: Vec<_> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.push("README.md".into());
+    pages.sort();
+    let mut failures = vec![];
+    let mut checked = 0;
+    for page in &pages {
+        let stem = page.file_stem().unwrap().to_string_lossy().into_owned();
+        for (n, block) in blocks(page).iter().enumerate() {
+            checked += 1;
+            if let Err(why) = verdict(block, n, &stem) {
+                failures.push(format!("{} (`rules {}`):\n{why}", block.place, block.info));
+            }
+        }
+    }
+    assert!(checked > 60, "docs/ has rules blocks");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} blocks:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
