@@ -1,25 +1,27 @@
-//! Every ```` ```rules ```` block in `docs/*.md` is checked, so the pages stay
-//! true as the language changes.
+//! Every ```` ```rules ```` block in `docs/*.md` and `README.md` is checked,
+//! so the pages stay true as the language changes.
 //!
 //! The words after `rules` in a block's info string say what the block is.
-//! GitHub shows only the language word's colouring, so the convention does
-//! not show on the page:
+//! GitHub colours the block by the first word only, so the rest does not
+//! show on the page:
 //!
-//! | info string                        | the block is                                  | the test                                   |
-//! |------------------------------------|-----------------------------------------------|--------------------------------------------|
-//! | `rules`                            | a whole game                                  | checks, and plays to the end on 5 seeds    |
-//! | `rules path=games/variants/x.rules`| a whole game kept at that path                | the same; `use` and `extends` resolve there |
-//! | `rules context=games/g.rules`      | declarations for that shipped game            | checks with them in place of the game's own |
-//! | `rules flow context=games/g.rules` | statements                                    | checks as the flow of that game            |
-//! | `rules fragment`                   | declarations that need more than one game     | parses                                     |
-//! | `rules flow fragment`              | statements that need more than one game       | parses inside a `flow { }`                 |
-//! | `rules sketch`                     | a language that is not built yet              | nothing; an HTML comment above says why    |
+//! | info string                                   | the block is                                   | the test                                         |
+//! |-----------------------------------------------|------------------------------------------------|--------------------------------------------------|
+//! | `rules`                                       | a whole game                                   | checks, and plays to the end on 5 seeds          |
+//! | `rules path=games/variants/x.rules`           | a whole game kept at that path                 | the same; its `use` and `extends` resolve there  |
+//! | `rules context=games/g.rules`                 | declarations for that shipped game             | checks with them in place of the game's own      |
+//! | `rules flow context=games/g.rules`            | statements                                     | checks as the `flow` of that game                |
+//! | `rules flow context=games/g.rules given=p:player,...` | statements that use names from around them | checks as a procedure with those parameters, added to that game |
+//! | `rules fragment`                              | declarations from more than one game           | parses                                           |
+//! | `rules flow fragment`                         | statements from more than one game, or that need more than parameters | parses inside a `flow { }` |
+//! | `rules sketch`                                | a language that is not built yet               | nothing; an HTML comment on the line above says why |
 //!
 //! With `context=`, a declaration of the block takes the place of the
-//! game's declaration of the same kind and name (`kinds Hand`, `flow`,
-//! `score per player`, ...); the rest of the block is added to the game. A
-//! block whose info string has an unknown word fails the test, and so does
-//! a `sketch` without its reason.
+//! game's declaration (or its prelude's) of the same kind and name (`kinds
+//! Hand`, `option best_of`, `flow`, `score per player`...); the rest of the
+//! block is added to the game. Prefer the strongest kind that holds: a
+//! `fragment` is only parsed. A block whose info string has an unknown word
+//! fails the test, and so does a `sketch` without its reason.
 
 mod common;
 
@@ -33,7 +35,7 @@ use rpsdsl::diagnostic::Sources;
 enum Kind {
     Game { path: Option<String> },
     Declarations { context: String },
-    Statements { context: String },
+    Statements { context: String, given: Option<String> },
     Fragment,
     StatementFragment,
     Sketch,
@@ -86,6 +88,7 @@ fn kind(block: &Block) -> Result<Kind, String> {
     let mut flow = false;
     let mut kind = None;
     let mut path = None;
+    let mut given = None;
     for word in block.info.split_whitespace() {
         match word.split_once('=') {
             None if word == "flow" => flow = true,
@@ -93,6 +96,7 @@ fn kind(block: &Block) -> Result<Kind, String> {
             None if word == "sketch" => kind = Some(Kind::Sketch),
             Some(("context", game)) => kind = Some(Kind::Declarations { context: game.into() }),
             Some(("path", file)) => path = Some(file.to_string()),
+            Some(("given", names)) => given = Some(names.replace(',', ", ")),
             _ => {
                 return Err(format!(
                     "unknown word `{word}` in the info string `rules {}`",
@@ -103,9 +107,9 @@ fn kind(block: &Block) -> Result<Kind, String> {
     }
     Ok(match (flow, kind) {
         (false, None) => Kind::Game { path },
-        (true, Some(Kind::Declarations { context })) => Kind::Statements { context },
-        (true, Some(Kind::Fragment)) => Kind::StatementFragment,
-        (false, Some(kind)) if path.is_none() => kind,
+        (true, Some(Kind::Declarations { context })) => Kind::Statements { context, given },
+        (true, Some(Kind::Fragment)) if given.is_none() => Kind::StatementFragment,
+        (false, Some(kind)) if path.is_none() && given.is_none() => kind,
         _ => return Err(format!("the info string `rules {}` mixes kinds", block.info)),
     })
 }
@@ -152,9 +156,14 @@ fn declarations(text: &str) -> Vec<(String, String)> {
 /// The shipped game `context` with the declarations of `block` in place of
 /// its own of the same key.
 fn merged(context: &str, block: &str) -> String {
-    let game = std::fs::read_to_string(context).unwrap_or_else(|e| panic!("context {context}: {e}"));
     let added = declarations(block);
-    let mut text: String = declarations(&game)
+    // A block that shows `use` itself replaces the game's `use`s; any other
+    // block may replace a declaration of a prelude the game uses.
+    let game = match added.iter().any(|(key, _)| key == "use") {
+        true => declarations(&std::fs::read_to_string(context).unwrap()),
+        false => with_uses_inlined(Path::new(context)),
+    };
+    let mut text: String = game
         .into_iter()
         .filter(|(key, _)| !added.iter().any(|(k, _)| k == key))
         .map(|(_, text)| text)
@@ -162,6 +171,25 @@ fn merged(context: &str, block: &str) -> String {
     text.push('\n');
     text.push_str(block);
     text
+}
+
+/// The declarations of a rules file, with those of the files it `use`s in
+/// place of the `use`, so that a block can take the place of a prelude's
+/// declaration too.
+fn with_uses_inlined(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("context {}: {e}", path.display()));
+    let mut inlined = vec![];
+    for (key, item) in declarations(&text) {
+        match key == "use" {
+            true => {
+                let used = item.lines().find_map(|l| l.strip_prefix("use \"")).unwrap();
+                let used = used.split('"').next().unwrap();
+                inlined.extend(with_uses_inlined(&path.parent().unwrap().join(used)));
+            }
+            false => inlined.push((key, item)),
+        }
+    }
+    inlined
 }
 
 fn check(name: &str, text: &str) -> Result<rpsdsl::ir::GameDef, String> {
@@ -199,9 +227,16 @@ fn verdict(block: &Block, n: usize, page: &str) -> Result<(), String> {
             plays(&check(&name, &block.text)?)
         }
         Kind::Declarations { context } => check(&context, &merged(&context, &block.text)).map(drop),
-        Kind::Statements { context } => {
+        Kind::Statements { context, given: None } => {
             let flow = format!("flow {{\n{}}}\n", block.text);
             check(&context, &merged(&context, &flow)).map(drop)
+        }
+        Kind::Statements {
+            context,
+            given: Some(given),
+        } => {
+            let procedure = format!("procedure docs_example({given}) {{\n{}}}\n", block.text);
+            check(&context, &merged(&context, &procedure)).map(drop)
         }
         Kind::Fragment => parses(&block.text),
         Kind::StatementFragment => parses(&format!("game \"g\"\nflow {{\n{}}}\n", block.text)),
