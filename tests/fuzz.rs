@@ -360,14 +360,7 @@ struct Run {
 
 /// Runs the binary in `dir`, with `stdin` piped in, killing it at the limit.
 fn run(dir: &Path, args: &[String], stdin: &[u8]) -> Run {
-    let mut child = common::cli::command()
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::cli::spawn_in(dir, args, Stdio::piped());
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
     // Write on a thread: the child may never read, or read only part.

@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The built binary with colour off; the caller adds arguments and pipes.
@@ -19,16 +19,22 @@ pub fn rpsdsl(args: &[&str]) -> Output {
     command().args(args).output().unwrap()
 }
 
-/// Runs `rpsdsl args...` in `dir` with `input` on stdin.
-pub fn rpsdsl_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], input: &[u8]) -> Output {
-    let mut child = command()
+/// Starts `rpsdsl args...` in `dir` with the given stdin, its stdout and
+/// stderr piped back, for a test that drives or times the child itself.
+pub fn spawn_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: Stdio) -> Child {
+    command()
         .args(args)
         .current_dir(dir)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `rpsdsl args...` in `dir` with `input` on stdin.
+pub fn rpsdsl_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], input: &[u8]) -> Output {
+    let mut child = spawn_in(dir, args, Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     // The program may stop reading early (a quit, a refused file): a closed
     // pipe is fine.
@@ -40,13 +46,7 @@ pub fn rpsdsl_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], input: &[u8]) -> Outpu
 /// Runs `rpsdsl args...` with stdin closed, failing the test (instead of
 /// hanging) when it takes longer than `limit`.
 pub fn rpsdsl_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_in(Path::new("."), args, Stdio::null());
     let deadline = Instant::now() + limit;
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
