@@ -8,7 +8,7 @@
 //! | info string                                   | the block is                                   | the test                                         |
 //! |-----------------------------------------------|------------------------------------------------|--------------------------------------------------|
 //! | `rules`                                       | a whole game                                   | checks, and plays to the end on 5 seeds          |
-//! | `rules path=games/variants/x.rules`           | a whole game kept at that path                 | the same; its `use` and `extends` resolve there  |
+//! | `rules path=games/variants/x.rules`           | a whole game kept at that path                 | the same; its `use` and `extends` resolve there, and a shipped file there must be the block, byte for byte |
 //! | `rules context=games/g.rules`                 | declarations for that shipped game             | checks with them in place of the game's own      |
 //! | `rules flow context=games/g.rules`            | statements                                     | checks as the `flow` of that game                |
 //! | `rules flow context=games/g.rules given=p:player,...` | statements that use names from around them | checks as a procedure with those parameters, added to that game |
@@ -224,6 +224,12 @@ fn verdict(block: &Block, n: usize, page: &str) -> Result<(), String> {
     match kind(block)? {
         Kind::Game { path } => {
             let name = path.unwrap_or_else(|| format!("docs/{page}-example-{n}.rules"));
+            // A page that shows "the whole of" a shipped file must show it as it is.
+            if let Ok(shipped) = std::fs::read_to_string(&name)
+                && shipped != block.text
+            {
+                return Err(format!("the block is not the shipped {name}, as it is today"));
+            }
             plays(&check(&name, &block.text)?)
         }
         Kind::Declarations { context } => check(&context, &merged(&context, &block.text)).map(drop),
