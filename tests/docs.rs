@@ -18,9 +18,9 @@
 //!
 //! With `context=`, a declaration of the block takes the place of the
 //! game's declaration (or its prelude's) of the same kind and name (`kinds
-//! Hand`, `option best_of`, `flow`...), and a `score per player` replaces
-//! only the terms it names, as `override` does; the rest of the block is
-//! added to the game. Prefer the strongest kind that holds: a
+//! Hand`, `option best_of`, `flow`...), and a `score per player` or
+//! `pieces` block replaces only the entries it names, as `override` does;
+//! the rest of the block is added to the game. Prefer the strongest kind that holds: a
 //! `fragment` is only parsed. A block whose info string has an unknown word
 //! fails the test, and so does a `sketch` without its reason.
 
@@ -167,30 +167,34 @@ fn merged(context: &str, block: &str) -> String {
     let mut text = String::new();
     for (key, item) in game {
         match added.iter().find(|(k, _)| *k == key) {
-            // As `override score per player` does, a score shown in part
-            // replaces only the terms it names: the result may use the rest.
-            Some((_, shown)) if key == "score" => text.push_str(&with_terms_of(&item, shown)),
+            // As `override` does, a score or piece list shown in part
+            // replaces only the entries it names: the rest still count.
+            Some((_, shown)) if LISTS.contains(&key.as_str()) => text.push_str(&with_entries_of(&item, shown)),
             Some(_) => {}
             None => text.push_str(&item),
         }
     }
     text.push('\n');
     for (key, item) in added {
-        if key != "score" || !text.contains("\nscore per player") {
+        if !LISTS.contains(&key.as_str()) || !text.contains(&format!("\n{key}")) {
             text.push_str(&item);
         }
     }
     text
 }
 
-/// The terms of a `score per player` block, `name: formula`, each with the
-/// lines that continue it (indented deeper).
-fn score_terms(score: &str) -> Vec<(String, String)> {
+/// The declarations made of named entries, one a line: `score per player`
+/// (`name: formula`) and `pieces` (`Type x3 in zone`).
+const LISTS: [&str; 2] = ["score", "pieces"];
+
+/// The entries of a list declaration by name, each with the lines that
+/// continue it (indented deeper).
+fn entries(list: &str) -> Vec<(String, String)> {
     let mut terms: Vec<(String, String)> = vec![];
-    for line in score.lines() {
-        let term = line.strip_prefix("  ").filter(|rest| !rest.starts_with([' ', '#']));
-        match term.and_then(|rest| rest.split_once(':')) {
-            Some((name, _)) => terms.push((name.trim().to_string(), format!("{line}\n"))),
+    for line in list.lines() {
+        let entry = line.strip_prefix("  ").filter(|rest| !rest.starts_with([' ', '#']));
+        match entry.and_then(|rest| rest.split([':', ' ']).next()) {
+            Some(name) => terms.push((name.to_string(), format!("{line}\n"))),
             None if line.starts_with("    ") && !terms.is_empty() => {
                 terms.last_mut().unwrap().1.push_str(&format!("{line}\n"));
             }
@@ -200,14 +204,17 @@ fn score_terms(score: &str) -> Vec<(String, String)> {
     terms
 }
 
-/// The game's `score` with the terms of `shown` in place of its own.
-fn with_terms_of(score: &str, shown: &str) -> String {
-    let mut text = score.to_string();
-    for (name, term) in score_terms(shown) {
-        let own = score_terms(score).into_iter().find(|(n, _)| *n == name);
-        match own {
-            Some((_, own)) => text = text.replacen(&own, &term, 1),
-            None => text = text.replacen("score per player {\n", &format!("score per player {{\n{term}"), 1),
+/// The game's list declaration with the entries of `shown` in place of its
+/// own of the same name; new ones go first.
+fn with_entries_of(list: &str, shown: &str) -> String {
+    let mut text = list.to_string();
+    for (name, entry) in entries(shown) {
+        match entries(list).into_iter().find(|(n, _)| *n == name) {
+            Some((_, own)) => text = text.replacen(&own, &entry, 1),
+            None => {
+                let opening = text.find("{\n").expect("a list declaration opens a block") + 2;
+                text.insert_str(opening, &entry);
+            }
         }
     }
     text
