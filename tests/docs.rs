@@ -12,17 +12,19 @@
 //! | `rules context=games/g.rules`                 | declarations for that shipped game             | checks with them in place of the game's own      |
 //! | `rules flow context=games/g.rules`            | statements                                     | checks as the `flow` of that game                |
 //! | `rules flow context=games/g.rules given=p:player,...` | statements that use names from around them | checks as a procedure with those parameters, added to that game |
-//! | `rules fragment`                              | declarations from more than one game           | parses                                           |
-//! | `rules flow fragment`                         | statements from more than one game, or that need more than parameters | parses inside a `flow { }` |
+//! | `rules fragment`                              | declarations no one shipped game can hold (parts of several games, or constructs still planned) | parses |
+//! | `rules flow fragment`                         | statements likewise, or that need more around them than parameters | parses inside a `flow { }` |
 //! | `rules sketch`                                | a language that is not built yet               | nothing; an HTML comment on the line above says why |
 //!
 //! With `context=`, a declaration of the block takes the place of the
 //! game's declaration (or its prelude's) of the same kind and name (`kinds
 //! Hand`, `option best_of`, `flow`...), and a `score per player` or
 //! `pieces` block replaces only the entries it names, as `override` does;
-//! the rest of the block is added to the game. Prefer the strongest kind that holds: a
-//! `fragment` is only parsed. A block whose info string has an unknown word
-//! fails the test, and so does a `sketch` without its reason.
+//! the rest of the block is added to the game.
+//!
+//! Give a block the strongest kind that holds: a `fragment` is only parsed.
+//! A block whose info string has an unknown word fails the test, and so
+//! does a `sketch` without its reason.
 
 mod common;
 
