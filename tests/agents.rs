@@ -4,9 +4,10 @@
 mod common;
 
 use common::load;
+use common::walk::{Stop, random_walk};
 use proptest::prelude::*;
+use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
 use rpsdsl::agents::{self, Agent, DuelResult, HumanLike, RandomAgent, ThrowModel};
 use rpsdsl::engine::{Choice, Event, Observation, State, View};
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
@@ -36,58 +37,14 @@ fn games_with_options() -> Vec<(String, GameDef, Vec<OptionValue>)> {
     all
 }
 
-/// Random answers from the start for `steps` steps (or to the end).
+/// A random walk of at most `steps` steps, possibly to the end.
 fn random_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize) -> State {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut events = vec![];
-    let mut state = State::start(def, options, seed, vec![], &mut events).unwrap();
-    for _ in 0..steps {
-        let Some(pending) = state.pending() else { break };
-        let step: Vec<Choice> = pending
-            .who()
-            .iter()
-            .map(|&seat| {
-                let legal = pending.legal(seat);
-                Choice {
-                    seat,
-                    value: legal[rng.random_range(0..legal.len())],
-                    reaction_ms: rng.random_range(200..900),
-                }
-            })
-            .collect();
-        state.apply(def, &step, &mut events).unwrap();
-    }
-    state
+    random_walk(def, options, seed, steps, Stop::AfterSteps)
 }
 
-/// Like [`random_state`], but never a finished game: the last state of the
-/// walk that still waits for a decision, so a short game is tested too.
+/// A random walk of at most `steps` steps that never ends the game.
 fn live_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize) -> State {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut events = vec![];
-    let mut state = State::start(def, options, seed, vec![], &mut events).unwrap();
-    for _ in 0..steps {
-        let Some(pending) = state.pending() else { break };
-        let step: Vec<Choice> = pending
-            .who()
-            .iter()
-            .map(|&seat| {
-                let legal = pending.legal(seat);
-                Choice {
-                    seat,
-                    value: legal[rng.random_range(0..legal.len())],
-                    reaction_ms: rng.random_range(200..900),
-                }
-            })
-            .collect();
-        let mut next = state.clone();
-        next.apply(def, &step, &mut events).unwrap();
-        if next.pending().is_none() {
-            break;
-        }
-        state = next;
-    }
-    state
+    random_walk(def, options, seed, steps, Stop::BeforeTheEnd)
 }
 
 #[test]

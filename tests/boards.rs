@@ -248,38 +248,3 @@ fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
     assert_eq!(error.code.as_str(), "no-such-space");
     assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
 }
-
-/// Every ```rules example in docs/boards.md is a whole game that checks and
-/// plays to the end, so the page stays true. (Other pages show fragments.)
-#[test]
-fn the_examples_in_the_docs_check_and_play() {
-    let mut found = 0;
-    for path in [std::path::PathBuf::from("docs/boards.md")] {
-        let text = std::fs::read_to_string(&path).unwrap();
-        for (n, block) in text.split("```rules\n").skip(1).enumerate() {
-            let source = block.split("```").next().unwrap();
-            let name = format!("docs/{}-example-{n}.rules", path.file_stem().unwrap().to_string_lossy());
-            let def = match check_source(&name, source, &FsLoader) {
-                Ok(checked) => checked.def,
-                Err(failed) => panic!(
-                    "{name}:\n{}",
-                    rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
-                ),
-            };
-            for seed in 0..5 {
-                let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
-                let record = rpsdsl::session::play(
-                    &def,
-                    &def.default_options(),
-                    seed,
-                    &rpsdsl::scenario::Scenario::default(),
-                    &mut agents,
-                )
-                .unwrap_or_else(|f| panic!("{name} seed {seed}: {}", f.diagnostic.message));
-                assert!(record.outcome.is_some());
-            }
-            found += 1;
-        }
-    }
-    assert!(found > 0, "docs/ has rules examples");
-}

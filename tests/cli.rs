@@ -1,22 +1,8 @@
 //! The command line as a designer uses it: exit codes, transcripts, replay.
 
-use std::process::{Command, Output};
+mod common;
 
-fn rpsdsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::cli::{rpsdsl, stderr, stdout};
 
 #[test]
 fn check_exits_0_when_clean_1_on_errors_2_on_usage() {

@@ -5,6 +5,8 @@
 //! `rpsdsl check` does (check, then on success 20 quick random playtests), and
 //! the rendered diagnostics are snapshot-tested in `snapshots/`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use rpsdsl::check::FsLoader;
@@ -127,8 +129,6 @@ fn fixture_diagnostics_snapshots() {
         let stem = stem(&path);
         let (diagnostics, sources) = diagnose(&path);
         let rendered = render(&diagnostics, &sources, false);
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(format!("diagnostic__{}", stem), rendered);
-        });
+        common::snap::assert_snapshot!(format!("diagnostic__{}", stem), rendered);
     }
 }

@@ -15,9 +15,11 @@
 //! and the command that failed (run it from a copy of `games/`), so it can be
 //! turned into a regression test.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -359,15 +361,7 @@ struct Run {
 
 /// Runs the binary in `dir`, with `stdin` piped in, killing it at the limit.
 fn run(dir: &Path, args: &[String], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::cli::spawn_in(dir, args, Stdio::piped());
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
     // Write on a thread: the child may never read, or read only part.

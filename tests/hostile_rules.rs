@@ -2,9 +2,11 @@
 //! out of memory on them. Each input is generated here, written to a temp
 //! dir and checked by the binary (or the library, on a small thread stack).
 
+mod common;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rpsdsl::check::{FsLoader, check_source};
@@ -68,7 +70,7 @@ struct Output {
 
 /// Runs the binary; fails the test if it takes longer than `limit`.
 fn rpsdsl(args: &[&str], path: &Path, limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+    let mut child = common::cli::command()
         .args(args)
         .arg(path)
         .stdout(Stdio::piped())

@@ -3,33 +3,18 @@
 //! shard reports. Each is refused with a clear error, quickly, and nothing
 //! panics.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
+use common::cli::{rpsdsl, stderr, stdout};
 use serde_json::Value;
-
-fn rpsdsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A fresh folder for this test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rpsdsl-hostile-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch(&format!("hostile_runtime/{name}"))
 }
 
 /// A game whose flow asks one hook, `probe`, with `body` as its rhai: player

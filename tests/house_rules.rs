@@ -42,9 +42,7 @@ fn play(game: &LoadedGame, seed: u64, scenario: &Scenario) -> Record {
 }
 
 fn snapshot(name: &str, text: String) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(name.to_string(), text);
-    });
+    common::snap::assert_snapshot!(name.to_string(), text);
 }
 
 #[test]

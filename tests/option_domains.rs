@@ -2,31 +2,16 @@
 //! value outside its domain, whether it is the default, a `--set` or a
 //! house-rules or scenario setting, with the diagnostic on the value.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use std::path::PathBuf;
+
+use common::cli::{rpsdsl, stderr};
 use rpsdsl::check::{FsLoader, check_source};
 use rpsdsl::ir::OptionType;
 
-fn rpsdsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("option_domains")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::cli::scratch(&format!("option_domains/{name}"))
 }
 
 /// A small game with one list option declared as `ty = default`.

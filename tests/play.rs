@@ -1,8 +1,11 @@
 //! `rpsdsl play` end to end: the built binary, driven through its stdin.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use common::cli::{stderr, stdout};
 
 /// The scratch directory of this test run: games are played there, so a
 /// transcript saved by mistake lands there too.
@@ -23,28 +26,8 @@ fn resolve(arg: &str) -> String {
 
 /// Runs `rpsdsl args...` in the scratch directory with `input` on stdin.
 fn play(args: &[&str], input: impl AsRef<[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args.iter().map(|a| resolve(a)))
-        .current_dir(scratch())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // The game may stop reading early (a quit): a closed pipe is fine.
-    let _ = stdin.write_all(input.as_ref());
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let args: Vec<String> = args.iter().map(|a| resolve(a)).collect();
+    common::cli::rpsdsl_in(&scratch(), &args, input.as_ref())
 }
 
 /// A fresh path in the scratch directory.
@@ -117,7 +100,7 @@ fn a_game_played_to_the_end_is_saved_and_replays() {
 
     assert!(text.contains("Game over: "), "{text}");
     assert!(text.contains(&format!("Saved {}", path.display())), "{text}");
-    let replay = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+    let replay = common::cli::command()
         .args(["replay", path.to_str().unwrap()])
         .output()
         .unwrap();
@@ -185,7 +168,7 @@ fn a_game_left_early_can_be_saved_and_replays_as_far_as_it_went() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
     assert!(text.contains("unfinished"), "{text}");
-    let replay = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+    let replay = common::cli::command()
         .args(["replay", path.to_str().unwrap()])
         .output()
         .unwrap();
@@ -240,7 +223,7 @@ fn a_race_is_timed_by_the_person_and_replays() {
     assert!(text.contains("You call shout: paper after "), "{text}");
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(saved.contains("\"South: paper @ "), "{saved}");
-    let replay = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+    let replay = common::cli::command()
         .args(["replay", path.to_str().unwrap()])
         .output()
         .unwrap();

@@ -569,9 +569,7 @@ fn seat_views_hide_enemy_pawns_until_revealed() {
                 "{enemy}'s {kind} named to {me} before any reveal"
             );
         }
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(format!("transcript__rps3__view_{}", seat + 1), text);
-        });
+        common::snap::assert_snapshot!(format!("transcript__rps3__view_{}", seat + 1), text);
     }
 }
 

@@ -6,10 +6,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+use common::cli::{rpsdsl, rpsdsl_in, stderr as err, stdout as out};
 use rpsdsl::transcript::{Viewer, render_events, without_seed};
 
 const RPS_ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -18,34 +18,6 @@ fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rpsdsl-seat-views-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn rpsdsl_in(dir: &Path, args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn rpsdsl(args: &[&str]) -> Output {
-    rpsdsl_in(Path::new(RPS_ROOT), args, b"")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

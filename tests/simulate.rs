@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
+use common::cli::rpsdsl;
 use rpsdsl::engine::Event;
 use rpsdsl::ir::GameDef;
 use rpsdsl::sim::{self, Comparison, Plan, Report};
@@ -238,9 +237,7 @@ fn house_rules_anytime_actions_and_conditional_scores_are_covered() {
 }
 
 fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(name, text);
-    });
+    common::snap::assert_snapshot!(name, text);
 }
 
 #[test]
@@ -282,14 +279,6 @@ fn compare_marks_real_differences_and_summarises() {
     assert!(text.contains("Games are "), "{text}");
     assert!(text.contains("longer"), "{text}");
     snapshot("simulate__compare_rps_best_of_5", &text);
-}
-
-fn rpsdsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -32,9 +32,7 @@ fn stem(path: &str) -> String {
 fn every_game_has_a_snapshot_transcript() {
     for game in games() {
         let name = format!("transcript__{}", stem(&game));
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(name.clone(), transcript(&game, 7, Viewer::All));
-        });
+        common::snap::assert_snapshot!(name.clone(), transcript(&game, 7, Viewer::All));
         // With CI=true insta already refuses a missing snapshot; this names the game.
         assert!(
             std::path::Path::new(&format!("snapshots/{name}.snap")).exists(),
@@ -53,9 +51,7 @@ fn seat_views_are_redacted() {
         assert!(text.contains("a hidden piece: bag -> face_down of shop 1"), "{text}");
         assert!(text.contains("a hidden piece: bag -> out_of_play"), "{text}");
         assert!(text.contains("shuffle bag (22 pieces, unseen)"), "{text}");
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(format!("transcript__{}__view_{}", stem(game), seat + 1), text);
-        });
+        common::snap::assert_snapshot!(format!("transcript__{}__view_{}", stem(game), seat + 1), text);
     }
 }
 

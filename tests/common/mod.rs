@@ -1,6 +1,10 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod cli;
+pub mod snap;
+pub mod walk;
+
 use std::path::Path;
 
 use rpsdsl::check::{FsLoader, check_file};
