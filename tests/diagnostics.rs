@@ -33,6 +33,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("option_wrong_type", "bad-option-value"),
     ("player_three", "no-such-player"),
     ("proc_wrong_arity", "wrong-arity"),
+    ("recovery_every_declaration", "syntax"),
     ("syntax_missing_brace", "syntax"),
     ("syntax_two_errors", "syntax"),
     ("type_move_location", "type-mismatch"),
@@ -45,7 +46,12 @@ const EXPECTED: &[(&str, &str)] = &[
 ];
 
 /// Fixtures whose mistake must be reported more than once (by code).
-const EXPECTED_COUNT: &[(&str, &str, usize)] = &[("syntax_two_errors", "syntax", 2)];
+const EXPECTED_COUNT: &[(&str, &str, usize)] = &[
+    ("syntax_two_errors", "syntax", 2),
+    // Recovery resumes at `table`, `constant` and `anytime` as at any other
+    // declaration (it used to skip them, reporting 1 of these 4).
+    ("recovery_every_declaration", "syntax", 4),
+];
 
 /// `tests/fixtures/*.rules`, sorted, as relative paths so rendered file names are stable.
 fn fixtures() -> Vec<PathBuf> {

@@ -14,7 +14,15 @@ struct RulesParser;
 /// Words that begin a top-level declaration; after a syntax error the parser
 /// resumes at the next line that starts with one, so one mistake does not hide
 /// the next.
+///
+/// It must list the first word of every alternative of the grammar's `item`
+/// rule; a test reads `grammar/rules.pest` and holds the two together.
 const ITEM_STARTS: &[&str] = &[
+    "extends",
+    "override",
+    "table",
+    "constant",
+    "anytime",
     "game",
     "players",
     "use",
@@ -169,14 +177,7 @@ fn first_item_parses_on_stack(text: &str) -> bool {
 /// Whether any line of `text` starts like a rules declaration (`game "..."`,
 /// `players 2`, `option ...`, `extends "..."`, ...).
 pub fn looks_like_rules(text: &str) -> bool {
-    const MORE_STARTS: &[&str] = &["extends", "constant", "table", "override", "anytime"];
-    text.lines().map(str::trim_start).any(|line| {
-        starts_item(line)
-            || MORE_STARTS.iter().any(|kw| {
-                line.strip_prefix(kw)
-                    .is_some_and(|rest| rest.starts_with([' ', '\t', '"', '{']) || rest.is_empty())
-            })
-    })
+    text.lines().map(str::trim_start).any(starts_item)
 }
 
 fn starts_item(line: &str) -> bool {
@@ -1532,5 +1533,45 @@ fn visibility(pair: Pair<Rule>) -> Visibility {
         "hidden" => Visibility::Hidden,
         "owner" => Visibility::Owner,
         _ => Visibility::Public,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ITEM_STARTS;
+
+    /// The first word of each alternative of `item` in the grammar: each
+    /// alternative is a rule `NAME = { !kw_WORD ~ "WORD" ~ ... }`.
+    fn grammar_item_starts() -> Vec<String> {
+        let grammar = include_str!("../../grammar/rules.pest");
+        let item = grammar
+            .split("\nitem = _{")
+            .nth(1)
+            .expect("the grammar has an `item` rule");
+        let alternatives = &item[..item.find('}').expect("`item` ends")];
+        alternatives
+            .split('|')
+            .map(|rule| {
+                let rule = rule.trim();
+                let definition = grammar
+                    .lines()
+                    .find(|line| line.split_whitespace().next() == Some(rule) && line.contains('='))
+                    .unwrap_or_else(|| panic!("the grammar defines `{rule}`"));
+                let first_word = definition
+                    .split('"')
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("`{rule}` starts with a word"));
+                first_word.to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn error_recovery_knows_every_declaration_of_the_grammar() {
+        let mut from_grammar = grammar_item_starts();
+        let mut listed: Vec<String> = ITEM_STARTS.iter().map(|s| s.to_string()).collect();
+        from_grammar.sort();
+        listed.sort();
+        assert_eq!(listed, from_grammar, "ITEM_STARTS must match the grammar's `item` rule");
     }
 }
