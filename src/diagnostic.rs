@@ -406,21 +406,10 @@ impl Rendered {
             };
             if let Some(at) = shown {
                 labels.push(LabeledSpan::new_with_span(Some(label.text.clone()), at));
-            } else if same_file {
-                // On a long line elsewhere: shown by itself, in its own window.
-                related.push(Rendered::with_severity(
-                    &Diagnostic {
-                        code: diag.code,
-                        severity: diag.severity,
-                        message: label.text.clone(),
-                        labels: vec![label.clone()],
-                        help: None,
-                    },
-                    sources,
-                    miette::Severity::Advice,
-                ));
             } else {
-                // A label in another file (a prelude) is context, not a second problem.
+                // A label on a long line elsewhere is shown by itself, in its
+                // own window; a label in another file (a prelude) is context,
+                // not a second problem. Either way it is a note of its own.
                 related.push(Rendered::with_severity(
                     &Diagnostic {
                         code: diag.code,
