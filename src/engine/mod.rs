@@ -315,13 +315,19 @@ impl State {
     /// Who may know how many choices `seat` is offered now: `seat` itself,
     /// and every seat that knows every piece in play. Anyone else cannot
     /// tell that the count does not depend on a piece hidden from it.
+    /// This runs at every decision, so it stops at the first piece that
+    /// leaves no other seat knowing everything (in a game with secrets that
+    /// is usually one of the first few).
     fn count_seen_by(&self, def: &GameDef, seat: Seat) -> u32 {
-        let everything = self
-            .zones
-            .iter()
-            .flatten()
-            .fold(def.all_seats_mask(), |mask, &p| mask & self.known[p as usize]);
-        everything | (1 << seat)
+        let own = 1 << seat;
+        let mut everything = def.all_seats_mask();
+        for &p in self.zones.iter().flatten() {
+            everything &= self.known[p as usize];
+            if everything & !own == 0 {
+                break;
+            }
+        }
+        everything | own
     }
 
     /// Whether `seat` knows what `piece` is.
