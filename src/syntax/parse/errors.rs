@@ -180,12 +180,14 @@ pub(super) fn previous_word(text: &str) -> (String, String) {
         .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .map(str::to_string);
+    // No word at all: the empty word, which the check below turns away.
     let last = words.next().unwrap_or_default();
     // Only a word right before the error counts (blanks allowed in between).
     let tail = text.trim_end();
     if !tail.ends_with(&last) || last.is_empty() {
         return (String::new(), String::new());
     }
+    // The first word of the text has none before it: the empty word.
     (last, words.next().unwrap_or_default())
 }
 

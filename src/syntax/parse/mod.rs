@@ -92,6 +92,7 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
         // Past the errors a check shows, parse one item at a time: the rest
         // are only counted, and counting stays linear.
         let end = if errors.len() >= crate::diagnostic::MAX_REPORTED {
+            // The last item runs to the end of the text.
             next_item_start(text, offset + 1).unwrap_or(text.len())
         } else {
             text.len()

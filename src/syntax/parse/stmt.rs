@@ -3,134 +3,126 @@
 use pest::iterators::Pair;
 
 use super::Rule;
-use super::build::{Ctx, named_kind};
+use super::build::{Children, Ctx, named_kind};
 use crate::syntax::ast::*;
 
 impl Ctx<'_> {
     pub(super) fn block(&self, pair: Pair<Rule>) -> Block {
         let span = self.span(&pair);
         let at = || self.head(&pair);
+        // Each part of a block is a statement; `stmt` tells the kinds apart.
         let stmts = self.nested(1, at, || pair.clone().into_inner().map(|p| self.stmt(p)).collect());
         Block {
+            // Nested too deeply: reported, and the block is left empty.
             stmts: stmts.unwrap_or_default(),
             span,
         }
     }
 
-    pub(super) fn lvalue(&self, pair: Pair<Rule>) -> LValue {
+    fn lvalue(&self, pair: Pair<Rule>) -> LValue {
         let span = self.span(&pair);
-        let mut inner = pair.into_inner();
-        let name = self.ident(inner.next().unwrap());
+        let mut inner = Children::of(pair);
+        let name = self.ident(inner.take(Rule::ident));
         LValue {
             name,
-            index: inner.next().map(|p| self.expr(p)),
+            index: inner.take_opt(Rule::of_expr).map(|p| self.expr(p)),
             span,
         }
     }
 
-    pub(super) fn stmt(&self, pair: Pair<Rule>) -> Stmt {
+    fn stmt(&self, pair: Pair<Rule>) -> Stmt {
         let span = self.span(&pair);
         let rule = pair.as_rule();
-        let mut inner = pair.into_inner();
+        let mut inner = Children::of(pair);
         let kind = match rule {
             Rule::let_stmt => {
-                let mut parts: Vec<Pair<Rule>> = inner.collect();
-                let value = self.expr(parts.pop().unwrap());
+                let names = inner.take_many(Rule::ident).map(|p| self.ident(p)).collect();
                 StmtKind::Let {
-                    names: parts.into_iter().map(|p| self.ident(p)).collect(),
-                    value,
+                    names,
+                    value: self.expr(inner.take(Rule::expr)),
                 }
             }
             Rule::set_stmt => {
-                let target = self.lvalue(inner.next().unwrap());
+                let target = self.lvalue(inner.take(Rule::lvalue));
                 StmtKind::Set {
                     target,
-                    value: self.expr(inner.next().unwrap()),
+                    value: self.expr(inner.take(Rule::expr)),
                 }
             }
             Rule::add_stmt => {
-                let amount = self.expr(inner.next().unwrap());
+                let amount = self.expr(inner.take(Rule::expr));
                 StmtKind::Add {
                     amount,
-                    target: self.lvalue(inner.next().unwrap()),
+                    target: self.lvalue(inner.take(Rule::lvalue)),
                 }
             }
             Rule::if_stmt => {
-                let cond = self.expr(inner.next().unwrap());
-                let then = self.block(inner.next().unwrap());
-                let otherwise = inner.next().map(|p| {
-                    if p.as_rule() == Rule::if_stmt {
+                let cond = self.expr(inner.take(Rule::expr));
+                let then = self.block(inner.take(Rule::block));
+                let otherwise = match inner.take_opt(Rule::if_stmt) {
+                    Some(p) => {
                         // `else if`: one level deeper, like a block.
                         let span = self.span(&p);
                         let nested = self.nested(1, || self.head(&p), || self.stmt(p.clone()));
-                        Block {
+                        Some(Block {
                             span,
                             stmts: nested.into_iter().collect(),
-                        }
-                    } else {
-                        self.block(p)
+                        })
                     }
-                });
+                    None => inner.take_opt(Rule::block).map(|p| self.block(p)),
+                };
                 StmtKind::If { cond, then, otherwise }
             }
             Rule::for_stmt => {
-                let var = self.ident(inner.next().unwrap());
-                let domain = self.domain(inner.next().unwrap());
+                let var = self.ident(inner.take(Rule::ident));
+                let domain = self.domain(inner.take(Rule::domain));
                 StmtKind::For {
                     var,
                     domain,
-                    body: self.block(inner.next().unwrap()),
+                    body: self.block(inner.take(Rule::block)),
                 }
             }
-            Rule::loop_stmt => StmtKind::Loop(self.block(inner.next().unwrap())),
+            Rule::loop_stmt => StmtKind::Loop(self.block(inner.take(Rule::block))),
             Rule::while_stmt => {
-                let cond = self.expr(inner.next().unwrap());
+                let cond = self.expr(inner.take(Rule::expr));
                 StmtKind::While {
                     cond,
-                    body: self.block(inner.next().unwrap()),
+                    body: self.block(inner.take(Rule::block)),
                 }
             }
             Rule::repeat_stmt => {
-                let times = self.expr(inner.next().unwrap());
+                let times = self.expr(inner.take(Rule::expr));
                 StmtKind::Repeat {
                     times,
-                    body: self.block(inner.next().unwrap()),
+                    body: self.block(inner.take(Rule::block)),
                 }
             }
             Rule::break_stmt => StmtKind::Break,
             Rule::named_stmt => {
-                let kind = named_kind(inner.next().unwrap());
-                let name = self.ident(inner.next().unwrap());
+                let kind = named_kind(inner.take(Rule::named_kind));
+                let name = self.ident(inner.take(Rule::ident));
                 StmtKind::Named {
                     kind,
                     name,
-                    body: self.block(inner.next().unwrap()),
+                    body: self.block(inner.take(Rule::block)),
                 }
             }
-            Rule::return_stmt => StmtKind::Return(inner.map(|p| self.expr(p)).collect()),
+            Rule::return_stmt => StmtKind::Return(inner.take_many(Rule::expr).map(|p| self.expr(p)).collect()),
             Rule::choose_each_stmt => {
-                let mut next = inner.next().unwrap();
-                let secret = next.as_rule() == Rule::secretly;
-                if secret {
-                    next = inner.next().unwrap();
-                }
-                let var = self.ident(next);
+                let secret = inner.take_opt(Rule::secretly).is_some();
+                let var = self.ident(inner.take(Rule::ident));
                 StmtKind::ChooseEach {
                     var,
-                    domain: self.domain(inner.next().unwrap()),
+                    domain: self.domain(inner.take(Rule::domain)),
                     secret,
                 }
             }
             Rule::choose_stmt => {
-                let who = self.expr(inner.next().unwrap());
-                let mut next = inner.next().unwrap();
-                let secret = next.as_rule() == Rule::secretly;
-                if secret {
-                    next = inner.next().unwrap();
-                }
-                let var = self.ident(next);
-                let domain = self.domain(inner.next().unwrap());
-                let otherwise = inner.next().map(|b| self.block(b));
+                let who = self.expr(inner.take(Rule::of_expr));
+                let secret = inner.take_opt(Rule::secretly).is_some();
+                let var = self.ident(inner.take(Rule::ident));
+                let domain = self.domain(inner.take(Rule::domain));
+                let otherwise = inner.take_opt(Rule::block).map(|b| self.block(b));
                 StmtKind::Choose {
                     who,
                     var,
@@ -140,57 +132,50 @@ impl Ctx<'_> {
                 }
             }
             Rule::race_stmt => {
-                let var = self.ident(inner.next().unwrap());
-                let domain = self.domain(inner.next().unwrap());
+                let var = self.ident(inner.take(Rule::ident));
+                let domain = self.domain(inner.take(Rule::domain));
                 StmtKind::Race {
                     var,
                     domain,
-                    time: self.ident(inner.next().unwrap()),
+                    time: self.ident(inner.take(Rule::ident)),
                 }
             }
             Rule::draft_stmt => {
-                let mut choosers = vec![];
-                let mut entries = vec![];
-                for part in inner {
-                    if part.as_rule() == Rule::draft_entry {
-                        let mut parts = part.into_inner();
-                        let label_pair = parts.next().unwrap();
+                let choosers = inner.take_many(Rule::expr).map(|p| self.expr(p)).collect();
+                let entries = inner
+                    .take_many(Rule::draft_entry)
+                    .map(|entry| {
+                        let mut parts = Children::of(entry);
+                        let label_pair = parts.take(Rule::string);
                         let label_span = self.span(&label_pair);
                         let label = self.string(label_pair);
-                        let mut next = parts.next().unwrap();
-                        let mut when = None;
-                        if next.as_rule() == Rule::expr {
-                            when = Some(self.expr(next));
-                            next = parts.next().unwrap();
-                        }
-                        entries.push(DraftEntry {
+                        let when = parts.take_opt(Rule::expr).map(|p| self.expr(p));
+                        DraftEntry {
                             label,
                             label_span,
                             when,
-                            body: self.block(next),
-                        });
-                    } else {
-                        choosers.push(self.expr(part));
-                    }
-                }
+                            body: self.block(parts.take(Rule::block)),
+                        }
+                    })
+                    .collect();
                 StmtKind::Draft { choosers, entries }
             }
-            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(inner.next().unwrap())),
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(inner.take(Rule::expr))),
             Rule::deal_stmt => {
-                let count = self.expr(inner.next().unwrap());
-                let from = self.expr(inner.next().unwrap());
+                let count = self.expr(inner.take(Rule::expr));
+                let from = self.expr(inner.take(Rule::expr));
                 StmtKind::Deal {
                     count,
                     from,
-                    to: self.expr(inner.next().unwrap()),
+                    to: self.expr(inner.take(Rule::expr)),
                 }
             }
             Rule::move_stmt => {
-                let what = inner.next().unwrap();
-                let to = self.expr(inner.next().unwrap());
+                let what = inner.take_one_of(&[Rule::move_all, Rule::expr]);
+                let to = self.expr(inner.take(Rule::expr));
                 if what.as_rule() == Rule::move_all {
                     StmtKind::MoveAll {
-                        from: self.expr(what.into_inner().next().unwrap()),
+                        from: self.expr(Children::of(what).take(Rule::of_expr)),
                         to,
                     }
                 } else {
@@ -201,31 +186,29 @@ impl Ctx<'_> {
                 }
             }
             Rule::reveal_stmt => {
-                let mut pieces = vec![];
-                let mut to = None;
-                for part in inner {
-                    if part.as_rule() == Rule::reveal_to {
-                        let whom = part.into_inner().next().unwrap();
-                        if whom.as_rule() != Rule::to_all {
-                            to = Some(self.expr(whom));
-                        }
-                    } else {
-                        pieces.push(self.expr(part));
-                    }
-                }
+                let pieces = inner.take_many(Rule::expr).map(|p| self.expr(p)).collect();
+                let whom = inner
+                    .take_opt(Rule::reveal_to)
+                    .map(|part| Children::of(part).take_one_of(&[Rule::to_all, Rule::expr]));
+                let to = whom
+                    .filter(|whom| whom.as_rule() != Rule::to_all)
+                    .map(|whom| self.expr(whom));
                 StmtKind::Reveal { pieces, to }
             }
-            Rule::hide_stmt => StmtKind::Hide(inner.map(|p| self.expr(p)).collect()),
+            Rule::hide_stmt => StmtKind::Hide(inner.take_many(Rule::expr).map(|p| self.expr(p)).collect()),
             Rule::choose_actions_stmt => {
-                let who = self.expr(inner.next().unwrap());
-                let actions = inner.map(|entry| self.action_entry(entry)).collect();
+                let who = self.expr(inner.take(Rule::of_expr));
+                let actions = inner
+                    .take_many(Rule::action_entry)
+                    .map(|entry| self.action_entry(entry))
+                    .collect();
                 StmtKind::ChooseActions { who, actions }
             }
-            Rule::win_stmt => StmtKind::Win(self.expr(inner.next().unwrap())),
-            Rule::draw_stmt => StmtKind::DeclareDraw(inner.next().map(|p| self.string(p))),
+            Rule::win_stmt => StmtKind::Win(self.expr(inner.take(Rule::expr))),
+            Rule::draw_stmt => StmtKind::DeclareDraw(inner.take_opt(Rule::string).map(|p| self.string(p))),
             Rule::end_stmt => StmtKind::EndGame,
             Rule::call_stmt => {
-                let (name, args) = self.call(inner.next().unwrap());
+                let (name, args) = self.call(inner.take(Rule::call));
                 StmtKind::Call { name, args }
             }
             other => unreachable!("not a statement: {other:?}"),
@@ -233,39 +216,36 @@ impl Ctx<'_> {
         Stmt { kind, span }
     }
 
-    pub(super) fn action_entry(&self, pair: Pair<Rule>) -> ActionEntry {
-        let mut parts = pair.into_inner();
-        let label_pair = parts.next().unwrap();
+    fn action_entry(&self, pair: Pair<Rule>) -> ActionEntry {
+        let mut parts = Children::of(pair);
+        let label_pair = parts.take(Rule::string);
         let label_span = self.span(&label_pair);
         let label = self.string(label_pair);
-        let mut params = vec![];
-        let mut when = None;
-        let mut body = None;
-        for part in parts {
-            match part.as_rule() {
-                Rule::action_params => {
-                    for param in part.into_inner() {
-                        let mut two = param.into_inner();
-                        let name = self.ident(two.next().unwrap());
-                        let source = two.next().unwrap();
-                        let source = if source.as_rule() == Rule::domain {
-                            ParamSource::In(Box::new(self.domain(source)))
-                        } else {
-                            ParamSource::Is(self.expr(source))
-                        };
-                        params.push((name, source));
-                    }
-                }
-                Rule::action_when => when = Some(self.expr(part.into_inner().next().unwrap())),
-                _ => body = Some(self.block(part)),
-            }
-        }
+        let params = parts.take_opt(Rule::action_params).map_or_else(Vec::new, |params| {
+            Children::of(params)
+                .take_many(Rule::action_param)
+                .map(|param| {
+                    let mut two = Children::of(param);
+                    let name = self.ident(two.take(Rule::ident));
+                    let source = two.take_one_of(&[Rule::domain, Rule::expr]);
+                    let source = if source.as_rule() == Rule::domain {
+                        ParamSource::In(Box::new(self.domain(source)))
+                    } else {
+                        ParamSource::Is(self.expr(source))
+                    };
+                    (name, source)
+                })
+                .collect()
+        });
+        let when = parts
+            .take_opt(Rule::action_when)
+            .map(|part| self.expr(Children::of(part).take(Rule::expr)));
         ActionEntry {
             label,
             label_span,
             params,
             when,
-            body: body.expect("the grammar requires a block"),
+            body: self.block(parts.take(Rule::block)),
         }
     }
 }
