@@ -1,0 +1,280 @@
+//! Syntax errors worded for designers: what was expected, the reserved word
+//! used as a name, the `{` never closed, and constructs nested too deeply.
+
+use pest::Parser;
+
+use super::{MAX_NESTING, Rule, RulesParser};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
+
+/// Whether pest gave up because its stack ran low (a construct nested far
+/// beyond [`MAX_NESTING`]).
+pub(super) fn is_stack_limit(error: &pest::error::Error<Rule>) -> bool {
+    matches!(&error.variant, pest::error::ErrorVariant::CustomError { message } if message.contains("stack limit"))
+}
+
+pub(super) fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::TooDeeplyNested,
+        format!("this is nested more than {MAX_NESTING} levels deep"),
+    )
+    .label(span, "the limit is crossed here")
+    .help(format!(
+        "split the expression or block: name a part with `let`, a `constant` or a `procedure`; \
+             brackets, blocks, `if`s, `of`s, `not`s, signs and each operator of a chain such as `a + b + c` \
+             count one level each, up to {MAX_NESTING}"
+    ))
+}
+
+pub(super) fn stack_limit_error(
+    file: FileId,
+    offset: usize,
+    text: &str,
+    error: &pest::error::Error<Rule>,
+) -> (usize, Diagnostic) {
+    let position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let position = floor_char_boundary(text, (offset + position).min(text.len()));
+    let end = text[position..]
+        .chars()
+        .next()
+        .map_or(position, |c| position + c.len_utf8());
+    (position, too_deep(Span::new(file, position, end)))
+}
+
+pub(super) fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+pub(super) fn syntax_error(
+    file: FileId,
+    offset: usize,
+    text: &str,
+    error: &pest::error::Error<Rule>,
+    braces: &mut BraceScanner,
+) -> (usize, Diagnostic) {
+    let mut position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<String> = vec![];
+    let mut wants_name = false;
+    let mut wants_number = false;
+    if let Some(attempts) = error.parse_attempts() {
+        position = position.max(attempts.max_position);
+        for token in attempts.expected_tokens() {
+            let token = token.to_string();
+            // Character ranges display as `0..9` or `A..Z`.
+            let chars: Vec<char> = token.chars().collect();
+            if chars.len() == 4 && chars[1] == '.' && chars[2] == '.' {
+                if chars[0].is_ascii_digit() {
+                    wants_number = true;
+                } else {
+                    wants_name = true;
+                }
+            } else if !token.trim().is_empty() && token != "#" {
+                expected.push(format!("`{token}`"));
+            }
+        }
+    }
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        for rule in positives {
+            if let Some(name) = rule_description(*rule) {
+                expected.push(name.to_string());
+            }
+        }
+    }
+    // Readable words first: `}` and keywords before punctuation.
+    expected.sort_by_key(|e| (!e.contains('}'), !e.chars().any(char::is_alphabetic), e.clone()));
+    expected.dedup();
+    if wants_name {
+        expected.retain(|e| e != "`_`" && e != "a name");
+        expected.push("a name".into());
+    }
+    if wants_number {
+        expected.push("a number".into());
+    }
+    expected.dedup();
+    let mut position = (offset + position).min(text.len());
+    // Point at the offending word, not the blank before it.
+    position += text[position..].len() - text[position..].trim_start().len();
+    let rest = &text[position..];
+    let found: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    let at_end = rest.trim().is_empty();
+    let span = if at_end {
+        // Point at the last character so the label is drawn.
+        let end = text.trim_end().len();
+        let start = text[..end].char_indices().last().map_or(0, |(i, _)| i);
+        Span::new(file, start, end.max(start))
+    } else {
+        Span::new(file, position, position + found.len().max(1))
+    };
+    let message = if at_end {
+        "unexpected end of file".to_string()
+    } else {
+        format!("unexpected `{found}`")
+    };
+    // A name was wanted where a reserved word stands: say so plainly.
+    let word_start = text[..position]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .last()
+        .map(|(i, _)| i);
+    if let Some(start) = word_start {
+        let word = &text[start..position];
+        let is_keyword = RulesParser::parse(Rule::keyword, word).is_ok_and(|p| p.as_str() == word);
+        if wants_name && is_keyword && !word.is_empty() {
+            return (
+                position,
+                Diagnostic::error(Code::Syntax, format!("`{word}` is a reserved word, not a name"))
+                    .label(Span::new(file, start, position), "a name is expected here")
+                    .help(format!(
+                        "pick another name: `{word}` already means something in the rules language"
+                    )),
+            );
+        }
+    }
+    let mut diagnostic = Diagnostic::error(Code::Syntax, message);
+    let label = if expected.is_empty() {
+        "not expected here".to_string()
+    } else if expected.len() <= 8 {
+        format!("expected {}", expected.join(" or "))
+    } else {
+        format!("expected {} or more", expected[..8].join(", "))
+    };
+    diagnostic = diagnostic.label(span, label);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    // A reserved word where a name belongs: `let move = 3` fails just after
+    // `move`, so look at the word at the error and the one before it.
+    let previous = previous_word(&text[..position]);
+    let misused = [word.as_str(), previous.0.as_str()]
+        .into_iter()
+        .find(|w| is_keyword(w) && names_follow(if *w == word { &previous.0 } else { &previous.1 }));
+    if let Some(reserved) = misused {
+        diagnostic = diagnostic.help(format!(
+            "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"
+        ));
+    }
+    if let Some(open) = braces.unclosed_at(text, position) {
+        if at_end || rest.starts_with('}') {
+            diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
+            diagnostic = diagnostic.help("add the missing `}`");
+        }
+    } else if rest.starts_with('}') {
+        diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
+    }
+    (position, diagnostic)
+}
+
+/// The last word before `text`'s end and the word before that.
+pub(super) fn previous_word(text: &str) -> (String, String) {
+    let mut words = text
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string);
+    // No word at all: the empty word, which the check below turns away.
+    let last = words.next().unwrap_or_default();
+    // Only a word right before the error counts (blanks allowed in between).
+    let tail = text.trim_end();
+    if !tail.ends_with(&last) || last.is_empty() {
+        return (String::new(), String::new());
+    }
+    // The first word of the text has none before it: the empty word.
+    (last, words.next().unwrap_or_default())
+}
+
+/// Words after which the grammar expects a name.
+pub(super) fn names_follow(word: &str) -> bool {
+    matches!(
+        word,
+        "let"
+            | "for"
+            | "chooses"
+            | "calls"
+            | "by"
+            | "var"
+            | "constant"
+            | "table"
+            | "option"
+            | "procedure"
+            | "hook"
+            | "trigger"
+            | "sum"
+            | "phase"
+            | "step"
+            | "kinds"
+            | "group"
+            | "board"
+    )
+}
+
+/// Whether `word` is reserved by the grammar (see the `keyword` rule).
+pub(super) fn is_keyword(word: &str) -> bool {
+    RulesParser::parse(Rule::keyword, word).is_ok_and(|mut p| p.next().is_some_and(|k| k.as_str() == word))
+}
+
+/// Finds the innermost `{` still open at a position, skipping comments and
+/// strings. Errors come in file order, so it scans each character once.
+#[derive(Default)]
+pub(super) struct BraceScanner {
+    /// Scanned up to here.
+    at: usize,
+    open: Vec<usize>,
+    in_comment: bool,
+    in_string: bool,
+}
+
+impl BraceScanner {
+    fn unclosed_at(&mut self, text: &str, position: usize) -> Option<usize> {
+        if position < self.at {
+            // Not in file order after all: start again.
+            *self = BraceScanner::default();
+        }
+        for (i, c) in text[self.at..position].char_indices() {
+            let i = self.at + i;
+            if self.in_comment {
+                self.in_comment = c != '\n';
+                continue;
+            }
+            if self.in_string {
+                self.in_string = c != '"' && c != '\n';
+                continue;
+            }
+            match c {
+                '#' => self.in_comment = true,
+                '"' => self.in_string = true,
+                '{' => self.open.push(i),
+                '}' => {
+                    self.open.pop();
+                }
+                _ => {}
+            }
+        }
+        self.at = position;
+        self.open.last().copied()
+    }
+}
+
+pub(super) fn rule_description(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a quoted string",
+        Rule::expr | Rule::or_expr | Rule::and_expr | Rule::cmp_expr | Rule::sum_expr | Rule::of_expr => {
+            "an expression"
+        }
+        Rule::block => "a `{ ... }` block",
+        Rule::visibility => "`hidden`, `public` or `owner`",
+        Rule::option_type => "an option type (`bool`, `int`, `one of ...`, `list of int`)",
+        Rule::EOI => "a declaration",
+        _ => return None,
+    })
+}
