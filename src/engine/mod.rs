@@ -512,7 +512,8 @@ impl State {
             };
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {
-                let same = |k: i64| k == value || known(k).zip(known(value)).is_some_and(|(a, b)| alike(a, b));
+                let this = known(value);
+                let same = |k: i64| k == value || known(k).zip(this).is_some_and(|(a, b)| alike(a, b));
                 if !kept.iter().any(|&k| same(k)) {
                     kept.push(value);
                 }
