@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::check::OptionSetting;
 use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 use crate::engine::ForcedShuffle;
-use crate::ir::{GameDef, PieceId};
+use crate::ir::GameDef;
 
 /// A decision written as `"Seat: choice"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,8 +128,8 @@ impl Scenario {
                 Some(span) => d.label(span, "in this shuffle"),
                 None => d,
             };
-            let Some(zone) = (0..def.zones.len() as u16).find(|&z| def.zone_name(z) == spec.zone) else {
-                let names: Vec<String> = (0..def.zones.len() as u16).map(|z| def.zone_name(z)).collect();
+            let Some(zone) = def.zone_ids().find(|&z| def.zone_name(z) == spec.zone) else {
+                let names: Vec<String> = def.zone_ids().map(|z| def.zone_name(z)).collect();
                 let mut d = label(Diagnostic::error(
                     Code::BadScenario,
                     format!("no zone named `{}`", spec.zone),
@@ -142,7 +142,7 @@ impl Scenario {
             };
             let mut top = vec![];
             for name in &spec.top {
-                match (0..def.pieces.len() as PieceId).find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
+                match def.piece_ids().find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
                     Some(p) => top.push(p),
                     None => errors.push(label(Diagnostic::error(
                         Code::BadScenario,

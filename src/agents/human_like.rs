@@ -16,7 +16,7 @@ use rand::rngs::ChaCha8Rng;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use super::{Agent, SEED_PARAM, build, seat_rng};
 use crate::engine::{Observation, Seen};
-use crate::ir::{ChoiceKind, DecisionId, GameDef, KindId, Seat};
+use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
     name: "human-like",
@@ -276,8 +276,8 @@ impl Agent for HumanLike {
             let seat = &event.seat;
             let value = match event.value {
                 // An `anytime` action taken instead: the throw comes later.
-                Some(v) if v < 0 => continue,
-                Some(v) => Some(v as KindId),
+                Some(v) if ChoiceValue::from_raw(v).is_anytime() => continue,
+                Some(v) => Some(id_from_value(v)),
                 None => None,
             };
             let m = &mut self.memory;

@@ -212,13 +212,13 @@ fn columns(items: &[String], indent: &str) -> String {
 /// shared by everyone, then the seat's own zones, then each other seat's.
 pub fn table(def: &GameDef, view: &View) -> String {
     let mut out = String::new();
-    for (b, board) in def.boards.iter().enumerate() {
+    for (b, board) in def.board_ids().zip(&def.boards) {
         if board.rows as usize * board.cols as usize == board.spaces() as usize && board.spaces() > 0 {
             out.push_str(&format!("Board {}:\n", board.name));
-            out.push_str(&grid(def, view, b as u16, board));
+            out.push_str(&grid(def, view, b, board));
         } else {
             out.push_str("Board:\n");
-            out.push_str(&graph(def, view, b as u16, board));
+            out.push_str(&graph(def, view, b, board));
         }
     }
     // Family 0 is the box of pieces left out by the options: not on the table.
@@ -243,7 +243,7 @@ pub fn table(def: &GameDef, view: &View) -> String {
             .iter()
             .filter(|f| f.by == FamilyIndex::PerPlayer)
             .map(|f| {
-                let zone = (f.first + seat as u16) as usize;
+                let zone = usize::from(f.first) + usize::from(seat);
                 // What a player holds reads best grouped; order matters
                 // only in a pile nobody may look through.
                 let sorted = f.visibility != Visibility::Hidden;

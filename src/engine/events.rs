@@ -37,8 +37,10 @@ pub enum Event {
     Decision {
         seat: Seat,
         decision: DecisionId,
+        /// The value chosen, packed as a [`crate::ir::ChoiceValue`].
         value: i64,
-        offered: u16,
+        /// How many values the seat was offered.
+        offered: u32,
         /// Who may read `offered`: the deciding seat, and the seats that
         /// knew every piece in play then (for anyone else the count could
         /// tell what is hidden, such as how many playable cards a hand holds).

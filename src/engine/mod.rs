@@ -20,9 +20,7 @@ pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{
-    ChoiceKind, DecisionId, GameDef, NO_CHOICE, OptionValue, PieceId, Seat, ZoneId, declared_kind, piece_of,
-};
+use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceChoice, PieceId, Seat, ZoneId};
 
 /// A runtime failure, pointed at the `.rules` file.
 pub type RuntimeError = Box<Diagnostic>;
@@ -75,6 +73,7 @@ pub struct ForcedShuffle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub seat: Seat,
+    /// One of the values offered, packed as a [`crate::ir::ChoiceValue`].
     pub value: i64,
     /// For a race: how long the player took to answer, in milliseconds.
     pub reaction_ms: u32,
@@ -87,6 +86,11 @@ impl Choice {
             value,
             reaction_ms: 0,
         }
+    }
+
+    /// Whether this takes an `anytime` action instead of answering.
+    pub fn is_anytime(&self) -> bool {
+        ChoiceValue::from_raw(self.value).is_anytime()
     }
 }
 
@@ -217,7 +221,7 @@ impl State {
             rng: ChanceRng(ChaCha8Rng::seed_from_u64(seed)),
             zones: vec![vec![]; def.zones.len()],
             piece_zone: vec![0; def.pieces.len()],
-            face: (0..def.pieces.len() as PieceId).collect(),
+            face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
             vars: vec![0; def.var_slots],
             options: options.iter().map(OptionValue::as_i64).collect(),
@@ -254,15 +258,15 @@ impl State {
             }
         }
         let box_zone = def.families[0].first;
-        for (id, piece) in def.pieces.iter().enumerate() {
+        for (id, piece) in def.piece_ids().zip(&def.pieces) {
             let in_game = match piece.when {
                 Some(cond) => state.call_sync(def, cond, &[], events)?[0] != 0,
                 None => true,
             };
             let zone = if in_game { piece.home } else { box_zone };
-            state.zones[zone as usize].push(id as PieceId);
-            state.piece_zone[id] = zone;
-            state.known[id] = def.piece_viewers(id as PieceId, zone);
+            state.zones[zone as usize].push(id);
+            state.piece_zone[id as usize] = zone;
+            state.known[id as usize] = def.piece_viewers(id, zone);
         }
         state.enter(def, def.main, 0)?;
         state.run(def, events)?;
@@ -312,6 +316,13 @@ impl State {
         self.face[piece as usize]
     }
 
+    /// How many choices `seat` is offered now. A decision offers at most
+    /// one value per step between decisions (`MAX_STEPS_BETWEEN_DECISIONS`)
+    /// plus the `anytime` actions, far below `u32::MAX`.
+    fn offered(&self, seat: Seat) -> u32 {
+        u32::try_from(self.offers[seat as usize].len()).unwrap_or(u32::MAX)
+    }
+
     /// Who may know how many choices `seat` is offered now: `seat` itself,
     /// and every seat that knows every piece in play. Anyone else cannot
     /// tell that the count does not depend on a piece hidden from it.
@@ -343,17 +354,17 @@ impl State {
         };
         let ask = ask.clone();
         self.validate(def, &ask, choices)?;
-        if let Some(choice) = ask
+        if let Some((choice, action)) = ask
             .who
             .iter()
             .filter_map(|s| choices.iter().find(|c| c.seat == *s))
-            .find(|c| c.value < 0)
+            .find_map(|c| Some((*c, ChoiceValue::from_raw(c.value).anytime_index()?)))
         {
             // An `anytime` action: run it, then ask the same decision again.
             // Other players' simultaneous choices were never applied, so they
             // simply choose again.
             return self
-                .start_anytime(def, ask, *choice, events)
+                .start_anytime(def, ask, choice, action, events)
                 .map_err(EngineError::Runtime);
         }
         let kind = &def.decisions[ask.decision as usize];
@@ -369,7 +380,7 @@ impl State {
                 seat,
                 decision: ask.decision,
                 value: choice.value,
-                offered: self.offers[seat as usize].len() as u16,
+                offered: self.offered(seat),
                 count_seen_by: self.count_seen_by(def, seat),
                 seen_by,
                 reaction_ms: kind.race.then_some(choice.reaction_ms),
@@ -412,19 +423,20 @@ impl State {
         def: &GameDef,
         ask: Ask,
         choice: Choice,
+        action: usize,
         events: &mut Vec<Event>,
     ) -> Result<(), RuntimeError> {
         events.push(Event::Decision {
             seat: choice.seat,
             decision: ask.decision,
             value: choice.value,
-            offered: self.offers[choice.seat as usize].len() as u16,
+            offered: self.offered(choice.seat),
             count_seen_by: self.count_seen_by(def, choice.seat),
             seen_by: def.all_seats_mask(),
             reaction_ms: None,
             pieces: vec![],
         });
-        let action = &def.anytime[(-choice.value - 1) as usize];
+        let action = &def.anytime[action];
         self.interrupted.push(ask);
         self.status = Status::Running;
         self.triggers_checked = false;
@@ -489,16 +501,19 @@ impl State {
             return;
         }
         for (seat, offers) in self.offers.iter_mut().enumerate() {
-            let known = |v: i64| v >= 0 && v != NO_CHOICE && self.known[piece_of(v) as usize] & (1 << seat) != 0;
+            // The piece an offer names, when the seat knows it.
+            let known = |v: i64| {
+                ChoiceValue::from_raw(v)
+                    .as_piece()
+                    .filter(|c| self.known[c.piece as usize] & (1 << seat) != 0)
+            };
+            let alike = |a: PieceChoice, b: PieceChoice| {
+                a.declared == b.declared && def.same_identity(self.face[a.piece as usize], self.face[b.piece as usize])
+            };
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {
-                let same = |k: i64| {
-                    k == value
-                        || (known(k)
-                            && known(value)
-                            && declared_kind(k) == declared_kind(value)
-                            && def.same_identity(self.face[piece_of(k) as usize], self.face[piece_of(value) as usize]))
-                };
+                let this = known(value);
+                let same = |k: i64| k == value || known(k).zip(this).is_some_and(|(a, b)| alike(a, b));
                 if !kept.iter().any(|&k| same(k)) {
                     kept.push(value);
                 }

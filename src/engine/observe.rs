@@ -38,7 +38,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::{ChanceRng, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
-use crate::ir::{ChoiceKind, DecisionId, GameDef, KindId, NO_CHOICE, PieceId, Seat, decode_action, piece_of};
+use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.
 pub struct Observation<'a> {
@@ -103,14 +103,17 @@ impl<'a> Observation<'a> {
     /// (a throw).
     pub fn kind(&self, i: usize) -> Option<KindId> {
         let value = *self.legal_values().get(i)?;
+        let kind = KindId::try_from(value).ok()?;
         (self.def.decisions[self.decision() as usize].kind == ChoiceKind::Kind
-            && (0..self.def.kinds.len() as i64).contains(&value))
-        .then_some(value as KindId)
+            && usize::from(kind) < self.def.kinds.len())
+        .then_some(kind)
     }
 
     /// Whether choice `i` is an `anytime` action offered beside the decision.
     pub fn is_anytime(&self, i: usize) -> bool {
-        self.legal_values().get(i).is_some_and(|&v| v < 0)
+        self.legal_values()
+            .get(i)
+            .is_some_and(|&v| ChoiceValue::from_raw(v).is_anytime())
     }
 
     /// Choice `i` as the seat reads it: pieces it does not know by their backs.
@@ -234,7 +237,9 @@ impl World {
         let Some(pending) = self.state.pending() else {
             return true;
         };
-        seat == self.observer || !def.decisions[pending.decision() as usize].secret || pending.legal(seat)[i] < 0
+        seat == self.observer
+            || !def.decisions[pending.decision() as usize].secret
+            || ChoiceValue::from_raw(pending.legal(seat)[i]).is_anytime()
     }
 
     /// Applies one pick per answering seat and runs to the next decision.
@@ -299,37 +304,32 @@ pub fn mix(mut h: u64, v: u64) -> u64 {
 /// `value` offered at `decision`, keyed as `observer` sees it.
 fn move_key(def: &GameDef, state: &State, observer: Seat, decision: DecisionId, value: i64) -> u64 {
     let h = mix(0x5EED, decision as u64);
-    if value < 0 || value == NO_CHOICE {
-        return mix(mix(h, 1), value as u64);
-    }
-    match &def.decisions[decision as usize].kind {
-        ChoiceKind::Piece => mix(mix(h, 2), piece_key(def, state, observer, value)),
-        ChoiceKind::Actions(actions) => {
-            let Some((entry, params)) = decode_action(actions, value) else {
-                return mix(mix(h, 1), value as u64);
-            };
+    match ChoiceValue::from_raw(value).decode(&def.decisions[decision as usize].kind) {
+        DecodedChoice::Piece(choice) => mix(mix(h, 2), piece_key(def, state, observer, choice)),
+        DecodedChoice::Action { entry, action, params } => {
             let mut k = mix(mix(h, 3), entry as u64);
-            for ((kind, _), p) in actions[entry].params.iter().zip(params) {
+            for ((kind, _), p) in action.params.iter().zip(params) {
                 k = mix(
                     k,
-                    if *kind == ChoiceKind::Piece {
-                        piece_key(def, state, observer, p)
-                    } else {
-                        p as u64
+                    match ChoiceValue::from_raw(p).decode(kind) {
+                        DecodedChoice::Piece(choice) => piece_key(def, state, observer, choice),
+                        _ => p as u64,
                     },
                 );
             }
             k
         }
-        _ => mix(mix(h, 1), value as u64),
+        DecodedChoice::None | DecodedChoice::Anytime(_) | DecodedChoice::Plain(_) => mix(mix(h, 1), value as u64),
     }
 }
 
 /// A piece value (with its declared kind, if any): by face when `observer`
 /// knows the piece, else by where it lies.
-fn piece_key(def: &GameDef, state: &State, observer: Seat, value: i64) -> u64 {
-    let piece = piece_of(value);
-    let declared = (value >> 16) as u64;
+fn piece_key(def: &GameDef, state: &State, observer: Seat, choice: PieceChoice) -> u64 {
+    let piece = choice.piece;
+    // The declared kind as packed (`kind + 1`, 0 for none), so keys stay as
+    // they always were.
+    let declared = choice.declared.map_or(0, |k| u64::from(k) + 1);
     if state.knows(observer, piece) {
         let p = &def.pieces[state.face_of(piece) as usize];
         let face = mix(
@@ -368,7 +368,7 @@ impl State {
         // `None`: seen as nothing; `Some((type, owner))`: a back.
         type Back = Option<(u16, Option<Seat>)>;
         let mut groups: Vec<(Back, Vec<PieceId>)> = vec![];
-        for piece in 0..self.face.len() as PieceId {
+        for piece in def.piece_ids() {
             let zone = self.piece_zone[piece as usize];
             if self.knows(seat, piece) || zone == box_zone {
                 continue;
@@ -450,8 +450,7 @@ impl<'a> Seen<'a> {
                 seen_by,
                 ..
             } => {
-                let names_pieces = value >= 0
-                    && value != NO_CHOICE
+                let names_pieces = ChoiceValue::from_raw(value).is_answer()
                     && matches!(
                         self.def.decisions[decision as usize].kind,
                         ChoiceKind::Piece | ChoiceKind::Actions(_)

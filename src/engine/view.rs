@@ -51,7 +51,8 @@ pub struct View {
 impl State {
     /// Everything `seat` may know.
     pub fn view(&self, def: &GameDef, seat: Seat) -> View {
-        let zones = (0..def.zones.len() as u16)
+        let zones = def
+            .zone_ids()
             .map(|z| {
                 let sees_zone = def.zone_visible_to(z, seat);
                 self.zone(z)

@@ -7,8 +7,8 @@ use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{
-    Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat, ZoneId,
-    declared_kind, piece_of,
+    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
+    ZoneId, id_from_index, id_from_value,
 };
 
 /// What `exec` stopped for.
@@ -101,6 +101,15 @@ impl State {
 
     fn pop(&mut self) -> i64 {
         self.stack.pop().expect("the checker balances the stack")
+    }
+
+    /// Pops a piece value: a piece chosen "as" a kind is still that piece.
+    fn pop_piece(&mut self) -> PieceId {
+        ChoiceValue::from_raw(self.pop()).piece_id()
+    }
+
+    fn pop_zone(&mut self) -> ZoneId {
+        id_from_value(self.pop())
     }
 
     fn top_piece(&self, def: &GameDef, zone: ZoneId, from_bottom: bool) -> Result<PieceId, RuntimeError> {
@@ -230,7 +239,7 @@ impl State {
         self.frames
             .iter()
             .rev()
-            .find_map(|f| def.triggers.iter().position(|t| t.proc == f.proc).map(|i| i as u16))
+            .find_map(|f| def.triggers.iter().position(|t| t.proc == f.proc).map(id_from_index))
     }
 
     /// One score term for one seat, or `None` when its `when` condition is off.
@@ -260,7 +269,7 @@ impl State {
         for &seat in who {
             for (i, action) in def.anytime.iter().enumerate() {
                 if self.call_sync(def, action.when, &[seat as i64], events)?[0] != 0 {
-                    self.offers[seat as usize].push(-(i as i64) - 1);
+                    self.offers[seat as usize].push(ChoiceValue::anytime(i).raw());
                 }
             }
         }
@@ -273,7 +282,8 @@ impl State {
             self.call_sync(def, trigger.proc, &[], events)?;
             // A trigger that changed something fired: say so before what it did.
             if events[before..].iter().any(|e| !matches!(e, Event::Hook { .. })) {
-                events.insert(before, Event::Trigger { trigger: t as u16 });
+                let trigger = id_from_index(t);
+                events.insert(before, Event::Trigger { trigger });
             }
             if self.is_over() {
                 break;
@@ -293,7 +303,7 @@ impl State {
                 self.scores[seat][t] = points;
                 events.push(Event::Score {
                     seat: seat as Seat,
-                    term: t as u16,
+                    term: id_from_index(t),
                     points,
                 });
             }
@@ -318,7 +328,7 @@ impl State {
                 .map(|(s, _)| *s)
                 .collect();
             if candidates.len() == 1 {
-                self.end_game(Some(candidates[0]), EndReason::Rank(k as u16), events);
+                self.end_game(Some(candidates[0]), EndReason::Rank(id_from_index(k)), events);
                 return Ok(());
             }
         }
@@ -381,7 +391,7 @@ impl State {
                     self.vars[slot as usize] = v;
                     if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
                         events.push(Event::Var {
-                            var: var as u16,
+                            var: id_from_index(var),
                             seat: None,
                             value: v,
                         });
@@ -397,7 +407,7 @@ impl State {
                     self.vars[base as usize + seat as usize] = v;
                     if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
                         events.push(Event::Var {
-                            var: var as u16,
+                            var: id_from_index(var),
                             seat: Some(seat as Seat),
                             value: v,
                         });
@@ -436,9 +446,9 @@ impl State {
                     self.stack.push(i64::from(r));
                 }
                 Op::Beats => {
-                    let b = self.pop();
-                    let a = self.pop();
-                    self.stack.push(i64::from(def.beats(a as u16, b as u16)));
+                    let b = id_from_value(self.pop());
+                    let a = id_from_value(self.pop());
+                    self.stack.push(i64::from(def.beats(a, b)));
                 }
                 Op::Not => {
                     let v = self.pop();
@@ -579,7 +589,7 @@ impl State {
                     self.stack.push(f.first as i64 + index);
                 }
                 Op::Top | Op::Bottom => {
-                    let zone = self.pop() as ZoneId;
+                    let zone = self.pop_zone();
                     let piece = self.top_piece(def, zone, op == Op::Bottom)?;
                     self.stack.push(piece as i64);
                 }
@@ -588,7 +598,7 @@ impl State {
                     self.stack.push(self.zones[zone as usize].len() as i64);
                 }
                 Op::Count(m) | Op::First(m) => {
-                    let zone = self.pop() as ZoneId;
+                    let zone = self.pop_zone();
                     let (key, owner) = self.pop_matcher(m);
                     let mut found = self.zones[zone as usize]
                         .iter()
@@ -618,7 +628,7 @@ impl State {
                     self.stack.push(i64::from(any));
                 }
                 Op::Matches(m) => {
-                    let piece = piece_of(self.pop());
+                    let piece = self.pop_piece();
                     let (key, owner) = self.pop_matcher(m);
                     let r = self.matches(def, m, piece, key, owner);
                     self.stack.push(i64::from(r));
@@ -640,11 +650,11 @@ impl State {
                     self.stack.push(full as i64);
                 }
                 Op::Attr(attr) => {
-                    let value = self.pop();
-                    let piece = &def.pieces[self.face[piece_of(value) as usize] as usize];
+                    let value = ChoiceValue::from_raw(self.pop());
+                    let piece = &def.pieces[self.face[value.piece_id() as usize] as usize];
                     let v = match attr {
                         // A piece chosen "as" a kind has that kind.
-                        Attr::Kind => declared_kind(value).or(piece.kind).map(i64::from),
+                        Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
                         Attr::Value => Some(piece.value),
                         Attr::Owner => piece.owner.map(i64::from),
                         Attr::Type => Some(piece.ty as i64),
@@ -658,7 +668,7 @@ impl State {
                     }
                 }
                 Op::SpaceOf(board) => {
-                    let piece = self.pop() as PieceId;
+                    let piece = self.pop_piece();
                     let zone = &def.zones[self.piece_zone[piece as usize] as usize];
                     if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
                         return Err(self.error(
@@ -705,10 +715,10 @@ impl State {
                     };
                     let n = actions[entry as usize].params.len();
                     let at = self.stack.len() - n;
-                    let value = crate::ir::encode_action(actions, entry as usize, &self.stack[at..]);
+                    let value = ChoiceValue::action(actions, entry as usize, &self.stack[at..]);
                     self.stack.truncate(at);
                     match value {
-                        Some(v) => self.stack.push(v),
+                        Some(v) => self.stack.push(v.raw()),
                         None => {
                             return Err(self.error(
                                 def,
@@ -719,24 +729,20 @@ impl State {
                     }
                 }
                 Op::ActionEntry(decision) => {
-                    let value = self.pop();
-                    let n = match &def.decisions[decision as usize].kind {
-                        ChoiceKind::Actions(actions) => actions.len() as i64,
-                        _ => 1,
+                    let value = ChoiceValue::from_raw(self.pop());
+                    let entry = match &def.decisions[decision as usize].kind {
+                        ChoiceKind::Actions(actions) => value.action_entry(actions),
+                        _ => 0,
                     };
-                    self.stack.push(value % n);
+                    self.stack.push(entry as i64);
                 }
                 Op::ActionParam { decision, entry, param } => {
-                    let value = self.pop();
+                    let value = ChoiceValue::from_raw(self.pop());
                     let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
                         unreachable!("the checker gives action values to action decisions")
                     };
-                    let params = &actions[entry as usize].params;
-                    let mut rest = value / actions.len() as i64;
-                    for (_, radix) in &params[..param as usize] {
-                        rest /= radix;
-                    }
-                    self.stack.push(rest % params[param as usize].1);
+                    let param = value.action_param(actions, entry as usize, param as usize);
+                    self.stack.push(param);
                 }
                 Op::Opponent | Op::NextSeat => {
                     let seat = self.pop();
@@ -761,20 +767,20 @@ impl State {
                     self.stack.push(v);
                 }
                 Op::Move => {
-                    let zone = self.pop() as ZoneId;
-                    let piece = piece_of(self.pop());
+                    let zone = self.pop_zone();
+                    let piece = self.pop_piece();
                     self.place(def, piece, zone, events);
                 }
                 Op::MoveAll => {
-                    let to = self.pop() as ZoneId;
-                    let from = self.pop() as ZoneId;
+                    let to = self.pop_zone();
+                    let from = self.pop_zone();
                     while let Some(&piece) = self.zones[from as usize].last() {
                         self.place(def, piece, to, events);
                     }
                 }
                 Op::Deal => {
-                    let to = self.pop() as ZoneId;
-                    let from = self.pop() as ZoneId;
+                    let to = self.pop_zone();
+                    let from = self.pop_zone();
                     let n = self.pop();
                     let available = self.zones[from as usize].len() as i64;
                     if n > available {
@@ -793,7 +799,7 @@ impl State {
                     }
                 }
                 Op::Shuffle => {
-                    let zone = self.pop() as ZoneId;
+                    let zone = self.pop_zone();
                     self.shuffle(def, zone, events)?;
                 }
                 Op::Reveal { to_one } => {
@@ -802,7 +808,7 @@ impl State {
                     } else {
                         def.all_seats_mask()
                     };
-                    let piece = piece_of(self.pop());
+                    let piece = self.pop_piece();
                     self.known[piece as usize] |= mask;
                     events.push(Event::Reveal {
                         piece,
@@ -819,7 +825,7 @@ impl State {
                     self.end_game(Some(seat), reason, events);
                 }
                 Op::Hide => {
-                    let piece = self.pop() as PieceId;
+                    let piece = self.pop_piece();
                     events.push(Event::Hide {
                         piece,
                         seen_by: self.known[piece as usize],

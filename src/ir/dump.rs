@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{ChoiceKind, GameDef, MatchBy, Matcher, NO_CHOICE, Op};
+use super::{ChoiceKind, ChoiceValue, GameDef, MatchBy, Matcher, Op};
 
 /// The whole program, one op per line, procedures in the order of their code.
 pub fn disassemble(def: &GameDef) -> String {
@@ -110,8 +110,8 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
         def.vars
             .iter()
             .find(|v| {
-                let width = if v.per_player { def.players() as u16 } else { 1 };
-                (v.slot..v.slot.saturating_add(width)).contains(&slot)
+                let width = if v.per_player { def.players() } else { 1 };
+                (usize::from(v.slot)..usize::from(v.slot) + width).contains(&usize::from(slot))
             })
             .map_or_else(|| "?".to_string(), |v| v.name.clone())
     };
@@ -139,7 +139,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
         if m.owner { format!("{what} of owner") } else { what }
     };
     let text = match op {
-        Op::Push(NO_CHOICE) => "no choice".into(),
+        Op::Push(v) if ChoiceValue::from_raw(v).is_none() => "no choice".into(),
         Op::Push(v) => match source {
             Some(text)
                 if text.len() <= 24

@@ -3,11 +3,15 @@
 //!
 //! Built only by `check`; the engine trusts it and never re-validates names.
 
+mod choice;
 mod code;
 mod dump;
+mod id;
 
+pub use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use dump::disassemble;
+pub use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};
 use crate::script::Script;
@@ -19,26 +23,6 @@ pub type KindId = u16;
 pub type TypeId = u16;
 pub type ProcId = u16;
 pub type DecisionId = u16;
-
-/// The value of a named "no choice" (`, or silence`).
-pub const NO_CHOICE: i64 = 1 << 40;
-
-/// A piece chosen "as" a kind (`with Wild as each Hand`) is the piece's
-/// number plus `declared(kind)`.
-pub const fn declared(kind: KindId) -> i64 {
-    (kind as i64 + 1) << 16
-}
-
-/// The piece behind a chosen value.
-pub const fn piece_of(value: i64) -> PieceId {
-    (value & 0xFFFF) as PieceId
-}
-
-/// The kind a piece was chosen as, if any.
-pub const fn declared_kind(value: i64) -> Option<KindId> {
-    let k = (value >> 16) & 0xFFFF;
-    if k == 0 { None } else { Some((k - 1) as KindId) }
-}
 
 /// Everything the engine needs to play one game definition.
 #[derive(Debug)]
@@ -185,7 +169,8 @@ pub struct SpaceGroup {
 
 impl Board {
     pub fn spaces(&self) -> u16 {
-        self.adjacent.len() as u16
+        // `check` builds at most 4096 spaces per board.
+        u16::try_from(self.adjacent.len()).expect("a board has at most 4096 spaces")
     }
 
     /// "shop 5", "outer 3", "centre".
@@ -544,69 +529,69 @@ impl GameDef {
     /// The label of one value, naming pieces with `piece` (so a viewer who
     /// does not know a piece reads its back: "Pawn of Light (hidden)").
     pub fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
-        if value == NO_CHOICE {
-            return self.decisions[decision as usize].none_label.clone().unwrap_or_default();
+        let decision = &self.decisions[decision as usize];
+        match ChoiceValue::from_raw(value).decode(&decision.kind) {
+            DecodedChoice::None => decision.none_label.clone().unwrap_or_default(),
+            // The `anytime` actions offered beside the decision.
+            DecodedChoice::Anytime(index) => self.anytime.get(index).map_or_else(String::new, |a| a.label.clone()),
+            decoded => self.value_label(&decision.kind, decoded, piece),
         }
-        // Negative values are the `anytime` actions offered beside the decision.
-        if value < 0 {
-            let index = (-value - 1) as usize;
-            return self.anytime.get(index).map_or_else(String::new, |a| a.label.clone());
-        }
-        self.value_label(&self.decisions[decision as usize].kind, value, piece)
     }
 
-    fn value_label(&self, kind: &ChoiceKind, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
-        match kind {
-            ChoiceKind::Kind => self
-                .kinds
-                .get(value as usize)
-                .map_or_else(|| value.to_string(), |k| k.display.clone()),
-            ChoiceKind::Player => self
-                .seats
-                .get(value as usize)
-                .cloned()
-                .unwrap_or_else(|| value.to_string()),
-            ChoiceKind::Number => value.to_string(),
-            ChoiceKind::Space(board) => self.boards[*board as usize].space_name(value as u16),
-            ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
-            ChoiceKind::Piece => match declared_kind(value) {
-                Some(kind) => format!("{} as {}", piece(piece_of(value)), self.kinds[kind as usize].display),
-                None => piece(piece_of(value)),
+    fn value_label(&self, kind: &ChoiceKind, value: DecodedChoice, piece: &dyn Fn(PieceId) -> String) -> String {
+        match value {
+            // Named by the decision (see `choice_label_with`); an action's
+            // parameters, in `0..radix`, are never these.
+            DecodedChoice::None | DecodedChoice::Anytime(_) => String::new(),
+            DecodedChoice::Piece(PieceChoice { piece: p, declared }) => match declared {
+                Some(kind) => format!("{} as {}", piece(p), self.kinds[kind as usize].display),
+                None => piece(p),
             },
-            ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),
-            ChoiceKind::Actions(actions) => {
-                let Some((entry, params)) = decode_action(actions, value) else {
-                    return value.to_string();
-                };
-                let action = &actions[entry];
+            DecodedChoice::Action { action, params, .. } => {
                 let mut label = String::new();
                 for part in &action.label {
                     match part {
                         LabelPart::Text(text) => label.push_str(text),
                         LabelPart::Param(k) => {
-                            let k = *k as usize;
-                            label.push_str(&self.value_label(&action.params[k].0, params[k], piece));
+                            let (kind, _) = &action.params[*k as usize];
+                            let param = ChoiceValue::from_raw(params[*k as usize]).decode(kind);
+                            label.push_str(&self.value_label(kind, param, piece));
                         }
                     }
                 }
                 label
             }
+            DecodedChoice::Plain(value) => match kind {
+                ChoiceKind::Kind => self
+                    .kinds
+                    .get(value as usize)
+                    .map_or_else(|| value.to_string(), |k| k.display.clone()),
+                ChoiceKind::Player => self
+                    .seats
+                    .get(value as usize)
+                    .cloned()
+                    .unwrap_or_else(|| value.to_string()),
+                ChoiceKind::Number => value.to_string(),
+                ChoiceKind::Space(board) => self.boards[*board as usize].space_name(id_from_value(value)),
+                ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
+                ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),
+                // An action value that names no action.
+                ChoiceKind::Piece | ChoiceKind::Actions(_) => value.to_string(),
+            },
         }
     }
 
     /// The pieces a chosen value names (a piece, or an action's piece parameters).
     pub fn choice_pieces(&self, decision: DecisionId, value: i64) -> Vec<PieceId> {
-        match &self.decisions[decision as usize].kind {
-            ChoiceKind::Piece if value >= 0 => vec![value as PieceId],
-            ChoiceKind::Actions(actions) => decode_action(actions, value).map_or_else(Vec::new, |(entry, params)| {
-                actions[entry]
-                    .params
-                    .iter()
-                    .zip(params)
-                    .filter(|((kind, _), _)| *kind == ChoiceKind::Piece)
-                    .map(|(_, p)| p as PieceId)
-                    .collect()
-            }),
+        match ChoiceValue::from_raw(value).decode(&self.decisions[decision as usize].kind) {
+            DecodedChoice::Piece(choice) => vec![choice.piece],
+            DecodedChoice::Action { action, params, .. } => action
+                .params
+                .iter()
+                .zip(params)
+                .filter(|((kind, _), _)| *kind == ChoiceKind::Piece)
+                .map(|(_, p)| ChoiceValue::from_raw(p).piece_id())
+                .collect(),
             _ => vec![],
         }
     }
@@ -618,7 +603,7 @@ impl GameDef {
         let ChoiceKind::Actions(actions) = &self.decisions.get(decision as usize)?.kind else {
             return None;
         };
-        encode_action(actions, entry, params)
+        ChoiceValue::action(actions, entry, params).map(ChoiceValue::raw)
     }
 
     /// Other names a scripted choice may use for `value` (a kind's own name
@@ -640,39 +625,4 @@ impl GameDef {
     pub fn default_options(&self) -> Vec<OptionValue> {
         self.options.iter().map(|o| o.default.clone()).collect()
     }
-}
-
-/// Packs an action and its parameters into one decision value.
-pub fn encode_action(actions: &[ActionDef], entry: usize, params: &[i64]) -> Option<i64> {
-    let action = actions.get(entry)?;
-    if params.len() != action.params.len() {
-        return None;
-    }
-    let mut value: i64 = 0;
-    for (&p, &(_, radix)) in params.iter().zip(&action.params).rev() {
-        if !(0..radix).contains(&p) {
-            return None;
-        }
-        value = value.checked_mul(radix)?.checked_add(p)?;
-    }
-    value.checked_mul(actions.len() as i64)?.checked_add(entry as i64)
-}
-
-/// Unpacks a decision value into the action's index and its parameters.
-pub fn decode_action(actions: &[ActionDef], value: i64) -> Option<(usize, Vec<i64>)> {
-    if value < 0 || actions.is_empty() {
-        return None;
-    }
-    let entry = (value % actions.len() as i64) as usize;
-    let mut rest = value / actions.len() as i64;
-    let params = actions[entry]
-        .params
-        .iter()
-        .map(|&(_, radix)| {
-            let p = rest % radix;
-            rest /= radix;
-            p
-        })
-        .collect();
-    Some((entry, params))
 }

@@ -320,7 +320,7 @@ fn register_api(engine: &mut Engine) {
                 )));
             }
             let seat = g.seat(player)?;
-            Ok(g.count(first + seat as u16, g.piece_type(ty)?))
+            Ok(g.count(crate::ir::id_from_index(usize::from(first) + seat), g.piece_type(ty)?))
         },
     );
     engine.register_fn(
@@ -627,7 +627,7 @@ impl ApiTables {
             }
         }
         for (i, name) in def.piece_types.iter().enumerate() {
-            tables.types.insert(name.clone(), i as u16);
+            tables.types.insert(name.clone(), crate::ir::id_from_index(i));
         }
         tables.piece_types = def.pieces.iter().map(|p| p.ty).collect();
         tables.piece_kinds = def.pieces.iter().map(|p| p.kind).collect();

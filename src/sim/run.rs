@@ -13,7 +13,7 @@ use super::stats::splitmix64;
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Span};
 use crate::engine::{Choice, EndReason, EngineError, Event, State};
-use crate::ir::{ChoiceKind, GameDef, OptionValue};
+use crate::ir::{ChoiceKind, ChoiceValue, GameDef, OptionValue};
 use crate::session;
 
 /// Games per chunk at most: a chunk is the unit of parallel work and of
@@ -415,8 +415,12 @@ impl<'a> Game<'a> {
             for &seat in pending.who() {
                 let legal = pending.legal(seat);
                 // `anytime` actions are offered as negative values after the real choices.
-                for &v in legal.iter().rev().take_while(|&&v| v < 0) {
-                    let c = &mut report.coverage[self.layout.anytime_rows[(-v - 1) as usize]];
+                let anytime = legal
+                    .iter()
+                    .rev()
+                    .map_while(|&v| ChoiceValue::from_raw(v).anytime_index());
+                for action in anytime {
+                    let c = &mut report.coverage[self.layout.anytime_rows[action]];
                     *c.available.get_or_insert(0) += 1;
                 }
                 // The same call as `session::play`, so a game here is the game `rpsdsl run` plays.
@@ -424,7 +428,7 @@ impl<'a> Game<'a> {
                 self.choices.push(choice);
             }
             // A round interrupted by an `anytime` action is asked again: not a round.
-            if pending.is_simultaneous() && self.choices.len() > 1 && self.choices.iter().all(|c| c.value >= 0) {
+            if pending.is_simultaneous() && self.choices.len() > 1 && self.choices.iter().all(|c| !c.is_anytime()) {
                 let t = &mut report.together[decision as usize];
                 t.rounds += 1;
                 let first = self.choices[0].value;
@@ -459,8 +463,8 @@ impl<'a> Game<'a> {
                     report.real_choices += u64::from(offered > 1);
                     let d = decision as usize;
                     let entries = self.layout.menu[d];
-                    let row = if value < 0 {
-                        Some(self.layout.anytime_rows[(-value - 1) as usize])
+                    let row = if let Some(action) = ChoiceValue::from_raw(value).anytime_index() {
+                        Some(self.layout.anytime_rows[action])
                     } else if entries == 0 {
                         Some(self.layout.decision_rows[d])
                     } else {

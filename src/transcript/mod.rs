@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
-use crate::ir::{ChoiceKind, GameDef, PieceId, Seat, ZoneId};
+use crate::ir::{ChoiceKind, ChoiceValue, GameDef, PieceId, Seat, ZoneId};
 use crate::session::Record;
 use crate::text::{printable, printable_string};
 
@@ -324,14 +324,15 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
             } => {
                 let d = &def.decisions[*decision as usize];
                 // A draft pick, an action and an `anytime` action are named by their label alone.
-                let name = if matches!(d.kind, ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) || *value < 0 {
+                let chosen = ChoiceValue::from_raw(*value);
+                let name = if matches!(d.kind, ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) || chosen.is_anytime() {
                     String::new()
                 } else {
                     format!(" {}", d.name)
                 };
                 let (verb, time) = match reaction_ms {
                     // Silence has no reaction time worth showing.
-                    Some(_) if *value == crate::ir::NO_CHOICE => ("calls", String::new()),
+                    Some(_) if chosen.is_none() => ("calls", String::new()),
                     Some(ms) => ("calls", format!(" after {ms} ms")),
                     None => ("chooses", String::new()),
                 };

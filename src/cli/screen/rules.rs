@@ -110,11 +110,11 @@ pub fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str, you: S
         Visibility::Hidden => "hidden",
         Visibility::Owner => "seen by its owner",
     };
-    for (b, board) in def.boards.iter().enumerate() {
+    for (b, board) in def.board_ids().zip(&def.boards) {
         let slots: Vec<String> = def
             .families
             .iter()
-            .filter(|f| f.by == FamilyIndex::PerSpace(b as u16))
+            .filter(|f| f.by == FamilyIndex::PerSpace(b))
             .map(|f| format!("{} ({})", f.name, seen(f.visibility)))
             .collect();
         let shape = if board.rows > 0 {

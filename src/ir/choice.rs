@@ -1,0 +1,304 @@
+//! How a chosen value is packed into one `i64`, and read back.
+//!
+//! The VM has one value type, `i64`, and a decision's offers, the choices
+//! players send and the events that record them carry that raw value. What
+//! the number means depends on the decision asked ([`ChoiceKind`]):
+//!
+//! - [`ChoiceValue::NONE`] (`1 << 40`) is the named "no choice" (`, or
+//!   silence`), far above any kind, seat, space, piece or menu entry.
+//! - A negative value is `anytime` action `i`, offered as `-1 - i` beside
+//!   the decision's own values.
+//! - A piece is its id in the low 16 bits; a piece chosen "as" a kind (`with
+//!   Wild as each Hand`) carries `kind + 1` in the next 16 bits, 0 meaning
+//!   none.
+//! - An action packs its index and parameters in mixed radix:
+//!   `entry + entries * (p0 + r0 * (p1 + r1 * ...))`, where `r` are the
+//!   parameters' radices ([`ActionDef::params`]).
+//! - Anything else (a kind, a seat, a number, a space, a piece type, a menu
+//!   entry) is the value itself.
+//!
+//! [`ChoiceValue`] holds that raw value and is the one place that packs and
+//! unpacks it; code outside `ir` only passes the raw `i64` along (the VM
+//! stack, [`crate::engine::Choice`], events) or compares it.
+
+use super::{ActionDef, ChoiceKind, KindId, PieceId, id_from_value};
+
+/// A value offered by a decision, as packed into the VM's `i64` (see the
+/// module documentation). `#[repr(transparent)]`: wrapping and unwrapping
+/// cost nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct ChoiceValue(i64);
+
+/// The value of a named "no choice" (`, or silence`), as the compiled code
+/// pushes it.
+pub const NO_CHOICE: i64 = ChoiceValue::NONE.raw();
+
+/// What the compiled code adds to a piece to choose it "as" `kind` (`with
+/// Wild as each Hand`): the piece is only known at run time.
+pub const fn declared(kind: KindId) -> i64 {
+    (kind as i64 + 1) << PIECE_BITS
+}
+
+/// Bits of a piece value that hold the piece; the declared kind is above.
+const PIECE_BITS: u32 = 16;
+const PIECE_MASK: i64 = (1 << PIECE_BITS) - 1;
+
+/// A piece choice: the piece, and the kind it was chosen as, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceChoice {
+    pub piece: PieceId,
+    /// `with Wild as each Hand`: the kind the piece plays as.
+    pub declared: Option<KindId>,
+}
+
+/// A [`ChoiceValue`] read as a choice of some [`ChoiceKind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodedChoice<'a> {
+    /// The named "no choice" (`, or silence`).
+    None,
+    /// `anytime` action number `index` (into [`super::GameDef::anytime`]),
+    /// taken instead of answering.
+    Anytime(usize),
+    /// A choice of pieces.
+    Piece(PieceChoice),
+    /// Action `entry` of an action decision, with its parameters (each a
+    /// plain value of the parameter's own kind, in `0..radix`).
+    Action {
+        entry: usize,
+        action: &'a ActionDef,
+        params: Vec<i64>,
+    },
+    /// A kind, seat, number, space, piece type or menu entry: the value
+    /// itself. Also an action value that names no action (the decision has
+    /// none).
+    Plain(i64),
+}
+
+impl ChoiceValue {
+    /// The named "no choice" (`, or silence`).
+    pub const NONE: ChoiceValue = ChoiceValue(1 << 40);
+
+    /// A value as the VM, a [`crate::engine::Choice`] or an event carries it.
+    pub const fn from_raw(raw: i64) -> Self {
+        ChoiceValue(raw)
+    }
+
+    /// The value as the VM, a [`crate::engine::Choice`] or an event carries it.
+    pub const fn raw(self) -> i64 {
+        self.0
+    }
+
+    /// A piece, chosen as itself.
+    pub const fn piece(piece: PieceId) -> Self {
+        ChoiceValue(piece as i64)
+    }
+
+    /// A piece chosen "as" `kind` (`with Wild as each Hand`).
+    pub const fn declared(piece: PieceId, kind: KindId) -> Self {
+        ChoiceValue(piece as i64 + declared(kind))
+    }
+
+    /// `anytime` action number `index`, offered beside a decision.
+    pub const fn anytime(index: usize) -> Self {
+        ChoiceValue(-(index as i64) - 1)
+    }
+
+    /// Action `entry` of `actions` with these parameters, or `None` when
+    /// there is no such action or a parameter is out of its range.
+    pub fn action(actions: &[ActionDef], entry: usize, params: &[i64]) -> Option<Self> {
+        let action = actions.get(entry)?;
+        if params.len() != action.params.len() {
+            return None;
+        }
+        let mut value: i64 = 0;
+        for (&p, &(_, radix)) in params.iter().zip(&action.params).rev() {
+            if !(0..radix).contains(&p) {
+                return None;
+            }
+            value = value.checked_mul(radix)?.checked_add(p)?;
+        }
+        let value = value.checked_mul(actions.len() as i64)?.checked_add(entry as i64)?;
+        Some(ChoiceValue(value))
+    }
+
+    /// Whether this is the named "no choice".
+    pub const fn is_none(self) -> bool {
+        self.0 == Self::NONE.0
+    }
+
+    /// Whether this is an `anytime` action rather than an answer.
+    pub const fn is_anytime(self) -> bool {
+        self.0 < 0
+    }
+
+    /// Whether this is one of the decision's own values: neither the named
+    /// "no choice" nor an `anytime` action.
+    pub const fn is_answer(self) -> bool {
+        !self.is_none() && !self.is_anytime()
+    }
+
+    /// The `anytime` action this is, if it is one.
+    pub const fn anytime_index(self) -> Option<usize> {
+        if self.is_anytime() {
+            Some((-(self.0 + 1)) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The piece a piece value names, without its declared kind. The VM's
+    /// piece operands are piece values, so this is how it reads them.
+    pub const fn piece_id(self) -> PieceId {
+        id_from_value(self.0 & PIECE_MASK)
+    }
+
+    /// The kind a piece value was chosen as, if any.
+    pub const fn declared_kind(self) -> Option<KindId> {
+        match (self.0 >> PIECE_BITS) & PIECE_MASK {
+            0 => None,
+            k => Some(id_from_value(k - 1)),
+        }
+    }
+
+    /// This value as a choice of pieces, unless it is the "no choice" or
+    /// an `anytime` action.
+    pub const fn as_piece(self) -> Option<PieceChoice> {
+        if !self.is_answer() {
+            return None;
+        }
+        Some(PieceChoice {
+            piece: self.piece_id(),
+            declared: self.declared_kind(),
+        })
+    }
+
+    /// Which action of `actions` an action value chose (`Op::ActionEntry`).
+    pub fn action_entry(self, actions: &[ActionDef]) -> usize {
+        (self.0 % actions.len() as i64) as usize
+    }
+
+    /// Parameter `param` of action `entry` (`Op::ActionParam`), without
+    /// unpacking the others.
+    pub fn action_param(self, actions: &[ActionDef], entry: usize, param: usize) -> i64 {
+        let params = &actions[entry].params;
+        let mut rest = self.0 / actions.len() as i64;
+        for (_, radix) in &params[..param] {
+            rest /= radix;
+        }
+        rest % params[param].1
+    }
+
+    /// An action value unpacked into its action's index and parameters, or
+    /// `None` when it is no action value.
+    fn action_parts(self, actions: &[ActionDef]) -> Option<(usize, Vec<i64>)> {
+        if self.0 < 0 || actions.is_empty() {
+            return None;
+        }
+        let entry = self.action_entry(actions);
+        let mut rest = self.0 / actions.len() as i64;
+        let params = actions[entry]
+            .params
+            .iter()
+            .map(|&(_, radix)| {
+                let p = rest % radix;
+                rest /= radix;
+                p
+            })
+            .collect();
+        Some((entry, params))
+    }
+
+    /// What this value means as a choice of `kind`.
+    pub fn decode(self, kind: &ChoiceKind) -> DecodedChoice<'_> {
+        if self.is_none() {
+            return DecodedChoice::None;
+        }
+        if let Some(index) = self.anytime_index() {
+            return DecodedChoice::Anytime(index);
+        }
+        match kind {
+            ChoiceKind::Piece => DecodedChoice::Piece(PieceChoice {
+                piece: self.piece_id(),
+                declared: self.declared_kind(),
+            }),
+            ChoiceKind::Actions(actions) => match self.action_parts(actions) {
+                Some((entry, params)) => DecodedChoice::Action {
+                    entry,
+                    action: &actions[entry],
+                    params,
+                },
+                None => DecodedChoice::Plain(self.0),
+            },
+            _ => DecodedChoice::Plain(self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn actions() -> Vec<ActionDef> {
+        vec![
+            ActionDef {
+                label: vec![],
+                params: vec![(ChoiceKind::Piece, 5), (ChoiceKind::Number, 7)],
+            },
+            ActionDef {
+                label: vec![],
+                params: vec![],
+            },
+        ]
+    }
+
+    #[test]
+    fn pieces_keep_their_declared_kind() {
+        let value = ChoiceValue::declared(12, 3);
+        assert_eq!(value.raw(), 12 + declared(3));
+        assert_eq!(
+            value.decode(&ChoiceKind::Piece),
+            DecodedChoice::Piece(PieceChoice {
+                piece: 12,
+                declared: Some(3)
+            })
+        );
+        assert_eq!(ChoiceValue::piece(12).declared_kind(), None);
+        assert_eq!(ChoiceValue::piece(PieceId::MAX).piece_id(), PieceId::MAX);
+    }
+
+    #[test]
+    fn none_and_anytime_come_before_the_kind() {
+        assert_eq!(NO_CHOICE, 1 << 40);
+        assert_eq!(ChoiceValue::NONE.decode(&ChoiceKind::Piece), DecodedChoice::None);
+        assert_eq!(ChoiceValue::NONE.as_piece(), None);
+        assert_eq!(ChoiceValue::anytime(0).raw(), -1);
+        assert_eq!(
+            ChoiceValue::anytime(4).decode(&ChoiceKind::Kind),
+            DecodedChoice::Anytime(4)
+        );
+        assert_eq!(
+            ChoiceValue::from_raw(2).decode(&ChoiceKind::Kind),
+            DecodedChoice::Plain(2)
+        );
+    }
+
+    #[test]
+    fn actions_round_trip() {
+        let actions = actions();
+        let value = ChoiceValue::action(&actions, 0, &[4, 6]).expect("in range");
+        assert_eq!(value.raw(), 2 * (4 + 5 * 6));
+        assert_eq!(value.action_entry(&actions), 0);
+        assert_eq!(value.action_param(&actions, 0, 1), 6);
+        match value.decode(&ChoiceKind::Actions(actions.clone())) {
+            DecodedChoice::Action { entry, params, .. } => assert_eq!((entry, params), (0, vec![4, 6])),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(ChoiceValue::action(&actions, 0, &[5, 0]), None);
+        assert_eq!(ChoiceValue::action(&actions, 2, &[]), None);
+        assert_eq!(
+            ChoiceValue::from_raw(3).decode(&ChoiceKind::Actions(vec![])),
+            DecodedChoice::Plain(3)
+        );
+    }
+}
