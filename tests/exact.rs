@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cli::rpsdsl;
+use common::cli::{rpsdsl, scratch};
 use common::snap::assert_snapshot;
 use rpsdsl::exact::{self, DEFAULT_BUDGET, Exact};
 use rpsdsl::ir::GameDef;
@@ -88,7 +88,11 @@ fn kuhn_poker_matches_the_hand_computation() {
     assert!(close(wins[0], 9.0 / 16.0) && close(wins[1], 7.0 / 16.0));
     assert!(close(chips, 1.0 / 8.0) && close(decisions, 9.0 / 4.0));
 
-    assert!(close(exact.wins[0], wins[0]) && close(exact.wins[1], wins[1]), "{:?}", exact.wins);
+    assert!(
+        close(exact.wins[0], wins[0]) && close(exact.wins[1], wins[1]),
+        "{:?}",
+        exact.wins
+    );
     assert_eq!((exact.draws, exact.stopped), (0.0, 0.0));
     assert!(close(exact.mean_decisions, decisions), "{}", exact.mean_decisions);
     assert!(close(exact.mean_decision_points, decisions));
@@ -145,8 +149,7 @@ fn the_budget_stops_a_large_enumeration() {
 /// outcomes: `exact` refuses the game.
 #[test]
 fn a_race_is_refused() {
-    let dir = std::env::temp_dir().join(format!("rpsdsl-exact-race-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("exact-race");
     let rules = dir.join("race.rules");
     std::fs::write(
         &rules,
@@ -156,7 +159,6 @@ fn a_race_is_refused() {
     .unwrap();
     let out = rpsdsl(&["exact", rules.to_str().unwrap()]);
     let stderr = String::from_utf8(out.stderr).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("rpsdsl::not-enumerable"), "{stderr}");
     assert!(stderr.contains("a race cannot be enumerated exactly"), "{stderr}");
@@ -168,8 +170,7 @@ fn a_race_is_refused() {
 /// and 6!/4! = 30 when they are not.
 #[test]
 fn alike_pieces_do_not_multiply_the_branches() {
-    let dir = std::env::temp_dir().join(format!("rpsdsl-exact-alike-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("exact-alike");
     let game = |others: &str| {
         format!(
             "game \"Bag\"\nplayers 2: Ann, Ben\npieces {{\n  Blank x4 in bag\n  {others}\n}}\n\
@@ -179,13 +180,15 @@ fn alike_pieces_do_not_multiply_the_branches() {
         )
     };
     let mut results = vec![];
-    for (name, others) in [("alike", "Prize x2 in bag"), ("distinct", "Prize with value 1..2 in bag")] {
+    for (name, others) in [
+        ("alike", "Prize x2 in bag"),
+        ("distinct", "Prize with value 1..2 in bag"),
+    ] {
         let path = dir.join(format!("{name}.rules"));
         std::fs::write(&path, game(others)).unwrap();
         let def = common::load(path.to_str().unwrap());
         results.push(exact_of(&def));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
     for exact in &results {
         // A Prize on top of the bag: 2 chances in 6.
         assert!((exact.wins[0] - 1.0 / 3.0).abs() < 1e-12, "{:?}", exact.wins);

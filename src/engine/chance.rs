@@ -19,6 +19,9 @@ use super::State;
 use crate::ir::{GameDef, PieceId, ZoneId, piece_of};
 
 /// Where the game's random draws come from.
+// The seeded stream is the large variant and the one play uses: boxing it
+// would add an allocation to every copy of a state a search makes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Chance {
     /// Normal play: a stream fixed by the game's seed.
@@ -132,16 +135,16 @@ fn unrank(counts: &mut [u64], mut arrangements: u128, mut rank: u128) -> Vec<usi
     let n: u64 = counts.iter().sum();
     let mut order = Vec::with_capacity(n as usize);
     for left in (1..=n as u128).rev() {
-        for c in 0..counts.len() {
-            if counts[c] == 0 {
+        for (c, count) in counts.iter_mut().enumerate() {
+            if *count == 0 {
                 continue;
             }
             // Arrangements that put class `c` here: a share m_c / left of them.
-            let starting_here =
-                arrangements / left * counts[c] as u128 + arrangements % left * counts[c] as u128 / left;
+            let m = *count as u128;
+            let starting_here = arrangements / left * m + arrangements % left * m / left;
             if rank < starting_here {
                 order.push(c);
-                counts[c] -= 1;
+                *count -= 1;
                 arrangements = starting_here;
                 break;
             }
