@@ -205,7 +205,15 @@ impl Walk<'_> {
             let outcomes = &state.chance().script().expect("scripted above").outcomes;
             if let Some(&count) = outcomes.get(path.len()) {
                 if count > self.budget.saturating_sub(self.positions) {
-                    return Err(self.over_budget());
+                    let count = match count {
+                        u64::MAX => "more than 18446744073709551614".to_string(),
+                        count => count.to_string(),
+                    };
+                    return Err(Box::new(self.over_budget(format!(
+                        "a shuffle after {} positions has {count} distinct outcomes, more than the budget of {} \
+                         leaves",
+                        self.positions, self.budget
+                    ))));
                 }
                 // Pushed last first, so outcome 0 is walked first.
                 for outcome in (0..count).rev() {
@@ -229,7 +237,10 @@ impl Walk<'_> {
             };
             self.positions += 1;
             if self.positions > self.budget {
-                return Err(self.over_budget());
+                return Err(Box::new(self.over_budget(format!(
+                    "{} positions visited, and the budget is {}",
+                    self.budget, self.budget
+                ))));
             }
             match result {
                 Ok(()) => self.open.push(node),
@@ -262,22 +273,13 @@ impl Walk<'_> {
         }
     }
 
-    fn over_budget(&self) -> Box<Diagnostic> {
-        Box::new(
-            Diagnostic::error(
-                Code::ExactBudget,
-                format!(
-                    "the game is too large to enumerate: {} positions visited, and the budget is {}",
-                    self.positions.min(self.budget),
-                    self.budget
-                ),
-            )
-            .help(format!(
-                "raise the budget with `--budget N` (say `--budget {}`), make the game smaller with `--set`, \
-                 or use `rpsdsl simulate`; a game that can go on forever (a duel thrown again on a tie) \
-                 never fits any budget",
-                self.budget.saturating_mul(10)
-            )),
-        )
+    /// The budget's diagnostic, saying `why` the walk stopped.
+    fn over_budget(&self, why: String) -> Diagnostic {
+        Diagnostic::error(Code::ExactBudget, format!("the game is too large to enumerate: {why}")).help(format!(
+            "raise the budget with `--budget N` (say `--budget {}`), make the game smaller with `--set`, \
+             or use `rpsdsl simulate`; a game that can go on forever (a duel thrown again on a tie) \
+             never fits any budget",
+            self.budget.saturating_mul(10)
+        ))
     }
 }
