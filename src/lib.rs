@@ -8,6 +8,7 @@ pub mod agents;
 pub mod check;
 pub mod diagnostic;
 pub mod engine;
+pub mod exact;
 pub mod explain;
 pub mod house;
 pub mod input;

@@ -20,6 +20,7 @@ macro_rules! say {
 
 mod check_cmd;
 mod compare_cmd;
+mod exact_cmd;
 mod merge_cmd;
 mod options_cmd;
 mod play_cmd;
@@ -137,6 +138,20 @@ enum Command {
         #[command(flatten)]
         run: simulate_cmd::RunArgs,
     },
+    /// The exact outcome rates of random play, by enumerating every chance outcome and choice.
+    Exact {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        file: PathBuf,
+        /// Set an option: `--set best_of=3` (repeatable).
+        #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
+        /// Positions to visit at most before giving up.
+        #[arg(long, default_value_t = rpsdsl::exact::DEFAULT_BUDGET)]
+        budget: u64,
+        /// Print the rates as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Combine JSON reports of `rpsdsl simulate --shard` into the report of the whole run.
     Merge {
         #[arg(required = true)]
@@ -190,6 +205,12 @@ pub fn main() -> ExitCode {
             simulate_cmd::simulate(&file, &run, shard.as_deref())
         }
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
+        Command::Exact {
+            file,
+            settings,
+            budget,
+            json,
+        } => exact_cmd::exact(&file, &settings, budget, json),
         Command::Merge { reports, json } => merge_cmd::merge(&reports, json),
         Command::Agents => {
             say!("{}", agents_listing().trim_end());

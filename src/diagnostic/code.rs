@@ -94,6 +94,8 @@ codes! {
     EmptyZone = "empty-zone",
     /// A flow that loops without ever asking for a decision.
     EndlessFlow = "endless-flow",
+    /// An exact enumeration that reached its budget of positions (`rpsdsl exact --budget`).
+    ExactBudget = "exact-budget",
     /// Variant files that extend each other in a loop.
     ExtendsCycle = "extends-cycle",
     /// A game that did not end within its limit of decisions.
@@ -156,6 +158,8 @@ codes! {
     NotAScenarioFile = "not-a-scenario-file",
     /// A file given to `rpsdsl replay` that is not JSON.
     NotATranscript = "not-a-transcript",
+    /// A game `rpsdsl exact` cannot enumerate exactly, such as one with a race.
+    NotEnumerable = "not-enumerable",
     /// A piece asked for its board space while it is not on that board.
     NotOnBoard = "not-on-board",
     /// A decision with nothing to choose from.

@@ -7,14 +7,13 @@
 //! `State` is flat and cheap to clone: vectors of small integers, no strings
 //! or maps, so search can copy it freely.
 
+mod chance;
 mod events;
 mod observe;
 mod view;
 mod vm;
 
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
-
+pub use chance::{Chance, ChanceScript};
 pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
@@ -153,22 +152,10 @@ impl<'a> Pending<'a> {
     }
 }
 
-/// The chance source. `ChaCha8Rng` is not `Clone` in rand 0.10, so a clone
-/// goes through its serialized state (seed, stream and position), which
-/// continues the exact same stream.
-#[derive(Debug)]
-struct ChanceRng(ChaCha8Rng);
-
-impl Clone for ChanceRng {
-    fn clone(&self) -> Self {
-        ChanceRng(ChaCha8Rng::deserialize_state(&self.0.serialize_state()))
-    }
-}
-
 /// The whole game state.
 #[derive(Clone, Debug)]
 pub struct State {
-    rng: ChanceRng,
+    chance: Chance,
     /// Pieces of each zone, bottom first (the top is the last element).
     zones: Vec<Vec<PieceId>>,
     piece_zone: Vec<ZoneId>,
@@ -216,9 +203,17 @@ impl State {
         forced: Vec<ForcedShuffle>,
         events: &mut Vec<Event>,
     ) -> Result<State, RuntimeError> {
-        let players = def.players();
-        let mut state = State {
-            rng: ChanceRng(ChaCha8Rng::seed_from_u64(seed)),
+        let mut state = State::new(def, options, Chance::seeded(seed), forced);
+        state.set_up(def, events)?;
+        Ok(state)
+    }
+
+    /// A game not yet set up, drawing from `chance`: [`State::set_up`]
+    /// sets it up. (An exact enumeration keeps the state of a setup that
+    /// failed, to read which draws it made.)
+    pub fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
+        State {
+            chance,
             zones: vec![vec![]; def.zones.len()],
             piece_zone: vec![0; def.pieces.len()],
             face: def.piece_ids().collect(),
@@ -228,7 +223,7 @@ impl State {
             stack: Vec::with_capacity(32),
             locals: Vec::with_capacity(64),
             frames: Vec::with_capacity(8),
-            offers: vec![vec![]; players],
+            offers: vec![vec![]; def.players()],
             status: Status::Running,
             triggers_checked: false,
             decisions: 0,
@@ -245,32 +240,37 @@ impl State {
                 .collect(),
             interrupted: vec![],
             offer_pc: 0,
-        };
+        }
+    }
+
+    /// Sets the game up (start values, pieces, the setup) and runs it to
+    /// the first decision.
+    pub fn set_up(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        let players = def.players();
         for var in &def.vars {
             if var.per_player {
                 for seat in 0..players {
-                    let value = state.call_sync(def, var.init, &[seat as i64], events)?;
-                    state.vars[var.slot as usize + seat] = value[0];
+                    let value = self.call_sync(def, var.init, &[seat as i64], events)?;
+                    self.vars[var.slot as usize + seat] = value[0];
                 }
             } else {
-                let value = state.call_sync(def, var.init, &[], events)?;
-                state.vars[var.slot as usize] = value[0];
+                let value = self.call_sync(def, var.init, &[], events)?;
+                self.vars[var.slot as usize] = value[0];
             }
         }
         let box_zone = def.families[0].first;
         for (id, piece) in def.piece_ids().zip(&def.pieces) {
             let in_game = match piece.when {
-                Some(cond) => state.call_sync(def, cond, &[], events)?[0] != 0,
+                Some(cond) => self.call_sync(def, cond, &[], events)?[0] != 0,
                 None => true,
             };
             let zone = if in_game { piece.home } else { box_zone };
-            state.zones[zone as usize].push(id);
-            state.piece_zone[id as usize] = zone;
-            state.known[id as usize] = def.piece_viewers(id, zone);
+            self.zones[zone as usize].push(id);
+            self.piece_zone[id as usize] = zone;
+            self.known[id as usize] = def.piece_viewers(id, zone);
         }
-        state.enter(def, def.main, 0)?;
-        state.run(def, events)?;
-        Ok(state)
+        self.enter(def, def.main, 0)?;
+        self.run(def, events)
     }
 
     /// What the game waits for, or `None` when it is over.

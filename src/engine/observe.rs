@@ -37,7 +37,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::{ChanceRng, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
+use super::{Chance, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.
@@ -392,7 +392,7 @@ impl State {
                 self.face[piece as usize] = face;
             }
         }
-        self.rng = ChanceRng(ChaCha8Rng::seed_from_u64(rng.random()));
+        self.chance = Chance::seeded(rng.random());
         self.forced.clear();
         self.forced_next = 0;
         self.rebuild_offers(def)

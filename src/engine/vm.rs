@@ -1,8 +1,6 @@
 //! The interpreter loop: executes ops until a decision is needed, the game
 //! ends, or a nested call (trigger, score term) returns.
 
-use rand::seq::SliceRandom;
-
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
@@ -191,8 +189,8 @@ impl State {
             }
             None => None,
         };
+        self.shuffle_pieces(def, zone);
         let pieces = &mut self.zones[zone as usize];
-        pieces.shuffle(&mut self.rng.0);
         if let Some(top) = forced {
             // Bring the wanted identities to the top, in order, keeping the
             // random order of the rest.
