@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::writer::JumpKind;
 use super::{Compiler, choice_kind_of};
 use crate::check::types::Ty;
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
@@ -62,7 +63,7 @@ impl Compiler {
             self.emit(Op::Store(actor), entry.label_span);
             let skip = entry.when.as_ref().map(|cond| {
                 self.expect(cond, &Ty::Bool);
-                self.emit(Op::JumpIfFalse(0), cond.span)
+                self.emit_jump(JumpKind::IfFalse, cond.span)
             });
             let mut tys = vec![None; entry.params.len()];
             let at = entry.label_span;
@@ -82,8 +83,7 @@ impl Compiler {
                 c.emit(Op::ChoiceAdd, at);
             });
             if let Some(skip) = skip {
-                let next = self.here();
-                self.patch(skip, next);
+                self.patch_here(skip);
             }
             self.close_scope(inner);
             let params: Vec<(ChoiceKind, i64)> = tys
@@ -132,7 +132,7 @@ impl Compiler {
             self.emit(Op::ActionEntry(decision), at);
             self.emit(Op::Push(i as i64), at);
             self.emit(Op::Eq, at);
-            let next = self.emit(Op::JumpIfFalse(0), at);
+            let next = self.emit_jump(JumpKind::IfFalse, at);
             let inner = self.scope();
             let actor = self.local("actor", Ty::Seat, 1);
             self.emit(Op::Load(seat), at);
@@ -151,16 +151,12 @@ impl Compiler {
                 self.emit(Op::Store(slot), name.span);
             }
             if !self.block(&entry.body) {
-                to_end.push(self.emit(Op::Jump(0), at));
+                to_end.push(self.emit_jump(JumpKind::Always, at));
             }
             self.close_scope(inner);
-            let here = self.here();
-            self.patch(next, here);
+            self.patch_here(next);
         }
-        let end = self.here();
-        for at in to_end {
-            self.patch(at, end);
-        }
+        self.patch_all_here(to_end);
         self.close_scope(scope);
     }
 

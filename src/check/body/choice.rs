@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::writer::JumpKind;
 use super::{Compiler, choice_kind_of, split_domain};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
@@ -10,6 +11,56 @@ use crate::ir::{self, ChoiceKind, MatchBy, Matcher, Op};
 use crate::syntax::ast::{self, Domain, Expr};
 
 impl Compiler {
+    /// `who chooses var from domain`, with an `else` block for when
+    /// nothing is on offer.
+    pub(super) fn choose(
+        &mut self,
+        who: &Expr,
+        var: &ast::Ident,
+        domain: &Domain,
+        secret: bool,
+        otherwise: Option<&ast::Block>,
+        span: Span,
+    ) {
+        let decision_index = self.def.decisions.len() as u16;
+        let scope = self.scope();
+        let seat = self.temp();
+        self.expect(who, &Ty::Seat);
+        self.emit(Op::Store(seat), who.span);
+        self.emit(Op::ChoiceReset, span);
+        let (choice_kind, elem) = self.offer(domain, seat, var, span);
+        let to_else = otherwise.map(|_| {
+            self.emit(Op::Load(seat), span);
+            self.emit(Op::HasOffers, span);
+            self.emit_jump(JumpKind::IfFalse, span)
+        });
+        self.emit(Op::Load(seat), span);
+        self.push_decision(var, choice_kind, secret, false, domain, span);
+        self.emit(Op::Ask(decision_index), span);
+        self.close_scope(scope);
+        let slot = self.local(&var.name, elem.clone(), 1);
+        self.emit(Op::Store(slot), span);
+        self.bind_none(domain, &elem, span);
+        if let (Some(to_else), Some(block)) = (to_else, otherwise) {
+            // "The player that could not play a valid card": when
+            // nothing is on offer, the `else` block runs instead.
+            let to_end = self.emit_jump(JumpKind::Always, span);
+            self.patch_here(to_else);
+            if !self.block(block) {
+                // After it, the chosen name would hold nothing.
+                self.error(
+                    Diagnostic::error(
+                        Code::ElseFallsThrough,
+                        format!("`{}` has no value after this `else`", var.name),
+                    )
+                    .label(block.span, "this block can finish")
+                    .help("end the `else` block with `break`, `return`, `win`, `declare draw` or `end game`"),
+                );
+            }
+            self.patch_here(to_end);
+        }
+    }
+
     /// `each player chooses` and `race each player calls`: every seat is
     /// offered its values, then all answer at once. A race also records each
     /// answer's reaction time under `time`.
@@ -120,15 +171,12 @@ impl Compiler {
         let mut skips = vec![];
         for cond in conds {
             self.expect(cond, &Ty::Bool);
-            skips.push(self.emit(Op::JumpIfFalse(0), cond.span));
+            skips.push(self.emit_jump(JumpKind::IfFalse, cond.span));
         }
         self.emit(Op::Load(seat), span);
         self.emit(Op::Load(slot), span);
         self.emit(Op::ChoiceAdd, span);
-        let next = self.here();
-        for at in skips {
-            self.patch(at, next);
-        }
+        self.patch_all_here(skips);
         self.close_scope(scope);
     }
 
@@ -179,7 +227,7 @@ impl Compiler {
         });
         let every_piece = (self.def.filters.len() - 1) as u16;
         let top = self.here();
-        let exit = self.emit(
+        let exit = self.emit_loop_step(
             Op::NextPiece {
                 zone: zone_slot,
                 index,
@@ -192,12 +240,12 @@ impl Compiler {
         let matcher = self.matcher(filter);
         self.emit(Op::Load(raw), filter.span);
         self.emit(Op::Matches(matcher), filter.span);
-        let skip = self.emit(Op::JumpIfFalse(0), filter.span);
+        let skip = self.emit_jump(JumpKind::IfFalse, filter.span);
         // A wild piece is offered once per kind, carrying that kind.
         let wild_matcher = self.matcher(wild_filter);
         self.emit(Op::Load(raw), wild_filter.span);
         self.emit(Op::Matches(wild_matcher), wild_filter.span);
-        let not_wild = self.emit(Op::JumpIfFalse(0), wild_filter.span);
+        let not_wild = self.emit_jump(JumpKind::IfFalse, wild_filter.span);
         match self.globals.get(&kinds.name) {
             Some(Symbol::KindSet(set)) => {
                 for k in self.def.kind_sets[set as usize].members.clone() {
@@ -209,16 +257,13 @@ impl Compiler {
             }
             other => self.unknown_or_wrong(&kinds.name, kinds.span, other, "a set of kinds", "kinds"),
         }
-        self.emit(Op::Jump(top), span);
-        let here = self.here();
-        self.patch(not_wild, here);
+        self.emit_jump_back(JumpKind::Always, top, span);
+        self.patch_here(not_wild);
         self.emit(Op::Load(raw), span);
         self.offer_piece(seat, var, &conds, span);
-        let next = self.here();
-        self.patch(skip, next);
-        self.emit(Op::Jump(top), span);
-        let end = self.here();
-        self.patch(exit, end);
+        self.patch_here(skip);
+        self.emit_jump_back(JumpKind::Always, top, span);
+        self.patch_here(exit);
         self.close_scope(scope);
         (ChoiceKind::Piece, Ty::Piece)
     }
@@ -288,19 +333,18 @@ impl Compiler {
             self.emit(Op::ChoiceReset, span);
             for (i, entry) in entries.iter().enumerate() {
                 self.emit(Op::Load(taken[i]), entry.label_span);
-                let skip = self.emit(Op::JumpIfTrue(0), entry.label_span);
+                let skip = self.emit_jump(JumpKind::IfTrue, entry.label_span);
                 let mut skip_when = None;
                 if let Some(cond) = &entry.when {
                     self.expect(cond, &Ty::Bool);
-                    skip_when = Some(self.emit(Op::JumpIfFalse(0), cond.span));
+                    skip_when = Some(self.emit_jump(JumpKind::IfFalse, cond.span));
                 }
                 self.emit(Op::Load(actor), entry.label_span);
                 self.emit(Op::Push(i as i64), entry.label_span);
                 self.emit(Op::ChoiceAdd, entry.label_span);
-                let next = self.here();
-                self.patch(skip, next);
-                if let Some(at) = skip_when {
-                    self.patch(at, next);
+                self.patch_here(skip);
+                if let Some(skip_when) = skip_when {
+                    self.patch_here(skip_when);
                 }
             }
             self.emit(Op::Load(actor), span);
@@ -311,19 +355,15 @@ impl Compiler {
                 self.emit(Op::Load(picked), entry.label_span);
                 self.emit(Op::Push(i as i64), entry.label_span);
                 self.emit(Op::Eq, entry.label_span);
-                let next = self.emit(Op::JumpIfFalse(0), entry.label_span);
+                let next = self.emit_jump(JumpKind::IfFalse, entry.label_span);
                 self.emit(Op::Push(1), entry.label_span);
                 self.emit(Op::Store(taken[i]), entry.label_span);
                 if !self.block(&entry.body) {
-                    to_end.push(self.emit(Op::Jump(0), entry.label_span));
+                    to_end.push(self.emit_jump(JumpKind::Always, entry.label_span));
                 }
-                let here = self.here();
-                self.patch(next, here);
+                self.patch_here(next);
             }
-            let end = self.here();
-            for at in to_end {
-                self.patch(at, end);
-            }
+            self.patch_all_here(to_end);
             self.close_scope(inner);
         }
         self.close_scope(scope);

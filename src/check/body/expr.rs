@@ -2,6 +2,7 @@
 //! and the filters that pick out pieces.
 
 use super::Compiler;
+use super::writer::JumpKind;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{FamilyIndex, MatchBy, Matcher, Op, OptionType};
@@ -99,14 +100,13 @@ impl Compiler {
                 for term in self.def.score_terms.clone() {
                     let skip = term.when.map(|when| {
                         self.emit(Op::Call(when), span);
-                        self.emit(Op::JumpIfFalse(0), span)
+                        self.emit_jump(JumpKind::IfFalse, span)
                     });
                     self.emit(Op::Load(player), span);
                     self.emit(Op::Call(term.proc), span);
                     self.emit(Op::Add, span);
                     if let Some(at) = skip {
-                        let next = self.here();
-                        self.patch(at, next);
+                        self.patch_here(at);
                     }
                 }
                 Ty::Int
@@ -270,14 +270,12 @@ impl Compiler {
             }
             ExprKind::If { cond, then, otherwise } => {
                 self.expect(cond, &Ty::Bool);
-                let to_else = self.emit(Op::JumpIfFalse(0), cond.span);
+                let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
                 let ty = self.expr(then);
-                let to_end = self.emit(Op::Jump(0), span);
-                let else_at = self.here();
-                self.patch(to_else, else_at);
+                let to_end = self.emit_jump(JumpKind::Always, span);
+                self.patch_here(to_else);
                 self.expect(otherwise, &ty);
-                let end = self.here();
-                self.patch(to_end, end);
+                self.patch_here(to_end);
                 ty
             }
             ExprKind::Tuple(_) => {
@@ -294,18 +292,17 @@ impl Compiler {
             BinOp::And | BinOp::Or => {
                 self.expect(lhs, &Ty::Bool);
                 self.emit(Op::Dup, span);
-                let short = self.emit(
-                    if op == BinOp::And {
-                        Op::JumpIfFalse(0)
-                    } else {
-                        Op::JumpIfTrue(0)
-                    },
-                    span,
-                );
+                // The left side alone decides when it is false for `and`,
+                // true for `or`; it is then the result.
+                let decided = if op == BinOp::And {
+                    JumpKind::IfFalse
+                } else {
+                    JumpKind::IfTrue
+                };
+                let short = self.emit_jump(decided, span);
                 self.emit(Op::Pop, span);
                 self.expect(rhs, &Ty::Bool);
-                let end = self.here();
-                self.patch(short, end);
+                self.patch_here(short);
                 Ty::Bool
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {

@@ -1,6 +1,7 @@
 //! Going through a domain: ranges, boards, rings, `adjacent of`, kinds,
 //! groups, players and pieces, for `for`, `sum` and offers.
 
+use super::writer::JumpKind;
 use super::{Compiler, LoopCtx, split_domain};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
@@ -94,10 +95,9 @@ impl Compiler {
             None => body(c),
             Some(cond) => {
                 c.expect(cond, &Ty::Bool);
-                let skip = c.emit(Op::JumpIfFalse(0), cond.span);
+                let skip = c.emit_jump(JumpKind::IfFalse, cond.span);
                 body(c);
-                let next = c.here();
-                c.patch(skip, next);
+                c.patch_here(skip);
             }
         };
         let body = &mut body;
@@ -156,7 +156,7 @@ impl Compiler {
                 self.emit(Op::Load(index), span);
                 self.emit(Op::Push(count as i64), span);
                 self.emit(Op::Lt, span);
-                let exit = self.emit(Op::JumpIfFalse(0), span);
+                let exit = self.emit_jump(JumpKind::IfFalse, span);
                 let slot = self.local(&var.name, ty.clone(), 1);
                 self.emit(Op::Load(index), span);
                 if let Some(map) = map {
@@ -169,7 +169,7 @@ impl Compiler {
                 self.emit(Op::Push(1), span);
                 self.emit(Op::Add, span);
                 self.emit(Op::Store(index), span);
-                self.emit(Op::Jump(top), span);
+                self.emit_jump_back(JumpKind::Always, top, span);
                 self.close_loop();
                 ty
             }
@@ -221,11 +221,10 @@ impl Compiler {
         };
         let (ty, last) = ty;
         let top = self.here();
-        let exit = self.emit(Op::Next { value, last, exit: 0 }, span);
+        let exit = self.emit_loop_step(Op::Next { value, last, exit: 0 }, span);
         body(self, value, &ty);
-        self.emit(Op::Jump(top), span);
-        let end = self.here();
-        self.patch(exit, end);
+        self.emit_jump_back(JumpKind::Always, top, span);
+        self.patch_here(exit);
         self.close_scope(scope);
         ty
     }
@@ -273,7 +272,7 @@ impl Compiler {
         self.emit(Op::Push(-1), span);
         self.emit(Op::Store(value), span);
         let top = self.here();
-        let exit = self.emit(
+        let exit = self.emit_loop_step(
             Op::NextNeighbour {
                 board,
                 from,
@@ -284,9 +283,8 @@ impl Compiler {
         );
         let ty = Ty::Space(board);
         body(self, value, &ty);
-        self.emit(Op::Jump(top), span);
-        let end = self.here();
-        self.patch(exit, end);
+        self.emit_jump_back(JumpKind::Always, top, span);
+        self.patch_here(exit);
         ty
     }
 
@@ -358,21 +356,18 @@ impl Compiler {
             }
         };
         let top = self.here();
-        let exit = self.emit(step, span);
+        let exit = self.emit_loop_step(step, span);
         let inner = self.scope();
         self.loop_value(&var.name, piece, Ty::Piece);
-        let mut skip = None;
         if let Some(cond) = cond {
+            // A piece that fails the condition goes straight to the next one.
             self.expect(cond, &Ty::Bool);
-            skip = Some(self.emit(Op::JumpIfFalse(0), cond.span));
+            self.emit_jump_back(JumpKind::IfFalse, top, cond.span);
         }
         self.f.loops.push(LoopCtx { breaks: vec![exit] });
         body(self);
-        if let Some(at) = skip {
-            self.patch(at, top);
-        }
         self.close_scope(inner);
-        self.emit(Op::Jump(top), span);
+        self.emit_jump_back(JumpKind::Always, top, span);
         self.close_loop();
     }
 }

@@ -35,6 +35,7 @@ use super::types::{Globals, Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
 use crate::syntax::ast::{self, Domain, Expr};
+use writer::PatchAddr;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ProcState {
@@ -52,7 +53,9 @@ struct Local {
 }
 
 struct LoopCtx {
-    breaks: Vec<usize>,
+    /// The jumps out of the loop (`break`, its exit test), patched to land
+    /// after it.
+    breaks: Vec<PatchAddr>,
 }
 
 /// The procedure being compiled.

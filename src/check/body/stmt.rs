@@ -1,6 +1,7 @@
 //! Statements: blocks and what can never run after them, `let`, `set`,
 //! `if`, the loops, `return`, the moves of pieces and the ends of the game.
 
+use super::writer::JumpKind;
 use super::{Compiler, LoopCtx};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
@@ -46,32 +47,14 @@ impl Compiler {
         crate::syntax::deeper(|| self.stmt_node(stmt))
     }
 
+    /// Compiles one statement; returns whether it never finishes normally
+    /// (it returns, leaves its loop, ends the game or loops forever).
     fn stmt_node(&mut self, stmt: &Stmt) -> bool {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Named { body, .. } => self.block(body),
             StmtKind::Let { names, value } => {
-                if names.len() == 1 {
-                    let ty = self.expr(value);
-                    if matches!(ty, Ty::PerPlayer(_)) {
-                        self.error(
-                            Diagnostic::error(Code::TypeMismatch, "a per-player choice cannot be copied whole")
-                                .label(value.span, "write `x of player 1`"),
-                        );
-                    }
-                    let slot = self.local(&names[0].name, ty, 1);
-                    self.emit(Op::Store(slot), span);
-                } else {
-                    let types = self.multi_call(value, names.len());
-                    let slots: Vec<u16> = names
-                        .iter()
-                        .zip(types)
-                        .map(|(n, ty)| self.local(&n.name, ty, 1))
-                        .collect();
-                    for slot in slots.into_iter().rev() {
-                        self.emit(Op::Store(slot), span);
-                    }
-                }
+                self.let_stmt(names, value, span);
                 false
             }
             StmtKind::Set { target, value } => {
@@ -82,87 +65,24 @@ impl Compiler {
                 self.assign(target, amount, true, span);
                 false
             }
-            StmtKind::If { cond, then, otherwise } => {
-                self.expect(cond, &Ty::Bool);
-                let to_else = self.emit(Op::JumpIfFalse(0), cond.span);
-                let then_diverges = self.block(then);
-                match otherwise {
-                    None => {
-                        let end = self.here();
-                        self.patch(to_else, end);
-                        false
-                    }
-                    Some(other) => {
-                        let to_end = self.emit(Op::Jump(0), span);
-                        let else_start = self.here();
-                        self.patch(to_else, else_start);
-                        let else_diverges = self.block(other);
-                        let end = self.here();
-                        self.patch(to_end, end);
-                        then_diverges && else_diverges
-                    }
-                }
-            }
+            StmtKind::If { cond, then, otherwise } => self.if_stmt(cond, then, otherwise.as_ref(), span),
             StmtKind::For { var, domain, body } => {
                 self.for_loop(var, domain, span, false, &mut |c: &mut Compiler| {
                     c.block(body);
                 });
                 false
             }
-            StmtKind::Loop(body) => {
-                let start = self.here();
-                self.f.loops.push(LoopCtx { breaks: vec![] });
-                self.block(body);
-                self.emit(Op::Jump(start), span);
-                let ctx = self.f.loops.pop().unwrap();
-                let end = self.here();
-                let broke = !ctx.breaks.is_empty();
-                for at in ctx.breaks {
-                    self.patch(at, end);
-                }
-                !broke
-            }
+            StmtKind::Loop(body) => self.loop_stmt(body, span),
             StmtKind::While { cond, body } => {
-                let start = self.here();
-                self.expect(cond, &Ty::Bool);
-                let exit = self.emit(Op::JumpIfFalse(0), cond.span);
-                self.f.loops.push(LoopCtx { breaks: vec![exit] });
-                self.block(body);
-                self.emit(Op::Jump(start), span);
-                self.close_loop();
+                self.while_stmt(cond, body, span);
                 false
             }
             StmtKind::Repeat { times, body } => {
-                let scope = self.scope();
-                let count = self.temp();
-                self.expect(times, &Ty::Int);
-                self.emit(Op::Store(count), times.span);
-                let start = self.here();
-                self.emit(Op::Load(count), span);
-                self.emit(Op::Push(0), span);
-                self.emit(Op::Gt, span);
-                let exit = self.emit(Op::JumpIfFalse(0), span);
-                self.emit(Op::Load(count), span);
-                self.emit(Op::Push(1), span);
-                self.emit(Op::Sub, span);
-                self.emit(Op::Store(count), span);
-                self.f.loops.push(LoopCtx { breaks: vec![exit] });
-                self.block(body);
-                self.emit(Op::Jump(start), span);
-                self.close_loop();
-                self.close_scope(scope);
+                self.repeat_stmt(times, body, span);
                 false
             }
             StmtKind::Break => {
-                if self.f.loops.is_empty() {
-                    self.error(
-                        Diagnostic::error(Code::MisplacedBreak, "`break` outside a loop")
-                            .label(span, "there is no loop to leave here"),
-                    );
-                } else {
-                    let at = self.emit(Op::Jump(0), span);
-                    self.f.loops.last_mut().unwrap().breaks.push(at);
-                }
+                self.break_stmt(span);
                 true
             }
             StmtKind::Return(values) => {
@@ -184,49 +104,15 @@ impl Compiler {
                 secret,
                 otherwise,
             } => {
-                let decision_index = self.def.decisions.len() as u16;
-                let scope = self.scope();
-                let seat = self.temp();
-                self.expect(who, &Ty::Seat);
-                self.emit(Op::Store(seat), who.span);
-                self.emit(Op::ChoiceReset, span);
-                let (choice_kind, elem) = self.offer(domain, seat, var, span);
-                let to_else = otherwise.as_ref().map(|_| {
-                    self.emit(Op::Load(seat), span);
-                    self.emit(Op::HasOffers, span);
-                    self.emit(Op::JumpIfFalse(0), span)
-                });
-                self.emit(Op::Load(seat), span);
-                self.push_decision(var, choice_kind, *secret, false, domain, span);
-                self.emit(Op::Ask(decision_index), span);
-                self.close_scope(scope);
-                let slot = self.local(&var.name, elem.clone(), 1);
-                self.emit(Op::Store(slot), span);
-                self.bind_none(domain, &elem, span);
-                if let (Some(at), Some(block)) = (to_else, otherwise) {
-                    // "The player that could not play a valid card": when
-                    // nothing is on offer, the `else` block runs instead.
-                    let to_end = self.emit(Op::Jump(0), span);
-                    let here = self.here();
-                    self.patch(at, here);
-                    if !self.block(block) {
-                        // After it, the chosen name would hold nothing.
-                        self.error(
-                            Diagnostic::error(
-                                Code::ElseFallsThrough,
-                                format!("`{}` has no value after this `else`", var.name),
-                            )
-                            .label(block.span, "this block can finish")
-                            .help("end the `else` block with `break`, `return`, `win`, `declare draw` or `end game`"),
-                        );
-                    }
-                    let end = self.here();
-                    self.patch(to_end, end);
-                }
+                self.choose(who, var, domain, *secret, otherwise.as_ref(), span);
                 false
             }
             StmtKind::Draft { choosers, entries } => {
                 self.draft(choosers, entries, span);
+                false
+            }
+            StmtKind::ChooseActions { who, actions } => {
+                self.choose_actions(who, actions, span);
                 false
             }
             StmtKind::Shuffle(zone) => {
@@ -254,13 +140,7 @@ impl Compiler {
                 false
             }
             StmtKind::Reveal { pieces, to } => {
-                for piece in pieces {
-                    self.expect(piece, &Ty::Piece);
-                    if let Some(to) = to {
-                        self.expect(to, &Ty::Seat);
-                    }
-                    self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
-                }
+                self.reveal_stmt(pieces, to.as_ref());
                 false
             }
             StmtKind::Hide(pieces) => {
@@ -268,10 +148,6 @@ impl Compiler {
                     self.expect(piece, &Ty::Piece);
                     self.emit(Op::Hide, piece.span);
                 }
-                false
-            }
-            StmtKind::ChooseActions { who, actions } => {
-                self.choose_actions(who, actions, span);
                 false
             }
             StmtKind::Win(seat) => {
@@ -290,36 +166,152 @@ impl Compiler {
                 true
             }
             StmtKind::Call { name, args } => {
-                match self.globals.get(&name.name) {
-                    Some(Symbol::Proc(p)) => {
-                        let returns = self.call_proc(p, name, args, span);
-                        for _ in 0..returns.len() {
-                            self.emit(Op::Pop, span);
-                        }
-                    }
-                    Some(Symbol::Hook(_)) => {
-                        self.error(
-                            Diagnostic::error(
-                                Code::UnusedResult,
-                                format!("the result of hook `{}` is thrown away", name.name),
-                            )
-                            .label(span, "a hook only answers a question")
-                            .help("use it in a condition: `if hook(...) { ... }`"),
-                        );
-                    }
-                    other => self.unknown_or_wrong(&name.name, name.span, other, "a procedure", "procedures"),
-                }
+                self.call_stmt(name, args, span);
                 false
             }
         }
     }
 
-    pub(super) fn close_loop(&mut self) {
-        let ctx = self.f.loops.pop().unwrap();
-        let end = self.here();
-        for at in ctx.breaks {
-            self.patch(at, end);
+    /// `let x = value`, or `let (a, b) = proc(...)` for a procedure's results.
+    fn let_stmt(&mut self, names: &[ast::Ident], value: &Expr, span: Span) {
+        if names.len() == 1 {
+            let ty = self.expr(value);
+            if matches!(ty, Ty::PerPlayer(_)) {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "a per-player choice cannot be copied whole")
+                        .label(value.span, "write `x of player 1`"),
+                );
+            }
+            let slot = self.local(&names[0].name, ty, 1);
+            self.emit(Op::Store(slot), span);
+        } else {
+            let types = self.multi_call(value, names.len());
+            let slots: Vec<u16> = names
+                .iter()
+                .zip(types)
+                .map(|(n, ty)| self.local(&n.name, ty, 1))
+                .collect();
+            for slot in slots.into_iter().rev() {
+                self.emit(Op::Store(slot), span);
+            }
         }
+    }
+
+    /// Returns whether both branches never finish (without `else`, the
+    /// statement can always finish).
+    fn if_stmt(&mut self, cond: &Expr, then: &ast::Block, otherwise: Option<&ast::Block>, span: Span) -> bool {
+        self.expect(cond, &Ty::Bool);
+        let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
+        let then_diverges = self.block(then);
+        match otherwise {
+            None => {
+                self.patch_here(to_else);
+                false
+            }
+            Some(other) => {
+                let to_end = self.emit_jump(JumpKind::Always, span);
+                self.patch_here(to_else);
+                let else_diverges = self.block(other);
+                self.patch_here(to_end);
+                then_diverges && else_diverges
+            }
+        }
+    }
+
+    /// `loop { ... }`: returns whether it never ends (nothing breaks out).
+    fn loop_stmt(&mut self, body: &ast::Block, span: Span) -> bool {
+        let start = self.here();
+        self.f.loops.push(LoopCtx { breaks: vec![] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        let broke = self.close_loop();
+        !broke
+    }
+
+    fn while_stmt(&mut self, cond: &Expr, body: &ast::Block, span: Span) {
+        let start = self.here();
+        self.expect(cond, &Ty::Bool);
+        let exit = self.emit_jump(JumpKind::IfFalse, cond.span);
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        self.close_loop();
+    }
+
+    /// `repeat N times { ... }`: counts down a hidden local.
+    fn repeat_stmt(&mut self, times: &Expr, body: &ast::Block, span: Span) {
+        let scope = self.scope();
+        let count = self.temp();
+        self.expect(times, &Ty::Int);
+        self.emit(Op::Store(count), times.span);
+        let start = self.here();
+        self.emit(Op::Load(count), span);
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Gt, span);
+        let exit = self.emit_jump(JumpKind::IfFalse, span);
+        self.emit(Op::Load(count), span);
+        self.emit(Op::Push(1), span);
+        self.emit(Op::Sub, span);
+        self.emit(Op::Store(count), span);
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        self.close_loop();
+        self.close_scope(scope);
+    }
+
+    fn break_stmt(&mut self, span: Span) {
+        if self.f.loops.is_empty() {
+            self.error(
+                Diagnostic::error(Code::MisplacedBreak, "`break` outside a loop")
+                    .label(span, "there is no loop to leave here"),
+            );
+        } else {
+            let out = self.emit_jump(JumpKind::Always, span);
+            self.f.loops.last_mut().unwrap().breaks.push(out);
+        }
+    }
+
+    fn reveal_stmt(&mut self, pieces: &[Expr], to: Option<&Expr>) {
+        for piece in pieces {
+            self.expect(piece, &Ty::Piece);
+            if let Some(to) = to {
+                self.expect(to, &Ty::Seat);
+            }
+            self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
+        }
+    }
+
+    /// A procedure called for what it does; its results are dropped.
+    fn call_stmt(&mut self, name: &ast::Ident, args: &[Expr], span: Span) {
+        match self.globals.get(&name.name) {
+            Some(Symbol::Proc(p)) => {
+                let returns = self.call_proc(p, name, args, span);
+                for _ in 0..returns.len() {
+                    self.emit(Op::Pop, span);
+                }
+            }
+            Some(Symbol::Hook(_)) => {
+                self.error(
+                    Diagnostic::error(
+                        Code::UnusedResult,
+                        format!("the result of hook `{}` is thrown away", name.name),
+                    )
+                    .label(span, "a hook only answers a question")
+                    .help("use it in a condition: `if hook(...) { ... }`"),
+                );
+            }
+            other => self.unknown_or_wrong(&name.name, name.span, other, "a procedure", "procedures"),
+        }
+    }
+
+    /// Ends the innermost loop here: every jump out of it lands after it.
+    /// Returns whether anything jumped out.
+    pub(super) fn close_loop(&mut self) -> bool {
+        let ctx = self.f.loops.pop().expect("a loop is open");
+        let jumped_out = !ctx.breaks.is_empty();
+        self.patch_all_here(ctx.breaks);
+        jumped_out
     }
 
     fn return_stmt(&mut self, values: &[Expr], span: Span) {
