@@ -92,7 +92,40 @@ impl Compiler {
         self.proc_returns[proc as usize].clone()
     }
 
-    pub(super) fn hook_call(&mut self, hook: u16, name: &ast::Ident, args: &[Expr], span: Span) -> Ty {
+    /// A call used as a value: a hook, or a procedure with one result.
+    pub(super) fn call_value(&mut self, name: &ast::Ident, args: &[Expr], span: Span) -> Ty {
+        match self.globals.get(&name.name) {
+            Some(Symbol::Hook(h)) => self.hook_call(h, name, args, span),
+            Some(Symbol::Proc(p)) => {
+                let returns = self.call_proc(p, name, args, span);
+                if returns.len() == 1 {
+                    returns[0].clone()
+                } else {
+                    self.error(
+                        Diagnostic::error(
+                            Code::WrongArity,
+                            format!("`{}` returns {} values, not one", name.name, returns.len()),
+                        )
+                        .label(span, "used as a single value")
+                        .help("receive them with `let (a, b) = ...`"),
+                    );
+                    Ty::Error
+                }
+            }
+            other => {
+                self.unknown_or_wrong(
+                    &name.name,
+                    name.span,
+                    other,
+                    "a hook or procedure",
+                    "hooks or procedures",
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    fn hook_call(&mut self, hook: u16, name: &ast::Ident, args: &[Expr], span: Span) -> Ty {
         let def = self.def.hooks[hook as usize].clone();
         if def.params.len() != args.len() {
             self.error(

@@ -88,60 +88,10 @@ impl Compiler {
                 );
                 Ty::Error
             }
-            ExprKind::TotalScore => {
-                let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
-                    self.error(
-                        Diagnostic::error(Code::MisplacedScore, "`score` is only known in the `result` section")
-                            .label(span, "not known here"),
-                    );
-                    return Ty::Error;
-                };
-                self.emit(Op::Push(0), span);
-                for term in self.def.score_terms.clone() {
-                    let skip = term.when.map(|when| {
-                        self.emit(Op::Call(when), span);
-                        self.emit_jump(JumpKind::IfFalse, span)
-                    });
-                    self.emit(Op::Load(player), span);
-                    self.emit(Op::Call(term.proc), span);
-                    self.emit(Op::Add, span);
-                    if let Some(at) = skip {
-                        self.patch_here(at);
-                    }
-                }
-                Ty::Int
-            }
+            ExprKind::TotalScore => self.total_score(span),
             ExprKind::Name(name) => self.name(name),
             ExprKind::Of { name, arg } => self.of(name, arg, span),
-            ExprKind::Call { name, args } => match self.globals.get(&name.name) {
-                Some(Symbol::Hook(h)) => self.hook_call(h, name, args, span),
-                Some(Symbol::Proc(p)) => {
-                    let returns = self.call_proc(p, name, args, span);
-                    if returns.len() == 1 {
-                        returns[0].clone()
-                    } else {
-                        self.error(
-                            Diagnostic::error(
-                                Code::WrongArity,
-                                format!("`{}` returns {} values, not one", name.name, returns.len()),
-                            )
-                            .label(span, "used as a single value")
-                            .help("receive them with `let (a, b) = ...`"),
-                        );
-                        Ty::Error
-                    }
-                }
-                other => {
-                    self.unknown_or_wrong(
-                        &name.name,
-                        name.span,
-                        other,
-                        "a hook or procedure",
-                        "hooks or procedures",
-                    );
-                    Ty::Error
-                }
-            },
+            ExprKind::Call { name, args } => self.call_value(name, args, span),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
             ExprKind::Unary { op, operand } => {
                 let wanted = if *op == UnOp::Not { Ty::Bool } else { Ty::Int };
@@ -155,129 +105,18 @@ impl Compiler {
                 self.emit(Op::Count(matcher), span);
                 Ty::Int
             }
-            ExprKind::CountOnBoard { filter, board } => {
-                let board_id = match self.globals.get(&board.name) {
-                    Some(Symbol::Board(b)) => Some(b),
-                    other => {
-                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
-                        None
-                    }
-                };
-                let matcher = self.matcher(filter);
-                if let Some(board) = board_id {
-                    self.emit(Op::CountOnBoard { board, matcher }, span);
-                }
-                Ty::Int
-            }
-            ExprKind::SpaceAt { group, index } => {
-                let run = match self.globals.get(&group.name) {
-                    Some(Symbol::SpaceGroup(b, g)) => {
-                        let run = &self.def.boards[b as usize].groups[g as usize];
-                        Some((b, run.first, run.len))
-                    }
-                    Some(Symbol::Board(b)) => Some((b, 0, self.def.boards[b as usize].spaces())),
-                    other => {
-                        self.unknown_or_wrong(&group.name, group.span, other, "a ring or a board", "rings");
-                        None
-                    }
-                };
-                self.expect(index, &Ty::Int);
-                match run {
-                    Some((board, first, len)) => {
-                        self.emit(Op::SpaceIn { first, len }, span);
-                        Ty::Space(board)
-                    }
-                    None => Ty::Error,
-                }
-            }
+            ExprKind::CountOnBoard { filter, board } => self.count_on_board(filter, board, span),
+            ExprKind::SpaceAt { group, index } => self.space_at(group, index, span),
             ExprKind::First { filter, zone } => {
                 let matcher = self.matcher(filter);
                 self.expect(zone, &Ty::Zone);
                 self.emit(Op::First(matcher), span);
                 Ty::Piece
             }
-            ExprKind::Lines { filter, slot, board } => {
-                let board_id = match self.globals.get(&board.name) {
-                    Some(Symbol::Board(b)) => b,
-                    other => {
-                        self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
-                        return Ty::Error;
-                    }
-                };
-                let family = match self.globals.get(&slot.name) {
-                    Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
-                    other => {
-                        self.unknown_or_wrong(
-                            &slot.name,
-                            slot.span,
-                            other,
-                            &format!("a slot of board `{}`", board.name),
-                            "slots",
-                        );
-                        return Ty::Error;
-                    }
-                };
-                let matcher = self.matcher(filter);
-                self.emit(
-                    Op::Lines {
-                        board: board_id,
-                        family,
-                        matcher,
-                    },
-                    span,
-                );
-                Ty::Int
-            }
-            ExprKind::Sum { var, domain, body } => {
-                let scope = self.scope();
-                let total = self.temp();
-                self.emit(Op::Push(0), span);
-                self.emit(Op::Store(total), span);
-                self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
-                    c.emit(Op::Load(total), span);
-                    c.expect(body, &Ty::Int);
-                    c.emit(Op::Add, span);
-                    c.emit(Op::Store(total), span);
-                });
-                self.emit(Op::Load(total), span);
-                self.close_scope(scope);
-                Ty::Int
-            }
-            ExprKind::Table { table, index } => {
-                let op = match table {
-                    ast::TableRef::Inline(values) => {
-                        self.def.tables.push(values.clone());
-                        Some(Op::Table((self.def.tables.len() - 1) as u16))
-                    }
-                    ast::TableRef::Named(name) => match self.globals.get(&name.name) {
-                        Some(Symbol::Table(t)) => Some(Op::Table(t)),
-                        Some(Symbol::Option(o))
-                            if matches!(self.def.options[o as usize].ty, OptionType::IntList { .. }) =>
-                        {
-                            Some(Op::OptionTable(o))
-                        }
-                        other => {
-                            self.unknown_or_wrong(&name.name, name.span, other, "a table or a list option", "tables");
-                            None
-                        }
-                    },
-                };
-                self.expect(index, &Ty::Int);
-                if let Some(op) = op {
-                    self.emit(op, span);
-                }
-                Ty::Int
-            }
-            ExprKind::If { cond, then, otherwise } => {
-                self.expect(cond, &Ty::Bool);
-                let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
-                let ty = self.expr(then);
-                let to_end = self.emit_jump(JumpKind::Always, span);
-                self.patch_here(to_else);
-                self.expect(otherwise, &ty);
-                self.patch_here(to_end);
-                ty
-            }
+            ExprKind::Lines { filter, slot, board } => self.lines(filter, slot, board, span),
+            ExprKind::Sum { var, domain, body } => self.sum(var, domain, body, span),
+            ExprKind::Table { table, index } => self.table_at(table, index, span),
+            ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
             ExprKind::Tuple(_) => {
                 self.error(
                     Diagnostic::error(Code::TypeMismatch, "a list of values only follows `return`").label(span, "here"),
@@ -285,6 +124,155 @@ impl Compiler {
                 Ty::Error
             }
         }
+    }
+
+    /// `score` in a rank key: the sum of the score terms that apply.
+    fn total_score(&mut self, span: Span) -> Ty {
+        let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
+            self.error(
+                Diagnostic::error(Code::MisplacedScore, "`score` is only known in the `result` section")
+                    .label(span, "not known here"),
+            );
+            return Ty::Error;
+        };
+        self.emit(Op::Push(0), span);
+        for term in self.def.score_terms.clone() {
+            let skip = term.when.map(|when| {
+                self.emit(Op::Call(when), span);
+                self.emit_jump(JumpKind::IfFalse, span)
+            });
+            self.emit(Op::Load(player), span);
+            self.emit(Op::Call(term.proc), span);
+            self.emit(Op::Add, span);
+            if let Some(at) = skip {
+                self.patch_here(at);
+            }
+        }
+        Ty::Int
+    }
+
+    fn count_on_board(&mut self, filter: &ast::Filter, board: &ast::Ident, span: Span) -> Ty {
+        let board_id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => Some(b),
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                None
+            }
+        };
+        let matcher = self.matcher(filter);
+        if let Some(board) = board_id {
+            self.emit(Op::CountOnBoard { board, matcher }, span);
+        }
+        Ty::Int
+    }
+
+    /// `outer[i]`: space `i` (from 0) of a ring, or of a whole board.
+    fn space_at(&mut self, group: &ast::Ident, index: &Expr, span: Span) -> Ty {
+        let run = match self.globals.get(&group.name) {
+            Some(Symbol::SpaceGroup(b, g)) => {
+                let run = &self.def.boards[b as usize].groups[g as usize];
+                Some((b, run.first, run.len))
+            }
+            Some(Symbol::Board(b)) => Some((b, 0, self.def.boards[b as usize].spaces())),
+            other => {
+                self.unknown_or_wrong(&group.name, group.span, other, "a ring or a board", "rings");
+                None
+            }
+        };
+        self.expect(index, &Ty::Int);
+        match run {
+            Some((board, first, len)) => {
+                self.emit(Op::SpaceIn { first, len }, span);
+                Ty::Space(board)
+            }
+            None => Ty::Error,
+        }
+    }
+
+    /// How many lines of the board the matching pieces in its slot complete.
+    fn lines(&mut self, filter: &ast::Filter, slot: &ast::Ident, board: &ast::Ident, span: Span) -> Ty {
+        let board_id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => b,
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                return Ty::Error;
+            }
+        };
+        let family = match self.globals.get(&slot.name) {
+            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
+            other => {
+                self.unknown_or_wrong(
+                    &slot.name,
+                    slot.span,
+                    other,
+                    &format!("a slot of board `{}`", board.name),
+                    "slots",
+                );
+                return Ty::Error;
+            }
+        };
+        let matcher = self.matcher(filter);
+        self.emit(
+            Op::Lines {
+                board: board_id,
+                family,
+                matcher,
+            },
+            span,
+        );
+        Ty::Int
+    }
+
+    fn sum(&mut self, var: &ast::Ident, domain: &ast::Domain, body: &Expr, span: Span) -> Ty {
+        let scope = self.scope();
+        let total = self.temp();
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Store(total), span);
+        self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
+            c.emit(Op::Load(total), span);
+            c.expect(body, &Ty::Int);
+            c.emit(Op::Add, span);
+            c.emit(Op::Store(total), span);
+        });
+        self.emit(Op::Load(total), span);
+        self.close_scope(scope);
+        Ty::Int
+    }
+
+    /// `table [...] at i`, a named table or a list option at an index.
+    fn table_at(&mut self, table: &ast::TableRef, index: &Expr, span: Span) -> Ty {
+        let op = match table {
+            ast::TableRef::Inline(values) => {
+                self.def.tables.push(values.clone());
+                Some(Op::Table((self.def.tables.len() - 1) as u16))
+            }
+            ast::TableRef::Named(name) => match self.globals.get(&name.name) {
+                Some(Symbol::Table(t)) => Some(Op::Table(t)),
+                Some(Symbol::Option(o)) if matches!(self.def.options[o as usize].ty, OptionType::IntList { .. }) => {
+                    Some(Op::OptionTable(o))
+                }
+                other => {
+                    self.unknown_or_wrong(&name.name, name.span, other, "a table or a list option", "tables");
+                    None
+                }
+            },
+        };
+        self.expect(index, &Ty::Int);
+        if let Some(op) = op {
+            self.emit(op, span);
+        }
+        Ty::Int
+    }
+
+    fn if_expr(&mut self, cond: &Expr, then: &Expr, otherwise: &Expr, span: Span) -> Ty {
+        self.expect(cond, &Ty::Bool);
+        let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
+        let ty = self.expr(then);
+        let to_end = self.emit_jump(JumpKind::Always, span);
+        self.patch_here(to_else);
+        self.expect(otherwise, &ty);
+        self.patch_here(to_end);
+        ty
     }
 
     fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span) -> Ty {
