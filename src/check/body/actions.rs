@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::writer::JumpKind;
 use super::{Compiler, choice_kind_of};
+use crate::check::ids::Table;
 use crate::check::types::Ty;
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{self, ChoiceKind, Op};
@@ -20,7 +21,7 @@ impl Compiler {
         self.expect(who, &Ty::Seat);
         self.emit(Op::Store(seat), who.span);
         self.emit(Op::ChoiceReset, span);
-        let decision = self.def.decisions.len() as u16;
+        let decision = self.next_id(self.def.decisions.len(), Table::Decisions, span);
         self.def.decisions.push(ir::Decision {
             name: "action".into(),
             kind: ChoiceKind::Actions(vec![]),
@@ -32,7 +33,11 @@ impl Compiler {
         });
         let mut labels: HashMap<&str, Span> = HashMap::new();
         let mut defs = vec![];
+        // Each entry's id, as its actions carry it.
+        let mut entry_ids = vec![];
         for (i, entry) in actions.iter().enumerate() {
+            let entry_id = self.next_id(i, Table::Actions, entry.label_span);
+            entry_ids.push(entry_id);
             if let Some(first) = labels.insert(&entry.label, entry.label_span) {
                 self.error(
                     Diagnostic::error(
@@ -76,7 +81,7 @@ impl Compiler {
                 c.emit(
                     Op::ActionValue {
                         decision,
-                        entry: i as u16,
+                        entry: entry_id,
                     },
                     at,
                 );
@@ -143,7 +148,7 @@ impl Compiler {
                 self.emit(
                     Op::ActionParam {
                         decision,
-                        entry: i as u16,
+                        entry: entry_ids[i],
                         param: k as u8,
                     },
                     name.span,

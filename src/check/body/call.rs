@@ -2,6 +2,7 @@
 //! hooks.
 
 use super::{Compiler, ProcState};
+use crate::check::ids::Table;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{self, HookArg, Op, ProcId};
@@ -167,12 +168,13 @@ impl Compiler {
                 }
             });
         }
+        let id = self.next_id(self.def.hook_calls.len(), Table::HookCalls, span);
         self.def.hook_calls.push(ir::HookCall {
             hook,
             args: kinds,
             span,
         });
-        self.emit(Op::CallHook((self.def.hook_calls.len() - 1) as u16), span);
+        self.emit(Op::CallHook(id), span);
         if def.returns_bool { Ty::Bool } else { Ty::Int }
     }
 }

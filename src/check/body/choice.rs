@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::writer::JumpKind;
 use super::{Compiler, choice_kind_of, split_domain};
+use crate::check::ids::{self, Table};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{self, ChoiceKind, MatchBy, Matcher, Op};
@@ -22,7 +23,7 @@ impl Compiler {
         otherwise: Option<&ast::Block>,
         span: Span,
     ) {
-        let decision_index = self.def.decisions.len() as u16;
+        let decision_index = self.next_id(self.def.decisions.len(), Table::Decisions, span);
         let scope = self.scope();
         let seat = self.temp();
         self.expect(who, &Ty::Seat);
@@ -72,8 +73,8 @@ impl Compiler {
         time: Option<&ast::Ident>,
         span: Span,
     ) {
-        let players = self.def.players() as u16;
-        let decision_index = self.def.decisions.len() as u16;
+        let players = ids::index(self.def.players());
+        let decision_index = self.next_id(self.def.decisions.len(), Table::Decisions, span);
         self.emit(Op::ChoiceReset, span);
         let scope = self.scope();
         let seat = self.local("player", Ty::Seat, 1);
@@ -217,6 +218,7 @@ impl Compiler {
         self.emit(Op::Store(index), span);
         // Every piece of the zone; the filter is checked below.
         let unused = self.temp();
+        let every_piece = self.next_id(self.def.filters.len(), Table::PieceFilters, span);
         self.def.filters.push(ir::PieceFilter {
             matcher: Matcher {
                 by: MatchBy::Any,
@@ -225,7 +227,6 @@ impl Compiler {
             key: unused,
             owner: unused,
         });
-        let every_piece = (self.def.filters.len() - 1) as u16;
         let top = self.here();
         let exit = self.emit_loop_step(
             Op::NextPiece {
@@ -302,7 +303,7 @@ impl Compiler {
             })
             .collect();
         let picked = self.temp();
-        let decision = self.def.decisions.len() as u16;
+        let decision = self.next_id(self.def.decisions.len(), Table::Decisions, span);
         self.def.decisions.push(ir::Decision {
             name: "draft".into(),
             kind: ChoiceKind::Menu(entries.iter().map(|e| e.label.clone()).collect()),

@@ -3,6 +3,7 @@
 
 use super::Compiler;
 use super::writer::JumpKind;
+use crate::check::ids::Table;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{FamilyIndex, MatchBy, Matcher, Op, OptionType};
@@ -243,8 +244,9 @@ impl Compiler {
     fn table_at(&mut self, table: &ast::TableRef, index: &Expr, span: Span) -> Ty {
         let op = match table {
             ast::TableRef::Inline(values) => {
+                let id = self.next_id(self.def.tables.len(), Table::Tables, span);
                 self.def.tables.push(values.clone());
-                Some(Op::Table((self.def.tables.len() - 1) as u16))
+                Some(Op::Table(id))
             }
             ast::TableRef::Named(name) => match self.globals.get(&name.name) {
                 Some(Symbol::Table(t)) => Some(Op::Table(t)),

@@ -2,13 +2,14 @@
 //! locals, scopes and messages.
 
 use super::{Compiler, Frame, Local, ProcState};
+use crate::check::ids::{self, Table};
 use crate::check::types::Ty;
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{self, ProcId};
 
 impl Compiler {
     pub(super) fn new_proc(&mut self, name: &str, span: Span) -> ProcId {
-        let id = self.def.procs.len() as ProcId;
+        let id = self.next_id(self.def.procs.len(), Table::Procedures, span);
         self.def.procs.push(ir::Proc {
             name: name.to_string(),
             entry: 0,
@@ -45,7 +46,8 @@ impl Compiler {
         frame.max_slot = frame.next_slot;
         self.proc_state[proc as usize] = ProcState::InProgress;
         self.proc_params[proc as usize] = params.iter().map(|(_, t)| t.clone()).collect();
-        self.def.procs[proc as usize].params = params.len() as u16;
+        // The declaration pass refused procedures with too many parameters.
+        self.def.procs[proc as usize].params = ids::index(params.len());
         std::mem::replace(&mut self.f, frame)
     }
 
@@ -66,7 +68,8 @@ impl Compiler {
         self.proc_state[frame.proc as usize] = ProcState::Done;
         if let Some(returns) = frame.returns {
             let types: Vec<Ty> = returns.into_iter().map(|t| t.unwrap_or(Ty::Error)).collect();
-            self.def.procs[frame.proc as usize].returns = types.len() as u16;
+            // The declaration pass refused procedures with too many results.
+            self.def.procs[frame.proc as usize].returns = ids::index(types.len());
             self.proc_returns[frame.proc as usize] = types;
         }
     }
@@ -129,8 +132,11 @@ impl Compiler {
             .map(|l| (l.slot, l.ty.clone()))
     }
 
-    pub(super) fn fail_message(&mut self, message: String) -> u16 {
+    /// Keeps a message the game shows when it ends (`declare draw "..."`,
+    /// a procedure that fails); returns its id.
+    pub(super) fn fail_message(&mut self, message: String, span: Span) -> u16 {
+        let id = self.next_id(self.def.messages.len(), Table::Messages, span);
         self.def.messages.push(message);
-        (self.def.messages.len() - 1) as u16
+        id
     }
 }

@@ -235,7 +235,7 @@ impl Compiler {
                 });
                 for owner in &owners {
                     let home = match (fam.by, owner) {
-                        (FamilyIndex::PerPlayer, Some(seat)) => fam.first + *seat as u16,
+                        (FamilyIndex::PerPlayer, Some(seat)) => fam.first + u16::from(*seat),
                         _ => fam.first,
                     };
                     for kind in &kinds {
@@ -328,10 +328,10 @@ impl Compiler {
                     )
                     .help("end every path with `return (...)`"),
                 );
-                let message = self.fail_message(format!(
-                    "procedure `{}` ended without returning its results",
-                    decl.name.name
-                ));
+                let message = self.fail_message(
+                    format!("procedure `{}` ended without returning its results", decl.name.name),
+                    decl.body.span,
+                );
                 self.emit(Op::Fail(message), decl.body.span);
             }
         }

@@ -3,6 +3,7 @@
 
 use super::writer::JumpKind;
 use super::{Compiler, LoopCtx, split_domain};
+use crate::check::ids::Table;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{self, MatchBy, Op};
@@ -316,8 +317,8 @@ impl Compiler {
         if matches!(matcher.by, MatchBy::TypeOnStack | MatchBy::KindOnStack) {
             self.emit(Op::Store(key), filter.span);
         }
+        let filter = self.next_id(self.def.filters.len(), Table::PieceFilters, filter.span);
         self.def.filters.push(ir::PieceFilter { matcher, key, owner });
-        let filter = (self.def.filters.len() - 1) as u16;
         let piece = self.temp();
         let step = match place {
             ast::PiecePlace::Zone(zone) => {

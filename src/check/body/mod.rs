@@ -31,6 +31,7 @@ mod writer;
 
 use std::collections::HashMap;
 
+use super::ids::{self, Table};
 use super::types::{Globals, Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
@@ -126,6 +127,17 @@ impl Compiler {
 
     fn error(&mut self, diag: Diagnostic) {
         self.diags.push(diag);
+    }
+
+    /// The id of a new entry of `table`, which holds `len` entries. A full
+    /// table is reported and [`ids::NO_ROOM`] stands in. The caller adds the
+    /// entry all the same, so every id still indexes its table in bounds
+    /// while the check goes on to find the rules' other mistakes.
+    fn next_id(&mut self, len: usize, table: Table, span: Span) -> u16 {
+        ids::next_id(len, table, span).unwrap_or_else(|full| {
+            self.error(full);
+            ids::NO_ROOM
+        })
     }
 
     fn unknown_or_wrong(&mut self, name: &str, span: Span, found: Option<Symbol>, wanted: &str, plural: &str) {

@@ -156,7 +156,7 @@ impl Compiler {
                 true
             }
             StmtKind::DeclareDraw(reason) => {
-                let reason = reason.as_ref().map(|r| self.fail_message(r.clone()));
+                let reason = reason.as_ref().map(|r| self.fail_message(r.clone(), span));
                 self.emit(Op::DeclareDraw(reason), span);
                 true
             }
