@@ -82,9 +82,19 @@ impl Table {
                 .help(format!(
                     "a definition holds at most {LIMIT} values in its variables (a per-player variable holds one per player)"
                 )),
-            Table::Parameters | Table::Results | Table::Actions => error
-                .label(span, format!("more than {LIMIT} {} here", self.name()))
-                .help(format!("there can be at most {LIMIT}; docs/language.md lists the limits")),
+            Table::Parameters | Table::Results | Table::Actions => {
+                let whose = match self {
+                    Table::Parameters => "a procedure takes",
+                    Table::Results => "a procedure returns",
+                    _ => "a choice offers",
+                };
+                error
+                    .label(span, format!("more than {LIMIT} {} here", self.name()))
+                    .help(format!(
+                        "{whose} at most {LIMIT} {}; docs/language.md lists the limits",
+                        self.name()
+                    ))
+            }
             _ => error
                 .label(span, format!("more than {LIMIT} {} with this one", self.name()))
                 .help(format!(
