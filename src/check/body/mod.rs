@@ -81,6 +81,8 @@ struct Frame {
     rank_context: bool,
 }
 
+/// Type-checks and compiles every body of the rules, given the table of
+/// declared names; see the module doc for where each part lives.
 pub struct Compiler {
     def: GameDef,
     globals: Globals,
