@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::body::Compiler;
+use super::ids::{self, Table};
 use super::options;
 use super::types::{Globals, Symbol};
 use crate::diagnostic::{Code, Diagnostic, Sources, Span, nearest};
@@ -22,7 +23,6 @@ pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
     compiler.compile_bodies(&items);
     let (def, mut more) = compiler.finish();
     diags.append(&mut more);
-    diags.extend(id_overflows(&def));
     (def, diags)
 }
 
@@ -30,43 +30,7 @@ pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
 /// kinds table. docs/language.md ("Limits") gives the value.
 pub const MAX_KINDS: usize = 1024;
 /// Most pieces a definition may make, counting copies, values, kinds and owners.
-pub const MAX_PIECES: usize = u16::MAX as usize / 2;
-
-/// Every table of the definition is indexed by a 16-bit id. A definition big
-/// enough to overflow one is refused here, so no id ever wraps silently
-/// (kinds, pieces, zones and variables are refused earlier, where declared).
-fn id_overflows(def: &GameDef) -> Vec<Diagnostic> {
-    let limit = u16::MAX as usize;
-    let tables = [
-        ("kind sets", def.kind_sets.len()),
-        ("piece types", def.piece_types.len()),
-        ("groups", def.groups.len()),
-        ("zones", def.zones.len()),
-        ("zone families", def.families.len()),
-        ("boards", def.boards.len()),
-        ("options", def.options.len()),
-        ("variables", def.vars.len()),
-        ("tables", def.tables.len()),
-        ("procedures", def.procs.len()),
-        ("hooks", def.hooks.len()),
-        ("hook calls", def.hook_calls.len()),
-        ("triggers", def.triggers.len()),
-        ("decisions", def.decisions.len()),
-        ("messages", def.messages.len()),
-        ("piece filters", def.filters.len()),
-    ];
-    tables
-        .into_iter()
-        .filter(|(_, len)| *len > limit)
-        .map(|(what, len)| {
-            Diagnostic::error(Code::TooManyDeclarations, format!("the rules make {len} {what}"))
-                .label(super::file_start(0), "in these rules")
-                .help(format!(
-                    "a definition has at most {limit} {what}; docs/language.md lists the limits"
-                ))
-        })
-        .collect()
-}
+pub const MAX_PIECES: usize = ids::LIMIT / 2;
 
 fn empty_def(sources: Sources) -> GameDef {
     GameDef {
@@ -127,12 +91,22 @@ impl Declarer {
         true
     }
 
+    /// The id of a new entry of `table`, which holds `len` entries; a full
+    /// table is reported, and the declaration is then left out.
+    fn next_id(&mut self, len: usize, table: Table, span: Span) -> Option<u16> {
+        ids::next_id(len, table, span)
+            .map_err(|full| self.diags.push(full))
+            .ok()
+    }
+
     fn declare(&mut self, items: &[Item]) {
         self.declare_game(items);
         // Kinds and their relation.
         for item in items {
             if let Item::Kinds { name, values } = item {
-                let set = self.def.kind_sets.len() as u16;
+                let Some(set) = self.next_id(self.def.kind_sets.len(), Table::KindSets, name.span) else {
+                    continue;
+                };
                 self.define(name, Symbol::KindSet(set));
                 let mut members = vec![];
                 for value in values {
@@ -146,7 +120,8 @@ impl Declarer {
                         );
                         break;
                     }
-                    let id = self.def.kinds.len() as u16;
+                    // Below MAX_KINDS, far below the limit of ids.
+                    let id = ids::index(self.def.kinds.len());
                     if self.define(value, Symbol::Kind(id)) {
                         self.def.kinds.push(ir::Kind {
                             name: value.name.clone(),
@@ -190,7 +165,9 @@ impl Declarer {
         for item in items {
             match item {
                 Item::Option(decl) => {
-                    let id = self.def.options.len() as u16;
+                    let Some(id) = self.next_id(self.def.options.len(), Table::Options, decl.name.span) else {
+                        continue;
+                    };
                     if self.define(&decl.name, Symbol::Option(id)) {
                         let (def, mut errors) = options::declare(decl);
                         self.diags.append(&mut errors);
@@ -198,23 +175,20 @@ impl Declarer {
                     }
                 }
                 Item::Var(ast::VarDecl { name, .. }) | Item::Constant { name, .. } => {
-                    let id = self.def.vars.len() as u16;
                     let per_player = matches!(item, Item::Var(decl) if decl.per_player);
                     let width = if per_player { self.def.seats.len() } else { 1 };
-                    if self.def.var_slots + width > u16::MAX as usize {
-                        self.diags.push(
-                            Diagnostic::error(Code::TooManyDeclarations, "too many variables")
-                                .label(name.span, format!("more than {} values with this one", u16::MAX))
-                                .help(format!(
-                                    "a definition holds at most {} values in its variables (a per-player variable holds one per player)",
-                                    u16::MAX
-                                )),
-                        );
+                    let slot = match ids::first_of(self.def.var_slots, width, Table::VariableValues, name.span) {
+                        Ok(slot) => slot,
+                        Err(full) => {
+                            self.diags.push(full);
+                            continue;
+                        }
+                    };
+                    let Some(id) = self.next_id(self.def.vars.len(), Table::Variables, name.span) else {
                         continue;
-                    }
+                    };
                     if self.define(name, Symbol::Var(id)) {
-                        let slot = self.def.var_slots as u16;
-                        self.def.var_slots += if per_player { self.def.seats.len() } else { 1 };
+                        self.def.var_slots += width;
                         // The init procedure is allocated by the compiler.
                         self.def.vars.push(ir::VarDef {
                             name: name.name.clone(),
@@ -227,7 +201,9 @@ impl Declarer {
                     }
                 }
                 Item::Table { name, values, span } => {
-                    let id = self.def.tables.len() as u16;
+                    let Some(id) = self.next_id(self.def.tables.len(), Table::Tables, name.span) else {
+                        continue;
+                    };
                     if values.is_empty() {
                         self.diags.push(
                             Diagnostic::error(Code::BadTable, "a table needs at least one entry").label(*span, "empty"),
@@ -238,20 +214,34 @@ impl Declarer {
                     }
                 }
                 Item::Procedure(decl) => {
-                    let id = self.def.procs.len() as u16;
+                    let span = decl.name.span;
+                    let counted = ids::next_id(self.def.procs.len(), Table::Procedures, span).and_then(|id| {
+                        let params = ids::count(decl.params.len(), Table::Parameters, span)?;
+                        let returns = ids::count(decl.returns.len(), Table::Results, span)?;
+                        Ok((id, params, returns))
+                    });
+                    let (id, params, returns) = match counted {
+                        Ok(counted) => counted,
+                        Err(full) => {
+                            self.diags.push(full);
+                            continue;
+                        }
+                    };
                     if self.define(&decl.name, Symbol::Proc(id)) {
                         self.def.procs.push(ir::Proc {
                             name: decl.name.name.clone(),
                             entry: 0,
-                            params: decl.params.len() as u16,
+                            params,
                             locals: 0,
-                            returns: decl.returns.len() as u16,
-                            span: decl.name.span,
+                            returns,
+                            span,
                         });
                     }
                 }
                 Item::Hook(decl) => {
-                    let id = self.def.hooks.len() as u16;
+                    let Some(id) = self.next_id(self.def.hooks.len(), Table::Hooks, decl.name.span) else {
+                        continue;
+                    };
                     if self.define(&decl.name, Symbol::Hook(id)) {
                         self.def.hooks.push(ir::Hook {
                             name: decl.name.name.clone(),
@@ -262,7 +252,9 @@ impl Declarer {
                     }
                 }
                 Item::Trigger { name, .. } => {
-                    let id = self.def.triggers.len() as u16;
+                    let Some(id) = self.next_id(self.def.triggers.len(), Table::Triggers, name.span) else {
+                        continue;
+                    };
                     if self.define(name, Symbol::Trigger(id)) {
                         self.def.triggers.push(ir::Trigger {
                             name: name.name.clone(),
@@ -383,23 +375,20 @@ impl Declarer {
         }
     }
 
-    fn add_family(&mut self, name: &ast::Ident, by: FamilyIndex, len: u16, visibility: Visibility) {
-        if self.def.zones.len() + len as usize > u16::MAX as usize {
-            self.diags.push(
-                Diagnostic::error(Code::TooManyDeclarations, "too many zones")
-                    .label(name.span, format!("more than {} zones with these", u16::MAX))
-                    .help(format!(
-                        "a definition has at most {} zones; a slot of a board is one zone per space",
-                        u16::MAX
-                    )),
-            );
-            return;
-        }
-        let id = self.def.families.len() as u16;
+    /// Declares a family of `len` zones; returns its id, or `None` when it
+    /// could not be declared (the error is reported).
+    fn add_family(&mut self, name: &ast::Ident, by: FamilyIndex, len: u16, visibility: Visibility) -> Option<u16> {
+        let first = match ids::first_of(self.def.zones.len(), usize::from(len), Table::Zones, name.span) {
+            Ok(first) => first,
+            Err(full) => {
+                self.diags.push(full);
+                return None;
+            }
+        };
+        let id = self.next_id(self.def.families.len(), Table::ZoneFamilies, name.span)?;
         if !self.define(name, Symbol::Family(id)) {
-            return;
+            return None;
         }
-        let first = self.def.zones.len() as u16;
         for index in 0..len {
             let owner = (by == FamilyIndex::PerPlayer).then_some(index as u8);
             self.def.zones.push(ir::Zone {
@@ -416,6 +405,7 @@ impl Declarer {
             by,
             visibility,
         });
+        Some(id)
     }
 
     fn declare_components(&mut self, items: &[Item]) {
@@ -428,8 +418,10 @@ impl Declarer {
         for item in items {
             match item {
                 Item::Board(board) => {
-                    let id = self.def.boards.len() as u16;
                     let Some(mut built) = self.board(board) else {
+                        continue;
+                    };
+                    let Some(id) = self.next_id(self.def.boards.len(), Table::Boards, board.name.span) else {
                         continue;
                     };
                     if !self.define(&board.name, Symbol::Board(id)) {
@@ -441,19 +433,23 @@ impl Declarer {
                             ast::GraphPart::Link(_) => None,
                         });
                         for (g, name) in names.enumerate() {
-                            self.define(name, Symbol::SpaceGroup(id, g as u16));
+                            // A board has at most 4,096 spaces, so as many groups.
+                            self.define(name, Symbol::SpaceGroup(id, ids::index(g)));
                         }
                     }
                     let spaces = built.spaces();
                     for (slot, visibility) in &board.slots {
-                        built.slots.push(self.def.families.len() as u16);
-                        self.add_family(slot, FamilyIndex::PerSpace(id), spaces, visibility_of(*visibility));
+                        if let Some(family) =
+                            self.add_family(slot, FamilyIndex::PerSpace(id), spaces, visibility_of(*visibility))
+                        {
+                            built.slots.push(family);
+                        }
                     }
                     self.def.boards.push(built);
                 }
                 Item::Zones(zones) => {
                     for zone in zones {
-                        let players = self.def.seats.len() as u16;
+                        let players = ids::index(self.def.seats.len());
                         let (by, len) = if zone.per_player {
                             (FamilyIndex::PerPlayer, players)
                         } else {
@@ -483,7 +479,9 @@ impl Declarer {
                     if types.contains_key(&entry.name.name) {
                         continue;
                     }
-                    let id = self.def.piece_types.len() as u16;
+                    let Some(id) = self.next_id(self.def.piece_types.len(), Table::PieceTypes, entry.name.span) else {
+                        continue;
+                    };
                     if self.define(&entry.name, Symbol::PieceType(id)) {
                         types.insert(entry.name.name.clone(), id);
                         self.def.piece_types.push(entry.name.name.clone());
@@ -493,7 +491,9 @@ impl Declarer {
         }
         for item in items {
             if let Item::Group { name, members } = item {
-                let id = self.def.groups.len() as u16;
+                let Some(id) = self.next_id(self.def.groups.len(), Table::Groups, name.span) else {
+                    continue;
+                };
                 let mut group_types = vec![];
                 for member in members {
                     match self.globals.get(&member.name) {
@@ -533,7 +533,7 @@ impl Declarer {
                     );
                     return None;
                 }
-                let (rows, cols) = (*rows as u16, *cols as u16);
+                let (rows, cols) = (ids::index(*rows), ids::index(*cols));
                 Some(ir::Board {
                     name: board.name.name.clone(),
                     rows,
@@ -600,9 +600,9 @@ impl Declarer {
                 );
                 return None;
             }
-            let first = (total - len) as u16;
+            // At most MAX_SPACES spaces, far below the limit of ids.
+            let (first, len) = (ids::index(total - len), ids::index(len));
             if let ast::GraphPart::Ring { wraps, .. } = part {
-                let len = len as u16;
                 edges.extend((1..len).map(|i| (first + i - 1, first + i)));
                 if *wraps && len > 2 {
                     edges.push((first + len - 1, first));
@@ -611,7 +611,7 @@ impl Declarer {
             groups.push(ir::SpaceGroup {
                 name: name.name.clone(),
                 first,
-                len: len as u16,
+                len,
                 numbered,
             });
         }
@@ -730,7 +730,7 @@ impl Declarer {
                     );
                     return;
                 }
-                ends[k] = group.first + index as u16;
+                ends[k] = group.first + ids::index(index);
             }
             if ends[0] == ends[1] {
                 self.diags.push(

@@ -5,6 +5,7 @@
 
 mod body;
 mod declare;
+mod ids;
 mod options;
 mod types;
 mod variant;

@@ -1,0 +1,431 @@
+//! Expressions: literals, operators, counts, tables, `if ... then ... else`,
+//! and the filters that pick out pieces.
+
+use super::Compiler;
+use super::writer::JumpKind;
+use crate::check::ids::Table;
+use crate::check::types::{Symbol, Ty};
+use crate::diagnostic::{Code, Diagnostic, Span, nearest};
+use crate::ir::{FamilyIndex, MatchBy, Matcher, Op, OptionType};
+use crate::syntax::ast::{self, BinOp, Expr, ExprKind, UnOp};
+
+impl Compiler {
+    pub(super) fn expect(&mut self, e: &Expr, wanted: &Ty) {
+        let ty = self.expr(e);
+        if !ty.fits(wanted) {
+            let text = self.def.sources.text(e.span).to_string();
+            let mut diag = Diagnostic::error(
+                Code::TypeMismatch,
+                format!("expected {}, but `{text}` is {}", wanted.describe(), ty.describe()),
+            )
+            .label(e.span, format!("this is {}", ty.describe()));
+            if *wanted == Ty::Seat && ty != Ty::Seat {
+                diag = diag.help("name a player: `player 1`, a seat name, or a name such as `winner`");
+            } else if *wanted == Ty::Piece && ty == Ty::Zone {
+                diag = diag.help(format!("take a piece from the zone: `top of {text}`"));
+            } else if *wanted == Ty::Zone && ty == Ty::Piece {
+                diag = diag.help("name a zone, such as `hand of player`");
+            }
+            self.error(diag);
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr) -> Ty {
+        crate::syntax::deeper(|| self.expr_node(e))
+    }
+
+    fn expr_node(&mut self, e: &Expr) -> Ty {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(i) => {
+                self.emit(Op::Push(*i), span);
+                Ty::Int
+            }
+            ExprKind::Bool(b) => {
+                self.emit(Op::Push(i64::from(*b)), span);
+                Ty::Bool
+            }
+            ExprKind::Str(_) => {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "text is only used for labels")
+                        .label(span, "a string is not a value in the flow")
+                        .help("name things directly: `Card`, not `\"Card\"`"),
+                );
+                Ty::Error
+            }
+            ExprKind::Seat(n) => {
+                let players = self.def.players() as i64;
+                if *n < 1 || *n > players {
+                    self.error(
+                        Diagnostic::error(Code::NoSuchPlayer, format!("there is no player {n}"))
+                            .label(span, format!("players are numbered 1 to {players}")),
+                    );
+                    return Ty::Error;
+                }
+                self.emit(Op::Push(n - 1), span);
+                Ty::Seat
+            }
+            ExprKind::CurrentPlayer => match self.f.current_player {
+                Some(slot) => {
+                    self.emit(Op::Load(slot), span);
+                    Ty::Seat
+                }
+                None => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::NoCurrentPlayer,
+                            "`player` alone names the player being scored or choosing",
+                        )
+                        .label(span, "there is no such player here")
+                        .help("say which player: `player 1`, `actor`, `winner`"),
+                    );
+                    Ty::Error
+                }
+            },
+            ExprKind::Players => {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "`players` is a set, not a value")
+                        .label(span, "use it in `for p in players` or `chooses x from players`"),
+                );
+                Ty::Error
+            }
+            ExprKind::TotalScore => self.total_score(span),
+            ExprKind::Name(name) => self.name(name),
+            ExprKind::Of { name, arg } => self.of(name, arg, span),
+            ExprKind::Call { name, args } => self.call_value(name, args, span),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
+            ExprKind::Unary { op, operand } => {
+                let wanted = if *op == UnOp::Not { Ty::Bool } else { Ty::Int };
+                self.expect(operand, &wanted);
+                self.emit(if *op == UnOp::Not { Op::Not } else { Op::Neg }, span);
+                wanted
+            }
+            ExprKind::Count { filter, zone } => {
+                let matcher = self.matcher(filter);
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Count(matcher), span);
+                Ty::Int
+            }
+            ExprKind::CountOnBoard { filter, board } => self.count_on_board(filter, board, span),
+            ExprKind::SpaceAt { group, index } => self.space_at(group, index, span),
+            ExprKind::First { filter, zone } => {
+                let matcher = self.matcher(filter);
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::First(matcher), span);
+                Ty::Piece
+            }
+            ExprKind::Lines { filter, slot, board } => self.lines(filter, slot, board, span),
+            ExprKind::Sum { var, domain, body } => self.sum(var, domain, body, span),
+            ExprKind::Table { table, index } => self.table_at(table, index, span),
+            ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
+            ExprKind::Tuple(_) => {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "a list of values only follows `return`").label(span, "here"),
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    /// `score` in a rank key: the sum of the score terms that apply.
+    fn total_score(&mut self, span: Span) -> Ty {
+        let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
+            self.error(
+                Diagnostic::error(Code::MisplacedScore, "`score` is only known in the `result` section")
+                    .label(span, "not known here"),
+            );
+            return Ty::Error;
+        };
+        self.emit(Op::Push(0), span);
+        for term in self.def.score_terms.clone() {
+            let skip = term.when.map(|when| {
+                self.emit(Op::Call(when), span);
+                self.emit_jump(JumpKind::IfFalse, span)
+            });
+            self.emit(Op::Load(player), span);
+            self.emit(Op::Call(term.proc), span);
+            self.emit(Op::Add, span);
+            if let Some(at) = skip {
+                self.patch_here(at);
+            }
+        }
+        Ty::Int
+    }
+
+    fn count_on_board(&mut self, filter: &ast::Filter, board: &ast::Ident, span: Span) -> Ty {
+        let board_id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => Some(b),
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                None
+            }
+        };
+        let matcher = self.matcher(filter);
+        if let Some(board) = board_id {
+            self.emit(Op::CountOnBoard { board, matcher }, span);
+        }
+        Ty::Int
+    }
+
+    /// `outer[i]`: space `i` (from 0) of a ring, or of a whole board.
+    fn space_at(&mut self, group: &ast::Ident, index: &Expr, span: Span) -> Ty {
+        let run = match self.globals.get(&group.name) {
+            Some(Symbol::SpaceGroup(b, g)) => {
+                let run = &self.def.boards[b as usize].groups[g as usize];
+                Some((b, run.first, run.len))
+            }
+            Some(Symbol::Board(b)) => Some((b, 0, self.def.boards[b as usize].spaces())),
+            other => {
+                self.unknown_or_wrong(&group.name, group.span, other, "a ring or a board", "rings");
+                None
+            }
+        };
+        self.expect(index, &Ty::Int);
+        match run {
+            Some((board, first, len)) => {
+                self.emit(Op::SpaceIn { first, len }, span);
+                Ty::Space(board)
+            }
+            None => Ty::Error,
+        }
+    }
+
+    /// How many lines of the board the matching pieces in its slot complete.
+    fn lines(&mut self, filter: &ast::Filter, slot: &ast::Ident, board: &ast::Ident, span: Span) -> Ty {
+        let board_id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => b,
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
+                return Ty::Error;
+            }
+        };
+        let family = match self.globals.get(&slot.name) {
+            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
+            other => {
+                self.unknown_or_wrong(
+                    &slot.name,
+                    slot.span,
+                    other,
+                    &format!("a slot of board `{}`", board.name),
+                    "slots",
+                );
+                return Ty::Error;
+            }
+        };
+        let matcher = self.matcher(filter);
+        self.emit(
+            Op::Lines {
+                board: board_id,
+                family,
+                matcher,
+            },
+            span,
+        );
+        Ty::Int
+    }
+
+    fn sum(&mut self, var: &ast::Ident, domain: &ast::Domain, body: &Expr, span: Span) -> Ty {
+        let scope = self.scope();
+        let total = self.temp();
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Store(total), span);
+        self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
+            c.emit(Op::Load(total), span);
+            c.expect(body, &Ty::Int);
+            c.emit(Op::Add, span);
+            c.emit(Op::Store(total), span);
+        });
+        self.emit(Op::Load(total), span);
+        self.close_scope(scope);
+        Ty::Int
+    }
+
+    /// `table [...] at i`, a named table or a list option at an index.
+    fn table_at(&mut self, table: &ast::TableRef, index: &Expr, span: Span) -> Ty {
+        let op = match table {
+            ast::TableRef::Inline(values) => {
+                let id = self.next_id(self.def.tables.len(), Table::Tables, span);
+                self.def.tables.push(values.clone());
+                Some(Op::Table(id))
+            }
+            ast::TableRef::Named(name) => match self.globals.get(&name.name) {
+                Some(Symbol::Table(t)) => Some(Op::Table(t)),
+                Some(Symbol::Option(o)) if matches!(self.def.options[o as usize].ty, OptionType::IntList { .. }) => {
+                    Some(Op::OptionTable(o))
+                }
+                other => {
+                    self.unknown_or_wrong(&name.name, name.span, other, "a table or a list option", "tables");
+                    None
+                }
+            },
+        };
+        self.expect(index, &Ty::Int);
+        if let Some(op) = op {
+            self.emit(op, span);
+        }
+        Ty::Int
+    }
+
+    fn if_expr(&mut self, cond: &Expr, then: &Expr, otherwise: &Expr, span: Span) -> Ty {
+        self.expect(cond, &Ty::Bool);
+        let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
+        let ty = self.expr(then);
+        let to_end = self.emit_jump(JumpKind::Always, span);
+        self.patch_here(to_else);
+        self.expect(otherwise, &ty);
+        self.patch_here(to_end);
+        ty
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span) -> Ty {
+        match op {
+            BinOp::And | BinOp::Or => {
+                self.expect(lhs, &Ty::Bool);
+                self.emit(Op::Dup, span);
+                // The left side alone decides when it is false for `and`,
+                // true for `or`; it is then the result.
+                let decided = if op == BinOp::And {
+                    JumpKind::IfFalse
+                } else {
+                    JumpKind::IfTrue
+                };
+                let short = self.emit_jump(decided, span);
+                self.emit(Op::Pop, span);
+                self.expect(rhs, &Ty::Bool);
+                self.patch_here(short);
+                Ty::Bool
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                self.expect(lhs, &Ty::Int);
+                self.expect(rhs, &Ty::Int);
+                self.emit(
+                    match op {
+                        BinOp::Add => Op::Add,
+                        BinOp::Sub => Op::Sub,
+                        BinOp::Mul => Op::Mul,
+                        BinOp::Div => Op::Div,
+                        _ => Op::Rem,
+                    },
+                    span,
+                );
+                Ty::Int
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.expect(lhs, &Ty::Int);
+                self.expect(rhs, &Ty::Int);
+                self.emit(
+                    match op {
+                        BinOp::Lt => Op::Lt,
+                        BinOp::Le => Op::Le,
+                        BinOp::Gt => Op::Gt,
+                        _ => Op::Ge,
+                    },
+                    span,
+                );
+                Ty::Bool
+            }
+            BinOp::Beats => {
+                self.expect(lhs, &Ty::Kind);
+                self.expect(rhs, &Ty::Kind);
+                self.emit(Op::Beats, span);
+                Ty::Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let left = self.expr(lhs);
+                let right = match (&left, &rhs.kind) {
+                    (Ty::Enum(o), ExprKind::Name(n)) if self.find_local(&n.name).is_none() => {
+                        let OptionType::Enum(names) = &self.def.options[*o as usize].ty else {
+                            unreachable!()
+                        };
+                        match names.iter().position(|v| *v == n.name) {
+                            Some(i) => {
+                                self.emit(Op::Push(i as i64), rhs.span);
+                                left.clone()
+                            }
+                            None => {
+                                let option = self.def.options[*o as usize].name.clone();
+                                let mut diag = Diagnostic::error(
+                                    Code::UnknownName,
+                                    format!("option `{option}` has no value `{}`", n.name),
+                                )
+                                .label(rhs.span, format!("expected one of {}", names.join(", ")));
+                                if let Some(near) = nearest(&n.name, names.iter().map(String::as_str)) {
+                                    diag = diag.help(format!("did you mean `{near}`?"));
+                                }
+                                self.error(diag);
+                                Ty::Error
+                            }
+                        }
+                    }
+                    _ => self.expr(rhs),
+                };
+                if !right.fits(&left) || matches!(left, Ty::PerPlayer(_)) {
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("cannot compare {} with {}", left.describe(), right.describe()),
+                        )
+                        .label(lhs.span, left.describe())
+                        .label(rhs.span, right.describe()),
+                    );
+                }
+                self.emit(if op == BinOp::Eq { Op::Eq } else { Op::Ne }, span);
+                Ty::Bool
+            }
+        }
+    }
+
+    /// Compiles a filter's stack arguments and returns its matcher.
+    pub(super) fn matcher(&mut self, filter: &ast::Filter) -> Matcher {
+        let name = &filter.name;
+        let by = if let Some((slot, ty)) = self.find_local(&name.name) {
+            match ty {
+                Ty::PieceType => {
+                    self.emit(Op::Load(slot), name.span);
+                    MatchBy::TypeOnStack
+                }
+                Ty::Kind => {
+                    self.emit(Op::Load(slot), name.span);
+                    MatchBy::KindOnStack
+                }
+                other => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{}` is {}, so it cannot pick out pieces", name.name, other.describe()),
+                        )
+                        .label(name.span, "expected a piece type, a group or a kind"),
+                    );
+                    MatchBy::Any
+                }
+            }
+        } else {
+            match self.globals.get(&name.name) {
+                Some(Symbol::PieceType(t)) => MatchBy::Type(t),
+                Some(Symbol::Group(g)) => MatchBy::Group(g),
+                Some(Symbol::Kind(k)) => {
+                    self.emit(Op::Push(k as i64), name.span);
+                    MatchBy::KindOnStack
+                }
+                other => {
+                    self.unknown_or_wrong(
+                        &name.name,
+                        name.span,
+                        other,
+                        "a piece type, a group or a kind",
+                        "piece types",
+                    );
+                    MatchBy::Any
+                }
+            }
+        };
+        let owner = match &filter.owner {
+            Some(owner) => {
+                self.expect(owner, &Ty::Seat);
+                true
+            }
+            None => false,
+        };
+        Matcher { by, owner }
+    }
+}

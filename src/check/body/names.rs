@@ -1,0 +1,285 @@
+//! Names and `X of Y`: locals, declared names, per-player values, zones and
+//! the built-ins such as `top of` and `owner of`.
+
+use super::Compiler;
+use crate::check::types::{Symbol, Ty};
+use crate::diagnostic::{Code, Diagnostic, Span, nearest};
+use crate::ir::{Attr, FamilyIndex, Op, OptionType};
+use crate::syntax::ast::{self, Expr};
+
+const BUILTINS: &[&str] = &[
+    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next", "space", "adjacent",
+];
+
+impl Compiler {
+    pub(super) fn name(&mut self, name: &ast::Ident) -> Ty {
+        let span = name.span;
+        if let Some((slot, ty)) = self.find_local(&name.name) {
+            if let Ty::PerPlayer(_) = ty {
+                self.error(
+                    Diagnostic::error(
+                        Code::MissingPlayer,
+                        format!("`{}` holds one choice per player", name.name),
+                    )
+                    .label(span, "whose?")
+                    .help(format!("write `{} of player 1`", name.name)),
+                );
+                return Ty::Error;
+            }
+            self.emit(Op::Load(slot), span);
+            return ty;
+        }
+        if self.f.rank_context
+            && let Some(&proc) = self.score_terms.get(&name.name)
+        {
+            let player = self.f.current_player.unwrap_or(0);
+            self.emit(Op::Load(player), span);
+            self.emit(Op::Call(proc), span);
+            return Ty::Int;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Seat(s)) => {
+                self.emit(Op::Push(s as i64), span);
+                Ty::Seat
+            }
+            Some(Symbol::Kind(k)) => {
+                self.emit(Op::Push(k as i64), span);
+                Ty::Kind
+            }
+            Some(Symbol::PieceType(t)) => {
+                self.emit(Op::Push(t as i64), span);
+                Ty::PieceType
+            }
+            Some(Symbol::SpaceGroup(b, g)) => {
+                let run = self.def.boards[b as usize].groups[g as usize].clone();
+                if run.len == 1 {
+                    self.emit(Op::Push(run.first as i64), span);
+                    return Ty::Space(b);
+                }
+                self.error(
+                    Diagnostic::error(
+                        Code::MissingIndex,
+                        format!("`{}` is a ring of {} spaces, not one space", name.name, run.len),
+                    )
+                    .label(span, "which one?")
+                    .help(format!(
+                        "write `{}[i]` for one of them (counting from 0), or go through them with `for s in {}`",
+                        name.name, name.name
+                    )),
+                );
+                Ty::Error
+            }
+            Some(Symbol::Option(o)) => {
+                self.emit(Op::LoadOption(o), span);
+                match &self.def.options[o as usize].ty {
+                    OptionType::Bool => Ty::Bool,
+                    OptionType::Int { .. } => Ty::Int,
+                    OptionType::Enum(_) => Ty::Enum(o),
+                    OptionType::IntList { .. } => {
+                        self.error(
+                            Diagnostic::error(Code::TypeMismatch, format!("option `{}` is a list", name.name))
+                                .label(span, "a list cannot be used as one value"),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            Some(Symbol::Var(v)) => {
+                let def = self.def.vars[v as usize].clone();
+                if def.per_player {
+                    self.error(
+                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
+                            .label(span, "whose?")
+                            .help(format!("write `{} of <player>`", name.name)),
+                    );
+                    return Ty::Error;
+                }
+                self.emit(Op::LoadVar(def.slot), span);
+                self.var_types[v as usize].clone()
+            }
+            Some(Symbol::Family(f)) => {
+                let family = self.def.families[f as usize].clone();
+                match family.by {
+                    FamilyIndex::Single => {
+                        self.emit(Op::Push(family.first as i64), span);
+                        Ty::Zone
+                    }
+                    FamilyIndex::PerPlayer => {
+                        self.error(
+                            Diagnostic::error(Code::MissingPlayer, format!("there is one `{}` per player", name.name))
+                                .label(span, "whose?")
+                                .help(format!("write `{} of <player>`", name.name)),
+                        );
+                        Ty::Error
+                    }
+                    FamilyIndex::PerSpace(b) => {
+                        let board = self.def.boards[b as usize].name.clone();
+                        self.error(
+                            Diagnostic::error(
+                                Code::MissingSpace,
+                                format!("there is one `{}` per space of `{board}`", name.name),
+                            )
+                            .label(span, "which space?")
+                            .help(format!(
+                                "write `{} of <space>`, e.g. inside `for location in {board}`",
+                                name.name
+                            )),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            other => {
+                self.unknown_or_wrong(&name.name, span, other, "a value", "values");
+                Ty::Error
+            }
+        }
+    }
+
+    pub(super) fn of(&mut self, name: &ast::Ident, arg: &Expr, span: Span) -> Ty {
+        let shadowed = self.find_local(&name.name).is_some() || self.globals.names.contains_key(&name.name);
+        if !shadowed && BUILTINS.contains(&name.name.as_str()) {
+            return self.builtin(&name.name, arg, span);
+        }
+        if let Some((slot, ty)) = self.find_local(&name.name) {
+            if let Ty::PerPlayer(inner) = ty {
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::LoadAt(slot), span);
+                return *inner;
+            }
+            self.error(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("`{}` is one value, not one per player", name.name),
+                )
+                .label(name.span, format!("`{}` is {}", name.name, ty.describe())),
+            );
+            return Ty::Error;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Family(f)) => {
+                let family = self.def.families[f as usize].clone();
+                match family.by {
+                    FamilyIndex::PerPlayer => self.expect(arg, &Ty::Seat),
+                    FamilyIndex::PerSpace(b) => self.expect(arg, &Ty::Space(b)),
+                    FamilyIndex::Single => {
+                        self.error(
+                            Diagnostic::error(Code::TypeMismatch, format!("there is only one `{}`", name.name))
+                                .label(span, format!("write just `{}`", name.name)),
+                        );
+                        return Ty::Error;
+                    }
+                }
+                self.emit(Op::ZoneOf(f), span);
+                Ty::Zone
+            }
+            Some(Symbol::Var(v)) => {
+                let def = self.def.vars[v as usize].clone();
+                if !def.per_player {
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{}` is one value, not one per player", name.name),
+                        )
+                        .label(span, format!("write just `{}`", name.name)),
+                    );
+                    return Ty::Error;
+                }
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::LoadVarAt(def.slot), span);
+                self.var_types[v as usize].clone()
+            }
+            other => {
+                let mut diag_name = name.name.clone();
+                if other.is_none() {
+                    // Suggest built-ins too.
+                    let mut candidates: Vec<&str> = self.globals.all_names().collect();
+                    candidates.extend(BUILTINS);
+                    let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown name `{}`", name.name)).label(
+                        name.span,
+                        "not a zone, a per-player value or a built-in such as `top of`",
+                    );
+                    if let Some(near) = nearest(&name.name, candidates) {
+                        diag = diag.help(format!("did you mean `{near}`?"));
+                    }
+                    self.error(diag);
+                    return Ty::Error;
+                }
+                diag_name.push_str(" of ...");
+                self.unknown_or_wrong(&name.name, name.span, other, "a zone or a per-player value", "zones");
+                Ty::Error
+            }
+        }
+    }
+
+    fn builtin(&mut self, name: &str, arg: &Expr, span: Span) -> Ty {
+        match name {
+            "top" | "bottom" | "size" => {
+                self.expect(arg, &Ty::Zone);
+                match name {
+                    "top" => {
+                        self.emit(Op::Top, span);
+                        Ty::Piece
+                    }
+                    "bottom" => {
+                        self.emit(Op::Bottom, span);
+                        Ty::Piece
+                    }
+                    _ => {
+                        self.emit(Op::Size, span);
+                        Ty::Int
+                    }
+                }
+            }
+            "kind" | "value" | "owner" | "type" => {
+                self.expect(arg, &Ty::Piece);
+                let (attr, ty) = match name {
+                    "kind" => (Attr::Kind, Ty::Kind),
+                    "value" => (Attr::Value, Ty::Int),
+                    "owner" => (Attr::Owner, Ty::Seat),
+                    _ => (Attr::Type, Ty::PieceType),
+                };
+                self.emit(Op::Attr(attr), span);
+                ty
+            }
+            "space" => {
+                self.expect(arg, &Ty::Piece);
+                match self.only_board(span, "`space of`") {
+                    Some(b) => {
+                        self.emit(Op::SpaceOf(b), span);
+                        Ty::Space(b)
+                    }
+                    None => Ty::Error,
+                }
+            }
+            "adjacent" => {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "`adjacent of` is a set of spaces, not one value")
+                        .label(span, "use it where spaces are gone through")
+                        .help("write `for s in adjacent of x { ... }` or `chooses s from adjacent of x`"),
+                );
+                Ty::Error
+            }
+            "opponent" => {
+                if self.def.players() != 2 {
+                    self.error(
+                        Diagnostic::error(
+                            Code::NoSingleOpponent,
+                            format!("with {} players there is no single opponent", self.def.players()),
+                        )
+                        .label(span, "`opponent of` needs exactly two players")
+                        .help("use `next of P` for the player after P"),
+                    );
+                }
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::Opponent, span);
+                Ty::Seat
+            }
+            _ => {
+                self.expect(arg, &Ty::Seat);
+                self.emit(Op::NextSeat, span);
+                Ty::Seat
+            }
+        }
+    }
+}

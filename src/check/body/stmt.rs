@@ -1,0 +1,449 @@
+//! Statements: blocks and what can never run after them, `let`, `set`,
+//! `if`, the loops, `return`, the moves of pieces and the ends of the game.
+
+use super::writer::JumpKind;
+use super::{Compiler, LoopCtx};
+use crate::check::types::{Symbol, Ty};
+use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::ir::Op;
+use crate::syntax::ast::{self, Expr, Stmt, StmtKind};
+
+impl Compiler {
+    pub(super) fn unreachable(&mut self, span: Span, cause: Option<&Stmt>) {
+        let mut diag = Diagnostic::error(Code::Unreachable, "this can never run").label(span, "unreachable");
+        if let Some(cause) = cause {
+            let why = match cause.kind {
+                StmtKind::Loop(_) => "this loop has no `break`, so it never ends",
+                StmtKind::Return(_) => "this returns first",
+                StmtKind::Break => "this leaves the loop first",
+                StmtKind::Win(_) | StmtKind::DeclareDraw(_) | StmtKind::EndGame => "this ends the game first",
+                _ => "every path through this ends first",
+            };
+            diag = diag.label(cause.span, why);
+        }
+        self.error(diag.help("remove it, or give what comes before it a way to finish (e.g. a `break`)"));
+    }
+
+    /// Compiles a block; returns whether it never finishes normally.
+    pub(super) fn block(&mut self, block: &ast::Block) -> bool {
+        let scope = self.scope();
+        let mut cause: Option<&Stmt> = None;
+        let mut reported = false;
+        for stmt in &block.stmts {
+            if cause.is_some() && !reported {
+                self.unreachable(stmt.span, cause);
+                reported = true;
+            }
+            if self.stmt(stmt) && cause.is_none() {
+                cause = Some(stmt);
+            }
+        }
+        let diverges = cause.is_some();
+        self.close_scope(scope);
+        diverges
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> bool {
+        crate::syntax::deeper(|| self.stmt_node(stmt))
+    }
+
+    /// Compiles one statement; returns whether it never finishes normally
+    /// (it returns, leaves its loop, ends the game or loops forever).
+    fn stmt_node(&mut self, stmt: &Stmt) -> bool {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Named { body, .. } => self.block(body),
+            StmtKind::Let { names, value } => {
+                self.let_stmt(names, value, span);
+                false
+            }
+            StmtKind::Set { target, value } => {
+                self.assign(target, value, false, span);
+                false
+            }
+            StmtKind::Add { amount, target } => {
+                self.assign(target, amount, true, span);
+                false
+            }
+            StmtKind::If { cond, then, otherwise } => self.if_stmt(cond, then, otherwise.as_ref(), span),
+            StmtKind::For { var, domain, body } => {
+                self.for_loop(var, domain, span, false, &mut |c: &mut Compiler| {
+                    c.block(body);
+                });
+                false
+            }
+            StmtKind::Loop(body) => self.loop_stmt(body, span),
+            StmtKind::While { cond, body } => {
+                self.while_stmt(cond, body, span);
+                false
+            }
+            StmtKind::Repeat { times, body } => {
+                self.repeat_stmt(times, body, span);
+                false
+            }
+            StmtKind::Break => {
+                self.break_stmt(span);
+                true
+            }
+            StmtKind::Return(values) => {
+                self.return_stmt(values, span);
+                true
+            }
+            StmtKind::ChooseEach { var, domain, secret } => {
+                self.choose_each(var, domain, *secret, None, span);
+                false
+            }
+            StmtKind::Race { var, domain, time } => {
+                self.choose_each(var, domain, false, Some(time), span);
+                false
+            }
+            StmtKind::Choose {
+                who,
+                var,
+                domain,
+                secret,
+                otherwise,
+            } => {
+                self.choose(who, var, domain, *secret, otherwise.as_ref(), span);
+                false
+            }
+            StmtKind::Draft { choosers, entries } => {
+                self.draft(choosers, entries, span);
+                false
+            }
+            StmtKind::ChooseActions { who, actions } => {
+                self.choose_actions(who, actions, span);
+                false
+            }
+            StmtKind::Shuffle(zone) => {
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::Shuffle, span);
+                false
+            }
+            StmtKind::Deal { count, from, to } => {
+                self.expect(count, &Ty::Int);
+                self.expect(from, &Ty::Zone);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::Deal, span);
+                false
+            }
+            StmtKind::Move { what, to } => {
+                self.expect(what, &Ty::Piece);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::Move, span);
+                false
+            }
+            StmtKind::MoveAll { from, to } => {
+                self.expect(from, &Ty::Zone);
+                self.expect(to, &Ty::Zone);
+                self.emit(Op::MoveAll, span);
+                false
+            }
+            StmtKind::Reveal { pieces, to } => {
+                self.reveal_stmt(pieces, to.as_ref());
+                false
+            }
+            StmtKind::Hide(pieces) => {
+                for piece in pieces {
+                    self.expect(piece, &Ty::Piece);
+                    self.emit(Op::Hide, piece.span);
+                }
+                false
+            }
+            StmtKind::Win(seat) => {
+                self.expect(seat, &Ty::Seat);
+                self.emit(Op::Win, span);
+                true
+            }
+            StmtKind::DeclareDraw(reason) => {
+                let reason = reason.as_ref().map(|r| self.fail_message(r.clone(), span));
+                self.emit(Op::DeclareDraw(reason), span);
+                true
+            }
+            StmtKind::EndGame => {
+                self.emit(Op::EndGame, span);
+                self.ends_game_to_result = true;
+                true
+            }
+            StmtKind::Call { name, args } => {
+                self.call_stmt(name, args, span);
+                false
+            }
+        }
+    }
+
+    /// `let x = value`, or `let (a, b) = proc(...)` for a procedure's results.
+    fn let_stmt(&mut self, names: &[ast::Ident], value: &Expr, span: Span) {
+        if names.len() == 1 {
+            let ty = self.expr(value);
+            if matches!(ty, Ty::PerPlayer(_)) {
+                self.error(
+                    Diagnostic::error(Code::TypeMismatch, "a per-player choice cannot be copied whole")
+                        .label(value.span, "write `x of player 1`"),
+                );
+            }
+            let slot = self.local(&names[0].name, ty, 1);
+            self.emit(Op::Store(slot), span);
+        } else {
+            let types = self.multi_call(value, names.len());
+            let slots: Vec<u16> = names
+                .iter()
+                .zip(types)
+                .map(|(n, ty)| self.local(&n.name, ty, 1))
+                .collect();
+            for slot in slots.into_iter().rev() {
+                self.emit(Op::Store(slot), span);
+            }
+        }
+    }
+
+    /// Returns whether both branches never finish (without `else`, the
+    /// statement can always finish).
+    fn if_stmt(&mut self, cond: &Expr, then: &ast::Block, otherwise: Option<&ast::Block>, span: Span) -> bool {
+        self.expect(cond, &Ty::Bool);
+        let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
+        let then_diverges = self.block(then);
+        match otherwise {
+            None => {
+                self.patch_here(to_else);
+                false
+            }
+            Some(other) => {
+                let to_end = self.emit_jump(JumpKind::Always, span);
+                self.patch_here(to_else);
+                let else_diverges = self.block(other);
+                self.patch_here(to_end);
+                then_diverges && else_diverges
+            }
+        }
+    }
+
+    /// `loop { ... }`: returns whether it never ends (nothing breaks out).
+    fn loop_stmt(&mut self, body: &ast::Block, span: Span) -> bool {
+        let start = self.here();
+        self.f.loops.push(LoopCtx { breaks: vec![] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        let broke = self.close_loop();
+        !broke
+    }
+
+    fn while_stmt(&mut self, cond: &Expr, body: &ast::Block, span: Span) {
+        let start = self.here();
+        self.expect(cond, &Ty::Bool);
+        let exit = self.emit_jump(JumpKind::IfFalse, cond.span);
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        self.close_loop();
+    }
+
+    /// `repeat N times { ... }`: counts down a hidden local.
+    fn repeat_stmt(&mut self, times: &Expr, body: &ast::Block, span: Span) {
+        let scope = self.scope();
+        let count = self.temp();
+        self.expect(times, &Ty::Int);
+        self.emit(Op::Store(count), times.span);
+        let start = self.here();
+        self.emit(Op::Load(count), span);
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Gt, span);
+        let exit = self.emit_jump(JumpKind::IfFalse, span);
+        self.emit(Op::Load(count), span);
+        self.emit(Op::Push(1), span);
+        self.emit(Op::Sub, span);
+        self.emit(Op::Store(count), span);
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        self.block(body);
+        self.emit_jump_back(JumpKind::Always, start, span);
+        self.close_loop();
+        self.close_scope(scope);
+    }
+
+    fn break_stmt(&mut self, span: Span) {
+        if self.f.loops.is_empty() {
+            self.error(
+                Diagnostic::error(Code::MisplacedBreak, "`break` outside a loop")
+                    .label(span, "there is no loop to leave here"),
+            );
+        } else {
+            let out = self.emit_jump(JumpKind::Always, span);
+            self.f.loops.last_mut().unwrap().breaks.push(out);
+        }
+    }
+
+    fn reveal_stmt(&mut self, pieces: &[Expr], to: Option<&Expr>) {
+        for piece in pieces {
+            self.expect(piece, &Ty::Piece);
+            if let Some(to) = to {
+                self.expect(to, &Ty::Seat);
+            }
+            self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
+        }
+    }
+
+    /// A procedure called for what it does; its results are dropped.
+    fn call_stmt(&mut self, name: &ast::Ident, args: &[Expr], span: Span) {
+        match self.globals.get(&name.name) {
+            Some(Symbol::Proc(p)) => {
+                let returns = self.call_proc(p, name, args, span);
+                for _ in 0..returns.len() {
+                    self.emit(Op::Pop, span);
+                }
+            }
+            Some(Symbol::Hook(_)) => {
+                self.error(
+                    Diagnostic::error(
+                        Code::UnusedResult,
+                        format!("the result of hook `{}` is thrown away", name.name),
+                    )
+                    .label(span, "a hook only answers a question")
+                    .help("use it in a condition: `if hook(...) { ... }`"),
+                );
+            }
+            other => self.unknown_or_wrong(&name.name, name.span, other, "a procedure", "procedures"),
+        }
+    }
+
+    /// Ends the innermost loop here: every jump out of it lands after it.
+    /// Returns whether anything jumped out.
+    pub(super) fn close_loop(&mut self) -> bool {
+        let ctx = self.f.loops.pop().expect("a loop is open");
+        let jumped_out = !ctx.breaks.is_empty();
+        self.patch_all_here(ctx.breaks);
+        jumped_out
+    }
+
+    fn return_stmt(&mut self, values: &[Expr], span: Span) {
+        if self.f.is_main || self.f.returns.is_none() {
+            self.error(
+                Diagnostic::error(Code::MisplacedReturn, "`return` outside a procedure")
+                    .label(span, "nothing to return to")
+                    .help("to end the game use `win P`, `declare draw` or `end game`"),
+            );
+            return;
+        }
+        let expected = self.f.returns.as_ref().map_or(0, Vec::len);
+        if values.len() != expected {
+            self.error(
+                Diagnostic::error(
+                    Code::WrongArity,
+                    format!("this procedure returns {expected} values, not {}", values.len()),
+                )
+                .label(span, format!("{} values here", values.len())),
+            );
+            return;
+        }
+        for (i, value) in values.iter().enumerate() {
+            let declared = self.f.returns.as_ref().and_then(|r| r[i].clone());
+            let ty = match &declared {
+                Some(t) => {
+                    self.expect(value, t);
+                    t.clone()
+                }
+                None => self.expr(value),
+            };
+            if let Some(returns) = self.f.returns.as_mut() {
+                returns[i] = Some(ty);
+            }
+        }
+        self.emit(Op::Return, span);
+    }
+
+    fn assign(&mut self, target: &ast::LValue, value: &Expr, add: bool, span: Span) {
+        let name = &target.name;
+        if target.index.is_none()
+            && let Some(local) = self.f.locals.iter().rev().find(|l| l.name == name.name)
+            && local.fixed
+        {
+            self.error(
+                Diagnostic::error(
+                    Code::ReadOnly,
+                    format!("`{}` is the value a loop goes through", name.name),
+                )
+                .label(target.span, "the loop sets it; it cannot be set here")
+                .help(format!("copy it first: `let mine = {}`", name.name)),
+            );
+            return;
+        }
+        if target.index.is_none()
+            && let Some((slot, ty)) = self.find_local(&name.name)
+        {
+            if add {
+                self.emit(Op::Load(slot), span);
+                self.expect(value, &Ty::Int);
+                self.emit(Op::Add, span);
+            } else {
+                self.expect(value, &ty);
+            }
+            self.emit(Op::Store(slot), span);
+            return;
+        }
+        match self.globals.get(&name.name) {
+            Some(Symbol::Var(var)) if self.def.vars[var as usize].constant => self.error(
+                Diagnostic::error(Code::ReadOnly, format!("`{}` is a constant", name.name))
+                    .label(target.span, "constants never change")
+                    .help("declare it with `var` if it should change during the game"),
+            ),
+            Some(Symbol::Var(var)) => {
+                let def = self.def.vars[var as usize].clone();
+                let ty = if add {
+                    Ty::Int
+                } else {
+                    self.var_types[var as usize].clone()
+                };
+                match (&target.index, def.per_player) {
+                    (None, false) => {
+                        if add {
+                            self.emit(Op::LoadVar(def.slot), span);
+                        }
+                        self.expect(value, &ty);
+                        if add {
+                            self.emit(Op::Add, span);
+                        }
+                        self.emit(Op::StoreVar(def.slot), span);
+                    }
+                    (Some(index), true) => {
+                        // The player is computed once, even when it is read and written.
+                        let scope = self.scope();
+                        let seat = self.temp();
+                        self.expect(index, &Ty::Seat);
+                        self.emit(Op::Store(seat), index.span);
+                        if add {
+                            self.emit(Op::Load(seat), span);
+                            self.emit(Op::LoadVarAt(def.slot), span);
+                        }
+                        self.expect(value, &ty);
+                        if add {
+                            self.emit(Op::Add, span);
+                        }
+                        self.emit(Op::Load(seat), span);
+                        self.emit(Op::StoreVarAt(def.slot), span);
+                        self.close_scope(scope);
+                    }
+                    (None, true) => self.error(
+                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
+                            .label(target.span, "whose?")
+                            .help(format!("write `{} of <player>`", name.name)),
+                    ),
+                    (Some(index), false) => self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{}` is one value, not one per player", name.name),
+                        )
+                        .label(index.span, "remove `of ...`"),
+                    ),
+                }
+            }
+            Some(Symbol::Option(_)) => self.error(
+                Diagnostic::error(
+                    Code::ReadOnly,
+                    format!("option `{}` cannot be changed during the game", name.name),
+                )
+                .label(target.span, "options are fixed before the game starts")
+                .help("declare a `var` to keep a value that changes"),
+            ),
+            other => self.unknown_or_wrong(&name.name, name.span, other, "a variable", "variables"),
+        }
+    }
+}
