@@ -12,6 +12,7 @@ pub mod explain;
 pub mod house;
 pub mod input;
 pub mod ir;
+pub mod load;
 pub mod playtest;
 pub mod scenario;
 pub mod script;

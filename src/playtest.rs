@@ -40,7 +40,7 @@ pub fn check_and_playtest(
     games: u64,
 ) -> (Vec<Diagnostic>, crate::diagnostic::Sources) {
     // A house-rules file is checked with its options in force.
-    let (mut diagnostics, sources) = match crate::house::load_game(path, loader, |_| Ok(vec![])) {
+    let (mut diagnostics, sources) = match crate::load::load_game(path, loader, |_| Ok(vec![])) {
         Ok(game) => {
             let mut diagnostics = smoke_test_with(&game.def, &game.options, games);
             diagnostics.extend(game.warnings);

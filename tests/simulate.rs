@@ -212,7 +212,7 @@ fn games_stopped_by_the_decision_limit_are_counted_and_replayable() {
 
 #[test]
 fn house_rules_anytime_actions_and_conditional_scores_are_covered() {
-    let loaded = rpsdsl::house::load_game(
+    let loaded = rpsdsl::load::load_game(
         std::path::Path::new("games/house/both_modules.toml"),
         &rpsdsl::check::FsLoader,
         |_| Ok(vec![]),

@@ -195,7 +195,7 @@ impl Loading<'_> {
                         );
                         continue;
                     }
-                    let target = crate::house::tidy_path(&dir.join(name));
+                    let target = crate::input::tidy_path(&dir.join(name));
                     if self.stack.contains(&target) {
                         base_failed |= extends;
                         let code = if extends { Code::ExtendsCycle } else { Code::UseCycle };
