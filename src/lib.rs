@@ -9,6 +9,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod engine;
 pub mod explain;
+pub mod game;
 pub mod house;
 pub mod input;
 pub mod ir;

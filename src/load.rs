@@ -11,14 +11,15 @@ use std::sync::Arc;
 
 use crate::check::{self, Checked, Failed, OptionSetting, SourceLoader};
 use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::game::Game;
 use crate::house::HouseRules;
-use crate::ir::{GameDef, OptionValue};
+use crate::ir::OptionValue;
 
 /// A game ready to play: its definition, the option values in force, and
 /// how it was described (for transcript headers).
 #[derive(Debug)]
 pub struct LoadedGame {
-    pub def: GameDef,
+    pub def: Game,
     pub options: Vec<OptionValue>,
     pub warnings: Vec<Diagnostic>,
     /// "games/variants/x.rules (extends games/rubber_paper_scissors.rules)".
@@ -47,7 +48,7 @@ pub fn load_game(
         (check::check_file(path, loader)?, None)
     };
     let Checked {
-        mut def,
+        def: mut game,
         warnings,
         items,
     } = checked;
@@ -56,7 +57,7 @@ pub fn load_game(
         // The house file joins the game's sources so its spans can be drawn.
         // It was parsed against sources of its own, where it was file 0:
         // its settings move to its id here.
-        let file = def.sources.add(path.display().to_string(), house.text.clone());
+        let file = game.sources.add(path.display().to_string(), house.text.clone());
         settings.extend(
             std::mem::take(&mut house.rules.settings)
                 .into_iter()
@@ -67,24 +68,24 @@ pub fn load_game(
                 }),
         );
         if let Some(name) = &house.rules.name {
-            def.name = format!("{} ({name})", def.name);
+            game.name = format!("{} ({name})", game.name);
         }
     }
-    match extra(&mut def.sources) {
+    match extra(&mut game.sources) {
         Ok(more) => settings.extend(more),
         Err(diagnostics) => {
             return Err(Box::new(Failed {
                 diagnostics,
-                sources: def.sources,
+                sources: game.def.sources,
             }));
         }
     }
-    let options = match check::resolve_settings(&def, &settings) {
+    let options = match check::resolve_settings(&game, &settings) {
         Ok(options) => options,
         Err(diagnostics) => {
             return Err(Box::new(Failed {
                 diagnostics,
-                sources: def.sources,
+                sources: game.def.sources,
             }));
         }
     };
@@ -92,7 +93,7 @@ pub fn load_game(
         Some(house) => house.rules.rules.display().to_string(),
         None => path.display().to_string(),
     };
-    let mut description = match &def.base {
+    let mut description = match &game.base {
         Some(base) => format!("{rules} (extends {base})"),
         None => rules,
     };
@@ -100,7 +101,7 @@ pub fn load_game(
         description = format!("{} with house rules {}", description, path.display());
     }
     Ok(LoadedGame {
-        def,
+        def: game,
         options,
         warnings,
         description,

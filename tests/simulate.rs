@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::rpsdsl;
 use rpsdsl::engine::Event;
-use rpsdsl::ir::GameDef;
+use rpsdsl::game::Game;
 use rpsdsl::sim::{self, Comparison, Plan, Report};
 
 fn plan(rules: &str, games: u64, seed: u64) -> Plan {
@@ -20,7 +20,7 @@ fn plan(rules: &str, games: u64, seed: u64) -> Plan {
     }
 }
 
-fn simulate(def: &GameDef, plan: &Plan, jobs: usize) -> Report {
+fn simulate(def: &Game, plan: &Plan, jobs: usize) -> Report {
     sim::simulate(def, &def.default_options(), plan, jobs, &|_| {}).unwrap()
 }
 

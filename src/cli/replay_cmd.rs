@@ -292,7 +292,7 @@ fn check_header(
 
 /// Whether `seed` deals the recorded shuffles, given the same decisions.
 fn check_seed(
-    def: &rpsdsl::ir::GameDef,
+    def: &rpsdsl::game::Game,
     options: &[rpsdsl::ir::OptionValue],
     seed: u64,
     script: &rpsdsl::transcript::ReplayScript,

@@ -1,4 +1,6 @@
 //! The engine: a resumable interpreter of a [`GameDef`]'s flow program.
+//! What runs code takes a [`Game`], the definition with its compiled hooks;
+//! what only reads takes the `GameDef`.
 //!
 //! [`State::start`] runs the game until it needs a decision. The caller reads
 //! [`State::pending`], gathers the choices (from agents, a scenario, a person)
@@ -20,6 +22,7 @@ pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::game::Game;
 use crate::ir::{
     ChoiceKind, DecisionId, GameDef, NO_CHOICE, OptionValue, PieceId, Seat, ZoneId, declared_kind, piece_of,
 };
@@ -206,7 +209,7 @@ const MAX_STEPS_BETWEEN_DECISIONS: u64 = 1_000_000;
 impl State {
     /// Sets up a game and runs it to the first decision.
     pub fn start(
-        def: &GameDef,
+        def: &Game,
         options: &[OptionValue],
         seed: u64,
         forced: Vec<ForcedShuffle>,
@@ -337,7 +340,7 @@ impl State {
 
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
-    pub fn apply(&mut self, def: &GameDef, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
+    pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Status::Waiting(ask) = &self.status else {
             return Err(IllegalAction::NotWaiting.into());
         };
@@ -409,7 +412,7 @@ impl State {
 
     fn start_anytime(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         ask: Ask,
         choice: Choice,
         events: &mut Vec<Event>,
@@ -517,7 +520,7 @@ impl State {
 
     /// The result keys (`most score`, `then most lines`) for the current
     /// position, per key and seat, without ending the game.
-    pub fn result_keys_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let keys = def
             .rank_keys
@@ -534,7 +537,7 @@ impl State {
 
     /// Scores the current position with the game's score terms, per seat and
     /// term, without ending the game.
-    pub fn score_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn score_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let mut scores = vec![vec![0; def.score_terms.len()]; def.players()];
         // Score terms run like triggers, in a running state; the decision
         // being waited for is restored afterwards.

@@ -6,6 +6,7 @@ use rand::seq::SliceRandom;
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::game::Game;
 use crate::ir::{
     Attr, ChoiceKind, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat, ZoneId,
     declared_kind, piece_of,
@@ -49,7 +50,7 @@ impl State {
     /// to completion and returns its results.
     pub(super) fn call_sync(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         proc: ProcId,
         args: &[i64],
         events: &mut Vec<Event>,
@@ -80,7 +81,7 @@ impl State {
     }
 
     /// Runs the main flow until it waits or ends.
-    pub(super) fn run(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    pub(super) fn run(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         match self.exec(def, events, 0) {
             Ok(_) => Ok(()),
             Err(e) => {
@@ -236,7 +237,7 @@ impl State {
     /// One score term for one seat, or `None` when its `when` condition is off.
     pub(super) fn term_points(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         term: usize,
         seat: Seat,
         events: &mut Vec<Event>,
@@ -252,7 +253,7 @@ impl State {
 
     /// Adds the `anytime` actions each deciding seat may take now, as
     /// negative values after its real choices.
-    fn offer_anytime(&mut self, def: &GameDef, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn offer_anytime(&mut self, def: &Game, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         // An anytime action is not interrupted by another one.
         if !self.interrupted.is_empty() {
             return Ok(());
@@ -267,7 +268,7 @@ impl State {
         Ok(())
     }
 
-    fn run_triggers(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn run_triggers(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         for (t, trigger) in def.triggers.iter().enumerate() {
             let before = events.len();
             self.call_sync(def, trigger.proc, &[], events)?;
@@ -282,7 +283,7 @@ impl State {
         Ok(())
     }
 
-    fn rank(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn rank(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
         self.scores = vec![vec![0; def.score_terms.len()]; players];
         for seat in 0..players {
@@ -344,7 +345,7 @@ impl State {
         Ok(())
     }
 
-    fn exec(&mut self, def: &GameDef, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
+    fn exec(&mut self, def: &Game, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
         loop {
             if self.frames.len() <= stop_depth {
                 return Ok(Stop::Returned);

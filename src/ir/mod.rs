@@ -10,7 +10,6 @@ pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use dump::disassemble;
 
 use crate::diagnostic::{Sources, Span};
-use crate::script::Script;
 
 pub type Seat = u8;
 pub type PieceId = u16;
@@ -73,7 +72,6 @@ pub struct GameDef {
     pub hook_calls: Vec<HookCall>,
     /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
     pub filters: Vec<PieceFilter>,
-    pub script: Option<Script>,
     pub score_terms: Vec<ScoreTerm>,
     pub anytime: Vec<Anytime>,
     /// The file this one extends, for a variant.
