@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use rpsdsl::agents::{self, Agent, Mcts, SearchStats};
 use rpsdsl::check::{self, FsLoader};
 use rpsdsl::engine::State;
-use rpsdsl::ir::GameDef;
 use rpsdsl::session;
 
 const GAMES: &[&str] = &[
@@ -24,7 +23,7 @@ const GAMES: &[&str] = &[
     "games/rps_poker.rules",
 ];
 
-fn load(path: &str) -> GameDef {
+fn load(path: &str) -> rpsdsl::game::Game {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     match check::check_file(&path, &FsLoader) {
         Ok(c) => c.def,

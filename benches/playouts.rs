@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rpsdsl::agents;
 use rpsdsl::check::{self, FsLoader};
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::ir::GameDef;
+use rpsdsl::game::Game;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
 
@@ -69,7 +69,7 @@ fn display(path: &Path) -> String {
     path.strip_prefix(root).unwrap_or(path).display().to_string()
 }
 
-fn bench_game(name: &str, def: &GameDef, budget: Duration) {
+fn bench_game(name: &str, def: &Game, budget: Duration) {
     let options = def.default_options();
     let scenario = Scenario::default();
     let mut games = 0u64;
@@ -121,7 +121,7 @@ fn bench_game(name: &str, def: &GameDef, budget: Duration) {
 
 /// A state some way into a random game: after up to `MID_GAME_ROUNDS`
 /// decision rounds, but never one that is already over.
-fn mid_game(def: &GameDef, options: &[rpsdsl::ir::OptionValue], seed: u64) -> Option<(State, usize)> {
+fn mid_game(def: &Game, options: &[rpsdsl::ir::OptionValue], seed: u64) -> Option<(State, usize)> {
     let mut events = vec![];
     let mut state = State::start(def, options, seed, vec![], &mut events).ok()?;
     let mut players = agents::from_spec("random", def.players(), seed).ok()?;

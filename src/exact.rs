@@ -17,7 +17,8 @@ use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Chance, Choice, EngineError, Event, RuntimeError, State};
-use crate::ir::{GameDef, OptionValue};
+use crate::game::Game;
+use crate::ir::OptionValue;
 
 /// Positions visited before an enumeration gives up, unless told otherwise.
 pub const DEFAULT_BUDGET: u64 = 10_000_000;
@@ -65,7 +66,7 @@ struct Node {
 }
 
 struct Walk<'a> {
-    def: &'a GameDef,
+    def: &'a Game,
     budget: u64,
     positions: u64,
     events: Vec<Event>,
@@ -91,7 +92,7 @@ type Step<'s> = dyn Fn(&mut State, &mut Vec<Event>) -> Result<(), RuntimeError> 
 
 /// Enumerates `def` with `options` under uniform random play, visiting at
 /// most `budget` positions.
-pub fn enumerate(def: &GameDef, options: &[OptionValue], budget: u64) -> Result<Exact, Box<Diagnostic>> {
+pub fn enumerate(def: &Game, options: &[OptionValue], budget: u64) -> Result<Exact, Box<Diagnostic>> {
     let players = def.players();
     let mut walk = Walk {
         def,

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::{Sources, Span};
-use crate::house::LoadedGame;
 use crate::ir::Board;
+use crate::load::LoadedGame;
 use crate::syntax::ast::{Block, BoardDecl, BoardShape, GraphPart, Item, NamedKind, StmtKind, Visibility};
 
 /// One named part: the section it belongs to and how it reads.

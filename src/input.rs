@@ -14,7 +14,7 @@
 
 use std::fmt;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 
@@ -202,4 +202,20 @@ pub fn not_toml(path: &Path, text: &str) -> bool {
             })
     });
     on_first_line && (path.extension().is_none_or(|e| e != "toml") || !looks_like_toml)
+}
+
+/// `games/house/../x.rules` as `games/x.rules`: `..` resolved by name, so
+/// paths read well in headers and diagnostics.
+pub fn tidy_path(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir if out.file_name().is_some() && !out.ends_with("..") => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }

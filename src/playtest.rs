@@ -4,18 +4,18 @@
 
 use crate::agents;
 use crate::diagnostic::Diagnostic;
-use crate::ir::GameDef;
+use crate::game::Game;
 use crate::scenario::Scenario;
 use crate::session;
 
 /// Plays `games` random games with default options; returns each distinct
 /// runtime error once.
-pub fn smoke_test(def: &GameDef, games: u64) -> Vec<Diagnostic> {
+pub fn smoke_test(def: &Game, games: u64) -> Vec<Diagnostic> {
     smoke_test_with(def, &def.default_options(), games)
 }
 
 /// [`smoke_test`] with the given option values.
-pub fn smoke_test_with(def: &GameDef, options: &[crate::ir::OptionValue], games: u64) -> Vec<Diagnostic> {
+pub fn smoke_test_with(def: &Game, options: &[crate::ir::OptionValue], games: u64) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = vec![];
     for seed in 0..games {
         let Ok(mut players) = agents::from_spec("random", def.players(), seed) else {
@@ -40,11 +40,11 @@ pub fn check_and_playtest(
     games: u64,
 ) -> (Vec<Diagnostic>, crate::diagnostic::Sources) {
     // A house-rules file is checked with its options in force.
-    let (mut diagnostics, sources) = match crate::house::load_game(path, loader, |_| Ok(vec![])) {
+    let (mut diagnostics, sources) = match crate::load::load_game(path, loader, |_| Ok(vec![])) {
         Ok(game) => {
             let mut diagnostics = smoke_test_with(&game.def, &game.options, games);
             diagnostics.extend(game.warnings);
-            (diagnostics, game.def.sources)
+            (diagnostics, game.def.def.sources)
         }
         Err(failed) => (failed.diagnostics, failed.sources),
     };

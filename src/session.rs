@@ -4,6 +4,7 @@
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Choice, EngineError, Event, Observation, Outcome, Seen, State};
+use crate::game::Game;
 use crate::ir::{GameDef, OptionValue, Seat};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -30,7 +31,7 @@ pub struct Failure {
 
 /// Plays one game to the end.
 pub fn play(
-    def: &GameDef,
+    def: &Game,
     options: &[OptionValue],
     seed: u64,
     scenario: &Scenario,
@@ -127,7 +128,7 @@ pub fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
 /// An agent's answer to a pending decision, with a reaction time in a race.
 /// The agent sees only `seat`'s observation of `state`.
 pub fn agent_choice(
-    def: &GameDef,
+    def: &Game,
     state: &State,
     decision: u16,
     seat: Seat,

@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rpsdsl::agents::{self, Agent, DuelResult, HumanLike, RandomAgent, ThrowModel};
 use rpsdsl::engine::{Choice, Event, Observation, State, View};
+use rpsdsl::game::Game;
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
@@ -17,8 +18,8 @@ use rpsdsl::transcript::{Header, Transcript, Viewer, render_events};
 
 /// Every game and variant with its default options, and Rubber Paper
 /// Scissors with both optional modules (hidden bonus tokens, Goggles).
-fn games_with_options() -> Vec<(String, GameDef, Vec<OptionValue>)> {
-    let mut all: Vec<(String, GameDef, Vec<OptionValue>)> = common::games()
+fn games_with_options() -> Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> {
+    let mut all: Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> = common::games()
         .into_iter()
         .chain(["games/variants/rps3_small.rules".to_string()])
         .map(|path| {
@@ -38,12 +39,12 @@ fn games_with_options() -> Vec<(String, GameDef, Vec<OptionValue>)> {
 }
 
 /// A random walk of at most `steps` steps, possibly to the end.
-fn random_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize) -> State {
+fn random_state(def: &Game, options: &[OptionValue], seed: u64, steps: usize) -> State {
     random_walk(def, options, seed, steps, Stop::AfterSteps)
 }
 
 /// A random walk of at most `steps` steps that never ends the game.
-fn live_state(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize) -> State {
+fn live_state(def: &Game, options: &[OptionValue], seed: u64, steps: usize) -> State {
     random_walk(def, options, seed, steps, Stop::BeforeTheEnd)
 }
 
@@ -100,7 +101,7 @@ fn a_redeal_changes_only_what_the_seat_cannot_see() {
 /// Whether two games show a difference: to another seat now, or to anyone
 /// once both are played on with the same answers (a redealt deck shows
 /// itself when it is dealt).
-fn differs_later(def: &GameDef, mut a: State, mut b: State) -> bool {
+fn differs_later(def: &Game, mut a: State, mut b: State) -> bool {
     let mut events = vec![];
     for step in 0..60 {
         if (0..def.players() as Seat).any(|s| a.view(def, s) != b.view(def, s)) {
@@ -264,7 +265,7 @@ proptest! {
 
 /// Plays `n` games of `spec_a` against `spec_b`, seats alternating; returns
 /// A's points (a draw counts half).
-fn score(def: &GameDef, options: &[OptionValue], spec_a: &str, spec_b: &str, n: u64, first_seed: u64) -> f64 {
+fn score(def: &Game, options: &[OptionValue], spec_a: &str, spec_b: &str, n: u64, first_seed: u64) -> f64 {
     let mut points = 0.0;
     for i in 0..n {
         let a_seat = (i % 2) as Seat;

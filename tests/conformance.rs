@@ -7,6 +7,7 @@ mod common;
 use common::{games, load, play};
 use rpsdsl::engine::PieceFace;
 use rpsdsl::engine::{Choice, Event, State};
+use rpsdsl::game::Game;
 use rpsdsl::ir::{GameDef, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::transcript::{Header, Transcript, Viewer};
@@ -57,7 +58,7 @@ fn a_clone_mid_game_continues_identically() {
 
 /// Plays a game with random agents straight on the engine, returning every
 /// step's choices (as submitted together) and all events.
-fn play_steps(def: &GameDef, seed: u64) -> (Vec<Vec<Choice>>, Vec<Event>) {
+fn play_steps(def: &Game, seed: u64) -> (Vec<Vec<Choice>>, Vec<Event>) {
     let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
     let mut events = vec![];
     let mut state = State::start(def, &def.default_options(), seed, vec![], &mut events).unwrap();

@@ -6,13 +6,13 @@ mod common;
 use common::cli::{rpsdsl, scratch};
 use common::snap::assert_snapshot;
 use rpsdsl::exact::{self, DEFAULT_BUDGET, Exact};
-use rpsdsl::ir::GameDef;
+use rpsdsl::game::Game;
 use rpsdsl::sim::{self, Plan};
 
 const TIC_TAC_TOE: &str = "games/classic/tic_tac_toe.rules";
 const KUHN_POKER: &str = "games/classic/kuhn_poker.rules";
 
-fn exact_of(def: &GameDef) -> Exact {
+fn exact_of(def: &Game) -> Exact {
     exact::enumerate(def, &def.default_options(), DEFAULT_BUDGET).unwrap()
 }
 

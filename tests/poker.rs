@@ -7,7 +7,7 @@ use common::{lines, load, scenario};
 use proptest::prelude::*;
 use rpsdsl::check::{OptionSetting, resolve_settings};
 use rpsdsl::engine::{EndReason, Event};
-use rpsdsl::ir::GameDef;
+use rpsdsl::game::Game;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};
 
@@ -25,7 +25,7 @@ fn set(pairs: &[(&str, &str)]) -> Vec<OptionSetting> {
         .collect()
 }
 
-fn play(def: &GameDef, options: &[(&str, &str)], seed: u64, scenario: &Scenario) -> Record {
+fn play(def: &Game, options: &[(&str, &str)], seed: u64, scenario: &Scenario) -> Record {
     let options = resolve_settings(def, &set(options)).unwrap();
     let mut agents = rpsdsl::agents::from_spec("random", 2, seed).unwrap();
     session::play(def, &options, seed, scenario, &mut agents).unwrap_or_else(|f| panic!("{}", f.diagnostic.message))
@@ -70,7 +70,7 @@ fn lines_after(text: &[String], from: &str, marker: &str) -> Vec<String> {
     text[start + at + 1..].to_vec()
 }
 
-fn run(def: &GameDef, options: &[(&str, &str)], decisions: &[String]) -> Vec<String> {
+fn run(def: &Game, options: &[(&str, &str)], decisions: &[String]) -> Vec<String> {
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
     let record = play(def, options, 1, &scenario(&[("draw_pile", &DEAL)], &decisions));
     lines(def, &record)

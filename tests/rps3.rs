@@ -8,7 +8,7 @@ use common::{lines, load, scenario};
 use proptest::prelude::*;
 use rpsdsl::agents::{Agent, RandomAgent};
 use rpsdsl::engine::{Choice, EndReason, EngineError, Event, IllegalAction, Observation, State};
-use rpsdsl::ir::{GameDef, OptionValue, PieceId, Seat, ZoneId};
+use rpsdsl::ir::{OptionValue, PieceId, Seat, ZoneId};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};
 use rpsdsl::transcript::{Header, Transcript, Viewer};
@@ -43,7 +43,7 @@ fn opening(light: &str, dark: &str, first: Seat) -> Vec<String> {
     decisions
 }
 
-fn play_script(def: &GameDef, options: &[OptionValue], decisions: &[String]) -> Record {
+fn play_script(def: &rpsdsl::game::Game, options: &[OptionValue], decisions: &[String]) -> Record {
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
     let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
     session::play(def, options, 1, &scenario(&[], &decisions), &mut agents)
@@ -52,7 +52,7 @@ fn play_script(def: &GameDef, options: &[OptionValue], decisions: &[String]) -> 
 
 /// Drives the engine directly: the state, and the events so far.
 struct Game {
-    def: GameDef,
+    def: rpsdsl::game::Game,
     state: State,
     events: Vec<Event>,
 }

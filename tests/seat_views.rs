@@ -155,7 +155,7 @@ fn a_peek_is_never_named_to_a_seat_that_did_not_peek_even_one_that_knew() {
         name_span: Default::default(),
         value_span: Default::default(),
     };
-    let game = rpsdsl::house::load_game(path, &rpsdsl::check::FsLoader, |_| Ok(vec![setting])).unwrap();
+    let game = rpsdsl::load::load_game(path, &rpsdsl::check::FsLoader, |_| Ok(vec![setting])).unwrap();
     let scenario = common::scenario(
         &[("bag", &["Tape", "Tape", "Tape", "Tape", "Crown"])],
         &[

@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::rpsdsl;
 use rpsdsl::engine::Event;
-use rpsdsl::ir::GameDef;
+use rpsdsl::game::Game;
 use rpsdsl::sim::{self, Comparison, Plan, Report};
 
 fn plan(rules: &str, games: u64, seed: u64) -> Plan {
@@ -20,7 +20,7 @@ fn plan(rules: &str, games: u64, seed: u64) -> Plan {
     }
 }
 
-fn simulate(def: &GameDef, plan: &Plan, jobs: usize) -> Report {
+fn simulate(def: &Game, plan: &Plan, jobs: usize) -> Report {
     sim::simulate(def, &def.default_options(), plan, jobs, &|_| {}).unwrap()
 }
 
@@ -212,7 +212,7 @@ fn games_stopped_by_the_decision_limit_are_counted_and_replayable() {
 
 #[test]
 fn house_rules_anytime_actions_and_conditional_scores_are_covered() {
-    let loaded = rpsdsl::house::load_game(
+    let loaded = rpsdsl::load::load_game(
         std::path::Path::new("games/house/both_modules.toml"),
         &rpsdsl::check::FsLoader,
         |_| Ok(vec![]),

@@ -7,6 +7,7 @@ use super::search::{random_picks, standing};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::{Event, Observation, Pick};
+use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -68,7 +69,7 @@ impl Greedy {
 
     /// Each legal choice's standing ([`standing`]) averaged over the
     /// sampled worlds, or `None` when no world could be built.
-    pub fn values(&mut self, def: &GameDef, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
+    pub fn values(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
         let n = obs.legal_len();
         let mut sums: Vec<Vec<f64>> = vec![vec![]; n];
         let mut worlds = 0;
@@ -131,7 +132,7 @@ impl Agent for Greedy {
         self.spec.to_text()
     }
 
-    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize {
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
         let n = obs.legal_len();
         if n <= 1 {
             return 0;

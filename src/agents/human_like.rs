@@ -16,6 +16,7 @@ use rand::rngs::ChaCha8Rng;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use super::{Agent, SEED_PARAM, build, seat_rng};
 use crate::engine::{Observation, Seen};
+use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -245,7 +246,7 @@ impl Agent for HumanLike {
         self.spec.to_text()
     }
 
-    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize {
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
         let Some(roles) = throw_roles(def, obs) else {
             return self.fallback.choose(def, obs);
         };

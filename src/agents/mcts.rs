@@ -26,6 +26,7 @@ use super::search::{rewards, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::{Event, Observation, Pick, mix};
+use crate::game::Game;
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -188,7 +189,7 @@ impl Mcts {
 
     /// Searches from the observation; returns, per legal choice of the seat,
     /// its visits and mean reward (`None` when no world could be sampled).
-    pub fn search(&mut self, def: &GameDef, obs: &Observation<'_>) -> Option<Vec<(u32, f64)>> {
+    pub fn search(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<(u32, f64)>> {
         let started = Instant::now();
         let mut stats = SearchStats::default();
         let me = self.seat;
@@ -359,7 +360,7 @@ impl Agent for Mcts {
         self.spec.to_text()
     }
 
-    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize {
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
         let n = obs.legal_len();
         if n <= 1 {
             return 0;

@@ -24,6 +24,7 @@ pub use mcts::{Mcts, SearchStats};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 
 use crate::engine::{Observation, Seen};
+use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 use spec::Params;
 
@@ -34,7 +35,7 @@ pub trait Agent: Send {
 
     /// Picks one of the seat's `obs.legal_len()` choices, by index. Called
     /// only when the seat must decide, so there is at least one choice.
-    fn choose(&mut self, def: &GameDef, obs: &Observation<'_>) -> usize;
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize;
 
     /// In a race, how long this player takes to give choice `index`, in
     /// milliseconds.
@@ -156,7 +157,7 @@ impl Agent for RandomAgent {
         .to_text()
     }
 
-    fn choose(&mut self, _def: &GameDef, obs: &Observation<'_>) -> usize {
+    fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {
         self.rng.random_range(0..obs.legal_len())
     }
 

@@ -6,6 +6,7 @@ use rand::rngs::ChaCha8Rng;
 
 use super::Reaction;
 use crate::engine::{Event, Pick, World};
+use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 /// What each seat scores for a finished world: 1 to the winner, 0 to the
@@ -44,7 +45,7 @@ pub(super) fn random_picks(
 /// Plays a world to its end with random answers, at most `limit` steps.
 /// Returns false when the world failed or did not end in time.
 pub(super) fn rollout(
-    def: &GameDef,
+    def: &Game,
     world: &mut World,
     rng: &mut ChaCha8Rng,
     reaction: &Reaction,
@@ -70,7 +71,7 @@ pub(super) fn rollout(
 /// lost, 0 otherwise), then each result key's lead over the best other
 /// seat (`most score`, `then most lines`; a `fewest` key counts the other
 /// way), or, without result keys, the lead in total score.
-pub(super) fn standing(def: &GameDef, world: &World, seat: Seat, events: &mut Vec<Event>) -> Vec<f64> {
+pub(super) fn standing(def: &Game, world: &World, seat: Seat, events: &mut Vec<Event>) -> Vec<f64> {
     let mut out = vec![match world.outcome().map(|o| o.winner) {
         Some(Some(w)) if w == seat => 1.0,
         Some(Some(_)) => -1.0,

@@ -59,7 +59,6 @@ fn empty_def(sources: Sources) -> GameDef {
         hooks: vec![],
         hook_calls: vec![],
         filters: vec![],
-        script: None,
         score_terms: vec![],
         anytime: vec![],
         base: None,

@@ -1,5 +1,6 @@
 //! Check: resolve every name, type every expression, collect every error, and
-//! compile the flow into an [`ir::GameDef`](crate::ir::GameDef).
+//! compile the flow into an [`ir::GameDef`](crate::ir::GameDef) and the hooks
+//! beside it into a [`Script`](crate::script::Script): a [`Game`].
 //!
 //! Errors are gathered, never thrown: one run reports all of them.
 
@@ -13,7 +14,9 @@ mod variant;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
+use crate::game::Game;
 use crate::ir::GameDef;
+use crate::script::Script;
 use crate::syntax::{self, ast};
 
 pub use options::{OptionSetting, describe as describe_option_type, parse_option_value, resolve_settings};
@@ -33,10 +36,10 @@ impl SourceLoader for FsLoader {
     }
 }
 
-/// A checked definition and the warnings found on the way.
+/// A checked definition, its hooks compiled, and the warnings found on the way.
 #[derive(Debug)]
 pub struct Checked {
-    pub def: GameDef,
+    pub def: Game,
     pub warnings: Vec<Diagnostic>,
     /// The merged declarations (a variant's overrides applied), for
     /// explaining what differs between two definitions.
@@ -107,6 +110,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     }
     let (def, mut found) = declare::build(sources, items.clone());
     diagnostics.append(&mut found);
+    let script = compile_hooks(&def, &items, &mut diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         // A mistake makes its names look unused; those warnings would only be noise.
         diagnostics.retain(|d| d.is_error() || d.code != Code::Unused);
@@ -119,10 +123,32 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     }
     crate::diagnostic::cap(&mut diagnostics);
     Ok(Checked {
-        def,
+        def: Game { def, script },
         warnings: diagnostics,
         items,
     })
+}
+
+/// Compiles the hooks of the rules, if any, against the finished
+/// definition; a hook that is not valid rhai adds its errors.
+fn compile_hooks(def: &GameDef, items: &[ast::Item], diagnostics: &mut Vec<Diagnostic>) -> Option<Script> {
+    let hooks: Vec<&ast::HookDecl> = items
+        .iter()
+        .filter_map(|i| match i {
+            ast::Item::Hook(h) => Some(h),
+            _ => None,
+        })
+        .collect();
+    if hooks.is_empty() {
+        return None;
+    }
+    match Script::compile(def, &hooks) {
+        Ok(script) => Some(script),
+        Err(mut errors) => {
+            diagnostics.append(&mut errors);
+            None
+        }
+    }
 }
 
 /// Parses files and the files they use or extend.
@@ -196,7 +222,7 @@ impl Loading<'_> {
                         );
                         continue;
                     }
-                    let target = crate::house::tidy_path(&dir.join(name));
+                    let target = crate::input::tidy_path(&dir.join(name));
                     if self.stack.contains(&target) {
                         base_failed |= extends;
                         let code = if extends { Code::ExtendsCycle } else { Code::UseCycle };

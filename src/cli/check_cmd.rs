@@ -37,7 +37,7 @@ pub fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
 
 /// `check --explain-diff BASE VARIANT`: both are checked, then compared.
 pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
-    let load = |path: &Path| match rpsdsl::house::load_game(path, &FsLoader, |_| Ok(vec![])) {
+    let load = |path: &Path| match rpsdsl::load::load_game(path, &FsLoader, |_| Ok(vec![])) {
         Ok(game) => Some(game),
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
@@ -58,7 +58,7 @@ pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
 pub fn dump_ir(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
-        match rpsdsl::house::load_game(file, &FsLoader, |_| Ok(vec![])) {
+        match rpsdsl::load::load_game(file, &FsLoader, |_| Ok(vec![])) {
             Ok(game) => say!("{}", rpsdsl::ir::disassemble(&game.def)),
             Err(failed_check) => {
                 report(&failed_check.diagnostics, &failed_check.sources);

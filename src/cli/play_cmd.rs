@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use rpsdsl::agents::Agent;
 use rpsdsl::engine::{Choice, EngineError, Event, Observation, State};
-use rpsdsl::house::LoadedGame;
 use rpsdsl::ir::{ChoiceKind, GameDef, Seat};
+use rpsdsl::load::LoadedGame;
 use rpsdsl::session::{self, Record};
 use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
 

@@ -103,7 +103,7 @@ pub fn replay(path: &Path) -> ExitCode {
             value_span: Span::default(),
         })
         .collect();
-    let mut game = match rpsdsl::house::load_game(rules, &FsLoader, |_| Ok(settings)) {
+    let mut game = match rpsdsl::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
         Ok(game) => game,
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
@@ -191,7 +191,7 @@ fn field_span(text: &str, file: rpsdsl::diagnostic::FileId, name: &str) -> Optio
 /// the options that differ from their defaults, one known agent per seat.
 fn check_header(
     recorded: &Transcript,
-    game: &rpsdsl::house::LoadedGame,
+    game: &rpsdsl::load::LoadedGame,
     field: &dyn Fn(&str) -> Option<Span>,
 ) -> Option<Diagnostic> {
     let def = &game.def;
@@ -292,7 +292,7 @@ fn check_header(
 
 /// Whether `seed` deals the recorded shuffles, given the same decisions.
 fn check_seed(
-    def: &rpsdsl::ir::GameDef,
+    def: &rpsdsl::game::Game,
     options: &[rpsdsl::ir::OptionValue],
     seed: u64,
     script: &rpsdsl::transcript::ReplayScript,

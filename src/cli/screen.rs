@@ -6,6 +6,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use rpsdsl::engine::{Observation, PieceFace, View};
+use rpsdsl::game::Game;
 use rpsdsl::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
 
 mod rules;
@@ -297,7 +298,7 @@ const SCORE_WORLDS: u64 = 8;
 /// the observing seat can know it: a term is shown only when it is the same
 /// in every world the seat cannot tell from the real game, else as `?`, so
 /// the screen never gives away a hidden piece.
-pub fn scores_now(def: &GameDef, obs: &Observation<'_>) -> Option<String> {
+pub fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
     if def.score_terms.is_empty() {
         return None;
     }

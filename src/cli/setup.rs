@@ -34,7 +34,7 @@ pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<Op
 }
 
 /// Every name of a loaded game made printable (see [`rpsdsl::text`]).
-pub fn printable_game(game: &mut rpsdsl::house::LoadedGame) {
+pub fn printable_game(game: &mut rpsdsl::load::LoadedGame) {
     rpsdsl::text::printable_def(&mut game.def);
     game.description = rpsdsl::text::printable_string(&game.description);
 }
@@ -90,9 +90,9 @@ pub fn load_game(
     file: &std::path::Path,
     settings: &[String],
     scenario_path: Option<&std::path::Path>,
-) -> Result<(rpsdsl::house::LoadedGame, rpsdsl::scenario::Scenario), std::process::ExitCode> {
+) -> Result<(rpsdsl::load::LoadedGame, rpsdsl::scenario::Scenario), std::process::ExitCode> {
     let mut scenario = rpsdsl::scenario::Scenario::default();
-    let loaded = rpsdsl::house::load_game(file, &rpsdsl::check::FsLoader, |sources| {
+    let loaded = rpsdsl::load::load_game(file, &rpsdsl::check::FsLoader, |sources| {
         let mut all = vec![];
         if let Some(path) = scenario_path {
             let text = rpsdsl::input::read_text(path, rpsdsl::input::SOURCE_LIMIT).map_err(|e| {

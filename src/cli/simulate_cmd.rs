@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-use rpsdsl::ir::{GameDef, OptionValue};
+use rpsdsl::game::Game;
+use rpsdsl::ir::OptionValue;
 use rpsdsl::sim::{self, Plan, Report};
 
 use super::setup::{changed_options, load_game};
@@ -58,7 +59,7 @@ fn parse_jobs(text: &str) -> Result<usize, String> {
 /// A game ready to simulate: its definition, its option values, and the
 /// name to show.
 pub struct GameInput {
-    pub def: GameDef,
+    pub def: Game,
     pub options: Vec<OptionValue>,
     pub label: String,
 }

@@ -1,4 +1,6 @@
 //! The engine: a resumable interpreter of a [`GameDef`]'s flow program.
+//! What runs code takes a [`Game`], the definition with its compiled hooks;
+//! what only reads takes the `GameDef`.
 //!
 //! [`State::start`] runs the game until it needs a decision. The caller reads
 //! [`State::pending`], gathers the choices (from agents, a scenario, a person)
@@ -19,6 +21,7 @@ pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceChoice, PieceId, Seat, ZoneId};
 
 /// A runtime failure, pointed at the `.rules` file.
@@ -197,7 +200,7 @@ const MAX_STEPS_BETWEEN_DECISIONS: u64 = 1_000_000;
 impl State {
     /// Sets up a game and runs it to the first decision.
     pub fn start(
-        def: &GameDef,
+        def: &Game,
         options: &[OptionValue],
         seed: u64,
         forced: Vec<ForcedShuffle>,
@@ -245,7 +248,7 @@ impl State {
 
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
-    pub fn set_up(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
         for var in &def.vars {
             if var.per_player {
@@ -348,7 +351,7 @@ impl State {
 
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
-    pub fn apply(&mut self, def: &GameDef, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
+    pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Status::Waiting(ask) = &self.status else {
             return Err(IllegalAction::NotWaiting.into());
         };
@@ -420,7 +423,7 @@ impl State {
 
     fn start_anytime(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         ask: Ask,
         choice: Choice,
         action: usize,
@@ -532,7 +535,7 @@ impl State {
 
     /// The result keys (`most score`, `then most lines`) for the current
     /// position, per key and seat, without ending the game.
-    pub fn result_keys_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let keys = def
             .rank_keys
@@ -549,7 +552,7 @@ impl State {
 
     /// Scores the current position with the game's score terms, per seat and
     /// term, without ending the game.
-    pub fn score_now(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn score_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let mut scores = vec![vec![0; def.score_terms.len()]; def.players()];
         // Score terms run like triggers, in a running state; the decision
         // being waited for is restored afterwards.

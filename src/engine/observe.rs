@@ -38,11 +38,12 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::{Chance, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
+use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.
 pub struct Observation<'a> {
-    def: &'a GameDef,
+    def: &'a Game,
     state: &'a State,
     seat: Seat,
     view: OnceCell<View>,
@@ -56,7 +57,7 @@ const SAMPLE_TRIES: usize = 16;
 
 impl<'a> Observation<'a> {
     /// `seat`'s observation of `state`, which must be waiting for `seat`.
-    pub fn new(def: &'a GameDef, state: &'a State, seat: Seat) -> Self {
+    pub fn new(def: &'a Game, state: &'a State, seat: Seat) -> Self {
         Observation {
             def,
             state,
@@ -243,7 +244,7 @@ impl World {
     }
 
     /// Applies one pick per answering seat and runs to the next decision.
-    pub fn apply(&mut self, def: &GameDef, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
+    pub fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Some(pending) = self.state.pending() else {
             return Err(super::IllegalAction::NotWaiting.into());
         };
@@ -279,12 +280,12 @@ impl World {
     }
 
     /// The score terms now, per seat and term (see [`State::score_now`]).
-    pub fn score_now(&self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn score_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().score_now(def, events)
     }
 
     /// The result keys now, per key and seat (see [`State::result_keys_now`]).
-    pub fn result_keys_now(&self, def: &GameDef, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().result_keys_now(def, events)
     }
 }
@@ -352,7 +353,7 @@ impl State {
     /// This game with everything `seat` cannot see dealt afresh from `seed`:
     /// a game `seat` cannot tell from this one (the same deal a [`World`]
     /// gets). For testing that players do not peek.
-    pub fn redeal_hidden(&self, def: &GameDef, seat: Seat, seed: u64) -> Result<State, RuntimeError> {
+    pub fn redeal_hidden(&self, def: &Game, seat: Seat, seed: u64) -> Result<State, RuntimeError> {
         let mut state = self.clone();
         state.deal_hidden(def, seat, &mut ChaCha8Rng::seed_from_u64(seed))?;
         Ok(state)
@@ -360,7 +361,7 @@ impl State {
 
     /// Deals again the faces `seat` does not know and reseeds chance (see the
     /// module documentation), then rebuilds the pending decision's offers.
-    fn deal_hidden(&mut self, def: &GameDef, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
+    fn deal_hidden(&mut self, def: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
         let box_zone = def.families[0].first;
         // Pieces that look alike to the seat, in piece order: a hidden-kind
         // piece it sees shows its back (type and owner); anything else it
@@ -400,7 +401,7 @@ impl State {
 
     /// Runs the pending decision's offer code again, so every seat's choices
     /// fit the pieces as they now are. Triggers already ran for it.
-    fn rebuild_offers(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
+    fn rebuild_offers(&mut self, def: &Game) -> Result<(), RuntimeError> {
         let Status::Waiting(ask) = &self.status else {
             return Ok(());
         };

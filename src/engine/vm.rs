@@ -4,6 +4,7 @@
 use super::events::{EndReason, Event};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::game::Game;
 use crate::ir::{
     Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
     ZoneId, id_from_index, id_from_value,
@@ -47,7 +48,7 @@ impl State {
     /// to completion and returns its results.
     pub(super) fn call_sync(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         proc: ProcId,
         args: &[i64],
         events: &mut Vec<Event>,
@@ -78,7 +79,7 @@ impl State {
     }
 
     /// Runs the main flow until it waits or ends.
-    pub(super) fn run(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    pub(super) fn run(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         match self.exec(def, events, 0) {
             Ok(_) => Ok(()),
             Err(e) => {
@@ -243,7 +244,7 @@ impl State {
     /// One score term for one seat, or `None` when its `when` condition is off.
     pub(super) fn term_points(
         &mut self,
-        def: &GameDef,
+        def: &Game,
         term: usize,
         seat: Seat,
         events: &mut Vec<Event>,
@@ -259,7 +260,7 @@ impl State {
 
     /// Adds the `anytime` actions each deciding seat may take now, as
     /// negative values after its real choices.
-    fn offer_anytime(&mut self, def: &GameDef, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn offer_anytime(&mut self, def: &Game, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         // An anytime action is not interrupted by another one.
         if !self.interrupted.is_empty() {
             return Ok(());
@@ -274,7 +275,7 @@ impl State {
         Ok(())
     }
 
-    fn run_triggers(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn run_triggers(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         for (t, trigger) in def.triggers.iter().enumerate() {
             let before = events.len();
             self.call_sync(def, trigger.proc, &[], events)?;
@@ -290,7 +291,7 @@ impl State {
         Ok(())
     }
 
-    fn rank(&mut self, def: &GameDef, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    fn rank(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
         self.scores = vec![vec![0; def.score_terms.len()]; players];
         for seat in 0..players {
@@ -352,7 +353,7 @@ impl State {
         Ok(())
     }
 
-    fn exec(&mut self, def: &GameDef, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
+    fn exec(&mut self, def: &Game, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
         loop {
             if self.frames.len() <= stop_depth {
                 return Ok(Stop::Returned);

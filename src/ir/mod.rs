@@ -14,7 +14,6 @@ pub use dump::disassemble;
 pub use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};
-use crate::script::Script;
 
 pub type Seat = u8;
 pub type PieceId = u16;
@@ -57,7 +56,6 @@ pub struct GameDef {
     pub hook_calls: Vec<HookCall>,
     /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
     pub filters: Vec<PieceFilter>,
-    pub script: Option<Script>,
     pub score_terms: Vec<ScoreTerm>,
     pub anytime: Vec<Anytime>,
     /// The file this one extends, for a variant.

@@ -65,7 +65,7 @@ pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
 /// core) and returns their report. `progress` is told how many games have
 /// just finished, from any thread. The report is the same for every `jobs`.
 pub fn simulate(
-    def: &GameDef,
+    def: &crate::game::Game,
     options: &[OptionValue],
     plan: &Plan,
     jobs: usize,
@@ -352,7 +352,7 @@ impl<'a> Game<'a> {
     }
 
     /// Plays game `index` and adds it to `report`.
-    fn play(&mut self, def: &GameDef, options: &[OptionValue], plan: &Plan, index: u64, report: &mut Report) {
+    fn play(&mut self, def: &crate::game::Game, options: &[OptionValue], plan: &Plan, index: u64, report: &mut Report) {
         let seed = game_seed(plan.seed, index);
         let mut agents = agents::from_spec(&plan.agents, def.players(), seed).expect("the spec was checked");
         self.decision_points = 0;
@@ -399,7 +399,7 @@ impl<'a> Game<'a> {
     /// diagnostic code and message.
     fn run(
         &mut self,
-        def: &GameDef,
+        def: &crate::game::Game,
         options: &[OptionValue],
         seed: u64,
         agents: &mut [Box<dyn Agent>],

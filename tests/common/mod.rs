@@ -8,11 +8,12 @@ pub mod walk;
 use std::path::Path;
 
 use rpsdsl::check::{FsLoader, check_file};
+use rpsdsl::game::Game;
 use rpsdsl::ir::GameDef;
 use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 use rpsdsl::session::{self, Failure, Record};
 
-pub fn load(path: &str) -> GameDef {
+pub fn load(path: &str) -> Game {
     match check_file(Path::new(path), &FsLoader) {
         Ok(checked) => checked.def,
         Err(failed) => panic!(
@@ -56,7 +57,7 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
     }
 }
 
-pub fn play(def: &GameDef, seed: u64, scenario: &Scenario) -> Result<Record, Box<Failure>> {
+pub fn play(def: &Game, seed: u64, scenario: &Scenario) -> Result<Record, Box<Failure>> {
     let mut agents = rpsdsl::agents::from_spec("random", def.players(), seed).unwrap();
     session::play(def, &def.default_options(), seed, scenario, &mut agents)
 }

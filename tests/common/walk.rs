@@ -4,7 +4,8 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::ir::{GameDef, OptionValue};
+use rpsdsl::game::Game;
+use rpsdsl::ir::OptionValue;
 
 /// Where a walk may stop.
 #[derive(Clone, Copy, PartialEq)]
@@ -17,7 +18,7 @@ pub enum Stop {
 }
 
 /// Random answers from the start of the game for at most `steps` steps.
-pub fn random_walk(def: &GameDef, options: &[OptionValue], seed: u64, steps: usize, stop: Stop) -> State {
+pub fn random_walk(def: &Game, options: &[OptionValue], seed: u64, steps: usize, stop: Stop) -> State {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut events = vec![];
     let mut state = State::start(def, options, seed, vec![], &mut events).unwrap();

@@ -33,7 +33,6 @@ impl Compiler {
         self.compile_anytime(items);
         self.compile_scoring(items);
         self.compile_main(items);
-        self.compile_hooks(items);
         self.check_decision_contexts();
         self.warn_unused(items);
     }
@@ -531,22 +530,5 @@ impl Compiler {
         }
         self.emit(Op::DeclareDraw(None), span);
         self.end(saved);
-    }
-
-    fn compile_hooks(&mut self, items: &[Item]) {
-        let hooks: Vec<&ast::HookDecl> = items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Hook(h) => Some(h),
-                _ => None,
-            })
-            .collect();
-        if hooks.is_empty() {
-            return;
-        }
-        match crate::script::Script::compile(&self.def, &hooks) {
-            Ok(script) => self.def.script = Some(script),
-            Err(mut diags) => self.diags.append(&mut diags),
-        }
     }
 }

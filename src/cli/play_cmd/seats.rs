@@ -3,6 +3,7 @@
 
 use rpsdsl::agents::{self, Agent};
 use rpsdsl::engine::Observation;
+use rpsdsl::game::Game;
 use rpsdsl::ir::{GameDef, Seat};
 
 /// `--seat 2` or `--seat Blue`.
@@ -34,7 +35,7 @@ impl Agent for Person {
         "human".into()
     }
 
-    fn choose(&mut self, _def: &GameDef, _obs: &Observation<'_>) -> usize {
+    fn choose(&mut self, _def: &Game, _obs: &Observation<'_>) -> usize {
         0
     }
 }

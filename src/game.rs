@@ -1,0 +1,38 @@
+//! A game ready to run: the checked definition, plain data, and beside it
+//! the compiled hooks it calls.
+//!
+//! [`GameDef`] is what `check` compiles the rules to and knows nothing of
+//! rhai; [`Script`] holds the sandboxed rhai engine and the compiled hook
+//! bodies, built from the definition. Keeping them apart keeps `ir` free of
+//! `script` (which reads the definition). Code that runs a game takes a
+//! `&Game`; code that only reads the definition takes a `&GameDef`, and a
+//! `&Game` serves there too, since it derefs to its definition.
+
+use std::ops::{Deref, DerefMut};
+
+use crate::ir::GameDef;
+use crate::script::Script;
+
+/// A checked definition and its compiled hooks. It is shared by reference,
+/// never cloned: simulations run games on many threads from one `Game`
+/// (the rhai engine is built with its `sync` feature).
+#[derive(Debug)]
+pub struct Game {
+    pub def: GameDef,
+    /// The compiled hooks, if the rules declare any.
+    pub script: Option<Script>,
+}
+
+impl Deref for Game {
+    type Target = GameDef;
+
+    fn deref(&self) -> &GameDef {
+        &self.def
+    }
+}
+
+impl DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut GameDef {
+        &mut self.def
+    }
+}

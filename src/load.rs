@@ -1,0 +1,153 @@
+//! Loading a game, where every command starts: a `.rules` file, or a
+//! house-rules `.toml` file that names one, plus option settings from the
+//! command line, checked into a game ready to play.
+//!
+//! It joins [`check`] (the rules) and [`house`](crate::house) (the
+//! house-rules TOML), and neither of them uses it. Each input file is read
+//! once and parsed once.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::check::{self, Checked, Failed, OptionSetting, SourceLoader};
+use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::game::Game;
+use crate::house::HouseRules;
+use crate::ir::OptionValue;
+
+/// A game ready to play: its definition, the option values in force, and
+/// how it was described (for transcript headers).
+#[derive(Debug)]
+pub struct LoadedGame {
+    pub def: Game,
+    pub options: Vec<OptionValue>,
+    pub warnings: Vec<Diagnostic>,
+    /// "games/variants/x.rules (extends games/rubber_paper_scissors.rules)".
+    pub description: String,
+    pub items: Vec<crate::syntax::ast::Item>,
+}
+
+/// A house-rules file, parsed, with its text.
+struct House {
+    rules: HouseRules,
+    text: Arc<str>,
+}
+
+/// Loads a `.rules` file or a house-rules `.toml` file, then applies
+/// `extra` settings (from the command line) on top.
+pub fn load_game(
+    path: &Path,
+    loader: &dyn SourceLoader,
+    extra: impl FnOnce(&mut Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
+) -> Result<LoadedGame, Box<Failed>> {
+    let is_house = path.extension().is_some_and(|e| e == "toml");
+    let (checked, mut house) = if is_house {
+        let (checked, house) = load_house(path, loader)?;
+        (checked, Some(house))
+    } else {
+        (check::check_file(path, loader)?, None)
+    };
+    let Checked {
+        def: mut game,
+        warnings,
+        items,
+    } = checked;
+    let mut settings = vec![];
+    if let Some(house) = &mut house {
+        // The house file joins the game's sources so its spans can be drawn.
+        // It was parsed against sources of its own, where it was file 0:
+        // its settings move to its id here.
+        let file = game.sources.add(path.display().to_string(), house.text.clone());
+        settings.extend(
+            std::mem::take(&mut house.rules.settings)
+                .into_iter()
+                .map(|mut setting| {
+                    setting.name_span.file = file;
+                    setting.value_span.file = file;
+                    setting
+                }),
+        );
+        if let Some(name) = &house.rules.name {
+            game.name = format!("{} ({name})", game.name);
+        }
+    }
+    match extra(&mut game.sources) {
+        Ok(more) => settings.extend(more),
+        Err(diagnostics) => {
+            return Err(Box::new(Failed {
+                diagnostics,
+                sources: game.def.sources,
+            }));
+        }
+    }
+    let options = match check::resolve_settings(&game, &settings) {
+        Ok(options) => options,
+        Err(diagnostics) => {
+            return Err(Box::new(Failed {
+                diagnostics,
+                sources: game.def.sources,
+            }));
+        }
+    };
+    let rules = match &house {
+        Some(house) => house.rules.rules.display().to_string(),
+        None => path.display().to_string(),
+    };
+    let mut description = match &game.base {
+        Some(base) => format!("{rules} (extends {base})"),
+        None => rules,
+    };
+    if house.is_some() {
+        description = format!("{} with house rules {}", description, path.display());
+    }
+    Ok(LoadedGame {
+        def: game,
+        options,
+        warnings,
+        description,
+        items,
+    })
+}
+
+/// Reads and parses the house-rules file at `path`, then reads and checks
+/// the rules file it names.
+fn load_house(path: &Path, loader: &dyn SourceLoader) -> Result<(Checked, House), Box<Failed>> {
+    let text: Arc<str> = loader
+        .load(path)
+        .map_err(|error| {
+            let mut sources = Sources::default();
+            let diagnostic = crate::input::unreadable(path, &error, &mut sources, "check the path");
+            Box::new(Failed {
+                diagnostics: vec![diagnostic],
+                sources,
+            })
+        })?
+        .into();
+    let mut house_sources = Sources::default();
+    let file = house_sources.add(path.display().to_string(), text.clone());
+    let house = HouseRules::parse(file, path, &text).map_err(|d| {
+        Box::new(Failed {
+            diagnostics: vec![*d],
+            sources: house_sources.clone(),
+        })
+    })?;
+    let checked = match loader.load(&house.rules) {
+        Ok(rules_text) => check::check_source(&house.rules.display().to_string(), &rules_text, loader)?,
+        Err(error) => {
+            let mut diagnostic = crate::input::unreadable(
+                &house.rules,
+                &error,
+                &mut house_sources,
+                "`rules` is relative to the house-rules file",
+            );
+            if diagnostic.code == Code::UnreadableFile {
+                diagnostic.message = format!("cannot read the rules file `{}`: {error}", house.rules.display());
+            }
+            return Err(Box::new(Failed {
+                diagnostics: vec![diagnostic.label(house.rules_span, "named here")],
+                sources: house_sources,
+            }));
+        }
+    };
+    Ok((checked, House { rules: house, text }))
+}
