@@ -36,7 +36,7 @@ impl Span {
     }
 
     /// The smallest span covering both (they must be in the same file).
-    pub fn join(self, other: Span) -> Span {
+    pub(crate) fn join(self, other: Span) -> Span {
         Span {
             file: self.file,
             start: self.start.min(other.start),
@@ -44,13 +44,10 @@ impl Span {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         (self.end - self.start) as usize
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.end == self.start
-    }
 }
 
 /// One loaded source file.
@@ -77,7 +74,7 @@ impl Sources {
         (self.files.len() - 1) as FileId
     }
 
-    pub fn file(&self, id: FileId) -> &SourceFile {
+    pub(crate) fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id as usize]
     }
 
@@ -87,7 +84,7 @@ impl Sources {
     }
 
     /// 1-based line and column of a byte offset.
-    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
+    pub(crate) fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
         let text = &self.file(file).text;
         let offset = (offset as usize).min(text.len());
         let before = &text[..offset];
@@ -99,7 +96,7 @@ impl Sources {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     Error,
     Warning,
 }
@@ -115,7 +112,7 @@ pub struct Label {
 pub struct Diagnostic {
     /// Stable code from the registry; shown as `rpsdsl::` and its text.
     pub code: Code,
-    pub severity: Severity,
+    pub(crate) severity: Severity,
     pub message: String,
     pub labels: Vec<Label>,
     pub help: Option<String>,
@@ -132,7 +129,7 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+    pub(crate) fn warning(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: Severity::Warning,
@@ -160,7 +157,7 @@ impl Diagnostic {
     }
 
     /// A miette report carrying the file of the first label.
-    pub fn to_report(&self, sources: &Sources) -> miette::Report {
+    pub(crate) fn to_report(&self, sources: &Sources) -> miette::Report {
         miette::Report::new(Rendered::new(self, sources))
     }
 
@@ -193,12 +190,12 @@ impl Diagnostic {
 
 /// How many diagnostics one check reports; the rest are counted in one
 /// `too-many-errors` summary (see [`cap`]).
-pub const MAX_REPORTED: usize = 100;
+pub(crate) const MAX_REPORTED: usize = 100;
 
 /// Keeps the first [`MAX_REPORTED`] diagnostics and replaces the rest with
 /// one that counts them. Reading the first hundred mistakes is all a person
 /// does before fixing them, and printing twenty thousand takes a while.
-pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
+pub(crate) fn cap(diagnostics: &mut Vec<Diagnostic>) {
     if diagnostics.len() <= MAX_REPORTED {
         return;
     }
@@ -489,7 +486,7 @@ impl miette::Diagnostic for Rendered {
 
 /// The nearest name to `wanted` among `candidates`, if one is close enough to
 /// be a likely typo.
-pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         let distance = strsim::levenshtein(&wanted.to_lowercase(), &candidate.to_lowercase());

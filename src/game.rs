@@ -20,7 +20,7 @@ use crate::script::Script;
 pub struct Game {
     pub def: GameDef,
     /// The compiled hooks, if the rules declare any.
-    pub script: Option<Script>,
+    pub(crate) script: Option<Script>,
 }
 
 impl Deref for Game {

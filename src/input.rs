@@ -28,7 +28,7 @@ pub const RECORD_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// Why a file was not read, beyond the operating system's own errors.
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// `/dev/zero`, a directory, a named pipe (`mkfifo`), a socket.
     NotRegular { what: &'static str },
     /// A file over the limit for its kind, such as a 5 MiB rules file.
@@ -206,7 +206,7 @@ pub fn not_toml(path: &Path, text: &str) -> bool {
 
 /// `games/house/../x.rules` as `games/x.rules`: `..` resolved by name, so
 /// paths read well in headers and diagnostics.
-pub fn tidy_path(path: &Path) -> PathBuf {
+pub(crate) fn tidy_path(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {

@@ -4,6 +4,8 @@
 //! (names, types, diagnostics) -> [`ir::GameDef`] -> [`engine::State`] plus
 //! actions -> [`transcript`].
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod check;
 pub mod diagnostic;

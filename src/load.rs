@@ -24,7 +24,7 @@ pub struct LoadedGame {
     pub warnings: Vec<Diagnostic>,
     /// "games/variants/x.rules (extends games/rubber_paper_scissors.rules)".
     pub description: String,
-    pub items: Vec<crate::syntax::ast::Item>,
+    pub(crate) items: Vec<crate::syntax::ast::Item>,
 }
 
 /// A house-rules file, parsed, with its text.

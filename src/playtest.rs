@@ -8,14 +8,9 @@ use crate::game::Game;
 use crate::scenario::Scenario;
 use crate::session;
 
-/// Plays `games` random games with default options; returns each distinct
-/// runtime error once.
-pub fn smoke_test(def: &Game, games: u64) -> Vec<Diagnostic> {
-    smoke_test_with(def, &def.default_options(), games)
-}
-
-/// [`smoke_test`] with the given option values.
-pub fn smoke_test_with(def: &Game, options: &[crate::ir::OptionValue], games: u64) -> Vec<Diagnostic> {
+/// Plays `games` random games with the given option values; returns each
+/// distinct runtime error once.
+pub(crate) fn smoke_test_with(def: &Game, options: &[crate::ir::OptionValue], games: u64) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = vec![];
     for seed in 0..games {
         let Ok(mut players) = agents::from_spec("random", def.players(), seed) else {

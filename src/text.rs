@@ -159,7 +159,7 @@ pub fn printable_def(def: &mut GameDef) {
 
 /// Every string in a JSON document (keys too) made [`printable`]: for a
 /// file read from disk, whose text no one checked.
-pub fn printable_json(value: &mut serde_json::Value) {
+pub(crate) fn printable_json(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {
         Value::String(s) => tidy(s),

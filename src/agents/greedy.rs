@@ -42,7 +42,7 @@ pub struct Greedy {
 }
 
 impl Greedy {
-    pub fn new(seat: Seat, seed: u64) -> Self {
+    pub(crate) fn new(seat: Seat, seed: u64) -> Self {
         Greedy {
             seat,
             samples: 16,
@@ -69,7 +69,7 @@ impl Greedy {
 
     /// Each legal choice's standing ([`standing`]) averaged over the
     /// sampled worlds, or `None` when no world could be built.
-    pub fn values(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
+    pub(crate) fn values(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
         let n = obs.legal_len();
         let mut sums: Vec<Vec<f64>> = vec![vec![]; n];
         let mut worlds = 0;

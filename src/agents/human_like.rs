@@ -208,7 +208,7 @@ impl HumanLike {
     }
 
     /// The probabilities of the next throw over the three roles.
-    pub fn next_throw(&self, roles: [KindId; 3]) -> [f64; 3] {
+    pub(crate) fn next_throw(&self, roles: [KindId; 3]) -> [f64; 3] {
         let m = &self.memory;
         if !m.thrown {
             return self.model.first;

@@ -189,7 +189,7 @@ impl Mcts {
 
     /// Searches from the observation; returns, per legal choice of the seat,
     /// its visits and mean reward (`None` when no world could be sampled).
-    pub fn search(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<(u32, f64)>> {
+    pub(crate) fn search(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<(u32, f64)>> {
         let started = Instant::now();
         let mut stats = SearchStats::default();
         let me = self.seat;

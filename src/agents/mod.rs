@@ -55,7 +55,7 @@ pub trait Agent: Send {
 /// the mean. Defaults: 250 ms + Exp(mean 250 ms), so a mean of 500 ms and a
 /// median of about 423 ms, the range of simple visual choice-reaction times.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reaction {
+pub(crate) struct Reaction {
     pub floor_ms: u32,
     pub mean_extra_ms: u32,
 }
@@ -70,14 +70,14 @@ impl Default for Reaction {
 }
 
 impl Reaction {
-    pub fn sample(&self, rng: &mut ChaCha8Rng) -> u32 {
+    pub(crate) fn sample(&self, rng: &mut ChaCha8Rng) -> u32 {
         let mean = self.mean_extra_ms as f64;
         let u: f64 = rng.random_range(f64::EPSILON..1.0);
         let extra = (-u.ln() * mean).min(10.0 * mean);
         self.floor_ms + extra.round() as u32
     }
 
-    pub fn mean(&self) -> u32 {
+    pub(crate) fn mean(&self) -> u32 {
         self.floor_ms + self.mean_extra_ms
     }
 
@@ -126,7 +126,7 @@ const SEED_PARAM: ParamInfo = ParamInfo {
 
 /// A seat's random stream, from a seed: seats never share one, and agents
 /// never disturb the game's chance outcomes.
-pub fn seat_rng(seed: u64, seat: Seat) -> ChaCha8Rng {
+pub(crate) fn seat_rng(seed: u64, seat: Seat) -> ChaCha8Rng {
     let stream = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(seat as u64 + 1);
     ChaCha8Rng::seed_from_u64(stream)
 }
@@ -135,7 +135,7 @@ pub fn seat_rng(seed: u64, seat: Seat) -> ChaCha8Rng {
 /// [`Reaction`] time.
 pub struct RandomAgent {
     rng: ChaCha8Rng,
-    pub reaction: Reaction,
+    pub(crate) reaction: Reaction,
 }
 
 impl RandomAgent {

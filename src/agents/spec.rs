@@ -22,7 +22,7 @@ pub struct AgentSpec {
 
 impl AgentSpec {
     /// The spec back in text, as a transcript names the agent.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         if self.params.is_empty() {
             return self.name.clone();
         }
@@ -172,7 +172,7 @@ pub(crate) struct Params<'a> {
 }
 
 impl<'a> Params<'a> {
-    pub fn new(spec: &'a AgentSpec, info: &AgentInfo) -> Result<Self, String> {
+    pub(crate) fn new(spec: &'a AgentSpec, info: &AgentInfo) -> Result<Self, String> {
         for (key, _) in &spec.params {
             if !info.params.iter().any(|p| p.name == key) {
                 let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
@@ -199,7 +199,7 @@ impl<'a> Params<'a> {
     }
 
     /// The value written for `key`, if any.
-    pub fn raw(&self, key: &str) -> Option<&'a str> {
+    pub(crate) fn raw(&self, key: &str) -> Option<&'a str> {
         debug_assert!(self.known.iter().any(|p| p.name == key), "undocumented parameter {key}");
         self.given.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
@@ -221,7 +221,7 @@ impl<'a> Params<'a> {
     }
 
     /// A whole number within the parameter's [`Domain::Whole`] range.
-    pub fn u64(&self, key: &str) -> Result<Option<u64>, String> {
+    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, String> {
         let domain = self.domain(key);
         let Domain::Whole(lo, hi) = domain else {
             unreachable!("`{key}` is not a whole number");
@@ -235,7 +235,7 @@ impl<'a> Params<'a> {
     }
 
     /// A number within the parameter's [`Domain::Number`] range.
-    pub fn f64(&self, key: &str) -> Result<Option<f64>, String> {
+    pub(crate) fn f64(&self, key: &str) -> Result<Option<f64>, String> {
         let domain = self.domain(key);
         let Domain::Number(lo, hi) = domain else {
             unreachable!("`{key}` is not a number");
@@ -248,7 +248,7 @@ impl<'a> Params<'a> {
             .transpose()
     }
 
-    pub fn bool(&self, key: &str) -> Result<Option<bool>, String> {
+    pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, String> {
         self.raw(key)
             .map(|v| match v {
                 "true" | "yes" | "on" | "1" => Ok(true),
@@ -259,7 +259,7 @@ impl<'a> Params<'a> {
     }
 
     /// Three probabilities written `a/b/c`; they are normalised to sum to 1.
-    pub fn triple(&self, key: &str) -> Result<Option<[f64; 3]>, String> {
+    pub(crate) fn triple(&self, key: &str) -> Result<Option<[f64; 3]>, String> {
         let Some(v) = self.raw(key) else {
             return Ok(None);
         };

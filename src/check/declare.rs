@@ -11,7 +11,7 @@ use crate::diagnostic::{Code, Diagnostic, Sources, Span, nearest};
 use crate::ir::{self, FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{self, Item};
 
-pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
+pub(crate) fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
     let mut d = Declarer {
         def: empty_def(sources),
         globals: Globals::default(),
@@ -28,9 +28,9 @@ pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
 
 /// Most kinds a definition may declare: the `beats` relation is a kinds x
 /// kinds table. docs/language.md ("Limits") gives the value.
-pub const MAX_KINDS: usize = 1024;
+pub(crate) const MAX_KINDS: usize = 1024;
 /// Most pieces a definition may make, counting copies, values, kinds and owners.
-pub const MAX_PIECES: usize = ids::LIMIT / 2;
+pub(crate) const MAX_PIECES: usize = ids::LIMIT / 2;
 
 fn empty_def(sources: Sources) -> GameDef {
     GameDef {

@@ -7,16 +7,16 @@ use crate::diagnostic::{Code, Diagnostic, Span};
 
 /// Most entries a table holds. Ids run from 0 to `LIMIT - 1`, so
 /// `u16::MAX` is never an id (see [`NO_ROOM`]).
-pub const LIMIT: usize = u16::MAX as usize;
+pub(crate) const LIMIT: usize = u16::MAX as usize;
 
 /// Stands in for an id a full table had no room for. The error that comes
 /// with it keeps the definition from being used; the check goes on to find
 /// the rules' other mistakes.
-pub const NO_ROOM: u16 = u16::MAX;
+pub(crate) const NO_ROOM: u16 = u16::MAX;
 
 /// A table of the definition, named in the error when it is full.
 #[derive(Clone, Copy)]
-pub enum Table {
+pub(crate) enum Table {
     KindSets,
     PieceTypes,
     Groups,
@@ -107,14 +107,14 @@ impl Table {
 
 /// The id of a new entry of `table`, which holds `len` entries, or the
 /// error saying it is full.
-pub fn next_id(len: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
+pub(crate) fn next_id(len: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
     first_of(len, 1, table, span)
 }
 
 /// The first of `count` consecutive new ids of `table` (the zones of a
 /// family, the values of a per-player variable), or the error saying they
 /// do not fit.
-pub fn first_of(len: usize, count: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
+pub(crate) fn first_of(len: usize, count: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
     match len.checked_add(count) {
         Some(end) if end <= LIMIT => Ok(len as u16),
         _ => Err(table.full(span)),
@@ -123,7 +123,7 @@ pub fn first_of(len: usize, count: usize, table: Table, span: Span) -> Result<u1
 
 /// How many entries a list holds (a procedure's parameters, its results),
 /// or the error saying it is too long.
-pub fn count(len: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
+pub(crate) fn count(len: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
     if len <= LIMIT {
         Ok(len as u16)
     } else {
@@ -134,7 +134,7 @@ pub fn count(len: usize, table: Table, span: Span) -> Result<u16, Diagnostic> {
 /// An existing index (or a count) as an id. For what a tighter limit keeps
 /// small, or what [`next_id`] handed out: a kind (at most 1,024), a seat
 /// (8), a space of a board (4,096), an entry of a table already allocated.
-pub fn index(index: impl TryInto<u16>) -> u16 {
+pub(crate) fn index(index: impl TryInto<u16>) -> u16 {
     index
         .try_into()
         .unwrap_or_else(|_| panic!("an index past the limit of ids: the tables are checked when filled"))

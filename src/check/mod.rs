@@ -43,7 +43,7 @@ pub struct Checked {
     pub warnings: Vec<Diagnostic>,
     /// The merged declarations (a variant's overrides applied), for
     /// explaining what differs between two definitions.
-    pub items: Vec<ast::Item>,
+    pub(crate) items: Vec<ast::Item>,
 }
 
 /// The outcome of a failed check: every diagnostic, and the sources they point into.

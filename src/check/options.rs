@@ -6,7 +6,7 @@ use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
 use crate::syntax::ast::{self, LiteralKind};
 
 /// Turns a declaration into an [`OptionDef`], checking the default.
-pub fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
+pub(crate) fn declare(decl: &ast::OptionDecl) -> (OptionDef, Vec<Diagnostic>) {
     let mut diags = vec![];
     let ty = match &decl.ty {
         ast::OptionType::Bool => OptionType::Bool,

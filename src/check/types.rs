@@ -7,7 +7,7 @@ use crate::diagnostic::Span;
 /// What a value is. At run time every value is an `i64`; the checker keeps
 /// them apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ty {
+pub(crate) enum Ty {
     Int,
     Bool,
     Seat,
@@ -43,14 +43,14 @@ impl Ty {
     }
 
     /// Whether a value of `self` can stand where `wanted` is expected.
-    pub fn fits(&self, wanted: &Ty) -> bool {
+    pub(crate) fn fits(&self, wanted: &Ty) -> bool {
         self == wanted || *self == Ty::Error || *wanted == Ty::Error
     }
 }
 
 /// A name declared at the top level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Symbol {
+pub(crate) enum Symbol {
     Seat(u8),
     Kind(u16),
     KindSet(u16),
@@ -90,14 +90,14 @@ impl Symbol {
 }
 
 #[derive(Default, Debug)]
-pub struct Globals {
+pub(crate) struct Globals {
     pub names: HashMap<String, (Symbol, Span)>,
     /// How often each name was used, for the unused-name warnings.
     pub uses: HashMap<String, usize>,
 }
 
 impl Globals {
-    pub fn get(&mut self, name: &str) -> Option<Symbol> {
+    pub(crate) fn get(&mut self, name: &str) -> Option<Symbol> {
         let symbol = self.names.get(name).map(|(s, _)| *s);
         if symbol.is_some() {
             *self.uses.entry(name.to_string()).or_default() += 1;
@@ -105,7 +105,7 @@ impl Globals {
         symbol
     }
 
-    pub fn all_names(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn all_names(&self) -> impl Iterator<Item = &str> {
         self.names.keys().map(String::as_str)
     }
 }

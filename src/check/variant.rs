@@ -8,7 +8,7 @@ use crate::syntax::ast::{Block, Item, NamedKind, Stmt, StmtKind};
 
 /// The base's items with the variant's overrides applied and its new items
 /// appended.
-pub fn apply(mut base: Vec<Item>, variant: Vec<Item>, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
+pub(crate) fn apply(mut base: Vec<Item>, variant: Vec<Item>, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
     let mut added = vec![];
     for item in variant {
         match item {

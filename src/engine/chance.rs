@@ -55,7 +55,7 @@ pub struct ChanceScript {
 
 impl ChanceScript {
     /// One of `outcomes` equally likely outcomes: the one the path names.
-    pub fn draw(&mut self, outcomes: u64) -> u64 {
+    pub(crate) fn draw(&mut self, outcomes: u64) -> u64 {
         let at = self.outcomes.len();
         self.outcomes.push(outcomes);
         self.path.get(at).copied().unwrap_or(0)
@@ -64,17 +64,17 @@ impl ChanceScript {
 
 impl Chance {
     /// The stream of seed `seed`.
-    pub fn seeded(seed: u64) -> Chance {
+    pub(crate) fn seeded(seed: u64) -> Chance {
         Chance::Seeded(SeededStream(ChaCha8Rng::seed_from_u64(seed)))
     }
 
     /// Draws that take the outcomes of `path`, then outcome 0.
-    pub fn scripted(path: Vec<u64>) -> Chance {
+    pub(crate) fn scripted(path: Vec<u64>) -> Chance {
         Chance::Scripted(ChanceScript { path, outcomes: vec![] })
     }
 
     /// The script, when draws are scripted.
-    pub fn script(&self) -> Option<&ChanceScript> {
+    pub(crate) fn script(&self) -> Option<&ChanceScript> {
         match self {
             Chance::Scripted(script) => Some(script),
             Chance::Seeded(_) => None,
@@ -156,12 +156,12 @@ fn unrank(counts: &mut [u64], mut arrangements: u128, mut rank: u128) -> Vec<usi
 
 impl State {
     /// Where the draws come from.
-    pub fn chance(&self) -> &Chance {
+    pub(crate) fn chance(&self) -> &Chance {
         &self.chance
     }
 
     /// Draws from `chance` from now on.
-    pub fn set_chance(&mut self, chance: Chance) {
+    pub(crate) fn set_chance(&mut self, chance: Chance) {
         self.chance = chance;
     }
 

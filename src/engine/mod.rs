@@ -25,7 +25,7 @@ use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceChoice, PieceId, Seat, ZoneId};
 
 /// A runtime failure, pointed at the `.rules` file.
-pub type RuntimeError = Box<Diagnostic>;
+pub(crate) type RuntimeError = Box<Diagnostic>;
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl Choice {
     }
 
     /// Whether this takes an `anytime` action instead of answering.
-    pub fn is_anytime(&self) -> bool {
+    pub(crate) fn is_anytime(&self) -> bool {
         ChoiceValue::from_raw(self.value).is_anytime()
     }
 }
@@ -150,7 +150,7 @@ impl<'a> Pending<'a> {
         &self.state.offers[seat as usize]
     }
 
-    pub fn is_simultaneous(&self) -> bool {
+    pub(crate) fn is_simultaneous(&self) -> bool {
         self.ask.each_base.is_some()
     }
 }
@@ -214,7 +214,7 @@ impl State {
     /// A game not yet set up, drawing from `chance`: [`State::set_up`]
     /// sets it up. (An exact enumeration keeps the state of a setup that
     /// failed, to read which draws it made.)
-    pub fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
+    pub(crate) fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
         State {
             chance,
             zones: vec![vec![]; def.zones.len()],
@@ -248,7 +248,7 @@ impl State {
 
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
-    pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    pub(crate) fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
         for var in &def.vars {
             if var.per_player {
@@ -310,10 +310,6 @@ impl State {
         self.zones[zone as usize].iter().rev().copied()
     }
 
-    pub fn var(&self, slot: u16) -> i64 {
-        self.vars[slot as usize]
-    }
-
     /// The definition of the face `piece` shows.
     pub(crate) fn face_of(&self, piece: PieceId) -> PieceId {
         self.face[piece as usize]
@@ -345,7 +341,7 @@ impl State {
     }
 
     /// Whether `seat` knows what `piece` is.
-    pub fn knows(&self, seat: Seat, piece: PieceId) -> bool {
+    pub(crate) fn knows(&self, seat: Seat, piece: PieceId) -> bool {
         self.known[piece as usize] & (1 << seat) != 0
     }
 
@@ -535,7 +531,7 @@ impl State {
 
     /// The result keys (`most score`, `then most lines`) for the current
     /// position, per key and seat, without ending the game.
-    pub fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub(crate) fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let keys = def
             .rank_keys

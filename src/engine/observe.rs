@@ -77,7 +77,7 @@ impl<'a> Observation<'a> {
     }
 
     /// Every seat answering this decision, in seat order.
-    pub fn who(&self) -> &[Seat] {
+    pub(crate) fn who(&self) -> &[Seat] {
         self.state.pending().map_or(&[], |p| p.who())
     }
 
@@ -102,7 +102,7 @@ impl<'a> Observation<'a> {
 
     /// The kind choice `i` names, when the decision is a choice of kinds
     /// (a throw).
-    pub fn kind(&self, i: usize) -> Option<KindId> {
+    pub(crate) fn kind(&self, i: usize) -> Option<KindId> {
         let value = *self.legal_values().get(i)?;
         let kind = KindId::try_from(value).ok()?;
         (self.def.decisions[self.decision() as usize].kind == ChoiceKind::Kind
@@ -207,7 +207,7 @@ pub struct World {
 
 impl World {
     /// The decision asked and who answers it, or `None` when the game is over.
-    pub fn pending(&self) -> Option<(DecisionId, &[Seat])> {
+    pub(crate) fn pending(&self) -> Option<(DecisionId, &[Seat])> {
         self.state.pending().map(|p| (p.decision(), p.who()))
     }
 
@@ -234,7 +234,7 @@ impl World {
 
     /// Whether the observer sees what `seat` chose with choice `i` when it is
     /// made (a secret choice of another seat is not seen).
-    pub fn sees_choice(&self, def: &GameDef, seat: Seat, i: usize) -> bool {
+    pub(crate) fn sees_choice(&self, def: &GameDef, seat: Seat, i: usize) -> bool {
         let Some(pending) = self.state.pending() else {
             return true;
         };
@@ -244,7 +244,7 @@ impl World {
     }
 
     /// Applies one pick per answering seat and runs to the next decision.
-    pub fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
+    pub(crate) fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Some(pending) = self.state.pending() else {
             return Err(super::IllegalAction::NotWaiting.into());
         };
@@ -265,11 +265,11 @@ impl World {
         self.state.apply(def, &choices[..n], events)
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
+    pub(crate) fn outcome(&self) -> Option<&Outcome> {
         self.state.outcome()
     }
 
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.state.is_over()
     }
 
@@ -285,7 +285,7 @@ impl World {
     }
 
     /// The result keys now, per key and seat (see [`State::result_keys_now`]).
-    pub fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub(crate) fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().result_keys_now(def, events)
     }
 }

@@ -27,7 +27,7 @@ impl PieceFace {
 
     /// What anyone who sees `piece` but not its kind knows: its back, the
     /// type and owner (its value is on its face, like its kind).
-    pub fn back(def: &GameDef, piece: PieceId) -> PieceFace {
+    pub(crate) fn back(def: &GameDef, piece: PieceId) -> PieceFace {
         PieceFace {
             kind: None,
             value: 0,

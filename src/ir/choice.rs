@@ -77,20 +77,21 @@ pub enum DecodedChoice<'a> {
 
 impl ChoiceValue {
     /// The named "no choice" (`, or silence`).
-    pub const NONE: ChoiceValue = ChoiceValue(1 << 40);
+    pub(crate) const NONE: ChoiceValue = ChoiceValue(1 << 40);
 
     /// A value as the VM, a [`crate::engine::Choice`] or an event carries it.
-    pub const fn from_raw(raw: i64) -> Self {
+    pub(crate) const fn from_raw(raw: i64) -> Self {
         ChoiceValue(raw)
     }
 
     /// The value as the VM, a [`crate::engine::Choice`] or an event carries it.
-    pub const fn raw(self) -> i64 {
+    pub(crate) const fn raw(self) -> i64 {
         self.0
     }
 
-    /// A piece, chosen as itself.
-    pub const fn piece(piece: PieceId) -> Self {
+    /// A piece, chosen as itself. (The VM pushes piece numbers as they are.)
+    #[cfg(test)]
+    pub(crate) const fn piece(piece: PieceId) -> Self {
         ChoiceValue(piece as i64)
     }
 
@@ -100,13 +101,13 @@ impl ChoiceValue {
     }
 
     /// `anytime` action number `index`, offered beside a decision.
-    pub const fn anytime(index: usize) -> Self {
+    pub(crate) const fn anytime(index: usize) -> Self {
         ChoiceValue(-(index as i64) - 1)
     }
 
     /// Action `entry` of `actions` with these parameters, or `None` when
     /// there is no such action or a parameter is out of its range.
-    pub fn action(actions: &[ActionDef], entry: usize, params: &[i64]) -> Option<Self> {
+    pub(crate) fn action(actions: &[ActionDef], entry: usize, params: &[i64]) -> Option<Self> {
         let action = actions.get(entry)?;
         if params.len() != action.params.len() {
             return None;
@@ -123,23 +124,23 @@ impl ChoiceValue {
     }
 
     /// Whether this is the named "no choice".
-    pub const fn is_none(self) -> bool {
+    pub(crate) const fn is_none(self) -> bool {
         self.0 == Self::NONE.0
     }
 
     /// Whether this is an `anytime` action rather than an answer.
-    pub const fn is_anytime(self) -> bool {
+    pub(crate) const fn is_anytime(self) -> bool {
         self.0 < 0
     }
 
     /// Whether this is one of the decision's own values: neither the named
     /// "no choice" nor an `anytime` action.
-    pub const fn is_answer(self) -> bool {
+    pub(crate) const fn is_answer(self) -> bool {
         !self.is_none() && !self.is_anytime()
     }
 
     /// The `anytime` action this is, if it is one.
-    pub const fn anytime_index(self) -> Option<usize> {
+    pub(crate) const fn anytime_index(self) -> Option<usize> {
         if self.is_anytime() {
             Some((-(self.0 + 1)) as usize)
         } else {
@@ -149,12 +150,12 @@ impl ChoiceValue {
 
     /// The piece a piece value names, without its declared kind. The VM's
     /// piece operands are piece values, so this is how it reads them.
-    pub const fn piece_id(self) -> PieceId {
+    pub(crate) const fn piece_id(self) -> PieceId {
         id_from_value(self.0 & PIECE_MASK)
     }
 
     /// The kind a piece value was chosen as, if any.
-    pub const fn declared_kind(self) -> Option<KindId> {
+    pub(crate) const fn declared_kind(self) -> Option<KindId> {
         match (self.0 >> PIECE_BITS) & PIECE_MASK {
             0 => None,
             k => Some(id_from_value(k - 1)),
@@ -163,7 +164,7 @@ impl ChoiceValue {
 
     /// This value as a choice of pieces, unless it is the "no choice" or
     /// an `anytime` action.
-    pub const fn as_piece(self) -> Option<PieceChoice> {
+    pub(crate) const fn as_piece(self) -> Option<PieceChoice> {
         if !self.is_answer() {
             return None;
         }
@@ -174,13 +175,13 @@ impl ChoiceValue {
     }
 
     /// Which action of `actions` an action value chose (`Op::ActionEntry`).
-    pub fn action_entry(self, actions: &[ActionDef]) -> usize {
+    pub(crate) fn action_entry(self, actions: &[ActionDef]) -> usize {
         (self.0 % actions.len() as i64) as usize
     }
 
     /// Parameter `param` of action `entry` (`Op::ActionParam`), without
     /// unpacking the others.
-    pub fn action_param(self, actions: &[ActionDef], entry: usize, param: usize) -> i64 {
+    pub(crate) fn action_param(self, actions: &[ActionDef], entry: usize, param: usize) -> i64 {
         let params = &actions[entry].params;
         let mut rest = self.0 / actions.len() as i64;
         for (_, radix) in &params[..param] {
@@ -210,7 +211,7 @@ impl ChoiceValue {
     }
 
     /// What this value means as a choice of `kind`.
-    pub fn decode(self, kind: &ChoiceKind) -> DecodedChoice<'_> {
+    pub(crate) fn decode(self, kind: &ChoiceKind) -> DecodedChoice<'_> {
         if self.is_none() {
             return DecodedChoice::None;
         }

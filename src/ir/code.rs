@@ -236,7 +236,7 @@ pub enum Op {
 
 impl Op {
     /// Where this op may jump, for ops that jump.
-    pub fn target(self) -> Option<u32> {
+    pub(crate) fn target(self) -> Option<u32> {
         match self {
             Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => Some(t),
             Op::Next { exit, .. }
@@ -248,7 +248,7 @@ impl Op {
     }
 
     /// The same op jumping to `target` instead.
-    pub fn with_target(mut self, target: u32) -> Op {
+    pub(crate) fn with_target(mut self, target: u32) -> Op {
         match &mut self {
             Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => *t = target,
             Op::Next { exit, .. }

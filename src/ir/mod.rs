@@ -11,7 +11,7 @@ mod id;
 pub use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use dump::disassemble;
-pub use id::{id_from_index, id_from_value};
+pub(crate) use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};
 
@@ -19,9 +19,9 @@ pub type Seat = u8;
 pub type PieceId = u16;
 pub type ZoneId = u16;
 pub type KindId = u16;
-pub type TypeId = u16;
-pub type ProcId = u16;
-pub type DecisionId = u16;
+pub(crate) type TypeId = u16;
+pub(crate) type ProcId = u16;
+pub(crate) type DecisionId = u16;
 
 /// Everything the engine needs to play one game definition.
 #[derive(Debug)]
@@ -34,7 +34,7 @@ pub struct GameDef {
     /// `beats[a * kinds.len() + b]`: kind `a` beats kind `b`.
     pub beats: Vec<bool>,
     pub piece_types: Vec<String>,
-    pub groups: Vec<Group>,
+    pub(crate) groups: Vec<Group>,
     pub pieces: Vec<Piece>,
     pub zones: Vec<Zone>,
     pub families: Vec<Family>,
@@ -43,7 +43,7 @@ pub struct GameDef {
     pub vars: Vec<VarDef>,
     /// Number of global variable slots (a per-player variable takes one per seat).
     pub var_slots: usize,
-    pub procs: Vec<Proc>,
+    pub(crate) procs: Vec<Proc>,
     pub code: Vec<Op>,
     /// `spans[pc]`: where in the sources `code[pc]` came from.
     pub spans: Vec<Span>,
@@ -52,8 +52,8 @@ pub struct GameDef {
     pub messages: Vec<String>,
     pub decisions: Vec<Decision>,
     pub triggers: Vec<Trigger>,
-    pub hooks: Vec<Hook>,
-    pub hook_calls: Vec<HookCall>,
+    pub(crate) hooks: Vec<Hook>,
+    pub(crate) hook_calls: Vec<HookCall>,
     /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
     pub filters: Vec<PieceFilter>,
     pub score_terms: Vec<ScoreTerm>,
@@ -83,7 +83,7 @@ pub struct KindSet {
 }
 
 #[derive(Debug, Clone)]
-pub struct Group {
+pub(crate) struct Group {
     pub name: String,
     pub types: Vec<TypeId>,
 }
@@ -148,7 +148,7 @@ pub struct Board {
     pub lines: Vec<Vec<u16>>,
     /// Named runs of spaces, in space order: a grid is one run named after
     /// the board; a graph has its rings and single spaces.
-    pub groups: Vec<SpaceGroup>,
+    pub(crate) groups: Vec<SpaceGroup>,
     /// Per space, the spaces it touches, ascending.
     pub adjacent: Vec<Vec<u16>>,
     /// The zone families that hold one zone per space of this board.
@@ -157,7 +157,7 @@ pub struct Board {
 
 /// `ring outer 18` (spaces "outer 1" to "outer 18") or `space centre`.
 #[derive(Debug, Clone)]
-pub struct SpaceGroup {
+pub(crate) struct SpaceGroup {
     pub name: String,
     pub first: u16,
     pub len: u16,
@@ -185,9 +185,6 @@ impl Board {
         (0..self.spaces()).find(|&s| self.space_name(s).eq_ignore_ascii_case(name.trim()))
     }
 
-    pub fn touches(&self, a: u16, b: u16) -> bool {
-        self.adjacent[a as usize].binary_search(&b).is_ok()
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -227,7 +224,7 @@ pub enum OptionValue {
 
 impl OptionValue {
     /// The value the flow sees: lists are not readable as numbers and give 0.
-    pub fn as_i64(&self) -> i64 {
+    pub(crate) fn as_i64(&self) -> i64 {
         match self {
             OptionValue::Bool(b) => i64::from(*b),
             OptionValue::Int(i) => *i,
@@ -295,7 +292,7 @@ impl GameDef {
 }
 
 #[derive(Debug, Clone)]
-pub struct Proc {
+pub(crate) struct Proc {
     pub name: String,
     pub entry: u32,
     pub params: u16,
@@ -358,7 +355,7 @@ pub struct Trigger {
 }
 
 #[derive(Debug, Clone)]
-pub struct Hook {
+pub(crate) struct Hook {
     pub name: String,
     pub params: Vec<String>,
     pub returns_bool: bool,
@@ -367,7 +364,7 @@ pub struct Hook {
 
 /// How a flow value crosses into rhai.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HookArg {
+pub(crate) enum HookArg {
     Int,
     Bool,
     /// Seat, passed as 1-based player number.
@@ -380,7 +377,7 @@ pub enum HookArg {
 }
 
 #[derive(Debug, Clone)]
-pub struct HookCall {
+pub(crate) struct HookCall {
     pub hook: u16,
     pub args: Vec<HookArg>,
     pub span: Span,
@@ -449,7 +446,7 @@ impl GameDef {
     }
 
     /// Bit mask of the seats that see the pieces in `zone`.
-    pub fn zone_viewers(&self, zone: ZoneId) -> u32 {
+    pub(crate) fn zone_viewers(&self, zone: ZoneId) -> u32 {
         (0..self.players() as Seat)
             .filter(|&s| self.zone_visible_to(zone, s))
             .fold(0, |m, s| m | 1 << s)
@@ -468,7 +465,7 @@ impl GameDef {
         }
     }
 
-    pub fn all_seats_mask(&self) -> u32 {
+    pub(crate) fn all_seats_mask(&self) -> u32 {
         (1u32 << self.players()) - 1
     }
 
@@ -492,7 +489,7 @@ impl GameDef {
 
     /// What anyone who sees `piece` but not its kind reads: "Pawn of Light (hidden)".
     /// A piece without a hidden kind shows nothing of itself: "a hidden piece".
-    pub fn piece_back_label(&self, piece: PieceId) -> String {
+    pub(crate) fn piece_back_label(&self, piece: PieceId) -> String {
         let p = &self.pieces[piece as usize];
         if !p.kind_hidden {
             return "a hidden piece".into();
@@ -514,7 +511,7 @@ impl GameDef {
     }
 
     /// Two pieces are interchangeable when everything but their number agrees.
-    pub fn same_identity(&self, a: PieceId, b: PieceId) -> bool {
+    pub(crate) fn same_identity(&self, a: PieceId, b: PieceId) -> bool {
         let (pa, pb) = (&self.pieces[a as usize], &self.pieces[b as usize]);
         pa.ty == pb.ty && pa.kind == pb.kind && pa.value == pb.value && pa.owner == pb.owner
     }
@@ -526,7 +523,7 @@ impl GameDef {
 
     /// The label of one value, naming pieces with `piece` (so a viewer who
     /// does not know a piece reads its back: "Pawn of Light (hidden)").
-    pub fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
+    pub(crate) fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
         let decision = &self.decisions[decision as usize];
         match ChoiceValue::from_raw(value).decode(&decision.kind) {
             DecodedChoice::None => decision.none_label.clone().unwrap_or_default(),
@@ -580,7 +577,7 @@ impl GameDef {
     }
 
     /// The pieces a chosen value names (a piece, or an action's piece parameters).
-    pub fn choice_pieces(&self, decision: DecisionId, value: i64) -> Vec<PieceId> {
+    pub(crate) fn choice_pieces(&self, decision: DecisionId, value: i64) -> Vec<PieceId> {
         match ChoiceValue::from_raw(value).decode(&self.decisions[decision as usize].kind) {
             DecodedChoice::Piece(choice) => vec![choice.piece],
             DecodedChoice::Action { action, params, .. } => action
@@ -606,7 +603,7 @@ impl GameDef {
 
     /// Other names a scripted choice may use for `value` (a kind's own name
     /// beside its display name).
-    pub fn choice_aliases(&self, decision: DecisionId, value: i64) -> Vec<String> {
+    pub(crate) fn choice_aliases(&self, decision: DecisionId, value: i64) -> Vec<String> {
         let mut names = vec![self.choice_label(decision, value)];
         if self.decisions[decision as usize].kind == ChoiceKind::Kind
             && let Some(kind) = self.kinds.get(value as usize)

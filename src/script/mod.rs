@@ -21,15 +21,15 @@ use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
 use crate::syntax::ast::HookDecl;
 
 /// The sandbox limits, documented in docs/language.md.
-pub const MAX_OPERATIONS: u64 = 100_000;
-pub const MAX_CALL_LEVELS: usize = 32;
-pub const MAX_EXPR_DEPTH: usize = 64;
-pub const MAX_STRING_SIZE: usize = 1024;
-pub const MAX_ARRAY_SIZE: usize = 1024;
-pub const MAX_MAP_SIZE: usize = 256;
+pub(crate) const MAX_OPERATIONS: u64 = 100_000;
+pub(crate) const MAX_CALL_LEVELS: usize = 32;
+pub(crate) const MAX_EXPR_DEPTH: usize = 64;
+pub(crate) const MAX_STRING_SIZE: usize = 1024;
+pub(crate) const MAX_ARRAY_SIZE: usize = 1024;
+pub(crate) const MAX_MAP_SIZE: usize = 256;
 
 /// Every hook of a game, compiled.
-pub struct Script {
+pub(crate) struct Script {
     engine: Engine,
     hooks: Vec<CompiledHook>,
     tables: Arc<ApiTables>,
@@ -71,7 +71,7 @@ struct ApiTables {
 
 /// The `game` object a hook receives: a read-only snapshot.
 #[derive(Clone)]
-pub struct GameApi {
+pub(crate) struct GameApi {
     tables: Arc<ApiTables>,
     /// The zone of every piece: one flat copy per call instead of a copy of
     /// every zone's list.
@@ -81,7 +81,7 @@ pub struct GameApi {
 }
 
 /// A hook failure, already pointed at the `.rules` file.
-pub type HookError = Box<Diagnostic>;
+pub(crate) type HookError = Box<Diagnostic>;
 
 thread_local! {
     /// Operations run by the hook call in progress on this thread. rhai
@@ -401,7 +401,7 @@ fn register_api(engine: &mut Engine) {
 impl Script {
     /// Compiles every hook; a syntax error in one is reported and the rest
     /// are still checked.
-    pub fn compile(def: &GameDef, hooks: &[&HookDecl]) -> Result<Script, Vec<Diagnostic>> {
+    pub(crate) fn compile(def: &GameDef, hooks: &[&HookDecl]) -> Result<Script, Vec<Diagnostic>> {
         let engine = sandbox();
         let mut compiled = vec![];
         let mut diags = vec![];
@@ -456,7 +456,7 @@ impl Script {
     /// Runs a hook call site with flow values; returns the value as an i64
     /// (booleans as 0/1).
     #[allow(clippy::too_many_arguments)]
-    pub fn call(
+    pub(crate) fn call(
         &self,
         def: &GameDef,
         call: u16,

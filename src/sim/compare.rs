@@ -39,7 +39,7 @@ pub struct Row {
     pub base: Option<f64>,
     pub variant: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub test: Option<Test>,
+    pub(crate) test: Option<Test>,
 }
 
 impl Row {

@@ -100,9 +100,9 @@ pub struct Scores {
     /// Games that reached the result and were scored.
     pub scored: u64,
     /// Final total per seat.
-    pub totals: Vec<Moments>,
+    pub(crate) totals: Vec<Moments>,
     /// The leader's total minus the runner-up's.
-    pub margin: Moments,
+    pub(crate) margin: Moments,
 }
 
 /// What kind of rule a coverage line counts.
@@ -124,7 +124,7 @@ pub enum Part {
 }
 
 impl Part {
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Part::Decision => "decision",
             Part::Action => "action",
@@ -225,7 +225,7 @@ fn sum(values: impl IntoIterator<Item = u64>, field: &str) -> Result<u64, MergeE
 
 /// The `rules_hash` of a game's source files: FNV-1a (64 bits) over each
 /// file's length and text, in the order they were read.
-pub fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for text in texts {
         for byte in (text.len() as u64).to_le_bytes().iter().chain(text.as_bytes()) {
@@ -238,7 +238,7 @@ pub fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
 
 impl Report {
     /// An empty report for `plan` with the given rows; `merge` adds games.
-    pub fn empty(
+    pub(crate) fn empty(
         game: &str,
         rules_hash: String,
         seats: Vec<String>,
@@ -657,9 +657,9 @@ fn join_ranges(a: &[(u64, u64)], b: &[(u64, u64)]) -> Result<Vec<(u64, u64)>, Me
 /// Derived figures (see docs/metrics.md).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
-    pub win_rates: Vec<Rate>,
-    pub draw_rate: Rate,
-    pub stopped_rate: Rate,
+    pub(crate) win_rates: Vec<Rate>,
+    pub(crate) draw_rate: Rate,
+    pub(crate) stopped_rate: Rate,
     pub balance: f64,
     pub first_player_advantage: f64,
     pub decision_points: Length,

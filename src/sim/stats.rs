@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The 97.5% point of the standard normal: a 95% two-sided interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// How many of each value: exact, so quantiles are exact and merging is a sum.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,19 +18,13 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub struct Histogram(pub BTreeMap<u64, u64>);
 
 impl Histogram {
-    pub fn add(&mut self, value: u64) {
+    pub(crate) fn add(&mut self, value: u64) {
         *self.0.entry(value).or_insert(0) += 1;
     }
 
-    pub fn merge(&mut self, other: &Histogram) {
-        for (&v, &c) in &other.0 {
-            *self.0.entry(v).or_insert(0) += c;
-        }
-    }
-
-    /// [`merge`](Self::merge), or `None` (and `self` unchanged) if a count
+    /// Both histograms together, or `None` (and `self` unchanged) if a count
     /// would pass `u64::MAX`.
-    pub fn checked_merge(&self, other: &Histogram) -> Option<Histogram> {
+    pub(crate) fn checked_merge(&self, other: &Histogram) -> Option<Histogram> {
         let mut out = self.clone();
         for (&v, &c) in &other.0 {
             let entry = out.0.entry(v).or_insert(0);
@@ -40,12 +34,12 @@ impl Histogram {
     }
 
     /// The number of observations, or `None` if it passes `u64::MAX`.
-    pub fn checked_count(&self) -> Option<u64> {
+    pub(crate) fn checked_count(&self) -> Option<u64> {
         self.0.values().try_fold(0u64, |n, &c| n.checked_add(c))
     }
 
     /// [`moments`](Self::moments), or `None` if a sum would not fit.
-    pub fn checked_moments(&self) -> Option<Moments> {
+    pub(crate) fn checked_moments(&self) -> Option<Moments> {
         let mut m = Moments::default();
         for (&v, &c) in &self.0 {
             let (v, c128) = (v as i128, c as i128);
@@ -60,7 +54,7 @@ impl Histogram {
         self.0.values().sum()
     }
 
-    pub fn moments(&self) -> Moments {
+    pub(crate) fn moments(&self) -> Moments {
         let mut m = Moments::default();
         for (&v, &c) in &self.0 {
             m.count += c;
@@ -70,7 +64,7 @@ impl Histogram {
         m
     }
 
-    pub fn min(&self) -> Option<u64> {
+    pub(crate) fn min(&self) -> Option<u64> {
         self.0.keys().next().copied()
     }
 
@@ -80,7 +74,7 @@ impl Histogram {
 
     /// The nearest-rank quantile: the smallest value with at least `p` of
     /// the observations at or below it (`p = 0.5` gives the lower median).
-    pub fn quantile(&self, p: f64) -> Option<u64> {
+    pub(crate) fn quantile(&self, p: f64) -> Option<u64> {
         let n = self.count();
         if n == 0 {
             return None;
@@ -97,13 +91,13 @@ impl Histogram {
     }
 
     /// How many observations fall in `lo..=hi`.
-    pub fn count_between(&self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn count_between(&self, lo: u64, hi: u64) -> u64 {
         self.0.range(lo..=hi).map(|(_, &c)| c).sum()
     }
 
     /// A text histogram: at most `rows` bins from the minimum to the 99th
     /// percentile, then one bin for the tail, bars scaled to `width`.
-    pub fn render(&self, rows: u64, width: usize) -> Vec<String> {
+    pub(crate) fn render(&self, rows: u64, width: usize) -> Vec<String> {
         let (Some(min), Some(max), Some(p99)) = (self.min(), self.max(), self.quantile(0.99)) else {
             return vec![];
         };
@@ -146,27 +140,21 @@ impl Histogram {
 /// Count, sum and sum of squares of integer observations: enough for the
 /// mean and the standard deviation, and exact to merge.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Moments {
+pub(crate) struct Moments {
     pub count: u64,
     pub sum: i128,
     pub sum_squares: i128,
 }
 
 impl Moments {
-    pub fn add(&mut self, value: i64) {
+    pub(crate) fn add(&mut self, value: i64) {
         self.count += 1;
         self.sum += value as i128;
         self.sum_squares += value as i128 * value as i128;
     }
 
-    pub fn merge(&mut self, other: &Moments) {
-        self.count += other.count;
-        self.sum += other.sum;
-        self.sum_squares += other.sum_squares;
-    }
-
-    /// [`merge`](Self::merge), or `None` if a sum would not fit.
-    pub fn checked_merge(&self, other: &Moments) -> Option<Moments> {
+    /// Both sets of moments together, or `None` if a sum would not fit.
+    pub(crate) fn checked_merge(&self, other: &Moments) -> Option<Moments> {
         let m = Moments {
             count: self.count.checked_add(other.count)?,
             sum: self.sum.checked_add(other.sum)?,
@@ -179,7 +167,7 @@ impl Moments {
     /// derived from them (mean, variance) is computed without overflow: no
     /// sum without observations, squares not negative, and
     /// `count * sum_squares >= sum * sum` (Cauchy-Schwarz).
-    pub fn is_consistent(&self) -> bool {
+    pub(crate) fn is_consistent(&self) -> bool {
         if self.count == 0 {
             return self.sum == 0 && self.sum_squares == 0;
         }
@@ -190,7 +178,7 @@ impl Moments {
         self.sum_squares >= 0 && a.checked_sub(b).is_some_and(|d| d >= 0) && n.checked_mul(n - 1).is_some()
     }
 
-    pub fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         if self.count == 0 {
             return f64::NAN;
         }
@@ -198,7 +186,7 @@ impl Moments {
     }
 
     /// The sample variance (divided by n - 1), computed from exact integers.
-    pub fn variance(&self) -> f64 {
+    pub(crate) fn variance(&self) -> f64 {
         if self.count < 2 {
             return 0.0;
         }
@@ -207,14 +195,14 @@ impl Moments {
         numerator as f64 / (n * (n - 1)) as f64
     }
 
-    pub fn sd(&self) -> f64 {
+    pub(crate) fn sd(&self) -> f64 {
         self.variance().max(0.0).sqrt()
     }
 }
 
 /// A proportion with its Wilson score interval at 95%.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Rate {
+pub(crate) struct Rate {
     pub count: u64,
     pub of: u64,
     pub rate: f64,
@@ -223,7 +211,7 @@ pub struct Rate {
 }
 
 impl Rate {
-    pub fn new(count: u64, of: u64) -> Rate {
+    pub(crate) fn new(count: u64, of: u64) -> Rate {
         let (low, high) = wilson(count, of);
         Rate {
             count,
@@ -236,7 +224,7 @@ impl Rate {
 }
 
 /// The Wilson score interval for `successes` out of `n` at 95%.
-pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
+pub(crate) fn wilson(successes: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
@@ -251,7 +239,7 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
 
 /// A test's verdict: the two-sided p-value, and whether it is below 5%.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Test {
+pub(crate) struct Test {
     pub p_value: f64,
     pub significant: bool,
 }
@@ -266,7 +254,7 @@ impl Test {
 }
 
 /// The pooled two-proportion z-test: is `x1/n1` different from `x2/n2`?
-pub fn two_proportion(x1: u64, n1: u64, x2: u64, n2: u64) -> Test {
+pub(crate) fn two_proportion(x1: u64, n1: u64, x2: u64, n2: u64) -> Test {
     if n1 == 0 || n2 == 0 {
         return Test::from_p(1.0);
     }
@@ -281,7 +269,7 @@ pub fn two_proportion(x1: u64, n1: u64, x2: u64, n2: u64) -> Test {
 }
 
 /// Welch's t-test for two means with unequal variances.
-pub fn welch(a: &Moments, b: &Moments) -> Test {
+pub(crate) fn welch(a: &Moments, b: &Moments) -> Test {
     if a.count < 2 || b.count < 2 {
         return Test::from_p(1.0);
     }
@@ -297,7 +285,7 @@ pub fn welch(a: &Moments, b: &Moments) -> Test {
 }
 
 /// P(|T| > |t|) for Student's t with `df` degrees of freedom.
-pub fn student_t_two_sided(t: f64, df: f64) -> f64 {
+pub(crate) fn student_t_two_sided(t: f64, df: f64) -> f64 {
     if !t.is_finite() {
         return 0.0;
     }
@@ -306,7 +294,7 @@ pub fn student_t_two_sided(t: f64, df: f64) -> f64 {
 }
 
 /// P(Z > z) for the standard normal.
-pub fn normal_upper(z: f64) -> f64 {
+pub(crate) fn normal_upper(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
@@ -406,7 +394,7 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// SplitMix64's output for `state`: a fast, well-mixed 64-bit hash.
-pub fn splitmix64(state: u64) -> u64 {
+pub(crate) fn splitmix64(state: u64) -> u64 {
     let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

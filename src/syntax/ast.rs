@@ -6,18 +6,18 @@
 use crate::diagnostic::Span;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ident {
+pub(crate) struct Ident {
     pub name: String,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct File {
-    pub items: Vec<Item>,
+    pub(crate) items: Vec<Item>,
 }
 
 #[derive(Clone, Debug)]
-pub enum Item {
+pub(crate) enum Item {
     Game {
         name: String,
         span: Span,
@@ -63,6 +63,7 @@ pub enum Item {
     Display {
         kind: Ident,
         text: String,
+        #[allow(dead_code)] // for diagnostics about the whole declaration
         span: Span,
     },
     Kinds {
@@ -71,6 +72,7 @@ pub enum Item {
     },
     Beats {
         pairs: Vec<(Ident, Ident)>,
+        #[allow(dead_code)] // for diagnostics about the whole declaration
         span: Span,
     },
     Option(OptionDecl),
@@ -92,19 +94,20 @@ pub enum Item {
     Hook(HookDecl),
     Score {
         terms: Vec<ScoreTerm>,
+        #[allow(dead_code)] // for diagnostics about the whole declaration
         span: Span,
     },
     Result(ResultDecl),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NamedKind {
+pub(crate) enum NamedKind {
     Phase,
     Step,
 }
 
 impl NamedKind {
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             NamedKind::Phase => "phase",
             NamedKind::Step => "step",
@@ -113,7 +116,7 @@ impl NamedKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct AnytimeDecl {
+pub(crate) struct AnytimeDecl {
     pub label: String,
     pub label_span: Span,
     pub when: Expr,
@@ -121,7 +124,7 @@ pub struct AnytimeDecl {
 }
 
 #[derive(Clone, Debug)]
-pub struct OptionDecl {
+pub(crate) struct OptionDecl {
     pub name: Ident,
     pub ty: OptionType,
     pub ty_span: Span,
@@ -130,7 +133,7 @@ pub struct OptionDecl {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum OptionType {
+pub(crate) enum OptionType {
     Bool,
     Int {
         min: Option<i64>,
@@ -146,13 +149,13 @@ pub enum OptionType {
 }
 
 #[derive(Clone, Debug)]
-pub struct Literal {
+pub(crate) struct Literal {
     pub kind: LiteralKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum LiteralKind {
+pub(crate) enum LiteralKind {
     Int(i64),
     Bool(bool),
     Name(String),
@@ -160,14 +163,14 @@ pub enum LiteralKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct VarDecl {
+pub(crate) struct VarDecl {
     pub name: Ident,
     pub per_player: bool,
     pub init: Expr,
 }
 
 #[derive(Clone, Debug)]
-pub struct PieceEntry {
+pub(crate) struct PieceEntry {
     pub name: Ident,
     /// `of each Hand`: one piece per kind of the set.
     pub of_each: Option<Ident>,
@@ -183,17 +186,18 @@ pub struct PieceEntry {
 }
 
 #[derive(Clone, Debug)]
-pub struct BoardDecl {
+pub(crate) struct BoardDecl {
     pub name: Ident,
     pub shape: BoardShape,
     pub shape_span: Span,
     pub slots: Vec<(Ident, Visibility)>,
     /// The whole declaration.
+    #[allow(dead_code)] // for diagnostics about the whole declaration
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum BoardShape {
+pub(crate) enum BoardShape {
     /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal neighbours.
     Grid { rows: i64, cols: i64 },
     /// `graph { ring ..., space ..., link ... }`
@@ -201,7 +205,7 @@ pub enum BoardShape {
 }
 
 #[derive(Clone, Debug)]
-pub enum GraphPart {
+pub(crate) enum GraphPart {
     /// `ring outer 18 wraps`
     Ring {
         name: Ident,
@@ -216,7 +220,7 @@ pub enum GraphPart {
 }
 
 #[derive(Clone, Debug)]
-pub struct LinkRule {
+pub(crate) struct LinkRule {
     pub left: SpacePattern,
     pub right: SpacePattern,
     pub cond: Option<Expr>,
@@ -225,28 +229,28 @@ pub struct LinkRule {
 
 /// `outer[i]`, `inner[i / 2]` or `centre` in a link rule.
 #[derive(Clone, Debug)]
-pub struct SpacePattern {
+pub(crate) struct SpacePattern {
     pub name: Ident,
     pub index: Option<Expr>,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Visibility {
+pub(crate) enum Visibility {
     Hidden,
     Public,
     Owner,
 }
 
 #[derive(Clone, Debug)]
-pub struct ZoneDecl {
+pub(crate) struct ZoneDecl {
     pub name: Ident,
     pub per_player: bool,
     pub visibility: Visibility,
 }
 
 #[derive(Clone, Debug)]
-pub struct ProcedureDecl {
+pub(crate) struct ProcedureDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub returns: Vec<Ident>,
@@ -255,13 +259,13 @@ pub struct ProcedureDecl {
 
 /// `name` or `name: player`.
 #[derive(Clone, Debug)]
-pub struct Param {
+pub(crate) struct Param {
     pub name: Ident,
     pub ty: Option<(String, Span)>,
 }
 
 #[derive(Clone, Debug)]
-pub struct HookDecl {
+pub(crate) struct HookDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub returns: HookType,
@@ -271,21 +275,21 @@ pub struct HookDecl {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HookType {
+pub(crate) enum HookType {
     Bool,
     Int,
 }
 
 #[derive(Clone, Debug)]
 pub struct ScoreTerm {
-    pub name: Ident,
-    pub value: Expr,
+    pub(crate) name: Ident,
+    pub(crate) value: Expr,
     /// The term only counts while this holds (e.g. an option is on).
-    pub when: Option<Expr>,
+    pub(crate) when: Option<Expr>,
 }
 
 #[derive(Clone, Debug)]
-pub struct ResultDecl {
+pub(crate) struct ResultDecl {
     pub keys: Vec<RankKey>,
     pub otherwise: ResultElse,
     pub span: Span,
@@ -294,30 +298,30 @@ pub struct ResultDecl {
 #[derive(Clone, Debug)]
 pub struct RankKey {
     pub most: bool,
-    pub value: Expr,
+    pub(crate) value: Expr,
 }
 
 #[derive(Clone, Debug)]
-pub enum ResultElse {
+pub(crate) enum ResultElse {
     /// No `else`: a tie on every key is a draw.
     Draw,
     Block(Block),
 }
 
 #[derive(Clone, Debug)]
-pub struct Block {
+pub(crate) struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Stmt {
+pub(crate) struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum StmtKind {
+pub(crate) enum StmtKind {
     Let {
         names: Vec<Ident>,
         value: Expr,
@@ -421,14 +425,14 @@ pub enum StmtKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct LValue {
+pub(crate) struct LValue {
     pub name: Ident,
     pub index: Option<Expr>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct DraftEntry {
+pub(crate) struct DraftEntry {
     pub label: String,
     pub label_span: Span,
     pub when: Option<Expr>,
@@ -437,7 +441,7 @@ pub struct DraftEntry {
 
 /// Where a pieces domain looks.
 #[derive(Clone, Debug)]
-pub enum PiecePlace {
+pub(crate) enum PiecePlace {
     /// `in ZONE`
     Zone(Expr),
     /// `on BOARD`: every slot of every space.
@@ -446,7 +450,7 @@ pub enum PiecePlace {
 
 /// What an action's parameter goes through.
 #[derive(Clone, Debug)]
-pub enum ParamSource {
+pub(crate) enum ParamSource {
     /// `name in DOMAIN`: one action per value.
     In(Box<Domain>),
     /// `name = EXPR`: the one value computed from the parameters before.
@@ -455,7 +459,7 @@ pub enum ParamSource {
 
 /// One action of a `chooses { ... }` menu.
 #[derive(Clone, Debug)]
-pub struct ActionEntry {
+pub(crate) struct ActionEntry {
     /// The label, with `{param}` placeholders.
     pub label: String,
     pub label_span: Span,
@@ -465,7 +469,7 @@ pub struct ActionEntry {
 }
 
 #[derive(Clone, Debug)]
-pub enum Domain {
+pub(crate) enum Domain {
     Range(Expr, Expr),
     /// `Card in hand of player`, `Pawn of p on board`
     Pieces {
@@ -485,20 +489,20 @@ pub enum Domain {
 }
 
 #[derive(Clone, Debug)]
-pub struct Filter {
+pub(crate) struct Filter {
     pub name: Ident,
     pub owner: Option<Box<Expr>>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Expr {
+pub(crate) struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
+pub(crate) enum BinOp {
     Or,
     And,
     Eq,
@@ -516,22 +520,24 @@ pub enum BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
+pub(crate) enum UnOp {
     Not,
     Neg,
 }
 
 #[derive(Clone, Debug)]
-pub enum TableRef {
+pub(crate) enum TableRef {
     Inline(Vec<i64>),
     /// A `table` declaration or a `list of int` option.
     Named(Ident),
 }
 
 #[derive(Clone, Debug)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Int(i64),
     Bool(bool),
+    // The text is kept for diagnostics to come; a string is refused as a value today.
+    #[allow(dead_code)]
     Str(String),
     /// `player 2`
     Seat(i64),
@@ -596,5 +602,4 @@ pub enum ExprKind {
         filter: Filter,
         zone: Box<Expr>,
     },
-    Tuple(Vec<Expr>),
 }

@@ -118,12 +118,6 @@ impl Compiler {
             ExprKind::Sum { var, domain, body } => self.sum(var, domain, body, span),
             ExprKind::Table { table, index } => self.table_at(table, index, span),
             ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
-            ExprKind::Tuple(_) => {
-                self.error(
-                    Diagnostic::error(Code::TypeMismatch, "a list of values only follows `return`").label(span, "here"),
-                );
-                Ty::Error
-            }
         }
     }
 

@@ -10,7 +10,7 @@ use crate::ir::{self, FamilyIndex, GameDef, Op, ProcId};
 use crate::syntax::ast::{self, Expr, Item};
 
 impl Compiler {
-    pub fn compile_bodies(&mut self, items: &[Item]) {
+    pub(crate) fn compile_bodies(&mut self, items: &[Item]) {
         for item in items {
             if let Item::Procedure(decl) = item
                 && let Some(Symbol::Proc(id)) = self.globals.names.get(&decl.name.name).map(|(s, _)| *s)
@@ -37,7 +37,7 @@ impl Compiler {
         self.warn_unused(items);
     }
 
-    pub fn finish(mut self) -> (GameDef, Vec<Diagnostic>) {
+    pub(crate) fn finish(mut self) -> (GameDef, Vec<Diagnostic>) {
         // `result_pc` was relative to the main procedure.
         self.def.result_pc += self.def.procs[self.def.main as usize].entry;
         // Code compiled more than once (a draft entry, once per chooser) would

@@ -83,7 +83,7 @@ struct Frame {
 
 /// Type-checks and compiles every body of the rules, given the table of
 /// declared names; see the module doc for where each part lives.
-pub struct Compiler {
+pub(crate) struct Compiler {
     def: GameDef,
     globals: Globals,
     diags: Vec<Diagnostic>,
@@ -106,7 +106,7 @@ pub struct Compiler {
 }
 
 impl Compiler {
-    pub fn new(def: GameDef, globals: Globals) -> Self {
+    pub(crate) fn new(def: GameDef, globals: Globals) -> Self {
         let n = def.procs.len();
         Compiler {
             var_types: vec![Ty::Int; def.vars.len()],
