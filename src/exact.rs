@@ -13,6 +13,9 @@
 //! (reaction times are continuous) and is refused with
 //! `rpsdsl::not-enumerable`.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic};

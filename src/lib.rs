@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod check;
+pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod exact;

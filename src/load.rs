@@ -6,6 +6,9 @@
 //! house-rules TOML), and neither of them uses it. Each input file is read
 //! once and parsed once.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use std::path::Path;
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
-mod cli;
+//! The `rpsdsl` command: a thin shell over [`rpsdsl::cli`].
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    rpsdsl::cli::main()
 }

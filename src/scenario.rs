@@ -5,6 +5,9 @@
 //! designers to explore one, and `replay` to re-run a transcript. The TOML
 //! format is documented in docs/scenarios.md.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use serde::Deserialize;
 
 use crate::check::OptionSetting;
@@ -60,7 +63,7 @@ fn span_of(file: FileId, range: std::ops::Range<usize>) -> Span {
 
 impl Scenario {
     /// Parses a scenario file already added to the sources as `file`.
-    pub fn from_toml(file: FileId, text: &str) -> Result<Scenario, Box<Diagnostic>> {
+    pub(crate) fn from_toml(file: FileId, text: &str) -> Result<Scenario, Box<Diagnostic>> {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let span = e.span().map_or(Span::new(file, 0, 0), |r| span_of(file, r));
             Box::new(

@@ -1,6 +1,9 @@
 //! Drives one game: asks the scenario first, then the agents, and records
 //! everything needed to write and replay a transcript.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Choice, EngineError, Event, Observation, Outcome, Seen, State};
@@ -98,7 +101,7 @@ pub fn play(
 
 /// One decision as a scenario scripts it, `"Seat: choice"` (in a race
 /// `"Seat: choice @ 420ms"`), for [`Record::decisions`].
-pub fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> String {
+pub(crate) fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> String {
     let mut line = format!(
         "{}: {}",
         def.seat_name(choice.seat),
@@ -111,7 +114,7 @@ pub fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> String {
 }
 
 /// Every shuffle's full outcome, top first, as a scenario states it.
-pub fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
+pub(crate) fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
     events
         .iter()
         .filter_map(|event| match event {

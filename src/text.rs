@@ -21,7 +21,7 @@ use crate::ir::{ChoiceKind, GameDef, LabelPart, OptionType};
 /// assert_eq!(printable("a\nresult: b"), "a\\nresult: b");
 /// assert_eq!(printable("\x1b[31mred\x1b[0m\r"), "red\\r");
 /// ```
-pub fn printable(text: &str) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_care) {
         return Cow::Borrowed(text);
     }
@@ -100,7 +100,7 @@ fn needs_care(c: char) -> bool {
 }
 
 /// [`printable`] into an owned string, for a `map`.
-pub fn printable_string(text: &str) -> String {
+pub(crate) fn printable_string(text: &str) -> String {
     printable(text).into_owned()
 }
 
@@ -115,7 +115,7 @@ fn tidy(text: &mut String) {
 /// and `anytime` labels, messages, result keys, option descriptions and
 /// values. Names written as identifiers are printable already; a name that
 /// was printable is unchanged.
-pub fn printable_def(def: &mut GameDef) {
+pub(crate) fn printable_def(def: &mut GameDef) {
     tidy(&mut def.name);
     def.seats.iter_mut().for_each(tidy);
     def.piece_types.iter_mut().for_each(tidy);

@@ -10,6 +10,9 @@
 //! a lower chance to stay. When the last result is unknown (the opponent's
 //! throw was hidden), the marginal shares are used.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 

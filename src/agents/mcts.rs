@@ -17,6 +17,9 @@
 //! - It runs on sampled copies, never on the game itself, and is
 //!   deterministic for a seed when its budget is in iterations.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use std::time::{Duration, Instant};
 
 use rand::RngExt;

@@ -13,7 +13,7 @@ mod greedy;
 mod human_like;
 mod mcts;
 mod search;
-pub mod spec;
+pub(crate) mod spec;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -184,7 +184,7 @@ pub const AGENTS: &[AgentInfo] = &[
 ];
 
 /// Builds one agent from its spec for `seat`; `seed` is the game's seed.
-pub fn build(spec: &AgentSpec, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
+pub(crate) fn build(spec: &AgentSpec, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
     let name = spec.name.as_str();
     let Some(info) = AGENTS
         .iter()

@@ -8,6 +8,9 @@
 //!                                         in parentheses form: fallback=mcts(iterations=200)
 //! ```
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 /// How deep agents may nest as parameters' values
 /// (`human-like:fallback=human-like(fallback=...)`). The spec is checked
 /// for this before any agent is built, so building never recurses deeper.
@@ -71,7 +74,7 @@ fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
 }
 
 /// Parses one agent: `mcts:iterations=500` or `mcts(iterations=500)`.
-pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
     let text = text.trim();
     let (name, params): (&str, Vec<&str>) = if let Some(open) = text.find('(')
         && text.find(':').is_none_or(|colon| open < colon)
@@ -106,7 +109,7 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
 }
 
 /// Parses a whole spec into one agent per entry.
-pub fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
+pub(crate) fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
     let parts = split_top(spec, ',')?;
     let agents: Vec<AgentSpec> = parts
         .into_iter()

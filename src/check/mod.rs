@@ -4,6 +4,9 @@
 //!
 //! Errors are gathered, never thrown: one run reports all of them.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 mod body;
 mod declare;
 mod ids;

@@ -1,6 +1,9 @@
 //! Options: typed, defaulted, described; their values come from the rules
 //! file (defaults), the command line (`--set name=value`) or house rules.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
 use crate::syntax::ast::{self, LiteralKind};

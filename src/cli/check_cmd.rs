@@ -3,19 +3,19 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rpsdsl::check::FsLoader;
-use rpsdsl::diagnostic::Diagnostic;
+use crate::check::FsLoader;
+use crate::diagnostic::Diagnostic;
 
 use super::report;
 
 /// Quick random games `check` plays to catch runtime errors.
 const PLAYTEST_GAMES: u64 = 20;
 
-pub fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
+pub(crate) fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
     let mut failed = false;
     let mut all_json = vec![];
     for file in files {
-        let (diagnostics, sources) = rpsdsl::playtest::check_and_playtest(file, &FsLoader, PLAYTEST_GAMES);
+        let (diagnostics, sources) = crate::playtest::check_and_playtest(file, &FsLoader, PLAYTEST_GAMES);
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         if json {
             all_json.push(serde_json::json!({
@@ -36,8 +36,8 @@ pub fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
 }
 
 /// `check --explain-diff BASE VARIANT`: both are checked, then compared.
-pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
-    let load = |path: &Path| match rpsdsl::load::load_game(path, &FsLoader, |_| Ok(vec![])) {
+pub(crate) fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
+    let load = |path: &Path| match crate::load::load_game(path, &FsLoader, |_| Ok(vec![])) {
         Ok(game) => Some(game),
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
@@ -48,18 +48,18 @@ pub fn explain_diff(base: &Path, variant: &Path) -> ExitCode {
         return ExitCode::from(1);
     };
     say!("{} -> {}", base.display(), variant.display());
-    for line in rpsdsl::explain::explain_diff(&base_game, &variant_game) {
+    for line in crate::explain::explain_diff(&base_game, &variant_game) {
         say!("  {line}");
     }
     ExitCode::SUCCESS
 }
 
 /// `check --dump-ir FILES`: the compiled program of each file, or its errors.
-pub fn dump_ir(files: &[PathBuf]) -> ExitCode {
+pub(crate) fn dump_ir(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
-        match rpsdsl::load::load_game(file, &FsLoader, |_| Ok(vec![])) {
-            Ok(game) => say!("{}", rpsdsl::ir::disassemble(&game.def)),
+        match crate::load::load_game(file, &FsLoader, |_| Ok(vec![])) {
+            Ok(game) => say!("{}", crate::ir::disassemble(&game.def)),
             Err(failed_check) => {
                 report(&failed_check.diagnostics, &failed_check.sources);
                 failed = true;

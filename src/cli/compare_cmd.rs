@@ -3,11 +3,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use rpsdsl::sim::Comparison;
+use crate::sim::Comparison;
 
 use super::simulate_cmd::{RunArgs, load_game_input, plan, run_plan};
 
-pub fn compare(base: &Path, variant: &Path, args: &RunArgs) -> ExitCode {
+pub(crate) fn compare(base: &Path, variant: &Path, args: &RunArgs) -> ExitCode {
     let mut reports = vec![];
     for (path, what) in [(base, "base"), (variant, "variant")] {
         let input = match load_game_input(path, &args.settings) {

@@ -5,11 +5,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use rpsdsl::exact::{self, Exact};
+use crate::exact::{self, Exact};
 
 use super::setup::{changed_options, load_game};
 
-pub fn exact(file: &Path, settings: &[String], budget: u64, json: bool) -> ExitCode {
+pub(crate) fn exact(file: &Path, settings: &[String], budget: u64, json: bool) -> ExitCode {
     let (game, _) = match load_game(file, settings, None) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -28,7 +28,7 @@ pub fn exact(file: &Path, settings: &[String], budget: u64, json: bool) -> ExitC
         exact.positions,
         started.elapsed().as_secs_f64()
     );
-    let rules = rpsdsl::text::printable_string(&file.display().to_string());
+    let rules = crate::text::printable_string(&file.display().to_string());
     let options = changed_options(&game.def, &game.options);
     if json {
         let value = serde_json::json!({

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
-use rpsdsl::sim::{MergeError, Report};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span};
+use crate::sim::{MergeError, Report};
 
 /// A diagnostic about report `file` (with text `text`), pointing at the
 /// field the error names when the file shows it at the top level.
@@ -56,7 +56,7 @@ fn fail(file: &Path, text: Option<&str>, error: &MergeError) -> ExitCode {
     ExitCode::from(1)
 }
 
-pub fn merge(files: &[PathBuf], json: bool) -> ExitCode {
+pub(crate) fn merge(files: &[PathBuf], json: bool) -> ExitCode {
     let mut reports = vec![];
     for file in files {
         let text = match super::read_record(

@@ -1,5 +1,8 @@
 //! The command line: clap commands, file I/O and printing. No game logic.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,8 +33,8 @@ mod screen;
 mod setup;
 mod simulate_cmd;
 
-use rpsdsl::agents;
-use rpsdsl::diagnostic::{self, Code, Diagnostic, Sources};
+use crate::agents;
+use crate::diagnostic::{self, Code, Diagnostic, Sources};
 
 #[derive(Parser)]
 #[command(
@@ -39,7 +42,7 @@ use rpsdsl::diagnostic::{self, Code, Diagnostic, Sources};
     version,
     about = "Write a game's rules, check them, play them, simulate them."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -146,7 +149,7 @@ enum Command {
         #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
         settings: Vec<String>,
         /// Positions to visit at most before giving up.
-        #[arg(long, default_value_t = rpsdsl::exact::DEFAULT_BUDGET)]
+        #[arg(long, default_value_t = crate::exact::DEFAULT_BUDGET)]
         budget: u64,
         /// Print the rates as JSON.
         #[arg(long)]
@@ -250,9 +253,9 @@ pub(crate) fn report(diagnostics: &[Diagnostic], sources: &Sources) {
 /// or is not JSON at all, is reported without showing any of it.
 pub(crate) fn read_record(path: &std::path::Path, code: Code, what: &str, source: &str) -> Result<String, ExitCode> {
     let mut sources = Sources::default();
-    let text = rpsdsl::input::read_text(path, rpsdsl::input::RECORD_LIMIT).map_err(|error| {
+    let text = crate::input::read_text(path, crate::input::RECORD_LIMIT).map_err(|error| {
         report(
-            &[rpsdsl::input::unreadable(path, &error, &mut sources, "check the path")],
+            &[crate::input::unreadable(path, &error, &mut sources, "check the path")],
             &sources,
         );
         ExitCode::from(1)

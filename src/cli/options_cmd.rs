@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use rpsdsl::check;
+use crate::check;
 
 use super::setup::load_game;
 
-pub fn options(file: &Path) -> ExitCode {
+pub(crate) fn options(file: &Path) -> ExitCode {
     let (game, _) = match load_game(file, &[], None) {
         Ok(loaded) => loaded,
         Err(code) => return code,

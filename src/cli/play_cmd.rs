@@ -1,6 +1,6 @@
 //! `rpsdsl play`: a person plays one seat at the terminal against agents.
 //!
-//! The person sees only their seat's [`View`](rpsdsl::engine::View) and the
+//! The person sees only their seat's [`View`](crate::engine::View) and the
 //! events as their seat saw them (see [`screen`]). The loop reads lines from
 //! any `BufRead` and writes to any `Write`, so tests drive it through stdin;
 //! it needs no raw mode, so it works the same in a terminal and a pipe.
@@ -10,12 +10,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use rpsdsl::agents::Agent;
-use rpsdsl::engine::{Choice, EngineError, Event, Observation, State};
-use rpsdsl::ir::{ChoiceKind, GameDef, Seat};
-use rpsdsl::load::LoadedGame;
-use rpsdsl::session::{self, Record};
-use rpsdsl::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
+use crate::agents::Agent;
+use crate::engine::{Choice, EngineError, Event, Observation, State};
+use crate::ir::{ChoiceKind, GameDef, Seat};
+use crate::load::LoadedGame;
+use crate::session::{self, Record};
+use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
 
 mod happened;
 mod seats;
@@ -32,12 +32,12 @@ use super::setup::{changed_options, load_game};
 /// What `--agents` means when it is not given: throws like a person, and
 /// a short search for everything else, quick enough not to keep anyone
 /// waiting.
-pub const DEFAULT_AGENTS: &str = "human-like:fallback=mcts(iterations=300)";
+pub(crate) const DEFAULT_AGENTS: &str = "human-like:fallback=mcts(iterations=300)";
 
 /// Lines of "what happened" shown before a prompt; `log` shows them all.
 const RECENT_LINES: usize = 40;
 
-pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settings: &[String]) -> ExitCode {
+pub(crate) fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settings: &[String]) -> ExitCode {
     let (game, _) = match load_game(file, settings, None) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -69,7 +69,7 @@ pub fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settin
     // Typed input is not echoed through a pipe; echo it so the screen reads
     // as a conversation.
     let echo = !stdin.is_terminal();
-    let rules = rpsdsl::text::printable_string(&file.display().to_string());
+    let rules = crate::text::printable_string(&file.display().to_string());
     let mut table = Table {
         game: &game,
         rules: &rules,
@@ -175,10 +175,9 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                 Err(e) => {
                     let d = match e {
                         EngineError::Runtime(d) => *d,
-                        EngineError::Illegal(i) => rpsdsl::diagnostic::Diagnostic::error(
-                            rpsdsl::diagnostic::Code::IllegalAction,
-                            i.to_string(),
-                        ),
+                        EngineError::Illegal(i) => {
+                            crate::diagnostic::Diagnostic::error(crate::diagnostic::Code::IllegalAction, i.to_string())
+                        }
                     };
                     self.out.flush()?;
                     report(&[d], &def.sources);
@@ -223,7 +222,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         let others: Vec<String> = (0..def.players())
             .filter(|&s| s != self.human as usize)
             .map(|s| {
-                let agent = rpsdsl::text::printable_string(&without_seed(&self.agents[s].name()));
+                let agent = crate::text::printable_string(&without_seed(&self.agents[s].name()));
                 format!("{} ({agent})", def.seat_name(s as Seat))
             })
             .collect();

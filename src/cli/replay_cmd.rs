@@ -3,17 +3,17 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use rpsdsl::agents;
-use rpsdsl::check::{FsLoader, OptionSetting};
-use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
-use rpsdsl::session;
-use rpsdsl::text::printable;
-use rpsdsl::transcript::{Header, Transcript, UNFINISHED, Viewer};
+use crate::agents;
+use crate::check::{FsLoader, OptionSetting};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span};
+use crate::session;
+use crate::text::printable;
+use crate::transcript::{Header, Transcript, UNFINISHED, Viewer};
 
 use super::report;
 use super::setup::{changed_options, printable_game};
 
-pub fn replay(path: &Path) -> ExitCode {
+pub(crate) fn replay(path: &Path) -> ExitCode {
     let text = match super::read_record(
         path,
         Code::NotATranscript,
@@ -103,7 +103,7 @@ pub fn replay(path: &Path) -> ExitCode {
             value_span: Span::default(),
         })
         .collect();
-    let mut game = match rpsdsl::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
+    let mut game = match crate::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
         Ok(game) => game,
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
@@ -156,7 +156,7 @@ pub fn replay(path: &Path) -> ExitCode {
         again.lines.truncate(recorded.lines.len());
         again.result = UNFINISHED.into();
     }
-    if let Some(message) = rpsdsl::transcript::first_divergence(&recorded, &again) {
+    if let Some(message) = crate::transcript::first_divergence(&recorded, &again) {
         eprintln!("replay diverged: {message}");
         return ExitCode::from(1);
     }
@@ -181,7 +181,7 @@ fn bad_field(name: &str, message: impl Into<String>, span: Option<Span>) -> Diag
 }
 
 /// Where `"name":` is in the transcript's text, to the end of its line.
-fn field_span(text: &str, file: rpsdsl::diagnostic::FileId, name: &str) -> Option<Span> {
+fn field_span(text: &str, file: crate::diagnostic::FileId, name: &str) -> Option<Span> {
     let start = text.find(&format!("\"{name}\":"))?;
     let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     Some(Span::new(file, start, end.max(start + 1)))
@@ -191,7 +191,7 @@ fn field_span(text: &str, file: rpsdsl::diagnostic::FileId, name: &str) -> Optio
 /// the options that differ from their defaults, one known agent per seat.
 fn check_header(
     recorded: &Transcript,
-    game: &rpsdsl::load::LoadedGame,
+    game: &crate::load::LoadedGame,
     field: &dyn Fn(&str) -> Option<Span>,
 ) -> Option<Diagnostic> {
     let def = &game.def;
@@ -292,10 +292,10 @@ fn check_header(
 
 /// Whether `seed` deals the recorded shuffles, given the same decisions.
 fn check_seed(
-    def: &rpsdsl::game::Game,
-    options: &[rpsdsl::ir::OptionValue],
+    def: &crate::game::Game,
+    options: &[crate::ir::OptionValue],
     seed: u64,
-    script: &rpsdsl::transcript::ReplayScript,
+    script: &crate::transcript::ReplayScript,
     field: &dyn Fn(&str) -> Option<Span>,
 ) -> Option<Diagnostic> {
     if script.shuffles.is_empty() {

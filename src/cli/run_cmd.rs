@@ -3,15 +3,15 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use rpsdsl::agents;
-use rpsdsl::session;
-use rpsdsl::transcript::{Header, Transcript};
+use crate::agents;
+use crate::session;
+use crate::transcript::{Header, Transcript};
 
 use super::report;
 use super::setup::{changed_options, load_game, parse_viewer};
 
 #[allow(clippy::too_many_arguments)]
-pub fn run(
+pub(crate) fn run(
     file: &Path,
     seed: Option<u64>,
     agent_spec: &str,

@@ -5,20 +5,20 @@
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-use rpsdsl::engine::{Observation, PieceFace, View};
-use rpsdsl::game::Game;
-use rpsdsl::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
+use crate::engine::{Observation, PieceFace, View};
+use crate::game::Game;
+use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
 
 mod rules;
 
-pub use rules::rules_summary;
+pub(crate) use rules::rules_summary;
 
 /// The widest a line of the screen gets, so it fits an 80-column terminal.
 const WIDTH: usize = 78;
 
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
 /// Ann", or its back, "Marker of Ben (hidden)".
-pub fn face_label(def: &GameDef, face: &PieceFace) -> String {
+pub(crate) fn face_label(def: &GameDef, face: &PieceFace) -> String {
     // A face without a kind, of a type whose kinds are hidden, is a back:
     // type and owner only.
     let hidden_kind = def
@@ -211,7 +211,7 @@ fn columns(items: &[String], indent: &str) -> String {
 
 /// The whole table as the view's seat sees it: boards, then the zones
 /// shared by everyone, then the seat's own zones, then each other seat's.
-pub fn table(def: &GameDef, view: &View) -> String {
+pub(crate) fn table(def: &GameDef, view: &View) -> String {
     let mut out = String::new();
     for (b, board) in def.board_ids().zip(&def.boards) {
         if board.rows as usize * board.cols as usize == board.spaces() as usize && board.spaces() > 0 {
@@ -271,7 +271,7 @@ pub fn table(def: &GameDef, view: &View) -> String {
 }
 
 /// The game's variables in words, one line: "chips: Ann 90, Ben 110 · pot: 20".
-pub fn variables(def: &GameDef, view: &View) -> Option<String> {
+pub(crate) fn variables(def: &GameDef, view: &View) -> Option<String> {
     let parts: Vec<String> = def
         .vars
         .iter()
@@ -298,7 +298,7 @@ const SCORE_WORLDS: u64 = 8;
 /// the observing seat can know it: a term is shown only when it is the same
 /// in every world the seat cannot tell from the real game, else as `?`, so
 /// the screen never gives away a hidden piece.
-pub fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
+pub(crate) fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
     if def.score_terms.is_empty() {
         return None;
     }
@@ -345,7 +345,7 @@ pub fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
 }
 
 /// Wraps text at the screen's width, each line starting with `indent`.
-pub fn wrap(text: &str, indent: &str) -> String {
+pub(crate) fn wrap(text: &str, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::from(indent);
     for word in text.split_whitespace() {

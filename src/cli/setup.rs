@@ -1,13 +1,13 @@
 //! Turning command-line arguments into a game setup: options, viewer.
 
-use rpsdsl::check::OptionSetting;
-use rpsdsl::diagnostic::{Code, Diagnostic, Sources, Span};
-use rpsdsl::ir::{GameDef, OptionValue};
-use rpsdsl::transcript::Viewer;
+use crate::check::OptionSetting;
+use crate::diagnostic::{Code, Diagnostic, Sources, Span};
+use crate::ir::{GameDef, OptionValue};
+use crate::transcript::Viewer;
 
 /// `--set` arguments as settings; their spans point into a pseudo-file that
 /// holds the command line, so a bad value is underlined where it was typed.
-pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
+pub(crate) fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
     let text: String = settings.iter().map(|s| format!("--set {s}\n")).collect();
     let file = sources.add("command line", text.clone());
     let mut out = vec![];
@@ -33,13 +33,13 @@ pub fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<Op
     if errors.is_empty() { Ok(out) } else { Err(errors) }
 }
 
-/// Every name of a loaded game made printable (see [`rpsdsl::text`]).
-pub fn printable_game(game: &mut rpsdsl::load::LoadedGame) {
-    rpsdsl::text::printable_def(&mut game.def);
-    game.description = rpsdsl::text::printable_string(&game.description);
+/// Every name of a loaded game made printable (see [`crate::text`]).
+pub(crate) fn printable_game(game: &mut crate::load::LoadedGame) {
+    crate::text::printable_def(&mut game.def);
+    game.description = crate::text::printable_string(&game.description);
 }
 
-pub fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
+pub(crate) fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
     if view == "all" {
         return Ok(Viewer::All);
     }
@@ -64,7 +64,7 @@ pub fn parse_viewer(def: &GameDef, view: &str) -> Result<Viewer, String> {
 /// The seed given, or one drawn from the operating system's random source:
 /// a seat's view never shows the seed, and a seed from the clock or a small
 /// default could be guessed, which would deal the whole game again.
-pub fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
+pub(crate) fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
     use rand::TryRng as _;
     match seed {
         Some(seed) => Ok(seed),
@@ -74,36 +74,30 @@ pub fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
     }
 }
 
-pub fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
+pub(crate) fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
     def.options
         .iter()
         .zip(values)
         .filter(|(o, v)| o.default != **v)
-        .map(|(o, v)| (o.name.clone(), rpsdsl::text::printable_string(&v.render(&o.ty))))
+        .map(|(o, v)| (o.name.clone(), crate::text::printable_string(&v.render(&o.ty))))
         .collect()
 }
 
 /// A game from a `.rules` or house-rules `.toml` file, with a scenario's
 /// options and `--set` settings applied on top, in that order. Problems are
 /// reported; the error is the exit code to use.
-pub fn load_game(
+pub(crate) fn load_game(
     file: &std::path::Path,
     settings: &[String],
     scenario_path: Option<&std::path::Path>,
-) -> Result<(rpsdsl::load::LoadedGame, rpsdsl::scenario::Scenario), std::process::ExitCode> {
-    let mut scenario = rpsdsl::scenario::Scenario::default();
-    let loaded = rpsdsl::load::load_game(file, &rpsdsl::check::FsLoader, |sources| {
+) -> Result<(crate::load::LoadedGame, crate::scenario::Scenario), std::process::ExitCode> {
+    let mut scenario = crate::scenario::Scenario::default();
+    let loaded = crate::load::load_game(file, &crate::check::FsLoader, |sources| {
         let mut all = vec![];
         if let Some(path) = scenario_path {
-            let text = rpsdsl::input::read_text(path, rpsdsl::input::SOURCE_LIMIT).map_err(|e| {
-                vec![rpsdsl::input::unreadable(
-                    path,
-                    &e,
-                    sources,
-                    "check the scenario's path",
-                )]
-            })?;
-            if rpsdsl::input::not_toml(path, &text) {
+            let text = crate::input::read_text(path, crate::input::SOURCE_LIMIT)
+                .map_err(|e| vec![crate::input::unreadable(path, &e, sources, "check the scenario's path")])?;
+            if crate::input::not_toml(path, &text) {
                 return Err(vec![
                     Diagnostic::error(
                         Code::NotAScenarioFile,
@@ -113,7 +107,7 @@ pub fn load_game(
                 ]);
             }
             let id = sources.add(path.display().to_string(), text.clone());
-            scenario = rpsdsl::scenario::Scenario::from_toml(id, &text).map_err(|d| vec![*d])?;
+            scenario = crate::scenario::Scenario::from_toml(id, &text).map_err(|d| vec![*d])?;
             all.extend(scenario.options.clone());
         }
         all.extend(cli_settings(settings, sources)?);

@@ -7,15 +7,15 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-use rpsdsl::game::Game;
-use rpsdsl::ir::OptionValue;
-use rpsdsl::sim::{self, Plan, Report};
+use crate::game::Game;
+use crate::ir::OptionValue;
+use crate::sim::{self, Plan, Report};
 
 use super::setup::{changed_options, load_game};
 
 /// What a simulation needs to know, shared by `simulate` and `compare`.
 #[derive(clap::Args, Clone, Debug)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Games to play (at least 1).
     #[arg(short = 'n', long = "games", default_value_t = 1000, value_parser = parse_games)]
     pub games: u64,
@@ -58,7 +58,7 @@ fn parse_jobs(text: &str) -> Result<usize, String> {
 
 /// A game ready to simulate: its definition, its option values, and the
 /// name to show.
-pub struct GameInput {
+pub(crate) struct GameInput {
     pub def: Game,
     pub options: Vec<OptionValue>,
     pub label: String,
@@ -67,12 +67,12 @@ pub struct GameInput {
 /// Loads the game a user named: a `.rules` file, a variant that extends
 /// one, or a house-rules `.toml` file, with `--set` settings on top.
 /// Diagnostics are printed; the error is the exit code to use.
-pub fn load_game_input(path: &Path, settings: &[String]) -> Result<GameInput, ExitCode> {
+pub(crate) fn load_game_input(path: &Path, settings: &[String]) -> Result<GameInput, ExitCode> {
     let (game, _) = load_game(path, settings, None)?;
     Ok(GameInput {
         def: game.def,
         options: game.options,
-        label: rpsdsl::text::printable_string(&path.display().to_string()),
+        label: crate::text::printable_string(&path.display().to_string()),
     })
 }
 
@@ -141,7 +141,7 @@ pub(crate) fn plan(input: &GameInput, args: &RunArgs, range: (u64, u64)) -> Plan
     Plan {
         rules: input.label.clone(),
         seed: args.seed,
-        agents: rpsdsl::text::printable_string(&args.agents),
+        agents: crate::text::printable_string(&args.agents),
         options: changed_options(&input.def, &input.options),
         games: args.games,
         range,

@@ -4,6 +4,9 @@
 //! event that shows a piece says who can see what it is (`seen_by`, a bit per
 //! seat), so one rule redacts every transcript.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use serde::Serialize;
 
 use crate::diagnostic::Span;

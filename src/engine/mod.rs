@@ -9,6 +9,9 @@
 //! `State` is flat and cheap to clone: vectors of small integers, no strings
 //! or maps, so search can copy it freely.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 mod chance;
 mod events;
 mod observe;
@@ -296,7 +299,7 @@ impl State {
     }
 
     /// Final scores per seat and score term (empty before the game is scored).
-    pub fn scores(&self) -> &[Vec<i64>] {
+    pub(crate) fn scores(&self) -> &[Vec<i64>] {
         &self.scores
     }
 
@@ -531,7 +534,11 @@ impl State {
 
     /// The result keys (`most score`, `then most lines`) for the current
     /// position, per key and seat, without ending the game.
-    pub(crate) fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub(crate) fn result_keys_now(
+        &mut self,
+        def: &Game,
+        events: &mut Vec<Event>,
+    ) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let keys = def
             .rank_keys

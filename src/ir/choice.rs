@@ -28,15 +28,15 @@ use super::{ActionDef, ChoiceKind, KindId, PieceId, id_from_value};
 /// cost nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(transparent)]
-pub struct ChoiceValue(i64);
+pub(crate) struct ChoiceValue(i64);
 
 /// The value of a named "no choice" (`, or silence`), as the compiled code
 /// pushes it.
-pub const NO_CHOICE: i64 = ChoiceValue::NONE.raw();
+pub(crate) const NO_CHOICE: i64 = ChoiceValue::NONE.raw();
 
 /// What the compiled code adds to a piece to choose it "as" `kind` (`with
 /// Wild as each Hand`): the piece is only known at run time.
-pub const fn declared(kind: KindId) -> i64 {
+pub(crate) const fn declared(kind: KindId) -> i64 {
     (kind as i64 + 1) << PIECE_BITS
 }
 
@@ -46,7 +46,7 @@ const PIECE_MASK: i64 = (1 << PIECE_BITS) - 1;
 
 /// A piece choice: the piece, and the kind it was chosen as, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceChoice {
+pub(crate) struct PieceChoice {
     pub piece: PieceId,
     /// `with Wild as each Hand`: the kind the piece plays as.
     pub declared: Option<KindId>,
@@ -54,7 +54,7 @@ pub struct PieceChoice {
 
 /// A [`ChoiceValue`] read as a choice of some [`ChoiceKind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DecodedChoice<'a> {
+pub(crate) enum DecodedChoice<'a> {
     /// The named "no choice" (`, or silence`).
     None,
     /// `anytime` action number `index` (into [`super::GameDef::anytime`]),
@@ -96,7 +96,8 @@ impl ChoiceValue {
     }
 
     /// A piece chosen "as" `kind` (`with Wild as each Hand`).
-    pub const fn declared(piece: PieceId, kind: KindId) -> Self {
+    #[cfg(test)]
+    pub(crate) const fn declared(piece: PieceId, kind: KindId) -> Self {
         ChoiceValue(piece as i64 + declared(kind))
     }
 

@@ -47,7 +47,7 @@ impl GameDef {
     }
 
     /// Every board, in id order.
-    pub fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
+    pub(crate) fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
         ids(self.boards.len())
     }
 }

@@ -7,6 +7,9 @@
 //! the runs share seeds their differences are less noisy than that, so the
 //! tests are conservative: a marked difference is real.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use serde::Serialize;
 
 use super::render::{number, percent, ratio, setup_line, table};
@@ -317,7 +320,7 @@ impl Comparison {
         out
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         #[derive(Serialize)]
         struct Json<'a> {
             base: ReportJson<'a>,

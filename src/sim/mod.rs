@@ -15,7 +15,7 @@ mod compare;
 mod render;
 mod report;
 mod run;
-pub mod stats;
+pub(crate) mod stats;
 
 pub use compare::{Comparison, Measure, Row};
 pub use render::METRICS_DOC;

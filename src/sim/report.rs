@@ -4,6 +4,9 @@
 //! Every figure shown (rates, intervals, means) is derived from these
 //! integers when the report is written, by [`Report::summary`].
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -194,7 +197,7 @@ pub enum MergeError {
 
 impl MergeError {
     /// The report field the error is about, if it is about one.
-    pub fn field(&self) -> Option<&str> {
+    pub(crate) fn field(&self) -> Option<&str> {
         match self {
             MergeError::Different { field, .. } => Some(field),
             MergeError::Overlap(..) => Some("ranges"),
@@ -383,7 +386,7 @@ impl Report {
     /// one way; a histogram entry per game; shares within their totals);
     /// and every figure derived from it is computed without overflow. The
     /// error names the first field that is wrong.
-    pub fn check(&self) -> Result<(), MergeError> {
+    pub(crate) fn check(&self) -> Result<(), MergeError> {
         if self.format != FORMAT {
             return Err(MergeError::Format(self.format.clone()));
         }

@@ -3,6 +3,9 @@
 //! The tree is exactly what the designer wrote: names are unresolved strings.
 //! `check` resolves them into the `ir`.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use crate::diagnostic::Span;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -296,7 +299,7 @@ pub(crate) struct ResultDecl {
 }
 
 #[derive(Clone, Debug)]
-pub struct RankKey {
+pub(crate) struct RankKey {
     pub most: bool,
     pub(crate) value: Expr,
 }

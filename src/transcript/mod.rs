@@ -9,6 +9,9 @@
 //! Every name in a transcript is [`printable`]: a name read from input
 //! cannot start a line of its own or colour the terminal.
 
+// Documenting every public item is under way (issue 13); until then:
+#![allow(missing_docs)]
+
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
@@ -65,7 +68,7 @@ pub struct Transcript {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ReplayScript {
-    pub shuffles: Vec<ReplayShuffle>,
+    pub(crate) shuffles: Vec<ReplayShuffle>,
     pub decisions: Vec<String>,
     /// A scenario fixed shuffles, so the seed does not deal them: `replay`
     /// cannot check the seed.
@@ -74,7 +77,7 @@ pub struct ReplayScript {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ReplayShuffle {
+pub(crate) struct ReplayShuffle {
     pub zone: String,
     pub top: Vec<String>,
 }
@@ -109,7 +112,7 @@ impl ReplayScript {
 }
 
 /// The result of a game that stopped before its end.
-pub const UNFINISHED: &str = "unfinished";
+pub(crate) const UNFINISHED: &str = "unfinished";
 
 /// The header facts a transcript names.
 pub struct Header<'a> {
@@ -396,7 +399,7 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
 }
 
 /// "Blue wins (trigger all_crowns)", "draw (tied on every result key)".
-pub fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
+pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
     let why = match reason {
         EndReason::Win(_) => "the flow".to_string(),
         EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),

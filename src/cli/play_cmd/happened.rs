@@ -1,13 +1,13 @@
 //! The events since the last prompt as the person reads them: the
 //! transcript's lines for their seat, tidied, with who beat whom.
 
-use rpsdsl::engine::{Event, Seen, SeenDecision};
-use rpsdsl::ir::{ChoiceKind, GameDef, KindId, Seat};
+use crate::engine::{Event, Seen, SeenDecision};
+use crate::ir::{ChoiceKind, GameDef, KindId, Seat};
 
 /// When two seats chose kinds at once in one step and the person saw both,
 /// who beat whom ("Ben's fire beats your ice") or the tie, read from
 /// the game's `beats` relation. Nothing for kinds outside that relation.
-pub fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
+pub(crate) fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
     let seen: Vec<SeenDecision> = Seen::new(def, events, you).decisions().collect();
     let [a, b] = seen.as_slice() else {
         return None;
@@ -46,7 +46,7 @@ pub fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
 /// Transcript lines made easier to read at the table: the person's own
 /// decisions in the second person, the transcript's "[of N]" counts dropped,
 /// and runs of like moves from one zone on one line.
-pub fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
+pub(crate) fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
     let lines = lines.into_iter().map(|line| {
         let line = match line.rsplit_once("  [of ") {
             Some((head, count)) if count.trim_end_matches(']').bytes().all(|b| b.is_ascii_digit()) => head.to_string(),

@@ -1,13 +1,13 @@
 //! Who sits where: the person's seat from `--seat`, agents for the others
 //! from `--agents`.
 
-use rpsdsl::agents::{self, Agent};
-use rpsdsl::engine::Observation;
-use rpsdsl::game::Game;
-use rpsdsl::ir::{GameDef, Seat};
+use crate::agents::{self, Agent};
+use crate::engine::Observation;
+use crate::game::Game;
+use crate::ir::{GameDef, Seat};
 
 /// `--seat 2` or `--seat Blue`.
-pub fn parse_seat(def: &GameDef, seat: &str) -> Result<Seat, String> {
+pub(crate) fn parse_seat(def: &GameDef, seat: &str) -> Result<Seat, String> {
     if let Ok(n) = seat.trim().parse::<usize>()
         && (1..=def.players()).contains(&n)
     {
@@ -27,7 +27,7 @@ pub fn parse_seat(def: &GameDef, seat: &str) -> Result<Seat, String> {
 }
 
 /// Stands in the person's seat among the agents, so that agents stay
-/// indexed by seat for [`rpsdsl::session::tell_agents`]. Never asked to choose.
+/// indexed by seat for [`crate::session::tell_agents`]. Never asked to choose.
 struct Person;
 
 impl Agent for Person {
@@ -42,7 +42,7 @@ impl Agent for Person {
 
 /// One agent per seat from `--agents`: one spec for every other seat, or
 /// one per seat with `human` at the person's.
-pub fn players(def: &GameDef, human: Seat, spec: &str, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+pub(crate) fn players(def: &GameDef, human: Seat, spec: &str, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
     let specs = agents::spec::parse_spec(spec)?;
     let you = format!("seat {}, {}", human + 1, def.seat_name(human));
     let is_human = |s: &agents::AgentSpec| s.name.eq_ignore_ascii_case("human");

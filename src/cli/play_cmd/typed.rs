@@ -2,7 +2,7 @@
 
 /// What the person typed at a prompt.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Typed {
+pub(crate) enum Typed {
     Choice(usize),
     Help,
     Log,
@@ -13,7 +13,7 @@ pub enum Typed {
 /// Reads one answer among the choices, each given by the names a person may
 /// type for it (the first is the one shown). Where the choices are numbers,
 /// a number typed is a value, not a position in the list.
-pub fn parse_typed(line: &str, names: &[Vec<String>], numbers_are_values: bool) -> Typed {
+pub(crate) fn parse_typed(line: &str, names: &[Vec<String>], numbers_are_values: bool) -> Typed {
     let text = line.trim();
     let lower = text.to_lowercase();
     match lower.as_str() {

@@ -1,7 +1,7 @@
 //! `?`: the rules in brief, read from the definition alone, and the options
 //! in force.
 
-use rpsdsl::ir::{ChoiceKind, FamilyIndex, GameDef, LabelPart, OptionValue, Seat, Visibility};
+use crate::ir::{ChoiceKind, FamilyIndex, GameDef, LabelPart, OptionValue, Seat, Visibility};
 
 use super::wrap;
 
@@ -53,7 +53,7 @@ fn asks(def: &GameDef, kind: &ChoiceKind) -> String {
 
 /// `?`: the rules in brief, from the definition alone, and the options in
 /// force.
-pub fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str, you: Seat) -> String {
+pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str, you: Seat) -> String {
     let mut out = format!("{} ({rules})\n", def.name);
     if let Some(text) = description(def) {
         out.push_str(&wrap(&text, "  "));
