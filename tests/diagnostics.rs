@@ -31,6 +31,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("missing_return", "missing-return"),
     ("option_default_out_of_range", "bad-option-value"),
     ("option_wrong_type", "bad-option-value"),
+    ("piece_count_from_option", "bad-piece-count"),
     ("player_three", "no-such-player"),
     ("proc_wrong_arity", "wrong-arity"),
     ("recovery_every_declaration", "syntax"),
