@@ -190,3 +190,43 @@ fn check_views(def: &GameDef, state: &State, knowledge: &Knowledge, game: &str) 
         }
     }
 }
+
+/// Piece counts and values from options: the pieces in play follow the
+/// options in force; the rest stay in the box, out of every choice.
+#[test]
+fn pieces_counted_from_options_follow_the_options_in_force() {
+    let text = "game \"Counts\"\nplayers 2: Ann, Ben\n\
+                option n: int in 1..9 = 3\nconstant decks = 2\n\
+                pieces {\n  Card with value 1..n per player in hand\n  Chip x (decks * n) in pot\n}\n\
+                zones {\n  hand per player public\n  pot public\n}\n\
+                flow {\n  Ann chooses pick from Card in hand of Ann\n  \
+                if value of pick == n and count Chip in pot == 2 * n { win Ann }\n  win Ben\n}\n";
+    let def = match rpsdsl::check::check_source("counts.rules", text, &rpsdsl::check::FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    };
+    for n in [1i64, 3, 9] {
+        let options = vec![rpsdsl::ir::OptionValue::Int(n)];
+        let top = format!("Ann: Card {n} of Ann");
+        let scenario = common::scenario(&[], &[top.as_str()]);
+        let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+        let record = rpsdsl::session::play(&def, &options, 1, &scenario, &mut agents)
+            .unwrap_or_else(|f| panic!("n = {n}: {}", f.diagnostic.message));
+        let text = common::lines(&def, &record);
+        assert_eq!(
+            text[0],
+            format!("Ann chooses pick: Card {n} of Ann  [of {n}]"),
+            "{text:#?}"
+        );
+        assert_eq!(record.outcome.unwrap().winner, Some(0), "n = {n}: {text:#?}");
+    }
+    // A card beyond the option in force is not in play.
+    let scenario = common::scenario(&[], &["Ann: Card 3 of Ann"]);
+    let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+    let failure =
+        rpsdsl::session::play(&def, &[rpsdsl::ir::OptionValue::Int(2)], 1, &scenario, &mut agents).unwrap_err();
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
+}
