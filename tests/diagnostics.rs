@@ -35,6 +35,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("player_three", "no-such-player"),
     ("proc_wrong_arity", "wrong-arity"),
     ("recovery_every_declaration", "syntax"),
+    ("reserved_word_calls", "syntax"),
     ("syntax_missing_brace", "syntax"),
     ("syntax_two_errors", "syntax"),
     ("type_move_location", "type-mismatch"),
