@@ -190,3 +190,90 @@ fn check_views(def: &GameDef, state: &State, knowledge: &Knowledge, game: &str) 
         }
     }
 }
+
+/// Piece counts and values from options: the pieces in play follow the
+/// options in force; the rest stay in the box, out of every choice.
+#[test]
+fn pieces_counted_from_options_follow_the_options_in_force() {
+    let text = "game \"Counts\"\nplayers 2: Ann, Ben\n\
+                option n: int in 1..9 = 3\nconstant decks = 2\n\
+                pieces {\n  Card with value 1..n per player in hand\n  Chip x (decks * n) in pot\n}\n\
+                zones {\n  hand per player public\n  pot public\n}\n\
+                flow {\n  Ann chooses pick from Card in hand of Ann\n  \
+                if value of pick == n and count Chip in pot == 2 * n { win Ann }\n  win Ben\n}\n";
+    let def = match rpsdsl::check::check_source("counts.rules", text, &rpsdsl::check::FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    };
+    for n in [1i64, 3, 9] {
+        let options = vec![rpsdsl::ir::OptionValue::Int(n)];
+        let top = format!("Ann: Card {n} of Ann");
+        let scenario = common::scenario(&[], &[top.as_str()]);
+        let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+        let record = rpsdsl::session::play(&def, &options, 1, &scenario, &mut agents)
+            .unwrap_or_else(|f| panic!("n = {n}: {}", f.diagnostic.message));
+        let text = common::lines(&def, &record);
+        assert_eq!(
+            text[0],
+            format!("Ann chooses pick: Card {n} of Ann  [of {n}]"),
+            "{text:#?}"
+        );
+        assert_eq!(record.outcome.unwrap().winner, Some(0), "n = {n}: {text:#?}");
+    }
+    // A card beyond the option in force is not in play.
+    let scenario = common::scenario(&[], &["Ann: Card 3 of Ann"]);
+    let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+    let failure =
+        rpsdsl::session::play(&def, &[rpsdsl::ir::OptionValue::Int(2)], 1, &scenario, &mut agents).unwrap_err();
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
+}
+
+/// Hooks count by kind and set of kinds as well as by piece type and group;
+/// a name that is none of these is refused with the names that would do.
+#[test]
+fn hooks_count_by_kind_as_well_as_by_type() {
+    let game = |hook: &str| {
+        format!(
+            "game \"Hook kinds\"\nplayers 2: Ann, Ben\nkinds Hand = rock | paper | scissors\n\
+             pieces {{\n  Card of each Hand x2 in deck\n  Wild x1 in deck\n}}\n\
+             group Any = Card | Wild\nzones {{\n  deck public\n  hand per player public\n}}\n\
+             hook counted() -> int rhai {{\n  {hook}\n}}\n\
+             flow {{\n  move first Card in deck to hand of Ben\n  if counted() == 1 {{ win Ann }}\n  win Ben\n}}\n"
+        )
+    };
+    let play = |hook: &str| {
+        let def = match rpsdsl::check::check_source("kinds.rules", &game(hook), &rpsdsl::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failed) => panic!(
+                "{}",
+                rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+            ),
+        };
+        let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+        rpsdsl::session::play(&def, &def.default_options(), 1, &Default::default(), &mut agents)
+    };
+    // Ben holds the first Card, a scissors; the deck keeps 2 rocks, 2 papers,
+    // 1 scissors and the Wild.
+    for hook in [
+        "game.count_in(\"hand\", 2, \"scissors\")",
+        "game.count_in(\"hand\", \"Hand\")",
+        "game.count_in(\"deck\", \"Card\", \"scissors\")",
+        "game.count_in(\"deck\", \"rock\") - game.count_in(\"deck\", \"paper\") + 1",
+        "game.total(\"Hand\") - game.total(\"Any\") + 2",
+        "game.total(\"Card\", \"paper\") - 1",
+        "game.count_in(\"deck\", \"Wild\")",
+    ] {
+        let record = play(hook).unwrap_or_else(|f| panic!("{hook}: {}", f.diagnostic.message));
+        assert_eq!(record.outcome.unwrap().winner, Some(0), "{hook}");
+    }
+    let failure = play("game.count_in(\"deck\", \"rocks\")").unwrap_err();
+    assert_eq!(
+        failure.diagnostic.message,
+        "hook `counted` failed: no piece type, group, kind or set of kinds named \"rocks\"; did you mean \"rock\"? \
+         there are piece types [\"Card\", \"Wild\"], groups [\"Any\"], kinds [\"paper\", \"rock\", \"scissors\"], \
+         sets of kinds [\"Hand\"]"
+    );
+}

@@ -266,10 +266,16 @@ impl State {
         }
         let box_zone = def.families[0].first;
         for (id, piece) in def.piece_ids().zip(&def.pieces) {
-            let in_game = match piece.when {
+            let mut in_game = match piece.when {
                 Some(cond) => self.call_sync(def, cond, &[], events)?[0] != 0,
                 None => true,
             };
+            if let Some(counted) = piece.counted
+                && in_game
+            {
+                let bounds = self.call_sync(def, counted.bounds, &[], events)?;
+                in_game = (bounds[0]..=bounds[1]).contains(&piece.value) && i64::from(counted.copy) < bounds[2];
+            }
             let zone = if in_game { piece.home } else { box_zone };
             self.zones[zone as usize].push(id);
             self.piece_zone[id as usize] = zone;

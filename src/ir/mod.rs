@@ -105,6 +105,21 @@ pub struct Piece {
     pub kind_hidden: bool,
     /// `when` condition: a procedure returning a bool, run at the start.
     pub when: Option<ProcId>,
+    /// Counted from options (`with value 1..num_cards`, `x decks`): made
+    /// for the largest counts the options allow, and in the game only
+    /// within the counts of the options in force.
+    pub counted: Option<Counted>,
+}
+
+/// Where a piece stands among the pieces of an entry counted from options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// A procedure returning the entry's lowest value, highest value and
+    /// copies, run at the start: the piece is in the game when its value is
+    /// within the values and `copy` is below the copies.
+    pub bounds: ProcId,
+    /// Which copy of its kind, value and owner this piece is, from 0.
+    pub copy: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -58,8 +58,14 @@ struct CompiledHook {
 struct ApiTables {
     families: HashMap<String, (ZoneId, FamilyIndex, u16)>,
     types: HashMap<String, u16>,
+    /// What `count_in` and `total` may count: piece types, groups, kinds
+    /// and sets of kinds, by name.
+    filters: HashMap<String, PieceFilter>,
+    /// The names of each sort, sorted, for the error that lists them.
+    filter_names: Vec<(&'static str, Vec<String>)>,
     piece_types: Vec<u16>,
     piece_kinds: Vec<Option<u16>>,
+    piece_values: Vec<i64>,
     vars: HashMap<String, (u16, bool)>,
     options: HashMap<String, usize>,
     kinds: Vec<String>,
@@ -67,6 +73,22 @@ struct ApiTables {
     beats: Vec<bool>,
     players: usize,
     box_zone: ZoneId,
+}
+
+/// Which pieces a count takes: those of some piece types, or of some kinds.
+#[derive(Clone)]
+enum PieceFilter {
+    Types(Vec<u16>),
+    Kinds(Vec<u16>),
+}
+
+impl PieceFilter {
+    fn takes(&self, ty: u16, kind: Option<u16>) -> bool {
+        match self {
+            PieceFilter::Types(types) => types.contains(&ty),
+            PieceFilter::Kinds(kinds) => kind.is_some_and(|k| kinds.contains(&k)),
+        }
+    }
 }
 
 /// The `game` object a hook receives: a read-only snapshot.
@@ -276,12 +298,62 @@ impl GameApi {
         })
     }
 
-    fn piece_type(&self, name: &str) -> Result<u16, Box<EvalAltResult>> {
-        self.tables
-            .types
-            .get(name)
-            .copied()
-            .ok_or_else(|| api_error(format!("no piece type named \"{name}\"")))
+    /// A piece type, group, kind or set of kinds, by name; the error names
+    /// every name that would do.
+    fn filter(&self, name: &str) -> Result<PieceFilter, Box<EvalAltResult>> {
+        self.tables.filters.get(name).cloned().ok_or_else(|| {
+            let valid: Vec<String> = self
+                .tables
+                .filter_names
+                .iter()
+                .filter(|(_, names)| !names.is_empty())
+                .map(|(what, names)| format!("{what} {names:?}"))
+                .collect();
+            let guess = crate::diagnostic::nearest(name, self.tables.filters.keys().map(String::as_str))
+                .map(|n| format!("did you mean \"{n}\"? "))
+                .unwrap_or_default();
+            api_error(format!(
+                "no piece type, group, kind or set of kinds named \"{name}\"; {guess}there are {}",
+                valid.join(", ")
+            ))
+        })
+    }
+
+    /// Pieces that pass every filter, in zones that `zone` takes.
+    fn count_matching(&self, filters: &[PieceFilter], zone: impl Fn(ZoneId) -> bool) -> i64 {
+        self.piece_zone
+            .iter()
+            .enumerate()
+            .filter(|&(piece, &z)| {
+                let (ty, kind) = (self.tables.piece_types[piece], self.tables.piece_kinds[piece]);
+                zone(z) && filters.iter().all(|f| f.takes(ty, kind))
+            })
+            .count() as i64
+    }
+
+    /// The zones `count_in(zone, player, ...)` counts in: that player's one.
+    fn players_zone(&self, zone: &str, player: i64) -> Result<ZoneId, Box<EvalAltResult>> {
+        let (first, by, _) = self.family(zone)?;
+        if by != FamilyIndex::PerPlayer {
+            return Err(api_error(format!(
+                "\"{zone}\" is not a zone per player; call count_in(\"{zone}\", type)"
+            )));
+        }
+        let seat = self.seat(player)?;
+        Ok(crate::ir::id_from_index(usize::from(first) + seat))
+    }
+
+    /// The zones `count_in(zone, ...)` counts in: all of a family.
+    fn all_zones(&self, zone: &str) -> Result<std::ops::Range<ZoneId>, Box<EvalAltResult>> {
+        let (first, _, len) = self.family(zone)?;
+        Ok(first..first + len)
+    }
+
+    fn piece(&self, piece: i64) -> Result<usize, Box<EvalAltResult>> {
+        usize::try_from(piece)
+            .ok()
+            .filter(|&p| p < self.tables.piece_types.len())
+            .ok_or_else(|| api_error(format!("no piece {piece}")))
     }
 
     fn seat(&self, player: i64) -> Result<usize, Box<EvalAltResult>> {
@@ -293,52 +365,74 @@ impl GameApi {
         }
         Ok(player as usize - 1)
     }
-
-    fn count(&self, zone: ZoneId, ty: u16) -> i64 {
-        self.count_where(ty, |z| z == zone)
-    }
-
-    fn count_where(&self, ty: u16, zone: impl Fn(ZoneId) -> bool) -> i64 {
-        self.piece_zone
-            .iter()
-            .zip(&self.tables.piece_types)
-            .filter(|&(&z, &t)| t == ty && zone(z))
-            .count() as i64
-    }
 }
 
 fn register_api(engine: &mut Engine) {
     engine.register_type_with_name::<GameApi>("Game");
     engine.register_fn("players", |g: &mut GameApi| g.tables.players as i64);
+    // `what` is a piece type, a group, a kind or a set of kinds; with two,
+    // a piece counts when it is of both (`"Card", "rock"`).
     engine.register_fn(
         "count_in",
-        |g: &mut GameApi, zone: &str, player: i64, ty: &str| -> Result<i64, Box<EvalAltResult>> {
-            let (first, by, _) = g.family(zone)?;
-            if by != FamilyIndex::PerPlayer {
-                return Err(api_error(format!(
-                    "\"{zone}\" is not a zone per player; call count_in(\"{zone}\", type)"
-                )));
-            }
-            let seat = g.seat(player)?;
-            Ok(g.count(crate::ir::id_from_index(usize::from(first) + seat), g.piece_type(ty)?))
+        |g: &mut GameApi, zone: &str, player: i64, what: &str| -> Result<i64, Box<EvalAltResult>> {
+            let zone = g.players_zone(zone, player)?;
+            Ok(g.count_matching(&[g.filter(what)?], |z| z == zone))
         },
     );
     engine.register_fn(
         "count_in",
-        |g: &mut GameApi, zone: &str, ty: &str| -> Result<i64, Box<EvalAltResult>> {
-            let (first, by, len) = g.family(zone)?;
-            let ty = g.piece_type(ty)?;
+        |g: &mut GameApi, zone: &str, player: i64, what: &str, and: &str| -> Result<i64, Box<EvalAltResult>> {
+            let zone = g.players_zone(zone, player)?;
+            Ok(g.count_matching(&[g.filter(what)?, g.filter(and)?], |z| z == zone))
+        },
+    );
+    engine.register_fn(
+        "count_in",
+        |g: &mut GameApi, zone: &str, what: &str| -> Result<i64, Box<EvalAltResult>> {
             // A family of zones counts over all of them.
-            let _ = by;
-            Ok(g.count_where(ty, |z| (first..first + len).contains(&z)))
+            let zones = g.all_zones(zone)?;
+            Ok(g.count_matching(&[g.filter(what)?], |z| zones.contains(&z)))
+        },
+    );
+    engine.register_fn(
+        "count_in",
+        |g: &mut GameApi, zone: &str, what: &str, and: &str| -> Result<i64, Box<EvalAltResult>> {
+            let zones = g.all_zones(zone)?;
+            Ok(g.count_matching(&[g.filter(what)?, g.filter(and)?], |z| zones.contains(&z)))
         },
     );
     engine.register_fn(
         "total",
-        |g: &mut GameApi, ty: &str| -> Result<i64, Box<EvalAltResult>> {
-            let ty = g.piece_type(ty)?;
+        |g: &mut GameApi, what: &str| -> Result<i64, Box<EvalAltResult>> {
             let box_zone = g.tables.box_zone;
-            Ok(g.count_where(ty, |z| z != box_zone))
+            Ok(g.count_matching(&[g.filter(what)?], |z| z != box_zone))
+        },
+    );
+    engine.register_fn(
+        "total",
+        |g: &mut GameApi, what: &str, and: &str| -> Result<i64, Box<EvalAltResult>> {
+            let box_zone = g.tables.box_zone;
+            Ok(g.count_matching(&[g.filter(what)?, g.filter(and)?], |z| z != box_zone))
+        },
+    );
+    engine.register_fn(
+        "type_of",
+        |g: &mut GameApi, piece: i64| -> Result<String, Box<EvalAltResult>> {
+            let piece = g.piece(piece)?;
+            let ty = g.tables.piece_types[piece];
+            Ok(g.tables
+                .types
+                .iter()
+                .find(|(_, t)| **t == ty)
+                .map(|(name, _)| name.clone())
+                .unwrap_or_default())
+        },
+    );
+    engine.register_fn(
+        "value_of",
+        |g: &mut GameApi, piece: i64| -> Result<i64, Box<EvalAltResult>> {
+            let piece = g.piece(piece)?;
+            Ok(g.tables.piece_values[piece])
         },
     );
     engine.register_fn(
@@ -631,6 +725,48 @@ impl ApiTables {
         }
         tables.piece_types = def.pieces.iter().map(|p| p.ty).collect();
         tables.piece_kinds = def.pieces.iter().map(|p| p.kind).collect();
+        tables.piece_values = def.pieces.iter().map(|p| p.value).collect();
+        let id = crate::ir::id_from_index;
+        let mut sorts: Vec<(&'static str, Vec<(String, PieceFilter)>)> = vec![
+            (
+                "piece types",
+                def.piece_types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| (name.clone(), PieceFilter::Types(vec![id(i)])))
+                    .collect(),
+            ),
+            (
+                "groups",
+                def.groups
+                    .iter()
+                    .map(|g| (g.name.clone(), PieceFilter::Types(g.types.clone())))
+                    .collect(),
+            ),
+            (
+                "kinds",
+                def.kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| (k.name.clone(), PieceFilter::Kinds(vec![id(i)])))
+                    .collect(),
+            ),
+            (
+                "sets of kinds",
+                def.kind_sets
+                    .iter()
+                    .map(|s| (s.name.clone(), PieceFilter::Kinds(s.members.clone())))
+                    .collect(),
+            ),
+        ];
+        for (what, named) in &mut sorts {
+            let mut names: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
+            names.sort();
+            for (name, filter) in named.drain(..) {
+                tables.filters.entry(name).or_insert(filter);
+            }
+            tables.filter_names.push((what, names));
+        }
         tables.kinds = def.kinds.iter().map(|k| k.name.clone()).collect();
         tables.beats = def.beats.clone();
         for var in &def.vars {

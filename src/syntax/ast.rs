@@ -177,9 +177,11 @@ pub(crate) struct PieceEntry {
     pub name: Ident,
     /// `of each Hand`: one piece per kind of the set.
     pub of_each: Option<Ident>,
-    /// `with value 1..12`: one piece per value (or a fixed value).
-    pub values: Option<(i64, i64, Span)>,
-    pub copies: Option<(i64, Span)>,
+    /// `with value 1..12`: one piece per value (or a fixed value). Each
+    /// bound is a number, or an option, a constant or `( ... )` of them.
+    pub values: Option<(Expr, Expr, Span)>,
+    /// `x 5`, `x num_decks`: copies of each piece.
+    pub copies: Option<(Expr, Span)>,
     pub per_player: bool,
     pub home: Ident,
     /// `kind hidden`: only the owner (and whoever it is revealed to) sees the kind.

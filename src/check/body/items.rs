@@ -115,6 +115,7 @@ impl Compiler {
     }
 
     fn compile_pieces(&mut self, items: &[Item]) {
+        let count_names = super::counts::CountNames::new(items);
         for item in items {
             let Item::Pieces(entries) = item else {
                 continue;
@@ -137,53 +138,10 @@ impl Compiler {
                         }
                     },
                 };
-                let (low, high) = entry.values.map_or((0, 0), |(l, h, _)| (l, h));
-                if let Some((l, h, span)) = entry.values
-                    && (h < l || h - l > 1000)
-                {
-                    self.error(
-                        Diagnostic::error(
-                            Code::BadPieceCount,
-                            format!("the values {l}..{h} are not a usable range"),
-                        )
-                        .label(span, "here"),
-                    );
-                    continue;
-                }
-                let copies = entry.copies.map_or(1, |(c, _)| c);
-                if let Some((c, span)) = entry.copies
-                    && !(1..=1000).contains(&c)
-                {
-                    self.error(
-                        Diagnostic::error(Code::BadPieceCount, format!("{c} copies is not a usable count"))
-                            .label(span, "here")
-                            .help("a piece type has from 1 to 1000 copies"),
-                    );
-                    continue;
-                }
-                // Count before making them: kinds x values x copies x owners
-                // can be billions.
                 let owner_count = if entry.per_player { self.def.players() } else { 1 };
-                let made = [kinds.len(), (high - low + 1) as usize, copies as usize, owner_count]
-                    .into_iter()
-                    .fold(1usize, usize::saturating_mul);
-                if self.def.pieces.len().saturating_add(made) > crate::check::declare::MAX_PIECES {
-                    self.error(
-                        Diagnostic::error(
-                            Code::BadPieceCount,
-                            format!(
-                                "these pieces make {} pieces in all",
-                                self.def.pieces.len().saturating_add(made)
-                            ),
-                        )
-                        .label(entry.span, format!("{made} pieces here"))
-                        .help(format!(
-                            "a definition has at most {} pieces (kinds x values x copies x owners)",
-                            crate::check::declare::MAX_PIECES
-                        )),
-                    );
+                let Some(counts) = self.piece_counts(entry, &count_names, kinds.len(), owner_count) else {
                     continue;
-                }
+                };
                 let family = match self.globals.names.get(&entry.home.name).map(|(s, _)| *s) {
                     Some(Symbol::Family(f)) => f,
                     other => {
@@ -238,8 +196,8 @@ impl Compiler {
                         _ => fam.first,
                     };
                     for kind in &kinds {
-                        for value in low..=high {
-                            for _ in 0..copies {
+                        for value in counts.low..=counts.high {
+                            for copy in 0..counts.copies {
                                 self.def.pieces.push(ir::Piece {
                                     ty,
                                     kind: *kind,
@@ -248,6 +206,10 @@ impl Compiler {
                                     home,
                                     kind_hidden: entry.kind_hidden,
                                     when,
+                                    counted: counts.bounds.map(|bounds| ir::Counted {
+                                        bounds,
+                                        copy: copy as u16,
+                                    }),
                                 });
                             }
                         }

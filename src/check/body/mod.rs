@@ -10,7 +10,7 @@
 //! - `frame`: procedures, their locals and scopes;
 //! - `writer`: emitting ops, and jumps patched once their target is known;
 //! - `items`: the top-level declarations (variables, pieces, procedures,
-//!   triggers, scoring, the flow);
+//!   triggers, scoring, the flow); `counts`: piece counts, from options too;
 //! - `checks`: checks over the whole definition once it is compiled;
 //! - `stmt`: statements; `choice` and `actions`: the statements that ask
 //!   players to decide;
@@ -21,6 +21,7 @@ mod actions;
 mod call;
 mod checks;
 mod choice;
+mod counts;
 mod expr;
 mod frame;
 mod items;

@@ -155,9 +155,25 @@ pub(super) fn syntax_error(
     // A reserved word where a name belongs: `let move = 3` fails just after
     // `move`, so look at the word at the error and the one before it.
     let previous = previous_word(&text[..position]);
-    let misused = [word.as_str(), previous.0.as_str()]
-        .into_iter()
-        .find(|w| is_keyword(w) && names_follow(if *w == word { &previous.0 } else { &previous.1 }));
+    // The word before the error is the misused one when a name belongs
+    // there (`var calls per player`); the word at the error, when the one
+    // before it asks for a name and is itself used as a keyword (`race each
+    // player calls from`, but not `add 1 to calls of winner`).
+    let previous_misused = is_keyword(&previous.0) && names_follow(&previous.1);
+    let word_misused = is_keyword(&word)
+        && names_follow(&previous.0)
+        && match previous.0.as_str() {
+            "calls" => previous.1 == "player",
+            "by" => previous.1 == "timed",
+            _ => true,
+        };
+    let misused = if previous_misused {
+        Some(previous.0.as_str())
+    } else if word_misused {
+        Some(word.as_str())
+    } else {
+        None
+    };
     if let Some(reserved) = misused {
         diagnostic = diagnostic.help(format!(
             "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"

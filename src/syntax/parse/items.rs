@@ -296,13 +296,24 @@ impl Ctx<'_> {
         let values = inner.take_opt(Rule::with_value).map(|part| {
             let part_span = self.span(&part);
             let mut bounds = Children::of(part);
-            let low = self.int(bounds.take(Rule::int));
-            let high = bounds.take_opt(Rule::int).map_or(low, |p| self.int(p));
+            let low = self.piece_count(bounds.take(Rule::piece_count));
+            let high = bounds
+                .take_opt(Rule::piece_count)
+                .map_or_else(|| low.clone(), |p| self.piece_count(p));
             (low, high, part_span)
         });
         let copies = inner.take_opt(Rule::copies).map(|part| {
             let part_span = self.span(&part);
-            (self.int(Children::of(part).take(Rule::int)), part_span)
+            let form = Children::of(part).take_any();
+            let count = match form.as_rule() {
+                Rule::copies_fixed => self.expr(Children::of(form).take(Rule::int)),
+                _ => {
+                    let mut parts = Children::of(form);
+                    parts.take(Rule::copies_x);
+                    self.expr(parts.take_any())
+                }
+            };
+            (count, part_span)
         });
         let per_player = inner.take_opt(Rule::per_player).is_some();
         let home = self.ident(inner.take(Rule::ident));
@@ -321,6 +332,11 @@ impl Ctx<'_> {
             when,
             span,
         }
+    }
+
+    /// A number, name or `( ... )` where a piece count or value is wanted.
+    fn piece_count(&self, pair: Pair<Rule>) -> Expr {
+        self.expr(Children::of(pair).take_any())
     }
 
     fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
