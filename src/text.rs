@@ -21,7 +21,7 @@ use crate::ir::{ChoiceKind, GameDef, LabelPart, OptionType};
 /// assert_eq!(printable("a\nresult: b"), "a\\nresult: b");
 /// assert_eq!(printable("\x1b[31mred\x1b[0m\r"), "red\\r");
 /// ```
-pub(crate) fn printable(text: &str) -> Cow<'_, str> {
+pub fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_care) {
         return Cow::Borrowed(text);
     }

@@ -314,6 +314,16 @@ fn zone_and_variable_ids_cannot_wrap() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["code"], "rpsdsl::too-many-declarations");
     assert_eq!(found[0]["labels"][0]["line"], 25, "{found:?}");
+    // The case of issue 13: 17 slots on a 64 x 64 grid used to pass `check`,
+    // and `s17 of big[4095]` then landed in `s1` of space 4,096.
+    let slots: String = (1..=17).map(|i| format!("  s{i} hidden\n")).collect();
+    let board = format!("board big: grid 64 x 64 {{\n{slots}}}\n");
+    let path = dir.write("grid.rules", &format!("{}{board}", set_x("1")));
+    let found = diagnostics(&path);
+    // 4,096 zones per slot: the 16th slot passes the limit, and the 17th.
+    let lines: Vec<_> = found.iter().map(|d| d["labels"][0]["line"].clone()).collect();
+    assert_eq!(lines, [24, 25], "{found:?}");
+    assert!(found.iter().all(|d| d["code"] == "rpsdsl::too-many-declarations"), "{found:?}");
     // 8 players x 8,192 variables per player: 65,536 values.
     let vars: String = (0..8_192).map(|i| format!("var v{i} per player = 0\n")).collect();
     let rules = format!("game \"Vars\"\nplayers 8\n{vars}flow {{\n  win player 1\n}}\n");
