@@ -102,6 +102,26 @@ pub struct Piece {
     pub kind_hidden: bool,
     /// `when` condition: a procedure returning a bool, run at the start.
     pub when: Option<ProcId>,
+    /// A die's faces (`with faces 1..6`): its value is rolled among them,
+    /// and until the first roll it shows the lowest.
+    pub faces: Option<(FaceBound, FaceBound)>,
+}
+
+/// One end of a die's faces: a number, or the value of an `int` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceBound {
+    Number(i64),
+    Option(u16),
+}
+
+impl FaceBound {
+    /// The bound with these option values (as the flow reads them).
+    pub fn resolve(self, options: &[i64]) -> i64 {
+        match self {
+            FaceBound::Number(n) => n,
+            FaceBound::Option(o) => options.get(o as usize).copied().unwrap_or(0),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
