@@ -22,6 +22,8 @@ fn games_with_options() -> Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> {
     let mut all: Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> = common::games()
         .into_iter()
         .chain(["games/variants/rps3_small.rules".to_string()])
+        // Dice: a roll hidden from a seat is rolled afresh in its worlds.
+        .chain(["games/classic/liars_dice.rules".to_string()])
         .map(|path| {
             let def = load(&path);
             let options = def.default_options();
