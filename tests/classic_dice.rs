@@ -24,7 +24,8 @@ fn scenario(rolls: &[&str], decisions: &[&str]) -> Scenario {
 
 /// The transcript lines and the final scores of a scripted game.
 fn played(def: &Game, rolls: &[&str], decisions: &[&str]) -> (Vec<String>, Vec<i64>) {
-    let record = common::play(def, 1, &scenario(rolls, decisions)).unwrap_or_else(|f| panic!("{}", f.diagnostic.message));
+    let record =
+        common::play(def, 1, &scenario(rolls, decisions)).unwrap_or_else(|f| panic!("{}", f.diagnostic.message));
     let totals = record.scores.iter().map(|terms| terms.iter().sum()).collect();
     (common::lines(def, &record), totals)
 }
@@ -34,9 +35,15 @@ fn played(def: &Game, rolls: &[&str], decisions: &[&str]) -> (Vec<String>, Vec<i
 fn a_true_bid_makes_the_caller_lose() {
     let def = common::load(LIARS_DICE);
     let (lines, totals) = played(&def, &["Die of Ann: 3", "Die of Ben: 3"], &["Ann: 9", "Ben: liar"]);
-    assert!(lines.contains(&"roll Die of Ann in cup of Ann: 3".to_string()), "{lines:#?}");
+    assert!(
+        lines.contains(&"roll Die of Ann in cup of Ann: 3".to_string()),
+        "{lines:#?}"
+    );
     assert!(lines.contains(&"  quantity = 2".to_string()) && lines.contains(&"  face = 3".to_string()));
-    assert!(lines.contains(&"  Die of Ben showing 3: cup of Ben -> table".to_string()), "{lines:#?}");
+    assert!(
+        lines.contains(&"  Die of Ben showing 3: cup of Ben -> table".to_string()),
+        "{lines:#?}"
+    );
     assert_eq!(totals, [1, -1]);
 }
 
@@ -57,7 +64,11 @@ fn a_six_is_wild() {
     let (_, totals) = played(&def, &["Die of Ann: 3", "Die of Ben: 6"], &["Ann: 9", "Ben: liar"]);
     assert_eq!(totals, [1, -1]);
     // Two 6s (bid 12) with a 6 and a 5: false; Ben bid it, Ann called.
-    let (_, totals) = played(&def, &["Die of Ann: 5", "Die of Ben: 6"], &["Ann: 1", "Ben: 12", "Ann: liar"]);
+    let (_, totals) = played(
+        &def,
+        &["Die of Ann: 5", "Die of Ben: 6"],
+        &["Ann: 1", "Ben: 12", "Ann: liar"],
+    );
     assert_eq!(totals, [1, -1]);
     // With more faces, the highest face is the wild one: a 6 of 8 is not.
     let mut options = def.default_options();
@@ -88,16 +99,29 @@ fn liar_is_withheld_before_the_first_bid() {
         first.diagnostic
     );
     // Before any bid: the twelve bids and nothing else; then "liar" joins.
-    let (lines, _) = played(&def, &["Die of Ann: 1", "Die of Ben: 1"], &["Ann: 11", "Ben: 12", "Ann: liar"]);
-    assert!(lines.contains(&"Ann chooses bid: 11  [of 12]".to_string()), "{lines:#?}");
+    let (lines, _) = played(
+        &def,
+        &["Die of Ann: 1", "Die of Ben: 1"],
+        &["Ann: 11", "Ben: 12", "Ann: liar"],
+    );
+    assert!(
+        lines.contains(&"Ann chooses bid: 11  [of 12]".to_string()),
+        "{lines:#?}"
+    );
     assert!(lines.contains(&"Ben chooses bid: 12  [of 2]".to_string()), "{lines:#?}");
     // After the highest bid, calling is all that is left.
-    assert!(lines.contains(&"Ann chooses bid: liar  [of 1]".to_string()), "{lines:#?}");
+    assert!(
+        lines.contains(&"Ann chooses bid: liar  [of 1]".to_string()),
+        "{lines:#?}"
+    );
 }
 
 /// The die of `seat`'s cup, by where it lies.
 fn die_in_cup(def: &Game, state: &State, owner: &str) -> PieceId {
-    let cup = def.zone_ids().find(|&z| def.zone_name(z) == format!("cup of {owner}")).unwrap();
+    let cup = def
+        .zone_ids()
+        .find(|&z| def.zone_name(z) == format!("cup of {owner}"))
+        .unwrap();
     state.zone(cup).next().unwrap()
 }
 
@@ -223,4 +247,28 @@ fn exact_enumerates_a_roll() {
     let wins = json["exact"]["wins"].as_array().unwrap();
     assert!((wins[0].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12, "{json}");
     assert_eq!(json["exact"]["games"].as_u64(), Some(6));
+}
+
+/// A named no-choice withheld by its condition leaves nothing to choose
+/// when the domain is empty: the `else` block runs, and without one the
+/// game stops with `nothing-to-choose`.
+#[test]
+fn a_withheld_no_choice_leaves_the_else_or_nothing_to_choose() {
+    let dir = scratch("dice-or-when");
+    let game = |otherwise: &str| {
+        format!(
+            "game \"Pass\"\nplayers 2: Ann, Ben\nvar passes = 0\nflow {{\n  \
+             Ann chooses n from 1..3 where n > 5, or pass when passes > 0{otherwise}\n  win Ann\n}}\n"
+        )
+    };
+    let with_else = dir.join("else.rules");
+    std::fs::write(&with_else, game(" else { win Ben }")).unwrap();
+    let out = rpsdsl(&["run", with_else.to_str().unwrap(), "--seed", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("result: Ben wins"), "{}", stdout(&out));
+    let without = dir.join("without.rules");
+    std::fs::write(&without, game("")).unwrap();
+    let out = rpsdsl(&["run", without.to_str().unwrap(), "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("nothing-to-choose"), "{}", stderr(&out));
 }

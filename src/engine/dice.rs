@@ -114,9 +114,7 @@ impl State {
             value = forced.value;
             self.forced_rolls_next += 1;
         }
-        if self.rolled.is_empty() {
-            self.rolled = State::start_values(def, &self.options);
-        }
+        // A game with dice keeps a value per piece definition (`start_values`).
         self.rolled[face as usize] = value;
         let zone = self.piece_zone[piece as usize];
         self.known[piece as usize] = def.piece_viewers(piece, zone);
