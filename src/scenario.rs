@@ -1,6 +1,7 @@
 //! Scenarios: chance outcomes and decisions fixed in advance.
 //!
-//! A scenario fixes the top of any shuffle and any prefix of the decisions;
+//! A scenario fixes the top of any shuffle, any prefix of the dice rolls
+//! and any prefix of the decisions;
 //! where it ends, the agents go on. Tests use it to set up exact situations,
 //! designers to explore one, and `replay` to re-run a transcript. The TOML
 //! format is documented in docs/scenarios.md.
@@ -12,7 +13,7 @@ use serde::Deserialize;
 
 use crate::check::OptionSetting;
 use crate::diagnostic::{Code, Diagnostic, FileId, Span};
-use crate::engine::ForcedShuffle;
+use crate::engine::{ForcedRoll, ForcedShuffle};
 use crate::ir::GameDef;
 
 /// A decision written as `"Seat: choice"`.
@@ -29,12 +30,21 @@ pub struct ShuffleSpec {
     pub span: Option<Span>,
 }
 
+/// A roll written as `"Die of Ann: 6"`: the die rolled and the face it shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollSpec {
+    pub text: String,
+    pub span: Option<Span>,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
     pub seed: Option<u64>,
     pub options: Vec<OptionSetting>,
     pub shuffles: Vec<ShuffleSpec>,
     pub decisions: Vec<ScriptedDecision>,
+    /// The first rolls of dice, in the order the game rolls them.
+    pub rolls: Vec<RollSpec>,
 }
 
 #[derive(Deserialize)]
@@ -47,6 +57,8 @@ struct RawScenario {
     decisions: Vec<toml::Spanned<String>>,
     #[serde(default)]
     shuffle: Vec<toml::Spanned<RawShuffle>>,
+    #[serde(default)]
+    rolls: Vec<toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -119,6 +131,17 @@ impl Scenario {
                     }
                 })
                 .collect(),
+            rolls: raw
+                .rolls
+                .into_iter()
+                .map(|r| {
+                    let span = Some(span_of(file, r.span()));
+                    RollSpec {
+                        text: r.into_inner(),
+                        span,
+                    }
+                })
+                .collect(),
         })
     }
 
@@ -154,6 +177,40 @@ impl Scenario {
                 }
             }
             forced.push(ForcedShuffle { zone, top });
+        }
+        if errors.is_empty() { Ok(forced) } else { Err(errors) }
+    }
+
+    /// Resolves `"Die of Ann: 6"` rolls against the definition.
+    pub fn forced_rolls(&self, def: &GameDef) -> Result<Vec<ForcedRoll>, Vec<Diagnostic>> {
+        let mut forced = vec![];
+        let mut errors = vec![];
+        for spec in &self.rolls {
+            let label = |d: Diagnostic| match spec.span {
+                Some(span) => d.label(span, "in this roll"),
+                None => d,
+            };
+            let parsed = spec
+                .text
+                .rsplit_once(':')
+                .and_then(|(die, value)| Some((die.trim(), value.trim().parse::<i64>().ok()?)));
+            let Some((name, value)) = parsed else {
+                errors.push(label(
+                    Diagnostic::error(Code::BadScenario, format!("`{}` is not `Die: face`", spec.text))
+                        .help("write the die as the transcript names it and the face it shows, e.g. `Die of Ann: 6`"),
+                ));
+                continue;
+            };
+            let die = def
+                .piece_ids()
+                .find(|&p| def.pieces[p as usize].faces.is_some() && def.piece_label(p).eq_ignore_ascii_case(name));
+            match die {
+                Some(die) => forced.push(ForcedRoll { die, value }),
+                None => errors.push(label(Diagnostic::error(
+                    Code::BadScenario,
+                    format!("no die is called `{name}`"),
+                ))),
+            }
         }
         if errors.is_empty() { Ok(forced) } else { Err(errors) }
     }

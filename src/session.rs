@@ -6,10 +6,10 @@
 
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Choice, EngineError, Event, Observation, Outcome, Seen, State};
+use crate::engine::{Chance, Choice, EngineError, Event, Observation, Outcome, Seen, State};
 use crate::game::Game;
 use crate::ir::{GameDef, OptionValue, Seat};
-use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
+use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 
 /// Everything that happened in one game.
 #[derive(Clone, Debug, Default)]
@@ -21,7 +21,9 @@ pub struct Record {
     pub decisions: Vec<String>,
     /// Every shuffle's full outcome, top first.
     pub shuffles: Vec<ShuffleSpec>,
-    /// A scenario fixed some shuffles: the seed alone does not deal them.
+    /// Every roll of a die, as `"Die of Ann: 6"`.
+    pub rolls: Vec<String>,
+    /// A scenario fixed some shuffles or rolls: the seed alone does not deal them.
     pub shuffles_fixed: bool,
 }
 
@@ -41,13 +43,14 @@ pub fn play(
     agents: &mut [Box<dyn Agent>],
 ) -> Result<Record, Box<Failure>> {
     let mut record = Record {
-        shuffles_fixed: !scenario.shuffles.is_empty(),
+        shuffles_fixed: !scenario.shuffles.is_empty() || !scenario.rolls.is_empty(),
         ..Record::default()
     };
     // What happened before a failure is kept, shuffles included, so the
     // transcript of a failed game still replays up to the failure.
     let fail = |diagnostic: Diagnostic, mut record: Record, events: Vec<Event>| {
         record.shuffles = shuffles_of(def, &events);
+        record.rolls = rolls_of(def, &events);
         record.events.extend(events);
         Box::new(Failure { diagnostic, record })
     };
@@ -55,11 +58,16 @@ pub fn play(
         Ok(f) => f,
         Err(mut errors) => return Err(fail(errors.remove(0), record, vec![])),
     };
-    let mut events = vec![];
-    let mut state = match State::start(def, options, seed, forced, &mut events) {
-        Ok(s) => s,
-        Err(e) => return Err(fail(*e, record, events)),
+    let rolls = match scenario.forced_rolls(def) {
+        Ok(r) => r,
+        Err(mut errors) => return Err(fail(errors.remove(0), record, vec![])),
     };
+    let mut events = vec![];
+    let mut state = State::new(def, options, Chance::seeded(seed), forced);
+    state.force_rolls(rolls);
+    if let Err(e) = state.set_up(def, &mut events) {
+        return Err(fail(*e, record, events));
+    }
     let mut script = scenario.decisions.iter();
     tell_agents(def, &events, agents);
     while let Some(pending) = state.pending() {
@@ -93,6 +101,7 @@ pub fn play(
         }
     }
     record.shuffles = shuffles_of(def, &events);
+    record.rolls = rolls_of(def, &events);
     record.events = events;
     record.outcome = state.outcome().cloned();
     record.scores = state.scores().to_vec();
@@ -126,6 +135,25 @@ pub(crate) fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
             _ => None,
         })
         .collect()
+}
+
+/// Every roll, as a scenario states it: `"Die of Ann: 6"`.
+pub fn rolls_of(def: &GameDef, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Roll { piece, value, .. } => Some(format!("{}: {value}", def.piece_label(*piece))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A roll line of a record as a scenario's roll.
+pub fn roll_spec(text: &str) -> RollSpec {
+    RollSpec {
+        text: text.to_string(),
+        span: None,
+    }
 }
 
 /// An agent's answer to a pending decision, with a reaction time in a race.

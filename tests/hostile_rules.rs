@@ -323,7 +323,10 @@ fn zone_and_variable_ids_cannot_wrap() {
     // 4,096 zones per slot: the 16th slot passes the limit, and the 17th.
     let lines: Vec<_> = found.iter().map(|d| d["labels"][0]["line"].clone()).collect();
     assert_eq!(lines, [24, 25], "{found:?}");
-    assert!(found.iter().all(|d| d["code"] == "rpsdsl::too-many-declarations"), "{found:?}");
+    assert!(
+        found.iter().all(|d| d["code"] == "rpsdsl::too-many-declarations"),
+        "{found:?}"
+    );
     // 8 players x 8,192 variables per player: 65,536 values.
     let vars: String = (0..8_192).map(|i| format!("var v{i} per player = 0\n")).collect();
     let rules = format!("game \"Vars\"\nplayers 8\n{vars}flow {{\n  win player 1\n}}\n");

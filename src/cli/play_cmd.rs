@@ -427,6 +427,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             scores: state.scores().to_vec(),
             decisions: self.decisions.clone(),
             shuffles: session::shuffles_of(def, &self.events),
+            rolls: session::rolls_of(def, &self.events),
             shuffles_fixed: false,
         };
         let header = Header {

@@ -298,16 +298,39 @@ fn check_seed(
     script: &crate::transcript::ReplayScript,
     field: &dyn Fn(&str) -> Option<Span>,
 ) -> Option<Diagnostic> {
-    if script.shuffles.is_empty() {
+    if script.shuffles.is_empty() && script.rolls.is_empty() {
         return None;
     }
     let mut unforced = script.to_scenario(seed);
     unforced.shuffles.clear();
+    unforced.rolls.clear();
     let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
-    let dealt = match session::play(def, options, seed, &unforced, &mut agents) {
-        Ok(record) => record.shuffles,
-        Err(failure) => failure.record.shuffles,
+    let (dealt, rolled) = match session::play(def, options, seed, &unforced, &mut agents) {
+        Ok(record) => (record.shuffles, record.rolls),
+        Err(failure) => (failure.record.shuffles, failure.record.rolls),
     };
+    // The seed also rolls the dice: a roll it does not give is not this game's.
+    if rolled != script.rolls {
+        let first_wrong = script
+            .rolls
+            .iter()
+            .zip(rolled.iter().map(Some).chain(std::iter::repeat(None)))
+            .position(|(recorded, rolled)| rolled != Some(recorded))
+            .unwrap_or(script.rolls.len());
+        return Some(
+            bad_field(
+                "seed",
+                format!(
+                    "the seed {seed} does not roll the recorded dice: roll {} differs",
+                    first_wrong + 1
+                ),
+                field("seed"),
+            )
+            .help(
+                "the seed is the one the game was played with; a transcript whose seed was changed cannot be replayed",
+            ),
+        );
+    }
     let first_wrong = script
         .shuffles
         .iter()

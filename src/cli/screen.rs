@@ -31,7 +31,9 @@ pub(crate) fn face_label(def: &GameDef, face: &PieceFace) -> String {
         label.push(' ');
         label.push_str(&def.kinds[kind as usize].display);
     }
-    if def.type_has_values(face.ty) && !back {
+    // A die shows the face it was rolled to.
+    let die = def.pieces.iter().any(|p| p.ty == face.ty && p.faces.is_some());
+    if (def.type_has_values(face.ty) || die) && !back {
         label.push_str(&format!(" {}", face.value));
     }
     if let Some(owner) = face.owner {

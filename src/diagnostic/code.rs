@@ -146,6 +146,8 @@ codes! {
     NoSuchPlayer = "no-such-player",
     /// A board space number the board does not have.
     NoSuchSpace = "no-such-space",
+    /// A `roll` of a piece that is not a die, or of a die without faces, met while the game runs.
+    NotADie = "not-a-die",
     /// A house-rules file that is not a house-rules file at all.
     NotAHouseFile = "not-a-house-file",
     /// A directory, device, pipe or socket given where a file is read.

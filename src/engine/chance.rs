@@ -7,13 +7,13 @@
 //! enumerator runs the same step once per outcome.
 //!
 //! A draw is a choice among `k` equally likely outcomes. A shuffle is one
-//! draw among the zone's distinct arrangements; a die roll will be one draw
-//! among its faces: `Seeded` draws `rng.random_range(0..k)`, `Scripted`
-//! calls [`ChanceScript::draw`], and nothing else changes.
+//! draw among the zone's distinct arrangements; a die roll is one draw
+//! among its faces (see `dice`): `Seeded` draws `rng.random_range(0..k)`,
+//! `Scripted` calls [`ChanceScript::draw`], and nothing else changes.
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 
 use super::State;
 use crate::ir::{ChoiceValue, GameDef, PieceId, ZoneId};
@@ -165,6 +165,14 @@ impl State {
         self.chance = chance;
     }
 
+    /// One of `faces` equally likely faces of a die, counted from 0.
+    pub(super) fn draw_face(&mut self, faces: u64) -> u64 {
+        match &mut self.chance {
+            Chance::Seeded(stream) => stream.0.random_range(0..faces),
+            Chance::Scripted(script) => script.draw(faces),
+        }
+    }
+
     /// Shuffles the pieces of `zone` with the game's chance.
     pub(super) fn shuffle_pieces(&mut self, def: &GameDef, zone: ZoneId) {
         let classes = match self.chance {
@@ -210,6 +218,7 @@ impl State {
                 && def.pieces[fa as usize].kind_hidden == def.pieces[fb as usize].kind_hidden
                 && def.pieces[a as usize].kind_hidden == def.pieces[b as usize].kind_hidden
                 && self.known[a as usize] == self.known[b as usize]
+                && self.value_of(def, a) == self.value_of(def, b)
         };
         let pieces = &self.zones[zone as usize];
         let mut classes: Vec<u32> = Vec::with_capacity(pieces.len());

@@ -25,16 +25,29 @@ pub enum Event {
         from: ZoneId,
         to: ZoneId,
         seen_by: u32,
+        /// The value a die shows (`None` for anything else).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<i64>,
     },
     /// `to`: the seats shown the piece; `seen_by`: everyone who knows it now.
     Reveal {
         piece: PieceId,
+        /// The value a die shows (`None` for anything else).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<i64>,
         to: u32,
         seen_by: u32,
     },
     /// Turned face down again; `seen_by` still remember what it is.
     Hide {
         piece: PieceId,
+        seen_by: u32,
+    },
+    /// A die rolled in `zone`: a chance outcome; `seen_by` know its value.
+    Roll {
+        piece: PieceId,
+        zone: ZoneId,
+        value: i64,
         seen_by: u32,
     },
     Decision {

@@ -13,12 +13,14 @@
 #![allow(missing_docs)]
 
 mod chance;
+mod dice;
 mod events;
 mod observe;
 mod view;
 mod vm;
 
 pub use chance::{Chance, ChanceScript};
+pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
@@ -194,6 +196,12 @@ pub struct State {
     interrupted: Vec<Ask>,
     /// The last `ChoiceReset` executed (see [`Ask::offer_pc`]).
     offer_pc: u32,
+    /// Per piece definition, the value it shows, when the game has dice
+    /// (see `dice`); empty otherwise.
+    rolled: Vec<i64>,
+    /// Rolls a scenario or a replay fixed, and how many were made.
+    forced_rolls: Vec<ForcedRoll>,
+    forced_rolls_next: usize,
 }
 
 /// A flow that goes round its loops (or calls) this many times without
@@ -218,14 +226,18 @@ impl State {
     /// sets it up. (An exact enumeration keeps the state of a setup that
     /// failed, to read which draws it made.)
     pub(crate) fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
+        let option_values: Vec<i64> = options.iter().map(OptionValue::as_i64).collect();
         State {
+            rolled: State::start_values(def, &option_values),
+            forced_rolls: vec![],
+            forced_rolls_next: 0,
             chance,
             zones: vec![vec![]; def.zones.len()],
             piece_zone: vec![0; def.pieces.len()],
             face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
             vars: vec![0; def.var_slots],
-            options: options.iter().map(OptionValue::as_i64).collect(),
+            options: option_values,
             stack: Vec::with_capacity(32),
             locals: Vec::with_capacity(64),
             frames: Vec::with_capacity(8),
@@ -515,8 +527,16 @@ impl State {
                     .as_piece()
                     .filter(|c| self.known[c.piece as usize] & (1 << seat) != 0)
             };
+            // What a piece shows, a die's roll included (as `value_of`,
+            // reading only the fields the loop does not change).
+            let shows = |p: PieceId| {
+                let face = self.face[p as usize] as usize;
+                self.rolled.get(face).copied().unwrap_or(def.pieces[face].value)
+            };
             let alike = |a: PieceChoice, b: PieceChoice| {
-                a.declared == b.declared && def.same_identity(self.face[a.piece as usize], self.face[b.piece as usize])
+                a.declared == b.declared
+                    && def.same_identity(self.face[a.piece as usize], self.face[b.piece as usize])
+                    && shows(a.piece) == shows(b.piece)
             };
             let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
             for &value in offers.iter() {

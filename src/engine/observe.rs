@@ -337,7 +337,10 @@ fn piece_key(def: &GameDef, state: &State, observer: Seat, choice: PieceChoice) 
     if state.knows(observer, piece) {
         let p = &def.pieces[state.face_of(piece) as usize];
         let face = mix(
-            mix(mix(p.ty as u64, p.kind.map_or(u64::MAX, u64::from)), p.value as u64),
+            mix(
+                mix(p.ty as u64, p.kind.map_or(u64::MAX, u64::from)),
+                state.value_of(def, piece) as u64,
+            ),
             p.owner.map_or(u64::MAX, u64::from),
         );
         mix(mix(1, face), declared)
@@ -395,10 +398,15 @@ impl State {
             for (&piece, &face) in pieces.iter().zip(&faces) {
                 self.face[piece as usize] = face;
             }
+            // A die the seat does not know shows a face rolled afresh.
+            if !self.rolled.is_empty() {
+                self.reroll_hidden(def, &faces, rng);
+            }
         }
         self.chance = Chance::seeded(rng.random());
         self.forced.clear();
         self.forced_next = 0;
+        self.force_rolls(vec![]);
         self.rebuild_offers(def)
     }
 

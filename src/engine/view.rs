@@ -61,7 +61,11 @@ impl State {
                 self.zone(z)
                     .map(|p| {
                         if self.knows(seat, p) {
-                            Some(PieceFace::of(def, self.face_of(p)))
+                            // A die shows the face it was rolled to.
+                            Some(PieceFace {
+                                value: self.value_of(def, p),
+                                ..PieceFace::of(def, self.face_of(p))
+                            })
                         } else if sees_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
                             Some(PieceFace::back(def, self.face_of(p)))
                         } else {

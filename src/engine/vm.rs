@@ -94,7 +94,7 @@ impl State {
         def.spans.get(pc as usize).copied().unwrap_or_default()
     }
 
-    fn error(&self, def: &GameDef, code: Code, message: String) -> RuntimeError {
+    pub(super) fn error(&self, def: &GameDef, code: Code, message: String) -> RuntimeError {
         Box::new(Diagnostic::error(code, message).label(self.span(def), "while running this"))
     }
 
@@ -167,6 +167,7 @@ impl State {
             from,
             to,
             seen_by: self.known[piece as usize],
+            value: self.die_value(def, piece),
         });
     }
 
@@ -654,7 +655,7 @@ impl State {
                     let v = match attr {
                         // A piece chosen "as" a kind has that kind.
                         Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
-                        Attr::Value => Some(piece.value),
+                        Attr::Value => Some(self.value_of(def, value.piece_id())),
                         Attr::Owner => piece.owner.map(i64::from),
                         Attr::Type => Some(piece.ty as i64),
                     };
@@ -811,6 +812,7 @@ impl State {
                     self.known[piece as usize] |= mask;
                     events.push(Event::Reveal {
                         piece,
+                        value: self.die_value(def, piece),
                         to: mask,
                         seen_by: self.known[piece as usize],
                     });
@@ -935,6 +937,14 @@ impl State {
                     // the anytime actions are offered again. Its triggers ran.
                     self.frames.last_mut().expect("the asking frame").pc = ask.offer_pc;
                     self.triggers_checked = true;
+                }
+                Op::Roll => {
+                    let piece = self.pop_piece();
+                    self.roll(def, piece, events)?;
+                }
+                Op::RollAll => {
+                    let zone = self.pop_zone();
+                    self.roll_all(def, zone, events)?;
                 }
                 Op::Fail(message) => {
                     return Err(self.error(def, Code::RuntimeError, def.messages[message as usize].clone()));

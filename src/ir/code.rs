@@ -235,6 +235,10 @@ pub enum Op {
     OptionTable(u16),
     /// Ends an `anytime` action: the decision it interrupted is asked again.
     ResumeAsk,
+    /// `piece ->` the die gets one of its faces at random (a chance event).
+    Roll,
+    /// `zone ->` every die in the zone is rolled, top first.
+    RollAll,
 }
 
 impl Op {

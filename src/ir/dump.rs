@@ -84,6 +84,27 @@ pub fn disassemble(def: &GameDef) -> String {
             );
         }
     }
+    if def.pieces.iter().any(|p| p.faces.is_some()) {
+        let _ = writeln!(out, "\ndice");
+        let bound = |b: super::FaceBound| match b {
+            super::FaceBound::Number(n) => n.to_string(),
+            super::FaceBound::Option(o) => def
+                .options
+                .get(o as usize)
+                .map_or_else(|| "?".into(), |o| o.name.clone()),
+        };
+        for (p, piece) in def.piece_ids().zip(&def.pieces) {
+            if let Some((low, high)) = piece.faces {
+                let _ = writeln!(
+                    out,
+                    "  {p} {}: faces {}..{}",
+                    def.piece_label(p),
+                    bound(low),
+                    bound(high)
+                );
+            }
+        }
+    }
     if !def.tables.is_empty() {
         let _ = writeln!(out, "\ntables");
         for (t, table) in def.tables.iter().enumerate() {

@@ -37,7 +37,7 @@ fn ids(len: usize) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator +
 
 impl GameDef {
     /// Every zone, in id order.
-    pub(crate) fn zone_ids(&self) -> impl DoubleEndedIterator<Item = ZoneId> + ExactSizeIterator + Clone + use<> {
+    pub fn zone_ids(&self) -> impl DoubleEndedIterator<Item = ZoneId> + ExactSizeIterator + Clone + use<> {
         ids(self.zones.len())
     }
 

@@ -109,6 +109,26 @@ pub struct Piece {
     /// for the largest counts the options allow, and in the game only
     /// within the counts of the options in force.
     pub counted: Option<Counted>,
+    /// A die's faces (`with faces 1..6`): its value is rolled among them,
+    /// and until the first roll it shows the lowest.
+    pub faces: Option<(FaceBound, FaceBound)>,
+}
+
+/// One end of a die's faces: a number, or the value of an `int` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceBound {
+    Number(i64),
+    Option(u16),
+}
+
+impl FaceBound {
+    /// The bound with these option values (as the flow reads them).
+    pub fn resolve(self, options: &[i64]) -> i64 {
+        match self {
+            FaceBound::Number(n) => n,
+            FaceBound::Option(o) => options.get(o as usize).copied().unwrap_or(0),
+        }
+    }
 }
 
 /// Where a piece stands among the pieces of an entry counted from options.

@@ -182,12 +182,21 @@ pub(crate) struct PieceEntry {
     pub values: Option<(Expr, Expr, Span)>,
     /// `x 5`, `x num_decks`: copies of each piece.
     pub copies: Option<(Expr, Span)>,
+    /// `with faces 1..6`: dice, whose value is rolled among these faces.
+    pub faces: Option<(FaceBound, FaceBound, Span)>,
     pub per_player: bool,
     pub home: Ident,
     /// `kind hidden`: only the owner (and whoever it is revealed to) sees the kind.
     pub kind_hidden: bool,
     pub when: Option<Expr>,
     pub span: Span,
+}
+
+/// One end of a die's faces: a number, or an `int` option's name.
+#[derive(Clone, Debug)]
+pub(crate) enum FaceBound {
+    Number(i64),
+    Name(Ident),
 }
 
 #[derive(Clone, Debug)]
@@ -402,6 +411,10 @@ pub(crate) enum StmtKind {
     },
     /// `hide a, b`: face down again; who saw them remembers them.
     Hide(Vec<Expr>),
+    /// `roll d`: the die gets one of its faces at random.
+    Roll(Expr),
+    /// `roll all of cup of p`: every die in the zone is rolled, top first.
+    RollAll(Expr),
     /// `mover chooses { "label" for x in ... { ... } ... }`
     ChooseActions {
         who: Expr,
@@ -489,8 +502,9 @@ pub(crate) enum Domain {
     /// `... where cond`: only the values for which `cond` holds (the
     /// chosen name is bound to the value while `cond` is checked).
     Where(Box<Domain>, Expr),
-    /// `..., or silence`: a named "no choice" offered beside the values.
-    OrNone(Box<Domain>, Ident),
+    /// `..., or silence`: a named "no choice" offered beside the values;
+    /// `, or liar when cond`: offered only while `cond` holds.
+    OrNone(Box<Domain>, Ident, Option<Box<Expr>>),
 }
 
 #[derive(Clone, Debug)]

@@ -70,8 +70,11 @@ pub struct Transcript {
 pub struct ReplayScript {
     pub(crate) shuffles: Vec<ReplayShuffle>,
     pub decisions: Vec<String>,
-    /// A scenario fixed shuffles, so the seed does not deal them: `replay`
-    /// cannot check the seed.
+    /// Every roll of a die, `"Die of Ann: 6"`, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<String>,
+    /// A scenario fixed shuffles or rolls, so the seed does not deal them:
+    /// `replay` cannot check the seed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shuffles_fixed: bool,
 }
@@ -107,6 +110,7 @@ impl ReplayScript {
                     span: None,
                 })
                 .collect(),
+            rolls: self.rolls.iter().map(|r| crate::session::roll_spec(r)).collect(),
         }
     }
 }
@@ -136,6 +140,7 @@ impl Transcript {
                 })
                 .collect(),
             decisions: record.decisions.clone(),
+            rolls: record.rolls.clone(),
             shuffles_fixed: record.shuffles_fixed,
         });
         let result = match &record.outcome {
@@ -277,12 +282,30 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
                 from,
                 to,
                 seen_by,
-            } => lines.push(format!(
-                "  {}: {} -> {}",
-                piece_in(def, *p, *seen_by, viewer, &[*from, *to]),
-                def.zone_name(*from),
-                def.zone_name(*to)
-            )),
+                value,
+            } => {
+                let mut name = piece_in(def, *p, *seen_by, viewer, &[*from, *to]);
+                // A die is named with the face it shows, to whoever sees it.
+                if let Some(v) = value.filter(|_| viewer.sees(*seen_by)) {
+                    name.push_str(&format!(" showing {v}"));
+                }
+                lines.push(format!("  {name}: {} -> {}", def.zone_name(*from), def.zone_name(*to)));
+            }
+            // A roll is a chance outcome, like a shuffle: its value only to
+            // the seats that see the die.
+            Event::Roll {
+                piece: p,
+                zone,
+                value,
+                seen_by,
+            } => {
+                let name = piece_in(def, *p, *seen_by, viewer, &[*zone]);
+                let value = match viewer.sees(*seen_by) {
+                    true => format!(": {value}"),
+                    false => " (unseen)".to_string(),
+                };
+                lines.push(format!("roll {name} in {}{value}", def.zone_name(*zone)));
+            }
             Event::Hide { piece: p, seen_by } => {
                 let name = if viewer.sees(*seen_by) || !def.pieces[*p as usize].kind_hidden {
                     piece(def, *p, *seen_by, viewer)
@@ -291,7 +314,9 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
                 };
                 lines.push(format!("  hide {name}"));
             }
-            Event::Reveal { piece: p, to, .. } => {
+            Event::Reveal {
+                piece: p, to, value, ..
+            } => {
                 let whom = if *to == def.all_seats_mask() {
                     "everyone".to_string()
                 } else {
@@ -307,7 +332,11 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
                 // peeked at it would write that seat's own secret (that it
                 // knew) into its transcript's account of someone else's peek.
                 let name = if viewer.sees(*to) {
-                    def.piece_label(*p)
+                    // A die is shown with the face it shows.
+                    match value {
+                        Some(v) => format!("{} showing {v}", def.piece_label(*p)),
+                        None => def.piece_label(*p),
+                    }
                 } else if def.pieces[*p as usize].kind_hidden {
                     def.piece_back_label(*p)
                 } else {

@@ -54,6 +54,7 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
                 span: None,
             })
             .collect(),
+        rolls: vec![],
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::writer::JumpKind;
-use super::{Compiler, choice_kind_of, split_domain};
+use super::{Compiler, choice_kind_of, none_condition, split_domain};
 use crate::check::ids::{self, Table};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
@@ -156,9 +156,17 @@ impl Compiler {
             (choice_kind_of(&ty), ty)
         };
         if none.is_some() {
+            // `, or liar when bid > 0`: withheld while the condition is false.
+            let withheld = none_condition(domain).map(|cond| {
+                self.expect(cond, &Ty::Bool);
+                self.emit_jump(JumpKind::IfFalse, cond.span)
+            });
             self.emit(Op::Load(seat), span);
             self.emit(Op::Push(ir::NO_CHOICE), span);
             self.emit(Op::ChoiceAdd, span);
+            if let Some(withheld) = withheld {
+                self.patch_here(withheld);
+            }
         }
         result
     }

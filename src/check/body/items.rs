@@ -138,6 +138,28 @@ impl Compiler {
                         }
                     },
                 };
+                let faces = match &entry.faces {
+                    None => None,
+                    Some((low, high, span)) => match (self.face_bound(low), self.face_bound(high)) {
+                        (Some(low), Some(high)) => {
+                            if let (ir::FaceBound::Number(l), ir::FaceBound::Number(h)) = (low, high)
+                                && (h < l || h - l > 1000)
+                            {
+                                self.error(
+                                    Diagnostic::error(
+                                        Code::BadPieceCount,
+                                        format!("a die with faces {l}..{h} has no usable faces"),
+                                    )
+                                    .label(*span, "here")
+                                    .help("write the lowest face first, e.g. `with faces 1..6` (at most 1001 faces)"),
+                                );
+                                continue;
+                            }
+                            Some((low, high))
+                        }
+                        _ => continue,
+                    },
+                };
                 let owner_count = if entry.per_player { self.def.players() } else { 1 };
                 let Some(counts) = self.piece_counts(entry, &count_names, kinds.len(), owner_count) else {
                     continue;
@@ -208,14 +230,32 @@ impl Compiler {
                                     when,
                                     counted: counts.bounds.map(|bounds| ir::Counted {
                                         bounds,
-                                        copy: copy as u16,
+                                        copy: crate::check::ids::index(copy),
                                     }),
+                                    faces,
                                 });
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// One end of a die's faces: a number, or an `int` option (whose
+    /// value the engine reads when it rolls).
+    fn face_bound(&mut self, bound: &ast::FaceBound) -> Option<ir::FaceBound> {
+        match bound {
+            ast::FaceBound::Number(n) => Some(ir::FaceBound::Number(*n)),
+            ast::FaceBound::Name(name) => match self.globals.get(&name.name) {
+                Some(Symbol::Option(o)) if matches!(self.def.options[o as usize].ty, ir::OptionType::Int { .. }) => {
+                    Some(ir::FaceBound::Option(o))
+                }
+                other => {
+                    self.unknown_or_wrong(&name.name, name.span, other, "a number option", "options");
+                    None
+                }
+            },
         }
     }
 

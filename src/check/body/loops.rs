@@ -12,7 +12,7 @@ use crate::syntax::ast::{self, Domain, Expr, ExprKind};
 impl Compiler {
     fn domain_shape(&mut self, domain: &Domain) -> Shape {
         match domain {
-            Domain::Where(inner, _) | Domain::OrNone(inner, _) => self.domain_shape(inner),
+            Domain::Where(inner, _) | Domain::OrNone(inner, ..) => self.domain_shape(inner),
             Domain::Range(..) => Shape::Range,
             Domain::Pieces { .. } => Shape::Pieces,
             Domain::Expr(e) => match &e.kind {

@@ -189,11 +189,20 @@ pub(super) fn split_domain(domain: &Domain) -> (&Domain, Option<&Expr>, Option<&
             let (core, _, none) = split_domain(inner);
             (core, Some(cond), none)
         }
-        Domain::OrNone(inner, none) => {
+        Domain::OrNone(inner, none, _) => {
             let (core, cond, _) = split_domain(inner);
             (core, cond, Some(none))
         }
         other => (other, None, None),
+    }
+}
+
+/// The condition of a named no-choice (`, or liar when bid > 0`), if any.
+pub(super) fn none_condition(domain: &Domain) -> Option<&Expr> {
+    match domain {
+        Domain::Where(inner, _) => none_condition(inner),
+        Domain::OrNone(_, _, when) => when.as_deref(),
+        _ => None,
     }
 }
 

@@ -150,6 +150,16 @@ impl Compiler {
                 }
                 false
             }
+            StmtKind::Roll(die) => {
+                self.expect(die, &Ty::Piece);
+                self.emit(Op::Roll, span);
+                false
+            }
+            StmtKind::RollAll(zone) => {
+                self.expect(zone, &Ty::Zone);
+                self.emit(Op::RollAll, span);
+                false
+            }
             StmtKind::Win(seat) => {
                 self.expect(seat, &Ty::Seat);
                 self.emit(Op::Win, span);

@@ -19,11 +19,17 @@ impl Ctx<'_> {
         let mut parts = Children::of(pair);
         let core = parts.take_one_of(&[Rule::range, Rule::pieces_domain, Rule::expr]);
         let mut domain = self.domain_core(core);
-        if let Some(or) = parts.take_opt(Rule::domain_or) {
-            domain = Domain::OrNone(Box::new(domain), self.ident(Children::of(or).take(Rule::ident)));
-        }
+        // The named no-choice before or after the `where`; either way it
+        // wraps the condition, as the checker expects.
+        let or_first = parts.take_opt(Rule::domain_or);
         if let Some(cond) = parts.take_opt(Rule::expr) {
             domain = Domain::Where(Box::new(domain), self.expr(cond));
+        }
+        if let Some(or) = or_first.or_else(|| parts.take_opt(Rule::domain_or)) {
+            let mut or = Children::of(or);
+            let name = self.ident(or.take(Rule::ident));
+            let when = or.take_opt(Rule::expr).map(|cond| Box::new(self.expr(cond)));
+            domain = Domain::OrNone(Box::new(domain), name, when);
         }
         domain
     }

@@ -302,6 +302,20 @@ impl Ctx<'_> {
                 .map_or_else(|| low.clone(), |p| self.piece_count(p));
             (low, high, part_span)
         });
+        let faces = inner.take_opt(Rule::with_faces).map(|part| {
+            let part_span = self.span(&part);
+            let mut bounds = Children::of(part);
+            let mut bound = || {
+                let b = Children::of(bounds.take(Rule::face_bound)).take_one_of(&[Rule::int, Rule::ident]);
+                if b.as_rule() == Rule::int {
+                    FaceBound::Number(self.int(b))
+                } else {
+                    FaceBound::Name(self.ident(b))
+                }
+            };
+            let low = bound();
+            (low, bound(), part_span)
+        });
         let copies = inner.take_opt(Rule::copies).map(|part| {
             let part_span = self.span(&part);
             let form = Children::of(part).take_any();
@@ -326,6 +340,7 @@ impl Ctx<'_> {
             of_each,
             values,
             copies,
+            faces,
             per_player,
             home,
             kind_hidden,

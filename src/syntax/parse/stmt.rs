@@ -195,6 +195,14 @@ impl Ctx<'_> {
                     .map(|whom| self.expr(whom));
                 StmtKind::Reveal { pieces, to }
             }
+            Rule::roll_stmt => {
+                let what = inner.take_one_of(&[Rule::roll_all, Rule::expr]);
+                if what.as_rule() == Rule::roll_all {
+                    StmtKind::RollAll(self.expr(Children::of(what).take(Rule::of_expr)))
+                } else {
+                    StmtKind::Roll(self.expr(what))
+                }
+            }
             Rule::hide_stmt => StmtKind::Hide(inner.take_many(Rule::expr).map(|p| self.expr(p)).collect()),
             Rule::choose_actions_stmt => {
                 let who = self.expr(inner.take(Rule::of_expr));
