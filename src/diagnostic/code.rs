@@ -146,6 +146,8 @@ codes! {
     NoSuchPlayer = "no-such-player",
     /// A board space number the board does not have.
     NoSuchSpace = "no-such-space",
+    /// Rows, columns, directions, `forward` or runs asked of a board that is not a grid.
+    NotAGrid = "not-a-grid",
     /// A house-rules file that is not a house-rules file at all.
     NotAHouseFile = "not-a-house-file",
     /// A directory, device, pipe or socket given where a file is read.

@@ -23,6 +23,7 @@ mod checks;
 mod choice;
 mod expr;
 mod frame;
+mod grid;
 mod items;
 mod loops;
 mod names;
@@ -204,6 +205,7 @@ pub(super) fn choice_kind_of(ty: &Ty) -> ChoiceKind {
         Ty::Space(b) => ChoiceKind::Space(*b),
         Ty::PieceType => ChoiceKind::PieceType,
         Ty::Piece => ChoiceKind::Piece,
+        Ty::Direction => ChoiceKind::Direction,
         _ => ChoiceKind::Number,
     }
 }
