@@ -309,6 +309,9 @@ impl Compiler {
                 if let (BinOp::Add, Ty::Space(board)) = (op, &left) {
                     return self.step(*board, rhs, span);
                 }
+                if let (BinOp::Add, Ty::Zone) = (op, &left) {
+                    return self.step_from_zone(lhs, rhs);
+                }
                 self.mismatch(lhs, &left, &Ty::Int);
                 self.expect(rhs, &Ty::Int);
                 self.emit(

@@ -145,6 +145,27 @@ impl Compiler {
         Ty::Space(board)
     }
 
+    /// `square of here + south` is `(square of here) + south`: a zone plus
+    /// something. When it is a direction, say where the brackets go.
+    pub(super) fn step_from_zone(&mut self, lhs: &Expr, rhs: &Expr) -> Ty {
+        let right = self.expr(rhs);
+        let text = self.def.sources.text(lhs.span).to_string();
+        let mut diag = Diagnostic::error(Code::TypeMismatch, format!("expected a number, but `{text}` is a zone"))
+            .label(lhs.span, "this is a zone");
+        if right == Ty::Direction
+            && let ExprKind::Of { name, arg } = &lhs.kind
+        {
+            let space = self.def.sources.text(arg.span).to_string();
+            let way = self.def.sources.text(rhs.span).to_string();
+            diag = diag.help(format!(
+                "`of` binds tighter than `+`: to step from the space, write `{} of ({space} + {way})`",
+                name.name
+            ));
+        }
+        self.error(diag);
+        Ty::Error
+    }
+
     /// `board[r, c]`, rows and columns from 1.
     pub(super) fn cell_at(&mut self, board: &ast::Ident, row: &Expr, column: &Expr, span: Span) -> Ty {
         let id = match self.globals.get(&board.name) {
