@@ -228,8 +228,7 @@ fn breakthrough_captures_only_diagonally() {
     assert!(play_script(&def, &script).is_ok(), "a diagonal step to an empty square");
 }
 
-/// The side to move, by policy: captures first (black) or moves that offer a
-/// pawn to a capture (white), else the first legal move.
+/// The seat to move, and its legal choices with their labels.
 fn labels(def: &Game, state: &State) -> (Seat, Vec<(i64, String)>) {
     let pending = state.pending().unwrap();
     let seat = pending.who()[0];
@@ -241,8 +240,9 @@ fn labels(def: &Game, state: &State) -> (Seat, Vec<(i64, String)>) {
     (seat, legal)
 }
 
-/// Black captures whenever it can; white never captures and walks its
-/// pawns into black's reach, so black takes all sixteen.
+/// Black captures whenever it can, else steps a back pawn forward; white
+/// never captures and walks its pawns into black's reach, so black takes
+/// all sixteen and wins without reaching row 8.
 #[test]
 fn breakthrough_capturing_every_pawn_wins() {
     let def = load(BREAKTHROUGH);
@@ -278,7 +278,7 @@ fn breakthrough_capturing_every_pawn_wins() {
     let outcome = state.outcome().unwrap();
     let cells = owners(&def, &state, "square");
     let white_left = cells.iter().filter(|o| **o == Some(1)).count();
-    let black_on_row_8 = cells[56..].iter().any(|o| *o == Some(0));
+    let black_on_row_8 = cells[56..].contains(&Some(0));
     assert_eq!(outcome.winner, Some(0));
     assert!(
         white_left == 0 || black_on_row_8,

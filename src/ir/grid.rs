@@ -75,8 +75,7 @@ impl Board {
     pub fn longest_run(&self, holds: impl Fn(u16) -> bool) -> i64 {
         let mut best = 0;
         // East, southeast, south and southwest cover every line once.
-        for direction in 2..=5 {
-            let (_, down, right) = DIRECTIONS[direction];
+        for (direction, &(_, down, right)) in DIRECTIONS.iter().enumerate().take(6).skip(2) {
             for space in 0..self.spaces() {
                 if !holds(space) {
                     continue;

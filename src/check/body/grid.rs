@@ -266,7 +266,7 @@ impl Compiler {
         body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
     ) -> Ty {
         let value = self.temp();
-        let ty = match shape {
+        match shape {
             GridDomain::OneSpace => {
                 let ty = self.expr(e);
                 if !matches!(ty, Ty::Space(_) | Ty::Error) {
@@ -282,7 +282,7 @@ impl Compiler {
                 });
                 body(self, value, &ty);
                 self.close_loop();
-                return ty;
+                ty
             }
             GridDomain::Directions | GridDomain::Forwards => {
                 let ExprKind::Of { arg, .. } = &e.kind else {
@@ -295,8 +295,7 @@ impl Compiler {
                 self.emit(Op::Store(ahead), e.span);
                 self.direction_range(value, Some(ahead), span, body)
             }
-        };
-        ty
+        }
     }
 
     /// Directions 0 to 7, or the three around `local[ahead]` (its left
