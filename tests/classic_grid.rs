@@ -316,3 +316,38 @@ fn breakthrough_ends_at_the_far_row_or_with_no_pawns() {
         assert!(before > 0);
     }
 }
+
+// ------------------------------------------------------------ the grid forms
+
+const GRID_WALK: &str = "tests/games/grid_walk.rules";
+
+/// `directions` offers only the steps that stay on the board, by name;
+/// `backward of` a seat is the opposite of its forward; `row of` and
+/// `column of` count from 1.
+#[test]
+fn grid_walk_steps_by_direction_names() {
+    let def = load(GRID_WALK);
+    let walk = |moves: &[&str]| {
+        let decisions: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        play_script(&def, &decisions)
+    };
+    // (2, 2) north to (1, 2), east to (1, 3), back west to (1, 2): row 1.
+    let record = walk(&["left: north", "right: east"]).unwrap();
+    assert_eq!(winner(&def, &record).as_deref(), Some("left"));
+    // (2, 2) northeast to (1, 3), east to (1, 4), back west to (1, 3).
+    let record = walk(&["left: northeast", "right: east"]).unwrap();
+    assert_eq!(winner(&def, &record).as_deref(), Some("left"));
+    // (2, 2) south to (3, 2): no further south.
+    let failure = walk(&["left: south", "right: south"]).unwrap_err();
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
+    // (2, 2) west to (2, 1), northwest is off the board.
+    let failure = walk(&["left: west", "right: northwest"]).unwrap_err();
+    assert_eq!(failure.diagnostic.code.as_str(), "illegal-action");
+    let record = walk(&["left: west", "right: southeast"]).unwrap();
+    assert_eq!(winner(&def, &record).as_deref(), Some("right"));
+    assert!(lines_mention(&def, &record, "left chooses way: west"));
+}
+
+fn lines_mention(def: &Game, record: &Record, text: &str) -> bool {
+    common::lines(def, record).iter().any(|l| l.contains(text))
+}
