@@ -8,7 +8,7 @@ use super::ids::{self, Table};
 use super::options;
 use super::types::{Globals, Symbol};
 use crate::diagnostic::{Code, Diagnostic, Sources, Span, nearest};
-use crate::ir::{self, FamilyIndex, GameDef, Visibility};
+use crate::ir::{self, FamilyIndex, GameDef, Visibility, grid};
 use crate::syntax::ast::{self, Item};
 
 pub(crate) fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
@@ -426,6 +426,13 @@ impl Declarer {
                     if !self.define(&board.name, Symbol::Board(id)) {
                         continue;
                     }
+                    if let (ast::BoardShape::Graph(_), Some(decl)) = (&board.shape, board.forward.first()) {
+                        self.diags.push(
+                            Diagnostic::error(Code::NotAGrid, "only a grid has a forward direction")
+                                .label(decl.span, "on a graph board")
+                                .help("declare `board NAME: grid R x C { ... }` to use directions"),
+                        );
+                    }
                     if let ast::BoardShape::Graph(parts) = &board.shape {
                         let names = parts.iter().filter_map(|p| match p {
                             ast::GraphPart::Ring { name, .. } | ast::GraphPart::Space(name) => Some(name),
@@ -546,6 +553,7 @@ impl Declarer {
                     }],
                     adjacent: grid_adjacency(rows, cols),
                     slots: vec![],
+                    forward: self.forward(board),
                 })
             }
             ast::BoardShape::Graph(parts) => self.graph(board, parts),
@@ -647,7 +655,44 @@ impl Declarer {
             groups,
             adjacent,
             slots: vec![],
+            forward: vec![],
         })
+    }
+
+    /// `forward of SEAT is DIRECTION` lines: one direction per seat. A seat
+    /// not named faces the opposite way of the first seat named.
+    fn forward(&mut self, board: &ast::BoardDecl) -> Vec<u8> {
+        let mut named: Vec<Option<u8>> = vec![None; self.def.seats.len()];
+        let mut first = None;
+        for decl in &board.forward {
+            let seat = match &decl.seat.kind {
+                ast::ExprKind::Seat(n) => usize::try_from(*n - 1).ok().filter(|&s| s < named.len()),
+                ast::ExprKind::Name(name) => self.def.seats.iter().position(|s| *s == name.name),
+                _ => None,
+            };
+            let Some(seat) = seat else {
+                self.diags.push(
+                    Diagnostic::error(Code::NoSuchPlayer, "`forward of` names a player the game does not have")
+                        .label(decl.seat.span, "not a player")
+                        .help("name a seat: `forward of player 1 is south`"),
+                );
+                continue;
+            };
+            let Some(direction) = grid::direction_named(&decl.direction.name) else {
+                self.diags.push(
+                    Diagnostic::error(Code::BadBoard, format!("`{}` is not a direction", decl.direction.name))
+                        .label(decl.direction.span, "expected a compass direction")
+                        .help("write north, south, east, west, northeast, northwest, southeast or southwest"),
+                );
+                continue;
+            };
+            named[seat] = Some(direction);
+            first.get_or_insert(direction);
+        }
+        match first {
+            Some(first) => named.iter().map(|d| d.unwrap_or(grid::opposite(first))).collect(),
+            None => vec![],
+        }
     }
 
     /// Adds the links one `link` rule makes. The index written as a bare

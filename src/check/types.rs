@@ -20,6 +20,8 @@ pub(crate) enum Ty {
     PerPlayer(Box<Ty>),
     /// The value of an enum option: compared with its variant names.
     Enum(u16),
+    /// A compass direction on a grid (`north`, `forward of P`).
+    Direction,
     /// Produced after an error, compatible with everything so one mistake
     /// is reported once.
     Error,
@@ -38,6 +40,7 @@ impl Ty {
             Ty::PieceType => "a piece type".into(),
             Ty::PerPlayer(inner) => format!("one {} per player", inner.describe().trim_start_matches("a ")),
             Ty::Enum(_) => "an option value".into(),
+            Ty::Direction => "a direction".into(),
             Ty::Error => "anything".into(),
         }
     }

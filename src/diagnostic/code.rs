@@ -148,6 +148,8 @@ codes! {
     NoSuchSpace = "no-such-space",
     /// A `roll` of a piece that is not a die, or of a die without faces, met while the game runs.
     NotADie = "not-a-die",
+    /// Rows, columns, directions, `forward` or runs asked of a board that is not a grid.
+    NotAGrid = "not-a-grid",
     /// A house-rules file that is not a house-rules file at all.
     NotAHouseFile = "not-a-house-file",
     /// A directory, device, pipe or socket given where a file is read.

@@ -98,6 +98,15 @@ impl State {
         Box::new(Diagnostic::error(code, message).label(self.span(def), "while running this"))
     }
 
+    /// Using a space that is not there: a step past the edge of a grid.
+    fn off_board(&self, def: &GameDef) -> RuntimeError {
+        self.error(
+            def,
+            Code::NoSuchSpace,
+            "there is no space there: it is off the board (test it first with `exists`)".into(),
+        )
+    }
+
     fn pop(&mut self) -> i64 {
         self.stack.pop().expect("the checker balances the stack")
     }
@@ -486,7 +495,12 @@ impl State {
                     let from = self.locals[locals_base + from as usize];
                     let slot = locals_base + value as usize;
                     let after = self.locals[slot];
-                    let near = &def.boards[board as usize].adjacent[from as usize];
+                    let Some(near) = usize::try_from(from)
+                        .ok()
+                        .and_then(|from| def.boards[board as usize].adjacent.get(from))
+                    else {
+                        return Err(self.off_board(def));
+                    };
                     match near.iter().find(|&&t| t as i64 > after) {
                         Some(&t) => self.locals[slot] = t as i64,
                         None => self.frames.last_mut().expect("frame").pc = exit,
@@ -586,6 +600,10 @@ impl State {
                 Op::ZoneOf(family) => {
                     let index = self.pop();
                     let f = &def.families[family as usize];
+                    if !(0..f.len as i64).contains(&index) {
+                        // Only a space off the board (a step past the edge) gets here.
+                        return Err(self.off_board(def));
+                    }
                     self.stack.push(f.first as i64 + index);
                 }
                 Op::Top | Op::Bottom => {
@@ -694,6 +712,45 @@ impl State {
                         ));
                     }
                     self.stack.push(first as i64 + i);
+                }
+                Op::CellAt(board) => {
+                    let column = self.pop();
+                    let row = self.pop();
+                    self.stack.push(def.boards[board as usize].cell(row, column));
+                }
+                Op::Coordinate { board, column } => {
+                    let space = self.pop();
+                    let b = &def.boards[board as usize];
+                    if !(0..b.spaces() as i64).contains(&space) {
+                        return Err(self.off_board(def));
+                    }
+                    let (r, c) = b.coordinates(crate::ir::id_from_value(space));
+                    self.stack.push(if column { c } else { r });
+                }
+                Op::Step(board) => {
+                    let direction = self.pop();
+                    let space = self.pop();
+                    self.stack.push(def.boards[board as usize].step(space, direction));
+                }
+                Op::Forward { board, backward } => {
+                    let seat = self.pop();
+                    let ahead = def.boards[board as usize].forward[seat as usize];
+                    let d = if backward {
+                        crate::ir::grid::opposite(ahead)
+                    } else {
+                        ahead
+                    };
+                    self.stack.push(d as i64);
+                }
+                Op::LongestRun { board, family, matcher } => {
+                    let (key, owner) = self.pop_matcher(matcher);
+                    let first = def.families[family as usize].first;
+                    let run = def.boards[board as usize].longest_run(|space| {
+                        self.zones[(first + space) as usize]
+                            .iter()
+                            .any(|&p| self.matches(def, matcher, p, key, owner))
+                    });
+                    self.stack.push(run);
                 }
                 Op::CountOnBoard { board, matcher } => {
                     let (key, owner) = self.pop_matcher(matcher);

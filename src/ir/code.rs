@@ -239,6 +239,27 @@ pub enum Op {
     Roll,
     /// `zone ->` every die in the zone is rolled, top first.
     RollAll,
+    /// `row column -> space` of a grid (from 1), or no space off the board.
+    CellAt(u16),
+    /// `space -> its row` (or column, from 1); no space is an error.
+    Coordinate {
+        board: u16,
+        column: bool,
+    },
+    /// `space direction -> the next space that way`, or no space.
+    Step(u16),
+    /// `seat -> the direction it moves forward` (or backward) on the board.
+    Forward {
+        board: u16,
+        backward: bool,
+    },
+    /// `[type|kind] [owner] -> the longest run` of spaces in a row, column
+    /// or diagonal with a matching piece in the family's zone.
+    LongestRun {
+        board: u16,
+        family: u16,
+        matcher: Matcher,
+    },
 }
 
 impl Op {

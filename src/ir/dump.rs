@@ -209,12 +209,17 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .map_or_else(|| "?".into(), |g| g.name.clone()),
         Op::Fail(m) | Op::DeclareDraw(Some(m)) => format!("{:?}", named(&def.messages, m)),
         Op::Count(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => matcher(m),
-        Op::Lines { family, matcher: m, .. } => format!(
+        Op::Lines { family, matcher: m, .. } | Op::LongestRun { family, matcher: m, .. } => format!(
             "{} in {}",
             matcher(m),
             def.families.get(family as usize).map_or("?", |f| f.name.as_str())
         ),
-        Op::SpaceOf(b) | Op::NextNeighbour { board: b, .. } => def
+        Op::SpaceOf(b)
+        | Op::NextNeighbour { board: b, .. }
+        | Op::CellAt(b)
+        | Op::Step(b)
+        | Op::Coordinate { board: b, .. }
+        | Op::Forward { board: b, .. } => def
             .boards
             .get(b as usize)
             .map_or_else(|| "?".into(), |b| b.name.clone()),

@@ -9,6 +9,7 @@
 mod choice;
 mod code;
 mod dump;
+pub mod grid;
 mod id;
 
 pub(crate) use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
@@ -159,7 +160,7 @@ pub struct Zone {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FamilyIndex {
+pub enum FamilyIndex {
     Single,
     PerPlayer,
     PerSpace(u16),
@@ -171,7 +172,7 @@ pub struct Family {
     pub name: String,
     pub first: ZoneId,
     pub len: u16,
-    pub(crate) by: FamilyIndex,
+    pub by: FamilyIndex,
     pub(crate) visibility: Visibility,
 }
 
@@ -191,6 +192,9 @@ pub struct Board {
     pub adjacent: Vec<Vec<u16>>,
     /// The zone families that hold one zone per space of this board.
     pub slots: Vec<u16>,
+    /// Per seat, the direction its pieces move forward on a grid (see
+    /// [`grid`]); empty when the board declares none.
+    pub forward: Vec<u8>,
 }
 
 /// `ring outer 18` (spaces "outer 1" to "outer 18") or `space centre`.
@@ -351,6 +355,8 @@ pub enum ChoiceKind {
     Menu(Vec<String>),
     /// One of several actions, each with parameters (`mover chooses { ... }`).
     Actions(Vec<ActionDef>),
+    /// A compass direction on a grid (see [`grid`]).
+    Direction,
 }
 
 /// One action of an action decision. Its value packs the action's index and
@@ -609,6 +615,7 @@ impl GameDef {
                     .cloned()
                     .unwrap_or_else(|| value.to_string()),
                 ChoiceKind::Number => value.to_string(),
+                ChoiceKind::Direction => grid::direction_name(value),
                 ChoiceKind::Space(board) => self.boards[*board as usize].space_name(id_from_value(value)),
                 ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
                 ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),

@@ -208,6 +208,17 @@ pub(crate) struct BoardDecl {
     /// The whole declaration.
     #[allow(dead_code)] // for diagnostics about the whole declaration
     pub span: Span,
+    /// `forward of player 1 is south`: which way each seat faces on a grid.
+    pub forward: Vec<ForwardDecl>,
+}
+
+/// `forward of SEAT is DIRECTION` inside a grid board.
+#[derive(Clone, Debug)]
+pub(crate) struct ForwardDecl {
+    /// `player 1` (an [`ExprKind::Seat`]) or a seat name.
+    pub seat: Expr,
+    pub direction: Ident,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -621,4 +632,19 @@ pub(crate) enum ExprKind {
         filter: Filter,
         zone: Box<Expr>,
     },
+    /// `board[r, c]`: the space at row `r`, column `c` of a grid (from 1), or
+    /// no space when off the board.
+    CellAt {
+        board: Ident,
+        row: Box<Expr>,
+        column: Box<Expr>,
+    },
+    /// `longest run of Disc of p in cell of board`
+    LongestRun {
+        filter: Filter,
+        slot: Ident,
+        board: Ident,
+    },
+    /// `exists s`: whether a space value is on the board.
+    Exists(Box<Expr>),
 }

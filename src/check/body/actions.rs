@@ -215,6 +215,7 @@ impl Compiler {
             ChoiceKind::PieceType => self.def.piece_types.len(),
             ChoiceKind::Piece => self.def.pieces.len(),
             ChoiceKind::Number => ACTION_NUMBER_RADIX as usize,
+            ChoiceKind::Direction => ir::grid::DIRECTIONS.len(),
             ChoiceKind::Menu(_) | ChoiceKind::Actions(_) => 1,
         };
         n.max(1) as i64
@@ -276,6 +277,7 @@ fn ty_of_choice(kind: &ChoiceKind) -> Ty {
         ChoiceKind::Space(b) => Ty::Space(*b),
         ChoiceKind::PieceType => Ty::PieceType,
         ChoiceKind::Piece => Ty::Piece,
+        ChoiceKind::Direction => Ty::Direction,
         _ => Ty::Int,
     }
 }

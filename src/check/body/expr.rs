@@ -12,6 +12,12 @@ use crate::syntax::ast::{self, BinOp, Expr, ExprKind, UnOp};
 impl Compiler {
     pub(super) fn expect(&mut self, e: &Expr, wanted: &Ty) {
         let ty = self.expr(e);
+        self.mismatch(e, &ty, wanted);
+    }
+
+    /// Reports `e`, of type `ty`, where `wanted` is expected (if it does not fit).
+    pub(super) fn mismatch(&mut self, e: &Expr, ty: &Ty, wanted: &Ty) {
+        let ty = ty.clone();
         if !ty.fits(wanted) {
             let text = self.def.sources.text(e.span).to_string();
             let mut diag = Diagnostic::error(
@@ -118,6 +124,9 @@ impl Compiler {
             ExprKind::Sum { var, domain, body } => self.sum(var, domain, body, span),
             ExprKind::Table { table, index } => self.table_at(table, index, span),
             ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
+            ExprKind::CellAt { board, row, column } => self.cell_at(board, row, column, span),
+            ExprKind::LongestRun { filter, slot, board } => self.longest_run(filter, slot, board, span),
+            ExprKind::Exists(space) => self.exists(space, span),
         }
     }
 
@@ -290,7 +299,14 @@ impl Compiler {
                 Ty::Bool
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-                self.expect(lhs, &Ty::Int);
+                let left = self.expr(lhs);
+                if let (BinOp::Add, Ty::Space(board)) = (op, &left) {
+                    return self.step(*board, rhs, span);
+                }
+                if let (BinOp::Add, Ty::Zone) = (op, &left) {
+                    return self.step_from_zone(lhs, rhs);
+                }
+                self.mismatch(lhs, &left, &Ty::Int);
                 self.expect(rhs, &Ty::Int);
                 self.emit(
                     match op {

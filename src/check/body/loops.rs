@@ -15,6 +15,7 @@ impl Compiler {
             Domain::Where(inner, _) | Domain::OrNone(inner, ..) => self.domain_shape(inner),
             Domain::Range(..) => Shape::Range,
             Domain::Pieces { .. } => Shape::Pieces,
+            Domain::Expr(e) if self.grid_domain(e).is_some() => Shape::Grid(self.grid_domain(e).expect("just matched")),
             Domain::Expr(e) => match &e.kind {
                 ExprKind::Players => Shape::Players,
                 ExprKind::Name(name) if self.find_local(&name.name).is_none() => match self.globals.get(&name.name) {
@@ -135,6 +136,17 @@ impl Compiler {
                 });
                 self.close_loop();
                 ty
+            }
+            Shape::Grid(grid) => {
+                let Domain::Expr(e) = domain else {
+                    unreachable!("grid domains are expressions")
+                };
+                self.grid_loop(grid, e, span, &mut |c: &mut Compiler, value: u16, ty: &Ty| {
+                    let inner = c.scope();
+                    c.loop_value(&var.name, value, ty.clone());
+                    body(c);
+                    c.close_scope(inner);
+                })
             }
             Shape::Kinds(_) | Shape::Types(_) | Shape::Players => {
                 let (count, map, ty) = match shape {
@@ -386,5 +398,7 @@ enum Shape {
     Adjacent,
     Range,
     Pieces,
+    /// `directions`, `forwards of P`, or one space (`here + north`).
+    Grid(super::grid::GridDomain),
     Invalid,
 }

@@ -24,6 +24,7 @@ mod choice;
 mod counts;
 mod expr;
 mod frame;
+mod grid;
 mod items;
 mod loops;
 mod names;
@@ -214,6 +215,7 @@ pub(super) fn choice_kind_of(ty: &Ty) -> ChoiceKind {
         Ty::Space(b) => ChoiceKind::Space(*b),
         Ty::PieceType => ChoiceKind::PieceType,
         Ty::Piece => ChoiceKind::Piece,
+        Ty::Direction => ChoiceKind::Direction,
         _ => ChoiceKind::Number,
     }
 }

@@ -130,6 +130,11 @@ impl Compiler {
                 }
             }
             other => {
+                if other.is_none()
+                    && let Some(ty) = self.direction_value(name)
+                {
+                    return ty;
+                }
                 self.unknown_or_wrong(&name.name, span, other, "a value", "values");
                 Ty::Error
             }
@@ -137,6 +142,9 @@ impl Compiler {
     }
 
     pub(super) fn of(&mut self, name: &ast::Ident, arg: &Expr, span: Span) -> Ty {
+        if let Some(ty) = self.grid_of(name, arg, span) {
+            return ty;
+        }
         let shadowed = self.find_local(&name.name).is_some() || self.globals.names.contains_key(&name.name);
         if !shadowed && BUILTINS.contains(&name.name.as_str()) {
             return self.builtin(&name.name, arg, span);

@@ -26,6 +26,7 @@ fn asks(def: &GameDef, kind: &ChoiceKind) -> String {
         ChoiceKind::Kind => "a kind".into(),
         ChoiceKind::Player => "a player".into(),
         ChoiceKind::Number => "a number".into(),
+        ChoiceKind::Direction => "a direction".into(),
         ChoiceKind::Space(b) => format!("a space of {}", def.boards[*b as usize].name),
         ChoiceKind::PieceType => "a type of piece".into(),
         ChoiceKind::Piece => "a piece".into(),

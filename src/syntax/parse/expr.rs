@@ -229,10 +229,21 @@ impl Ctx<'_> {
             Rule::space_at => {
                 let mut inner = Children::of(pair);
                 let group = self.ident(inner.take(Rule::ident));
+                let index = self.expr(inner.take(Rule::expr));
+                if let Some(column) = inner.take_opt(Rule::expr) {
+                    return Expr {
+                        kind: ExprKind::CellAt {
+                            board: group,
+                            row: Box::new(index),
+                            column: Box::new(self.expr(column)),
+                        },
+                        span,
+                    };
+                }
                 Expr {
                     kind: ExprKind::SpaceAt {
                         group,
-                        index: Box::new(self.expr(inner.take(Rule::expr))),
+                        index: Box::new(index),
                     },
                     span,
                 }
@@ -279,6 +290,20 @@ impl Ctx<'_> {
                 };
                 Expr { kind, span }
             }
+            Rule::run_expr => {
+                let mut inner = Children::of(pair);
+                let filter = self.filter(inner.take(Rule::filter));
+                let slot = self.ident(inner.take(Rule::ident));
+                let board = self.ident(inner.take(Rule::ident));
+                Expr {
+                    kind: ExprKind::LongestRun { filter, slot, board },
+                    span,
+                }
+            }
+            Rule::exists_expr => Expr {
+                kind: ExprKind::Exists(Box::new(self.expr(Children::of(pair).take(Rule::sum_expr)))),
+                span,
+            },
             Rule::lines_expr => {
                 let mut inner = Children::of(pair);
                 let filter = self.filter(inner.take(Rule::filter));

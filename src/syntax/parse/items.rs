@@ -382,6 +382,7 @@ impl Ctx<'_> {
             BoardShape::Graph(vec![])
         };
         let mut slots = vec![];
+        let mut forward = vec![];
         // A board's parts come in any order.
         for part in inner.rest() {
             let part_span = self.span(&part);
@@ -405,6 +406,24 @@ impl Ctx<'_> {
                         count_span,
                         wraps: parts.take_opt(Rule::wraps).is_some(),
                     }
+                }
+                Rule::forward_decl => {
+                    let seat = parts.take_one_of(&[Rule::seat_expr, Rule::ident]);
+                    let seat = if seat.as_rule() == Rule::ident {
+                        let name = self.ident(seat);
+                        Expr {
+                            span: name.span,
+                            kind: ExprKind::Name(name),
+                        }
+                    } else {
+                        self.expr(seat)
+                    };
+                    forward.push(ForwardDecl {
+                        seat,
+                        direction: self.ident(parts.take(Rule::ident)),
+                        span: part_span,
+                    });
+                    continue;
                 }
                 Rule::space_decl => GraphPart::Space(self.ident(parts.take(Rule::ident))),
                 Rule::link_decl => {
@@ -434,6 +453,7 @@ impl Ctx<'_> {
             shape_span,
             slots,
             span,
+            forward,
         }
     }
 

@@ -1,0 +1,340 @@
+//! Grid expressions: `board[r, c]`, `row of` and `column of` a space,
+//! compass directions and `forward of` a seat, steps (`s + north`),
+//! `exists`, `longest run of`, and the domains `directions`, `forwards of P`
+//! and a single space.
+
+use super::writer::JumpKind;
+use super::{Compiler, LoopCtx};
+use crate::check::types::{Symbol, Ty};
+use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::ir::{FamilyIndex, Op, grid};
+use crate::syntax::ast::{self, Expr, ExprKind};
+
+/// The names `X of Y` understands for grids, unless the game declares them.
+const GRID_BUILTINS: &[&str] = &["row", "column", "forward", "backward", "forwards"];
+
+/// A domain of directions or of one space; see [`Compiler::grid_domain`].
+#[derive(Clone, Copy)]
+pub(super) enum GridDomain {
+    /// `directions`: the eight compass points, clockwise from north.
+    Directions,
+    /// `forwards of P`: forward and its two diagonals.
+    Forwards,
+    /// `here + north` or `board[r, c]`: that space, or nothing off the board.
+    OneSpace,
+}
+
+impl Compiler {
+    fn is_declared(&self, name: &str) -> bool {
+        self.find_local(name).is_some() || self.globals.names.contains_key(name)
+    }
+
+    /// Reports a board that is not a grid; true when it is one.
+    fn grid_board(&mut self, board: u16, span: Span, what: &str) -> bool {
+        let b = &self.def.boards[board as usize];
+        if b.rows > 0 {
+            return true;
+        }
+        let name = b.name.clone();
+        self.error(
+            Diagnostic::error(
+                Code::NotAGrid,
+                format!("{what} needs a grid, and `{name}` is a graph board"),
+            )
+            .label(span, "here")
+            .help("rows, columns and directions belong to `board NAME: grid R x C { ... }`"),
+        );
+        false
+    }
+
+    /// A compass direction named alone (`north`), when nothing else has the name.
+    pub(super) fn direction_value(&mut self, name: &ast::Ident) -> Option<Ty> {
+        if self.is_declared(&name.name) {
+            return None;
+        }
+        if name.name == "directions" {
+            self.error(
+                Diagnostic::error(Code::TypeMismatch, "`directions` is a set, not a value").label(
+                    name.span,
+                    "use it in `for d in directions` or `chooses d from directions`",
+                ),
+            );
+            return Some(Ty::Error);
+        }
+        let direction = grid::direction_named(&name.name)?;
+        self.emit(Op::Push(direction as i64), name.span);
+        Some(Ty::Direction)
+    }
+
+    /// `row of s`, `column of s`, `forward of P`, `backward of P`; `None`
+    /// for any other name, or one the game declares itself.
+    pub(super) fn grid_of(&mut self, name: &ast::Ident, arg: &Expr, span: Span) -> Option<Ty> {
+        if !GRID_BUILTINS.contains(&name.name.as_str()) || self.is_declared(&name.name) {
+            return None;
+        }
+        Some(match name.name.as_str() {
+            "row" | "column" => match self.expr(arg) {
+                Ty::Space(board) => {
+                    if self.grid_board(board, span, &format!("`{} of`", name.name)) {
+                        self.emit(
+                            Op::Coordinate {
+                                board,
+                                column: name.name == "column",
+                            },
+                            span,
+                        );
+                    }
+                    Ty::Int
+                }
+                Ty::Error => Ty::Int,
+                other => {
+                    self.mismatch(arg, &other, &Ty::Space(0));
+                    Ty::Int
+                }
+            },
+            "forwards" => {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        "`forwards of` is a set of directions, not one value",
+                    )
+                    .label(span, "use it where directions are gone through")
+                    .help("write `for d in forwards of P { ... }`, or `forward of P` for straight ahead"),
+                );
+                Ty::Error
+            }
+            _ => {
+                self.expect(arg, &Ty::Seat);
+                self.forward_op(name.name == "backward", span);
+                Ty::Direction
+            }
+        })
+    }
+
+    /// `seat -> direction`: the way the seat moves on the game's one board.
+    fn forward_op(&mut self, backward: bool, span: Span) {
+        let Some(board) = self.only_board(span, "`forward of`") else {
+            return;
+        };
+        if !self.grid_board(board, span, "`forward of`") {
+            return;
+        }
+        if self.def.boards[board as usize].forward.is_empty() {
+            let name = self.def.boards[board as usize].name.clone();
+            self.error(
+                Diagnostic::error(
+                    Code::NotAGrid,
+                    format!("board `{name}` does not say which way is forward"),
+                )
+                .label(span, "forward for whom?")
+                .help(format!(
+                    "declare it in the board: `board {name}: grid ... {{ forward of player 1 is south ... }}`"
+                )),
+            );
+            return;
+        }
+        self.emit(Op::Forward { board, backward }, span);
+    }
+
+    /// `space + direction`: the next space that way, or no space.
+    pub(super) fn step(&mut self, board: u16, rhs: &Expr, span: Span) -> Ty {
+        self.expect(rhs, &Ty::Direction);
+        if self.grid_board(board, span, "a step in a direction") {
+            self.emit(Op::Step(board), span);
+        }
+        Ty::Space(board)
+    }
+
+    /// `square of here + south` is `(square of here) + south`: a zone plus
+    /// something. When it is a direction, say where the brackets go.
+    pub(super) fn step_from_zone(&mut self, lhs: &Expr, rhs: &Expr) -> Ty {
+        let right = self.expr(rhs);
+        let text = self.def.sources.text(lhs.span).to_string();
+        let mut diag = Diagnostic::error(Code::TypeMismatch, format!("expected a number, but `{text}` is a zone"))
+            .label(lhs.span, "this is a zone");
+        if right == Ty::Direction
+            && let ExprKind::Of { name, arg } = &lhs.kind
+        {
+            let space = self.def.sources.text(arg.span).to_string();
+            let way = self.def.sources.text(rhs.span).to_string();
+            diag = diag.help(format!(
+                "`of` binds tighter than `+`: to step from the space, write `{} of ({space} + {way})`",
+                name.name
+            ));
+        }
+        self.error(diag);
+        Ty::Error
+    }
+
+    /// `board[r, c]`, rows and columns from 1.
+    pub(super) fn cell_at(&mut self, board: &ast::Ident, row: &Expr, column: &Expr, span: Span) -> Ty {
+        let id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => Some(b),
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a grid board", "boards");
+                None
+            }
+        };
+        self.expect(row, &Ty::Int);
+        self.expect(column, &Ty::Int);
+        match id {
+            Some(b) if self.grid_board(b, span, "`[row, column]`") => {
+                self.emit(Op::CellAt(b), span);
+                Ty::Space(b)
+            }
+            Some(b) => Ty::Space(b),
+            None => Ty::Error,
+        }
+    }
+
+    /// `exists s`: whether the space is on the board.
+    pub(super) fn exists(&mut self, space: &Expr, span: Span) -> Ty {
+        match self.expr(space) {
+            Ty::Space(_) | Ty::Error => {}
+            other => self.mismatch(space, &other, &Ty::Space(0)),
+        }
+        self.emit(Op::Push(grid::NO_SPACE), span);
+        self.emit(Op::Ne, span);
+        Ty::Bool
+    }
+
+    /// `longest run of F in slot of board`.
+    pub(super) fn longest_run(
+        &mut self,
+        filter: &ast::Filter,
+        slot: &ast::Ident,
+        board: &ast::Ident,
+        span: Span,
+    ) -> Ty {
+        let board_id = match self.globals.get(&board.name) {
+            Some(Symbol::Board(b)) => b,
+            other => {
+                self.unknown_or_wrong(&board.name, board.span, other, "a grid board", "boards");
+                return Ty::Error;
+            }
+        };
+        let family = match self.globals.get(&slot.name) {
+            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
+            other => {
+                self.unknown_or_wrong(
+                    &slot.name,
+                    slot.span,
+                    other,
+                    &format!("a slot of board `{}`", board.name),
+                    "slots",
+                );
+                return Ty::Error;
+            }
+        };
+        let matcher = self.matcher(filter);
+        if self.grid_board(board_id, span, "`longest run of`") {
+            self.emit(
+                Op::LongestRun {
+                    board: board_id,
+                    family,
+                    matcher,
+                },
+                span,
+            );
+        }
+        Ty::Int
+    }
+
+    /// Which grid domain an expression is, if any: `directions`,
+    /// `forwards of P`, or a single space written as a step or `board[r, c]`.
+    pub(super) fn grid_domain(&self, e: &Expr) -> Option<GridDomain> {
+        match &e.kind {
+            ExprKind::Name(n) if n.name == "directions" && !self.is_declared(&n.name) => Some(GridDomain::Directions),
+            ExprKind::Of { name, .. } if name.name == "forwards" && !self.is_declared(&name.name) => {
+                Some(GridDomain::Forwards)
+            }
+            ExprKind::CellAt { .. }
+            | ExprKind::Binary {
+                op: ast::BinOp::Add, ..
+            } => Some(GridDomain::OneSpace),
+            _ => None,
+        }
+    }
+
+    /// Goes through a grid domain: `body` gets the local holding the value
+    /// and its type, which is also returned.
+    pub(super) fn grid_loop(
+        &mut self,
+        shape: GridDomain,
+        e: &Expr,
+        span: Span,
+        body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
+    ) -> Ty {
+        let value = self.temp();
+        match shape {
+            GridDomain::OneSpace => {
+                let ty = self.expr(e);
+                if !matches!(ty, Ty::Space(_) | Ty::Error) {
+                    self.mismatch(e, &ty, &Ty::Space(0));
+                }
+                self.emit(Op::Store(value), e.span);
+                self.emit(Op::Load(value), span);
+                self.emit(Op::Push(grid::NO_SPACE), span);
+                self.emit(Op::Eq, span);
+                let off_board = self.emit_jump(JumpKind::IfTrue, span);
+                self.f.loops.push(LoopCtx {
+                    breaks: vec![off_board],
+                });
+                body(self, value, &ty);
+                self.close_loop();
+                ty
+            }
+            GridDomain::Directions | GridDomain::Forwards => {
+                let ExprKind::Of { arg, .. } = &e.kind else {
+                    // `directions`: 0 to 7.
+                    return self.direction_range(value, None, span, body);
+                };
+                let ahead = self.temp();
+                self.expect(arg, &Ty::Seat);
+                self.forward_op(false, e.span);
+                self.emit(Op::Store(ahead), e.span);
+                self.direction_range(value, Some(ahead), span, body)
+            }
+        }
+    }
+
+    /// Directions 0 to 7, or the three around `local[ahead]` (its left
+    /// diagonal, itself, its right diagonal).
+    fn direction_range(
+        &mut self,
+        value: u16,
+        ahead: Option<u16>,
+        span: Span,
+        body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
+    ) -> Ty {
+        let index = self.temp();
+        let count = if ahead.is_some() { 3 } else { 8 };
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Store(index), span);
+        let top = self.here();
+        self.emit(Op::Load(index), span);
+        self.emit(Op::Push(count), span);
+        self.emit(Op::Lt, span);
+        let exit = self.emit_jump(JumpKind::IfFalse, span);
+        self.emit(Op::Load(index), span);
+        if let Some(ahead) = ahead {
+            // ahead - 1, ahead, ahead + 1, turning clockwise.
+            self.emit(Op::Load(ahead), span);
+            self.emit(Op::Add, span);
+            self.emit(Op::Push(7), span);
+            self.emit(Op::Add, span);
+            self.emit(Op::Push(8), span);
+            self.emit(Op::Rem, span);
+        }
+        self.emit(Op::Store(value), span);
+        self.f.loops.push(LoopCtx { breaks: vec![exit] });
+        body(self, value, &Ty::Direction);
+        self.emit(Op::Load(index), span);
+        self.emit(Op::Push(1), span);
+        self.emit(Op::Add, span);
+        self.emit(Op::Store(index), span);
+        self.emit_jump_back(JumpKind::Always, top, span);
+        self.close_loop();
+        Ty::Direction
+    }
+}

@@ -1,0 +1,148 @@
+//! Coordinates, compass directions and runs on a grid board.
+//!
+//! A grid's spaces are numbered in reading order from 0; designers see rows
+//! and columns counted from 1, row 1 at the top. A direction is one of eight
+//! compass points, numbered clockwise from north. "No space" (a step off the
+//! board, or `board[r, c]` outside it) is [`NO_SPACE`]; `exists` tests for it
+//! and anything that needs a real space stops with a clear error.
+
+use super::Board;
+
+/// The value of a space expression that fell off the board.
+pub const NO_SPACE: i64 = -1;
+
+/// The compass points, clockwise from north: name, rows down, columns right.
+pub const DIRECTIONS: [(&str, i64, i64); 8] = [
+    ("north", -1, 0),
+    ("northeast", -1, 1),
+    ("east", 0, 1),
+    ("southeast", 1, 1),
+    ("south", 1, 0),
+    ("southwest", 1, -1),
+    ("west", 0, -1),
+    ("northwest", -1, -1),
+];
+
+/// The direction called `name` ("north"), if any.
+pub fn direction_named(name: &str) -> Option<u8> {
+    DIRECTIONS.iter().position(|(n, ..)| *n == name).map(|d| d as u8)
+}
+
+/// "north" for 0; a number for anything else.
+pub fn direction_name(direction: i64) -> String {
+    usize::try_from(direction)
+        .ok()
+        .and_then(|d| DIRECTIONS.get(d))
+        .map_or_else(|| direction.to_string(), |(n, ..)| (*n).to_string())
+}
+
+/// The direction pointing the other way.
+pub fn opposite(direction: u8) -> u8 {
+    (direction + 4) % 8
+}
+
+impl Board {
+    /// The space at `row`, `column` (from 1), or [`NO_SPACE`].
+    pub fn cell(&self, row: i64, column: i64) -> i64 {
+        if (1..=self.rows as i64).contains(&row) && (1..=self.cols as i64).contains(&column) {
+            (row - 1) * self.cols as i64 + column - 1
+        } else {
+            NO_SPACE
+        }
+    }
+
+    /// `(row, column)` of a space, from 1.
+    pub fn coordinates(&self, space: u16) -> (i64, i64) {
+        let cols = self.cols.max(1) as i64;
+        (space as i64 / cols + 1, space as i64 % cols + 1)
+    }
+
+    /// One step from `space` toward `direction`, or [`NO_SPACE`] off the
+    /// board (a step from no space stays nowhere).
+    pub fn step(&self, space: i64, direction: i64) -> i64 {
+        let Some(&(_, down, right)) = usize::try_from(direction).ok().and_then(|d| DIRECTIONS.get(d)) else {
+            return NO_SPACE;
+        };
+        if !(0..self.spaces() as i64).contains(&space) {
+            return NO_SPACE;
+        }
+        let (row, column) = self.coordinates(super::id_from_value(space));
+        self.cell(row + down, column + right)
+    }
+
+    /// The most consecutive spaces, along a row, a column or a diagonal, for
+    /// which `holds` is true.
+    pub fn longest_run(&self, holds: impl Fn(u16) -> bool) -> i64 {
+        let mut best = 0;
+        // East, southeast, south and southwest cover every line once.
+        for (direction, &(_, down, right)) in DIRECTIONS.iter().enumerate().take(6).skip(2) {
+            for space in 0..self.spaces() {
+                if !holds(space) {
+                    continue;
+                }
+                // Count only from the start of a run.
+                let before = self.step(space as i64, opposite(direction as u8) as i64);
+                if before != NO_SPACE && holds(super::id_from_value(before)) {
+                    continue;
+                }
+                let (mut row, mut column) = self.coordinates(space);
+                let mut length = 0;
+                loop {
+                    let here = self.cell(row, column);
+                    if here == NO_SPACE || !holds(super::id_from_value(here)) {
+                        break;
+                    }
+                    length += 1;
+                    row += down;
+                    column += right;
+                }
+                best = best.max(length);
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: u16, cols: u16) -> Board {
+        Board {
+            name: "b".into(),
+            rows,
+            cols,
+            lines: vec![],
+            groups: vec![],
+            adjacent: vec![vec![]; (rows * cols) as usize],
+            slots: vec![],
+            forward: vec![],
+        }
+    }
+
+    #[test]
+    fn steps_stay_on_the_board() {
+        let b = grid(6, 7);
+        assert_eq!(b.cell(1, 1), 0);
+        assert_eq!(b.cell(6, 7), 41);
+        assert_eq!(b.cell(0, 1), NO_SPACE);
+        assert_eq!(b.coordinates(8), (2, 2));
+        let south = direction_named("south").unwrap() as i64;
+        assert_eq!(b.step(0, south), 7);
+        assert_eq!(b.step(41, south), NO_SPACE);
+        assert_eq!(b.step(NO_SPACE, south), NO_SPACE);
+        // West of the first column is off the board, not the row above.
+        assert_eq!(b.step(7, direction_named("west").unwrap() as i64), NO_SPACE);
+    }
+
+    #[test]
+    fn runs_follow_every_line() {
+        let b = grid(6, 7);
+        let diagonal = [b.cell(3, 1), b.cell(4, 2), b.cell(5, 3), b.cell(6, 4)];
+        assert_eq!(b.longest_run(|s| diagonal.contains(&(s as i64))), 4);
+        let anti = [b.cell(1, 7), b.cell(2, 6), b.cell(3, 5)];
+        assert_eq!(b.longest_run(|s| anti.contains(&(s as i64))), 3);
+        assert_eq!(b.longest_run(|_| false), 0);
+        assert_eq!(b.longest_run(|_| true), 7);
+    }
+}
