@@ -25,8 +25,7 @@ use std::collections::HashSet;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
 use crate::ir::{
-    ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, OptionValue, PieceId, Seat, ZoneId,
-    id_from_value,
+    ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, OptionValue, PieceId, Seat, ZoneId, id_from_value,
 };
 
 /// A runtime failure, pointed at the `.rules` file.
@@ -528,7 +527,9 @@ impl State {
                 }
             }
             kind @ ChoiceKind::Actions(actions)
-                if actions.iter().any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)) =>
+                if actions
+                    .iter()
+                    .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)) =>
             {
                 for seat in 0..self.offers.len() {
                     let offers = std::mem::take(&mut self.offers[seat]);

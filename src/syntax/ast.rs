@@ -72,6 +72,8 @@ pub enum Item {
     Beats {
         pairs: Vec<(Ident, Ident)>,
         span: Span,
+        /// `a = b` entries: kinds declared to tie (neither beats the other).
+        ties: Vec<(Ident, Ident)>,
     },
     Option(OptionDecl),
     Var(VarDecl),
