@@ -26,6 +26,9 @@ pub fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
     (def, diags)
 }
 
+/// Two kinds of a `beats` entry, `a > b` or `a = b`.
+type KindPair = (ast::Ident, ast::Ident);
+
 /// Most kinds a definition may declare: the `beats` relation is a kinds x
 /// kinds table. docs/language.md ("Limits") gives the value.
 pub const MAX_KINDS: usize = 1024;
@@ -374,7 +377,7 @@ impl Declarer {
     /// list of bets) is no relation, and a relation with an unknown kind has
     /// already been reported.
     fn lint_incomplete_relation(&mut self, items: &[Item]) {
-        let relations: Vec<(Span, &[(ast::Ident, ast::Ident)], &[(ast::Ident, ast::Ident)])> = items
+        let relations: Vec<(Span, &[KindPair], &[KindPair])> = items
             .iter()
             .filter_map(|item| match item {
                 Item::Beats { pairs, span, ties } => Some((*span, pairs.as_slice(), ties.as_slice())),
