@@ -20,6 +20,7 @@ const SMOKE_GAMES: u64 = 20;
 /// Every fixture and the code it must report (as an error).
 const EXPECTED: &[(&str, &str)] = &[
     ("bad_domain", "bad-domain"),
+    ("beats_tie_and_win", "bad-relation"),
     ("decision_in_trigger", "decision-not-allowed"),
     ("dice_faces_backwards", "bad-piece-count"),
     ("draft_too_short", "draft-too-short"),
@@ -31,7 +32,9 @@ const EXPECTED: &[(&str, &str)] = &[
     ("grid_step_by_number", "type-mismatch"),
     ("grid_step_needs_brackets", "type-mismatch"),
     ("grid_step_off_board", "no-such-space"),
+    ("hook_fails_behind_option", "hook-failed"),
     ("hook_recursion", "hook-failed"),
+    ("hook_return_type", "hook-return-type"),
     ("hook_runaway", "hook-failed"),
     ("hook_syntax", "hook-syntax"),
     ("let_wrong_arity", "wrong-arity"),
@@ -57,6 +60,15 @@ const EXPECTED: &[(&str, &str)] = &[
     ("unreachable_result", "unreachable"),
 ];
 
+/// Rules that check without errors, each with the warnings it must bring
+/// (none: a lint must not fire). Kept apart, in `tests/fixtures/lints/`,
+/// since every fixture above must fail.
+const LINT_FIXTURES: &str = "tests/fixtures/lints";
+const EXPECTED_WARNINGS: &[(&str, &[&str])] = &[
+    ("beats_declared_ties", &[]),
+    ("beats_incomplete", &["incomplete-relation"]),
+];
+
 /// Fixtures whose mistake must be reported more than once (by code).
 const EXPECTED_COUNT: &[(&str, &str, usize)] = &[
     ("syntax_two_errors", "syntax", 2),
@@ -67,9 +79,14 @@ const EXPECTED_COUNT: &[(&str, &str, usize)] = &[
 
 /// `tests/fixtures/*.rules`, sorted, as relative paths so rendered file names are stable.
 fn fixtures() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
-        .expect("tests/fixtures exists")
-        .map(|entry| Path::new(FIXTURES).join(entry.expect("readable directory entry").file_name()))
+    fixtures_in(FIXTURES)
+}
+
+/// The `*.rules` files of `dir`, sorted, as relative paths.
+fn fixtures_in(dir: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the fixtures directory exists")
+        .map(|entry| Path::new(dir).join(entry.expect("readable directory entry").file_name()))
         .filter(|path| path.extension().is_some_and(|e| e == "rules"))
         .collect();
     paths.sort();
@@ -148,5 +165,31 @@ fn fixture_diagnostics_snapshots() {
         let (diagnostics, sources) = diagnose(&path);
         let rendered = render(&diagnostics, &sources, false);
         common::snap::assert_snapshot!(format!("diagnostic__{}", stem), rendered);
+    }
+}
+
+#[test]
+fn lint_fixtures_warn_exactly_as_expected() {
+    let paths = fixtures_in(LINT_FIXTURES);
+    let stems: Vec<String> = paths.iter().map(|p| stem(p)).collect();
+    assert_eq!(
+        stems,
+        EXPECTED_WARNINGS.iter().map(|(s, _)| s.to_string()).collect::<Vec<_>>(),
+        "every lint fixture is listed in EXPECTED_WARNINGS, in order"
+    );
+    for (path, (stem, expected)) in paths.iter().zip(EXPECTED_WARNINGS) {
+        assert!(
+            std::fs::read_to_string(path).unwrap().starts_with("# "),
+            "{stem} starts with a comment"
+        );
+        let (diagnostics, sources) = diagnose(path);
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert!(
+            !diagnostics.iter().any(Diagnostic::is_error),
+            "{stem}: unexpected errors {codes:?}"
+        );
+        assert_eq!(codes, *expected, "{stem}: warnings");
+        let rendered = render(&diagnostics, &sources, false);
+        common::snap::assert_snapshot!(format!("diagnostic__lint_{}", stem), rendered);
     }
 }

@@ -26,6 +26,9 @@ pub(crate) fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnos
     (def, diags)
 }
 
+/// Two kinds of a `beats` entry, `a > b` or `a = b`.
+type KindPair = (ast::Ident, ast::Ident);
+
 /// Most kinds a definition may declare: the `beats` relation is a kinds x
 /// kinds table. docs/language.md ("Limits") gives the value.
 pub(crate) const MAX_KINDS: usize = 1024;
@@ -139,7 +142,7 @@ impl Declarer {
         self.def.beats = vec![false; n * n];
         for item in items {
             match item {
-                Item::Beats { pairs, .. } => {
+                Item::Beats { pairs, ties, .. } => {
                     for (a, b) in pairs {
                         if let (Some(a), Some(b)) = (self.kind(a), self.kind(b)) {
                             if a == b {
@@ -151,6 +154,24 @@ impl Declarer {
                             self.def.beats[a as usize * n + b as usize] = true;
                         }
                     }
+                    for (a, b) in ties {
+                        if let (Some(ka), Some(kb)) = (self.kind(a), self.kind(b))
+                            && (self.def.beats[ka as usize * n + kb as usize]
+                                || self.def.beats[kb as usize * n + ka as usize])
+                        {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    Code::BadRelation,
+                                    format!(
+                                        "`{}` and `{}` are declared to tie, and one also beats the other",
+                                        a.name, b.name
+                                    ),
+                                )
+                                .label(a.span.join(b.span), "declared to tie here")
+                                .help("keep either the tie or the `>` pair"),
+                            );
+                        }
+                    }
                 }
                 Item::Display { kind, text, .. } => {
                     if let Some(k) = self.kind(kind) {
@@ -160,6 +181,7 @@ impl Declarer {
                 _ => {}
             }
         }
+        self.lint_incomplete_relation(items);
         self.declare_components(items);
         for item in items {
             match item {
@@ -346,6 +368,95 @@ impl Declarer {
                     .help("add a line such as `players 2: Orange, Blue`"),
             );
         }
+    }
+
+    /// Warns about a `beats` relation that leaves pairs of a kind set
+    /// unsaid: two kinds that neither beat each other nor are declared to
+    /// tie (`a = b`). Their duel is silently a tie, which is rarely what a
+    /// designer meant. A kind set the relation does not mention at all (a
+    /// list of bets) is no relation, and a relation with an unknown kind has
+    /// already been reported.
+    fn lint_incomplete_relation(&mut self, items: &[Item]) {
+        let relations: Vec<(Span, &[KindPair], &[KindPair])> = items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Beats { pairs, span, ties } => Some((*span, pairs.as_slice(), ties.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let Some(&(first_span, ..)) = relations.first() else {
+            return;
+        };
+        let ids: HashMap<&str, usize> = self
+            .def
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.name.as_str(), i))
+            .collect();
+        let id = |name: &str| ids.get(name).copied();
+        let n = self.def.kinds.len();
+        let mut mentioned = vec![false; n];
+        let mut tied = vec![false; n * n];
+        for (_, pairs, ties) in &relations {
+            for (a, b) in pairs.iter().chain(ties.iter()) {
+                let (Some(ka), Some(kb)) = (id(&a.name), id(&b.name)) else {
+                    return;
+                };
+                mentioned[ka] = true;
+                mentioned[kb] = true;
+            }
+            for (a, b) in ties.iter() {
+                if let (Some(ka), Some(kb)) = (id(&a.name), id(&b.name)) {
+                    tied[ka * n + kb] = true;
+                    tied[kb * n + ka] = true;
+                }
+            }
+        }
+        let related = |a: usize, b: usize| self.def.beats[a * n + b] || self.def.beats[b * n + a] || tied[a * n + b];
+        let mut diags = vec![];
+        for set in &self.def.kind_sets {
+            if !set.members.iter().any(|&k| mentioned[k as usize]) {
+                continue;
+            }
+            let mut missing: Vec<(usize, usize)> = vec![];
+            for (i, &a) in set.members.iter().enumerate() {
+                for &b in &set.members[i + 1..] {
+                    if !related(a as usize, b as usize) {
+                        missing.push((a as usize, b as usize));
+                    }
+                }
+            }
+            let Some(&(a, b)) = missing.first() else {
+                continue;
+            };
+            let name = |k: usize| self.def.kinds[k].name.as_str();
+            /// Pairs named in full; past these, only how many more.
+            const SHOWN: usize = 5;
+            let mut listed: Vec<String> = missing
+                .iter()
+                .take(SHOWN)
+                .map(|&(a, b)| format!("`{}` and `{}`", name(a), name(b)))
+                .collect();
+            if missing.len() > SHOWN {
+                listed.push(format!("{} more", missing.len() - SHOWN));
+            }
+            let message = if missing.len() == 1 {
+                format!("`beats` says nothing about `{}` and `{}`", name(a), name(b))
+            } else {
+                format!("`beats` says nothing about {} pairs of `{}`", missing.len(), set.name)
+            };
+            diags.push(
+                Diagnostic::warning(Code::IncompleteRelation, message)
+                    .label(first_span, format!("neither beats the other: {}", listed.join(", ")))
+                    .help(format!(
+                        "a duel between them is a tie; say who wins (`{a} > {b}` or `{b} > {a}`), or that they tie (`{a} = {b}`)",
+                        a = name(a),
+                        b = name(b)
+                    )),
+            );
+        }
+        self.diags.append(&mut diags);
     }
 
     fn kind(&mut self, ident: &ast::Ident) -> Option<u16> {

@@ -102,10 +102,14 @@ codes! {
     GameTooLong = "game-too-long",
     /// A hook that failed while running.
     HookFailed = "hook-failed",
+    /// A hook that returns a literal of another type than the one it declares.
+    HookReturnType = "hook-return-type",
     /// The rhai code of a hook that does not parse.
     HookSyntax = "hook-syntax",
     /// An action that is not among the legal ones.
     IllegalAction = "illegal-action",
+    /// A warning: a `beats` relation with two kinds of one set that neither beat each other nor are declared to tie.
+    IncompleteRelation = "incomplete-relation",
     /// A file larger than rpsdsl reads.
     InputTooLarge = "input-too-large",
     /// A file that is not valid UTF-8.

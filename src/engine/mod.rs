@@ -25,9 +25,13 @@ pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
 
+use std::collections::HashSet;
+
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
-use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceChoice, PieceId, Seat, ZoneId};
+use crate::ir::{
+    ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, OptionValue, PieceId, Seat, ZoneId, id_from_value,
+};
 
 /// A runtime failure, pointed at the `.rules` file.
 pub(crate) type RuntimeError = Box<Diagnostic>;
@@ -512,42 +516,109 @@ impl State {
         Ok(())
     }
 
-    /// Removes offers of pieces identical to one already offered: choosing
-    /// either is the same move. Only pieces the chooser knows are merged:
-    /// two face-down pieces are different moves to someone who cannot tell
-    /// them apart, and merging them would tell the chooser they are alike.
+    /// Removes offers identical to one already offered: choosing either is
+    /// the same move. Two offers are identical when they name alike pieces
+    /// (see [`State::alike_for`]) where they differ, as a piece choice or as
+    /// the piece parameters of one action of a menu. The first of each is
+    /// kept, so the order of the offers, and what a seeded agent picks,
+    /// depend only on the state.
     fn dedupe_offers(&mut self, def: &GameDef, decision: DecisionId) {
-        if def.decisions[decision as usize].kind != ChoiceKind::Piece {
-            return;
-        }
-        for (seat, offers) in self.offers.iter_mut().enumerate() {
-            // The piece an offer names, when the seat knows it.
-            let known = |v: i64| {
-                ChoiceValue::from_raw(v)
-                    .as_piece()
-                    .filter(|c| self.known[c.piece as usize] & (1 << seat) != 0)
-            };
-            // What a piece shows, a die's roll included (as `value_of`,
-            // reading only the fields the loop does not change).
-            let shows = |p: PieceId| {
-                let face = self.face[p as usize] as usize;
-                self.rolled.get(face).copied().unwrap_or(def.pieces[face].value)
-            };
-            let alike = |a: PieceChoice, b: PieceChoice| {
-                a.declared == b.declared
-                    && def.same_identity(self.face[a.piece as usize], self.face[b.piece as usize])
-                    && shows(a.piece) == shows(b.piece)
-            };
-            let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
-            for &value in offers.iter() {
-                let this = known(value);
-                let same = |k: i64| k == value || known(k).zip(this).is_some_and(|(a, b)| alike(a, b));
-                if !kept.iter().any(|&k| same(k)) {
-                    kept.push(value);
+        match &def.decisions[decision as usize].kind {
+            ChoiceKind::Piece => {
+                for seat in 0..self.offers.len() {
+                    let offers = std::mem::take(&mut self.offers[seat]);
+                    let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
+                    for value in offers {
+                        let this = ChoiceValue::from_raw(value).as_piece();
+                        let same = |k: i64| {
+                            k == value
+                                || ChoiceValue::from_raw(k).as_piece().zip(this).is_some_and(|(a, b)| {
+                                    a.declared == b.declared && self.alike_for(def, seat as Seat, a.piece, b.piece)
+                                })
+                        };
+                        if !kept.iter().any(|&k| same(k)) {
+                            kept.push(value);
+                        }
+                    }
+                    self.offers[seat] = kept;
                 }
             }
-            *offers = kept;
+            kind @ ChoiceKind::Actions(actions)
+                if actions
+                    .iter()
+                    .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)) =>
+            {
+                for seat in 0..self.offers.len() {
+                    let offers = std::mem::take(&mut self.offers[seat]);
+                    self.offers[seat] = self.dedupe_action_offers(def, kind, seat as Seat, offers);
+                }
+            }
+            _ => {}
         }
+    }
+
+    /// [`State::dedupe_offers`] for an action menu: each piece parameter is
+    /// replaced by the first alike piece met, and an offer whose action and
+    /// parameters, so replaced, were met before is dropped. Linear in the
+    /// offers (a hash of the replaced values) and in the distinct pieces.
+    fn dedupe_action_offers(&self, def: &GameDef, kind: &ChoiceKind, seat: Seat, offers: Vec<i64>) -> Vec<i64> {
+        let ChoiceKind::Actions(actions) = kind else {
+            return offers;
+        };
+        let mut representatives: Vec<PieceId> = vec![];
+        let mut seen: HashSet<i64> = HashSet::with_capacity(offers.len());
+        let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
+        for value in offers {
+            let choice = ChoiceValue::from_raw(value);
+            let key = match choice.decode(kind) {
+                DecodedChoice::Action { entry, action, params } => {
+                    let canonical: Vec<i64> = params
+                        .iter()
+                        .zip(&action.params)
+                        .map(|(&p, (kind, _))| {
+                            if *kind != ChoiceKind::Piece {
+                                return p;
+                            }
+                            let piece = id_from_value(p);
+                            match representatives.iter().find(|&&r| self.alike_for(def, seat, r, piece)) {
+                                Some(&r) => r as i64,
+                                None => {
+                                    representatives.push(piece);
+                                    p
+                                }
+                            }
+                        })
+                        .collect();
+                    ChoiceValue::action(actions, entry, &canonical).map_or(value, ChoiceValue::raw)
+                }
+                _ => value,
+            };
+            if seen.insert(key) {
+                kept.push(value);
+            }
+        }
+        kept
+    }
+
+    /// Whether `seat` sees pieces `a` and `b` as one: both known to the
+    /// seat, alike in everything but their number, and in the same zone.
+    /// Only known pieces are merged: two face-down pieces are different
+    /// moves to someone who cannot tell them apart, and merging them would
+    /// tell the chooser they are alike. Pieces in different zones are
+    /// different moves (a pawn on one space or another).
+    fn alike_for(&self, def: &GameDef, seat: Seat, a: PieceId, b: PieceId) -> bool {
+        a == b
+            || (self.knows(seat, a)
+                && self.knows(seat, b)
+                && self.piece_zone[a as usize] == self.piece_zone[b as usize]
+                && def.same_identity(self.face[a as usize], self.face[b as usize])
+                && self.shows(def, a) == self.shows(def, b))
+    }
+
+    /// The value a piece shows, a die's roll included.
+    fn shows(&self, def: &GameDef, piece: PieceId) -> i64 {
+        let face = self.face[piece as usize] as usize;
+        self.rolled.get(face).copied().unwrap_or(def.pieces[face].value)
     }
 }
 

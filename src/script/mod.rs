@@ -18,7 +18,9 @@ use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext,
 
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
-use crate::syntax::ast::HookDecl;
+use crate::syntax::ast::{HookDecl, HookType};
+
+mod returns;
 
 /// The sandbox limits, documented in docs/language.md.
 pub(crate) const MAX_OPERATIONS: u64 = 100_000;
@@ -522,6 +524,7 @@ impl Script {
             match engine.compile(&source) {
                 Ok(ast) => {
                     entry.ast = ast.clone_functions_only();
+                    diags.extend(wrong_return_diagnostics(hook, &entry));
                 }
                 Err(error) => {
                     let span = entry.span_of(error.position());
@@ -666,7 +669,53 @@ impl Script {
     }
 }
 
+/// [`returns::wrong_returns`] of a hook that compiled, as diagnostics.
+fn wrong_return_diagnostics(hook: &HookDecl, entry: &CompiledHook) -> Vec<Diagnostic> {
+    let declared = match hook.returns {
+        HookType::Bool => "bool",
+        HookType::Int => "int",
+    };
+    returns::wrong_returns(&hook.body, hook.returns)
+        .into_iter()
+        .map(|wrong| {
+            let span = entry.literal_span(wrong.offset);
+            Diagnostic::error(
+                Code::HookReturnType,
+                format!(
+                    "hook `{}` is declared `-> {declared}` but returns {}",
+                    hook.name.name, wrong.found
+                ),
+            )
+            .label(span, format!("{} is returned here", wrong.found))
+            .label(hook.name.span, format!("declared `-> {declared}`"))
+            .help(match hook.returns {
+                HookType::Bool => "return `true` or `false` (or a comparison), or declare another type",
+                HookType::Int => "return a whole number (`0`, `n + 1`), or declare `-> bool` for a yes or no",
+            })
+        })
+        .collect()
+}
+
 impl CompiledHook {
+    /// The span of the literal that starts `offset` bytes into the body: up
+    /// to its closing quote for a string, else to the end of the word.
+    fn literal_span(&self, offset: usize) -> Span {
+        let rest = self.body.get(offset..).unwrap_or_default();
+        let len = if let Some(quoted) = rest.strip_prefix('"') {
+            quoted.find('"').map_or(rest.len(), |end| end + 2)
+        } else {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(rest.len())
+                .max(1)
+        };
+        let start = self.body_span.start + offset as u32;
+        Span {
+            file: self.body_span.file,
+            start,
+            end: (start + len as u32).min(self.body_span.end),
+        }
+    }
+
     /// The span of the first whole-word occurrence of `word` in the body.
     fn find_word(&self, word: &str) -> Option<Span> {
         let bytes = self.body.as_bytes();

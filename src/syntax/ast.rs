@@ -77,6 +77,8 @@ pub(crate) enum Item {
         pairs: Vec<(Ident, Ident)>,
         #[allow(dead_code)] // for diagnostics about the whole declaration
         span: Span,
+        /// `a = b` entries: kinds declared to tie (neither beats the other).
+        ties: Vec<(Ident, Ident)>,
     },
     Option(OptionDecl),
     Var(VarDecl),

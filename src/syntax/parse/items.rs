@@ -89,16 +89,17 @@ impl Ctx<'_> {
                     values: inner.take_many(Rule::ident).map(|p| self.ident(p)).collect(),
                 }
             }
-            Rule::beats_decl => Item::Beats {
-                pairs: inner
-                    .take_many(Rule::beats_pair)
-                    .map(|p| {
-                        let mut two = Children::of(p);
-                        (self.ident(two.take(Rule::ident)), self.ident(two.take(Rule::ident)))
-                    })
-                    .collect(),
-                span,
-            },
+            Rule::beats_decl => {
+                let (mut pairs, mut ties) = (vec![], vec![]);
+                for pair in inner.take_many(Rule::beats_pair) {
+                    let mut two = Children::of(pair);
+                    let a = self.ident(two.take(Rule::ident));
+                    let tie = two.take(Rule::beats_op).as_str() == "=";
+                    let b = self.ident(two.take(Rule::ident));
+                    if tie { ties.push((a, b)) } else { pairs.push((a, b)) }
+                }
+                Item::Beats { pairs, span, ties }
+            }
             Rule::option_decl => Item::Option(self.option(inner)),
             Rule::var_decl => {
                 let name = self.ident(inner.take(Rule::ident));
