@@ -5,9 +5,6 @@
 //! designers to explore one, and `replay` to re-run a transcript. The TOML
 //! format is documented in docs/scenarios.md.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::Deserialize;
 
 use crate::check::OptionSetting;
@@ -18,22 +15,33 @@ use crate::ir::GameDef;
 /// A decision written as `"Seat: choice"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedDecision {
+    /// The decision, as written (`"Blue: rock"`).
     pub text: String,
+    /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
 
+/// One shuffle fixed in advance (a `[[shuffle]]` entry): the pieces that end up on top.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShuffleSpec {
+    /// The zone shuffled, by name ("deck", "hand of Orange").
     pub zone: String,
+    /// The pieces on top, top first, by label ("Card paper 7").
     pub top: Vec<String>,
+    /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
 
+/// A scenario: what a game fixes in advance; the agents play on from where it ends.
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
+    /// The seed for everything the scenario leaves open; wins over `--seed`.
     pub seed: Option<u64>,
+    /// Option settings (`[options]`), checked like `--set`.
     pub options: Vec<OptionSetting>,
+    /// The shuffles fixed in advance, in the order the game shuffles.
     pub shuffles: Vec<ShuffleSpec>,
+    /// The first decisions of the game, in order.
     pub decisions: Vec<ScriptedDecision>,
 }
 
