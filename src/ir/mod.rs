@@ -121,7 +121,8 @@ pub struct Piece {
     pub value: i64,
     /// The seat that owns it (pieces made `per player`).
     pub owner: Option<Seat>,
-    /// The zone it starts in (or, when `when` is false, the box instead).
+    /// The zone it starts in (the box instead, for a piece its `when` or the
+    /// options leave out of the game).
     pub home: ZoneId,
     /// `kind hidden`: seeing the piece shows its type and owner; only its
     /// owner and whoever it is revealed to know its kind.
