@@ -6,9 +6,6 @@
 //! [`Diagnostic::to_report`] turns it into a `miette::Report` with the right
 //! file attached.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::fmt;
 use std::sync::Arc;
 
@@ -24,8 +21,11 @@ pub(crate) type FileId = u16;
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Span {
+    /// The file: an index into [`Sources`].
     pub file: FileId,
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
 }
 
@@ -68,6 +68,7 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Adds a file, named as diagnostics show it; returns its id, for spans into it.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         self.files.push(SourceFile {
             name: name.into(),
@@ -80,6 +81,7 @@ impl Sources {
         &self.files[id as usize]
     }
 
+    /// The text `span` covers; empty when it is not a range of whole characters of the text.
     pub fn text(&self, span: Span) -> &str {
         let text = &self.file(span.file).text;
         text.get(span.start as usize..span.end as usize).unwrap_or("")
@@ -103,9 +105,12 @@ pub(crate) enum Severity {
     Warning,
 }
 
+/// A span of source with a note on it; the first label of a diagnostic is where it is shown.
 #[derive(Clone, Debug, Serialize)]
 pub struct Label {
+    /// What the label points at.
     pub span: Span,
+    /// The note.
     pub text: String,
 }
 
@@ -115,8 +120,11 @@ pub struct Diagnostic {
     /// Stable code from the registry; shown as `rpsdsl::` and its text.
     pub code: Code,
     pub(crate) severity: Severity,
+    /// What is wrong, in one sentence.
     pub message: String,
+    /// Where: spans with notes, the first being the main one.
     pub labels: Vec<Label>,
+    /// What to do about it, if there is something to say.
     pub help: Option<String>,
 }
 
@@ -154,6 +162,7 @@ impl Diagnostic {
         self
     }
 
+    /// Whether this is an error (as opposed to a warning).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -13,9 +13,6 @@
 //! (reaction times are continuous) and is refused with
 //! `rpsdsl::not-enumerable`.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -55,7 +52,9 @@ pub struct Exact {
 /// Expected scores, over the games that are scored.
 #[derive(Clone, Debug, Serialize)]
 pub struct Scores {
+    /// The probability that a game is scored.
     pub scored: f64,
+    /// Per seat, the expected total score of a scored game.
     pub mean_totals: Vec<f64>,
 }
 

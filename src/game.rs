@@ -8,9 +8,6 @@
 //! `&Game`; code that only reads the definition takes a `&GameDef`, and a
 //! `&Game` serves there too, since it derefs to its definition.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::ops::{Deref, DerefMut};
 
 use crate::ir::GameDef;
@@ -21,6 +18,7 @@ use crate::script::Script;
 /// (the rhai engine is built with its `sync` feature).
 #[derive(Debug)]
 pub struct Game {
+    /// The checked definition.
     pub def: GameDef,
     /// The compiled hooks, if the rules declare any.
     pub(crate) script: Option<Script>,

@@ -12,9 +12,6 @@
 //! option (with the nearest name), a value of the wrong type or out of
 //! range, a missing rules file.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -39,8 +36,11 @@ struct RawHouse {
 pub struct HouseRules {
     /// The rules file, resolved relative to the house file.
     pub rules: PathBuf,
+    /// Where the house file names its rules file.
     pub rules_span: Span,
+    /// The house rules' name, added to the game's name ("Rock Paper Scissors (name)").
     pub name: Option<String>,
+    /// The `[options]` settings.
     pub settings: Vec<OptionSetting>,
 }
 

@@ -6,9 +6,6 @@
 //! house-rules TOML), and neither of them uses it. Each input file is read
 //! once and parsed once.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::path::Path;
 use std::sync::Arc;
 
@@ -22,8 +19,11 @@ use crate::ir::OptionValue;
 /// how it was described (for transcript headers).
 #[derive(Debug)]
 pub struct LoadedGame {
+    /// The checked definition with its compiled hooks.
     pub def: Game,
+    /// The option values in force, one per option: the defaults, with the house rules' settings and then `extra` applied.
     pub options: Vec<OptionValue>,
+    /// Warnings from checking the rules; the game is usable.
     pub warnings: Vec<Diagnostic>,
     /// "games/variants/x.rules (extends games/rubber_paper_scissors.rules)".
     pub description: String,

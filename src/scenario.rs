@@ -6,9 +6,6 @@
 //! designers to explore one, and `replay` to re-run a transcript. The TOML
 //! format is documented in docs/scenarios.md.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::Deserialize;
 
 use crate::check::OptionSetting;
@@ -19,29 +16,42 @@ use crate::ir::GameDef;
 /// A decision written as `"Seat: choice"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedDecision {
+    /// The decision, as written (`"Blue: rock"`).
     pub text: String,
+    /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
 
+/// One shuffle fixed in advance (a `[[shuffle]]` entry): the pieces that end up on top.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShuffleSpec {
+    /// The zone shuffled, by name ("deck", "hand of Orange").
     pub zone: String,
+    /// The pieces on top, top first, by label ("Card paper 7").
     pub top: Vec<String>,
+    /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
 
 /// A roll written as `"Die of Ann: 6"`: the die rolled and the face it shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RollSpec {
+    /// The roll as written: `"Die of Ann: 6"`.
     pub text: String,
+    /// Where it is written in the scenario file, if it came from one.
     pub span: Option<Span>,
 }
 
+/// A scenario: what a game fixes in advance; the agents play on from where it ends.
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
+    /// The seed for everything the scenario leaves open; wins over `--seed`.
     pub seed: Option<u64>,
+    /// Option settings (`[options]`), checked like `--set`.
     pub options: Vec<OptionSetting>,
+    /// The shuffles fixed in advance, in the order the game shuffles.
     pub shuffles: Vec<ShuffleSpec>,
+    /// The first decisions of the game, in order.
     pub decisions: Vec<ScriptedDecision>,
     /// The first rolls of dice, in the order the game rolls them.
     pub rolls: Vec<RollSpec>,

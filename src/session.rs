@@ -1,9 +1,6 @@
 //! Drives one game: asks the scenario first, then the agents, and records
 //! everything needed to write and replay a transcript.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Chance, Choice, EngineError, Event, Observation, Outcome, Seen, State};
@@ -14,8 +11,11 @@ use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 /// Everything that happened in one game.
 #[derive(Clone, Debug, Default)]
 pub struct Record {
+    /// Every event, in order (the full view; transcripts redact it per viewer).
     pub events: Vec<Event>,
+    /// How the game ended; `None` when it did not.
     pub outcome: Option<Outcome>,
+    /// Final points per seat and score term, in [`GameDef::score_terms`] order (empty when the game was not scored).
     pub scores: Vec<Vec<i64>>,
     /// Every decision as `"Seat: choice"`, in order: a scenario that replays the game.
     pub decisions: Vec<String>,
@@ -30,7 +30,9 @@ pub struct Record {
 /// A game that could not finish; what happened up to the failure is kept.
 #[derive(Debug)]
 pub struct Failure {
+    /// What stopped the game.
     pub diagnostic: Diagnostic,
+    /// What happened up to then.
     pub record: Record,
 }
 

@@ -10,9 +10,6 @@
 //! a lower chance to stay. When the last result is unknown (the opponent's
 //! throw was hidden), the marginal shares are used.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
@@ -78,12 +75,17 @@ pub(super) const INFO: AgentInfo = AgentInfo {
 /// study's three throws, in the order it reports them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThrowModel {
+    /// Marginal shares of the three roles, used when the last result is unknown.
     pub share: [f64; 3],
+    /// The game's first throw, over the three roles.
     pub first: [f64; 3],
     /// Stay / up / down after a win, a tie and a loss.
     pub after_win: [f64; 3],
+    /// Stay / up / down after a tie.
     pub after_tie: [f64; 3],
+    /// Stay / up / down after a loss.
     pub after_loss: [f64; 3],
+    /// After two ties in a row with the same throw: the chance to stay (up and down keep the ratio of `after_tie`).
     pub two_ties_stay: f64,
 }
 
@@ -100,10 +102,14 @@ impl Default for ThrowModel {
     }
 }
 
+/// How the thrower's last duel went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DuelResult {
+    /// Its throw beat the other's.
     Win,
+    /// Both threw the same kind (or neither beat the other).
     Tie,
+    /// The other's throw beat it.
     Loss,
 }
 
@@ -138,8 +144,10 @@ struct Memory {
     seen: Vec<Option<KindId>>,
 }
 
+/// The human-like agent (`human-like`): throws in simultaneous duels by [`ThrowModel`], leaves every other decision to its fallback agent.
 pub struct HumanLike {
     seat: Seat,
+    /// The numbers it throws by; [`HumanLike::new`] starts with the study's.
     pub model: ThrowModel,
     rng: ChaCha8Rng,
     fallback: Box<dyn Agent>,
@@ -178,6 +186,7 @@ pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> 
 }
 
 impl HumanLike {
+    /// The thrower for `seat`, its randomness from `seed`, with the study's numbers and `fallback` for every other decision.
     pub fn new(seat: Seat, seed: u64, fallback: Box<dyn Agent>) -> Self {
         HumanLike {
             seat,

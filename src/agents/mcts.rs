@@ -17,9 +17,6 @@
 //! - It runs on sampled copies, never on the game itself, and is
 //!   deterministic for a seed when its budget is in iterations.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -77,7 +74,9 @@ pub(super) const INFO: AgentInfo = AgentInfo {
 /// Where one decision's search time went.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchStats {
+    /// Search iterations run (one sampled world and one playout each).
     pub iterations: u32,
+    /// Nodes in the tree when the search ended.
     pub nodes: u32,
     /// Sampling worlds (including rebuilding their offers).
     pub determinize: Duration,
@@ -85,10 +84,12 @@ pub struct SearchStats {
     pub tree: Duration,
     /// Random playouts to the end.
     pub rollout: Duration,
+    /// Wall time of the whole search.
     pub total: Duration,
 }
 
 impl SearchStats {
+    /// Adds `other`'s counts and times to these.
     pub fn add(&mut self, other: &SearchStats) {
         self.iterations += other.iterations;
         self.nodes += other.nodes;
@@ -119,6 +120,7 @@ struct Arm {
 /// The observation of another seat's secret answer.
 const HIDDEN: u64 = 0x4849_4444_454E;
 
+/// The IS-MCTS agent (`mcts`; see the module documentation).
 pub struct Mcts {
     seat: Seat,
     iterations: Option<u32>,
@@ -130,12 +132,14 @@ pub struct Mcts {
     reaction: Reaction,
     spec: AgentSpec,
     events: Vec<Event>,
-    /// The last decision's search, and the sum over all searches.
+    /// The last decision's search.
     pub last: SearchStats,
+    /// The sum over all its searches.
     pub total: SearchStats,
 }
 
 impl Mcts {
+    /// The agent for `seat`, its randomness from `seed`, with the default parameters (1000 iterations a decision).
     pub fn new(seat: Seat, seed: u64) -> Self {
         Mcts {
             seat,

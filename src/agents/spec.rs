@@ -8,9 +8,6 @@
 //!                                         in parentheses form: fallback=mcts(iterations=200)
 //! ```
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 /// How deep agents may nest as parameters' values
 /// (`human-like:fallback=human-like(fallback=...)`). The spec is checked
 /// for this before any agent is built, so building never recurses deeper.
@@ -19,7 +16,9 @@ pub const MAX_NESTING: usize = 8;
 /// One agent of a spec: its name and its parameters, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentSpec {
+    /// The agent's name (`mcts`).
     pub name: String,
+    /// Its parameters, `(key, value)` in the order written; a value may be an agent spec itself.
     pub params: Vec<(String, String)>,
 }
 
@@ -125,8 +124,11 @@ pub(crate) fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
 /// A parameter's documentation, for `rpsdsl agents`.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamInfo {
+    /// The key (`iterations`).
     pub name: &'static str,
+    /// The value used when the parameter is not given.
     pub default: &'static str,
+    /// What the parameter does, in one line.
     pub about: &'static str,
     /// The values it accepts: what is checked, and what `rpsdsl agents` shows.
     pub domain: Domain,
@@ -141,6 +143,7 @@ pub enum Domain {
     Number(f64, f64),
     /// Three shares written `a/b/c`, each 0 or more and not all 0.
     Shares,
+    /// `true` or `false`.
     Bool,
     /// Another agent's spec.
     Agent,
@@ -162,8 +165,11 @@ impl std::fmt::Display for Domain {
 /// An agent's documentation, for `rpsdsl agents`.
 #[derive(Clone, Copy, Debug)]
 pub struct AgentInfo {
+    /// The name an `--agents` spec uses (`mcts`).
     pub name: &'static str,
+    /// What the agent does, in one line.
     pub about: &'static str,
+    /// Its parameters.
     pub params: &'static [ParamInfo],
 }
 

@@ -4,9 +4,6 @@
 //!
 //! Errors are gathered, never thrown: one run reports all of them.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 mod body;
 mod declare;
 mod ids;
@@ -27,6 +24,7 @@ pub use options::{OptionSetting, describe as describe_option_type, parse_option_
 /// Where `use "..."` finds files. The library reads nothing by itself; the
 /// caller decides ([`FsLoader`] reads the file system).
 pub trait SourceLoader {
+    /// The text of the file at `path`, already resolved against the file that names it.
     fn load(&self, path: &Path) -> std::io::Result<String>;
 }
 
@@ -42,7 +40,9 @@ impl SourceLoader for FsLoader {
 /// A checked definition, its hooks compiled, and the warnings found on the way.
 #[derive(Debug)]
 pub struct Checked {
+    /// The checked definition with its compiled hooks.
     pub def: Game,
+    /// Warnings found while checking; the definition is usable.
     pub warnings: Vec<Diagnostic>,
     /// The merged declarations (a variant's overrides applied), for
     /// explaining what differs between two definitions.
@@ -52,7 +52,9 @@ pub struct Checked {
 /// The outcome of a failed check: every diagnostic, and the sources they point into.
 #[derive(Debug)]
 pub struct Failed {
+    /// Every problem found: errors, and any warnings found with them.
     pub diagnostics: Vec<Diagnostic>,
+    /// The files read, which the diagnostics' spans point into.
     pub sources: Sources,
 }
 

@@ -1,9 +1,6 @@
 //! Options: typed, defaulted, described; their values come from the rules
 //! file (defaults), the command line (`--set name=value`) or house rules.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
 use crate::syntax::ast::{self, LiteralKind};
@@ -197,9 +194,13 @@ fn describe_literal(literal: &LiteralKind) -> String {
 /// One `name=value` setting, with where it was written (for diagnostics).
 #[derive(Clone, Debug)]
 pub struct OptionSetting {
+    /// The option's name.
     pub name: String,
+    /// The value, as written.
     pub value: String,
+    /// Where the name is written.
     pub name_span: Span,
+    /// Where the value (or the whole setting) is written.
     pub value_span: Span,
 }
 

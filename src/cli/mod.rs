@@ -1,8 +1,5 @@
 //! The command line: clap commands, file I/O and printing. No game logic.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -165,6 +162,7 @@ enum Command {
     },
 }
 
+/// Runs the `rpsdsl` command line: parses the arguments, runs the command, and returns its exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

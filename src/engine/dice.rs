@@ -27,7 +27,9 @@ use crate::ir::{GameDef, PieceId, ZoneId};
 /// by identity (any die that looks the same will do), and the face it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForcedRoll {
+    /// The die, or any die that looks the same.
     pub die: PieceId,
+    /// The face it shows.
     pub value: i64,
 }
 

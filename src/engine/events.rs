@@ -4,26 +4,32 @@
 //! event that shows a piece says who can see what it is (`seen_by`, a bit per
 //! seat), so one rule redacts every transcript.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::Serialize;
 
 use crate::diagnostic::Span;
 use crate::ir::{DecisionId, PieceId, Seat, ZoneId};
 
+/// One thing that happened in a game, with who may see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Event {
     /// A chance outcome: the zone's new order, top first.
     Shuffle {
+        /// The shuffled zone.
         zone: ZoneId,
+        /// Its pieces after the shuffle, top first.
         order: Vec<PieceId>,
+        /// Seats that see the zone's pieces, and so the new order (a bit per seat).
         seen_by: u32,
     },
+    /// A piece moved from one zone to the top of another.
     Move {
+        /// The piece.
         piece: PieceId,
+        /// The zone it left.
         from: ZoneId,
+        /// The zone it is now in.
         to: ZoneId,
+        /// Seats that know what the piece is, now that it is there.
         seen_by: u32,
         /// The value a die shows (`None` for anything else).
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -31,27 +37,39 @@ pub enum Event {
     },
     /// `to`: the seats shown the piece; `seen_by`: everyone who knows it now.
     Reveal {
+        /// The piece.
         piece: PieceId,
         /// The value a die shows (`None` for anything else).
         #[serde(skip_serializing_if = "Option::is_none")]
         value: Option<i64>,
+        /// Seats it was shown to (a bit per seat).
         to: u32,
+        /// Everyone who knows what it is now (a bit per seat).
         seen_by: u32,
     },
     /// Turned face down again; `seen_by` still remember what it is.
     Hide {
+        /// The piece.
         piece: PieceId,
+        /// Seats that know what it is (a bit per seat).
         seen_by: u32,
     },
     /// A die rolled in `zone`: a chance outcome; `seen_by` know its value.
     Roll {
+        /// The die.
         piece: PieceId,
+        /// The zone it lies in.
         zone: ZoneId,
+        /// The face it shows now.
         value: i64,
+        /// Seats that see the die, and so know its face (a bit per seat).
         seen_by: u32,
     },
+    /// A seat chose a value at a decision (or took an `anytime` action there).
     Decision {
+        /// The deciding seat.
         seat: Seat,
+        /// The decision asked: an index into `GameDef::decisions`.
         decision: DecisionId,
         /// The value chosen, packed as a [`crate::ir::ChoiceValue`].
         value: i64,
@@ -61,6 +79,7 @@ pub enum Event {
         /// knew every piece in play then (for anyone else the count could
         /// tell what is hidden, such as how many playable cards a hand holds).
         count_seen_by: u32,
+        /// Seats that learn the choice: only the chooser for a secret decision, else everyone.
         seen_by: u32,
         /// A race answer's reaction time.
         reaction_ms: Option<u32>,
@@ -71,26 +90,39 @@ pub enum Event {
     },
     /// A variable changed (`seat` for per-player variables).
     Var {
+        /// The variable: an index into `GameDef::vars`.
         var: u16,
+        /// The seat whose value changed, for a per-player variable.
         seat: Option<Seat>,
+        /// The new value.
         value: i64,
     },
+    /// A seat scored points for a score term when the game was scored.
     Score {
+        /// The seat.
         seat: Seat,
+        /// The term: an index into `GameDef::score_terms`.
         term: u16,
+        /// The points.
         points: i64,
     },
     /// A trigger did something (its events follow).
     Trigger {
+        /// The trigger: an index into the definition's triggers.
         trigger: u16,
     },
     /// A hook answered (for rule coverage; transcripts leave it out).
     Hook {
+        /// The hook: an index into the definition's hooks.
         hook: u16,
+        /// Its answer: a number, or 1 or 0 for a hook declared `-> bool`.
         value: i64,
     },
+    /// The game ended (the last event of a game).
     End {
+        /// The winner; `None` for a draw.
         winner: Option<Seat>,
+        /// Why it ended.
         reason: EndReason,
     },
 }

@@ -9,9 +9,6 @@
 //! `State` is flat and cheap to clone: vectors of small integers, no strings
 //! or maps, so search can copy it freely.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 mod chance;
 mod dice;
 mod events;
@@ -41,6 +38,7 @@ pub(crate) type RuntimeError = Box<Diagnostic>;
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<Seat>,
+    /// Why it ended.
     pub reason: EndReason,
 }
 
@@ -76,13 +74,16 @@ enum Status {
 /// that must end up on top, top first, by identity; the rest is shuffled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForcedShuffle {
+    /// The zone shuffled.
     pub zone: ZoneId,
+    /// The pieces that must end up on top, top first (matched by identity, not number).
     pub top: Vec<PieceId>,
 }
 
 /// One player's answer to a pending decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
+    /// The seat answering.
     pub seat: Seat,
     /// One of the values offered, packed as a [`crate::ir::ChoiceValue`].
     pub value: i64,
@@ -91,6 +92,7 @@ pub struct Choice {
 }
 
 impl Choice {
+    /// A choice of `value` by `seat`, answered at once (no reaction time).
     pub fn new(seat: Seat, value: i64) -> Self {
         Choice {
             seat,
@@ -113,15 +115,24 @@ pub enum IllegalAction {
     NotWaiting,
     /// A choice from a seat that is not deciding now, e.g. Blue answering Orange's draft pick.
     #[error("{seat} is not deciding now")]
-    NotYourTurn { seat: String },
+    NotYourTurn {
+        /// The seat's name.
+        seat: String,
+    },
     /// Two choices from one seat, or none from a deciding seat.
     #[error("expected one choice from each of {expected}")]
-    WrongChoices { expected: String },
+    WrongChoices {
+        /// The deciding seats' names, comma-separated.
+        expected: String,
+    },
     /// A value that was not offered, e.g. taking an entry of a draft that was already taken.
     #[error("{seat} cannot choose {choice} here; the choices are {legal}")]
     NotOffered {
+        /// The seat's name.
         seat: String,
+        /// The refused value, labelled as the seat knows its pieces.
         choice: String,
+        /// The values offered, labelled the same way, comma-separated.
         legal: String,
     },
 }
@@ -129,8 +140,10 @@ pub enum IllegalAction {
 /// A failure while applying choices.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
+    /// The choices were refused; the state is unchanged.
     #[error(transparent)]
     Illegal(#[from] IllegalAction),
+    /// The game failed while running on (a runtime error, or too many decisions), pointed at the rules.
     #[error("{}", .0.message)]
     Runtime(RuntimeError),
 }
@@ -145,6 +158,7 @@ pub struct Pending<'a> {
 type AskRef = Ask;
 
 impl<'a> Pending<'a> {
+    /// The decision asked: an index into [`GameDef::decisions`].
     pub fn decision(&self) -> DecisionId {
         self.ask.decision
     }
@@ -309,6 +323,7 @@ impl State {
         }
     }
 
+    /// How the game ended, once it is over.
     pub fn outcome(&self) -> Option<&Outcome> {
         match &self.status {
             Status::Over(outcome) => Some(outcome),
@@ -316,6 +331,7 @@ impl State {
         }
     }
 
+    /// Whether the game has ended (with a win or a draw, not an error).
     pub fn is_over(&self) -> bool {
         matches!(self.status, Status::Over(_))
     }

@@ -31,9 +31,6 @@
 //! only in what a seat cannot see therefore give that seat the same worlds
 //! for the same random stream.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::cell::OnceCell;
 
 use rand::rngs::ChaCha8Rng;
@@ -193,7 +190,9 @@ fn piece_label_for(def: &GameDef, state: &State, seat: Seat, piece: PieceId) -> 
 /// One seat's answer in a [`World`]: an index into its legal choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pick {
+    /// The answering seat.
     pub seat: Seat,
+    /// Its choice: an index into the seat's legal choices.
     pub index: usize,
     /// In a race, the answer's reaction time.
     pub reaction_ms: u32,
@@ -214,6 +213,7 @@ impl World {
         self.state.pending().map(|p| (p.decision(), p.who()))
     }
 
+    /// How many choices `seat` has at the pending decision (0 when it is not deciding or the game is over).
     pub fn legal_len(&self, seat: Seat) -> usize {
         self.state.pending().map_or(0, |p| p.legal(seat).len())
     }
@@ -439,7 +439,9 @@ pub struct Seen<'a> {
 /// A decision as a seat saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeenDecision {
+    /// The deciding seat.
     pub seat: Seat,
+    /// The decision asked: an index into [`GameDef::decisions`].
     pub decision: DecisionId,
     /// The value chosen, when the seat saw it and it names no piece (a kind,
     /// a number, a menu entry, an `anytime` action when negative).

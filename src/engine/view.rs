@@ -1,8 +1,5 @@
 //! Per-player views: what one seat may know, and nothing else.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use super::State;
 use crate::ir::{GameDef, KindId, PieceId, Seat, TypeId};
 
@@ -10,9 +7,13 @@ use crate::ir::{GameDef, KindId, PieceId, Seat, TypeId};
 /// piece cannot be looked up in the definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceFace {
+    /// Its piece type: an index into [`GameDef::piece_types`].
     pub ty: TypeId,
+    /// Its kind, an index into [`GameDef::kinds`]; `None` for a piece without one, or seen from the back.
     pub kind: Option<KindId>,
+    /// Its value; 0 seen from the back.
     pub value: i64,
+    /// The seat that owns it.
     pub owner: Option<Seat>,
 }
 
@@ -42,12 +43,15 @@ impl PieceFace {
 /// One seat's observation of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
+    /// The seat observing.
     pub seat: Seat,
     /// Per zone, top first: `Some` for a piece the seat knows, `None` for a
     /// piece it does not. A piece whose kind is hidden shows its back
     /// (`kind: None`) to a seat that sees it but does not know it.
     pub zones: Vec<Vec<Option<PieceFace>>>,
+    /// Every variable value slot (variables are public), as in [`GameDef::vars`].
     pub vars: Vec<i64>,
+    /// Every option's value as the flow reads it (a list option reads 0).
     pub options: Vec<i64>,
 }
 

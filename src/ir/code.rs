@@ -4,9 +4,6 @@
 //! meaning the checker knows statically: a seat, a kind, a piece, a zone, a
 //! space, a number or a boolean. Comments give the stack effect, top last.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use super::{DecisionId, ProcId, TypeId};
 
 // Ops are copied out of the program one by one: keep them two words.
@@ -15,15 +12,20 @@ const _: () = assert!(std::mem::size_of::<Op>() == 16);
 /// Which pieces a `count`, `first` or `lines` looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Matcher {
+    /// What the pieces must be.
     pub by: MatchBy,
     /// The owner (a seat) is on the stack, above the type or kind if any.
     pub owner: bool,
 }
 
+/// What a [`Matcher`] tests a piece's type or kind against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchBy {
+    /// Every piece.
     Any,
+    /// Pieces of this type.
     Type(TypeId),
+    /// Pieces of any type of this group (an index into the definition's groups).
     Group(u16),
     /// A piece type is on the stack.
     TypeOnStack,
@@ -35,6 +37,7 @@ pub enum MatchBy {
 /// computed once, before the loop, into locals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceFilter {
+    /// The test; its stack arguments are read from the locals `key` and `owner`.
     pub matcher: Matcher,
     /// The local holding the type or kind (for `TypeOnStack`, `KindOnStack`).
     pub key: u16,
@@ -42,14 +45,20 @@ pub struct PieceFilter {
     pub owner: u16,
 }
 
+/// A piece attribute, read by [`Op::Attr`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Attr {
+    /// Its kind; for a piece chosen "as" a kind, that kind (error when it has none).
     Kind,
+    /// Its value.
     Value,
+    /// The seat owning it (error when none).
     Owner,
+    /// Its piece type.
     Type,
 }
 
+/// One instruction of the flow program ([`GameDef::code`](super::GameDef::code)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// `-> v`
@@ -76,15 +85,25 @@ pub enum Op {
     LoadOption(u16),
     /// `a b -> a op b` (checked arithmetic; division by zero is a runtime error)
     Add,
+    /// `a b -> a - b` (checked, as `Add`)
     Sub,
+    /// `a b -> a * b` (checked, as `Add`)
     Mul,
+    /// `a b -> a / b`, rounded toward zero (checked, as `Add`)
     Div,
+    /// `a b -> a % b`, with the sign of `a` (checked, as `Add`)
     Rem,
+    /// `a b -> a == b` (1 or 0)
     Eq,
+    /// `a b -> a != b` (1 or 0)
     Ne,
+    /// `a b -> a < b` (1 or 0)
     Lt,
+    /// `a b -> a <= b` (1 or 0)
     Le,
+    /// `a b -> a > b` (1 or 0)
     Gt,
+    /// `a b -> a >= b` (1 or 0)
     Ge,
     /// `a b -> a beats b` (kinds)
     Beats,
@@ -92,6 +111,7 @@ pub enum Op {
     Not,
     /// `v -> -v`
     Neg,
+    /// `->` go to this pc.
     Jump(u32),
     /// `cond ->`
     JumpIfFalse(u32),
@@ -99,26 +119,38 @@ pub enum Op {
     JumpIfTrue(u32),
     /// Loop step: `local[value] += 1`; past `local[last]`, jump to `exit`.
     Next {
+        /// The local holding the loop value.
         value: u16,
+        /// The local holding the last value.
         last: u16,
+        /// Where the loop exits (a pc).
         exit: u32,
     },
     /// Loop step over the spaces `local[from]` touches: `local[value]`
     /// becomes the next one after it (start at -1); none left, jump to `exit`.
     NextNeighbour {
+        /// The board.
         board: u16,
+        /// The local holding the space whose neighbours are visited.
         from: u16,
+        /// The local holding the current neighbour.
         value: u16,
+        /// Where the loop exits (a pc).
         exit: u32,
     },
     /// Loop step over zone `local[zone]`, top first: `local[index]` (start
     /// at -1) moves to the next piece that passes `GameDef::filters[filter]`,
     /// which goes to `local[value]`; none left, jump to `exit`.
     NextPiece {
+        /// The local holding the zone.
         zone: u16,
+        /// The local holding the current piece's place, counted from the top.
         index: u16,
+        /// The local receiving the piece.
         value: u16,
+        /// The filter: an index into `GameDef::filters`.
         filter: u16,
+        /// Where the loop exits (a pc).
         exit: u32,
     },
     /// Loop step over the pieces on a board, space by space, each space's
@@ -126,10 +158,15 @@ pub enum Op {
     /// moves to the next piece that passes `GameDef::filters[filter]`, which
     /// goes to `local[value]`; none left, jump to `exit`.
     NextOnBoard {
+        /// The board.
         board: u16,
+        /// The local holding the position: (zone number on the board) << 16 | (place in the zone, from the top).
         cursor: u16,
+        /// The local receiving the piece.
         value: u16,
+        /// The filter: an index into `GameDef::filters`.
         filter: u16,
+        /// Where the loop exits (a pc).
         exit: u32,
     },
     /// `args.. -> results..`
@@ -142,6 +179,7 @@ pub enum Op {
     ZoneOf(u16),
     /// `zone -> piece` (error when empty)
     Top,
+    /// `zone -> piece` at the bottom (error when empty)
     Bottom,
     /// `zone -> number of pieces`
     Size,
@@ -154,8 +192,11 @@ pub enum Op {
     /// `[type|kind] [owner] -> number of complete lines` of matching pieces in
     /// the family's zones over the board.
     Lines {
+        /// The board whose lines are checked.
         board: u16,
+        /// The zone family (one zone per space of the board) that must hold a match.
         family: u16,
+        /// Which pieces count.
         matcher: Matcher,
     },
     /// `piece -> attribute`
@@ -164,25 +205,34 @@ pub enum Op {
     SpaceOf(u16),
     /// `i -> first + i`: space `i` of a ring (error when out of range)
     SpaceIn {
+        /// The ring's first space.
         first: u16,
+        /// The number of spaces of the ring.
         len: u16,
     },
     /// `[type|kind] [owner] -> n`: matching pieces in every slot of the board.
     CountOnBoard {
+        /// The board.
         board: u16,
+        /// Which pieces count.
         matcher: Matcher,
     },
     /// `params.. -> value`: one action of an action decision, encoded.
     ActionValue {
+        /// The action decision.
         decision: DecisionId,
+        /// The action: an index into its actions.
         entry: u16,
     },
     /// `value -> the index of the chosen action`
     ActionEntry(DecisionId),
     /// `value -> parameter `param` of the chosen action`
     ActionParam {
+        /// The action decision.
         decision: DecisionId,
+        /// The action: an index into its actions.
         entry: u16,
+        /// The parameter: an index into the action's parameters.
         param: u8,
     },
     /// `seat -> the other seat` (two players)
@@ -193,7 +243,8 @@ pub enum Op {
     KindAt(u16),
     /// `i -> type i of a group`
     TypeAt(u16),
-    /// `n -> table[n]` (index into `GameDef::tables`)
+    /// `n -> entry n of the table`, counting from 1: 0 below 1, the last entry
+    /// past the end (index into `GameDef::tables`)
     Table(u16),
     /// `piece zone ->`
     Move,
@@ -205,6 +256,7 @@ pub enum Op {
     Shuffle,
     /// `piece ->` to every player, or `piece seat ->` to one.
     Reveal {
+        /// A seat is on the stack too: reveal to that seat only.
         to_one: bool,
     },
     /// `piece ->` face down again (who saw it remembers it).
@@ -243,21 +295,28 @@ pub enum Op {
     CellAt(u16),
     /// `space -> its row` (or column, from 1); no space is an error.
     Coordinate {
+        /// The grid board.
         board: u16,
+        /// The column if true, else the row.
         column: bool,
     },
     /// `space direction -> the next space that way`, or no space.
     Step(u16),
     /// `seat -> the direction it moves forward` (or backward) on the board.
     Forward {
+        /// The grid board.
         board: u16,
+        /// Backward (the opposite direction) if true.
         backward: bool,
     },
     /// `[type|kind] [owner] -> the longest run` of spaces in a row, column
     /// or diagonal with a matching piece in the family's zone.
     LongestRun {
+        /// The grid board.
         board: u16,
+        /// The slot (a family of one zone per space) looked in.
         family: u16,
+        /// Which pieces count.
         matcher: Matcher,
     },
 }

@@ -3,9 +3,6 @@
 //!
 //! Built only by `check`; the engine trusts it and never re-validates names.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 mod choice;
 mod code;
 mod dump;
@@ -19,8 +16,11 @@ pub(crate) use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};
 
+/// A seat (player), numbered from 0 in `players` order; indexes [`GameDef::seats`].
 pub type Seat = u8;
+/// A piece: an index into [`GameDef::pieces`].
 pub type PieceId = u16;
+/// A zone: an index into [`GameDef::zones`].
 pub type ZoneId = u16;
 pub(crate) type KindId = u16;
 pub(crate) type TypeId = u16;
@@ -30,37 +30,53 @@ pub(crate) type DecisionId = u16;
 /// Everything the engine needs to play one game definition.
 #[derive(Debug)]
 pub struct GameDef {
+    /// The game's name (`game "..."`).
     pub name: String,
+    /// The source files of the definition, which every [`Span`] points into.
     pub sources: Sources,
+    /// Seat names, in seat order ("player 3" for a seat without a name).
     pub seats: Vec<String>,
+    /// Every kind of every `kinds` set, in declaration order; a kind's index is its id.
     pub kinds: Vec<Kind>,
     pub(crate) kind_sets: Vec<KindSet>,
     /// `beats[a * kinds.len() + b]`: kind `a` beats kind `b`.
     pub beats: Vec<bool>,
+    /// Piece type names; a type's index is its id ([`Piece::ty`]).
     pub piece_types: Vec<String>,
     pub(crate) groups: Vec<Group>,
+    /// Every piece of the game; a piece's index is its [`PieceId`].
     pub pieces: Vec<Piece>,
+    /// Every zone; a zone's index is its [`ZoneId`]. The zones of a family are consecutive.
     pub zones: Vec<Zone>,
+    /// Zone families, family 0 being the hidden box that holds the pieces left out of the game.
     pub families: Vec<Family>,
+    /// The boards.
     pub boards: Vec<Board>,
+    /// The declared options; a game's settings are one [`OptionValue`] per option, in this order.
     pub options: Vec<OptionDef>,
+    /// The declared variables and constants.
     pub vars: Vec<VarDef>,
     /// Number of global variable slots (a per-player variable takes one per seat).
     pub var_slots: usize,
     pub(crate) procs: Vec<Proc>,
+    /// The whole flow program, every procedure's code one after another.
     pub code: Vec<Op>,
     /// `spans[pc]`: where in the sources `code[pc]` came from.
     pub spans: Vec<Span>,
+    /// The values of `table [...]` expressions and named tables, read by [`Op::Table`].
     pub tables: Vec<Vec<i64>>,
     /// Runtime error messages for [`Op::Fail`].
     pub messages: Vec<String>,
+    /// Every decision the flow asks ([`Op::Ask`], [`Op::AskEach`]), by id.
     pub decisions: Vec<Decision>,
     pub(crate) triggers: Vec<Trigger>,
     pub(crate) hooks: Vec<Hook>,
     pub(crate) hook_calls: Vec<HookCall>,
     /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
     pub filters: Vec<PieceFilter>,
+    /// The score terms, computed for every player when the game is scored.
     pub score_terms: Vec<ScoreTerm>,
+    /// The `anytime` actions, offered beside the decisions of each player their `when` allows.
     pub anytime: Vec<Anytime>,
     /// The file this one extends, for a variant.
     pub base: Option<String>,
@@ -73,8 +89,10 @@ pub struct GameDef {
     pub max_decisions: u32,
 }
 
+/// A kind (from a `kinds` declaration): what `beats` compares and pieces may be.
 #[derive(Debug, Clone)]
 pub struct Kind {
+    /// The name in the definition.
     pub name: String,
     /// The name shown in transcripts (`display rock as "rubber"`).
     pub display: String,
@@ -96,10 +114,16 @@ pub(crate) struct Group {
 /// interchangeable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Piece {
+    /// Its piece type: an index into [`GameDef::piece_types`].
     pub ty: TypeId,
+    /// Its kind (an index into [`GameDef::kinds`]), for pieces made `of each` kind.
     pub kind: Option<KindId>,
+    /// Its value (`with value 1..12`); 0 for pieces without values.
     pub value: i64,
+    /// The seat that owns it (pieces made `per player`).
     pub owner: Option<Seat>,
+    /// The zone it starts in (the box instead, for a piece its `when` or the
+    /// options leave out of the game).
     pub home: ZoneId,
     /// `kind hidden`: seeing the piece shows its type and owner; only its
     /// owner and whoever it is revealed to know its kind.
@@ -118,7 +142,9 @@ pub struct Piece {
 /// One end of a die's faces: a number, or the value of an `int` option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaceBound {
+    /// A number written in the rules.
     Number(i64),
+    /// The value of the `int` option with this index.
     Option(u16),
 }
 
@@ -150,28 +176,39 @@ pub(crate) enum Visibility {
     Owner,
 }
 
+/// One zone: an ordered pile of pieces, top last.
 #[derive(Debug, Clone)]
 pub struct Zone {
+    /// Its family: an index into [`GameDef::families`].
     pub family: u16,
     /// Index within the family: the seat, or the space of the board.
     pub index: u16,
     pub(crate) visibility: Visibility,
+    /// The seat owning the zone, for a zone of a per-player family.
     pub owner: Option<Seat>,
 }
 
+/// How the zones of a family are told apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FamilyIndex {
+    /// One zone.
     Single,
+    /// One zone per seat, in seat order.
     PerPlayer,
+    /// One zone per space of this board (a slot), in space order.
     PerSpace(u16),
 }
 
 /// A named zone, or a family of zones (one per player or one per space).
 #[derive(Debug, Clone)]
 pub struct Family {
+    /// The name in the definition (`hand`, `deck`).
     pub name: String,
+    /// Its first zone; its zones are `first..first + len`.
     pub first: ZoneId,
+    /// Number of zones: 1, one per seat, or one per space of a board.
     pub len: u16,
+    /// How its zones are told apart.
     pub by: FamilyIndex,
     pub(crate) visibility: Visibility,
 }
@@ -179,9 +216,11 @@ pub struct Family {
 /// A board: spaces, which spaces touch, and the slots every space has.
 #[derive(Debug, Clone)]
 pub struct Board {
+    /// The name in the definition.
     pub name: String,
     /// A grid's size; 0 x 0 for a graph board.
     pub rows: u16,
+    /// A grid's columns; 0 for a graph board.
     pub cols: u16,
     /// Rows, columns and both diagonals of a grid, as lists of spaces.
     pub lines: Vec<Vec<u16>>,
@@ -208,6 +247,7 @@ pub(crate) struct SpaceGroup {
 }
 
 impl Board {
+    /// Number of spaces.
     pub fn spaces(&self) -> u16 {
         // `check` builds at most 4096 spaces per board.
         u16::try_from(self.adjacent.len()).expect("a board has at most 4096 spaces")
@@ -228,38 +268,58 @@ impl Board {
     }
 }
 
+/// The type of a game option and its allowed values.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OptionType {
+    /// `true` or `false`.
     Bool,
+    /// A whole number from `min` to `max`.
     Int {
+        /// Smallest allowed value.
         min: i64,
+        /// Largest allowed value.
         max: i64,
     },
+    /// One of these names (the value is the index of one).
     Enum(Vec<String>),
     /// Each item from `min` to `max`; from `min_items` (at least 1) to `max_items` items.
     IntList {
+        /// Smallest allowed item.
         min: i64,
+        /// Largest allowed item.
         max: i64,
+        /// Fewest items.
         min_items: usize,
+        /// Most items.
         max_items: usize,
     },
 }
 
+/// A game option (`option ...`): a setting chosen before the game starts.
 #[derive(Debug, Clone)]
 pub struct OptionDef {
+    /// The name, as settings (`--set`) and scenarios give it.
     pub name: String,
+    /// Its type and allowed values.
     pub ty: OptionType,
+    /// The value when the option is not set.
     pub default: OptionValue,
+    /// What the option does, for `options` listings (empty when not given).
     pub description: String,
+    /// Where the option is declared.
     pub span: Span,
 }
 
+/// The value of a game option.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionValue {
+    /// Of an [`OptionType::Bool`].
     Bool(bool),
+    /// Of an [`OptionType::Int`].
     Int(i64),
     /// Index into the enum's names.
     Enum(usize),
+    /// Of an [`OptionType::IntList`].
     IntList(Vec<i64>),
 }
 
@@ -290,10 +350,14 @@ impl OptionValue {
     }
 }
 
+/// A variable (`var`) or constant: global, or one value per seat.
 #[derive(Debug, Clone)]
 pub struct VarDef {
+    /// The name in the definition.
     pub name: String,
+    /// One value per seat (`per player`), in slots `slot..slot + players`.
     pub per_player: bool,
+    /// The variable's first value slot (the VM's variable values, [`GameDef::var_slots`] in all).
     pub slot: u16,
     /// Initial value: computed by a procedure at the start.
     pub init: ProcId,
@@ -345,11 +409,17 @@ pub(crate) struct Proc {
 /// What a decision offers; the label of each value depends on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChoiceKind {
+    /// A kind: the value is the kind's index.
     Kind,
+    /// A player: the value is the seat.
     Player,
+    /// A number: the value itself.
     Number,
+    /// A space of this board: the value is the space's index.
     Space(u16),
+    /// A piece type: the value is the type's index.
     PieceType,
+    /// A piece: the value is its [`PieceId`], with the kind it is chosen "as", if any, above (see `ir::choice`).
     Piece,
     /// A draft entry: its label.
     Menu(Vec<String>),
@@ -375,13 +445,16 @@ pub(crate) enum LabelPart {
     Param(u8),
 }
 
+/// One decision point of the flow (`... chooses ...`), asked by [`Op::Ask`] or [`Op::AskEach`].
 #[derive(Debug, Clone)]
 pub struct Decision {
     /// The name the choice is stored under (`throw`), or `draft` for a draft.
     pub name: String,
+    /// What it offers, which fixes how its values are encoded and labelled.
     pub kind: ChoiceKind,
     /// Only the chooser learns the choice.
     pub secret: bool,
+    /// Where it is asked in the sources.
     pub span: Span,
     /// Answers carry reaction times (`race`).
     pub race: bool,
@@ -426,9 +499,12 @@ pub(crate) struct HookCall {
     pub span: Span,
 }
 
+/// A term of `score per player { ... }`: points computed for each player when the game is scored.
 #[derive(Debug, Clone)]
 pub struct ScoreTerm {
+    /// The name in the definition.
     pub name: String,
+    /// The procedure computing it: `(player) -> number`.
     pub proc: ProcId,
     /// `when` condition: the term only counts while it holds.
     pub when: Option<ProcId>,
@@ -437,6 +513,7 @@ pub struct ScoreTerm {
 /// An action a player may take beside any of their decisions (`anytime`).
 #[derive(Debug, Clone)]
 pub struct Anytime {
+    /// The label players choose it by.
     pub label: String,
     /// `(actor) -> bool`
     pub when: ProcId,
@@ -452,6 +529,7 @@ pub(crate) struct RankKey {
 }
 
 impl GameDef {
+    /// Number of players (seats).
     pub fn players(&self) -> usize {
         self.seats.len()
     }
@@ -461,10 +539,12 @@ impl GameDef {
         &self.seats[seat as usize]
     }
 
+    /// Whether kind `a` beats kind `b`.
     pub fn beats(&self, a: KindId, b: KindId) -> bool {
         self.beats[a as usize * self.kinds.len() + b as usize]
     }
 
+    /// A zone's name: "deck", "hand of Orange", "cell of grid 5".
     pub fn zone_name(&self, zone: ZoneId) -> String {
         let z = &self.zones[zone as usize];
         let family = &self.families[z.family as usize];
@@ -479,6 +559,7 @@ impl GameDef {
         }
     }
 
+    /// Whether `seat` sees the pieces in `zone`: a public zone, or a zone the seat owns.
     pub fn zone_visible_to(&self, zone: ZoneId, seat: Seat) -> bool {
         let z = &self.zones[zone as usize];
         match z.visibility {
@@ -662,10 +743,12 @@ impl GameDef {
         names
     }
 
+    /// The index of the option called `name`, into [`GameDef::options`].
     pub fn option_index(&self, name: &str) -> Option<usize> {
         self.options.iter().position(|o| o.name == name)
     }
 
+    /// Every option's default value, in option order: the settings when none are given.
     pub fn default_options(&self) -> Vec<OptionValue> {
         self.options.iter().map(|o| o.default.clone()).collect()
     }

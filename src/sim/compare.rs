@@ -7,9 +7,6 @@
 //! the runs share seeds their differences are less noisy than that, so the
 //! tests are conservative: a marked difference is real.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::Serialize;
 
 use super::render::{number, percent, ratio, setup_line, table};
@@ -35,17 +32,22 @@ pub enum Measure {
 /// One line of the comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
+    /// The heading it is shown under ("Outcomes", "Length", "Decisions", ...).
     pub section: &'static str,
+    /// What it measures: "Blue win rate", "balance", a rule's coverage title.
     pub metric: String,
+    /// How it is compared and shown.
     pub measure: Measure,
     /// `None` where the metric does not exist on that side (a rule only the variant has).
     pub base: Option<f64>,
+    /// The variant's figure; `None` where the metric does not exist on that side.
     pub variant: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) test: Option<Test>,
 }
 
 impl Row {
+    /// Whether the difference is significant at 95% (never, for a row with no test).
     pub fn significant(&self) -> bool {
         self.test.is_some_and(|t| t.significant)
     }
@@ -54,9 +56,13 @@ impl Row {
 /// A comparison of two runs on the same seeds.
 #[derive(Clone, Debug)]
 pub struct Comparison {
+    /// The base run.
     pub base: Report,
+    /// The variant run, on the same seeds.
     pub variant: Report,
+    /// The figures side by side, grouped by section in display order.
     pub rows: Vec<Row>,
+    /// The comparison in plain words, most important first.
     pub summary: Vec<String>,
 }
 
@@ -119,6 +125,7 @@ fn union<'a>(a: impl IntoIterator<Item = &'a str>, b: impl IntoIterator<Item = &
 }
 
 impl Comparison {
+    /// Compares two runs: every figure of either side, tested where a test applies, and the summary.
     pub fn new(base: Report, variant: Report) -> Comparison {
         let mut rows = vec![];
         let (bs, vs) = (base.summary(), variant.summary());
@@ -272,6 +279,7 @@ impl Comparison {
         }
     }
 
+    /// The text form: a header, a table per section (`*` marking significant differences), and the summary.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "Compare {} (base) with {} (variant)\n",

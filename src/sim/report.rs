@@ -4,9 +4,6 @@
 //! Every figure shown (rates, intervals, means) is derived from these
 //! integers when the report is written, by [`Report::summary`].
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +19,7 @@ pub const FORMAT: &str = "rpsdsl-simulate/2";
 pub struct Plan {
     /// The rules file as the user named it (shown, not compared on merge).
     pub rules: String,
+    /// The run's seed; game `i` plays with `game_seed(seed, i)`.
     pub seed: u64,
     /// The agent spec, e.g. `random` or `random,random`.
     pub agents: String,
@@ -37,15 +35,21 @@ pub struct Plan {
 /// combine shards with [`Report::merge`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
+    /// Always [`FORMAT`] for a report this version writes.
     pub format: String,
+    /// The game's name.
     pub game: String,
+    /// The rules file as the user named it (shown, not compared on merge).
     pub rules: String,
     /// A hash of the text of every file the game was read from (the rules
     /// files and a house-rules file), so shards of different rules never
     /// merge: `fnv1a64:` and 16 hex digits.
     pub rules_hash: String,
+    /// The run's seed; game `i` plays with `game_seed(seed, i)`.
     pub seed: u64,
+    /// The agent spec, e.g. `random` or `random,random`.
     pub agents: String,
+    /// Options that differ from their defaults, as `name = value`.
     pub options: Vec<(String, String)>,
     /// Games in the whole run, across every shard.
     pub planned: u64,
@@ -53,9 +57,11 @@ pub struct Report {
     pub ranges: Vec<(u64, u64)>,
     /// Games included.
     pub games: u64,
+    /// Seat names, in seat order.
     pub seats: Vec<String>,
     /// Games won, per seat.
     pub wins: Vec<u64>,
+    /// Games drawn.
     pub draws: u64,
     /// Games stopped by an error, by diagnostic code (`game-too-long`, ...).
     pub stopped: BTreeMap<String, Stop>,
@@ -81,15 +87,20 @@ pub struct Report {
 /// Games stopped with one diagnostic code, and the first of them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stop {
+    /// Games stopped with this code.
     pub games: u64,
     /// The lowest game index that stopped this way, its seed and message.
     pub first_game: u64,
+    /// The seed of that game.
     pub first_seed: u64,
+    /// The error message of that game.
     pub message: String,
 }
 
+/// How often several seats chose at once at one decision of the rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Together {
+    /// The decision's name.
     pub decision: String,
     /// Decision points where two or more seats chose at the same time.
     pub rounds: u64,
@@ -97,8 +108,10 @@ pub struct Together {
     pub alike: u64,
 }
 
+/// Score totals, for a game with score terms.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {
+    /// The score terms' names, in definition order.
     pub terms: Vec<String>,
     /// Games that reached the result and were scored.
     pub scored: u64,
@@ -139,9 +152,12 @@ impl Part {
     }
 }
 
+/// How often one part of the rules fired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coverage {
+    /// What kind of rule it is.
     pub part: Part,
+    /// Its name: a decision, trigger, hook or score term name, or an action's label.
     pub name: String,
     /// Where it is in the rules, `prelude/rps.rules:14` (shown for parts that never fired).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -176,8 +192,11 @@ pub enum MergeError {
     /// sizes: a shard of `-n 100 --seed 1` and one of `--seed 2`.
     #[error("`{field}` is {theirs} here but {ours} in the reports before it: they are not shards of one run")]
     Different {
+        /// The field that differs.
         field: &'static str,
+        /// Its value in the reports merged so far.
         ours: String,
+        /// Its value in this report.
         theirs: String,
     },
     /// Two shards that include the same game: one shard named twice.
@@ -192,7 +211,12 @@ pub enum MergeError {
     /// A field out of range, counts that do not add up, or sums too large
     /// to add: `"wins": [1000, 3]` in a report of 500 games.
     #[error("`{field}`: {problem}")]
-    Invalid { field: String, problem: String },
+    Invalid {
+        /// The field, by name (`wins`, `scores.margin`).
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 impl MergeError {
@@ -663,23 +687,37 @@ pub struct Summary {
     pub(crate) win_rates: Vec<Rate>,
     pub(crate) draw_rate: Rate,
     pub(crate) stopped_rate: Rate,
+    /// 1 minus the largest difference between two seats' win rates: 1 is even, 0 means one seat always wins.
     pub balance: f64,
+    /// The first seat's win rate minus the mean win rate of the other seats (a fraction, shown in percentage points).
     pub first_player_advantage: f64,
+    /// Decision points per game.
     pub decision_points: Length,
+    /// Decisions per game.
     pub decisions: Length,
+    /// Mean number of choices offered per decision (`anytime` actions included).
     pub branching_factor: f64,
+    /// Share of decisions that offered more than one choice.
     pub real_choice_share: f64,
+    /// Score totals and margins, for a game with score terms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<ScoreSummary>,
+    /// Parts of the rules that fired in no game, as [`Report::never_fired`] lists them.
     pub never_fired: Vec<String>,
 }
 
+/// The distribution of a per-game count.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Length {
+    /// Mean.
     pub mean: f64,
+    /// Sample standard deviation.
     pub sd: f64,
+    /// Median (nearest rank, the lower one for an even count).
     pub median: u64,
+    /// 10th percentile (nearest rank).
     pub p10: u64,
+    /// 90th percentile (nearest rank).
     pub p90: u64,
 }
 
@@ -696,9 +734,12 @@ impl Length {
     }
 }
 
+/// Mean and standard deviation of a score.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
+    /// Mean.
     pub mean: f64,
+    /// Sample standard deviation.
     pub sd: f64,
 }
 
@@ -711,9 +752,12 @@ impl Spread {
     }
 }
 
+/// Final scores of the games that were scored.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoreSummary {
+    /// Per seat: the final total.
     pub totals: Vec<Spread>,
+    /// The leader's total minus the runner-up's.
     pub margin: Spread,
 }
 
@@ -721,12 +765,15 @@ pub struct ScoreSummary {
 /// from them (ignored when the file is read back).
 #[derive(Serialize)]
 pub struct ReportJson<'a> {
+    /// The counts.
     #[serde(flatten)]
     pub report: &'a Report,
+    /// The figures derived from them.
     pub summary: Summary,
 }
 
 impl Report {
+    /// The report as written with `--json`: pretty JSON with its [`Summary`], ending in a newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(&ReportJson {
             report: self,

@@ -3,9 +3,6 @@
 //! The tree is exactly what the designer wrote: names are unresolved strings.
 //! `check` resolves them into the `ir`.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use crate::diagnostic::Span;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +11,7 @@ pub(crate) struct Ident {
     pub span: Span,
 }
 
+/// A parsed rules file: its top-level declarations, in order.
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub(crate) items: Vec<Item>,
@@ -307,6 +305,7 @@ pub(crate) enum HookType {
     Int,
 }
 
+/// One term of `score per player { ... }`: its name, its value per player, and an optional `when`.
 #[derive(Clone, Debug)]
 pub struct ScoreTerm {
     pub(crate) name: Ident,

@@ -9,9 +9,6 @@
 //! Every name in a transcript is [`printable`]: a name read from input
 //! cannot start a line of its own or colour the terminal.
 
-// Documenting every public item is under way (issue 13); until then:
-#![allow(missing_docs)]
-
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
@@ -22,7 +19,9 @@ use crate::text::{printable, printable_string};
 /// Who reads the transcript: everything, or one seat's knowledge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
+    /// The full view: every event, every piece named.
     All,
+    /// What this seat saw.
     Seat(Seat),
 }
 
@@ -34,6 +33,7 @@ impl Viewer {
         }
     }
 
+    /// The viewer as a transcript names it: "all", or the seat's name.
     pub fn describe(self, def: &GameDef) -> String {
         match self {
             Viewer::All => "all".into(),
@@ -45,6 +45,7 @@ impl Viewer {
 /// A transcript as written to disk with `--json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Transcript {
+    /// The game's name.
     pub game: String,
     /// The file played, as given (a `.rules` or house-rules `.toml` file).
     pub rules: String,
@@ -57,18 +58,24 @@ pub struct Transcript {
     pub seed: Option<u64>,
     /// Options that differ from their defaults.
     pub options: Vec<(String, String)>,
+    /// Each seat's agent spec, in seat order; a seat's view leaves out their seeds.
     pub agents: Vec<String>,
+    /// Whose view: "all", or a seat's name.
     pub view: String,
+    /// One line per event, redacted for the viewer.
     pub lines: Vec<String>,
+    /// How the game ended: "Blue wins (trigger all_crowns)", "draw (...)", or "unfinished".
     pub result: String,
     /// Present for `view: all`: the chance outcomes and decisions that replay the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayScript>,
 }
 
+/// What replays a recorded game: its chance outcomes and decisions, in order.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ReplayScript {
     pub(crate) shuffles: Vec<ReplayShuffle>,
+    /// Every decision, as a scenario writes it (`"Seat: choice"`).
     pub decisions: Vec<String>,
     /// Every roll of a die, `"Die of Ann: 6"`, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -120,14 +127,20 @@ pub(crate) const UNFINISHED: &str = "unfinished";
 
 /// The header facts a transcript names.
 pub struct Header<'a> {
+    /// The file played, as given.
     pub rules: &'a str,
+    /// What that file is, when it is more than itself (left out when it equals `rules`).
     pub about: Option<&'a str>,
+    /// The game's seed (written in the full view only).
     pub seed: u64,
+    /// Options that differ from their defaults, as `name = value`.
     pub options: Vec<(String, String)>,
+    /// Each seat's agent spec, in seat order (with seeds; a seat's view removes them).
     pub agents: Vec<String>,
 }
 
 impl Transcript {
+    /// The transcript of a played game, as `viewer` sees it.
     pub fn new(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer) -> Transcript {
         let lines = render_events(def, &record.events, viewer);
         let replay = (viewer == Viewer::All).then(|| ReplayScript {
