@@ -32,6 +32,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("grid_step_by_number", "type-mismatch"),
     ("grid_step_needs_brackets", "type-mismatch"),
     ("grid_step_off_board", "no-such-space"),
+    ("hook_count_unknown_kind", "hook-failed"),
     ("hook_fails_behind_option", "hook-failed"),
     ("hook_recursion", "hook-failed"),
     ("hook_return_type", "hook-return-type"),
