@@ -26,9 +26,7 @@ use std::collections::HashSet;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
-use crate::ir::{
-    ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, OptionValue, PieceId, Seat, ZoneId, id_from_value,
-};
+use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, Seat, ZoneId, id_from_value};
 
 /// A runtime failure, pointed at the `.rules` file.
 pub(crate) type RuntimeError = Box<Diagnostic>;
@@ -575,45 +573,63 @@ impl State {
 
     /// [`State::dedupe_offers`] for an action menu: each piece parameter is
     /// replaced by the first alike piece met, and an offer whose action and
-    /// parameters, so replaced, were met before is dropped. Linear in the
-    /// offers (a hash of the replaced values) and in the distinct pieces.
+    /// parameters, so replaced, were met before is dropped. Each piece is
+    /// compared once, with the pieces met before it, and nothing is hashed
+    /// unless some piece stands for another (this runs at every decision of
+    /// a board game, where usually no two pieces are alike).
     fn dedupe_action_offers(&self, def: &GameDef, kind: &ChoiceKind, seat: Seat, offers: Vec<i64>) -> Vec<i64> {
         let ChoiceKind::Actions(actions) = kind else {
             return offers;
         };
-        let mut representatives: Vec<PieceId> = vec![];
-        let mut seen: HashSet<i64> = HashSet::with_capacity(offers.len());
-        let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
-        for value in offers {
+        const UNMET: PieceId = PieceId::MAX;
+        // The piece each piece stands for, and the pieces that stand for themselves.
+        let mut stands_for: Vec<PieceId> = vec![UNMET; def.pieces.len()];
+        let mut met: Vec<PieceId> = vec![];
+        let mut keys: Vec<i64> = Vec::with_capacity(offers.len());
+        let mut merged_any = false;
+        let menu = actions.len() as i64;
+        for &value in &offers {
             let choice = ChoiceValue::from_raw(value);
-            let key = match choice.decode(kind) {
-                DecodedChoice::Action { entry, action, params } => {
-                    let canonical: Vec<i64> = params
-                        .iter()
-                        .zip(&action.params)
-                        .map(|(&p, (kind, _))| {
-                            if *kind != ChoiceKind::Piece {
-                                return p;
-                            }
-                            let piece = id_from_value(p);
-                            match representatives.iter().find(|&&r| self.alike_for(def, seat, r, piece)) {
-                                Some(&r) => r as i64,
+            let mut key = value;
+            if value >= 0 && !choice.is_none() && menu > 0 {
+                let entry = choice.action_entry(actions);
+                // The value is mixed-radix: entry first, then each parameter.
+                let (mut rest, mut weight) = (value / menu, menu);
+                for (param_kind, radix) in &actions[entry].params {
+                    let param = rest % radix;
+                    rest /= radix;
+                    if *param_kind == ChoiceKind::Piece {
+                        let piece = id_from_value(param);
+                        if stands_for[piece as usize] == UNMET {
+                            let zone = self.piece_zone[piece as usize];
+                            stands_for[piece as usize] = match met.iter().find(|&&other| {
+                                self.piece_zone[other as usize] == zone && self.alike_for(def, seat, other, piece)
+                            }) {
+                                Some(&other) => other,
                                 None => {
-                                    representatives.push(piece);
-                                    p
+                                    met.push(piece);
+                                    piece
                                 }
-                            }
-                        })
-                        .collect();
-                    ChoiceValue::action(actions, entry, &canonical).map_or(value, ChoiceValue::raw)
+                            };
+                        }
+                        key += (i64::from(stands_for[piece as usize]) - param) * weight;
+                    }
+                    weight *= radix;
                 }
-                _ => value,
-            };
-            if seen.insert(key) {
-                kept.push(value);
             }
+            merged_any |= key != value;
+            keys.push(key);
         }
-        kept
+        if !merged_any {
+            return offers;
+        }
+        let mut seen: HashSet<i64> = HashSet::with_capacity(offers.len());
+        offers
+            .into_iter()
+            .zip(keys)
+            .filter(|&(_, key)| seen.insert(key))
+            .map(|(value, _)| value)
+            .collect()
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the
