@@ -7,7 +7,6 @@ mod common;
 
 use common::cli::{rpsdsl, scratch};
 use rpsdsl::exact::{self, DEFAULT_BUDGET};
-use rpsdsl::sim::{self, Plan};
 
 const PLACE_TOKEN: &str = "tests/games/place_token.rules";
 
@@ -27,19 +26,7 @@ fn exact_and_simulate_pick_among_merged_choices() {
     let exact = exact::enumerate(&def, &def.default_options(), DEFAULT_BUDGET).unwrap();
     assert!((exact.wins[0] - 0.5).abs() < 1e-12, "{:?}", exact.wins);
     assert_eq!(exact.games, 4);
-    let games = 2000;
-    let plan = Plan {
-        rules: PLACE_TOKEN.into(),
-        seed: 14,
-        agents: "random".into(),
-        options: vec![],
-        games,
-        range: (0, games),
-    };
-    let report = sim::simulate(&def, &def.default_options(), &plan, 0, &|_| {}).unwrap();
-    let rate = report.wins[0] as f64 / games as f64;
-    let se = (0.25 / games as f64).sqrt();
-    assert!((rate - 0.5).abs() <= 4.0 * se, "x wins {rate:.4} of {games} games");
+    common::agree::simulate_agrees_with_exact(PLACE_TOKEN, &def, &def.default_options(), &[], &exact, 2000);
 }
 
 /// Alike Marks on two different cells are two choices: picking one or the

@@ -11,7 +11,6 @@ use rpsdsl::game::Game;
 use rpsdsl::ir::OptionValue;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};
-use rpsdsl::sim::{self, Plan};
 
 const GOOFSPIEL: &str = "games/classic/goofspiel.rules";
 const LEDUC: &str = "games/classic/leduc_poker.rules";
@@ -196,30 +195,7 @@ fn simulate_agrees_with_exact() {
         let def = common::load(path);
         let options = options(&def, &settings);
         let exact = exact::enumerate(&def, &options, DEFAULT_BUDGET).unwrap();
-        let plan = Plan {
-            rules: path.into(),
-            seed: 14,
-            agents: "random".into(),
-            options: settings.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
-            games,
-            range: (0, games),
-        };
-        let report = sim::simulate(&def, &options, &plan, 0, &|_| {}).unwrap();
-        let mut rates: Vec<(String, u64, f64)> = def
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, name)| (format!("{name} wins"), report.wins[seat], exact.wins[seat]))
-            .collect();
-        rates.push(("draws".into(), report.draws, exact.draws));
-        for (what, observed, p) in rates {
-            let se = (p * (1.0 - p) / games as f64).sqrt();
-            let rate = observed as f64 / games as f64;
-            assert!(
-                (rate - p).abs() <= 4.0 * se + 1e-12,
-                "{path}: {what} {rate:.4} in {games} games, exactly {p:.4} (sd {se:.4})"
-            );
-        }
+        common::agree::simulate_agrees_with_exact(path, &def, &options, &settings, &exact, games);
     }
 }
 

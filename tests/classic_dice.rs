@@ -11,7 +11,6 @@ use rpsdsl::exact::{self, DEFAULT_BUDGET};
 use rpsdsl::game::Game;
 use rpsdsl::ir::PieceId;
 use rpsdsl::scenario::Scenario;
-use rpsdsl::sim::{self, Plan};
 
 const LIARS_DICE: &str = "games/classic/liars_dice.rules";
 
@@ -209,25 +208,7 @@ fn simulate_agrees_with_exact() {
     assert_eq!(exact.games, 36 * 4095);
     assert_eq!(exact.positions, 294_876);
     assert!((exact.wins.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-    let games = 4000;
-    let plan = Plan {
-        rules: LIARS_DICE.into(),
-        seed: 14,
-        agents: "random".into(),
-        options: vec![],
-        games,
-        range: (0, games),
-    };
-    let report = sim::simulate(&def, &def.default_options(), &plan, 0, &|_| {}).unwrap();
-    for seat in 0..2 {
-        let p = exact.wins[seat];
-        let se = (p * (1.0 - p) / games as f64).sqrt();
-        let rate = report.wins[seat] as f64 / games as f64;
-        assert!(
-            (rate - p).abs() <= 4.0 * se,
-            "seat {seat}: {rate:.4} in {games} games, exactly {p:.4} (sd {se:.4})"
-        );
-    }
+    common::agree::simulate_agrees_with_exact(LIARS_DICE, &def, &def.default_options(), &[], &exact, 4000);
 }
 
 /// One die, rolled once: `exact` gives each face 1/6.

@@ -7,7 +7,6 @@ use common::cli::{rpsdsl, scratch};
 use common::snap::assert_snapshot;
 use rpsdsl::exact::{self, DEFAULT_BUDGET, Exact};
 use rpsdsl::game::Game;
-use rpsdsl::sim::{self, Plan};
 
 const TIC_TAC_TOE: &str = "games/classic/tic_tac_toe.rules";
 const KUHN_POKER: &str = "games/classic/kuhn_poker.rules";
@@ -109,30 +108,7 @@ fn simulate_agrees_with_exact() {
     for (path, games) in [(TIC_TAC_TOE, 3000), (KUHN_POKER, 3000)] {
         let def = common::load(path);
         let exact = exact_of(&def);
-        let plan = Plan {
-            rules: path.into(),
-            seed: 14,
-            agents: "random".into(),
-            options: vec![],
-            games,
-            range: (0, games),
-        };
-        let report = sim::simulate(&def, &def.default_options(), &plan, 0, &|_| {}).unwrap();
-        let mut rates: Vec<(String, u64, f64)> = def
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, name)| (format!("{name} wins"), report.wins[seat], exact.wins[seat]))
-            .collect();
-        rates.push(("draws".into(), report.draws, exact.draws));
-        for (what, observed, p) in rates {
-            let se = (p * (1.0 - p) / games as f64).sqrt();
-            let rate = observed as f64 / games as f64;
-            assert!(
-                (rate - p).abs() <= 4.0 * se + 1e-12,
-                "{path}: {what} {rate:.4} in {games} games, exactly {p:.4} (sd {se:.4})"
-            );
-        }
+        common::agree::simulate_agrees_with_exact(path, &def, &def.default_options(), &[], &exact, games);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod agree;
 pub mod cli;
 pub mod snap;
 pub mod walk;

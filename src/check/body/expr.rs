@@ -193,17 +193,20 @@ impl Compiler {
         }
     }
 
-    /// How many lines of the board the matching pieces in its slot complete.
-    fn lines(&mut self, filter: &ast::Filter, slot: &ast::Ident, board: &ast::Ident, span: Span) -> Ty {
+    /// The board named `board` and its slot named `slot`, or `None` once
+    /// either is reported (`what` says what kind of board is wanted).
+    pub(super) fn board_slot(&mut self, slot: &ast::Ident, board: &ast::Ident, what: &str) -> Option<(u16, u16)> {
         let board_id = match self.globals.get(&board.name) {
             Some(Symbol::Board(b)) => b,
             other => {
-                self.unknown_or_wrong(&board.name, board.span, other, "a board", "boards");
-                return Ty::Error;
+                self.unknown_or_wrong(&board.name, board.span, other, what, "boards");
+                return None;
             }
         };
-        let family = match self.globals.get(&slot.name) {
-            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
+        match self.globals.get(&slot.name) {
+            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => {
+                Some((board_id, f))
+            }
             other => {
                 self.unknown_or_wrong(
                     &slot.name,
@@ -212,8 +215,15 @@ impl Compiler {
                     &format!("a slot of board `{}`", board.name),
                     "slots",
                 );
-                return Ty::Error;
+                None
             }
+        }
+    }
+
+    /// How many lines of the board the matching pieces in its slot complete.
+    fn lines(&mut self, filter: &ast::Filter, slot: &ast::Ident, board: &ast::Ident, span: Span) -> Ty {
+        let Some((board_id, family)) = self.board_slot(slot, board, "a board") else {
+            return Ty::Error;
         };
         let matcher = self.matcher(filter);
         self.emit(

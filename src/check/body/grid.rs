@@ -7,7 +7,7 @@ use super::writer::JumpKind;
 use super::{Compiler, LoopCtx};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::ir::{FamilyIndex, Op, grid};
+use crate::ir::{Op, grid};
 use crate::syntax::ast::{self, Expr, ExprKind};
 
 /// The names `X of Y` understands for grids, unless the game declares them.
@@ -206,25 +206,8 @@ impl Compiler {
         board: &ast::Ident,
         span: Span,
     ) -> Ty {
-        let board_id = match self.globals.get(&board.name) {
-            Some(Symbol::Board(b)) => b,
-            other => {
-                self.unknown_or_wrong(&board.name, board.span, other, "a grid board", "boards");
-                return Ty::Error;
-            }
-        };
-        let family = match self.globals.get(&slot.name) {
-            Some(Symbol::Family(f)) if self.def.families[f as usize].by == FamilyIndex::PerSpace(board_id) => f,
-            other => {
-                self.unknown_or_wrong(
-                    &slot.name,
-                    slot.span,
-                    other,
-                    &format!("a slot of board `{}`", board.name),
-                    "slots",
-                );
-                return Ty::Error;
-            }
+        let Some((board_id, family)) = self.board_slot(slot, board, "a grid board") else {
+            return Ty::Error;
         };
         let matcher = self.matcher(filter);
         if self.grid_board(board_id, span, "`longest run of`") {
