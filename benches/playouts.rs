@@ -29,7 +29,16 @@ fn main() {
         .unwrap_or(2.0);
     let budget = Duration::from_secs_f64(seconds);
 
-    let games = rules_files(Path::new(env!("CARGO_MANIFEST_DIR")).join("games").as_path());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut games = rules_files(&root);
+    games.extend(rules_files(&root.join("classic")));
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench" && a.parse::<f64>().is_err())
+        .collect();
+    if !only.is_empty() {
+        games.retain(|g| only.iter().any(|o| g.to_string_lossy().contains(o.as_str())));
+    }
     if games.is_empty() {
         eprintln!("no games/*.rules files found");
         std::process::exit(1);
@@ -103,6 +112,11 @@ fn bench_game(name: &str, def: &Game, budget: Duration) {
     if failures > 0 {
         println!("  {failures} games failed with a runtime error (run `rpsdsl check` on the file)");
     }
+    let (loop_games, loop_elapsed) = engine_loop(def, &options, budget);
+    println!(
+        "  engine loop (no agents, no records): {:.0} games/s",
+        loop_games as f64 / loop_elapsed
+    );
     // The deepest not-yet-over state among a few seeds (a best-of-1 duel is
     // often over after one round).
     let deepest = (0..64)
@@ -117,6 +131,41 @@ fn bench_game(name: &str, def: &Game, budget: Duration) {
         }
         None => println!("  clone: the game could not be started"),
     }
+}
+
+/// Random playouts straight on the engine, as a search's rollout plays
+/// them: uniform choices, one reused event buffer. Returns games played and
+/// seconds taken.
+fn engine_loop(def: &Game, options: &[rpsdsl::ir::OptionValue], budget: Duration) -> (u64, f64) {
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut events = Vec::with_capacity(256);
+    let mut choices = Vec::with_capacity(4);
+    let mut games = 0u64;
+    let started = Instant::now();
+    while started.elapsed() < budget {
+        for seed in games..games + 16 {
+            events.clear();
+            let Ok(mut state) = State::start(def, options, seed, vec![], &mut events) else {
+                continue;
+            };
+            while let Some(pending) = state.pending() {
+                choices.clear();
+                for &seat in pending.who() {
+                    let legal = pending.legal(seat);
+                    choices.push(Choice::new(seat, legal[rng.random_range(0..legal.len())]));
+                }
+                events.clear();
+                if state.apply(def, &choices, &mut events).is_err() {
+                    break;
+                }
+            }
+            black_box(&state);
+        }
+        games += 16;
+    }
+    (games, started.elapsed().as_secs_f64())
 }
 
 /// A state some way into a random game: after up to `MID_GAME_ROUNDS`

@@ -10,6 +10,7 @@
 
 use std::ops::{Deref, DerefMut};
 
+use crate::engine::lower::{Ins, lower};
 use crate::ir::GameDef;
 use crate::script::Script;
 
@@ -22,6 +23,18 @@ pub struct Game {
     pub def: GameDef,
     /// The compiled hooks, if the rules declare any.
     pub(crate) script: Option<Script>,
+    /// The flow program as the interpreter runs it (see [`lower`]).
+    pub(crate) program: Vec<Ins>,
+}
+
+impl Game {
+    /// The definition and its hooks, with the program lowered for the
+    /// interpreter. The definition cannot change afterwards: the lowered
+    /// program is built from it.
+    pub(crate) fn new(def: GameDef, script: Option<Script>) -> Game {
+        let program = lower(&def);
+        Game { def, script, program }
+    }
 }
 
 impl Deref for Game {
@@ -32,6 +45,9 @@ impl Deref for Game {
     }
 }
 
+/// For what the loaders adjust after checking: names, sources, printable
+/// labels. The flow program must not change: the interpreter runs the
+/// program lowered from it when the game was built.
 impl DerefMut for Game {
     fn deref_mut(&mut self) -> &mut GameDef {
         &mut self.def

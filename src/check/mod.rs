@@ -128,7 +128,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
     }
     crate::diagnostic::cap(&mut diagnostics);
     Ok(Checked {
-        def: Game { def, script },
+        def: Game::new(def, script),
         warnings: diagnostics,
         items,
     })

@@ -12,6 +12,7 @@
 mod chance;
 mod dice;
 mod events;
+pub(crate) mod lower;
 mod observe;
 mod view;
 mod vm;
@@ -387,11 +388,18 @@ impl State {
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
     pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
-        let Status::Waiting(ask) = &self.status else {
+        if !matches!(self.status, Status::Waiting(_)) {
             return Err(IllegalAction::NotWaiting.into());
+        }
+        // Taken, not cloned (this runs at every decision); put back when
+        // the choices are refused, so the state is unchanged.
+        let Status::Waiting(ask) = std::mem::replace(&mut self.status, Status::Running) else {
+            unreachable!("checked above")
         };
-        let ask = ask.clone();
-        self.validate(def, &ask, choices)?;
+        if let Err(refused) = self.validate(def, &ask, choices) {
+            self.status = Status::Waiting(ask);
+            return Err(refused.into());
+        }
         if let Some((choice, action)) = ask
             .who
             .iter()

@@ -2,6 +2,7 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 use super::events::{EndReason, Event};
+use super::lower::Ins;
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
@@ -9,6 +10,15 @@ use crate::ir::{
     Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
     ZoneId, id_from_index, id_from_value,
 };
+
+/// What [`State::step`] leaves [`State::exec`] to do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    /// Go on with the next op.
+    Continue,
+    /// The op may have changed the frames or the status: look at them again.
+    Reload,
+}
 
 /// What `exec` stopped for.
 enum Stop {
@@ -363,7 +373,122 @@ impl State {
         Ok(())
     }
 
+    /// [`Op::NextNeighbour`]: moves the loop to the next space the `from`
+    /// space touches; false when none is left, `None` when `from` is off
+    /// the board.
+    fn next_neighbour(&mut self, def: &GameDef, locals_base: usize, board: u16, from: u16, value: u16) -> Option<bool> {
+        let from = self.locals[locals_base + from as usize];
+        let slot = locals_base + value as usize;
+        let after = self.locals[slot];
+        let near = def.boards[board as usize].adjacent.get(usize::try_from(from).ok()?)?;
+        Some(match near.iter().find(|&&t| t as i64 > after) {
+            Some(&t) => {
+                self.locals[slot] = t as i64;
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// [`Op::NextPiece`]: moves the loop to the next piece of the zone that
+    /// passes the filter; false when none is left.
+    fn next_piece(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+    ) -> bool {
+        let filter = def.filters[filter as usize];
+        let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
+        let start = (self.locals[locals_base + index as usize] + 1) as usize;
+        let found = (start..pieces.len())
+            .map(|i| (i, pieces[pieces.len() - 1 - i]))
+            .find(|&(_, p)| self.passes(def, filter, locals_base, p));
+        match found {
+            Some((i, piece)) => {
+                self.locals[locals_base + index as usize] = i as i64;
+                self.locals[locals_base + value as usize] = piece as i64;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Op::NextOnBoard`]: moves the loop to the next piece on the board
+    /// that passes the filter; false when none is left. The cursor is
+    /// (zone number on the board) << 16 | (place in the zone).
+    fn next_on_board(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+    ) -> bool {
+        let filter = def.filters[filter as usize];
+        let board = &def.boards[board as usize];
+        let slots = board.slots.len() as i64;
+        let zones = board.spaces() as i64 * slots;
+        let mut at = self.locals[locals_base + cursor as usize] + 1;
+        loop {
+            let (k, i) = (at >> 16, (at & 0xFFFF) as usize);
+            if k >= zones {
+                return false;
+            }
+            let family = &def.families[board.slots[(k % slots) as usize] as usize];
+            let pieces = &self.zones[(family.first as i64 + k / slots) as usize];
+            if i >= pieces.len() {
+                at = (k + 1) << 16;
+                continue;
+            }
+            let piece = pieces[pieces.len() - 1 - i];
+            if self.passes(def, filter, locals_base, piece) {
+                self.locals[locals_base + value as usize] = piece as i64;
+                self.locals[locals_base + cursor as usize] = at;
+                return true;
+            }
+            at += 1;
+        }
+    }
+
+    /// The zone `index` of a family, or `None` when there is no such zone
+    /// (only a space off the board, a step past the edge, gets there).
+    fn zone_of(&self, def: &GameDef, family: u16, index: i64) -> Option<usize> {
+        let f = &def.families[family as usize];
+        (0..f.len as i64)
+            .contains(&index)
+            .then(|| (f.first as i64 + index) as usize)
+    }
+
+    /// The error of a checked arithmetic op that failed.
+    fn arithmetic_error(&self, def: &GameDef, op: Op, a: i64, b: i64) -> RuntimeError {
+        if b == 0 && matches!(op, Op::Div | Op::Rem) {
+            self.error(def, Code::DivisionByZero, "division by zero".into())
+        } else {
+            self.error(def, Code::Overflow, format!("{a} and {b} overflow a number"))
+        }
+    }
+
+    /// Runs ops until the frames drop to `stop_depth`, a decision is
+    /// asked, or the game ends.
+    ///
+    /// The inner loop keeps the program counter and the frame's locals base
+    /// in registers and runs the ops that only touch the value stack, the
+    /// locals and the variables, and jumps, in place. Every other op goes
+    /// through [`State::step`] with the counter written back to the frame
+    /// (errors point at it); an op that may change the frames or the status
+    /// ends the inner loop, so the outer one looks at them again.
     fn exec(&mut self, def: &Game, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
+        debug_assert_eq!(
+            def.program.len(),
+            def.code.len(),
+            "the program is lowered from this code"
+        );
+        let program = &def.program[..];
         loop {
             if self.frames.len() <= stop_depth {
                 return Ok(Stop::Returned);
@@ -371,642 +496,776 @@ impl State {
             if !matches!(self.status, Status::Running) {
                 return Ok(Stop::Suspended);
             }
-            let frame = self.frames.last_mut().expect("checked above");
-            let pc = frame.pc;
-            frame.pc += 1;
+            let frame = self.frames.last().expect("checked above");
+            let mut pc = frame.pc as usize;
             let locals_base = frame.locals_base as usize;
-            let op = def.code[pc as usize];
-            match op {
-                Op::Push(v) => self.stack.push(v),
-                Op::Pop => {
-                    self.pop();
-                }
-                Op::Dup => {
-                    let v = *self.stack.last().expect("balanced");
-                    self.stack.push(v);
-                }
-                Op::Load(slot) => self.stack.push(self.locals[locals_base + slot as usize]),
-                Op::Store(slot) => {
-                    let v = self.pop();
-                    self.locals[locals_base + slot as usize] = v;
-                }
-                Op::LoadAt(base) => {
-                    let i = self.pop();
-                    self.stack.push(self.locals[locals_base + base as usize + i as usize]);
-                }
-                Op::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
-                Op::StoreVar(slot) => {
-                    let v = self.pop();
-                    self.vars[slot as usize] = v;
-                    if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
-                        events.push(Event::Var {
-                            var: id_from_index(var),
-                            seat: None,
-                            value: v,
-                        });
+            loop {
+                let ins = program[pc];
+                pc += 1;
+                match ins {
+                    Ins::Op(Op::Push(v)) => self.stack.push(v),
+                    Ins::Op(Op::Pop) => {
+                        self.pop();
                     }
-                }
-                Op::LoadVarAt(base) => {
-                    let seat = self.pop();
-                    self.stack.push(self.vars[base as usize + seat as usize]);
-                }
-                Op::StoreVarAt(base) => {
-                    let seat = self.pop();
-                    let v = self.pop();
-                    self.vars[base as usize + seat as usize] = v;
-                    if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
-                        events.push(Event::Var {
-                            var: id_from_index(var),
-                            seat: Some(seat as Seat),
-                            value: v,
-                        });
+                    Ins::Op(Op::Dup) => {
+                        let v = *self.stack.last().expect("balanced");
+                        self.stack.push(v);
                     }
-                }
-                Op::LoadOption(i) => self.stack.push(self.options[i as usize]),
-                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => {
-                    let b = self.pop();
-                    let a = self.pop();
-                    let result = match op {
-                        Op::Add => a.checked_add(b),
-                        Op::Sub => a.checked_sub(b),
-                        Op::Mul => a.checked_mul(b),
-                        Op::Div => a.checked_div(b),
-                        _ => a.checked_rem(b),
-                    };
-                    match result {
-                        Some(v) => self.stack.push(v),
-                        None if b == 0 && matches!(op, Op::Div | Op::Rem) => {
-                            return Err(self.error(def, Code::DivisionByZero, "division by zero".into()));
-                        }
-                        None => return Err(self.error(def, Code::Overflow, format!("{a} and {b} overflow a number"))),
+                    Ins::Op(Op::Load(slot)) => self.stack.push(self.locals[locals_base + slot as usize]),
+                    Ins::Op(Op::Store(slot)) => {
+                        let v = self.pop();
+                        self.locals[locals_base + slot as usize] = v;
                     }
-                }
-                Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
-                    let b = self.pop();
-                    let a = self.pop();
-                    let r = match op {
-                        Op::Eq => a == b,
-                        Op::Ne => a != b,
-                        Op::Lt => a < b,
-                        Op::Le => a <= b,
-                        Op::Gt => a > b,
-                        _ => a >= b,
-                    };
-                    self.stack.push(i64::from(r));
-                }
-                Op::Beats => {
-                    let b = id_from_value(self.pop());
-                    let a = id_from_value(self.pop());
-                    self.stack.push(i64::from(def.beats(a, b)));
-                }
-                Op::Not => {
-                    let v = self.pop();
-                    self.stack.push(i64::from(v == 0));
-                }
-                Op::Neg => {
-                    let v = self.pop();
-                    self.stack.push(v.wrapping_neg());
-                }
-                Op::Jump(t) => {
-                    self.frames.last_mut().expect("frame").pc = t;
-                    // Every loop jumps back: count the rounds, not every op.
-                    if t <= pc {
-                        self.count_step(def)?;
+                    Ins::Op(Op::LoadAt(base)) => {
+                        let i = self.pop();
+                        self.stack.push(self.locals[locals_base + base as usize + i as usize]);
                     }
-                }
-                Op::JumpIfFalse(t) => {
-                    if self.pop() == 0 {
-                        self.frames.last_mut().expect("frame").pc = t;
+                    Ins::Op(Op::LoadVar(slot)) => self.stack.push(self.vars[slot as usize]),
+                    Ins::Op(Op::LoadVarAt(base)) => {
+                        let seat = self.pop();
+                        self.stack.push(self.vars[base as usize + seat as usize]);
                     }
-                }
-                Op::Next { value, last, exit } => {
-                    let v = &mut self.locals[locals_base + value as usize];
-                    *v += 1;
-                    if *v > self.locals[locals_base + last as usize] {
-                        self.frames.last_mut().expect("frame").pc = exit;
-                    }
-                }
-                Op::NextNeighbour {
-                    board,
-                    from,
-                    value,
-                    exit,
-                } => {
-                    let from = self.locals[locals_base + from as usize];
-                    let slot = locals_base + value as usize;
-                    let after = self.locals[slot];
-                    let Some(near) = usize::try_from(from)
-                        .ok()
-                        .and_then(|from| def.boards[board as usize].adjacent.get(from))
-                    else {
-                        return Err(self.off_board(def));
-                    };
-                    match near.iter().find(|&&t| t as i64 > after) {
-                        Some(&t) => self.locals[slot] = t as i64,
-                        None => self.frames.last_mut().expect("frame").pc = exit,
-                    }
-                }
-                Op::NextPiece {
-                    zone,
-                    index,
-                    value,
-                    filter,
-                    exit,
-                } => {
-                    let filter = def.filters[filter as usize];
-                    let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
-                    let start = (self.locals[locals_base + index as usize] + 1) as usize;
-                    let found = (start..pieces.len())
-                        .map(|i| (i, pieces[pieces.len() - 1 - i]))
-                        .find(|&(_, p)| self.passes(def, filter, locals_base, p));
-                    match found {
-                        Some((i, piece)) => {
-                            self.locals[locals_base + index as usize] = i as i64;
-                            self.locals[locals_base + value as usize] = piece as i64;
-                        }
-                        None => self.frames.last_mut().expect("frame").pc = exit,
-                    }
-                }
-                Op::NextOnBoard {
-                    board,
-                    cursor,
-                    value,
-                    filter,
-                    exit,
-                } => {
-                    // The cursor is (zone number on the board) << 16 | (place in the zone).
-                    let filter = def.filters[filter as usize];
-                    let board = &def.boards[board as usize];
-                    let slots = board.slots.len() as i64;
-                    let zones = board.spaces() as i64 * slots;
-                    let mut at = self.locals[locals_base + cursor as usize] + 1;
-                    loop {
-                        let (k, i) = (at >> 16, (at & 0xFFFF) as usize);
-                        if k >= zones {
-                            self.frames.last_mut().expect("frame").pc = exit;
-                            break;
-                        }
-                        let family = &def.families[board.slots[(k % slots) as usize] as usize];
-                        let pieces = &self.zones[(family.first as i64 + k / slots) as usize];
-                        if i >= pieces.len() {
-                            at = (k + 1) << 16;
-                            continue;
-                        }
-                        let piece = pieces[pieces.len() - 1 - i];
-                        if self.passes(def, filter, locals_base, piece) {
-                            self.locals[locals_base + value as usize] = piece as i64;
-                            self.locals[locals_base + cursor as usize] = at;
-                            break;
-                        }
-                        at += 1;
-                    }
-                }
-                Op::JumpIfTrue(t) => {
-                    if self.pop() != 0 {
-                        self.frames.last_mut().expect("frame").pc = t;
-                    }
-                }
-                Op::Call(proc) => {
-                    self.count_step(def)?;
-                    self.enter(def, proc, stop_depth)?;
-                }
-                Op::Return => {
-                    let frame = self.frames.pop().expect("frame");
-                    let n = def.procs[frame.proc as usize].returns as usize;
-                    let results = self.stack.split_off(self.stack.len() - n);
-                    self.stack.truncate(frame.stack_base as usize);
-                    self.stack.extend(results);
-                    self.locals.truncate(frame.locals_base as usize);
-                }
-                Op::CallHook(site) => {
-                    let argc = def.hook_calls[site as usize].args.len();
-                    let args = self.stack.split_off(self.stack.len() - argc);
-                    let script = def.script.as_ref().expect("a game with hook calls has a script");
-                    let value = script.call(
-                        def,
-                        site,
-                        &args,
-                        &self.face,
-                        &self.piece_zone,
-                        &self.vars,
-                        &self.options,
-                    )?;
-                    events.push(Event::Hook {
-                        hook: def.hook_calls[site as usize].hook,
-                        value,
-                    });
-                    self.stack.push(value);
-                }
-                Op::ZoneOf(family) => {
-                    let index = self.pop();
-                    let f = &def.families[family as usize];
-                    if !(0..f.len as i64).contains(&index) {
-                        // Only a space off the board (a step past the edge) gets here.
-                        return Err(self.off_board(def));
-                    }
-                    self.stack.push(f.first as i64 + index);
-                }
-                Op::Top | Op::Bottom => {
-                    let zone = self.pop_zone();
-                    let piece = self.top_piece(def, zone, op == Op::Bottom)?;
-                    self.stack.push(piece as i64);
-                }
-                Op::Size => {
-                    let zone = self.pop();
-                    self.stack.push(self.zones[zone as usize].len() as i64);
-                }
-                Op::Count(m) | Op::First(m) => {
-                    let zone = self.pop_zone();
-                    let (key, owner) = self.pop_matcher(m);
-                    let mut found = self.zones[zone as usize]
-                        .iter()
-                        .rev()
-                        .filter(|&&p| self.matches(def, m, p, key, owner));
-                    if let Op::Count(_) = op {
-                        let n = found.count() as i64;
-                        self.stack.push(n);
-                    } else {
-                        match found.next() {
-                            Some(&p) => self.stack.push(p as i64),
+                    Ins::Op(Op::LoadOption(i)) => self.stack.push(self.options[i as usize]),
+                    Ins::Op(op @ (Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem)) => {
+                        let b = self.pop();
+                        let a = self.pop();
+                        let result = match op {
+                            Op::Add => a.checked_add(b),
+                            Op::Sub => a.checked_sub(b),
+                            Op::Mul => a.checked_mul(b),
+                            Op::Div => a.checked_div(b),
+                            _ => a.checked_rem(b),
+                        };
+                        match result {
+                            Some(v) => self.stack.push(v),
                             None => {
-                                return Err(Box::new(
-                                    Diagnostic::error(
-                                        Code::NoSuchPiece,
-                                        format!("`{}` holds no such piece", def.zone_name(zone)),
-                                    )
-                                    .label(self.span(def), "nothing to take here"),
-                                ));
+                                self.frames.last_mut().expect("frame").pc = pc as u32;
+                                return Err(self.arithmetic_error(def, op, a, b));
                             }
                         }
                     }
-                }
-                Op::HasOffers => {
-                    let seat = self.pop();
-                    let any = !self.offers[seat as usize].is_empty();
-                    self.stack.push(i64::from(any));
-                }
-                Op::Matches(m) => {
-                    let piece = self.pop_piece();
-                    let (key, owner) = self.pop_matcher(m);
-                    let r = self.matches(def, m, piece, key, owner);
-                    self.stack.push(i64::from(r));
-                }
-                Op::Lines { board, family, matcher } => {
-                    let (key, owner) = self.pop_matcher(matcher);
-                    let first = def.families[family as usize].first;
-                    let full = def.boards[board as usize]
-                        .lines
-                        .iter()
-                        .filter(|line| {
-                            line.iter().all(|&space| {
-                                self.zones[(first + space) as usize]
-                                    .iter()
-                                    .any(|&p| self.matches(def, matcher, p, key, owner))
-                            })
-                        })
-                        .count();
-                    self.stack.push(full as i64);
-                }
-                Op::Attr(attr) => {
-                    let value = ChoiceValue::from_raw(self.pop());
-                    let piece = &def.pieces[self.face[value.piece_id() as usize] as usize];
-                    let v = match attr {
-                        // A piece chosen "as" a kind has that kind.
-                        Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
-                        Attr::Value => Some(self.value_of(def, value.piece_id())),
-                        Attr::Owner => piece.owner.map(i64::from),
-                        Attr::Type => Some(piece.ty as i64),
-                    };
-                    match v {
-                        Some(v) => self.stack.push(v),
+                    Ins::Op(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge)) => {
+                        let b = self.pop();
+                        let a = self.pop();
+                        let r = match op {
+                            Op::Eq => a == b,
+                            Op::Ne => a != b,
+                            Op::Lt => a < b,
+                            Op::Le => a <= b,
+                            Op::Gt => a > b,
+                            _ => a >= b,
+                        };
+                        self.stack.push(i64::from(r));
+                    }
+                    Ins::Op(Op::Not) => {
+                        let v = self.pop();
+                        self.stack.push(i64::from(v == 0));
+                    }
+                    Ins::Op(Op::Neg) => {
+                        let v = self.pop();
+                        self.stack.push(v.wrapping_neg());
+                    }
+                    Ins::Op(Op::Opponent | Op::NextSeat) => {
+                        let seat = self.pop();
+                        self.stack.push((seat + 1) % def.players() as i64);
+                    }
+                    Ins::Op(Op::Jump(t)) => {
+                        // Every loop jumps back: count the rounds, not every op.
+                        if (t as usize) < pc {
+                            self.frames.last_mut().expect("frame").pc = pc as u32;
+                            self.count_step(def)?;
+                        }
+                        pc = t as usize;
+                    }
+                    Ins::Op(Op::JumpIfFalse(t)) => {
+                        if self.pop() == 0 {
+                            pc = t as usize;
+                        }
+                    }
+                    Ins::Op(Op::JumpIfTrue(t)) => {
+                        if self.pop() != 0 {
+                            pc = t as usize;
+                        }
+                    }
+                    Ins::Op(Op::Next { value, last, exit }) => {
+                        let v = &mut self.locals[locals_base + value as usize];
+                        *v += 1;
+                        if *v > self.locals[locals_base + last as usize] {
+                            pc = exit as usize;
+                        }
+                    }
+                    Ins::Op(Op::NextPiece {
+                        zone,
+                        index,
+                        value,
+                        filter,
+                        exit,
+                    }) => {
+                        if !self.next_piece(def, locals_base, zone, index, value, filter) {
+                            pc = exit as usize;
+                        }
+                    }
+                    Ins::Op(Op::NextOnBoard {
+                        board,
+                        cursor,
+                        value,
+                        filter,
+                        exit,
+                    }) => {
+                        if !self.next_on_board(def, locals_base, board, cursor, value, filter) {
+                            pc = exit as usize;
+                        }
+                    }
+                    Ins::Op(Op::NextNeighbour {
+                        board,
+                        from,
+                        value,
+                        exit,
+                    }) => match self.next_neighbour(def, locals_base, board, from, value) {
+                        Some(true) => {}
+                        Some(false) => pc = exit as usize,
                         None => {
-                            let what = if attr == Attr::Kind { "kind" } else { "owner" };
-                            return Err(self.error(def, Code::MissingAttribute, format!("this piece has no {what}")));
+                            self.frames.last_mut().expect("frame").pc = pc as u32;
+                            return Err(self.off_board(def));
+                        }
+                    },
+                    Ins::Op(Op::ZoneOf(family)) => {
+                        let index = self.pop();
+                        match self.zone_of(def, family, index) {
+                            Some(zone) => self.stack.push(zone as i64),
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = pc as u32;
+                                return Err(self.off_board(def));
+                            }
+                        }
+                    }
+                    Ins::Op(Op::Size) => {
+                        let zone = self.pop();
+                        self.stack.push(self.zones[zone as usize].len() as i64);
+                    }
+                    Ins::Op(Op::ChoiceAdd) => {
+                        let value = self.pop();
+                        let seat = self.pop();
+                        self.offers[seat as usize].push(value);
+                    }
+                    Ins::LoadLoad(a, b) => {
+                        self.stack.push(self.locals[locals_base + a as usize]);
+                        self.stack.push(self.locals[locals_base + b as usize]);
+                        pc += 1;
+                    }
+                    Ins::LoadConst { slot, value } => {
+                        self.stack.push(self.locals[locals_base + slot as usize]);
+                        self.stack.push(i64::from(value));
+                        pc += 1;
+                    }
+                    Ins::StoreLoad { store, load } => {
+                        let v = self.pop();
+                        self.locals[locals_base + store as usize] = v;
+                        self.stack.push(self.locals[locals_base + load as usize]);
+                        pc += 1;
+                    }
+                    Ins::Copy { from, to } => {
+                        self.locals[locals_base + to as usize] = self.locals[locals_base + from as usize];
+                        pc += 1;
+                    }
+                    Ins::SetLocal { slot, value } => {
+                        self.locals[locals_base + slot as usize] = i64::from(value);
+                        pc += 1;
+                    }
+                    Ins::AddToLocal { slot, value } => {
+                        let at = locals_base + slot as usize;
+                        let a = self.locals[at];
+                        match a.checked_add(i64::from(value)) {
+                            Some(v) => self.locals[at] = v,
+                            None => {
+                                // Point at the `Add`, the third op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
+                                return Err(self.arithmetic_error(def, Op::Add, a, i64::from(value)));
+                            }
+                        }
+                        pc += 3;
+                    }
+                    Ins::ArithConst { arith, value } => {
+                        let a = self.pop();
+                        match arith.apply(a, i64::from(value)) {
+                            Some(v) => self.stack.push(v),
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
+                            }
+                        }
+                        pc += 1;
+                    }
+                    Ins::CmpJump { cmp, when, target } => {
+                        let b = self.pop();
+                        let a = self.pop();
+                        pc = if cmp.holds(a, b) == when {
+                            target as usize
+                        } else {
+                            pc + 1
+                        };
+                    }
+                    Ins::CmpConstJump {
+                        cmp,
+                        when,
+                        value,
+                        target,
+                    } => {
+                        let a = self.pop();
+                        pc = if cmp.holds(a, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            pc + 2
+                        };
+                    }
+                    Ins::LocalCmpConstJump {
+                        slot,
+                        cmp,
+                        when,
+                        value,
+                        target,
+                    } => {
+                        let a = self.locals[locals_base + slot as usize];
+                        pc = if cmp.holds(a, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            pc + 3
+                        };
+                    }
+                    Ins::LocalZoneSize { slot, family } => {
+                        let index = self.locals[locals_base + slot as usize];
+                        match self.zone_of(def, family, index) {
+                            Some(zone) => self.stack.push(self.zones[zone].len() as i64),
+                            None => {
+                                // Point at the `ZoneOf`, the second op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                                return Err(self.off_board(def));
+                            }
+                        }
+                        pc += 2;
+                    }
+                    Ins::ZoneSize(family) => {
+                        let index = self.pop();
+                        match self.zone_of(def, family, index) {
+                            Some(zone) => self.stack.push(self.zones[zone].len() as i64),
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = pc as u32;
+                                return Err(self.off_board(def));
+                            }
+                        }
+                        pc += 1;
+                    }
+                    Ins::Op(op) => {
+                        self.frames.last_mut().expect("frame").pc = pc as u32;
+                        if self.step(def, events, op, (pc - 1) as u32, stop_depth)? == Flow::Reload {
+                            break;
                         }
                     }
                 }
-                Op::SpaceOf(board) => {
-                    let piece = self.pop_piece();
-                    let zone = &def.zones[self.piece_zone[piece as usize] as usize];
-                    if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
-                        return Err(self.error(
-                            def,
-                            Code::NotOnBoard,
-                            format!(
-                                "{} is in `{}`, not on board `{}`",
-                                def.piece_label(self.face[piece as usize]),
-                                def.zone_name(self.piece_zone[piece as usize]),
-                                def.boards[board as usize].name
-                            ),
-                        ));
-                    }
-                    self.stack.push(zone.index as i64);
-                }
-                Op::SpaceIn { first, len } => {
-                    let i = self.pop();
-                    if !(0..len as i64).contains(&i) {
-                        return Err(self.error(
-                            def,
-                            Code::NoSuchSpace,
-                            format!("there is no space {i} here: the spaces are 0 to {}", len as i64 - 1),
-                        ));
-                    }
-                    self.stack.push(first as i64 + i);
-                }
-                Op::CellAt(board) => {
-                    let column = self.pop();
-                    let row = self.pop();
-                    self.stack.push(def.boards[board as usize].cell(row, column));
-                }
-                Op::Coordinate { board, column } => {
-                    let space = self.pop();
-                    let b = &def.boards[board as usize];
-                    if !(0..b.spaces() as i64).contains(&space) {
-                        return Err(self.off_board(def));
-                    }
-                    let (r, c) = b.coordinates(crate::ir::id_from_value(space));
-                    self.stack.push(if column { c } else { r });
-                }
-                Op::Step(board) => {
-                    let direction = self.pop();
-                    let space = self.pop();
-                    self.stack.push(def.boards[board as usize].step(space, direction));
-                }
-                Op::Forward { board, backward } => {
-                    let seat = self.pop();
-                    let ahead = def.boards[board as usize].forward[seat as usize];
-                    let d = if backward {
-                        crate::ir::grid::opposite(ahead)
-                    } else {
-                        ahead
-                    };
-                    self.stack.push(d as i64);
-                }
-                Op::LongestRun { board, family, matcher } => {
-                    let (key, owner) = self.pop_matcher(matcher);
-                    let first = def.families[family as usize].first;
-                    let run = def.boards[board as usize].longest_run(|space| {
-                        self.zones[(first + space) as usize]
-                            .iter()
-                            .any(|&p| self.matches(def, matcher, p, key, owner))
+            }
+        }
+    }
+
+    /// Runs one op that the inner loop of [`State::exec`] does not: the
+    /// frame's counter already points past it. Returns [`Flow::Reload`]
+    /// when the op may have changed the frames or the status.
+    fn step(
+        &mut self,
+        def: &Game,
+        events: &mut Vec<Event>,
+        op: Op,
+        pc: u32,
+        stop_depth: usize,
+    ) -> Result<Flow, RuntimeError> {
+        match op {
+            Op::StoreVar(slot) => {
+                let v = self.pop();
+                self.vars[slot as usize] = v;
+                if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
+                    events.push(Event::Var {
+                        var: id_from_index(var),
+                        seat: None,
+                        value: v,
                     });
-                    self.stack.push(run);
                 }
-                Op::CountOnBoard { board, matcher } => {
-                    let (key, owner) = self.pop_matcher(matcher);
-                    let mut n = 0;
-                    for &family in &def.boards[board as usize].slots {
-                        let f = &def.families[family as usize];
-                        for zone in f.first..f.first + f.len {
-                            n += self.zones[zone as usize]
-                                .iter()
-                                .filter(|&&p| self.matches(def, matcher, p, key, owner))
-                                .count() as i64;
-                        }
-                    }
+            }
+            Op::StoreVarAt(base) => {
+                let seat = self.pop();
+                let v = self.pop();
+                self.vars[base as usize + seat as usize] = v;
+                if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
+                    events.push(Event::Var {
+                        var: id_from_index(var),
+                        seat: Some(seat as Seat),
+                        value: v,
+                    });
+                }
+            }
+            Op::Beats => {
+                let b = id_from_value(self.pop());
+                let a = id_from_value(self.pop());
+                self.stack.push(i64::from(def.beats(a, b)));
+            }
+            Op::Call(proc) => {
+                self.count_step(def)?;
+                self.enter(def, proc, stop_depth)?;
+                return Ok(Flow::Reload);
+            }
+            Op::Return => {
+                let frame = self.frames.pop().expect("frame");
+                let n = def.procs[frame.proc as usize].returns as usize;
+                let results = self.stack.split_off(self.stack.len() - n);
+                self.stack.truncate(frame.stack_base as usize);
+                self.stack.extend(results);
+                self.locals.truncate(frame.locals_base as usize);
+                return Ok(Flow::Reload);
+            }
+            Op::CallHook(site) => {
+                let argc = def.hook_calls[site as usize].args.len();
+                let args = self.stack.split_off(self.stack.len() - argc);
+                let script = def.script.as_ref().expect("a game with hook calls has a script");
+                let value = script.call(
+                    def,
+                    site,
+                    &args,
+                    &self.face,
+                    &self.piece_zone,
+                    &self.vars,
+                    &self.options,
+                )?;
+                events.push(Event::Hook {
+                    hook: def.hook_calls[site as usize].hook,
+                    value,
+                });
+                self.stack.push(value);
+            }
+            Op::Top | Op::Bottom => {
+                let zone = self.pop_zone();
+                let piece = self.top_piece(def, zone, op == Op::Bottom)?;
+                self.stack.push(piece as i64);
+            }
+            Op::Count(m) | Op::First(m) => {
+                let zone = self.pop_zone();
+                let (key, owner) = self.pop_matcher(m);
+                let mut found = self.zones[zone as usize]
+                    .iter()
+                    .rev()
+                    .filter(|&&p| self.matches(def, m, p, key, owner));
+                if let Op::Count(_) = op {
+                    let n = found.count() as i64;
                     self.stack.push(n);
-                }
-                Op::ActionValue { decision, entry } => {
-                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
-                        unreachable!("the checker gives action values to action decisions")
-                    };
-                    let n = actions[entry as usize].params.len();
-                    let at = self.stack.len() - n;
-                    let value = ChoiceValue::action(actions, entry as usize, &self.stack[at..]);
-                    self.stack.truncate(at);
-                    match value {
-                        Some(v) => self.stack.push(v.raw()),
+                } else {
+                    match found.next() {
+                        Some(&p) => self.stack.push(p as i64),
                         None => {
-                            return Err(self.error(
-                                def,
-                                Code::BadAction,
-                                "an action's number parameter is outside 0 to 65535".into(),
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    Code::NoSuchPiece,
+                                    format!("`{}` holds no such piece", def.zone_name(zone)),
+                                )
+                                .label(self.span(def), "nothing to take here"),
                             ));
                         }
                     }
                 }
-                Op::ActionEntry(decision) => {
-                    let value = ChoiceValue::from_raw(self.pop());
-                    let entry = match &def.decisions[decision as usize].kind {
-                        ChoiceKind::Actions(actions) => value.action_entry(actions),
-                        _ => 0,
-                    };
-                    self.stack.push(entry as i64);
-                }
-                Op::ActionParam { decision, entry, param } => {
-                    let value = ChoiceValue::from_raw(self.pop());
-                    let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
-                        unreachable!("the checker gives action values to action decisions")
-                    };
-                    let param = value.action_param(actions, entry as usize, param as usize);
-                    self.stack.push(param);
-                }
-                Op::Opponent | Op::NextSeat => {
-                    let seat = self.pop();
-                    self.stack.push((seat + 1) % def.players() as i64);
-                }
-                Op::KindAt(set) => {
-                    let i = self.pop();
-                    self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
-                }
-                Op::TypeAt(group) => {
-                    let i = self.pop();
-                    self.stack.push(def.groups[group as usize].types[i as usize] as i64);
-                }
-                Op::Table(table) => {
-                    let n = self.pop();
-                    let values = &def.tables[table as usize];
-                    let v = if n <= 0 {
-                        0
-                    } else {
-                        values[(n as usize - 1).min(values.len() - 1)]
-                    };
-                    self.stack.push(v);
-                }
-                Op::Move => {
-                    let zone = self.pop_zone();
-                    let piece = self.pop_piece();
-                    self.place(def, piece, zone, events);
-                }
-                Op::MoveAll => {
-                    let to = self.pop_zone();
-                    let from = self.pop_zone();
-                    while let Some(&piece) = self.zones[from as usize].last() {
-                        self.place(def, piece, to, events);
+            }
+            Op::HasOffers => {
+                let seat = self.pop();
+                let any = !self.offers[seat as usize].is_empty();
+                self.stack.push(i64::from(any));
+            }
+            Op::Matches(m) => {
+                let piece = self.pop_piece();
+                let (key, owner) = self.pop_matcher(m);
+                let r = self.matches(def, m, piece, key, owner);
+                self.stack.push(i64::from(r));
+            }
+            Op::Lines { board, family, matcher } => {
+                let (key, owner) = self.pop_matcher(matcher);
+                let first = def.families[family as usize].first;
+                let full = def.boards[board as usize]
+                    .lines
+                    .iter()
+                    .filter(|line| {
+                        line.iter().all(|&space| {
+                            self.zones[(first + space) as usize]
+                                .iter()
+                                .any(|&p| self.matches(def, matcher, p, key, owner))
+                        })
+                    })
+                    .count();
+                self.stack.push(full as i64);
+            }
+            Op::Attr(attr) => {
+                let value = ChoiceValue::from_raw(self.pop());
+                let piece = &def.pieces[self.face[value.piece_id() as usize] as usize];
+                let v = match attr {
+                    // A piece chosen "as" a kind has that kind.
+                    Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
+                    Attr::Value => Some(self.value_of(def, value.piece_id())),
+                    Attr::Owner => piece.owner.map(i64::from),
+                    Attr::Type => Some(piece.ty as i64),
+                };
+                match v {
+                    Some(v) => self.stack.push(v),
+                    None => {
+                        let what = if attr == Attr::Kind { "kind" } else { "owner" };
+                        return Err(self.error(def, Code::MissingAttribute, format!("this piece has no {what}")));
                     }
-                }
-                Op::Deal => {
-                    let to = self.pop_zone();
-                    let from = self.pop_zone();
-                    let n = self.pop();
-                    let available = self.zones[from as usize].len() as i64;
-                    if n > available {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                Code::EmptyZone,
-                                format!("cannot deal {n} from `{}`: only {available} left", def.zone_name(from)),
-                            )
-                            .label(self.span(def), "dealt here")
-                            .help("check `size of` the zone first, or decide what happens when it runs out"),
-                        ));
-                    }
-                    for _ in 0..n {
-                        let piece = *self.zones[from as usize].last().expect("counted above");
-                        self.place(def, piece, to, events);
-                    }
-                }
-                Op::Shuffle => {
-                    let zone = self.pop_zone();
-                    self.shuffle(def, zone, events)?;
-                }
-                Op::Reveal { to_one } => {
-                    let mask = if to_one {
-                        1u32 << self.pop()
-                    } else {
-                        def.all_seats_mask()
-                    };
-                    let piece = self.pop_piece();
-                    self.known[piece as usize] |= mask;
-                    events.push(Event::Reveal {
-                        piece,
-                        value: self.die_value(def, piece),
-                        to: mask,
-                        seen_by: self.known[piece as usize],
-                    });
-                }
-                Op::Win => {
-                    let seat = self.pop() as Seat;
-                    let reason = match self.running_trigger(def) {
-                        Some(t) => EndReason::Trigger(t),
-                        None => EndReason::Win(self.span(def)),
-                    };
-                    self.end_game(Some(seat), reason, events);
-                }
-                Op::Hide => {
-                    let piece = self.pop_piece();
-                    events.push(Event::Hide {
-                        piece,
-                        seen_by: self.known[piece as usize],
-                    });
-                }
-                Op::DeclareDraw(reason) => {
-                    let trigger = self.running_trigger(def);
-                    if trigger.is_none() && !self.triggers_checked {
-                        // The last action may have won the game: triggers
-                        // look at it before the flow calls it a draw.
-                        self.frames.last_mut().expect("frame").pc = pc;
-                        self.triggers_checked = true;
-                        self.run_triggers(def, events)?;
-                        continue;
-                    }
-                    let reason = match trigger {
-                        Some(t) => EndReason::Trigger(t),
-                        None => EndReason::Draw(self.span(def), reason),
-                    };
-                    self.end_game(None, reason, events);
-                }
-                Op::EndGame => {
-                    // Leave every procedure and go to scoring.
-                    let main = &self.frames[0];
-                    self.stack.truncate(main.stack_base as usize);
-                    self.locals
-                        .truncate(main.locals_base as usize + def.procs[def.main as usize].locals as usize);
-                    self.frames.truncate(1);
-                    self.frames[0].pc = def.result_pc;
-                }
-                Op::ChoiceReset => {
-                    self.offer_pc = pc;
-                    for offers in &mut self.offers {
-                        offers.clear();
-                    }
-                }
-                Op::ChoiceAdd => {
-                    let value = self.pop();
-                    let seat = self.pop();
-                    self.offers[seat as usize].push(value);
-                }
-                Op::Ask(decision) | Op::AskEach(decision, _) => {
-                    if !self.triggers_checked {
-                        // Triggers see the state every decision is made in;
-                        // then this op runs again.
-                        self.frames.last_mut().expect("frame").pc = pc;
-                        self.triggers_checked = true;
-                        self.run_triggers(def, events)?;
-                        continue;
-                    }
-                    let (who, each_base) = match op {
-                        Op::Ask(_) => (vec![self.pop() as Seat], None),
-                        Op::AskEach(_, base) => ((0..def.players() as Seat).collect(), Some(base)),
-                        _ => unreachable!(),
-                    };
-                    self.dedupe_offers(def, decision);
-                    if let Some(&empty) = who.iter().find(|&&s| self.offers[s as usize].is_empty()) {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                Code::NothingToChoose,
-                                format!("{} has nothing to choose from", def.seat_name(empty)),
-                            )
-                            .label(def.decisions[decision as usize].span, "asked here")
-                            .help("a decision needs at least one choice; check the condition or the zone first"),
-                        ));
-                    }
-                    self.offer_anytime(def, &who, events)?;
-                    self.status = Status::Waiting(Ask {
-                        decision,
-                        who,
-                        each_base,
-                        offer_pc: self.offer_pc,
-                    });
-                    return Ok(Stop::Suspended);
-                }
-                Op::Rank => {
-                    if !self.triggers_checked {
-                        self.frames.last_mut().expect("frame").pc = pc;
-                        self.triggers_checked = true;
-                        self.run_triggers(def, events)?;
-                        continue;
-                    }
-                    self.rank(def, events)?;
-                }
-                Op::OptionTable(option) => {
-                    let n = self.pop();
-                    let values = &self.lists[option as usize];
-                    let v = if n <= 0 || values.is_empty() {
-                        0
-                    } else {
-                        values[(n as usize - 1).min(values.len() - 1)]
-                    };
-                    self.stack.push(v);
-                }
-                Op::ResumeAsk => {
-                    let frame = self.frames.pop().expect("frame");
-                    self.stack.truncate(frame.stack_base as usize);
-                    self.locals.truncate(frame.locals_base as usize);
-                    let Some(ask) = self.interrupted.pop() else {
-                        return Err(self.error(
-                            def,
-                            Code::RuntimeError,
-                            "an anytime action ended outside a decision".into(),
-                        ));
-                    };
-                    // Ask the interrupted decision again, building its offers
-                    // afresh: the action may have changed what is legal, and
-                    // the anytime actions are offered again. Its triggers ran.
-                    self.frames.last_mut().expect("the asking frame").pc = ask.offer_pc;
-                    self.triggers_checked = true;
-                }
-                Op::Roll => {
-                    let piece = self.pop_piece();
-                    self.roll(def, piece, events)?;
-                }
-                Op::RollAll => {
-                    let zone = self.pop_zone();
-                    self.roll_all(def, zone, events)?;
-                }
-                Op::Fail(message) => {
-                    return Err(self.error(def, Code::RuntimeError, def.messages[message as usize].clone()));
                 }
             }
+            Op::SpaceOf(board) => {
+                let piece = self.pop_piece();
+                let zone = &def.zones[self.piece_zone[piece as usize] as usize];
+                if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
+                    return Err(self.error(
+                        def,
+                        Code::NotOnBoard,
+                        format!(
+                            "{} is in `{}`, not on board `{}`",
+                            def.piece_label(self.face[piece as usize]),
+                            def.zone_name(self.piece_zone[piece as usize]),
+                            def.boards[board as usize].name
+                        ),
+                    ));
+                }
+                self.stack.push(zone.index as i64);
+            }
+            Op::SpaceIn { first, len } => {
+                let i = self.pop();
+                if !(0..len as i64).contains(&i) {
+                    return Err(self.error(
+                        def,
+                        Code::NoSuchSpace,
+                        format!("there is no space {i} here: the spaces are 0 to {}", len as i64 - 1),
+                    ));
+                }
+                self.stack.push(first as i64 + i);
+            }
+            Op::CellAt(board) => {
+                let column = self.pop();
+                let row = self.pop();
+                self.stack.push(def.boards[board as usize].cell(row, column));
+            }
+            Op::Coordinate { board, column } => {
+                let space = self.pop();
+                let b = &def.boards[board as usize];
+                if !(0..b.spaces() as i64).contains(&space) {
+                    return Err(self.off_board(def));
+                }
+                let (r, c) = b.coordinates(crate::ir::id_from_value(space));
+                self.stack.push(if column { c } else { r });
+            }
+            Op::Step(board) => {
+                let direction = self.pop();
+                let space = self.pop();
+                self.stack.push(def.boards[board as usize].step(space, direction));
+            }
+            Op::Forward { board, backward } => {
+                let seat = self.pop();
+                let ahead = def.boards[board as usize].forward[seat as usize];
+                let d = if backward {
+                    crate::ir::grid::opposite(ahead)
+                } else {
+                    ahead
+                };
+                self.stack.push(d as i64);
+            }
+            Op::LongestRun { board, family, matcher } => {
+                let (key, owner) = self.pop_matcher(matcher);
+                let first = def.families[family as usize].first;
+                let run = def.boards[board as usize].longest_run(|space| {
+                    self.zones[(first + space) as usize]
+                        .iter()
+                        .any(|&p| self.matches(def, matcher, p, key, owner))
+                });
+                self.stack.push(run);
+            }
+            Op::CountOnBoard { board, matcher } => {
+                let (key, owner) = self.pop_matcher(matcher);
+                let mut n = 0;
+                for &family in &def.boards[board as usize].slots {
+                    let f = &def.families[family as usize];
+                    for zone in f.first..f.first + f.len {
+                        n += self.zones[zone as usize]
+                            .iter()
+                            .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                            .count() as i64;
+                    }
+                }
+                self.stack.push(n);
+            }
+            Op::ActionValue { decision, entry } => {
+                let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                    unreachable!("the checker gives action values to action decisions")
+                };
+                let n = actions[entry as usize].params.len();
+                let at = self.stack.len() - n;
+                let value = ChoiceValue::action(actions, entry as usize, &self.stack[at..]);
+                self.stack.truncate(at);
+                match value {
+                    Some(v) => self.stack.push(v.raw()),
+                    None => {
+                        return Err(self.error(
+                            def,
+                            Code::BadAction,
+                            "an action's number parameter is outside 0 to 65535".into(),
+                        ));
+                    }
+                }
+            }
+            Op::ActionEntry(decision) => {
+                let value = ChoiceValue::from_raw(self.pop());
+                let entry = match &def.decisions[decision as usize].kind {
+                    ChoiceKind::Actions(actions) => value.action_entry(actions),
+                    _ => 0,
+                };
+                self.stack.push(entry as i64);
+            }
+            Op::ActionParam { decision, entry, param } => {
+                let value = ChoiceValue::from_raw(self.pop());
+                let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                    unreachable!("the checker gives action values to action decisions")
+                };
+                let param = value.action_param(actions, entry as usize, param as usize);
+                self.stack.push(param);
+            }
+            Op::KindAt(set) => {
+                let i = self.pop();
+                self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
+            }
+            Op::TypeAt(group) => {
+                let i = self.pop();
+                self.stack.push(def.groups[group as usize].types[i as usize] as i64);
+            }
+            Op::Table(table) => {
+                let n = self.pop();
+                let values = &def.tables[table as usize];
+                let v = if n <= 0 {
+                    0
+                } else {
+                    values[(n as usize - 1).min(values.len() - 1)]
+                };
+                self.stack.push(v);
+            }
+            Op::Move => {
+                let zone = self.pop_zone();
+                let piece = self.pop_piece();
+                self.place(def, piece, zone, events);
+            }
+            Op::MoveAll => {
+                let to = self.pop_zone();
+                let from = self.pop_zone();
+                while let Some(&piece) = self.zones[from as usize].last() {
+                    self.place(def, piece, to, events);
+                }
+            }
+            Op::Deal => {
+                let to = self.pop_zone();
+                let from = self.pop_zone();
+                let n = self.pop();
+                let available = self.zones[from as usize].len() as i64;
+                if n > available {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            Code::EmptyZone,
+                            format!("cannot deal {n} from `{}`: only {available} left", def.zone_name(from)),
+                        )
+                        .label(self.span(def), "dealt here")
+                        .help("check `size of` the zone first, or decide what happens when it runs out"),
+                    ));
+                }
+                for _ in 0..n {
+                    let piece = *self.zones[from as usize].last().expect("counted above");
+                    self.place(def, piece, to, events);
+                }
+            }
+            Op::Shuffle => {
+                let zone = self.pop_zone();
+                self.shuffle(def, zone, events)?;
+            }
+            Op::Reveal { to_one } => {
+                let mask = if to_one {
+                    1u32 << self.pop()
+                } else {
+                    def.all_seats_mask()
+                };
+                let piece = self.pop_piece();
+                self.known[piece as usize] |= mask;
+                events.push(Event::Reveal {
+                    piece,
+                    value: self.die_value(def, piece),
+                    to: mask,
+                    seen_by: self.known[piece as usize],
+                });
+            }
+            Op::Win => {
+                let seat = self.pop() as Seat;
+                let reason = match self.running_trigger(def) {
+                    Some(t) => EndReason::Trigger(t),
+                    None => EndReason::Win(self.span(def)),
+                };
+                self.end_game(Some(seat), reason, events);
+                return Ok(Flow::Reload);
+            }
+            Op::Hide => {
+                let piece = self.pop_piece();
+                events.push(Event::Hide {
+                    piece,
+                    seen_by: self.known[piece as usize],
+                });
+            }
+            Op::DeclareDraw(reason) => {
+                let trigger = self.running_trigger(def);
+                if trigger.is_none() && !self.triggers_checked {
+                    // The last action may have won the game: triggers
+                    // look at it before the flow calls it a draw.
+                    self.frames.last_mut().expect("frame").pc = pc;
+                    self.triggers_checked = true;
+                    self.run_triggers(def, events)?;
+                    return Ok(Flow::Reload);
+                }
+                let reason = match trigger {
+                    Some(t) => EndReason::Trigger(t),
+                    None => EndReason::Draw(self.span(def), reason),
+                };
+                self.end_game(None, reason, events);
+                return Ok(Flow::Reload);
+            }
+            Op::EndGame => {
+                // Leave every procedure and go to scoring.
+                let main = &self.frames[0];
+                self.stack.truncate(main.stack_base as usize);
+                self.locals
+                    .truncate(main.locals_base as usize + def.procs[def.main as usize].locals as usize);
+                self.frames.truncate(1);
+                self.frames[0].pc = def.result_pc;
+                return Ok(Flow::Reload);
+            }
+            Op::ChoiceReset => {
+                self.offer_pc = pc;
+                for offers in &mut self.offers {
+                    offers.clear();
+                }
+            }
+            Op::Ask(decision) | Op::AskEach(decision, _) => {
+                if !self.triggers_checked {
+                    // Triggers see the state every decision is made in;
+                    // then this op runs again.
+                    self.frames.last_mut().expect("frame").pc = pc;
+                    self.triggers_checked = true;
+                    self.run_triggers(def, events)?;
+                    return Ok(Flow::Reload);
+                }
+                let (who, each_base) = match op {
+                    Op::Ask(_) => (vec![self.pop() as Seat], None),
+                    Op::AskEach(_, base) => ((0..def.players() as Seat).collect(), Some(base)),
+                    _ => unreachable!(),
+                };
+                self.dedupe_offers(def, decision);
+                if let Some(&empty) = who.iter().find(|&&s| self.offers[s as usize].is_empty()) {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            Code::NothingToChoose,
+                            format!("{} has nothing to choose from", def.seat_name(empty)),
+                        )
+                        .label(def.decisions[decision as usize].span, "asked here")
+                        .help("a decision needs at least one choice; check the condition or the zone first"),
+                    ));
+                }
+                self.offer_anytime(def, &who, events)?;
+                self.status = Status::Waiting(Ask {
+                    decision,
+                    who,
+                    each_base,
+                    offer_pc: self.offer_pc,
+                });
+                return Ok(Flow::Reload);
+            }
+            Op::Rank => {
+                if !self.triggers_checked {
+                    self.frames.last_mut().expect("frame").pc = pc;
+                    self.triggers_checked = true;
+                    self.run_triggers(def, events)?;
+                    return Ok(Flow::Reload);
+                }
+                self.rank(def, events)?;
+                return Ok(Flow::Reload);
+            }
+            Op::OptionTable(option) => {
+                let n = self.pop();
+                let values = &self.lists[option as usize];
+                let v = if n <= 0 || values.is_empty() {
+                    0
+                } else {
+                    values[(n as usize - 1).min(values.len() - 1)]
+                };
+                self.stack.push(v);
+            }
+            Op::ResumeAsk => {
+                let frame = self.frames.pop().expect("frame");
+                self.stack.truncate(frame.stack_base as usize);
+                self.locals.truncate(frame.locals_base as usize);
+                let Some(ask) = self.interrupted.pop() else {
+                    return Err(self.error(
+                        def,
+                        Code::RuntimeError,
+                        "an anytime action ended outside a decision".into(),
+                    ));
+                };
+                // Ask the interrupted decision again, building its offers
+                // afresh: the action may have changed what is legal, and
+                // the anytime actions are offered again. Its triggers ran.
+                self.frames.last_mut().expect("the asking frame").pc = ask.offer_pc;
+                self.triggers_checked = true;
+                return Ok(Flow::Reload);
+            }
+            Op::Roll => {
+                let piece = self.pop_piece();
+                self.roll(def, piece, events)?;
+            }
+            Op::RollAll => {
+                let zone = self.pop_zone();
+                self.roll_all(def, zone, events)?;
+            }
+            Op::Fail(message) => {
+                return Err(self.error(def, Code::RuntimeError, def.messages[message as usize].clone()));
+            }
+            Op::Push(_)
+            | Op::Pop
+            | Op::Dup
+            | Op::Load(_)
+            | Op::Store(_)
+            | Op::LoadAt(_)
+            | Op::LoadVar(_)
+            | Op::LoadVarAt(_)
+            | Op::LoadOption(_)
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Rem
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::Not
+            | Op::Neg
+            | Op::Opponent
+            | Op::NextSeat
+            | Op::Jump(_)
+            | Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::Next { .. }
+            | Op::NextPiece { .. }
+            | Op::NextOnBoard { .. }
+            | Op::NextNeighbour { .. }
+            | Op::ChoiceAdd
+            | Op::ZoneOf(_)
+            | Op::Size => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
+        Ok(Flow::Continue)
     }
 }
