@@ -8,6 +8,7 @@
 //! `&Game`; code that only reads the definition takes a `&GameDef`, and a
 //! `&Game` serves there too, since it derefs to its definition.
 
+use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
 use crate::engine::lower::{Ins, lower};
@@ -25,6 +26,10 @@ pub struct Game {
     pub(crate) script: Option<Script>,
     /// The flow program as the interpreter runs it (see [`lower`]).
     pub(crate) program: Vec<Ins>,
+    /// Per piece definition, whether another one has the same identity
+    /// ([`GameDef::same_identity`]): only such pieces can be alike in a
+    /// menu of choices.
+    pub(crate) twinned: Vec<bool>,
 }
 
 impl Game {
@@ -33,7 +38,18 @@ impl Game {
     /// program is built from it.
     pub(crate) fn new(def: GameDef, script: Option<Script>) -> Game {
         let program = lower(&def);
-        Game { def, script, program }
+        let mut copies: HashMap<_, usize> = HashMap::new();
+        let identity = |p: &crate::ir::Piece| (p.ty, p.kind, p.value, p.owner);
+        for piece in &def.pieces {
+            *copies.entry(identity(piece)).or_default() += 1;
+        }
+        let twinned = def.pieces.iter().map(|p| copies[&identity(p)] > 1).collect();
+        Game {
+            def,
+            script,
+            program,
+            twinned,
+        }
     }
 }
 

@@ -315,11 +315,11 @@ impl Declarer {
                         continue;
                     }
                     players = Some(*span);
-                    if !(1..=8).contains(count) {
+                    if !(1..=crate::ir::MAX_PLAYERS as i64).contains(count) {
                         self.diags.push(
                             Diagnostic::error(Code::BadPlayerCount, format!("{count} players is not supported"))
                                 .label(*span, "here")
-                                .help("a game has from 1 to 8 players"),
+                                .help(format!("a game has from 1 to {} players", crate::ir::MAX_PLAYERS)),
                         );
                         continue;
                     }

@@ -27,7 +27,9 @@ use std::collections::HashSet;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
-use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, Seat, ZoneId, id_from_value};
+use crate::ir::{
+    ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId, id_from_value,
+};
 
 /// A runtime failure, pointed at the `.rules` file.
 pub(crate) type RuntimeError = Box<Diagnostic>;
@@ -52,7 +54,7 @@ struct Frame {
 #[derive(Clone, Debug)]
 struct Ask {
     decision: DecisionId,
-    who: Vec<Seat>,
+    who: Seats,
     /// For a simultaneous decision: where each seat's choice is stored.
     each_base: Option<u16>,
     /// The `ChoiceReset` that began building the offers, in the asking
@@ -67,6 +69,43 @@ enum Status {
     Waiting(Ask),
     Over(Outcome),
     Failed,
+}
+
+/// The seats answering a decision, in seat order: kept inline, since a
+/// decision is asked at every step of a playout.
+#[derive(Clone, Copy, Debug)]
+struct Seats {
+    len: u8,
+    seats: [Seat; MAX_PLAYERS],
+}
+
+impl Seats {
+    /// One seat.
+    fn one(seat: Seat) -> Seats {
+        let mut seats = [0; MAX_PLAYERS];
+        seats[0] = seat;
+        Seats { len: 1, seats }
+    }
+
+    /// Every seat of a game of `players` (at most [`MAX_PLAYERS`], as the checker ensures).
+    fn all(players: usize) -> Seats {
+        let mut seats = [0; MAX_PLAYERS];
+        for (seat, slot) in seats.iter_mut().enumerate().take(players) {
+            *slot = seat as Seat;
+        }
+        Seats {
+            len: players.min(MAX_PLAYERS) as u8,
+            seats,
+        }
+    }
+}
+
+impl std::ops::Deref for Seats {
+    type Target = [Seat];
+
+    fn deref(&self) -> &[Seat] {
+        &self.seats[..self.len as usize]
+    }
 }
 
 /// A chance outcome fixed in advance (a scenario or a replay): the pieces
@@ -414,7 +453,7 @@ impl State {
                 .map_err(EngineError::Runtime);
         }
         let kind = &def.decisions[ask.decision as usize];
-        for &seat in &ask.who {
+        for &seat in ask.who.iter() {
             let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
             let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
             let pieces = def
@@ -506,7 +545,7 @@ impl State {
                 });
             }
         }
-        for &seat in &ask.who {
+        for &seat in ask.who.iter() {
             let mine: Vec<&Choice> = choices.iter().filter(|c| c.seat == seat).collect();
             if mine.len() != 1 {
                 return Err(IllegalAction::WrongChoices {
@@ -544,25 +583,33 @@ impl State {
     /// the piece parameters of one action of a menu. The first of each is
     /// kept, so the order of the offers, and what a seeded agent picks,
     /// depend only on the state.
-    fn dedupe_offers(&mut self, def: &GameDef, decision: DecisionId) {
+    fn dedupe_offers(&mut self, def: &Game, decision: DecisionId) {
         match &def.decisions[decision as usize].kind {
             ChoiceKind::Piece => {
                 for seat in 0..self.offers.len() {
-                    let offers = std::mem::take(&mut self.offers[seat]);
-                    let mut kept: Vec<i64> = Vec::with_capacity(offers.len());
-                    for value in offers {
+                    // Deduplicated in place: the kept offers move to the front.
+                    let mut offers = std::mem::take(&mut self.offers[seat]);
+                    let mut kept = 0;
+                    for at in 0..offers.len() {
+                        let value = offers[at];
                         let this = ChoiceValue::from_raw(value).as_piece();
+                        // A piece with no twin is alike no other piece.
+                        let twinned = this.is_some_and(|c| def.twinned[self.face[c.piece as usize] as usize]);
                         let same = |k: i64| {
                             k == value
                                 || ChoiceValue::from_raw(k).as_piece().zip(this).is_some_and(|(a, b)| {
-                                    a.declared == b.declared && self.alike_for(def, seat as Seat, a.piece, b.piece)
+                                    a.declared == b.declared
+                                        && (a.piece == b.piece
+                                            || (twinned && self.alike_for(def, seat as Seat, a.piece, b.piece)))
                                 })
                         };
-                        if !kept.iter().any(|&k| same(k)) {
-                            kept.push(value);
+                        if !offers[..kept].iter().any(|&k| same(k)) {
+                            offers[kept] = value;
+                            kept += 1;
                         }
                     }
-                    self.offers[seat] = kept;
+                    offers.truncate(kept);
+                    self.offers[seat] = offers;
                 }
             }
             kind @ ChoiceKind::Actions(actions)

@@ -3,7 +3,7 @@
 
 use super::events::{EndReason, Event};
 use super::lower::Ins;
-use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
+use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
 use crate::ir::{
@@ -648,6 +648,55 @@ impl State {
                         let seat = self.pop();
                         self.offers[seat as usize].push(value);
                     }
+                    Ins::Op(Op::CellAt(board)) => {
+                        let column = self.pop();
+                        let row = self.pop();
+                        self.stack.push(def.boards[board as usize].cell(row, column));
+                    }
+                    Ins::Op(Op::Step(board)) => {
+                        let direction = self.pop();
+                        let space = self.pop();
+                        self.stack.push(def.boards[board as usize].step(space, direction));
+                    }
+                    Ins::Op(Op::Forward { board, backward }) => {
+                        let seat = self.pop();
+                        let ahead = def.boards[board as usize].forward[seat as usize];
+                        let d = if backward {
+                            crate::ir::grid::opposite(ahead)
+                        } else {
+                            ahead
+                        };
+                        self.stack.push(d as i64);
+                    }
+                    Ins::Op(Op::ActionEntry(decision)) => {
+                        let value = ChoiceValue::from_raw(self.pop());
+                        let entry = match &def.decisions[decision as usize].kind {
+                            ChoiceKind::Actions(actions) => value.action_entry(actions),
+                            _ => 0,
+                        };
+                        self.stack.push(entry as i64);
+                    }
+                    Ins::Op(Op::ActionParam { decision, entry, param }) => {
+                        let value = ChoiceValue::from_raw(self.pop());
+                        let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
+                            unreachable!("the checker gives action values to action decisions")
+                        };
+                        let param = value.action_param(actions, entry as usize, param as usize);
+                        self.stack.push(param);
+                    }
+                    Ins::Op(Op::KindAt(set)) => {
+                        let i = self.pop();
+                        self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
+                    }
+                    Ins::Op(Op::TypeAt(group)) => {
+                        let i = self.pop();
+                        self.stack.push(def.groups[group as usize].types[i as usize] as i64);
+                    }
+                    Ins::Op(Op::Beats) => {
+                        let b = id_from_value(self.pop());
+                        let a = id_from_value(self.pop());
+                        self.stack.push(i64::from(def.beats(a, b)));
+                    }
                     Ins::LoadLoad(a, b) => {
                         self.stack.push(self.locals[locals_base + a as usize]);
                         self.stack.push(self.locals[locals_base + b as usize]);
@@ -801,11 +850,6 @@ impl State {
                     });
                 }
             }
-            Op::Beats => {
-                let b = id_from_value(self.pop());
-                let a = id_from_value(self.pop());
-                self.stack.push(i64::from(def.beats(a, b)));
-            }
             Op::Call(proc) => {
                 self.count_step(def)?;
                 self.enter(def, proc, stop_depth)?;
@@ -942,11 +986,6 @@ impl State {
                 }
                 self.stack.push(first as i64 + i);
             }
-            Op::CellAt(board) => {
-                let column = self.pop();
-                let row = self.pop();
-                self.stack.push(def.boards[board as usize].cell(row, column));
-            }
             Op::Coordinate { board, column } => {
                 let space = self.pop();
                 let b = &def.boards[board as usize];
@@ -956,29 +995,20 @@ impl State {
                 let (r, c) = b.coordinates(crate::ir::id_from_value(space));
                 self.stack.push(if column { c } else { r });
             }
-            Op::Step(board) => {
-                let direction = self.pop();
-                let space = self.pop();
-                self.stack.push(def.boards[board as usize].step(space, direction));
-            }
-            Op::Forward { board, backward } => {
-                let seat = self.pop();
-                let ahead = def.boards[board as usize].forward[seat as usize];
-                let d = if backward {
-                    crate::ir::grid::opposite(ahead)
-                } else {
-                    ahead
-                };
-                self.stack.push(d as i64);
-            }
             Op::LongestRun { board, family, matcher } => {
                 let (key, owner) = self.pop_matcher(matcher);
                 let first = def.families[family as usize].first;
-                let run = def.boards[board as usize].longest_run(|space| {
-                    self.zones[(first + space) as usize]
-                        .iter()
-                        .any(|&p| self.matches(def, matcher, p, key, owner))
-                });
+                let board = &def.boards[board as usize];
+                // Each space is tested once: the walk asks about most spaces
+                // several times (once per direction, and as a run's start).
+                let holds: Vec<bool> = (0..board.spaces())
+                    .map(|space| {
+                        self.zones[(first + space) as usize]
+                            .iter()
+                            .any(|&p| self.matches(def, matcher, p, key, owner))
+                    })
+                    .collect();
+                let run = board.longest_run(|space| holds[space as usize]);
                 self.stack.push(run);
             }
             Op::CountOnBoard { board, matcher } => {
@@ -1013,30 +1043,6 @@ impl State {
                         ));
                     }
                 }
-            }
-            Op::ActionEntry(decision) => {
-                let value = ChoiceValue::from_raw(self.pop());
-                let entry = match &def.decisions[decision as usize].kind {
-                    ChoiceKind::Actions(actions) => value.action_entry(actions),
-                    _ => 0,
-                };
-                self.stack.push(entry as i64);
-            }
-            Op::ActionParam { decision, entry, param } => {
-                let value = ChoiceValue::from_raw(self.pop());
-                let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
-                    unreachable!("the checker gives action values to action decisions")
-                };
-                let param = value.action_param(actions, entry as usize, param as usize);
-                self.stack.push(param);
-            }
-            Op::KindAt(set) => {
-                let i = self.pop();
-                self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
-            }
-            Op::TypeAt(group) => {
-                let i = self.pop();
-                self.stack.push(def.groups[group as usize].types[i as usize] as i64);
             }
             Op::Table(table) => {
                 let n = self.pop();
@@ -1158,8 +1164,8 @@ impl State {
                     return Ok(Flow::Reload);
                 }
                 let (who, each_base) = match op {
-                    Op::Ask(_) => (vec![self.pop() as Seat], None),
-                    Op::AskEach(_, base) => ((0..def.players() as Seat).collect(), Some(base)),
+                    Op::Ask(_) => (Seats::one(self.pop() as Seat), None),
+                    Op::AskEach(_, base) => (Seats::all(def.players()), Some(base)),
                     _ => unreachable!(),
                 };
                 self.dedupe_offers(def, decision);
@@ -1264,6 +1270,14 @@ impl State {
             | Op::NextNeighbour { .. }
             | Op::ChoiceAdd
             | Op::ZoneOf(_)
+            | Op::CellAt(_)
+            | Op::Step(_)
+            | Op::Forward { .. }
+            | Op::ActionEntry(_)
+            | Op::ActionParam { .. }
+            | Op::KindAt(_)
+            | Op::TypeAt(_)
+            | Op::Beats
             | Op::Size => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
         Ok(Flow::Continue)

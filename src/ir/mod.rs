@@ -18,6 +18,9 @@ use crate::diagnostic::{Sources, Span};
 
 /// A seat (player), numbered from 0 in `players` order; indexes [`GameDef::seats`].
 pub type Seat = u8;
+/// The most players a game may have (the checker refuses more): seat sets
+/// fit in small fixed arrays and bit masks.
+pub const MAX_PLAYERS: usize = 8;
 /// A piece: an index into [`GameDef::pieces`].
 pub type PieceId = u16;
 /// A zone: an index into [`GameDef::zones`].
