@@ -138,6 +138,44 @@ pub(crate) enum Ins {
     LocalZoneSize { slot: u16, family: u16 },
     /// `ZoneOf(family) Size`
     ZoneSize(u16),
+    /// `Load(slot) ZoneOf(family) Size Push(value) <cmp> JumpIf..(target)`:
+    /// "if size of the zone of this space == 0".
+    LocalZoneSizeJump {
+        slot: u16,
+        family: u16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+    },
+    /// `CellAt(board) ZoneOf(family) Size Push(value) <cmp> JumpIf..(target)`:
+    /// "if size of the zone at this row and column == 0".
+    CellZoneSizeJump {
+        board: u16,
+        family: u16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+    },
+    /// A loop's `Jump(head)` back to its `Next { value, last, exit }`:
+    /// counts the round and takes the loop step at once.
+    JumpNext {
+        value: u16,
+        last: u16,
+        exit: u32,
+        head: u32,
+    },
+    /// A loop's `Jump(head)` back to its `NextNeighbour { .. }`, likewise;
+    /// its exit is `head + exit_after` (kept small for the instruction to
+    /// stay two words).
+    JumpNextNeighbour {
+        board: u16,
+        from: u16,
+        value: u16,
+        exit_after: u16,
+        head: u32,
+    },
 }
 
 // Instructions are copied out of the program one by one, like ops.
@@ -147,7 +185,7 @@ const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 impl Ins {
     pub(crate) fn len(self) -> usize {
         match self {
-            Ins::Op(_) => 1,
+            Ins::Op(_) | Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } => 1,
             Ins::LoadLoad(..)
             | Ins::LoadConst { .. }
             | Ins::StoreLoad { .. }
@@ -158,6 +196,7 @@ impl Ins {
             | Ins::ZoneSize(_) => 2,
             Ins::CmpConstJump { .. } | Ins::LocalZoneSize { .. } => 3,
             Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } => 4,
+            Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
         }
     }
 }
@@ -172,7 +211,7 @@ pub(crate) fn lower(def: &GameDef) -> Vec<Ins> {
     while pc < code.len() {
         // Fuse only a run nothing jumps into; it may be jumped to itself.
         let free = |len: usize| pc + len <= code.len() && (pc + 1..pc + len).all(|at| !landed[at]);
-        let fused = [4, 3, 2]
+        let fused = [6, 4, 3, 2]
             .into_iter()
             .filter(|&len| free(len))
             .find_map(|len| fuse(&code[pc..pc + len]));
@@ -181,10 +220,49 @@ pub(crate) fn lower(def: &GameDef) -> Vec<Ins> {
                 program[pc] = ins;
                 pc += ins.len();
             }
-            None => pc += 1,
+            None => {
+                program[pc] = thread_back_jump(code, pc);
+                pc += 1;
+            }
         }
     }
     program
+}
+
+/// The op at `pc` itself, or, for a loop's jump back to its step, the jump
+/// and the step in one instruction.
+fn thread_back_jump(code: &[Op], pc: usize) -> Ins {
+    let op = code[pc];
+    let Op::Jump(head) = op else {
+        return Ins::Op(op);
+    };
+    if head as usize > pc {
+        return Ins::Op(op);
+    }
+    match code[head as usize] {
+        Op::Next { value, last, exit } => Ins::JumpNext {
+            value,
+            last,
+            exit,
+            head,
+        },
+        Op::NextNeighbour {
+            board,
+            from,
+            value,
+            exit,
+        } => match exit.checked_sub(head).and_then(|after| u16::try_from(after).ok()) {
+            Some(exit_after) => Ins::JumpNextNeighbour {
+                board,
+                from,
+                value,
+                exit_after,
+                head,
+            },
+            None => Ins::Op(op),
+        },
+        _ => Ins::Op(op),
+    }
 }
 
 /// The fused instruction for exactly this run of ops, if there is one.
@@ -196,6 +274,28 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         _ => None,
     };
     Some(match *run {
+        [Op::Load(slot), Op::ZoneOf(family), Op::Size, Op::Push(v), cmp, j] => {
+            let (when, target) = jump(j)?;
+            Ins::LocalZoneSizeJump {
+                slot,
+                family,
+                cmp: Cmp::of(cmp)?,
+                when,
+                value: i16::try_from(v).ok()?,
+                target,
+            }
+        }
+        [Op::CellAt(board), Op::ZoneOf(family), Op::Size, Op::Push(v), cmp, j] => {
+            let (when, target) = jump(j)?;
+            Ins::CellZoneSizeJump {
+                board,
+                family,
+                cmp: Cmp::of(cmp)?,
+                when,
+                value: i16::try_from(v).ok()?,
+                target,
+            }
+        }
         [Op::Load(slot), Op::Push(v), Op::Add, Op::Store(to)] if slot == to => {
             Ins::AddToLocal { slot, value: small(v)? }
         }
@@ -274,6 +374,7 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
                 | Op::Store(_)
                 | Op::ZoneOf(_)
                 | Op::Size
+                | Op::CellAt(_)
                 | Op::JumpIfFalse(_)
                 | Op::JumpIfTrue(_)
         ) || Cmp::of(*op).is_some()
@@ -305,5 +406,48 @@ mod tests {
         );
         assert_eq!(fuse(&[Op::Load(1), Op::Push(1), Op::Add, Op::Store(2)]), None);
         assert_eq!(fuse(&[Op::Push(i64::MAX), Op::Add]), None);
+        let empty_space = [
+            Op::Load(2),
+            Op::ZoneOf(1),
+            Op::Size,
+            Op::Push(0),
+            Op::Eq,
+            Op::JumpIfFalse(40),
+        ];
+        assert!(matches!(
+            fuse(&empty_space),
+            Some(Ins::LocalZoneSizeJump {
+                slot: 2,
+                family: 1,
+                value: 0,
+                target: 40,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_loops_jump_back_takes_its_step() {
+        let code = [
+            Op::Next {
+                value: 0,
+                last: 1,
+                exit: 3,
+            },
+            Op::Jump(0),
+            Op::Jump(3),
+            Op::Return,
+        ];
+        assert_eq!(
+            thread_back_jump(&code, 1),
+            Ins::JumpNext {
+                value: 0,
+                last: 1,
+                exit: 3,
+                head: 0
+            }
+        );
+        // A jump forward stays a jump.
+        assert_eq!(thread_back_jump(&code, 2), Ins::Op(Op::Jump(3)));
     }
 }

@@ -354,6 +354,19 @@ impl State {
         Ok(())
     }
 
+    /// Counts one round of a loop whose jump back is the op before `pc`:
+    /// the frame's counter is written back only when the flow is stuck,
+    /// for the error to point at the jump.
+    #[inline(always)]
+    fn count_round(&mut self, def: &GameDef, pc: usize) -> Result<(), RuntimeError> {
+        if self.steps < MAX_STEPS_BETWEEN_DECISIONS {
+            self.steps += 1;
+            return Ok(());
+        }
+        self.frames.last_mut().expect("frame").pc = pc as u32;
+        self.count_step(def)
+    }
+
     /// Counts one loop round or call; a flow that makes too many of them
     /// without asking anyone is stuck.
     fn count_step(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
@@ -572,10 +585,84 @@ impl State {
                     Ins::Op(Op::Jump(t)) => {
                         // Every loop jumps back: count the rounds, not every op.
                         if (t as usize) < pc {
-                            self.frames.last_mut().expect("frame").pc = pc as u32;
-                            self.count_step(def)?;
+                            self.count_round(def, pc)?;
                         }
                         pc = t as usize;
+                    }
+                    Ins::JumpNext {
+                        value,
+                        last,
+                        exit,
+                        head,
+                    } => {
+                        self.count_round(def, pc)?;
+                        let v = &mut self.locals[locals_base + value as usize];
+                        *v += 1;
+                        pc = if *v > self.locals[locals_base + last as usize] {
+                            exit as usize
+                        } else {
+                            head as usize + 1
+                        };
+                    }
+                    Ins::JumpNextNeighbour {
+                        board,
+                        from,
+                        value,
+                        exit_after,
+                        head,
+                    } => {
+                        self.count_round(def, pc)?;
+                        pc = match self.next_neighbour(def, locals_base, board, from, value) {
+                            Some(true) => head as usize + 1,
+                            Some(false) => head as usize + exit_after as usize,
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = head + 1;
+                                return Err(self.off_board(def));
+                            }
+                        };
+                    }
+                    Ins::LocalZoneSizeJump {
+                        slot,
+                        family,
+                        cmp,
+                        when,
+                        value,
+                        target,
+                    } => {
+                        let index = self.locals[locals_base + slot as usize];
+                        let Some(zone) = self.zone_of(def, family, index) else {
+                            // Point at the `ZoneOf`, the second op of the run.
+                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                            return Err(self.off_board(def));
+                        };
+                        let size = self.zones[zone].len() as i64;
+                        pc = if cmp.holds(size, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            pc + 5
+                        };
+                    }
+                    Ins::CellZoneSizeJump {
+                        board,
+                        family,
+                        cmp,
+                        when,
+                        value,
+                        target,
+                    } => {
+                        let column = self.pop();
+                        let row = self.pop();
+                        let space = def.boards[board as usize].cell(row, column);
+                        let Some(zone) = self.zone_of(def, family, space) else {
+                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                            return Err(self.off_board(def));
+                        };
+                        let size = self.zones[zone].len() as i64;
+                        pc = if cmp.holds(size, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            pc + 5
+                        };
                     }
                     Ins::Op(Op::JumpIfFalse(t)) => {
                         if self.pop() == 0 {
