@@ -82,7 +82,8 @@ pub struct SearchStats {
     pub determinize: Duration,
     /// Walking the tree: keys, selection, applying the tree's moves.
     pub tree: Duration,
-    /// Random playouts to the end.
+    /// Random playouts to the end, scoring them and backing the score up
+    /// the tree.
     pub rollout: Duration,
     /// Wall time of the whole search.
     pub total: Duration,
@@ -511,10 +512,17 @@ fn select(
         return (sel[i] as usize, i);
     }
     let mut best = (f64::NEG_INFINITY, 0);
+    // Moves offered together have mostly been available as often: one
+    // logarithm serves them all.
+    let mut log = (0, 0.0);
     for (i, &a) in sel.iter().enumerate() {
         let arm = &arms[a as usize];
         let n = arm.visits as f64;
-        let ucb = arm.reward / n + c * ((arm.available.max(1) as f64).ln() / n).sqrt();
+        let available = arm.available.max(1);
+        if log.0 != available {
+            log = (available, (available as f64).ln());
+        }
+        let ucb = arm.reward / n + c * (log.1 / n).sqrt();
         if ucb > best.0 {
             best = (ucb, i);
         }
