@@ -1,5 +1,6 @@
 //! The search players, measured: IS-MCTS iterations per second per game and
-//! where the time goes (sampling worlds, walking the tree, playouts).
+//! where the time goes (sampling worlds, walking the tree, playouts and
+//! backing up their scores).
 //!
 //! `cargo bench --bench agents -- [ITERATIONS [GAME...]]`
 //!
@@ -45,7 +46,7 @@ fn main() {
     }
 }
 
-/// Plays mcts (seat 1) against random until `budget` has passed, and
+/// Plays mcts (the first seat) against random until `budget` has passed, and
 /// reports iterations per second and the time split.
 fn speed(game: &str, iterations: u32, budget: Duration) {
     let def = load(game);

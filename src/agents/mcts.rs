@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
-use super::search::{rewards, rollout};
+use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
-use crate::engine::{Event, Observation, Pick, mix};
+use crate::engine::{Event, Observation, Pick, World, mix};
 use crate::game::Game;
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
@@ -82,7 +82,8 @@ pub struct SearchStats {
     pub determinize: Duration,
     /// Walking the tree: keys, selection, applying the tree's moves.
     pub tree: Duration,
-    /// Random playouts to the end.
+    /// Random playouts to the end, scoring them and backing the score up
+    /// the tree.
     pub rollout: Duration,
     /// Wall time of the whole search.
     pub total: Duration,
@@ -100,21 +101,149 @@ impl SearchStats {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-struct Node {
+/// The search tree. Its nodes' arms and children lie in two shared arenas,
+/// each node's in one run ([`Span`]), so a search allocates only as the
+/// arenas grow, never per node or per iteration.
+#[derive(Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
     arms: Vec<Arm>,
     /// By the searching seat's observation of the joint move.
     children: Vec<(u64, u32)>,
 }
 
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    arms: Span,
+    children: Span,
+}
+
+/// A node's run in an arena: `len` items in use, room for `cap`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+    cap: u32,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+
+    /// Makes room for `extra` more items: in place when the run ends the
+    /// arena, else by moving it to the end with twice the room.
+    fn reserve<T: Copy>(&mut self, arena: &mut Vec<T>, extra: u32, fill: T) {
+        if self.len + extra <= self.cap {
+            return;
+        }
+        let cap = (self.len + extra).max(2 * self.cap);
+        if (self.start + self.cap) as usize == arena.len() {
+            arena.resize((self.start + cap) as usize, fill);
+        } else {
+            let start = arena.len();
+            arena.extend_from_within(self.range());
+            arena.resize(start + cap as usize, fill);
+            self.start = start as u32;
+        }
+        self.cap = cap;
+    }
+}
+
+impl Tree {
+    /// Back to the root alone, keeping the arenas' memory.
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.arms.clear();
+        self.children.clear();
+        self.nodes.push(Node::default());
+    }
+
+    fn arms(&self, node: usize) -> &[Arm] {
+        &self.arms[self.nodes[node].arms.range()]
+    }
+
+    /// The child of `node` reached by the observation `observed`.
+    fn child(&self, node: usize, observed: u64) -> Option<usize> {
+        self.children[self.nodes[node].children.range()]
+            .iter()
+            .find(|(k, _)| *k == observed)
+            .map(|&(_, c)| c as usize)
+    }
+
+    /// Adds a child to `node`, reached by `observed`.
+    fn add_child(&mut self, node: usize, observed: u64) {
+        let child = self.nodes.len() as u32;
+        self.nodes.push(Node::default());
+        let span = &mut self.nodes[node].children;
+        span.reserve(&mut self.children, 1, (0, 0));
+        self.children[(span.start + span.len) as usize] = (observed, child);
+        span.len += 1;
+    }
+
+    /// `seat`'s arm for `key` at `node` (its index among the node's arms),
+    /// added if it is new. Looks first at `hint`, where it usually is.
+    fn arm(&mut self, node: usize, seat: Seat, key: u64, hint: usize) -> usize {
+        let span = &mut self.nodes[node].arms;
+        let arms = &self.arms[span.range()];
+        let is = |a: &Arm| a.seat == seat && a.key == key;
+        if arms.get(hint).is_some_and(is) {
+            return hint;
+        }
+        if let Some(a) = arms.iter().position(is) {
+            return a;
+        }
+        span.reserve(&mut self.arms, 1, Arm::new(0, 0));
+        self.arms[(span.start + span.len) as usize] = Arm::new(seat, key);
+        span.len += 1;
+        span.len as usize - 1
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Arm {
     seat: Seat,
+    /// Counted as available in the selection under way (see [`select`]).
+    counted: bool,
     key: u64,
     visits: u32,
     reward: f64,
     /// Visits to the node in which this move was available.
     available: u32,
+}
+
+impl Arm {
+    fn new(seat: Seat, key: u64) -> Self {
+        Arm {
+            seat,
+            counted: false,
+            key,
+            visits: 0,
+            reward: 0.0,
+            available: 0,
+        }
+    }
+}
+
+/// What one search works in, kept from decision to decision so that the
+/// iterations allocate nothing once it has grown.
+#[derive(Debug, Default)]
+struct Scratch {
+    tree: Tree,
+    /// The sampled world, played on in place.
+    world: Option<World>,
+    /// The answering seats at the decision under way.
+    who: Vec<Seat>,
+    /// Their keys, one run after another, and where each seat's run ends.
+    keys: Vec<u64>,
+    ends: Vec<usize>,
+    /// Per move offered, its arm (see [`select`]).
+    sel: Vec<u32>,
+    picks: Vec<Pick>,
+    /// The arms chosen this iteration: node and arm index in the node.
+    path: Vec<(u32, u32)>,
+    /// What each seat scored.
+    paid: Vec<f64>,
 }
 
 /// The observation of another seat's secret answer.
@@ -132,6 +261,7 @@ pub struct Mcts {
     reaction: Reaction,
     spec: AgentSpec,
     events: Vec<Event>,
+    scratch: Scratch,
     /// The last decision's search.
     pub last: SearchStats,
     /// The sum over all its searches.
@@ -155,6 +285,7 @@ impl Mcts {
                 params: vec![],
             },
             events: Vec::with_capacity(256),
+            scratch: Scratch::default(),
             last: SearchStats::default(),
             total: SearchStats::default(),
         }
@@ -201,26 +332,36 @@ impl Mcts {
         let mut stats = SearchStats::default();
         let me = self.seat;
         let root_keys: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
-        let mut nodes = vec![Node::default()];
+        let Scratch {
+            tree,
+            world: slot,
+            who,
+            keys,
+            ends,
+            sel,
+            picks,
+            path,
+            paid,
+        } = &mut self.scratch;
+        tree.reset();
         let mut sampled_any = false;
-        let mut picks: Vec<Pick> = Vec::with_capacity(4);
-        let mut keys: Vec<u64> = Vec::with_capacity(16);
-        let mut path: Vec<(u32, Vec<usize>)> = Vec::with_capacity(32);
+        // Where the last iteration ended, and this one begins.
+        let mut t0 = started;
         loop {
             if self.iterations.is_some_and(|n| stats.iterations >= n)
                 || self.time.is_some_and(|t| started.elapsed() >= t)
             {
                 break;
             }
-            let t0 = Instant::now();
-            let sampled = obs.sample(&mut self.rng);
+            let sampled = obs.sample_into(&mut self.rng, slot, keys);
             let t1 = Instant::now();
             stats.determinize += t1 - t0;
             stats.iterations += 1;
-            let Some(mut world) = sampled else {
+            let Some(world) = slot.as_mut().filter(|_| sampled) else {
                 if !sampled_any && stats.iterations > 20 {
                     return None;
                 }
+                t0 = t1;
                 continue;
             };
             sampled_any = true;
@@ -229,41 +370,51 @@ impl Mcts {
             let mut node = 0usize;
             let mut ok = true;
             let mut expanded = false;
-            while let Some((decision, who)) = world.pending() {
-                let who = who.to_vec();
-                let kind = &def.decisions[decision as usize];
+            while let Some((decision, answering)) = world.pending() {
+                who.clear();
+                who.extend_from_slice(answering);
+                let race = def.decisions[decision as usize].race;
+                // Every answering seat's keys. At the root the searching
+                // seat's are the observation's: the world was sampled so.
+                keys.clear();
+                ends.clear();
+                for &seat in who.iter() {
+                    if node == 0 && seat == me {
+                        keys.extend_from_slice(&root_keys);
+                    } else {
+                        world.extend_keys(def, seat, keys);
+                    }
+                    ends.push(keys.len());
+                }
+                if tree.nodes[node].arms.len == 0 {
+                    let span = &mut tree.nodes[node].arms;
+                    span.reserve(&mut tree.arms, keys.len() as u32, Arm::new(0, 0));
+                }
                 let mut observed = mix(0, decision as u64);
                 picks.clear();
-                let mut picked = Vec::with_capacity(who.len());
-                for &seat in &who {
-                    keys.clear();
-                    keys.extend((0..world.legal_len(seat)).map(|i| world.key(def, seat, i)));
-                    let (arm, at) = select(&mut nodes[node], seat, &keys, self.c, &mut self.rng);
+                let mut begin = 0;
+                for (&seat, &end) in who.iter().zip(ends.iter()) {
+                    let keys = &keys[begin..end];
+                    begin = end;
+                    let (arm, at) = select(tree, node, seat, keys, sel, self.c, &mut self.rng);
                     picks.push(Pick {
                         seat,
                         index: at,
-                        reaction_ms: if kind.race {
-                            self.reaction.sample(&mut self.rng)
-                        } else {
-                            0
-                        },
+                        reaction_ms: if race { self.reaction.sample(&mut self.rng) } else { 0 },
                     });
-                    picked.push(arm);
+                    path.push((node as u32, arm as u32));
                     let seen = world.sees_choice(def, seat, at);
                     observed = mix(observed, if seen { keys[at] } else { HIDDEN });
                 }
-                path.push((node as u32, picked));
                 self.events.clear();
-                if world.apply(def, &picks, &mut self.events).is_err() {
+                if world.apply(def, picks, &mut self.events).is_err() {
                     ok = false;
                     break;
                 }
-                match nodes[node].children.iter().find(|(k, _)| *k == observed) {
-                    Some(&(_, child)) => node = child as usize,
+                match tree.child(node, observed) {
+                    Some(child) => node = child,
                     None => {
-                        let child = nodes.len() as u32;
-                        nodes.push(Node::default());
-                        nodes[node].children.push((observed, child));
+                        tree.add_child(node, observed);
                         expanded = true;
                         break;
                     }
@@ -275,43 +426,42 @@ impl Mcts {
             if ok && expanded {
                 ok = rollout(
                     def,
-                    &mut world,
+                    world,
                     &mut self.rng,
                     &self.reaction,
                     self.limit,
+                    picks,
                     &mut self.events,
                 );
             }
-            stats.rollout += t2.elapsed();
-            let paid = if ok && world.is_over() {
-                rewards(def, &world)
+            if ok && world.is_over() {
+                rewards_into(def, world, paid);
             } else {
-                vec![1.0 / def.players() as f64; def.players()]
-            };
-            // Backpropagation.
-            for (n, arms) in &path {
-                let node = &mut nodes[*n as usize];
-                for &a in arms {
-                    let arm = &mut node.arms[a];
-                    arm.visits += 1;
-                    arm.reward += paid[arm.seat as usize];
-                }
+                paid.clear();
+                paid.resize(def.players(), 1.0 / def.players() as f64);
             }
+            // Backpropagation.
+            for &(n, a) in path.iter() {
+                let arm = &mut tree.arms[tree.nodes[n as usize].arms.start as usize + a as usize];
+                arm.visits += 1;
+                arm.reward += paid[arm.seat as usize];
+            }
+            t0 = Instant::now();
+            stats.rollout += t0 - t2;
         }
-        stats.nodes = nodes.len() as u32;
+        stats.nodes = tree.nodes.len() as u32;
         stats.total = started.elapsed();
         self.last = stats;
         self.total.add(&stats);
         if !sampled_any {
             return None;
         }
-        let root = &nodes[0];
+        let root = tree.arms(0);
         Some(
             root_keys
                 .iter()
                 .map(|&k| {
-                    root.arms
-                        .iter()
+                    root.iter()
                         .find(|a| a.seat == me && a.key == k)
                         .map_or((0, 0.0), |a| (a.visits, a.reward / a.visits.max(1) as f64))
                 })
@@ -323,43 +473,61 @@ impl Mcts {
 /// Picks `seat`'s move at `node` among `keys` (the moves available now):
 /// an untried one at random, else the best by UCB1 over availability.
 /// Returns the arm's index in the node and the move's index in `keys`.
-fn select(node: &mut Node, seat: Seat, keys: &[u64], c: f64, rng: &mut ChaCha8Rng) -> (usize, usize) {
-    let mut arms = Vec::with_capacity(keys.len());
+/// `sel` is scratch space.
+fn select(
+    tree: &mut Tree,
+    node: usize,
+    seat: Seat,
+    keys: &[u64],
+    sel: &mut Vec<u32>,
+    c: f64,
+    rng: &mut ChaCha8Rng,
+) -> (usize, usize) {
+    sel.clear();
+    let mut hint = 0;
     for &key in keys {
-        let a = match node.arms.iter().position(|a| a.seat == seat && a.key == key) {
-            Some(a) => a,
-            None => {
-                node.arms.push(Arm {
-                    seat,
-                    key,
-                    visits: 0,
-                    reward: 0.0,
-                    available: 0,
-                });
-                node.arms.len() - 1
-            }
-        };
-        // The same move offered twice (it should not be) counts once.
-        if !arms.contains(&a) {
-            node.arms[a].available += 1;
-        }
-        arms.push(a);
+        let a = tree.arm(node, seat, key, hint);
+        hint = a + 1;
+        sel.push(a as u32);
     }
-    let untried: Vec<usize> = (0..keys.len()).filter(|&i| node.arms[arms[i]].visits == 0).collect();
-    if !untried.is_empty() {
-        let i = untried[rng.random_range(0..untried.len())];
-        return (arms[i], i);
+    let arms = &mut tree.arms[tree.nodes[node].arms.range()];
+    // The same move offered twice (it should not be) counts once.
+    for &a in sel.iter() {
+        let arm = &mut arms[a as usize];
+        if !arm.counted {
+            arm.counted = true;
+            arm.available += 1;
+        }
+    }
+    for &a in sel.iter() {
+        arms[a as usize].counted = false;
+    }
+    let untried = sel.iter().filter(|&&a| arms[a as usize].visits == 0).count();
+    if untried > 0 {
+        let nth = rng.random_range(0..untried);
+        let i = (0..sel.len())
+            .filter(|&i| arms[sel[i] as usize].visits == 0)
+            .nth(nth)
+            .expect("counted");
+        return (sel[i] as usize, i);
     }
     let mut best = (f64::NEG_INFINITY, 0);
-    for (i, &a) in arms.iter().enumerate() {
-        let arm = &node.arms[a];
+    // Moves offered together have mostly been available as often: one
+    // logarithm serves them all.
+    let mut log = (0, 0.0);
+    for (i, &a) in sel.iter().enumerate() {
+        let arm = &arms[a as usize];
         let n = arm.visits as f64;
-        let ucb = arm.reward / n + c * ((arm.available.max(1) as f64).ln() / n).sqrt();
+        let available = arm.available.max(1);
+        if log.0 != available {
+            log = (available, (available as f64).ln());
+        }
+        let ucb = arm.reward / n + c * (log.1 / n).sqrt();
         if ucb > best.0 {
             best = (ucb, i);
         }
     }
-    (arms[best.1], best.1)
+    (sel[best.1] as usize, best.1)
 }
 
 impl Agent for Mcts {

@@ -9,13 +9,15 @@ use crate::engine::{Event, Pick, World};
 use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
-/// What each seat scores for a finished world: 1 to the winner, 0 to the
-/// others, an even share each for a draw or a world that could not finish.
-pub(super) fn rewards(def: &GameDef, world: &World) -> Vec<f64> {
+/// What each seat scores for a finished world, into `out` (emptied first):
+/// 1 to the winner, 0 to the others, an even share each for a draw or a
+/// world that could not finish.
+pub(super) fn rewards_into(def: &GameDef, world: &World, out: &mut Vec<f64>) {
     let n = def.players();
+    out.clear();
     match world.outcome().and_then(|o| o.winner) {
-        Some(w) => (0..n).map(|s| if s == w as usize { 1.0 } else { 0.0 }).collect(),
-        None => vec![1.0 / n as f64; n],
+        Some(w) => out.extend((0..n).map(|s| if s == w as usize { 1.0 } else { 0.0 })),
+        None => out.resize(n, 1.0 / n as f64),
     }
 }
 
@@ -43,23 +45,24 @@ pub(super) fn random_picks(
 }
 
 /// Plays a world to its end with random answers, at most `limit` steps.
-/// Returns false when the world failed or did not end in time.
+/// Returns false when the world failed or did not end in time. `picks` and
+/// `events` are scratch space.
 pub(super) fn rollout(
     def: &Game,
     world: &mut World,
     rng: &mut ChaCha8Rng,
     reaction: &Reaction,
     limit: u32,
+    picks: &mut Vec<Pick>,
     events: &mut Vec<Event>,
 ) -> bool {
-    let mut picks = Vec::with_capacity(def.players());
     for _ in 0..limit {
         if world.pending().is_none() {
             return world.is_over();
         }
-        random_picks(def, world, rng, reaction, &mut picks);
+        random_picks(def, world, rng, reaction, picks);
         events.clear();
-        if world.apply(def, &picks, events).is_err() {
+        if world.apply(def, picks, events).is_err() {
             return false;
         }
     }

@@ -39,7 +39,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::{Chance, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
 use crate::game::Game;
-use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, DecodedChoice, GameDef, KindId, PieceChoice, PieceId, Seat};
+use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.
 pub struct Observation<'a> {
@@ -155,26 +155,48 @@ impl<'a> Observation<'a> {
     /// was found (the rules make the seat's own choices depend on pieces it
     /// cannot see, and every deal changed them).
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> Option<World> {
-        let keys = self.keys();
+        let mut world = None;
+        self.sample_into(rng, &mut world, &mut Vec::new())
+            .then(|| world.expect("sampled"))
+    }
+
+    /// [`Observation::sample`] into `world`, reusing its buffers (`None`: a
+    /// world made afresh); the same deal for the same `rng`. Returns whether a
+    /// world was found; if so, it is in `world` and the seat's keys in it are
+    /// this observation's ([`Observation::key`]). `keys` is scratch space.
+    pub(crate) fn sample_into(&self, rng: &mut ChaCha8Rng, world: &mut Option<World>, keys: &mut Vec<u64>) -> bool {
+        let mine = self.keys();
         for _ in 0..SAMPLE_TRIES {
-            let mut world = World {
-                state: self.state.clone(),
-                observer: self.seat,
+            let world = match world {
+                Some(world) => {
+                    // Everything but chance, which the deal reseeds.
+                    world.state.copy_but_chance(self.state);
+                    world.observer = self.seat;
+                    world
+                }
+                None => world.insert(World {
+                    state: self.state.clone(),
+                    observer: self.seat,
+                    deal: Deal::default(),
+                }),
             };
-            if world.state.deal_hidden(self.def, self.seat, rng).is_err() {
+            if world
+                .state
+                .deal_hidden(self.def, self.seat, rng, &mut world.deal)
+                .is_err()
+            {
                 continue;
             }
-            let same = world.pending().is_some_and(|(d, _)| d == self.decision())
-                && world.legal_len(self.seat) == keys.len()
-                && keys
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &k)| world.key(self.def, self.seat, i) == k);
+            let same = world.pending().is_some_and(|(d, _)| d == self.decision()) && {
+                keys.clear();
+                world.extend_keys(self.def, self.seat, keys);
+                keys[..] == mine[..]
+            };
             if same {
-                return Some(world);
+                return true;
             }
         }
-        None
+        false
     }
 }
 
@@ -199,12 +221,39 @@ pub struct Pick {
 }
 
 /// A whole game consistent with one seat's observation, to search in.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct World {
     state: State,
     /// The seat whose observation this world was sampled from: its keys name
     /// moves as this seat sees them.
     observer: Seat,
+    /// Scratch space for dealing the hidden faces again.
+    deal: Deal,
+}
+
+impl Clone for World {
+    fn clone(&self) -> Self {
+        World {
+            state: self.state.clone(),
+            observer: self.observer,
+            deal: Deal::default(),
+        }
+    }
+}
+
+/// Pieces that look alike to a seat: `None`, seen as nothing; `Some((type,
+/// owner))`, a back.
+type Back = Option<(u16, Option<Seat>)>;
+
+/// What [`State::deal_hidden`] works in, kept between deals so that dealing
+/// allocates nothing.
+#[derive(Debug, Default)]
+struct Deal {
+    /// The looks of the groups of alike pieces, in order of first piece.
+    backs: Vec<Back>,
+    /// Every piece dealt again, with its group, by group then piece.
+    members: Vec<(u32, PieceId)>,
+    faces: Vec<PieceId>,
 }
 
 impl World {
@@ -233,6 +282,16 @@ impl World {
             pending.decision(),
             pending.legal(seat)[i],
         )
+    }
+
+    /// Appends the keys of all of `seat`'s choices ([`World::key`]), in
+    /// order, to `out`.
+    pub(crate) fn extend_keys(&self, def: &GameDef, seat: Seat, out: &mut Vec<u64>) {
+        let Some(pending) = self.state.pending() else {
+            return;
+        };
+        let keyer = Keyer::new(def, &self.state, self.observer, pending.decision());
+        out.extend(pending.legal(seat).iter().map(|&v| keyer.key(v)));
     }
 
     /// Whether the observer sees what `seat` chose with choice `i` when it is
@@ -307,23 +366,73 @@ pub fn mix(mut h: u64, v: u64) -> u64 {
 
 /// `value` offered at `decision`, keyed as `observer` sees it.
 fn move_key(def: &GameDef, state: &State, observer: Seat, decision: DecisionId, value: i64) -> u64 {
-    let h = mix(0x5EED, decision as u64);
-    match ChoiceValue::from_raw(value).decode(&def.decisions[decision as usize].kind) {
-        DecodedChoice::Piece(choice) => mix(mix(h, 2), piece_key(def, state, observer, choice)),
-        DecodedChoice::Action { entry, action, params } => {
-            let mut k = mix(mix(h, 3), entry as u64);
-            for ((kind, _), p) in action.params.iter().zip(params) {
-                k = mix(
-                    k,
-                    match ChoiceValue::from_raw(p).decode(kind) {
-                        DecodedChoice::Piece(choice) => piece_key(def, state, observer, choice),
-                        _ => p as u64,
-                    },
-                );
-            }
-            k
+    Keyer::new(def, state, observer, decision).key(value)
+}
+
+/// Keys the values offered at one decision as one observer sees them (see
+/// [`move_key`]), with what all of them share worked out once.
+struct Keyer<'a> {
+    def: &'a GameDef,
+    state: &'a State,
+    observer: Seat,
+    kind: &'a ChoiceKind,
+    /// The decision mixed with 1, 2 and 3: the start of a plain value's key,
+    /// a piece's and an action's.
+    plain: u64,
+    piece: u64,
+    action: u64,
+}
+
+impl<'a> Keyer<'a> {
+    fn new(def: &'a GameDef, state: &'a State, observer: Seat, decision: DecisionId) -> Self {
+        let h = mix(0x5EED, decision as u64);
+        Keyer {
+            def,
+            state,
+            observer,
+            kind: &def.decisions[decision as usize].kind,
+            plain: mix(h, 1),
+            piece: mix(h, 2),
+            action: mix(h, 3),
         }
-        DecodedChoice::None | DecodedChoice::Anytime(_) | DecodedChoice::Plain(_) => mix(mix(h, 1), value as u64),
+    }
+
+    /// The key of `value`: what [`ChoiceValue::decode`] reads it as, mixed,
+    /// without unpacking an action's parameters into a list.
+    fn key(&self, value: i64) -> u64 {
+        let v = ChoiceValue::from_raw(value);
+        if v.is_answer() {
+            match self.kind {
+                ChoiceKind::Piece => {
+                    let choice = PieceChoice {
+                        piece: v.piece_id(),
+                        declared: v.declared_kind(),
+                    };
+                    return mix(self.piece, piece_key(self.def, self.state, self.observer, choice));
+                }
+                ChoiceKind::Actions(actions) if !actions.is_empty() => {
+                    let entry = v.action_entry(actions);
+                    let mut rest = value / actions.len() as i64;
+                    let mut k = mix(self.action, entry as u64);
+                    for (kind, radix) in &actions[entry].params {
+                        let p = rest % radix;
+                        rest /= radix;
+                        k = mix(
+                            k,
+                            match (kind, ChoiceValue::from_raw(p).as_piece()) {
+                                (ChoiceKind::Piece, Some(choice)) => {
+                                    piece_key(self.def, self.state, self.observer, choice)
+                                }
+                                _ => p as u64,
+                            },
+                        );
+                    }
+                    return k;
+                }
+                _ => {}
+            }
+        }
+        mix(self.plain, value as u64)
     }
 }
 
@@ -361,20 +470,82 @@ impl State {
     /// gets). For testing that players do not peek.
     pub fn redeal_hidden(&self, def: &Game, seat: Seat, seed: u64) -> Result<State, RuntimeError> {
         let mut state = self.clone();
-        state.deal_hidden(def, seat, &mut ChaCha8Rng::seed_from_u64(seed))?;
+        state.deal_hidden(def, seat, &mut ChaCha8Rng::seed_from_u64(seed), &mut Deal::default())?;
         Ok(state)
+    }
+
+    /// Makes this state `src` again, reusing its buffers, all but the chance
+    /// stream, which stays as it was: for a deal ([`State::deal_hidden`]),
+    /// which reseeds it. Every field is named, so a new one cannot be missed.
+    fn copy_but_chance(&mut self, src: &State) {
+        let State {
+            chance: _,
+            zones,
+            piece_zone,
+            face,
+            known,
+            vars,
+            options,
+            stack,
+            locals,
+            frames,
+            offers,
+            status,
+            triggers_checked,
+            decisions,
+            steps,
+            forced,
+            forced_next,
+            scores,
+            lists,
+            interrupted,
+            offer_pc,
+            rolled,
+            forced_rolls,
+            forced_rolls_next,
+        } = src;
+        self.zones.clone_from(zones);
+        self.piece_zone.clone_from(piece_zone);
+        self.face.clone_from(face);
+        self.known.clone_from(known);
+        self.vars.clone_from(vars);
+        self.options.clone_from(options);
+        self.stack.clone_from(stack);
+        self.locals.clone_from(locals);
+        self.frames.clone_from(frames);
+        self.offers.clone_from(offers);
+        self.status.clone_from(status);
+        self.triggers_checked = *triggers_checked;
+        self.decisions = *decisions;
+        self.steps = *steps;
+        self.forced.clone_from(forced);
+        self.forced_next = *forced_next;
+        self.scores.clone_from(scores);
+        self.lists.clone_from(lists);
+        self.interrupted.clone_from(interrupted);
+        self.offer_pc = *offer_pc;
+        self.rolled.clone_from(rolled);
+        self.forced_rolls.clone_from(forced_rolls);
+        self.forced_rolls_next = *forced_rolls_next;
     }
 
     /// Deals again the faces `seat` does not know and reseeds chance (see the
     /// module documentation), then rebuilds the pending decision's offers.
-    fn deal_hidden(&mut self, def: &Game, seat: Seat, rng: &mut ChaCha8Rng) -> Result<(), RuntimeError> {
+    /// Chance is reseeded whatever happens, before anything can draw from it.
+    fn deal_hidden(
+        &mut self,
+        def: &Game,
+        seat: Seat,
+        rng: &mut ChaCha8Rng,
+        deal: &mut Deal,
+    ) -> Result<(), RuntimeError> {
         let box_zone = def.families[0].first;
         // Pieces that look alike to the seat, in piece order: a hidden-kind
         // piece it sees shows its back (type and owner); anything else it
         // does not know shows nothing at all, like a token in a bag.
-        // `None`: seen as nothing; `Some((type, owner))`: a back.
-        type Back = Option<(u16, Option<Seat>)>;
-        let mut groups: Vec<(Back, Vec<PieceId>)> = vec![];
+        let Deal { backs, members, faces } = deal;
+        backs.clear();
+        members.clear();
         for piece in def.piece_ids() {
             let zone = self.piece_zone[piece as usize];
             if self.knows(seat, piece) || zone == box_zone {
@@ -382,25 +553,31 @@ impl State {
             }
             let p = &def.pieces[self.face_of(piece) as usize];
             let back = (p.kind_hidden && def.zone_visible_to(zone, seat)).then_some((p.ty, p.owner));
-            match groups.iter_mut().find(|(b, _)| *b == back) {
-                Some((_, pieces)) => pieces.push(piece),
-                None => groups.push((back, vec![piece])),
-            }
+            let group = match backs.iter().position(|b| *b == back) {
+                Some(g) => g,
+                None => {
+                    backs.push(back);
+                    backs.len() - 1
+                }
+            };
+            members.push((group as u32, piece));
         }
-        let mut faces = vec![];
-        for (_, pieces) in &groups {
+        // By group, in order of each group's first piece, and by piece within
+        // a group (the pairs are all different, so this sort is stable).
+        members.sort_unstable();
+        for pieces in members.chunk_by(|a, b| a.0 == b.0) {
             faces.clear();
-            faces.extend(pieces.iter().map(|&p| self.face_of(p)));
+            faces.extend(pieces.iter().map(|&(_, p)| self.face_of(p)));
             // Sorted first, so the deal depends only on which faces are
             // hidden, not on where they really are.
             faces.sort_unstable();
             faces.shuffle(rng);
-            for (&piece, &face) in pieces.iter().zip(&faces) {
+            for (&(_, piece), &face) in pieces.iter().zip(faces.iter()) {
                 self.face[piece as usize] = face;
             }
             // A die the seat does not know shows a face rolled afresh.
             if !self.rolled.is_empty() {
-                self.reroll_hidden(def, &faces, rng);
+                self.reroll_hidden(def, faces, rng);
             }
         }
         self.chance = Chance::seeded(rng.random());
