@@ -458,6 +458,21 @@ struct Row {
     bot: Option<String>,
 }
 
+impl Row {
+    /// A row for `name` with nothing measured yet.
+    fn new(name: &'static str) -> Row {
+        Row {
+            name,
+            rpsdsl: Side::default(),
+            openspiel: Side::default(),
+            native: Side::default(),
+            openspiel_length: None,
+            results: [[0; 3]; 2],
+            bot: None,
+        }
+    }
+}
+
 fn rate(x: Option<f64>) -> String {
     match x {
         Some(r) if r >= 100.0 => format!("{r:.0}"),
@@ -539,15 +554,7 @@ fn main() {
     let mut random_rows = vec![];
     for (v, def, options) in &loaded {
         eprint!("random playouts: {} ", v.name);
-        let mut row = Row {
-            name: v.name,
-            rpsdsl: Side::default(),
-            openspiel: Side::default(),
-            native: Side::default(),
-            openspiel_length: None,
-            results: [[0; 3]; 2],
-            bot: None,
-        };
+        let mut row = Row::new(v.name);
         for rep in 0..args.reps {
             let seed = 1 + rep as u64 * 1_000_003;
             let (run, results) = rpsdsl_random(def, options, budget, seed);
@@ -585,15 +592,7 @@ fn main() {
     let mut mcts_rows = vec![];
     for (v, def, options) in loaded.iter().filter(|(v, _, _)| v.mcts) {
         eprint!("MCTS: {} ", v.name);
-        let mut row = Row {
-            name: v.name,
-            rpsdsl: Side::default(),
-            openspiel: Side::default(),
-            native: Side::default(),
-            openspiel_length: None,
-            results: [[0; 3]; 2],
-            bot: None,
-        };
+        let mut row = Row::new(v.name);
         for rep in 0..args.reps {
             let seed = 1 + rep as u64 * 1_000_003;
             row.rpsdsl

@@ -477,6 +477,13 @@ impl State {
             .then(|| (f.first as i64 + index) as usize)
     }
 
+    /// How many pieces zone `index` of a family holds, or `None` when there
+    /// is no such zone (see [`State::zone_of`]).
+    fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
+        self.zone_of(def, family, index)
+            .map(|zone| self.zones[zone].len() as i64)
+    }
+
     /// The error of a checked arithmetic op that failed.
     fn arithmetic_error(&self, def: &GameDef, op: Op, a: i64, b: i64) -> RuntimeError {
         if b == 0 && matches!(op, Op::Div | Op::Rem) {
@@ -630,12 +637,11 @@ impl State {
                         target,
                     } => {
                         let index = self.locals[locals_base + slot as usize];
-                        let Some(zone) = self.zone_of(def, family, index) else {
+                        let Some(size) = self.zone_size(def, family, index) else {
                             // Point at the `ZoneOf`, the second op of the run.
                             self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
                             return Err(self.off_board(def));
                         };
-                        let size = self.zones[zone].len() as i64;
                         pc = if cmp.holds(size, i64::from(value)) == when {
                             target as usize
                         } else {
@@ -653,11 +659,10 @@ impl State {
                         let column = self.pop();
                         let row = self.pop();
                         let space = def.boards[board as usize].cell(row, column);
-                        let Some(zone) = self.zone_of(def, family, space) else {
+                        let Some(size) = self.zone_size(def, family, space) else {
                             self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
                             return Err(self.off_board(def));
                         };
-                        let size = self.zones[zone].len() as i64;
                         pc = if cmp.holds(size, i64::from(value)) == when {
                             target as usize
                         } else {
@@ -870,8 +875,8 @@ impl State {
                     }
                     Ins::LocalZoneSize { slot, family } => {
                         let index = self.locals[locals_base + slot as usize];
-                        match self.zone_of(def, family, index) {
-                            Some(zone) => self.stack.push(self.zones[zone].len() as i64),
+                        match self.zone_size(def, family, index) {
+                            Some(size) => self.stack.push(size),
                             None => {
                                 // Point at the `ZoneOf`, the second op of the run.
                                 self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
@@ -882,8 +887,8 @@ impl State {
                     }
                     Ins::ZoneSize(family) => {
                         let index = self.pop();
-                        match self.zone_of(def, family, index) {
-                            Some(zone) => self.stack.push(self.zones[zone].len() as i64),
+                        match self.zone_size(def, family, index) {
+                            Some(size) => self.stack.push(size),
                             None => {
                                 self.frames.last_mut().expect("frame").pc = pc as u32;
                                 return Err(self.off_board(def));
