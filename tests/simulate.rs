@@ -17,6 +17,7 @@ fn plan(rules: &str, games: u64, seed: u64) -> Plan {
         options: vec![],
         games,
         range: (0, games),
+        rotate_seats: true,
     }
 }
 
@@ -39,7 +40,7 @@ fn classic_rps_is_balanced_and_ties_a_third_of_throws() {
     assert_eq!(report.wins.iter().sum::<u64>(), n, "every classic game has a winner");
     // Each seat wins with p = 1/2, so the gap between them has a standard
     // error of 1/sqrt(n); allow 4 of them.
-    let balance = report.summary().balance;
+    let balance = report.summary().balance.unwrap();
     assert!(balance >= 1.0 - 4.0 / (n as f64).sqrt(), "balance {balance}");
     assert!(within(report.wins[0], n, 0.5, 4.0));
     // A throw ties when both hands are the same: 1/3 for random players.
@@ -66,7 +67,7 @@ fn rock_with_identical_agents_is_a_coin_flip() {
         "North won {} of {decided}",
         report.wins[0]
     );
-    let balance = report.summary().balance;
+    let balance = report.summary().balance.unwrap();
     assert!(balance >= 1.0 - 4.0 / (report.games as f64).sqrt(), "balance {balance}");
 }
 

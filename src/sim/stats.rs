@@ -204,11 +204,16 @@ impl Moments {
 
 /// A proportion with its Wilson score interval at 95%.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub(crate) struct Rate {
+pub struct Rate {
+    /// The games (or rounds) counted.
     pub count: u64,
+    /// Out of this many.
     pub of: u64,
+    /// `count / of`, 0 when `of` is 0.
     pub rate: f64,
+    /// The interval's lower end.
     pub low: f64,
+    /// The interval's upper end.
     pub high: f64,
 }
 
