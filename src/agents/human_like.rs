@@ -215,8 +215,8 @@ pub(crate) fn cannot_apply(def: &GameDef, spec: &AgentSpec) -> Option<String> {
         .find(|(k, _)| k == "fallback")
         .map_or("random", |(_, v)| v.as_str());
     Some(format!(
-        "`{}` plays as its fallback `{fallback}` here: it throws by its model only in a two-player \
-         simultaneous throw over three kinds that beat each other in a cycle, and this game has none",
+        "`{}` plays as its fallback `{fallback}` in this game: it throws by its model only \
+         in two-player duels over three kinds that beat each other in a cycle",
         spec.to_text()
     ))
 }

@@ -694,3 +694,94 @@ fn capitalise(s: &str) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::report::{Plan, Scores};
+
+    /// A report of `games` games of two seats, all won by the first seat,
+    /// of which `scored` reached scoring with a total of `points` each.
+    fn report(games: u64, scored: u64, points: i64) -> Report {
+        let plan = Plan {
+            rules: "x.rules".into(),
+            seed: 1,
+            agents: "random".into(),
+            options: vec![],
+            games,
+            range: (0, games),
+            rotate_seats: true,
+        };
+        let mut totals = vec![Moments::default(); 2];
+        let mut margin = Moments::default();
+        for i in 0..scored {
+            // A little spread, so the t-test has variance to work with.
+            totals[0].add(points + (i % 3) as i64);
+            totals[1].add(0);
+            margin.add(points + (i % 3) as i64);
+        }
+        let scores = Scores {
+            terms: vec!["points".into()],
+            scored,
+            totals,
+            margin,
+        };
+        let mut r = Report::empty("G", "h".into(), vec!["A".into(), "B".into()], &plan, vec![], Some(scores), vec![]);
+        r.games = games;
+        r.wins = vec![games, 0];
+        r.ranges = vec![(0, games)];
+        r
+    }
+
+    #[test]
+    fn a_score_change_over_different_games_says_so() {
+        // The variant scores fewer games (a trigger ends most of them first)
+        // and higher totals in those it does.
+        let comparison = Comparison::new(report(400, 300, 5), report(400, 100, 9));
+        let reached = find(&comparison.rows, "Scores", "games that reached scoring").unwrap();
+        assert!(reached.significant());
+        let text = comparison.summary.join("\n");
+        assert!(
+            text.contains("Games that reach scoring 75.0% -> 25.0% (significant): score means are over different games."),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "A final score 6.00 -> 9.99 on average (up, +66%; significant), over the 300 and 100 games \
+                 that reached scoring: this mixes the rule's effect with which games got scored."
+            ),
+            "{text}"
+        );
+        // Every mean carries its n.
+        let table = comparison.to_text();
+        assert!(table.contains("6.00 (n=300)") && table.contains("9.99 (n=100)"), "{table}");
+    }
+
+    #[test]
+    fn figures_over_no_finished_game_are_na() {
+        let mut none = report(10, 0, 0);
+        none.wins = vec![0, 0];
+        none.stopped.insert(
+            "game-too-long".into(),
+            crate::sim::report::Stop {
+                games: 10,
+                first_game: 0,
+                first_seed: 0,
+                message: String::new(),
+            },
+        );
+        let comparison = Comparison::new(none.clone(), none);
+        let balance = find(&comparison.rows, "Outcomes", "balance").unwrap();
+        assert_eq!((balance.base, balance.base_n), (None, Some(0)));
+        let text = comparison.to_text();
+        let words = |line: &str| line.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let lines: Vec<Vec<String>> = text.lines().map(words).collect();
+        for row in [
+            "balance n/a n/a n/a",
+            "first-player advantage (pts) n/a n/a n/a",
+            "A final score, mean n/a n/a n/a",
+        ] {
+            assert!(lines.contains(&words(row)), "{row}: {text}");
+        }
+    }
+}

@@ -67,13 +67,18 @@ pub(crate) fn setup_line(report: &Report) -> String {
         let set: Vec<String> = report.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("options {}", set.join(" "))
     };
-    let notes: String = report.agent_notes.iter().map(|n| format!(" (note: {n})")).collect();
     let seating = match &report.by_agent {
         Some(b) if b.rotated => ", seats rotated",
         Some(_) => ", seats not rotated",
         None => "",
     };
-    format!("seed {}, agents {}{notes}{seating}, {options}", report.seed, report.agents)
+    let notes: String = report.agent_notes.iter().map(|n| format!("\nnote: {n}")).collect();
+    format!(
+        "seed {}, agents {}{}{seating}, {options}{notes}",
+        report.seed,
+        report.agents,
+        if notes.is_empty() { "" } else { " (see the note)" }
+    )
 }
 
 impl Report {
@@ -242,20 +247,20 @@ fn agents_section(report: &Report, b: &super::report::ByAgent, s: &super::report
     let mut out = String::from("\nAgents\n");
     if b.rotated {
         out.push_str(
-            "  seats rotate: each agent plays each seat in turn on the same seeds, so the seat rates above \
-             measure the seats, not the agents\n",
+            "  Seats rotate: each agent plays each seat in turn on the same seeds,\n  \
+             so the seat rates above measure the seats, not the agents.\n",
         );
         let seats = b.agents.len().max(1) as u64;
         if report.planned % seats != 0 {
             out.push_str(&format!(
-                "  ({} games is not a multiple of {seats} seats: the last deal is not played from every seat)\n",
+                "  ({} games is not a multiple of {seats} seats: the last deal is not played from every seat.)\n",
                 report.planned
             ));
         }
     } else {
         out.push_str(
-            "  seats not rotated (--no-rotate): each agent keeps its seat, so the seat rates above mix \
-             the seats' advantage with the agents' skill\n",
+            "  Seats not rotated (--no-rotate): each agent keeps its seat, so the seat\n  \
+             rates above mix the seats' advantage with the agents' skill.\n",
         );
     }
     let mut header = vec!["".to_string(), "games".into(), "wins".into(), "rate".into(), "95% CI".into()];
@@ -289,4 +294,20 @@ fn rate_row(name: &str, r: &Rate) -> Vec<String> {
 
 pub(crate) fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_measure_widths_in_terminal_columns() {
+        // "日本" is two characters but four columns wide.
+        let rows = vec![
+            vec!["".to_string(), "n".into()],
+            vec!["日本".into(), "1".into()],
+            vec!["abcd".into(), "22".into()],
+        ];
+        assert_eq!(table(&rows, "  "), "          n\n  日本    1\n  abcd   22\n");
+    }
 }

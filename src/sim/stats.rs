@@ -363,6 +363,16 @@ mod tests {
     }
 
     #[test]
+    fn tails_agree_with_reference_values_to_many_digits() {
+        // From the closed forms: t with 1 df is Cauchy, with 2 df
+        // P(|T| > t) = 1 - t / sqrt(2 + t^2); and Φ(-1.96) to 12 digits.
+        assert!((student_t_two_sided(3.0, 1.0) - (1.0 - 2.0 * 3f64.atan() / std::f64::consts::PI)).abs() < 1e-12);
+        assert!((student_t_two_sided(1.5, 2.0) - (1.0 - 1.5 / (2.0f64 + 2.25).sqrt())).abs() < 1e-12);
+        assert!((normal_upper(1.96) - 0.024_997_895_148_220_4).abs() < 1e-10);
+        assert_eq!(student_t_two_sided(f64::INFINITY, 3.0), 0.0);
+    }
+
+    #[test]
     fn t_and_normal_tails() {
         assert!((student_t_two_sided(2.0, 10.0) - 0.073_388).abs() < 1e-5);
         assert!((student_t_two_sided(1.0, 1.0) - 0.5).abs() < 1e-9);
