@@ -243,7 +243,7 @@ fn snapshot(name: &str, text: &str) {
 
 #[test]
 fn report_snapshots() {
-    for game in ["rps", "rubber_paper_scissors"] {
+    for game in ["rps", "rubber_paper_scissors", "rps3"] {
         let rules = format!("games/{game}.rules");
         let def = common::load(&rules);
         let report = simulate(&def, &plan(&rules, 200, 1), 2);
@@ -500,6 +500,8 @@ fn compare_refuses_unrelated_games_unless_forced() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("rpsdsl::unrelated-games"), "{err}");
+    // miette wraps the message to the terminal's width.
+    let err = err.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
     assert!(err.contains("the seats differ: Left, Right in the base, Light, Dark in the variant"), "{err}");
     assert!(err.contains("--force"), "{err}");
     assert!(out.stdout.is_empty(), "nothing was simulated");
