@@ -385,9 +385,15 @@ fn a_run_where_every_game_stopped_shows_na_and_fails() {
     ]);
     assert_eq!(compared.status.code(), Some(1));
     let text = String::from_utf8_lossy(&compared.stdout);
-    assert!(text.contains("Balance n/a (no game finished) -> n/a (no game finished)"), "{text}");
+    assert!(
+        text.contains("Balance n/a (no game finished) -> n/a (no game finished)"),
+        "{text}"
+    );
     // A run where games finish exits 0 without the flag.
-    assert_eq!(rpsdsl(&["simulate", "games/rps.rules", "-n", "5"]).status.code(), Some(0));
+    assert_eq!(
+        rpsdsl(&["simulate", "games/rps.rules", "-n", "5"]).status.code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -435,10 +441,21 @@ fn mixed_agents_rotate_seats_on_paired_seeds() {
         1,
     );
     let seed = report.seed_of(1).to_string();
-    let run = rpsdsl(&["run", "games/rock.rules", "--seed", &seed, "--agents", "random,random:seed=3", "--json"]);
+    let run = rpsdsl(&[
+        "run",
+        "games/rock.rules",
+        "--seed",
+        &seed,
+        "--agents",
+        "random,random:seed=3",
+        "--json",
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let winner = &def.seats[single.wins.iter().position(|&w| w == 1).expect("rock has a winner")];
-    assert!(json["result"].as_str().unwrap().starts_with(&format!("{winner} wins")), "{json}");
+    assert!(
+        json["result"].as_str().unwrap().starts_with(&format!("{winner} wins")),
+        "{json}"
+    );
 
     // `--no-rotate`: each agent keeps its seat.
     let fixed = simulate(
@@ -475,7 +492,11 @@ fn compare_shows_n_for_every_mean_and_the_games_that_reached_scoring() {
     let before = row("games that ended before scoring");
     assert_eq!(before.base, Some((finished - scored) as f64 / 60.0));
     // Every mean says how many games it is over: scores over the scored games.
-    let means: Vec<_> = comparison.rows.iter().filter(|r| r.measure == sim::Measure::Mean).collect();
+    let means: Vec<_> = comparison
+        .rows
+        .iter()
+        .filter(|r| r.measure == sim::Measure::Mean)
+        .collect();
     assert!(means.len() >= 5);
     for r in &means {
         let n = if r.section == "Scores" { scored } else { 60 };
@@ -501,25 +522,46 @@ fn compare_refuses_unrelated_games_unless_forced() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("rpsdsl::unrelated-games"), "{err}");
     // miette wraps the message to the terminal's width.
-    let err = err.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
-    assert!(err.contains("the seats differ: Left, Right in the base, Light, Dark in the variant"), "{err}");
+    let err = err
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        err.contains("the seats differ: Left, Right in the base, Light, Dark in the variant"),
+        "{err}"
+    );
     assert!(err.contains("--force"), "{err}");
     assert!(out.stdout.is_empty(), "nothing was simulated");
     let forced = rpsdsl(&["compare", "games/rps.rules", "games/rps3.rules", "-n", "5", "--force"]);
-    assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert_eq!(
+        forced.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
     // Every variant and house-rules file in games/ is related to its base.
     for (base, variant) in [
         ("games/rps3.rules", "games/variants/rps3_small.rules"),
         ("games/janken_deck.rules", "games/variants/janken_three_wilds.rules"),
-        ("games/rubber_paper_scissors.rules", "games/variants/fourth_token_six.rules"),
+        (
+            "games/rubber_paper_scissors.rules",
+            "games/variants/fourth_token_six.rules",
+        ),
     ] {
         let (b, v) = (common::load(base), common::load(variant));
         assert_eq!(sim::unrelated(&b, &v), None, "{base} and {variant}");
     }
-    let (rps, rubber) = (common::load("games/rps.rules"), common::load("games/rubber_paper_scissors.rules"));
+    let (rps, rubber) = (
+        common::load("games/rps.rules"),
+        common::load("games/rubber_paper_scissors.rules"),
+    );
     assert!(sim::unrelated(&rps, &rubber).is_some());
     // The same game under another file name is related.
-    assert_eq!(sim::unrelated(&rps, &common::load("tests/games/sometimes_endless.rules")), None);
+    assert_eq!(
+        sim::unrelated(&rps, &common::load("tests/games/sometimes_endless.rules")),
+        None
+    );
 }
 
 #[test]
@@ -572,7 +614,12 @@ fn a_preludes_parts_the_game_never_calls_are_not_listed() {
     // A game that calls the duel still counts its throws.
     let rps = common::load("games/rps.rules");
     let report = simulate(&rps, &plan("games/rps.rules", 20, 1), 2);
-    assert!(report.coverage.iter().any(|c| c.title() == "decision throw" && c.times > 0));
+    assert!(
+        report
+            .coverage
+            .iter()
+            .any(|c| c.title() == "decision throw" && c.times > 0)
+    );
 }
 
 #[test]
@@ -589,14 +636,24 @@ fn human_like_says_once_when_it_cannot_throw_by_its_model() {
     );
     assert_eq!(report.agent_notes.len(), 1, "{:?}", report.agent_notes);
     let note = &report.agent_notes[0];
-    assert!(note.starts_with("`human-like` plays as its fallback `random` in this game"), "{note}");
+    assert!(
+        note.starts_with("`human-like` plays as its fallback `random` in this game"),
+        "{note}"
+    );
     let text = report.to_text();
-    assert!(text.contains("agents human-like (see the note), default options\nnote: `human-like`"), "{text}");
+    assert!(
+        text.contains("agents human-like (see the note), default options\nnote: `human-like`"),
+        "{text}"
+    );
     // On stderr once, even in a comparison of two runs.
     let out = rpsdsl(&["compare", path, path, "-n", "4", "--agents", "human-like"]);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.matches("note: `human-like` plays as its fallback").count(), 1, "{err}");
+    assert_eq!(
+        err.matches("note: `human-like` plays as its fallback").count(),
+        1,
+        "{err}"
+    );
     // Where it can throw, there is nothing to say.
     let rps = common::load("games/rps.rules");
     let fine = simulate(

@@ -10,9 +10,9 @@
 use serde::Serialize;
 
 use super::render::{number, percent, ratio, setup_line, table};
-use crate::ir::GameDef;
 use super::report::{Report, ReportJson};
 use super::stats::{Moments, Test, two_proportion, welch};
+use crate::ir::GameDef;
 
 /// How a row's figures are compared and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -617,15 +617,16 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
         } else {
             format!(", {:+.0}%", 100.0 * (b - a) / a.abs())
         };
-        let n = |n: Option<u64>| n.unwrap_or(0);
+        let over = match (r.base_n.unwrap_or(0), r.variant_n.unwrap_or(0)) {
+            (a, b) if a == b => format!("the {a} games that reached scoring in each"),
+            (a, b) => format!("the {a} and {b} games that reached scoring"),
+        };
         let mut line = format!(
-            "{} {} -> {} on average ({}{pct}; significant), over the {} and {} games that reached scoring",
+            "{} {} -> {} on average ({}{pct}; significant), over {over}",
             capitalise(what),
             number(a),
             number(b),
             if b > a { "up" } else { "down" },
-            n(r.base_n),
-            n(r.variant_n)
         );
         if reached.is_some_and(Row::significant) {
             line.push_str(": this mixes the rule's effect with which games got scored");
@@ -726,7 +727,15 @@ mod tests {
             totals,
             margin,
         };
-        let mut r = Report::empty("G", "h".into(), vec!["A".into(), "B".into()], &plan, vec![], Some(scores), vec![]);
+        let mut r = Report::empty(
+            "G",
+            "h".into(),
+            vec!["A".into(), "B".into()],
+            &plan,
+            vec![],
+            Some(scores),
+            vec![],
+        );
         r.games = games;
         r.wins = vec![games, 0];
         r.ranges = vec![(0, games)];
@@ -742,7 +751,9 @@ mod tests {
         assert!(reached.significant());
         let text = comparison.summary.join("\n");
         assert!(
-            text.contains("Games that reach scoring 75.0% -> 25.0% (significant): score means are over different games."),
+            text.contains(
+                "Games that reach scoring 75.0% -> 25.0% (significant): score means are over different games."
+            ),
             "{text}"
         );
         assert!(
@@ -754,7 +765,10 @@ mod tests {
         );
         // Every mean carries its n.
         let table = comparison.to_text();
-        assert!(table.contains("6.00 (n=300)") && table.contains("9.99 (n=100)"), "{table}");
+        assert!(
+            table.contains("6.00 (n=300)") && table.contains("9.99 (n=100)"),
+            "{table}"
+        );
     }
 
     #[test]

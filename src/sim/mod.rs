@@ -24,5 +24,5 @@ pub use report::{
     AgentSummary, ByAgent, Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores,
     Spread, Stop, Summary, Together,
 };
-pub use stats::Rate;
 pub use run::{MAX_JOBS, game_seed, shard_range, simulate};
+pub use stats::Rate;

@@ -29,11 +29,7 @@ fn proc_ranges(def: &GameDef) -> Vec<std::ops::Range<usize>> {
         .iter()
         .map(|p| {
             let start = p.entry as usize;
-            let end = starts
-                .iter()
-                .copied()
-                .find(|&s| s > start)
-                .unwrap_or(def.code.len());
+            let end = starts.iter().copied().find(|&s| s > start).unwrap_or(def.code.len());
             start..end.min(def.code.len())
         })
         .collect()
@@ -73,7 +69,9 @@ pub(super) fn reach(def: &GameDef) -> Reach {
     }
     let mut stack = roots;
     while let Some(proc) = stack.pop() {
-        let Some(done) = seen.get_mut(proc as usize) else { continue };
+        let Some(done) = seen.get_mut(proc as usize) else {
+            continue;
+        };
         if std::mem::replace(done, true) {
             continue;
         }

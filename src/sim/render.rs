@@ -263,7 +263,13 @@ fn agents_section(report: &Report, b: &super::report::ByAgent, s: &super::report
              rates above mix the seats' advantage with the agents' skill.\n",
         );
     }
-    let mut header = vec!["".to_string(), "games".into(), "wins".into(), "rate".into(), "95% CI".into()];
+    let mut header = vec![
+        "".to_string(),
+        "games".into(),
+        "wins".into(),
+        "rate".into(),
+        "95% CI".into(),
+    ];
     header.extend(report.seats.iter().map(|seat| format!("as {seat}")));
     let mut rows = vec![header];
     for (a, name) in b.agents.iter().enumerate() {

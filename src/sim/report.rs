@@ -133,7 +133,11 @@ impl ByAgent {
     /// The spec seating the agents as in game `index` of the run: `random,mcts`.
     pub fn spec_for_game(&self, index: u64) -> String {
         let seats = self.agents.len().max(1);
-        let arrangement = if self.rotated { (index % seats as u64) as usize } else { 0 };
+        let arrangement = if self.rotated {
+            (index % seats as u64) as usize
+        } else {
+            0
+        };
         (0..seats)
             .map(|seat| self.agents[(seat + seats - arrangement) % seats].as_str())
             .collect::<Vec<_>>()
@@ -695,7 +699,10 @@ impl Report {
                 return invalid("by_agent", format!("its tables do not fit {seats} seats"));
             }
             if sum(b.arrangements.iter().copied(), "by_agent.arrangements")? != self.games {
-                return invalid("by_agent.arrangements", format!("they do not add up to {} games", self.games));
+                return invalid(
+                    "by_agent.arrangements",
+                    format!("they do not add up to {} games", self.games),
+                );
             }
             for seat in 0..seats {
                 let won = sum(b.wins.iter().map(|row| row[seat]), "by_agent.wins")?;

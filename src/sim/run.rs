@@ -253,7 +253,10 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
         let rows = match entries {
             _ if !reached.decisions[d] => Rows::Unreached,
             Some((labels, packed)) if !labels.is_empty() => {
-                let names = distinct(unique_names(def, labels.iter().map(|l| (l.clone(), decision.span)).collect()));
+                let names = distinct(unique_names(
+                    def,
+                    labels.iter().map(|l| (l.clone(), decision.span)).collect(),
+                ));
                 let count = names.len();
                 let first = names
                     .into_iter()
@@ -302,7 +305,9 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
         .hooks
         .iter()
         .zip(&reached.hooks)
-        .map(|(h, &reached)| reached.then(|| row(Part::Hook, h.name.clone(), h.span, h.returns_bool.then_some(0), None)))
+        .map(|(h, &reached)| {
+            reached.then(|| row(Part::Hook, h.name.clone(), h.span, h.returns_bool.then_some(0), None))
+        })
         .collect();
     let score_rows = def
         .score_terms
@@ -627,7 +632,11 @@ impl<'a> Game<'a> {
                             _ if choice.is_none() || value < 0 => None,
                             Rows::Entries { first, count, packed } => {
                                 let count = count as u64;
-                                let entry = if packed { Some(value as u64 % count) } else { Some(value as u64) };
+                                let entry = if packed {
+                                    Some(value as u64 % count)
+                                } else {
+                                    Some(value as u64)
+                                };
                                 entry.filter(|&e| e < count).map(|e| first + e as usize)
                             }
                         }
