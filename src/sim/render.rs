@@ -251,7 +251,7 @@ fn agents_section(report: &Report, b: &super::report::ByAgent, s: &super::report
              so the seat rates above measure the seats, not the agents.\n",
         );
         let seats = b.agents.len().max(1) as u64;
-        if report.planned % seats != 0 {
+        if !report.planned.is_multiple_of(seats) {
             out.push_str(&format!(
                 "  ({} games is not a multiple of {seats} seats: the last deal is not played from every seat.)\n",
                 report.planned
