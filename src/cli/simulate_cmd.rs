@@ -29,7 +29,7 @@ pub(crate) struct RunArgs {
     /// Threads to use (0: one per core; at most 256). Results are the same for every value.
     #[arg(long, default_value_t = 0, value_parser = parse_jobs)]
     pub jobs: usize,
-    /// The run's seed; game i is played with a seed derived from it and i.
+    /// The run's seed; game i is played with a seed derived from it and i (from i / seats when seats rotate).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Print the report as JSON (mergeable with `rpsdsl merge`).
