@@ -55,6 +55,9 @@ pub struct Scenario {
     pub decisions: Vec<ScriptedDecision>,
     /// The first rolls of dice, in the order the game rolls them.
     pub rolls: Vec<RollSpec>,
+    /// `skip_forced = true`: a decision with a single legal choice is
+    /// taken without a line of `decisions` (a replay scripts every one).
+    pub skip_forced: bool,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +72,8 @@ struct RawScenario {
     shuffle: Vec<toml::Spanned<RawShuffle>>,
     #[serde(default)]
     rolls: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    skip_forced: bool,
 }
 
 #[derive(Deserialize)]
@@ -116,6 +121,7 @@ impl Scenario {
         }
         Ok(Scenario {
             seed: raw.seed,
+            skip_forced: raw.skip_forced,
             options,
             shuffles: raw
                 .shuffle

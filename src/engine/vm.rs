@@ -253,6 +253,16 @@ impl State {
         self.status = Status::Over(Outcome { winner, reason });
     }
 
+    /// Whether the flow has reached the result section (every result key
+    /// tied, its `else` block runs), perhaps inside a procedure it called.
+    fn in_result_section(&self, def: &GameDef) -> bool {
+        // The result section is compiled at the end of the main procedure,
+        // from `result_pc` on; the bottom frame's counter is kept up to date.
+        self.frames
+            .first()
+            .is_some_and(|main| main.proc == def.main && main.pc > def.result_pc)
+    }
+
     /// Which trigger (if any) the current frame stack is running.
     fn running_trigger(&self, def: &GameDef) -> Option<u16> {
         self.frames
@@ -1005,9 +1015,15 @@ impl State {
                     }
                 }
             }
-            Op::HasOffers => {
+            Op::HasOffers(decision) => {
                 let seat = self.pop();
                 let any = !self.offers[seat as usize].is_empty();
+                if !any {
+                    events.push(Event::NoChoice {
+                        seat: seat as Seat,
+                        decision,
+                    });
+                }
                 self.stack.push(i64::from(any));
             }
             Op::Matches(m) => {
@@ -1201,6 +1217,7 @@ impl State {
                 let seat = self.pop() as Seat;
                 let reason = match self.running_trigger(def) {
                     Some(t) => EndReason::Trigger(t),
+                    None if self.in_result_section(def) => EndReason::TieBreak(self.span(def)),
                     None => EndReason::Win(self.span(def)),
                 };
                 self.end_game(Some(seat), reason, events);

@@ -118,6 +118,7 @@ impl ReplayScript {
                 })
                 .collect(),
             rolls: self.rolls.iter().map(|r| crate::session::roll_spec(r)).collect(),
+            skip_forced: false,
         }
     }
 }
@@ -273,6 +274,14 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
     let mut lines = vec![];
     let mut scores: Vec<Vec<(u16, i64)>> = vec![vec![]; def.players()];
     for event in events {
+        // Scores are shown once every seat is scored: at the end, or before
+        // the result's tie-break (the only events after scoring but the end).
+        if !matches!(event, Event::Score { .. } | Event::Hook { .. }) && scores.iter().any(|s| !s.is_empty()) {
+            lines.extend(score_lines(def, &mut scores));
+            if !matches!(event, Event::End { .. }) {
+                lines.push("tied on every result key: the result's tie-break decides".into());
+            }
+        }
         match event {
             Event::Shuffle { zone, order, seen_by } => {
                 if viewer.sees(*seen_by) {
@@ -417,25 +426,46 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
                 lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
             }
             Event::Hook { .. } => {}
+            Event::NoChoice { seat, decision } => {
+                let d = &def.decisions[*decision as usize];
+                lines.push(format!("{} cannot choose {}: nothing is legal", def.seat_name(*seat), d.name));
+            }
             Event::End { winner, reason } => {
-                for (seat, terms) in scores.iter().enumerate() {
-                    if terms.is_empty() {
-                        continue;
-                    }
-                    let total: i64 = terms.iter().map(|(_, p)| p).sum();
-                    let parts: Vec<String> = terms
-                        .iter()
-                        .map(|(t, p)| format!("{} {p}", def.score_terms[*t as usize].name))
-                        .collect();
-                    lines.push(format!(
-                        "score {}: {} = {total}",
-                        def.seat_name(seat as Seat),
-                        parts.join(" + ")
-                    ));
-                }
                 lines.push(format!("result: {}", describe_end(def, *winner, reason)));
             }
         }
+    }
+    lines
+}
+
+/// One line per scored seat, `score Ann: tokens 2 = 2; tie-breakers:
+/// discards 19`, emptying `scores`. Tie-breakers are not points: they are
+/// shown after the total, which leaves them out.
+fn score_lines(def: &GameDef, scores: &mut [Vec<(u16, i64)>]) -> Vec<String> {
+    let named = |terms: &[(u16, i64)], between: &str| -> String {
+        terms
+            .iter()
+            .map(|(t, p)| format!("{} {p}", def.score_terms[*t as usize].name))
+            .collect::<Vec<_>>()
+            .join(between)
+    };
+    let mut lines = vec![];
+    for (seat, terms) in scores.iter_mut().enumerate() {
+        if terms.is_empty() {
+            continue;
+        }
+        let (breakers, points): (Vec<_>, Vec<_>) =
+            terms.drain(..).partition(|(t, _)| def.score_terms[*t as usize].tie_breaker);
+        let total: i64 = points.iter().map(|(_, p)| p).sum();
+        let mut line = format!("score {}: ", def.seat_name(seat as Seat));
+        if !points.is_empty() {
+            line.push_str(&format!("{} = {total}", named(&points, " + ")));
+        }
+        if !breakers.is_empty() {
+            let sep = if points.is_empty() { "" } else { "; " };
+            line.push_str(&format!("{sep}tie-breakers: {}", named(&breakers, ", ")));
+        }
+        lines.push(line);
     }
     lines
 }
@@ -445,6 +475,7 @@ pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReas
     let why = match reason {
         EndReason::Win(_) => "the flow".to_string(),
         EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(_) => "tie-break, after a tie on every result key".to_string(),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)

@@ -56,6 +56,7 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
             })
             .collect(),
         rolls: vec![],
+        skip_forced: false,
     }
 }
 
