@@ -58,6 +58,9 @@ pub struct Scenario {
     /// `skip_forced = true`: a decision with a single legal choice is
     /// taken without a line of `decisions` (a replay scripts every one).
     pub skip_forced: bool,
+    /// A time written after a silence in a race is dropped instead of
+    /// refused: transcripts of format 1 wrote one (see `transcript::Format`).
+    pub silence_times: bool,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +125,7 @@ impl Scenario {
         Ok(Scenario {
             seed: raw.seed,
             skip_forced: raw.skip_forced,
+            silence_times: false,
             options,
             shuffles: raw
                 .shuffle

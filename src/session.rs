@@ -92,7 +92,7 @@ pub fn play(
                     value: legal[0],
                     reaction_ms: 0,
                 },
-                Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted) {
+                Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted, scenario.silence_times) {
                     Ok(c) => c,
                     Err(d) => return Err(fail(*d, record, events)),
                 },
@@ -233,6 +233,7 @@ fn scripted_choice(
     seat: Seat,
     legal: &[i64],
     scripted: &ScriptedDecision,
+    silence_times: bool,
 ) -> Result<Choice, Box<Diagnostic>> {
     let here = |d: Diagnostic| match scripted.span {
         Some(span) => Box::new(d.label(span, "this scripted decision")),
@@ -269,6 +270,10 @@ fn scripted_choice(
     let race = def.decisions[decision as usize].race;
     let none_label = def.decisions[decision as usize].none_label.as_deref();
     let (choice, reaction_ms) = match choice.rsplit_once('@') {
+        // A transcript of format 1 wrote a time after silence: dropped.
+        Some((said, _)) if race && silence_times && none_label.is_some_and(|n| n.eq_ignore_ascii_case(said.trim())) => {
+            (said.trim(), 0)
+        }
         // Silence is no call: a time there would be ignored, so refuse it.
         Some((said, time)) if race && none_label.is_some_and(|n| n.eq_ignore_ascii_case(said.trim())) => {
             return Err(here(

@@ -57,6 +57,7 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
             .collect(),
         rolls: vec![],
         skip_forced: false,
+        silence_times: false,
     }
 }
 
