@@ -184,7 +184,9 @@ pub(super) fn syntax_error(
         ));
     }
     // `=` where a comparison belongs: the designer meant `==`.
-    if rest.starts_with('=') && !rest.starts_with("==") && expected.iter().any(|e| e == "`==`" || e == "`!=`") {
+    // (Not `=>` or `=<`: those are another mistake.)
+    let lone_equals = rest.starts_with('=') && !rest[1..].starts_with(['=', '>', '<']);
+    if lone_equals && expected.iter().any(|e| e == "`==`" || e == "`!=`") {
         return (
             position,
             Diagnostic::error(Code::Syntax, "`=` cannot compare two values")
