@@ -29,6 +29,8 @@ pub struct ShuffleSpec {
     pub zone: String,
     /// The pieces on top, top first, by label ("Card paper 7").
     pub top: Vec<String>,
+    /// The pieces at the bottom, bottom first, by label.
+    pub bottom: Vec<String>,
     /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
@@ -85,6 +87,8 @@ struct RawShuffle {
     zone: String,
     #[serde(default)]
     top: Vec<String>,
+    #[serde(default)]
+    bottom: Vec<String>,
 }
 
 fn span_of(file: FileId, range: std::ops::Range<usize>) -> Span {
@@ -136,6 +140,7 @@ impl Scenario {
                     ShuffleSpec {
                         zone: inner.zone,
                         top: inner.top,
+                        bottom: inner.bottom,
                         span,
                     }
                 })
@@ -186,17 +191,22 @@ impl Scenario {
                 errors.push(d);
                 continue;
             };
-            let mut top = vec![];
-            for name in &spec.top {
-                match def.piece_ids().find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
-                    Some(p) => top.push(p),
-                    None => errors.push(label(Diagnostic::error(
-                        Code::BadScenario,
-                        format!("no piece is called `{name}`"),
-                    ))),
+            let mut resolve = |names: &[String]| {
+                let mut pieces = vec![];
+                for name in names {
+                    match def.piece_ids().find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
+                        Some(p) => pieces.push(p),
+                        None => errors.push(label(Diagnostic::error(
+                            Code::BadScenario,
+                            format!("no piece is called `{name}`"),
+                        ))),
+                    }
                 }
-            }
-            forced.push(ForcedShuffle { zone, top });
+                pieces
+            };
+            let top = resolve(&spec.top);
+            let bottom = resolve(&spec.bottom);
+            forced.push(ForcedShuffle { zone, top, bottom });
         }
         if errors.is_empty() { Ok(forced) } else { Err(errors) }
     }

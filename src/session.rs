@@ -168,6 +168,7 @@ pub(crate) fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
             Event::Shuffle { zone, order, .. } => Some(ShuffleSpec {
                 zone: def.zone_name(*zone),
                 top: order.iter().map(|&p| def.piece_label(p)).collect(),
+                bottom: vec![],
                 span: None,
             }),
             _ => None,

@@ -154,7 +154,10 @@ fn a_silence_with_a_time_is_refused() {
     let scenario = common::scenario(&[], &["North: silence @ 20ms", "South: rock @ 300ms"]);
     let failure = play(&def, 1, &scenario).unwrap_err();
     assert_eq!(failure.diagnostic.code.as_str(), "bad-scenario");
-    assert_eq!(failure.diagnostic.message, "`silence` is no call, so it has no reaction time");
+    assert_eq!(
+        failure.diagnostic.message,
+        "`silence` is no call, so it has no reaction time"
+    );
     assert_eq!(
         failure.diagnostic.help.as_deref(),
         Some("write `North: silence` without `@ 20ms`")
@@ -209,7 +212,10 @@ fn skip_forced_leaves_out_single_choice_decisions() {
     skipping.skip_forced = true;
     let skipped = play(&def, 7, &skipping).unwrap();
     assert_eq!(common::lines(&def, &skipped), common::lines(&def, &scripted));
-    assert_eq!(skipped.decisions, scripted.decisions, "the record still lists every decision");
+    assert_eq!(
+        skipped.decisions, scripted.decisions,
+        "the record still lists every decision"
+    );
 }
 
 /// Decisions left over when the game has ended are reported as a warning
@@ -273,4 +279,39 @@ fn transcripts_name_their_format_and_old_ones_still_replay() {
         stderr.contains("this transcript's format is `rpsdsl-transcript/99`"),
         "{stderr}"
     );
+}
+
+/// ROCK! deals its whole deck, so the first flips are the last cards dealt:
+/// a shuffle's `bottom` (bottom first) fixes them without listing all 60
+/// cards, as docs/scenarios.md shows.
+#[test]
+fn a_shuffle_bottom_fixes_rocks_first_flips() {
+    let def = load("games/rock.rules");
+    let mut scenario = Scenario::default();
+    scenario.shuffles.push(rpsdsl::scenario::ShuffleSpec {
+        zone: "deck".into(),
+        top: vec![],
+        bottom: ["Card scissors", "Card rock", "Card paper", "Card paper"]
+            .map(String::from)
+            .to_vec(),
+        span: None,
+    });
+    for seed in [1, 2, 3] {
+        let record = play(&def, seed, &scenario).unwrap();
+        let flips: Vec<String> = common::lines(&def, &record)
+            .into_iter()
+            .filter(|l| l.contains("-> centre"))
+            .take(4)
+            .collect();
+        assert_eq!(
+            flips,
+            [
+                "  Card rock: draw_pile of North -> centre",
+                "  Card scissors: draw_pile of South -> centre",
+                "  Card paper: draw_pile of North -> centre",
+                "  Card paper: draw_pile of South -> centre",
+            ],
+            "seed {seed}"
+        );
+    }
 }

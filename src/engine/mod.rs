@@ -116,6 +116,8 @@ pub struct ForcedShuffle {
     pub zone: ZoneId,
     /// The pieces that must end up on top, top first (matched by identity, not number).
     pub top: Vec<PieceId>,
+    /// The pieces that must end up at the bottom, bottom first.
+    pub bottom: Vec<PieceId>,
 }
 
 /// One player's answer to a pending decision.

@@ -195,7 +195,7 @@ impl State {
         let forced = match self.forced.get(self.forced_next) {
             Some(f) if f.zone == zone => {
                 self.forced_next += 1;
-                Some(f.top.clone())
+                Some((f.top.clone(), f.bottom.clone()))
             }
             Some(f) => {
                 return Err(self.error(
@@ -212,26 +212,34 @@ impl State {
         };
         self.shuffle_pieces(def, zone);
         let pieces = &mut self.zones[zone as usize];
-        if let Some(top) = forced {
-            // Bring the wanted identities to the top, in order, keeping the
-            // random order of the rest.
-            let mut chosen = Vec::with_capacity(top.len());
-            for wanted in &top {
+        if let Some((top, bottom)) = forced {
+            // Bring the wanted identities to the top, in order, then to the
+            // bottom, keeping the random order of the rest.
+            let mut chosen = Vec::with_capacity(top.len() + bottom.len());
+            for (wanted, place) in top
+                .iter()
+                .map(|p| (p, "on top of"))
+                .chain(bottom.iter().map(|p| (p, "at the bottom of")))
+            {
                 let Some(at) = pieces.iter().position(|&p| def.same_identity(p, *wanted)) else {
                     let name = def.piece_label(*wanted);
                     return Err(self.error(
                         def,
                         Code::ScenarioMismatch,
                         format!(
-                            "the scenario wants another {name} on top of `{}`, but there is none left",
+                            "the scenario wants another {name} {place} `{}`, but there is none left",
                             def.zone_name(zone)
                         ),
                     ));
                 };
                 chosen.push(pieces.remove(at));
             }
-            chosen.reverse();
-            pieces.extend(chosen);
+            // `pieces` runs from the bottom up.
+            let at_bottom = chosen.split_off(top.len());
+            let mut on_top = chosen;
+            on_top.reverse();
+            pieces.splice(0..0, at_bottom);
+            pieces.extend(on_top);
         }
         for &p in pieces.iter() {
             self.known[p as usize] &= def.piece_viewers(p, zone);

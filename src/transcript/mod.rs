@@ -152,6 +152,7 @@ impl ReplayScript {
                 .map(|s| ShuffleSpec {
                     zone: s.zone.clone(),
                     top: s.top.clone(),
+                    bottom: vec![],
                     span: None,
                 })
                 .collect(),
@@ -195,13 +196,7 @@ impl Transcript {
 
     /// [`Transcript::new`] written as `format` wrote it: `replay` checks an
     /// older transcript against the game rendered in the transcript's own format.
-    pub fn in_format(
-        def: &GameDef,
-        header: Header<'_>,
-        record: &Record,
-        viewer: Viewer,
-        format: Format,
-    ) -> Transcript {
+    pub fn in_format(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer, format: Format) -> Transcript {
         let lines = render_raw(def, &record.events, viewer, format)
             .into_iter()
             .map(|line| printable(&line).into_owned())
@@ -495,7 +490,11 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
             Event::NoChoice { .. } if format == Format::V1 => {}
             Event::NoChoice { seat, decision } => {
                 let d = &def.decisions[*decision as usize];
-                lines.push(format!("{} cannot choose {}: nothing is legal", def.seat_name(*seat), d.name));
+                lines.push(format!(
+                    "{} cannot choose {}: nothing is legal",
+                    def.seat_name(*seat),
+                    d.name
+                ));
             }
             Event::End { winner, reason } => {
                 lines.push(format!("result: {}", describe_end_in(def, *winner, reason, format)));

@@ -205,7 +205,10 @@ pub(super) fn syntax_error(
             Code::Syntax,
             format!("a `{{` is never closed before `{keyword}` starts a new declaration"),
         )
-        .label(Span::new(file, start, start + keyword.len()), "a new declaration starts here");
+        .label(
+            Span::new(file, start, start + keyword.len()),
+            "a new declaration starts here",
+        );
         diagnostic = unclosed_labels(diagnostic, file, text, braces, open);
         // Go on parsing at the declaration itself (the caller resumes at
         // the first declaration after the position it is given).
@@ -224,11 +227,20 @@ pub(super) fn syntax_error(
 /// Labels the innermost `{` left open and, as rustc does, a block inside
 /// it whose `}` is indented unlike its `{`: that `}` most likely belongs
 /// to the outer block, and the inner `{` is the one missing its `}`.
-fn unclosed_labels(mut diagnostic: Diagnostic, file: FileId, text: &str, braces: &BraceScanner, open: usize) -> Diagnostic {
+fn unclosed_labels(
+    mut diagnostic: Diagnostic,
+    file: FileId,
+    text: &str,
+    braces: &BraceScanner,
+    open: usize,
+) -> Diagnostic {
     diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
     match braces.misindented_after(text, open) {
         Some((inner, close)) => diagnostic
-            .label(Span::new(file, inner, inner + 1), "this `{` may be the one missing its `}`...")
+            .label(
+                Span::new(file, inner, inner + 1),
+                "this `{` may be the one missing its `}`...",
+            )
             .label(
                 Span::new(file, close, close + 1),
                 "...as this `}` closes it, but is indented like the block around it",
