@@ -86,7 +86,7 @@ fn a_player_who_cannot_play_is_named_before_the_token() {
             let loser = if winner == "Ann" { "Ben" } else { "Ann" };
             assert_eq!(
                 lines[i - 1],
-                format!("{loser} cannot choose play: nothing is legal"),
+                format!("{loser} has no legal choice for play"),
                 "seed {seed}, line {i}"
             );
             rounds += 1;

@@ -491,7 +491,7 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
             Event::NoChoice { seat, decision } => {
                 let d = &def.decisions[*decision as usize];
                 lines.push(format!(
-                    "{} cannot choose {}: nothing is legal",
+                    "{} has no legal choice for {}",
                     def.seat_name(*seat),
                     d.name
                 ));
