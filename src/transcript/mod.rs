@@ -490,11 +490,7 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
             Event::NoChoice { .. } if format == Format::V1 => {}
             Event::NoChoice { seat, decision } => {
                 let d = &def.decisions[*decision as usize];
-                lines.push(format!(
-                    "{} has no legal choice for {}",
-                    def.seat_name(*seat),
-                    d.name
-                ));
+                lines.push(format!("{} has no legal choice for {}", def.seat_name(*seat), d.name));
             }
             Event::End { winner, reason } => {
                 lines.push(format!("result: {}", describe_end_in(def, *winner, reason, format)));
