@@ -239,6 +239,20 @@ fn leftover_decisions_are_warned_about() {
     );
     let exact = play(&def, 1, &common::scenario(&[], &["Left: rock", "Right: scissors"])).unwrap();
     assert!(exact.warnings.is_empty());
+    // `run` prints the warning on stderr, pointing into the scenario, and
+    // still succeeds.
+    let path = std::env::temp_dir().join(format!("rpsdsl-leftover-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "decisions = [\"Left: rock\", \"Right: scissors\", \"Left: paper\", \"Right: rock\"]\n",
+    )
+    .unwrap();
+    let run = common::cli::rpsdsl(&["run", "games/rps.rules", "--scenario", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("rpsdsl::scenario-mismatch"), "{stderr}");
+    assert!(stderr.contains("the first decision never asked"), "{stderr}");
 }
 
 // ------------------------------------------------------------ format
