@@ -178,6 +178,8 @@ codes! {
     OverrideMissing = "override-missing",
     /// An `override` in a file that extends nothing.
     OverrideWithoutBase = "override-without-base",
+    /// A picture asked for after more decisions than the game took (`rpsdsl render --at`).
+    PositionNotReached = "position-not-reached",
     /// Changing something that never changes (an option, a constant, a loop variable).
     ReadOnly = "read-only",
     /// Reports given to `rpsdsl merge` that are not shards of one run.
