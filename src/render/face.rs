@@ -83,11 +83,17 @@ fn main_text(def: &GameDef, face: &PieceFace) -> String {
 /// The longest word any piece of this face's sort may show, so every
 /// piece of a sort is lettered at one size.
 fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
-    let kinds = if face.kind.is_some() {
-        def.kinds.iter().map(|k| k.display.chars().count()).max().unwrap_or(0)
-    } else {
-        0
-    };
+    // The kinds of the same set (`Hand`: rock, paper, scissors).
+    let kinds = face
+        .kind
+        .and_then(|kind| def.kind_sets.iter().find(|set| set.members.contains(&kind)))
+        .map_or(0, |set| {
+            set.members
+                .iter()
+                .map(|&k| def.kinds[k as usize].display.chars().count())
+                .max()
+                .unwrap_or(0)
+        });
     kinds.max(word.chars().count())
 }
 
@@ -200,8 +206,14 @@ pub(super) fn card(def: &GameDef, known: Known<'_>, x: f64, y: f64, w: f64, h: f
         Known::Face(face) => {
             let ty = &def.piece_types[face.ty as usize];
             let word = main_text(def, face);
-            group = group.add(text(ty.clone(), cx, y + 10.0, fitting_size(ty.chars().count(), w - 8.0, 9.0), ink).set("opacity", 0.8));
+            // The type on top, unless it is the word itself (a token that is only its type).
             if word != *ty {
+                group = group.add(
+                    text(ty.clone(), cx, y + 10.0, fitting_size(ty.chars().count(), w - 8.0, 9.0), ink)
+                        .set("opacity", 0.8),
+                );
+            }
+            {
                 group = group.add(
                     text(
                         word.clone(),

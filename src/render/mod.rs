@@ -128,7 +128,7 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
         page = page.add(p.group.set("transform", translate(MARGIN, y)));
         y += p.height + GAP;
     }
-    let (legend, legend_h) = legend(def, frame, inner);
+    let (legend, legend_h) = legend(def, view, frame);
     page = page.add(legend.set("transform", translate(MARGIN, y)));
     y += legend_h + MARGIN;
 
@@ -210,7 +210,7 @@ fn shared_counters(def: &GameDef, view: &View) -> Option<String> {
 
 /// The key: each seat's colour, what a `?` means, which kind beats which,
 /// and what each space of a board with several slots holds.
-fn legend(def: &GameDef, frame: &Frame<'_>, width: f64) -> (Group, f64) {
+fn legend(def: &GameDef, view: &View, frame: &Frame<'_>) -> (Group, f64) {
     let mut group = Group::new().set("class", "legend");
     let mut x = 0.0;
     for seat in 0..def.players() as Seat {
@@ -232,14 +232,13 @@ fn legend(def: &GameDef, frame: &Frame<'_>, width: f64) -> (Group, f64) {
         x += 36.0 + name.chars().count() as f64 * 7.5;
     }
     let mut lines = vec![];
-    let hidden_kinds = def.pieces.iter().any(|p| p.kind_hidden);
-    let unknown = match frame.viewer {
-        Some(_) if hidden_kinds => "?  a piece you see but whose kind you do not know (its back); grey: a piece you do not see",
-        Some(_) => "?  a piece you do not see",
-        None => "",
-    };
-    if !unknown.is_empty() {
-        lines.push(unknown.to_string());
+    // Say what a `?` means only where the picture has one.
+    let slots = || view.zones.iter().flatten();
+    if slots().any(|slot| matches!(face::Known::of(def, slot), face::Known::Back(_))) {
+        lines.push("?  in a seat's colour: a piece you see but whose kind you do not know (its back)".to_string());
+    }
+    if slots().any(Option::is_none) {
+        lines.push("?  in grey: a piece you do not see".to_string());
     }
     let beats: Vec<String> = (0..def.kinds.len())
         .flat_map(|a| (0..def.kinds.len()).map(move |b| (a, b)))
@@ -265,7 +264,6 @@ fn legend(def: &GameDef, frame: &Frame<'_>, width: f64) -> (Group, f64) {
         group = group.add(line_text(line, 0.0, y, MUTED));
         y += 19.0;
     }
-    let _ = width;
     (group, y)
 }
 

@@ -72,6 +72,16 @@ pub(super) fn owner_colour(def: &GameDef, owner: Option<Seat>) -> &'static str {
 
 /// Whether `colour` ("#rrggbb") is light enough to need dark text.
 pub(super) fn is_light(colour: &str) -> bool {
+    luminance(colour) > 0.5
+}
+
+/// Whether `colour` is so light (white) that it vanishes on the page, so
+/// a frame of it needs a darker edge.
+pub(super) fn is_pale(colour: &str) -> bool {
+    luminance(colour) > 0.85
+}
+
+fn luminance(colour: &str) -> f64 {
     let channel = |i: usize| {
         colour
             .get(i..i + 2)
@@ -79,7 +89,7 @@ pub(super) fn is_light(colour: &str) -> bool {
             .map_or(0.0, |v| f64::from(v) / 255.0)
     };
     // Relative luminance, roughly (sRGB weights).
-    0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5) > 0.5
+    0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
 }
 
 /// Text that reads on `colour`.

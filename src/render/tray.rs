@@ -127,7 +127,8 @@ pub(super) fn panel(
                 .set("height", round(height))
                 .set("rx", 10)
                 .set("fill", "#ffffff")
-                .set("stroke", accent)
+                // A light seat colour (white) still needs a visible frame.
+                .set("stroke", if style::is_pale(accent) { style::edge_of(accent) } else { accent })
                 .set("stroke-width", 2),
         )
         // A band of the seat's colour, with its name on it.
@@ -138,7 +139,9 @@ pub(super) fn panel(
                 .set("width", round(width))
                 .set("height", head_h)
                 .set("rx", 10)
-                .set("fill", accent),
+                .set("fill", accent)
+                .set("stroke", if style::is_pale(accent) { style::edge_of(accent) } else { accent })
+                .set("stroke-width", 2),
         )
         .add(
             Text::new(heading)
