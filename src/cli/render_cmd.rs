@@ -135,14 +135,17 @@ pub(crate) fn caption(def: &crate::ir::GameDef, state: &State, viewer: Viewer, s
         Viewer::All => format!("Everything, as no player sees it (seed {seed})"),
         Viewer::Seat(s) => format!("As {} sees it", def.seat_name(s)),
     };
+    let decisions = match state.decisions() {
+        1 => "1 decision".to_string(),
+        n => format!("{n} decisions"),
+    };
     let when = match (at, state.outcome()) {
         (_, Some(outcome)) => format!(
-            "final position after {} decisions: {}",
-            state.decisions(),
+            "final position after {decisions}: {}",
             describe_end(def, outcome.winner, &outcome.reason)
         ),
         (Some(0), None) => "after setup, before any decision".to_string(),
-        (_, None) => format!("after {} decisions", state.decisions()),
+        (_, None) => format!("after {decisions}"),
     };
     vec![format!("{whose} · {when}")]
 }

@@ -8,7 +8,7 @@ use svg::node::element::path::Data;
 use svg::node::element::{Circle, Group, Line, Path, Rectangle, Text};
 
 use super::face::{Known, disc};
-use super::style::{FELT, FONT, MUTED, RULE, round, words};
+use super::style::{FELT, MUTED, RULE, round, words};
 use crate::engine::View;
 use crate::ir::{Board, FamilyIndex, GameDef, ZoneId};
 
@@ -38,7 +38,6 @@ fn label(content: impl Into<String>, x: f64, y: f64, size: f64, fill: &str) -> T
         .set("x", round(x))
         .set("y", round(y))
         .set("font-size", size)
-        .set("font-family", FONT)
         .set("text-anchor", "middle")
         .set("dominant-baseline", "central")
         .set("fill", fill)
@@ -129,7 +128,6 @@ pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn {
                     .set("x", round(x + 4.0))
                     .set("y", round(y + 12.0))
                     .set("font-size", 10)
-                    .set("font-family", FONT)
                     .set("fill", MUTED),
             )
             .add(space_pieces(

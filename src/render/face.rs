@@ -4,7 +4,7 @@
 
 use svg::node::element::{Circle, Group, Rectangle, Text, Title};
 
-use super::style::{self, BACK, FONT, MUTED, fitting_size, round};
+use super::style::{self, BACK, MUTED, fitting_size, round};
 use crate::engine::PieceFace;
 use crate::ir::GameDef;
 
@@ -107,7 +107,6 @@ fn text(content: impl Into<String>, x: f64, y: f64, size: f64, fill: &str) -> Te
         .set("x", round(x))
         .set("y", round(y))
         .set("font-size", size)
-        .set("font-family", FONT)
         .set("text-anchor", "middle")
         .set("dominant-baseline", "central")
         .set("fill", fill)

@@ -65,7 +65,6 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
             .set("y", round(y + 18.0))
             .set("font-size", 22)
             .set("font-weight", 700)
-            .set("font-family", FONT)
             .set("fill", INK),
     );
     y += 30.0;
@@ -79,7 +78,6 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
                 .set("x", MARGIN)
                 .set("y", round(y + 13.0))
                 .set("font-size", 13)
-                .set("font-family", FONT)
                 .set("fill", MUTED),
         );
         y += 19.0;
@@ -101,7 +99,6 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
                 .set("y", round(y + 12.0))
                 .set("font-size", 14)
                 .set("font-weight", 600)
-                .set("font-family", FONT)
                 .set("text-anchor", "middle")
                 .set("fill", INK);
             page = page
@@ -136,6 +133,7 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
         .set("viewBox", (0, 0, round(width), round(y)))
         .set("width", round(width))
         .set("height", round(y))
+        // Set once here: every text inherits it.
         .set("font-family", FONT)
         .add(
             Rectangle::new()
@@ -272,7 +270,6 @@ fn line_text(content: String, x: f64, y: f64, fill: &str) -> Text {
         .set("x", round(x))
         .set("y", round(y))
         .set("font-size", 13)
-        .set("font-family", FONT)
         .set("dominant-baseline", "central")
         .set("fill", fill)
 }

@@ -3,7 +3,7 @@
 use crate::ir::{GameDef, Seat};
 
 /// The one font family: what every browser has.
-pub(super) const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
+pub(super) const FONT: &str = "system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif";
 /// Ink for text and outlines.
 pub(super) const INK: &str = "#2b2b33";
 /// Ink for secondary text: coordinates, space numbers, counts.

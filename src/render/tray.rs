@@ -6,7 +6,7 @@ use svg::node::element::{Group, Rectangle, Text};
 
 use super::board::Drawn;
 use super::face::{Known, card};
-use super::style::{self, FELT, FONT, INK, MUTED, RULE, round, words};
+use super::style::{self, FELT, INK, MUTED, RULE, round, words};
 use crate::engine::{PieceFace, View};
 use crate::ir::{GameDef, ZoneId};
 
@@ -54,7 +54,6 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) ->
                 .set("x", 2)
                 .set("y", 12)
                 .set("font-size", 12)
-                .set("font-family", FONT)
                 .set("fill", INK),
         )
         .add(
@@ -74,7 +73,6 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) ->
                 .set("x", round(width / 2.0))
                 .set("y", round(LABEL_H + PAD + 15.0))
                 .set("font-size", 12)
-                .set("font-family", FONT)
                 .set("font-style", "italic")
                 .set("text-anchor", "middle")
                 .set("dominant-baseline", "central")
@@ -117,7 +115,8 @@ pub(super) fn panel(
         x += t.width + 2.0 * GAP;
         row_h = row_h.max(t.height);
     }
-    let height = y + row_h + PAD;
+    // A seat with no zones (only counters) is its band alone.
+    let height = if zones.is_empty() { head_h } else { y + row_h + PAD };
     group = group
         .add(
             Rectangle::new()
@@ -149,20 +148,20 @@ pub(super) fn panel(
                 .set("y", head_h / 2.0)
                 .set("font-size", 15)
                 .set("font-weight", 700)
-                .set("font-family", FONT)
-                .set("dominant-baseline", "central")
-                .set("fill", style::ink_on(accent)),
-        )
-        .add(
-            Text::new(note)
-                .set("x", round(width - PAD - 2.0))
-                .set("y", head_h / 2.0)
-                .set("font-size", 13)
-                .set("font-family", FONT)
-                .set("text-anchor", "end")
                 .set("dominant-baseline", "central")
                 .set("fill", style::ink_on(accent)),
         )
         .add(trays);
+    if !note.is_empty() {
+        group = group.add(
+            Text::new(note)
+                .set("x", round(width - PAD - 2.0))
+                .set("y", head_h / 2.0)
+                .set("font-size", 13)
+                .set("text-anchor", "end")
+                .set("dominant-baseline", "central")
+                .set("fill", style::ink_on(accent)),
+        );
+    }
     Drawn { group, width, height }
 }
