@@ -26,7 +26,11 @@ fn shipped() -> Vec<String> {
 }
 
 fn stem(path: &str) -> String {
-    std::path::Path::new(path).file_stem().unwrap().to_string_lossy().into_owned()
+    std::path::Path::new(path)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
@@ -50,7 +54,14 @@ fn every_shipped_game_is_drawn_for_every_view() {
 
 #[test]
 fn a_seat_s_picture_never_names_the_seed_and_the_full_one_does() {
-    let seat = out(&rpsdsl(&["render", "games/rps3.rules", "--seed", "4242", "--view", "Dark"]));
+    let seat = out(&rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "4242",
+        "--view",
+        "Dark",
+    ]));
     assert!(!seat.contains("4242"), "{seat}");
     assert!(seat.contains("As Dark sees it"), "{seat}");
     let all = out(&rpsdsl(&["render", "games/rps3.rules", "--seed", "4242"]));
@@ -59,11 +70,25 @@ fn a_seat_s_picture_never_names_the_seed_and_the_full_one_does() {
 
 #[test]
 fn the_picture_follows_at_and_draws_the_position_after_setup() {
-    let start = out(&rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--seed", "7", "--at", "0"]));
+    let start = out(&rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "0",
+    ]));
     assert!(start.contains("after setup, before any decision"), "{start}");
     // No mark on the board yet: every mark is still in a supply.
     assert!(!start.contains("(mark of cells"), "{start}");
-    let two = out(&rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--seed", "7", "--at", "2"]));
+    let two = out(&rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "2",
+    ]));
     assert!(two.contains("after 2 decisions"), "{two}");
     assert_eq!(two.matches("(mark of cells").count(), 2, "{two}");
 }
@@ -86,7 +111,16 @@ fn a_transcript_and_its_seed_draw_the_same_picture() {
         "2",
     ]);
     assert!(followed.status.success(), "{}", err(&followed));
-    let played = out(&rpsdsl(&["render", "games/rps3.rules", "--seed", "11", "--at", "25", "--view", "2"]));
+    let played = out(&rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "11",
+        "--at",
+        "25",
+        "--view",
+        "2",
+    ]));
     assert_eq!(out(&followed), played);
     // `-o` writes the same document as standard output.
     let file = dir.join("rps3.svg");
@@ -102,14 +136,25 @@ fn a_transcript_and_its_seed_draw_the_same_picture() {
         "-o",
         file.to_str().unwrap(),
     ]);
-    assert!(written.status.success() && out(&written).is_empty(), "{}", err(&written));
+    assert!(
+        written.status.success() && out(&written).is_empty(),
+        "{}",
+        err(&written)
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap().trim_end(), played.trim_end());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_position_past_the_end_is_refused_with_the_range() {
-    let output = rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--seed", "7", "--at", "500"]);
+    let output = rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "500",
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let text = err(&output);
     assert!(text.contains("position-not-reached"), "{text}");
@@ -201,4 +246,83 @@ proptest! {
             }
         }
     }
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rpsdsl-render-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn game_path(rel: &str) -> String {
+    format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn play_keeps_the_picture_of_the_seat_s_view() {
+    let dir = scratch("play-svg");
+    let rules = game_path("games/rps3.rules");
+    // Deploy three pawns, then leave without saving.
+    let output = common::cli::rpsdsl_in(
+        &dir,
+        &["play", &rules, "--seed", "5", "--agents", "random", "--svg", "view.svg"],
+        b"1\n1\n1\nq\n\n",
+    );
+    assert!(output.status.success(), "{}", err(&output));
+    let svg = std::fs::read_to_string(dir.join("view.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    assert!(svg.contains("As Light sees it · after 3 decisions"), "{svg}");
+    assert!(svg.contains("Light (you)"), "{svg}");
+    // Three of Light's pawns are on the ring, and as many of Dark's, face down.
+    assert_eq!(svg.matches("of Light (spot of outer").count(), 3, "{svg}");
+    assert_eq!(svg.matches("Pawn of Dark (hidden) (spot of outer").count(), 3, "{svg}");
+    assert!(!svg.contains("seed"), "{svg}");
+    assert!(!dir.join("view.svg.partial").exists());
+    // An .html file is a page that reloads itself around the same picture.
+    let output = common::cli::rpsdsl_in(
+        &dir,
+        &[
+            "play",
+            &rules,
+            "--seed",
+            "5",
+            "--agents",
+            "random",
+            "--svg",
+            "view.html",
+        ],
+        b"q\n\n",
+    );
+    assert!(output.status.success(), "{}", err(&output));
+    let html = std::fs::read_to_string(dir.join("view.html")).unwrap();
+    assert!(html.contains("http-equiv=\"refresh\""), "{html}");
+    assert!(
+        html.contains("<svg") && html.contains("after setup, before any decision"),
+        "{html}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_terminal_grid_names_owners_and_keeps_its_borders_straight() {
+    let dir = scratch("grid");
+    let rules = game_path("games/classic/breakthrough.rules");
+    let output = common::cli::rpsdsl_in(&dir, &["play", &rules, "--seed", "3", "--agents", "random"], b"q\n\n");
+    let text = out(&output);
+    let grid: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Board field:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  ┌") || l.starts_with("  │") || l.starts_with("  ├") || l.starts_with("  └"))
+        .collect();
+    assert_eq!(grid.len(), 17, "{text}");
+    // Every cell says whose pawn it holds, uncut.
+    assert_eq!(grid[1].matches("│ black  ").count(), 8, "{text}");
+    assert_eq!(grid[15].matches("│ white  ").count(), 8, "{text}");
+    assert!(!text.contains('…'), "{text}");
+    // Every line of the grid is as wide as the others, counted in columns.
+    let widths: Vec<usize> = grid.iter().map(|l| l.chars().count()).collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}\n{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

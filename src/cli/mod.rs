@@ -109,6 +109,10 @@ enum Command {
         /// Set an option: `--set best_of=3` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
+        /// Keep a picture of your view in this file, redrawn after every
+        /// step (an `.html` file reloads itself in a browser).
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
     },
     /// Draw a position as SVG: played as `run` plays it, or as a scenario or transcript says.
     Render {
@@ -225,7 +229,8 @@ pub fn main() -> ExitCode {
             agents,
             seed,
             settings,
-        } => play_cmd::play(&file, &seat, &agents, seed, &settings),
+            svg,
+        } => play_cmd::play(&file, &seat, &agents, seed, &settings, svg),
         Command::Render {
             file,
             seed,

@@ -103,7 +103,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
         report(&[diagnostic], &Sources::default());
         return ExitCode::from(2);
     }
-    let caption = caption(def, &state, viewer, seed, args.at);
+    let caption = caption(def, &state, viewer, seed);
     let frame = Frame {
         viewer: match viewer {
             Viewer::All => None,
@@ -130,7 +130,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
 
 /// The lines under the game's name: whose view, which position, the result.
 /// A seat's view never names the seed (it would deal the game again).
-pub(crate) fn caption(def: &crate::ir::GameDef, state: &State, viewer: Viewer, seed: u64, at: Option<u32>) -> Vec<String> {
+pub(crate) fn caption(def: &crate::ir::GameDef, state: &State, viewer: Viewer, seed: u64) -> Vec<String> {
     let whose = match viewer {
         Viewer::All => format!("Everything, as no player sees it (seed {seed})"),
         Viewer::Seat(s) => format!("As {} sees it", def.seat_name(s)),
@@ -139,13 +139,13 @@ pub(crate) fn caption(def: &crate::ir::GameDef, state: &State, viewer: Viewer, s
         1 => "1 decision".to_string(),
         n => format!("{n} decisions"),
     };
-    let when = match (at, state.outcome()) {
-        (_, Some(outcome)) => format!(
+    let when = match state.outcome() {
+        Some(outcome) => format!(
             "final position after {decisions}: {}",
             describe_end(def, outcome.winner, &outcome.reason)
         ),
-        (Some(0), None) => "after setup, before any decision".to_string(),
-        (_, None) => format!("after {decisions}"),
+        None if state.decisions() == 0 => "after setup, before any decision".to_string(),
+        None => format!("after {decisions}"),
     };
     vec![format!("{whose} · {when}")]
 }

@@ -69,7 +69,15 @@ fn slot_offsets(n: usize) -> (Vec<(f64, f64)>, f64) {
 }
 
 /// The pieces of every slot of space `s`, centred on `(cx, cy)` in a space `size` across.
-fn space_pieces(def: &GameDef, view: &View, slots: &[(&str, ZoneId)], board: &Board, s: u16, centre: (f64, f64), size: f64) -> Group {
+fn space_pieces(
+    def: &GameDef,
+    view: &View,
+    slots: &[(&str, ZoneId)],
+    board: &Board,
+    s: u16,
+    centre: (f64, f64),
+    size: f64,
+) -> Group {
     let (offsets, r) = slot_offsets(slots.len());
     let mut group = Group::new();
     for ((name, first), (dx, dy)) in slots.iter().zip(offsets) {
@@ -211,7 +219,11 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
         let (angle, radius) = positions[s as usize];
         (centre + radius * angle.cos(), centre + radius * angle.sin())
     };
-    let ring_of = |s: u16| circuits.iter().position(|c| c.ring && (c.first..c.first + c.len).contains(&s));
+    let ring_of = |s: u16| {
+        circuits
+            .iter()
+            .position(|c| c.ring && (c.first..c.first + c.len).contains(&s))
+    };
     let mut edges = Group::new()
         .set("stroke", RULE)
         .set("stroke-width", 2.5)
@@ -268,7 +280,10 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
         } else {
             let outward = if radius >= outer { 1.0 } else { -1.0 };
             let off = radius + outward * (piece_r + 8.0);
-            let (lx, ly) = (centre + off * angle.cos(), centre + off * angle.sin() + 4.0 * angle.sin());
+            let (lx, ly) = (
+                centre + off * angle.cos(),
+                centre + off * angle.sin() + 4.0 * angle.sin(),
+            );
             let side = angle.cos() * outward;
             let anchor = if side > 0.35 {
                 "start"
@@ -277,7 +292,11 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
             } else {
                 "middle"
             };
-            let ly = if anchor == "middle" { ly + outward * 6.0 * angle.sin().signum() } else { ly };
+            let ly = if anchor == "middle" {
+                ly + outward * 6.0 * angle.sin().signum()
+            } else {
+                ly
+            };
             label(name, lx, ly, 11.0, MUTED).set("text-anchor", anchor)
         };
         spaces = spaces.add(named);

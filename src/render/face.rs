@@ -179,7 +179,16 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
 
 /// A piece as a card with its top-left corner at `(x, y)`; `count` above
 /// 1 adds a badge, for a pile of equal pieces.
-pub(super) fn card(def: &GameDef, known: Known<'_>, x: f64, y: f64, w: f64, h: f64, count: usize, place: &str) -> Group {
+pub(super) fn card(
+    def: &GameDef,
+    known: Known<'_>,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    count: usize,
+    place: &str,
+) -> Group {
     let (fill, title_text) = match known {
         Known::Nothing => (BACK, NOTHING_TITLE.to_string()),
         Known::Back(face) | Known::Face(face) => (style::owner_colour(def, face.owner), title(def, face)),
@@ -208,8 +217,14 @@ pub(super) fn card(def: &GameDef, known: Known<'_>, x: f64, y: f64, w: f64, h: f
             // The type on top, unless it is the word itself (a token that is only its type).
             if word != *ty {
                 group = group.add(
-                    text(ty.clone(), cx, y + 10.0, fitting_size(ty.chars().count(), w - 8.0, 9.0), ink)
-                        .set("opacity", 0.8),
+                    text(
+                        ty.clone(),
+                        cx,
+                        y + 10.0,
+                        fitting_size(ty.chars().count(), w - 8.0, 9.0),
+                        ink,
+                    )
+                    .set("opacity", 0.8),
                 );
             }
             {
@@ -221,7 +236,7 @@ pub(super) fn card(def: &GameDef, known: Known<'_>, x: f64, y: f64, w: f64, h: f
                         fitting_size(longest_word(def, face, &word), w - 6.0, 14.0),
                         ink,
                     )
-                        .set("font-weight", 600),
+                    .set("font-weight", 600),
                 );
             }
             if let Some(second) = second_text(def, face) {
@@ -231,7 +246,16 @@ pub(super) fn card(def: &GameDef, known: Known<'_>, x: f64, y: f64, w: f64, h: f
         Known::Back(face) => {
             let ty = &def.piece_types[face.ty as usize];
             group = group
-                .add(text(ty.clone(), cx, y + 10.0, fitting_size(ty.chars().count(), w - 8.0, 9.0), ink).set("opacity", 0.8))
+                .add(
+                    text(
+                        ty.clone(),
+                        cx,
+                        y + 10.0,
+                        fitting_size(ty.chars().count(), w - 8.0, 9.0),
+                        ink,
+                    )
+                    .set("opacity", 0.8),
+                )
                 .add(inner_frame(x, y, w, h, ink))
                 .add(text(UNKNOWN_MARK, cx, y + h / 2.0 + 2.0, 18.0, ink).set("font-weight", 700));
         }

@@ -52,7 +52,8 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
             (drawn, words(&board.name))
         })
         .collect();
-    let boards_width: f64 = boards.iter().map(|(d, _)| d.width).sum::<f64>() + GAP * boards.len().saturating_sub(1) as f64;
+    let boards_width: f64 =
+        boards.iter().map(|(d, _)| d.width).sum::<f64>() + GAP * boards.len().saturating_sub(1) as f64;
     let width = (boards_width + 2.0 * MARGIN).max(MIN_WIDTH);
     let inner = width - 2.0 * MARGIN;
 
@@ -189,7 +190,15 @@ fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: 
             format!("{} {}", words(&v.name), def.show_value(v.shows, value))
         })
         .collect();
-    tray::panel(def, view, &heading, &counters.join(" · "), style::seat_colour(def, seat), &zones, width)
+    tray::panel(
+        def,
+        view,
+        &heading,
+        &counters.join(" · "),
+        style::seat_colour(def, seat),
+        &zones,
+        width,
+    )
 }
 
 /// The game's shared counters in words: "pot 20 · turn 3".

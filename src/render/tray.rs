@@ -45,7 +45,11 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) ->
     };
     let width = (2.0 * PAD + across as f64 * (CARD_W + GAP) - GAP).max(title.chars().count() as f64 * 6.6 + 8.0);
     // An empty tray needs only room to say so.
-    let floor = if runs.is_empty() { 30.0 } else { rows as f64 * (CARD_H + GAP) - GAP };
+    let floor = if runs.is_empty() {
+        30.0
+    } else {
+        rows as f64 * (CARD_H + GAP) - GAP
+    };
     let height = LABEL_H + 2.0 * PAD + floor;
     let mut group = Group::new()
         .set("class", "tray")
@@ -111,7 +115,10 @@ pub(super) fn panel(
             y += row_h + GAP;
             row_h = 0.0;
         }
-        trays = trays.add(t.group.set("transform", format!("translate({},{})", round(x), round(y))));
+        trays = trays.add(
+            t.group
+                .set("transform", format!("translate({},{})", round(x), round(y))),
+        );
         x += t.width + 2.0 * GAP;
         row_h = row_h.max(t.height);
     }
@@ -127,7 +134,14 @@ pub(super) fn panel(
                 .set("rx", 10)
                 .set("fill", "#ffffff")
                 // A light seat colour (white) still needs a visible frame.
-                .set("stroke", if style::is_pale(accent) { style::edge_of(accent) } else { accent })
+                .set(
+                    "stroke",
+                    if style::is_pale(accent) {
+                        style::edge_of(accent)
+                    } else {
+                        accent
+                    },
+                )
                 .set("stroke-width", 2),
         )
         // A band of the seat's colour, with its name on it.
@@ -139,7 +153,14 @@ pub(super) fn panel(
                 .set("height", head_h)
                 .set("rx", 10)
                 .set("fill", accent)
-                .set("stroke", if style::is_pale(accent) { style::edge_of(accent) } else { accent })
+                .set(
+                    "stroke",
+                    if style::is_pale(accent) {
+                        style::edge_of(accent)
+                    } else {
+                        accent
+                    },
+                )
                 .set("stroke-width", 2),
         )
         .add(
