@@ -177,15 +177,13 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
     group
 }
 
-/// A piece as a card with its top-left corner at `(x, y)`; `count` above
-/// 1 adds a badge, for a pile of equal pieces.
+/// A piece as a card with its top-left corner at `(x, y)`, `(w, h)` in
+/// size; `count` above 1 adds a badge, for a pile of equal pieces.
 pub(super) fn card(
     def: &GameDef,
     known: Known<'_>,
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
+    (x, y): (f64, f64),
+    (w, h): (f64, f64),
     count: usize,
     place: &str,
 ) -> Group {

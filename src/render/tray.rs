@@ -88,7 +88,14 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) ->
         let (r, c) = (i / per_row, i % per_row);
         let x = PAD + c as f64 * (CARD_W + GAP);
         let y = LABEL_H + PAD + r as f64 * (CARD_H + GAP);
-        group = group.add(card(def, Known::of(def, slot), x, y, CARD_W, CARD_H, *count, &place));
+        group = group.add(card(
+            def,
+            Known::of(def, slot),
+            (x, y),
+            (CARD_W, CARD_H),
+            *count,
+            &place,
+        ));
     }
     Drawn { group, width, height }
 }
