@@ -326,3 +326,37 @@ fn the_terminal_grid_names_owners_and_keeps_its_borders_straight() {
     assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}\n{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The pictures in `docs/boards/`, and the position each shows (seed 7,
+/// as the first seat sees it, after this many decisions).
+const DOC_BOARDS: [(&str, u32); 12] = [
+    ("games/rps3.rules", 40),
+    ("games/rock.rules", 10),
+    ("games/janken_deck.rules", 20),
+    ("games/rps_poker.rules", 20),
+    ("games/rubber_paper_scissors.rules", 20),
+    ("games/classic/breakthrough.rules", 30),
+    ("games/classic/connect_four.rules", 8),
+    ("games/classic/goofspiel.rules", 6),
+    ("games/classic/kuhn_poker.rules", 1),
+    ("games/classic/leduc_poker.rules", 2),
+    ("games/classic/liars_dice.rules", 2),
+    ("games/classic/tic_tac_toe.rules", 5),
+];
+
+#[test]
+fn the_board_pictures_in_the_docs_are_what_render_draws() {
+    for (game, at) in DOC_BOARDS {
+        let at = at.to_string();
+        let drawn = out(&rpsdsl(&["render", game, "--seed", "7", "--view", "1", "--at", &at]));
+        let path = format!("docs/boards/{}.svg", stem(game));
+        let kept = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            kept.trim_end(),
+            drawn.trim_end(),
+            "{path} is out of date: rpsdsl render {game} --seed 7 --view 1 --at {at} -o {path}"
+        );
+    }
+    let pictures = std::fs::read_dir("docs/boards").unwrap().count();
+    assert_eq!(pictures, DOC_BOARDS.len(), "one picture per game in DOC_BOARDS");
+}

@@ -80,21 +80,26 @@ fn main_text(def: &GameDef, face: &PieceFace) -> String {
     }
 }
 
-/// The longest word any piece of this face's sort may show, so every
-/// piece of a sort is lettered at one size.
+/// The longest word a piece of the same sort may show, so that every
+/// piece of a sort is lettered at one size: kinds of one set, seat names.
 fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
-    // The kinds of the same set (`Hand`: rock, paper, scissors).
-    let kinds = face
-        .kind
-        .and_then(|kind| def.kind_sets.iter().find(|set| set.members.contains(&kind)))
-        .map_or(0, |set| {
-            set.members
-                .iter()
-                .map(|&k| def.kinds[k as usize].display.chars().count())
-                .max()
-                .unwrap_or(0)
-        });
-    kinds.max(word.chars().count())
+    let longest = |words: &mut dyn Iterator<Item = &String>| words.map(|w| w.chars().count()).max().unwrap_or(0);
+    let peers = if let Some(kind) = face.kind {
+        // The kinds of the same set (`Hand`: rock, paper, scissors).
+        def.kind_sets
+            .iter()
+            .find(|set| set.members.contains(&kind))
+            .map_or(0, |set| longest(&mut set.members.iter().map(|&k| &def.kinds[k as usize].display)))
+    } else if shows_value(def, face) {
+        0
+    } else if face.owner.is_some() {
+        longest(&mut def.seats.iter())
+    } else {
+        // Types can be long (`CrownBonus`) beside short ones (`Tape`):
+        // sized alone, as if six letters at least, so none is huge or tiny.
+        6
+    };
+    peers.max(word.chars().count())
 }
 
 /// The small second line: the value beside a kind.
