@@ -89,7 +89,9 @@ fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
         def.kind_sets
             .iter()
             .find(|set| set.members.contains(&kind))
-            .map_or(0, |set| longest(&mut set.members.iter().map(|&k| &def.kinds[k as usize].display)))
+            .map_or(0, |set| {
+                longest(&mut set.members.iter().map(|&k| &def.kinds[k as usize].display))
+            })
     } else if shows_value(def, face) {
         0
     } else if face.owner.is_some() {
