@@ -360,3 +360,42 @@ fn the_board_pictures_in_the_docs_are_what_render_draws() {
     let pictures = std::fs::read_dir("docs/boards").unwrap().count();
     assert_eq!(pictures, DOC_BOARDS.len(), "one picture per game in DOC_BOARDS");
 }
+
+/// A copy of Tic-Tac-Toe with `extra` declared after its players.
+fn tic_tac_toe_with(extra: &str, name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let rules = std::fs::read_to_string("games/classic/tic_tac_toe.rules").unwrap();
+    let rules = rules.replacen("players 2: x, o\n", &format!("players 2: x, o\n{extra}\n"), 1);
+    assert!(rules.contains(extra));
+    let path = dir.join("hinted.rules");
+    std::fs::write(&path, rules).unwrap();
+    path
+}
+
+#[test]
+fn a_colour_hint_colours_the_seat() {
+    let path = tic_tac_toe_with("display o in colour \"#2A9\"", "hint");
+    let plain = out(&rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--seed", "7"]));
+    let hinted = out(&rpsdsl(&["render", path.to_str().unwrap(), "--seed", "7"]));
+    assert!(!plain.contains("#22aa99"));
+    // The seat's pieces, its panel and its key, in the colour of the hint.
+    assert!(hinted.matches("fill=\"#22aa99\"").count() >= 3, "{hinted}");
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_colour_hint_must_name_a_seat_and_a_colour() {
+    let path = tic_tac_toe_with("display q in colour \"#2A9\"\ndisplay o in colour \"blue\"", "bad-hint");
+    let output = rpsdsl(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("rpsdsl::unknown-name") && text.contains("unknown player `q`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rpsdsl::bad-colour") && text.contains("`blue` is not a colour"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}

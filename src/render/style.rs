@@ -46,9 +46,13 @@ const NAMED: [(&str, &str); 16] = [
     ("silver", "#b8bcc4"),
 ];
 
-/// The colour of a seat's pieces: its name's colour when the name is one,
-/// else the next unused palette colour.
-pub(super) fn seat_colour(def: &GameDef, seat: Seat) -> &'static str {
+/// The colour of a seat's pieces: the rules' hint (`display Light in
+/// colour "#f1e3b8"`), else its name's colour when the name is one, else
+/// the next unused palette colour.
+pub(super) fn seat_colour(def: &GameDef, seat: Seat) -> &str {
+    if let Some(Some(hint)) = def.seat_colours.get(seat as usize) {
+        return hint;
+    }
     let named = |s: usize| {
         let name = def.seats[s].to_ascii_lowercase();
         NAMED.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
@@ -66,7 +70,7 @@ pub(super) fn seat_colour(def: &GameDef, seat: Seat) -> &'static str {
 }
 
 /// The colour of a piece with this owner.
-pub(super) fn owner_colour(def: &GameDef, owner: Option<Seat>) -> &'static str {
+pub(super) fn owner_colour(def: &GameDef, owner: Option<Seat>) -> &str {
     owner.map_or(NEUTRAL, |s| seat_colour(def, s))
 }
 
