@@ -256,6 +256,12 @@ fn legend(def: &GameDef, view: &View, frame: &Frame<'_>) -> (Group, f64) {
         lines.push(beats.join(" · "));
     }
     for (b, board) in def.boards.iter().enumerate() {
+        if !board::is_grid(board) {
+            lines.push(format!(
+                "{}: lines and arcs join the spaces that touch",
+                words(&board.name)
+            ));
+        }
         let slots = board::slots(def, b as u16);
         if slots.len() > 1 {
             let names: Vec<String> = slots.iter().map(|(n, _)| words(n)).collect();
