@@ -399,3 +399,22 @@ fn a_colour_hint_must_name_a_seat_and_a_colour() {
     );
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn names_are_escaped_in_the_picture() {
+    let dir = scratch("escape");
+    let rules = std::fs::read_to_string("games/classic/tic_tac_toe.rules").unwrap();
+    let rules = rules.replacen("game \"Tic-Tac-Toe\"", "game \"Tic & <Tac> 'Toe'\"", 1);
+    assert!(rules.contains("Tic & <Tac>"), "the game line moved");
+    let path = dir.join("named.rules");
+    std::fs::write(&path, rules).unwrap();
+    let svg = out(&rpsdsl(&["render", path.to_str().unwrap(), "--seed", "7"]));
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("text"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert_eq!(title.trim(), "Tic & <Tac> 'Toe'");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -130,8 +130,7 @@ const NOTHING_TITLE: &str = "a hidden piece";
 pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, count: usize, place: &str) -> Group {
     let (fill, title_text) = match known {
         Known::Nothing => (BACK, NOTHING_TITLE.to_string()),
-        Known::Back(face) => (style::owner_colour(def, face.owner), title(def, face)),
-        Known::Face(face) => (style::owner_colour(def, face.owner), title(def, face)),
+        Known::Back(face) | Known::Face(face) => (style::owner_colour(def, face.owner), title(def, face)),
     };
     let mut group = Group::new()
         .set("class", "piece")
@@ -157,7 +156,7 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
                 group = group.add(text(second, cx, cy + r * 0.45, round(r * 0.55), ink));
             }
         }
-        Known::Back(face) => {
+        Known::Back(_) => {
             // A back: the owner's colour with a plain ring inside, and a `?`.
             let ink = style::ink_on(fill);
             group = group
@@ -172,7 +171,6 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
                         .set("stroke-dasharray", "3 2"),
                 )
                 .add(text(UNKNOWN_MARK, cx, cy, round(r * 0.9), ink).set("font-weight", 700));
-            let _ = face;
         }
         Known::Nothing => {
             group = group.add(text(UNKNOWN_MARK, cx, cy, round(r * 0.9), "#ffffff").set("font-weight", 700));
