@@ -108,10 +108,10 @@ pub(super) fn edge_of(colour: &str) -> &'static str {
 }
 
 /// The font size at which a word of `letters` letters fits `width`, at
-/// most `max` (an average sans-serif letter is about 0.58 em wide).
+/// most `max` (an average bold sans-serif letter is about 0.64 em wide).
 pub(super) fn fitting_size(letters: usize, width: f64, max: f64) -> f64 {
     let letters = letters.max(1) as f64;
-    round((width / (letters * 0.58)).min(max).max(6.0))
+    round((width / (letters * 0.64)).min(max).max(6.0))
 }
 
 /// Coordinates to a tenth: short output, and the same on every machine.
