@@ -47,6 +47,30 @@ pub fn play(
     scenario: &Scenario,
     agents: &mut [Box<dyn Agent>],
 ) -> Result<Record, Box<Failure>> {
+    play_until(def, options, seed, scenario, agents, Until::End).map(|(record, _)| record)
+}
+
+/// Where [`play_until`] stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// At the end of the game.
+    End,
+    /// Once this many decisions are taken ([`State::decisions`]), or at the end.
+    Decisions(u32),
+    /// When the scenario has no more decisions to give, or at the end.
+    ScriptEnds,
+}
+
+/// Plays one game as [`play`] does, but stops where `until` says, and
+/// hands back the position reached beside the record.
+pub fn play_until(
+    def: &Game,
+    options: &[OptionValue],
+    seed: u64,
+    scenario: &Scenario,
+    agents: &mut [Box<dyn Agent>],
+    until: Until,
+) -> Result<(Record, State), Box<Failure>> {
     let mut record = Record {
         shuffles_fixed: !scenario.shuffles.is_empty() || !scenario.rolls.is_empty(),
         ..Record::default()
@@ -76,6 +100,11 @@ pub fn play(
     let mut script = scenario.decisions.iter().peekable();
     tell_agents(def, &events, agents);
     while let Some(pending) = state.pending() {
+        match until {
+            Until::Decisions(stop) if state.decisions() >= stop => break,
+            Until::ScriptEnds if script.len() == 0 => break,
+            _ => {}
+        }
         let decision = pending.decision();
         let mut choices = vec![];
         for &seat in pending.who() {
@@ -124,7 +153,7 @@ pub fn play(
     record.events = events;
     record.outcome = state.outcome().cloned();
     record.scores = state.scores().to_vec();
-    Ok(record)
+    Ok((record, state))
 }
 
 /// The game ended with `count` scripted decisions unused, the first `first`.

@@ -42,6 +42,7 @@ fn empty_def(sources: Sources) -> GameDef {
         name: String::new(),
         sources,
         seats: vec![],
+        seat_colours: vec![],
         kinds: vec![],
         kind_sets: vec![],
         beats: vec![],
@@ -180,6 +181,11 @@ impl Declarer {
                         self.def.kinds[k as usize].display = text.clone();
                     }
                 }
+                Item::SeatColour {
+                    seat,
+                    colour,
+                    colour_span,
+                } => self.declare_seat_colour(seat, colour, *colour_span),
                 _ => {}
             }
         }
@@ -459,6 +465,39 @@ impl Declarer {
             );
         }
         self.diags.append(&mut diags);
+    }
+
+    /// `display SEAT in colour "#rrggbb"`: a layout hint for pictures. The
+    /// colour is kept only as `#` and six hex digits, so it can go into an
+    /// SVG attribute as it is.
+    fn declare_seat_colour(&mut self, seat: &ast::Ident, colour: &str, colour_span: Span) {
+        let Some(index) = self.def.seats.iter().position(|s| *s == seat.name) else {
+            let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown player `{}`", seat.name))
+                .label(seat.span, "expected a seat named in `players`");
+            if let Some(near) = nearest(&seat.name, self.def.seats.iter().map(String::as_str)) {
+                diag = diag.help(format!("did you mean `{near}`?"));
+            }
+            self.diags.push(diag);
+            return;
+        };
+        let hex = colour
+            .strip_prefix('#')
+            .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
+        let full = match hex {
+            Some(h) if h.len() == 6 => h.to_ascii_lowercase(),
+            // `#f80` is `#ff8800`.
+            Some(h) if h.len() == 3 => h.chars().flat_map(|c| [c, c]).collect::<String>().to_ascii_lowercase(),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(Code::BadColour, format!("`{colour}` is not a colour"))
+                        .label(colour_span, "here")
+                        .help("write the colour as `#` and six (or three) hex digits, e.g. \"#e07a2f\""),
+                );
+                return;
+            }
+        };
+        self.def.seat_colours.resize(self.def.seats.len(), None);
+        self.def.seat_colours[index] = Some(format!("#{full}"));
     }
 
     fn kind(&mut self, ident: &ast::Ident) -> Option<u16> {

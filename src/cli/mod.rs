@@ -24,6 +24,7 @@ mod exact_cmd;
 mod merge_cmd;
 mod options_cmd;
 mod play_cmd;
+mod render_cmd;
 mod replay_cmd;
 mod run_cmd;
 mod screen;
@@ -108,6 +109,41 @@ enum Command {
         /// Set an option: `--set best_of=3` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
+        /// Keep a picture of your view in this file, redrawn after every
+        /// step (an `.html` file reloads itself in a browser).
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
+    /// Draw a position as SVG: played as `run` plays it, or as a scenario or transcript says.
+    Render {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        file: PathBuf,
+        /// The game's seed; by default one drawn from the operating system
+        /// (the full view's caption names it).
+        #[arg(long, conflicts_with = "transcript")]
+        seed: Option<u64>,
+        /// One agent per seat (or one for all), as for `run`.
+        #[arg(long, default_value = "random")]
+        agents: String,
+        /// Set an option: `--set best_of=3` (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
+        /// A scenario (TOML) fixing shuffles and decisions; see docs/scenarios.md.
+        #[arg(long, conflicts_with = "transcript")]
+        scenario: Option<PathBuf>,
+        /// A `--view all` JSON transcript to follow.
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+        /// Draw the position after this many decisions (0: after setup);
+        /// by default the final position.
+        #[arg(long, value_name = "K")]
+        at: Option<u32>,
+        /// Whose view to draw: `all`, a seat number or a seat name.
+        #[arg(long, default_value = "all")]
+        view: String,
+        /// Write the SVG here instead of to standard output.
+        #[arg(short = 'o', long = "output", value_name = "OUT.svg")]
+        out: Option<PathBuf>,
     },
     /// Re-run a JSON transcript and stop at the first divergence.
     Replay { transcript: PathBuf },
@@ -193,7 +229,29 @@ pub fn main() -> ExitCode {
             agents,
             seed,
             settings,
-        } => play_cmd::play(&file, &seat, &agents, seed, &settings),
+            svg,
+        } => play_cmd::play(&file, &seat, &agents, seed, &settings, svg),
+        Command::Render {
+            file,
+            seed,
+            agents,
+            settings,
+            scenario,
+            transcript,
+            at,
+            view,
+            out,
+        } => render_cmd::render(&render_cmd::RenderArgs {
+            file: &file,
+            seed,
+            agents: &agents,
+            settings: &settings,
+            scenario: scenario.as_deref(),
+            transcript: transcript.as_deref(),
+            at,
+            view: &view,
+            out: out.as_ref(),
+        }),
         Command::Replay { transcript } => replay_cmd::replay(&transcript),
         Command::Options { file } => options_cmd::options(&file),
         Command::Simulate {

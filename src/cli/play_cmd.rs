@@ -6,7 +6,7 @@
 //! it needs no raw mode, so it works the same in a terminal and a pipe.
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -37,7 +37,14 @@ pub(crate) const DEFAULT_AGENTS: &str = "human-like:fallback=mcts(iterations=300
 /// Lines of "what happened" shown before a prompt; `log` shows them all.
 const RECENT_LINES: usize = 40;
 
-pub(crate) fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>, settings: &[String]) -> ExitCode {
+pub(crate) fn play(
+    file: &Path,
+    seat: &str,
+    agent_spec: &str,
+    seed: Option<u64>,
+    settings: &[String],
+    svg: Option<PathBuf>,
+) -> ExitCode {
     let (game, _) = match load_game(file, settings, None) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -84,6 +91,7 @@ pub(crate) fn play(file: &Path, seat: &str, agent_spec: &str, seed: Option<u64>,
         steps: vec![],
         shown: 0,
         prompted: false,
+        svg,
     };
     // A closed terminal or pipe: nothing more to say.
     table.run().unwrap_or(ExitCode::SUCCESS)
@@ -116,6 +124,8 @@ struct Table<'a, R, W> {
     shown: usize,
     /// Whether the person has been shown anything yet.
     prompted: bool,
+    /// Where to keep the picture of the person's view (`--svg`).
+    svg: Option<PathBuf>,
 }
 
 impl<R: BufRead, W: Write> Table<'_, R, W> {
@@ -135,6 +145,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             }
         };
         session::tell_agents(def, &self.events, &mut self.agents);
+        self.draw(&state)?;
         while let Some(pending) = state.pending() {
             let decision = pending.decision();
             let mut choices = vec![];
@@ -171,6 +182,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
                 Ok(()) => {
                     session::tell_agents(def, &self.events[before..], &mut self.agents);
                     self.steps.push(before);
+                    self.draw(&state)?;
                 }
                 Err(e) => {
                     let d = match e {
@@ -196,6 +208,49 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         writeln!(self.out, "\nGame over: {verdict}")?;
         self.offer_save(&state)?;
         Ok(ExitCode::SUCCESS)
+    }
+
+    /// Rewrites the picture of the person's view (`--svg FILE`), whole or
+    /// not at all: it is written beside and then renamed over the old one,
+    /// so a browser never reads half a picture. A `.html` file is a page
+    /// that reloads itself, to keep open beside the terminal.
+    fn draw(&mut self, state: &State) -> io::Result<()> {
+        let Some(path) = self.svg.clone() else {
+            return Ok(());
+        };
+        let def = self.def();
+        let viewer = Viewer::Seat(self.human);
+        let caption = super::render_cmd::caption(def, state, viewer, self.seed);
+        let frame = crate::render::Frame {
+            viewer: Some(self.human),
+            caption: &caption,
+        };
+        let svg = crate::render::svg(def, &state.view(def, self.human), &frame);
+        let html = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+        let text = if html {
+            format!(
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"2\">\
+                 <title>{}</title></head>\n<body style=\"margin:0;background:#faf8f3\">\n{svg}</body></html>\n",
+                escape_html(&def.name)
+            )
+        } else {
+            svg
+        };
+        let mut partial = path.clone().into_os_string();
+        partial.push(".partial");
+        let written = std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, &path));
+        if let Err(e) = written {
+            // The game goes on without its picture.
+            writeln!(
+                self.out,
+                "Cannot write {}: {e}; the picture stops here.",
+                path.display()
+            )?;
+            self.svg = None;
+        }
+        Ok(())
     }
 
     /// The next line typed, echoed when the input is not a terminal;
@@ -473,4 +528,9 @@ fn prompt(def: &GameDef, obs: &Observation<'_>, numbers: bool) -> String {
         out.push_str(&format!("  {:>2}) {label}{extra}\n", i + 1));
     }
     out
+}
+
+/// Text made safe inside HTML.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }

@@ -9,47 +9,30 @@ use crate::engine::{Observation, PieceFace, View};
 use crate::game::Game;
 use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
 
+mod grid;
 mod rules;
 
+use grid::{grid, pad, text_width};
 pub(crate) use rules::rules_summary;
 
 /// The widest a line of the screen gets, so it fits an 80-column terminal.
 const WIDTH: usize = 78;
 
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
-/// Ann", or its back, "Marker of Ben (hidden)".
+/// Ann", or its back, "Marker of Ben (hidden)" (as the pictures name it).
 pub(crate) fn face_label(def: &GameDef, face: &PieceFace) -> String {
-    // A face without a kind, of a type whose kinds are hidden, is a back:
-    // type and owner only.
-    let hidden_kind = def
-        .pieces
-        .iter()
-        .any(|p| p.ty == face.ty && p.kind_hidden && p.kind.is_some());
-    let back = face.kind.is_none() && hidden_kind;
-    let mut label = def.piece_types[face.ty as usize].clone();
-    if let Some(kind) = face.kind {
-        label.push(' ');
-        label.push_str(&def.kinds[kind as usize].display);
-    }
-    // A die shows the face it was rolled to.
-    let die = def.pieces.iter().any(|p| p.ty == face.ty && p.faces.is_some());
-    if (def.type_has_values(face.ty) || die) && !back {
-        label.push_str(&format!(" {}", face.value));
-    }
-    if let Some(owner) = face.owner {
-        label.push_str(" of ");
-        label.push_str(def.seat_name(owner));
-    }
-    if back {
-        label.push_str(" (hidden)");
-    }
-    label
+    crate::render::face_title(def, face)
 }
 
 /// A zone's pieces in words: runs of equal pieces counted ("Token x2"),
 /// pieces the seat does not know as hidden. `sorted` groups them by name,
 /// for piles whose order the rules never read (what a player holds).
 fn listing(def: &GameDef, slots: &[Option<PieceFace>], sorted: bool) -> String {
+    listing_with(slots, sorted, &|f| face_label(def, f))
+}
+
+/// [`listing`], naming each known piece with `label`.
+fn listing_with(slots: &[Option<PieceFace>], sorted: bool, label: &dyn Fn(&PieceFace) -> String) -> String {
     if slots.is_empty() {
         return "empty".into();
     }
@@ -62,7 +45,7 @@ fn listing(def: &GameDef, slots: &[Option<PieceFace>], sorted: bool) -> String {
     }
     let mut labels: Vec<String> = slots
         .iter()
-        .map(|s| s.as_ref().map_or_else(|| "hidden".into(), |f| face_label(def, f)))
+        .map(|s| s.as_ref().map_or_else(|| "hidden".into(), label))
         .collect();
     if sorted {
         labels.sort();
@@ -81,17 +64,6 @@ fn listing(def: &GameDef, slots: &[Option<PieceFace>], sorted: bool) -> String {
     runs.join(", ")
 }
 
-/// `text` cut or padded to `width` characters.
-fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        format!("{text:width$}")
-    } else {
-        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
-        s.push('…');
-        s
-    }
-}
-
 /// The zones of a board's spaces: per slot family, its name and first zone.
 fn slots(def: &GameDef, b: u16) -> Vec<(&str, ZoneId)> {
     def.families
@@ -99,71 +71,6 @@ fn slots(def: &GameDef, b: u16) -> Vec<(&str, ZoneId)> {
         .filter(|f| f.by == FamilyIndex::PerSpace(b))
         .map(|f| (f.name.as_str(), f.first))
         .collect()
-}
-
-/// A grid board drawn as a grid, every slot of every space in its cell.
-fn grid(def: &GameDef, view: &View, b: u16, board: &Board) -> String {
-    let slots = slots(def, b);
-    let cells: Vec<Vec<String>> = (0..board.spaces())
-        .map(|s| {
-            slots
-                .iter()
-                .map(|(name, first)| {
-                    let zone = &view.zones[(first + s) as usize];
-                    let what = if zone.is_empty() {
-                        "-".into()
-                    } else {
-                        listing(def, zone, false)
-                    };
-                    format!("{name}: {what}")
-                })
-                .collect()
-        })
-        .collect();
-    let cols = board.cols as usize;
-    let names: Vec<String> = (0..board.spaces()).map(|s| board.space_name(s)).collect();
-    // Every cell as wide as the screen allows (a cell takes three more
-    // columns of border and padding), so the grid keeps its shape from one
-    // prompt to the next.
-    let width = ((WIDTH - 1) / cols.max(1)).saturating_sub(3).clamp(8, 28);
-    let border = |r: usize, left: &str, mid: &str, right: &str, named: bool| {
-        let span = width + 2;
-        let mut s = format!("  {left}");
-        for c in 0..cols {
-            match names.get(r * cols + c).filter(|_| named) {
-                // The space's name sits in the rule above its cell.
-                Some(name) => {
-                    let name = fit(name, span.saturating_sub(3));
-                    let name = name.trim_end();
-                    let rest = span.saturating_sub(name.chars().count() + 3);
-                    s.push_str(&format!("─ {name} {}", "─".repeat(rest)));
-                }
-                None => s.push_str(&"─".repeat(span)),
-            }
-            s.push_str(if c + 1 == cols { right } else { mid });
-        }
-        s.push('\n');
-        s
-    };
-    let mut out = String::new();
-    for r in 0..board.rows as usize {
-        let top = if r == 0 {
-            ["┌", "┬", "┐"]
-        } else {
-            ["├", "┼", "┤"]
-        };
-        out.push_str(&border(r, top[0], top[1], top[2], true));
-        for line in 0..slots.len() {
-            out.push_str("  │");
-            for c in 0..cols {
-                let text = cells[r * cols + c].get(line).map_or("", String::as_str);
-                out.push_str(&format!(" {} │", fit(text, width)));
-            }
-            out.push('\n');
-        }
-    }
-    out.push_str(&border(0, "└", "┴", "┘", false));
-    out
 }
 
 /// A board of linked spaces: the spaces that hold something, in columns.
@@ -194,7 +101,7 @@ fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> String {
 
 /// Items in as many columns as fit the screen, each column read downwards.
 fn columns(items: &[String], indent: &str) -> String {
-    let width = items.iter().map(|i| i.chars().count()).max().unwrap_or(0) + 2;
+    let width = items.iter().map(|i| text_width(i)).max().unwrap_or(0) + 2;
     let cols = ((WIDTH - indent.len()) / width.max(1)).max(1);
     let rows = items.len().div_ceil(cols);
     let mut out = String::new();
@@ -202,7 +109,7 @@ fn columns(items: &[String], indent: &str) -> String {
         let mut line = String::from(indent);
         for c in 0..cols {
             if let Some(item) = items.get(c * rows + r) {
-                line.push_str(&format!("{item:width$}"));
+                line.push_str(&pad(item, width));
             }
         }
         out.push_str(line.trim_end());
@@ -262,11 +169,11 @@ pub(crate) fn table(def: &GameDef, view: &View) -> String {
     }
     // One column of zone names for every section, so the contents line up.
     let rows = sections.iter().flat_map(|(_, rows)| rows);
-    let width = rows.map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let width = rows.map(|(n, _)| text_width(n)).max().unwrap_or(0);
     for (title, rows) in sections.into_iter().filter(|(_, rows)| !rows.is_empty()) {
         out.push_str(&format!("{title}:\n"));
         for (name, what) in rows {
-            out.push_str(&format!("  {name:width$}  {what}\n"));
+            out.push_str(&format!("  {}  {what}\n", pad(&name, width)));
         }
     }
     out

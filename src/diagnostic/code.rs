@@ -48,6 +48,8 @@ codes! {
     BadAction = "bad-action",
     /// A board whose size, spaces or links do not make a board.
     BadBoard = "bad-board",
+    /// A `display SEAT in colour` hint that is not a colour such as "#e07a2f".
+    BadColour = "bad-colour",
     /// Something that cannot be looped over or chosen from.
     BadDomain = "bad-domain",
     /// A piece type's starting zone that is not one zone (a slot of every space, or a per-player zone for pieces without an owner).
@@ -178,6 +180,8 @@ codes! {
     OverrideMissing = "override-missing",
     /// An `override` in a file that extends nothing.
     OverrideWithoutBase = "override-without-base",
+    /// A picture asked for after more decisions than the game took (`rpsdsl render --at`).
+    PositionNotReached = "position-not-reached",
     /// Changing something that never changes (an option, a constant, a loop variable).
     ReadOnly = "read-only",
     /// Reports given to `rpsdsl merge` that are not shards of one run.

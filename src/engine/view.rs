@@ -86,4 +86,28 @@ impl State {
             options: self.options.clone(),
         }
     }
+
+    /// Everything, as no seat sees it: every piece's face, for the full
+    /// view of a transcript or a picture (`seat` is only a label here).
+    pub fn full_view(&self, def: &GameDef, seat: Seat) -> View {
+        let zones = def
+            .zone_ids()
+            .map(|z| {
+                self.zone(z)
+                    .map(|p| {
+                        Some(PieceFace {
+                            value: self.value_of(def, p),
+                            ..PieceFace::of(def, self.face_of(p))
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        View {
+            seat,
+            zones,
+            vars: self.vars.clone(),
+            options: self.options.clone(),
+        }
+    }
 }

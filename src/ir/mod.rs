@@ -39,6 +39,9 @@ pub struct GameDef {
     pub sources: Sources,
     /// Seat names, in seat order ("player 3" for a seat without a name).
     pub seats: Vec<String>,
+    /// The colour pictures give each seat (`display Light in colour
+    /// "#f1e3b8"`), as `#rrggbb`; `None` (or no entry) to let them choose.
+    pub seat_colours: Vec<Option<String>>,
     /// Every kind of every `kinds` set, in declaration order; a kind's index is its id.
     pub kinds: Vec<Kind>,
     pub(crate) kind_sets: Vec<KindSet>,

@@ -61,6 +61,13 @@ pub(crate) enum Item {
         name: Ident,
         body: Block,
     },
+    /// `display Light in colour "#f1e3b8"`: the colour pictures give a seat.
+    SeatColour {
+        seat: Ident,
+        colour: String,
+        /// Where the colour is written.
+        colour_span: Span,
+    },
     Display {
         kind: Ident,
         text: String,

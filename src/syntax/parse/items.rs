@@ -76,10 +76,20 @@ impl Ctx<'_> {
             }
             Rule::display_decl => {
                 let kind = self.ident(inner.take(Rule::ident));
-                Item::Display {
-                    kind,
-                    text: self.string(inner.take(Rule::string)),
-                    span,
+                match inner.take_opt(Rule::seat_colour) {
+                    Some(hint) => {
+                        let string = Children::of(hint).take(Rule::string);
+                        Item::SeatColour {
+                            seat: kind,
+                            colour_span: self.span(&string),
+                            colour: self.string(string),
+                        }
+                    }
+                    None => Item::Display {
+                        kind,
+                        text: self.string(inner.take(Rule::string)),
+                        span,
+                    },
                 }
             }
             Rule::kinds_decl => {

@@ -1,0 +1,420 @@
+//! `rpsdsl render`: every shipped game drawn at seed 7, for the full view
+//! and for each seat; a seat's picture never names a face that seat does
+//! not know; bad positions and views are refused with a diagnostic.
+
+mod common;
+
+use common::cli::{rpsdsl, stderr as err, stdout as out};
+use common::snap::assert_snapshot;
+use common::walk::{Stop, random_walk};
+use proptest::prelude::*;
+use rpsdsl::engine::View;
+use rpsdsl::render::{self, Frame, face_title};
+
+/// Every shipped game: `games/*.rules` and `games/classic/*.rules`.
+fn shipped() -> Vec<String> {
+    let mut games = common::games();
+    let mut classic: Vec<String> = std::fs::read_dir("games/classic")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .map(|p| p.display().to_string())
+        .collect();
+    classic.sort();
+    games.extend(classic);
+    games
+}
+
+fn stem(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn every_shipped_game_is_drawn_for_every_view() {
+    let games = shipped();
+    assert!(games.len() >= 12, "{games:?}");
+    for game in &games {
+        let def = common::load(game);
+        let views = std::iter::once("all".to_string()).chain((1..=def.players()).map(|s| s.to_string()));
+        for view in views {
+            let output = rpsdsl(&["render", game, "--seed", "7", "--view", &view]);
+            assert!(output.status.success(), "{game} --view {view}: {}", err(&output));
+            let svg = out(&output);
+            // A document a browser opens: well-formed XML with an <svg> root.
+            let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{game} --view {view}: {e}"));
+            assert_eq!(doc.root_element().tag_name().name(), "svg");
+            assert_snapshot!(format!("render__{}__{view}", stem(game)), svg);
+        }
+    }
+}
+
+#[test]
+fn a_seat_s_picture_never_names_the_seed_and_the_full_one_does() {
+    let seat = out(&rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "4242",
+        "--view",
+        "Dark",
+    ]));
+    assert!(!seat.contains("4242"), "{seat}");
+    assert!(seat.contains("As Dark sees it"), "{seat}");
+    let all = out(&rpsdsl(&["render", "games/rps3.rules", "--seed", "4242"]));
+    assert!(all.contains("seed 4242"), "{all}");
+}
+
+#[test]
+fn the_picture_follows_at_and_draws_the_position_after_setup() {
+    let start = out(&rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "0",
+    ]));
+    assert!(start.contains("after setup, before any decision"), "{start}");
+    // No mark on the board yet: every mark is still in a supply.
+    assert!(!start.contains("(mark of cells"), "{start}");
+    let two = out(&rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "2",
+    ]));
+    assert!(two.contains("after 2 decisions"), "{two}");
+    assert_eq!(two.matches("(mark of cells").count(), 2, "{two}");
+}
+
+#[test]
+fn a_transcript_and_its_seed_draw_the_same_picture() {
+    let dir = std::env::temp_dir().join(format!("rpsdsl-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let transcript = dir.join("game.json");
+    let json = out(&rpsdsl(&["run", "games/rps3.rules", "--seed", "11", "--json"]));
+    std::fs::write(&transcript, json).unwrap();
+    let followed = rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--transcript",
+        transcript.to_str().unwrap(),
+        "--at",
+        "25",
+        "--view",
+        "2",
+    ]);
+    assert!(followed.status.success(), "{}", err(&followed));
+    let played = out(&rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "11",
+        "--at",
+        "25",
+        "--view",
+        "2",
+    ]));
+    assert_eq!(out(&followed), played);
+    // `-o` writes the same document as standard output.
+    let file = dir.join("rps3.svg");
+    let written = rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "11",
+        "--at",
+        "25",
+        "--view",
+        "2",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        written.status.success() && out(&written).is_empty(),
+        "{}",
+        err(&written)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim_end(), played.trim_end());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_position_past_the_end_is_refused_with_the_range() {
+    let output = rpsdsl(&[
+        "render",
+        "games/classic/tic_tac_toe.rules",
+        "--seed",
+        "7",
+        "--at",
+        "500",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = err(&output);
+    assert!(text.contains("position-not-reached"), "{text}");
+    assert!(text.contains("`--at 500`: the game took only 7 decisions"), "{text}");
+    assert!(text.contains("give --at from 0"), "{text}");
+    assert!(out(&output).is_empty());
+    let output = rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--at", "last"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(err(&output).contains("--at"), "{}", err(&output));
+}
+
+#[test]
+fn an_unknown_view_is_refused_with_the_seats() {
+    let output = rpsdsl(&["render", "games/rps3.rules", "--seed", "7", "--view", "Grey"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = err(&output);
+    assert!(text.contains("`--view Grey`"), "{text}");
+    assert!(text.contains("Light, Dark"), "{text}");
+    let output = rpsdsl(&["render", "games/rps3.rules", "--seed", "7", "--view", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// Every text of the document, one string per text node.
+fn texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.is_text())
+        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .collect()
+}
+
+/// The titles of the faces `seat` does not know in this position, less
+/// those of faces it does know (two equal pieces: one known, one not).
+fn secret_titles(def: &rpsdsl::ir::GameDef, full: &View, view: &View) -> Vec<String> {
+    let mut known = vec![];
+    let mut secret = vec![];
+    for (truth, seen) in full.zones.iter().zip(&view.zones) {
+        for (t, s) in truth.iter().zip(seen) {
+            let t = t.expect("the full view knows every piece");
+            match s {
+                Some(face) if face.kind == t.kind && face.value == t.value => known.push(face_title(def, face)),
+                Some(face) => {
+                    known.push(face_title(def, face));
+                    secret.push(face_title(def, &t));
+                }
+                None => secret.push(face_title(def, &t)),
+            }
+        }
+    }
+    secret.retain(|s| !known.contains(s));
+    secret.sort();
+    secret.dedup();
+    secret
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Across random positions of every shipped game, a seat's picture
+    /// holds no title or text naming a face that seat does not know, and a
+    /// piece drawn from its back shows nothing but `?`.
+    #[test]
+    fn a_seat_s_picture_names_no_face_it_does_not_know(game in 0usize..12, seed in 0u64..1_000_000, steps in 0usize..80) {
+        let games = shipped();
+        let def = common::load(&games[game % games.len()]);
+        let state = random_walk(&def, &def.default_options(), seed, steps, Stop::AfterSteps);
+        for seat in 0..def.players() as u8 {
+            let view = state.view(&def, seat);
+            let full = state.full_view(&def, seat);
+            let svg = render::svg(&def, &view, &Frame { viewer: Some(seat), caption: &[] });
+            let texts = texts(&svg);
+            for secret in secret_titles(&def, &full, &view) {
+                // A piece's title is "Card paper 7 (hand of Ann)", or "... x3 (...)" for several.
+                let names = |t: &String| {
+                    *t == secret || t.starts_with(&format!("{secret} (")) || t.starts_with(&format!("{secret} x"))
+                };
+                prop_assert!(!texts.iter().any(names), "seat {seat} of {} sees `{secret}`", def.name);
+            }
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            for piece in doc.descendants().filter(|n| n.attribute("class") == Some("piece")) {
+                let title = piece.children().find(|n| n.has_tag_name("title")).and_then(|t| t.text()).unwrap_or_default().trim();
+                if title.contains("(hidden)") || title.starts_with("a hidden piece") {
+                    for text in piece.descendants().filter(|n| n.has_tag_name("text")) {
+                        let shown = text.text().unwrap_or_default().trim();
+                        let plain = shown == "?" || shown.starts_with('×') || def.piece_types.iter().any(|t| t == shown);
+                        prop_assert!(plain, "a back in {} shows `{shown}`", def.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rpsdsl-render-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn game_path(rel: &str) -> String {
+    format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn play_keeps_the_picture_of_the_seat_s_view() {
+    let dir = scratch("play-svg");
+    let rules = game_path("games/rps3.rules");
+    // Deploy three pawns, then leave without saving.
+    let output = common::cli::rpsdsl_in(
+        &dir,
+        &["play", &rules, "--seed", "5", "--agents", "random", "--svg", "view.svg"],
+        b"1\n1\n1\nq\n\n",
+    );
+    assert!(output.status.success(), "{}", err(&output));
+    let svg = std::fs::read_to_string(dir.join("view.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    assert!(svg.contains("As Light sees it · after 3 decisions"), "{svg}");
+    assert!(svg.contains("Light (you)"), "{svg}");
+    // Three of Light's pawns are on the ring, and as many of Dark's, face down.
+    assert_eq!(svg.matches("of Light (spot of outer").count(), 3, "{svg}");
+    assert_eq!(svg.matches("Pawn of Dark (hidden) (spot of outer").count(), 3, "{svg}");
+    assert!(!svg.contains("seed"), "{svg}");
+    assert!(!dir.join("view.svg.partial").exists());
+    // An .html file is a page that reloads itself around the same picture.
+    let output = common::cli::rpsdsl_in(
+        &dir,
+        &[
+            "play",
+            &rules,
+            "--seed",
+            "5",
+            "--agents",
+            "random",
+            "--svg",
+            "view.html",
+        ],
+        b"q\n\n",
+    );
+    assert!(output.status.success(), "{}", err(&output));
+    let html = std::fs::read_to_string(dir.join("view.html")).unwrap();
+    assert!(html.contains("http-equiv=\"refresh\""), "{html}");
+    assert!(
+        html.contains("<svg") && html.contains("after setup, before any decision"),
+        "{html}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_terminal_grid_names_owners_and_keeps_its_borders_straight() {
+    let dir = scratch("grid");
+    let rules = game_path("games/classic/breakthrough.rules");
+    let output = common::cli::rpsdsl_in(&dir, &["play", &rules, "--seed", "3", "--agents", "random"], b"q\n\n");
+    let text = out(&output);
+    let grid: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Board field:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  ┌") || l.starts_with("  │") || l.starts_with("  ├") || l.starts_with("  └"))
+        .collect();
+    assert_eq!(grid.len(), 17, "{text}");
+    // Every cell says whose pawn it holds, uncut.
+    assert_eq!(grid[1].matches("│ black  ").count(), 8, "{text}");
+    assert_eq!(grid[15].matches("│ white  ").count(), 8, "{text}");
+    assert!(!text.contains('…'), "{text}");
+    // Every line of the grid is as wide as the others, counted in columns.
+    let widths: Vec<usize> = grid.iter().map(|l| l.chars().count()).collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}\n{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The pictures in `docs/boards/`, and the position each shows (seed 7,
+/// as the first seat sees it, after this many decisions).
+const DOC_BOARDS: [(&str, u32); 12] = [
+    ("games/rps3.rules", 40),
+    ("games/rock.rules", 10),
+    ("games/janken_deck.rules", 20),
+    ("games/rps_poker.rules", 20),
+    ("games/rubber_paper_scissors.rules", 20),
+    ("games/classic/breakthrough.rules", 30),
+    ("games/classic/connect_four.rules", 8),
+    ("games/classic/goofspiel.rules", 6),
+    ("games/classic/kuhn_poker.rules", 1),
+    ("games/classic/leduc_poker.rules", 2),
+    ("games/classic/liars_dice.rules", 2),
+    ("games/classic/tic_tac_toe.rules", 5),
+];
+
+#[test]
+fn the_board_pictures_in_the_docs_are_what_render_draws() {
+    for (game, at) in DOC_BOARDS {
+        let at = at.to_string();
+        let drawn = out(&rpsdsl(&["render", game, "--seed", "7", "--view", "1", "--at", &at]));
+        let path = format!("docs/boards/{}.svg", stem(game));
+        let kept = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            kept.trim_end(),
+            drawn.trim_end(),
+            "{path} is out of date: rpsdsl render {game} --seed 7 --view 1 --at {at} -o {path}"
+        );
+    }
+    let pictures = std::fs::read_dir("docs/boards").unwrap().count();
+    assert_eq!(pictures, DOC_BOARDS.len(), "one picture per game in DOC_BOARDS");
+}
+
+/// A copy of Tic-Tac-Toe with `extra` declared after its players.
+fn tic_tac_toe_with(extra: &str, name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let rules = std::fs::read_to_string("games/classic/tic_tac_toe.rules").unwrap();
+    let rules = rules.replacen("players 2: x, o\n", &format!("players 2: x, o\n{extra}\n"), 1);
+    assert!(rules.contains(extra));
+    let path = dir.join("hinted.rules");
+    std::fs::write(&path, rules).unwrap();
+    path
+}
+
+#[test]
+fn a_colour_hint_colours_the_seat() {
+    let path = tic_tac_toe_with("display o in colour \"#2A9\"", "hint");
+    let plain = out(&rpsdsl(&["render", "games/classic/tic_tac_toe.rules", "--seed", "7"]));
+    let hinted = out(&rpsdsl(&["render", path.to_str().unwrap(), "--seed", "7"]));
+    assert!(!plain.contains("#22aa99"));
+    // The seat's pieces, its panel and its key, in the colour of the hint.
+    assert!(hinted.matches("fill=\"#22aa99\"").count() >= 3, "{hinted}");
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_colour_hint_must_name_a_seat_and_a_colour() {
+    let path = tic_tac_toe_with("display q in colour \"#2A9\"\ndisplay o in colour \"blue\"", "bad-hint");
+    let output = rpsdsl(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("rpsdsl::unknown-name") && text.contains("unknown player `q`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rpsdsl::bad-colour") && text.contains("`blue` is not a colour"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn names_are_escaped_in_the_picture() {
+    let dir = scratch("escape");
+    let rules = std::fs::read_to_string("games/classic/tic_tac_toe.rules").unwrap();
+    let rules = rules.replacen("game \"Tic-Tac-Toe\"", "game \"Tic & <Tac> 'Toe'\"", 1);
+    assert!(rules.contains("Tic & <Tac>"), "the game line moved");
+    let path = dir.join("named.rules");
+    std::fs::write(&path, rules).unwrap();
+    let svg = out(&rpsdsl(&["render", path.to_str().unwrap(), "--seed", "7"]));
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("text"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert_eq!(title.trim(), "Tic & <Tac> 'Toe'");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
