@@ -12,6 +12,9 @@
 //! so `rpsdsl run --seed` replays any single game.
 
 mod compare;
+pub mod csv;
+pub mod html;
+mod record;
 mod render;
 mod report;
 mod run;
@@ -23,4 +26,5 @@ pub use report::{
     Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores, Spread, Stop, Summary,
     Together,
 };
-pub use run::{MAX_JOBS, game_seed, shard_range, simulate};
+pub use record::{GameRecord, GameResult};
+pub use run::{MAX_JOBS, game_seed, shard_range, simulate, simulate_games};
