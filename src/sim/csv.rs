@@ -6,7 +6,8 @@ use super::compare::Comparison;
 use super::record::{GameRecord, GameResult};
 use super::report::Report;
 
-/// The columns after `arm`: the game, then one final score per seat.
+/// The columns after `arm`: the game, then one final score per seat (none
+/// for a game without score terms).
 fn header(seats: &[&str]) -> Vec<String> {
     let mut row: Vec<String> = ["game", "seed", "decision_points", "decisions", "result", "winner", "end"]
         .map(String::from)
@@ -43,6 +44,19 @@ fn row(game: &GameRecord, report: &Report, seats: &[&str]) -> Vec<String> {
     row
 }
 
+/// The seats of every report, in order, if any of them has score terms.
+fn score_seats<'a>(reports: &[&'a Report]) -> Vec<&'a str> {
+    let mut seats: Vec<&str> = vec![];
+    for report in reports.iter().filter(|r| r.scores.is_some()) {
+        for seat in &report.seats {
+            if !seats.contains(&seat.as_str()) {
+                seats.push(seat);
+            }
+        }
+    }
+    seats
+}
+
 fn finish(writer: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
     let bytes = writer.into_inner().map_err(|e| csv::Error::from(e.into_error()))?;
     // Every cell is a Rust string, so the bytes are UTF-8.
@@ -51,7 +65,7 @@ fn finish(writer: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
 
 /// The games of one run, one row each, in game order.
 pub fn simulate_csv(report: &Report, games: &[GameRecord]) -> Result<String, csv::Error> {
-    let seats: Vec<&str> = report.seats.iter().map(String::as_str).collect();
+    let seats: Vec<&str> = score_seats(&[report]);
     let mut writer = csv::Writer::from_writer(vec![]);
     writer.write_record(header(&seats))?;
     for game in games {
@@ -68,12 +82,7 @@ pub fn compare_csv(
     base_games: &[GameRecord],
     variant_games: &[GameRecord],
 ) -> Result<String, csv::Error> {
-    let mut seats: Vec<&str> = comparison.base.seats.iter().map(String::as_str).collect();
-    for seat in &comparison.variant.seats {
-        if !seats.contains(&seat.as_str()) {
-            seats.push(seat);
-        }
-    }
+    let seats = score_seats(&[&comparison.base, &comparison.variant]);
     let mut writer = csv::Writer::from_writer(vec![]);
     let mut head = vec!["arm".to_string()];
     head.extend(header(&seats));

@@ -96,7 +96,8 @@ pub(crate) fn bar_chart(rows: &[BarRow], x_desc: &str) -> Drawn {
             .x_desc(x_desc)
             .axis_desc_style(font(13.0))
             .x_label_style(font(12.0))
-            .light_line_style(RGBColor(235, 235, 235))
+            .max_light_lines(2)
+            .light_line_style(RGBColor(242, 242, 242))
             .bold_line_style(RGBColor(215, 215, 215))
             .draw()?;
         let n = rows.len() as f64;
@@ -105,7 +106,7 @@ pub(crate) fn bar_chart(rows: &[BarRow], x_desc: &str) -> Drawn {
             // The first row at the top.
             let top = n - i as f64 - 0.12;
             let (lx, ly) = chart.backend_coord(&(0.0, n - i as f64 - 0.5));
-            let style = if row.warn { bold(13.0).color(&WARN) } else { font(13.0) };
+            let style = if row.warn { bold(14.0).color(&WARN) } else { font(14.0) };
             let style = style.pos(Pos::new(HPos::Right, VPos::Center));
             root.draw(&Text::new(short(&row.label), (lx - 8, ly), style))?;
             for (k, bar) in row.bars.iter().enumerate() {
@@ -136,10 +137,15 @@ pub(crate) fn bar_chart(rows: &[BarRow], x_desc: &str) -> Drawn {
                     end = end.max(high);
                 }
                 let (x, y) = chart.backend_coord(&(end, mid));
-                let text = bar.note.clone().unwrap_or_else(|| format!("{:.1}%", 100.0 * bar.value));
-                let colour = if bar.note.is_some() { WARN } else { INK };
-                let style = font(11.5).color(&colour).pos(Pos::new(HPos::Left, VPos::Center));
-                root.draw(&Text::new(text, (x + 5, y), style))?;
+                let style = font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
+                match &bar.note {
+                    None => root.draw(&Text::new(format!("{:.1}%", 100.0 * bar.value), (x + 5, y), style))?,
+                    Some(note) => {
+                        // No bar to show the run's colour: a swatch says which run it is.
+                        root.draw(&Rectangle::new([(x + 2, y - 5), (x + 12, y + 5)], run_colour.filled()))?;
+                        root.draw(&Text::new(note.clone(), (x + 17, y), style.color(&WARN)))?;
+                    }
+                }
             }
         }
         root.present()?;
@@ -157,17 +163,28 @@ pub(crate) struct Distribution<'a> {
     pub mean: Option<f64>,
 }
 
+/// The lowest and highest value of any of the counts.
+pub(crate) fn value_span<'a>(counts: impl Iterator<Item = &'a BTreeMap<i64, u64>>) -> Option<(i64, i64)> {
+    counts
+        .flat_map(|c| c.keys().next().into_iter().chain(c.keys().next_back()))
+        .fold(None, |span, &v| match span {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
+        })
+}
+
 /// Most bins a distribution is drawn with: wider bins beyond that.
 const MAX_BINS: i64 = 40;
 
 /// Share of games per bin: the first run as filled bars, a second as an
 /// outline on top, each run's mean as a vertical line. Shares are of each
 /// run's own games, so runs of different sizes compare.
-pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str) -> Drawn {
-    let values = runs.iter().flat_map(|r| r.counts.keys().copied());
-    let (lo, hi) = match (values.clone().min(), values.max()) {
-        (Some(lo), Some(hi)) => (lo, hi),
-        _ => (0, 0),
+/// The x axis spans at least `span` (so charts of several seats line up).
+pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Option<(i64, i64)>) -> Drawn {
+    let (lo, hi) = value_span(runs.iter().map(|r| r.counts)).unwrap_or((0, 0));
+    let (lo, hi) = match span {
+        Some((a, b)) => (lo.min(a), hi.max(b)),
+        None => (lo, hi),
     };
     let width = ((hi - lo + 1) + MAX_BINS - 1) / MAX_BINS;
     let bins = (hi - lo) / width + 1;
@@ -184,7 +201,20 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str) -> Drawn {
                 .collect()
         })
         .collect();
-    let top = shares.iter().flatten().copied().fold(0.0, f64::max).max(0.01) * 1.15;
+    let top = shares.iter().flatten().copied().fold(0.0, f64::max).max(0.01) * 1.25;
+    // The legend goes in the upper corner over the lower bars.
+    let highest = |range: std::ops::Range<usize>| {
+        shares
+            .iter()
+            .flat_map(|s| s[range.clone()].iter().copied())
+            .fold(0.0, f64::max)
+    };
+    let third = (bins as usize).div_ceil(3);
+    let corner = if highest(bins as usize - third..bins as usize) > highest(0..third) {
+        SeriesLabelPosition::UpperLeft
+    } else {
+        SeriesLabelPosition::UpperRight
+    };
     let (x0, x1) = (lo as f64 - 0.5, (lo + bins * width) as f64 - 0.5);
     let mut svg = String::new();
     {
@@ -206,8 +236,8 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str) -> Drawn {
             .y_desc("share of games")
             .axis_desc_style(font(13.0))
             .label_style(font(12.0))
-            .light_line_style(RGBColor(240, 240, 240))
-            .bold_line_style(RGBColor(220, 220, 220))
+            .max_light_lines(1)
+            .bold_line_style(RGBColor(225, 225, 225))
             .draw()?;
         let edge = |b: usize| (lo + b as i64 * width) as f64 - 0.5;
         for (k, (run, shares)) in runs.iter().zip(&shares).enumerate() {
@@ -246,7 +276,7 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str) -> Drawn {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(corner)
             .label_font(font(12.5))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(200, 200, 200))

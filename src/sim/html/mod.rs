@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use self::charts::{Bar, BarRow, Distribution, Drawn, bar_chart, distribution_chart};
+use self::charts::{Bar, BarRow, Distribution, Drawn, bar_chart, distribution_chart, value_span};
 use super::compare::Comparison;
 use super::record::GameRecord;
 use super::render::{METRICS_DOC, interval, number, percent, setup_line};
@@ -131,6 +131,7 @@ p.key { margin: 8px 0; font-size: 1.05em; }
 .swatch.variant { background: rgb(222, 125, 44); }
 section.summary { background: #f0f5fb; border-left: 4px solid rgb(59, 110, 165); padding: 4px 16px 8px; margin-top: 16px; }
 section.summary h2 { border: none; margin-top: 8px; }
+h3 { font-size: 1em; margin: 16px 0 0; }
 section.summary li { margin: 4px 0; line-height: 1.4; }
 figure.chart { margin: 8px 0 0; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
@@ -144,12 +145,7 @@ pre { font-size: 12px; overflow-x: auto; background: #f7f7f7; padding: 12px; }
 /// The page: header, summary, a section per question, the text report.
 fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str) -> Result<String, ChartError> {
     let compare = runs.len() > 1;
-    let never_fired: Vec<(usize, Vec<String>)> = runs
-        .iter()
-        .enumerate()
-        .map(|(k, run)| (k, run.report.never_fired()))
-        .filter(|(_, parts)| !parts.is_empty())
-        .collect();
+    let never_fired = never_fired(runs);
     let score_charts = score_charts(runs)?;
     let markup = html! {
         (DOCTYPE)
@@ -185,7 +181,8 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
                         h2 { "Final scores" }
                         p.note { "Per seat, over the games that were scored (a game won by a trigger is not scored)." }
                         @for (seat, svg) in &score_charts {
-                            (figure(svg.clone(), &format!("{seat}: final score per game.")))
+                            h3 { (seat) }
+                            (figure(svg.clone(), ""))
                         }
                     }
                 }
@@ -198,9 +195,9 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
                     h2 { "Rule coverage" }
                     (figure(bar_chart(&coverage_rows(runs), "share of games in which it fired")?,
                         "Share of games in which each part of the rules fired at least once; never fired in red."))
-                    @for (k, parts) in &never_fired {
+                    @for (heading, parts) in &never_fired {
                         div.warn {
-                            strong { "Never fired" @if compare { (if *k == 0 { " (base)" } else { " (variant)" }) } ":" }
+                            strong { (heading) ":" }
                             ul { @for part in parts { li { (part) } } }
                         }
                     }
@@ -217,11 +214,45 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
     Ok(out)
 }
 
+/// The "Never fired" lists: one per run, or one for both when the same
+/// parts never fired in either.
+fn never_fired(runs: &[Run]) -> Vec<(String, Vec<String>)> {
+    let silent = |r: &Report| {
+        r.coverage
+            .iter()
+            .filter(|c| c.games == 0 || c.yes == Some(0))
+            .map(|c| c.title())
+            .collect::<Vec<_>>()
+    };
+    let lists: Vec<Vec<String>> = runs.iter().map(|r| r.report.never_fired()).collect();
+    if runs.len() == 2 && silent(runs[0].report) == silent(runs[1].report) {
+        return lists
+            .into_iter()
+            .take(1)
+            .filter(|l| !l.is_empty())
+            .map(|l| ("Never fired in either run".to_string(), l))
+            .collect();
+    }
+    lists
+        .into_iter()
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(k, l)| {
+            let heading = match (runs.len(), k) {
+                (1, _) => "Never fired".to_string(),
+                (_, 0) => "Never fired in base".to_string(),
+                _ => "Never fired in variant".to_string(),
+            };
+            (heading, l)
+        })
+        .collect()
+}
+
 fn figure(svg: String, caption: &str) -> Markup {
     html! {
         figure.chart {
             (PreEscaped(svg))
-            figcaption { (caption) }
+            @if !caption.is_empty() { figcaption { (caption) } }
         }
     }
 }
@@ -370,7 +401,7 @@ fn length_chart(runs: &[Run]) -> Drawn {
             mean: (run.report.games > 0).then(|| run.report.summary().decision_points.mean),
         })
         .collect();
-    distribution_chart(&distributions, "decision points per game")
+    distribution_chart(&distributions, "decision points per game", None)
 }
 
 /// A chart per seat of the final scores, for a game with score terms.
@@ -379,7 +410,7 @@ fn score_charts(runs: &[Run]) -> Result<Vec<(String, String)>, ChartError> {
         return Ok(vec![]);
     }
     let seats = union(runs.iter().map(|r| r.report.seats.clone()));
-    let mut out = vec![];
+    let mut charts = vec![];
     for seat in seats {
         let mut counts: Vec<BTreeMap<i64, u64>> = vec![];
         let mut means = vec![];
@@ -399,6 +430,12 @@ fn score_charts(runs: &[Run]) -> Result<Vec<(String, String)>, ChartError> {
             );
             counts.push(seen);
         }
+        charts.push((seat, counts, means));
+    }
+    // One x axis for every seat, so their charts line up.
+    let span = value_span(charts.iter().flat_map(|(_, counts, _)| counts));
+    let mut out = vec![];
+    for (seat, counts, means) in charts {
         let distributions: Vec<Distribution> = counts
             .iter()
             .zip(means)
@@ -409,7 +446,8 @@ fn score_charts(runs: &[Run]) -> Result<Vec<(String, String)>, ChartError> {
                 mean,
             })
             .collect();
-        out.push((seat.clone(), distribution_chart(&distributions, &format!("{seat}: final score"))?));
+        let svg = distribution_chart(&distributions, &format!("{seat}: final score"), span)?;
+        out.push((seat, svg));
     }
     Ok(out)
 }
