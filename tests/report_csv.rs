@@ -34,10 +34,17 @@ fn assert_rows_add_up(header: &csv::StringRecord, rows: &[&csv::StringRecord], r
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[game].parse::<u64>().unwrap(), i as u64, "rows in game order");
         let seed: u64 = row[seed].parse().unwrap();
-        assert_eq!(seed, sim::game_seed(report.seed, i as u64), "the seed that replays the game");
+        assert_eq!(
+            seed,
+            sim::game_seed(report.seed, i as u64),
+            "the seed that replays the game"
+        );
     }
     for (s, name) in report.seats.iter().enumerate() {
-        let won = rows.iter().filter(|r| &r[result] == "win" && &r[winner] == name).count() as u64;
+        let won = rows
+            .iter()
+            .filter(|r| &r[result] == "win" && &r[winner] == name)
+            .count() as u64;
         assert_eq!(won, report.wins[s], "{name} wins");
     }
     let draws = rows.iter().filter(|r| &r[result] == "draw").count() as u64;
@@ -61,7 +68,10 @@ fn assert_rows_add_up(header: &csv::StringRecord, rows: &[&csv::StringRecord], r
         assert_eq!(lengths, histogram.0, "{name} per game");
     }
     if report.scores.is_none() {
-        assert!(!header.iter().any(|h| h.starts_with("score ")), "no score terms, no score columns");
+        assert!(
+            !header.iter().any(|h| h.starts_with("score ")),
+            "no score terms, no score columns"
+        );
         return;
     }
     // Score totals are private counts: read them as the JSON report writes them.
@@ -74,7 +84,11 @@ fn assert_rows_add_up(header: &csv::StringRecord, rows: &[&csv::StringRecord], r
             .filter(|r| !r[c].is_empty())
             .map(|r| r[c].parse().unwrap())
             .collect();
-        assert_eq!(cells.len() as u64, scores["scored"].as_u64().unwrap(), "{name}: scored games");
+        assert_eq!(
+            cells.len() as u64,
+            scores["scored"].as_u64().unwrap(),
+            "{name}: scored games"
+        );
         assert_eq!(
             cells.iter().sum::<i64>(),
             scores["totals"][s]["sum"].as_i64().unwrap(),
@@ -89,7 +103,17 @@ fn assert_rows_add_up(header: &csv::StringRecord, rows: &[&csv::StringRecord], r
 fn simulate_csv_has_a_row_per_game_that_adds_up_to_the_report() {
     let dir = tempdir("simulate");
     let out = dir.join("games.csv");
-    let run = rpsdsl(&["simulate", BASE, "-n", "150", "--seed", "4", "--json", "--csv", out.to_str().unwrap()]);
+    let run = rpsdsl(&[
+        "simulate",
+        BASE,
+        "-n",
+        "150",
+        "--seed",
+        "4",
+        "--json",
+        "--csv",
+        out.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let report = Report::from_json(&String::from_utf8(run.stdout).unwrap()).unwrap();
     let (header, rows) = read_csv(&out);
@@ -111,7 +135,10 @@ fn simulate_csv_has_a_row_per_game_that_adds_up_to_the_report() {
     assert_rows_add_up(&header, &rows, &report);
     // A game won by a trigger is not scored: its score cells are empty.
     let end = column(&header, "end");
-    let trigger = rows.iter().find(|r| r[end].starts_with("trigger ")).expect("some game ends by a trigger");
+    let trigger = rows
+        .iter()
+        .find(|r| r[end].starts_with("trigger "))
+        .expect("some game ends by a trigger");
     assert_eq!(&trigger[column(&header, "score Orange")], "");
 }
 
@@ -119,7 +146,16 @@ fn simulate_csv_has_a_row_per_game_that_adds_up_to_the_report() {
 fn compare_csv_holds_both_arms_each_adding_up_to_its_report() {
     let dir = tempdir("compare");
     let out = dir.join("both.csv");
-    let run = rpsdsl(&["compare", BASE, VARIANT, "-n", "120", "--json", "--csv", out.to_str().unwrap()]);
+    let run = rpsdsl(&[
+        "compare",
+        BASE,
+        VARIANT,
+        "-n",
+        "120",
+        "--json",
+        "--csv",
+        out.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let (header, rows) = read_csv(&out);
@@ -154,7 +190,10 @@ fn games_stopped_by_a_limit_are_rows_too() {
     let rows = reader.records().collect::<Result<Vec<_>, _>>().unwrap();
     let rows: Vec<&csv::StringRecord> = rows.iter().collect();
     assert_rows_add_up(&header, &rows, &report);
-    let stopped = rows.iter().find(|r| &r[column(&header, "result")] == "stopped").unwrap();
+    let stopped = rows
+        .iter()
+        .find(|r| &r[column(&header, "result")] == "stopped")
+        .unwrap();
     assert_eq!(&stopped[column(&header, "end")], "stopped: game-too-long");
 }
 
@@ -199,7 +238,10 @@ fn records_are_the_same_for_every_thread_count_and_match_the_plain_report() {
     assert_eq!(one, four);
     assert_eq!(games_one, games_four);
     assert_eq!(one, sim::simulate(&def, &options, &plan, 2, &|_| {}).unwrap());
-    assert_eq!(games_one.iter().map(|g| g.index).collect::<Vec<_>>(), (0..60).collect::<Vec<_>>());
+    assert_eq!(
+        games_one.iter().map(|g| g.index).collect::<Vec<_>>(),
+        (0..60).collect::<Vec<_>>()
+    );
 }
 
 /// A fresh folder under the target directory for one test's files.

@@ -46,7 +46,12 @@ fn assert_one_svg_per_chart(doc: &Html, charts: usize) {
     assert_eq!(figures.len(), charts, "charts");
     for figure in &figures {
         let svgs = figure.select(&Selector::parse("svg").unwrap()).count();
-        assert_eq!(svgs, 1, "one svg in {}", figure.html().chars().take(200).collect::<String>());
+        assert_eq!(
+            svgs,
+            1,
+            "one svg in {}",
+            figure.html().chars().take(200).collect::<String>()
+        );
     }
     assert_eq!(select(doc, "svg").len(), charts, "no svg outside a chart");
 }
@@ -57,7 +62,10 @@ fn assert_self_contained(page: &str, doc: &Html) {
     for tag in ["script", "link", "img", "iframe", "object", "embed"] {
         assert!(select(doc, tag).is_empty(), "a <{tag}> in the page");
     }
-    assert!(select(doc, "[src], [href]").is_empty(), "an attribute that loads something");
+    assert!(
+        select(doc, "[src], [href]").is_empty(),
+        "an attribute that loads something"
+    );
     let addresses = page.matches("http").count();
     let namespaces = page.matches("http://www.w3.org/2000/svg").count();
     assert_eq!(addresses, namespaces, "an address other than the SVG namespace");
@@ -93,7 +101,11 @@ fn simulate_page_parses_with_one_svg_per_chart_and_never_fired_in_red() {
         )),
         "{lines:?}"
     );
-    assert!(lines.iter().any(|l| l.contains(&format!("Balance {:.3}", s["balance"].as_f64().unwrap()))));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("Balance {:.3}", s["balance"].as_f64().unwrap())))
+    );
 
     // Every part that never fired is listed, and drawn in red in the chart.
     let never: Vec<String> = s["never_fired"]
@@ -157,9 +169,10 @@ fn names_from_the_rules_are_escaped() {
     // A copy of classic RPS, with its prelude beside it, under a name full of markup.
     std::fs::create_dir_all(dir.join("prelude")).unwrap();
     std::fs::copy("games/prelude/rps.rules", dir.join("prelude/rps.rules")).unwrap();
-    let rules = std::fs::read_to_string("games/rps.rules")
-        .unwrap()
-        .replace("game \"Rock Paper Scissors\"", "game \"R<b>P</b>S & <script>x</script>\"");
+    let rules = std::fs::read_to_string("games/rps.rules").unwrap().replace(
+        "game \"Rock Paper Scissors\"",
+        "game \"R<b>P</b>S & <script>x</script>\"",
+    );
     let path = dir.join("a<b>.rules");
     std::fs::write(&path, rules).unwrap();
     let (json, page) = run_with_page(&["simulate", path.to_str().unwrap(), "-n", "20"], &dir);
@@ -199,7 +212,9 @@ fn an_output_in_a_missing_folder_is_refused_before_the_run() {
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
-        err.contains("cannot write the HTML report to `no/such/folder/r.html`: the folder `no/such/folder` does not exist"),
+        err.contains(
+            "cannot write the HTML report to `no/such/folder/r.html`: the folder `no/such/folder` does not exist"
+        ),
         "{err}"
     );
     assert!(run.stdout.is_empty(), "no games were played");

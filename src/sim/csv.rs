@@ -9,9 +9,17 @@ use super::report::Report;
 /// The columns after `arm`: the game, then one final score per seat (none
 /// for a game without score terms).
 fn header(seats: &[&str]) -> Vec<String> {
-    let mut row: Vec<String> = ["game", "seed", "decision_points", "decisions", "result", "winner", "end"]
-        .map(String::from)
-        .into();
+    let mut row: Vec<String> = [
+        "game",
+        "seed",
+        "decision_points",
+        "decisions",
+        "result",
+        "winner",
+        "end",
+    ]
+    .map(String::from)
+    .into();
     row.extend(seats.iter().map(|s| format!("score {s}")));
     row
 }

@@ -21,10 +21,10 @@ mod run;
 pub(crate) mod stats;
 
 pub use compare::{Comparison, Measure, Row};
+pub use record::{GameRecord, GameResult};
 pub use render::METRICS_DOC;
 pub use report::{
     Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores, Spread, Stop, Summary,
     Together,
 };
-pub use record::{GameRecord, GameResult};
 pub use run::{MAX_JOBS, game_seed, shard_range, simulate, simulate_games};

@@ -450,7 +450,9 @@ impl<'a> Game<'a> {
     /// A finished game's result, end label and final totals, as [`finish`](Self::finish) counted them.
     fn record(&mut self, def: &GameDef, state: &State, scored: bool) -> Option<(GameResult, String, Option<Vec<i64>>)> {
         let outcome = state.outcome()?;
-        let result = outcome.winner.map_or(GameResult::Draw, |seat| GameResult::Win(seat as usize));
+        let result = outcome
+            .winner
+            .map_or(GameResult::Draw, |seat| GameResult::Win(seat as usize));
         let end = self.end_label(def, &outcome.reason).to_string();
         let scores = state.scores();
         let totals = (scored && !scores.is_empty()).then(|| scores.iter().map(|terms| terms.iter().sum()).collect());

@@ -23,7 +23,10 @@ pub(crate) fn wanted(args: &RunArgs) -> bool {
 pub(crate) fn check(args: &RunArgs) -> Result<(), ExitCode> {
     for (what, path) in outputs(args) {
         let shown = crate::text::printable_string(&path.display().to_string());
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         if path.is_dir() {
             eprintln!("error: cannot write the {what} to `{shown}`: it is a folder; name a file in it");
             return Err(ExitCode::from(2));
@@ -51,10 +54,18 @@ fn write(what: &str, path: &Path, text: Result<String, String>) -> Result<(), Ex
 /// Writes the files of `simulate`.
 pub(crate) fn write_simulate(args: &RunArgs, report: &Report, games: &[GameRecord]) -> Result<(), ExitCode> {
     if let Some(path) = &args.html {
-        write("HTML report", path, sim::html::simulate_page(report, games).map_err(|e| e.to_string()))?;
+        write(
+            "HTML report",
+            path,
+            sim::html::simulate_page(report, games).map_err(|e| e.to_string()),
+        )?;
     }
     if let Some(path) = &args.csv {
-        write("CSV", path, sim::csv::simulate_csv(report, games).map_err(|e| e.to_string()))?;
+        write(
+            "CSV",
+            path,
+            sim::csv::simulate_csv(report, games).map_err(|e| e.to_string()),
+        )?;
     }
     Ok(())
 }

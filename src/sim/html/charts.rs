@@ -247,9 +247,10 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
                 None => run.name.clone(),
             };
             if k == 0 {
-                let bars = shares.iter().enumerate().map(|(b, &s)| {
-                    Rectangle::new([(edge(b), 0.0), (edge(b + 1), s)], colour.mix(0.55).filled())
-                });
+                let bars = shares
+                    .iter()
+                    .enumerate()
+                    .map(|(b, &s)| Rectangle::new([(edge(b), 0.0), (edge(b + 1), s)], colour.mix(0.55).filled()));
                 chart
                     .draw_series(bars)?
                     .label(label)

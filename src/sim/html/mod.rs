@@ -324,7 +324,12 @@ fn end_rows(runs: &[Run]) -> Vec<BarRow> {
         .map(|end| BarRow {
             bars: runs
                 .iter()
-                .map(|run| Some(rate_bar(&Rate::new(run.report.ends.get(&end).copied().unwrap_or(0), run.report.games))))
+                .map(|run| {
+                    Some(rate_bar(&Rate::new(
+                        run.report.ends.get(&end).copied().unwrap_or(0),
+                        run.report.games,
+                    )))
+                })
                 .collect(),
             label: end,
             warn: false,
@@ -335,7 +340,10 @@ fn end_rows(runs: &[Run]) -> Vec<BarRow> {
 /// Every part of the rules, in the rules' order; a part that never fired (or
 /// a yes/no hook that never said yes) is red.
 fn coverage_rows(runs: &[Run]) -> Vec<BarRow> {
-    let titles = union(runs.iter().map(|r| r.report.coverage.iter().map(|c| c.title()).collect()));
+    let titles = union(
+        runs.iter()
+            .map(|r| r.report.coverage.iter().map(|c| c.title()).collect()),
+    );
     titles
         .into_iter()
         .map(|title| {
@@ -356,7 +364,11 @@ fn coverage_rows(runs: &[Run]) -> Vec<BarRow> {
                         None
                     };
                     Some(Bar {
-                        value: if r.games == 0 { 0.0 } else { c.games as f64 / r.games as f64 },
+                        value: if r.games == 0 {
+                            0.0
+                        } else {
+                            c.games as f64 / r.games as f64
+                        },
                         interval: None,
                         note,
                     })
