@@ -174,7 +174,7 @@ pub(crate) fn value_span<'a>(counts: impl Iterator<Item = &'a BTreeMap<i64, u64>
 }
 
 /// Most bins a distribution is drawn with: wider bins beyond that.
-const MAX_BINS: i64 = 40;
+const MAX_BINS: i128 = 40;
 
 /// Share of games per bin: the first run as filled bars, a second as an
 /// outline on top, each run's mean as a vertical line. Shares are of each
@@ -186,7 +186,9 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
         Some((a, b)) => (lo.min(a), hi.max(b)),
         None => (lo, hi),
     };
-    let width = ((hi - lo + 1) + MAX_BINS - 1) / MAX_BINS;
+    // In i128: a hostile game's scores may span all of i64.
+    let (lo, hi) = (i128::from(lo), i128::from(hi));
+    let width = (hi - lo + MAX_BINS) / MAX_BINS;
     let bins = (hi - lo) / width + 1;
     let shares: Vec<Vec<f64>> = runs
         .iter()
@@ -194,7 +196,7 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
             let total: u64 = run.counts.values().sum();
             let mut bins = vec![0u64; bins as usize];
             for (&v, &c) in run.counts {
-                bins[((v - lo) / width) as usize] += c;
+                bins[((i128::from(v) - lo) / width) as usize] += c;
             }
             bins.iter()
                 .map(|&c| if total == 0 { 0.0 } else { c as f64 / total as f64 })
@@ -239,7 +241,7 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
             .max_light_lines(1)
             .bold_line_style(RGBColor(225, 225, 225))
             .draw()?;
-        let edge = |b: usize| (lo + b as i64 * width) as f64 - 0.5;
+        let edge = |b: usize| (lo + b as i128 * width) as f64 - 0.5;
         for (k, (run, shares)) in runs.iter().zip(&shares).enumerate() {
             let colour = if k == 0 { BASE } else { VARIANT };
             let label = match run.mean {

@@ -78,6 +78,14 @@ pub fn compare_page(
 fn simulate_summary(report: &Report) -> Vec<String> {
     let s = report.summary();
     let mut lines = vec![];
+    if report.wins.iter().sum::<u64>() + report.draws == 0 {
+        // Rates and balance over no finished game would say nothing true.
+        lines.push(format!(
+            "No game finished: all {} were stopped by a limit or error (see the text report below).",
+            report.games
+        ));
+        return lines;
+    }
     let wins: Vec<String> = report
         .seats
         .iter()
