@@ -122,6 +122,7 @@ fn simulate_csv_has_a_row_per_game_that_adds_up_to_the_report() {
         [
             "game",
             "seed",
+            "agents",
             "decision_points",
             "decisions",
             "result",
@@ -181,6 +182,7 @@ fn games_stopped_by_a_limit_are_rows_too() {
         options: vec![],
         games: 4,
         range: (0, 4),
+        rotate_seats: false,
     };
     let (report, games) = sim::simulate_games(&def, &def.default_options(), &plan, 2, &|_| {}).unwrap();
     assert!(report.stopped.contains_key("game-too-long"), "seed 1 stops a game");
@@ -231,6 +233,7 @@ fn records_are_the_same_for_every_thread_count_and_match_the_plain_report() {
         options: vec![],
         games: 60,
         range: (0, 60),
+        rotate_seats: false,
     };
     let options = def.default_options();
     let (one, games_one) = sim::simulate_games(&def, &options, &plan, 1, &|_| {}).unwrap();
@@ -250,4 +253,45 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+#[test]
+fn rotated_seats_show_in_the_agents_column_and_add_up_per_agent() {
+    let dir = tempdir("rotate");
+    let out = dir.join("rotated.csv");
+    let run = rpsdsl(&[
+        "simulate",
+        "games/rps.rules",
+        "-n",
+        "40",
+        "--agents",
+        "random,human-like",
+        "--json",
+        "--csv",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let report = Report::from_json(&String::from_utf8(run.stdout).unwrap()).unwrap();
+    let by_agent = report.by_agent.clone().expect("mixed agents are reported per agent");
+    let (header, rows) = read_csv(&out);
+    let (agents, seed, winner) = (
+        column(&header, "agents"),
+        column(&header, "seed"),
+        column(&header, "winner"),
+    );
+    // Each agent plays each seat on the same deal: games 2k and 2k+1 share a seed.
+    for pair in rows.chunks(2) {
+        assert_eq!(&pair[0][agents], "random,human-like");
+        assert_eq!(&pair[1][agents], "human-like,random");
+        assert_eq!(pair[0][seed], pair[1][seed]);
+    }
+    for (a, agent) in by_agent.agents.iter().enumerate() {
+        for (s, seat) in report.seats.iter().enumerate() {
+            let won = rows
+                .iter()
+                .filter(|r| &r[winner] == seat && r[agents].split(',').nth(s) == Some(agent.as_str()))
+                .count() as u64;
+            assert_eq!(won, by_agent.wins[a][s], "{agent} winning as {seat}");
+        }
+    }
 }

@@ -3,37 +3,74 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::sim::Comparison;
+use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::sim::{self, Comparison};
 
-use super::simulate_cmd::{RunArgs, files, load_game_input, plan, run_plan};
+use super::simulate_cmd::{RunArgs, errors_status, files, load_game_input, plan, run_plan, tell_notes};
 
-pub(crate) fn compare(base: &Path, variant: &Path, args: &RunArgs) -> ExitCode {
-    if let Err(code) = files::check(args) {
+/// `compare`'s options: a run's, and `--force`.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct CompareArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Compare even games that do not share seats and outcomes.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCode {
+    let run = &args.run;
+    if let Err(code) = files::check(run) {
         return code;
     }
-    let mut reports = vec![];
-    for (path, what) in [(base, "base"), (variant, "variant")] {
-        let input = match load_game_input(path, &args.settings) {
-            Ok(input) => input,
+    let mut inputs = vec![];
+    for path in [base, variant] {
+        match load_game_input(path, &run.settings) {
+            Ok(input) => inputs.push(input),
             Err(code) => return code,
-        };
+        }
+    }
+    if !args.force
+        && let Some(why) = sim::unrelated(&inputs[0].def, &inputs[1].def)
+    {
+        let diagnostic = Diagnostic::error(
+            Code::UnrelatedGames,
+            format!(
+                "`{}` and `{}` are not two versions of one game: {why}",
+                inputs[0].label, inputs[1].label
+            ),
+        )
+        .help(
+            "compare a game with a variant or house rules of it (the same seats and outcomes); \
+             pass --force to compare them anyway",
+        );
+        super::report(&[diagnostic], &Sources::default());
+        return ExitCode::from(2);
+    }
+    let mut reports = vec![];
+    for (input, what) in inputs.iter().zip(["base", "variant"]) {
         // The same seed and game indices for both: common random numbers.
-        let plan = plan(&input, args, (0, args.games));
-        match run_plan(&input, &plan, args.jobs, what, files::wanted(args)) {
+        let plan = plan(input, run, (0, run.games));
+        match run_plan(input, &plan, run.jobs, what, files::wanted(run)) {
             Ok(r) => reports.push(r),
             Err(code) => return code,
         }
     }
-    let (variant, variant_games) = reports.pop().expect("two reports");
-    let (base, base_games) = reports.pop().expect("two reports");
+    let (reports, mut games): (Vec<_>, Vec<_>) = reports.into_iter().unzip();
+    tell_notes(&reports);
+    let status = errors_status(&reports, run);
+    let mut reports = reports;
+    let variant = reports.pop().expect("two reports");
+    let base = reports.pop().expect("two reports");
     let comparison = Comparison::new(base, variant);
-    if args.json {
+    if run.json {
         say!("{}", comparison.to_json().trim_end());
     } else {
         say!("{}", comparison.to_text().trim_end());
     }
-    if let Err(code) = files::write_compare(args, &comparison, &base_games, &variant_games) {
+    let (variant_games, base_games) = (games.pop().unwrap_or_default(), games.pop().unwrap_or_default());
+    if let Err(code) = files::write_compare(run, &comparison, &base_games, &variant_games) {
         return code;
     }
-    ExitCode::SUCCESS
+    status
 }

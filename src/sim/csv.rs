@@ -12,6 +12,7 @@ fn header(seats: &[&str]) -> Vec<String> {
     let mut row: Vec<String> = [
         "game",
         "seed",
+        "agents",
         "decision_points",
         "decisions",
         "result",
@@ -35,6 +36,7 @@ fn row(game: &GameRecord, report: &Report, seats: &[&str]) -> Vec<String> {
     let mut row = vec![
         game.index.to_string(),
         game.seed.to_string(),
+        game.agents.join(","),
         game.decision_points.to_string(),
         game.decisions.to_string(),
         result.to_string(),

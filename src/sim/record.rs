@@ -19,6 +19,9 @@ pub struct GameRecord {
     pub index: u64,
     /// The seed it was played with (`rpsdsl run --seed` replays it).
     pub seed: u64,
+    /// The agent in each seat, in seat order, as `--agents` names it
+    /// (they differ from game to game when seats rotate).
+    pub agents: Vec<String>,
     /// Times the game waited for decisions.
     pub decision_points: u64,
     /// Individual decisions made.

@@ -161,6 +161,8 @@ pub(crate) struct Distribution<'a> {
     pub counts: &'a BTreeMap<i64, u64>,
     /// The run's mean, marked with a vertical line.
     pub mean: Option<f64>,
+    /// Games the mean is over, when that is not every game of the run.
+    pub n: Option<u64>,
 }
 
 /// The lowest and highest value of any of the counts.
@@ -244,9 +246,10 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
         let edge = |b: usize| (lo + b as i128 * width) as f64 - 0.5;
         for (k, (run, shares)) in runs.iter().zip(&shares).enumerate() {
             let colour = if k == 0 { BASE } else { VARIANT };
+            let n = run.n.map(|n| format!(", n={n}")).unwrap_or_default();
             let label = match run.mean {
-                Some(mean) => format!("{} (mean {})", run.name, super::super::render::number(mean)),
-                None => run.name.clone(),
+                Some(mean) => format!("{} (mean {}{n})", run.name, super::super::render::number(mean)),
+                None => format!("{} (no game{n})", run.name),
             };
             if k == 0 {
                 let bars = shares

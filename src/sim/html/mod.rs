@@ -17,7 +17,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use self::charts::{Bar, BarRow, Distribution, Drawn, bar_chart, distribution_chart, value_span};
 use super::compare::Comparison;
 use super::record::GameRecord;
-use super::render::{METRICS_DOC, interval, number, percent, setup_line};
+use super::render::{METRICS_DOC, interval, number, or_na, percent, setup_line};
 use super::report::{Part, Report};
 use super::stats::Rate;
 
@@ -78,7 +78,7 @@ pub fn compare_page(
 fn simulate_summary(report: &Report) -> Vec<String> {
     let s = report.summary();
     let mut lines = vec![];
-    if report.wins.iter().sum::<u64>() + report.draws == 0 {
+    if s.finished == 0 {
         // Rates and balance over no finished game would say nothing true.
         lines.push(format!(
             "No game finished: all {} were stopped by a limit or error (see the text report below).",
@@ -94,9 +94,9 @@ fn simulate_summary(report: &Report) -> Vec<String> {
         .collect();
     lines.push(format!("{}; draws {}.", wins.join(", "), percent(s.draw_rate.rate)));
     lines.push(format!(
-        "Balance {:.3} (1 is perfectly even); first-player advantage {:+.1} points.",
-        s.balance,
-        100.0 * s.first_player_advantage
+        "Balance {} (1 is perfectly even); first-player advantage {}.",
+        or_na(s.balance, |b| format!("{b:.3}")),
+        or_na(s.first_player_advantage, |a| format!("{:+.1} points", 100.0 * a))
     ));
     if s.stopped_rate.count > 0 {
         lines.push(format!(
@@ -419,6 +419,7 @@ fn length_chart(runs: &[Run]) -> Drawn {
             name: run_name(runs, k),
             counts,
             mean: (run.report.games > 0).then(|| run.report.summary().decision_points.mean),
+            n: None,
         })
         .collect();
     distribution_chart(&distributions, "decision points per game", None)
@@ -434,6 +435,7 @@ fn score_charts(runs: &[Run]) -> Result<Vec<(String, String)>, ChartError> {
     for seat in seats {
         let mut counts: Vec<BTreeMap<i64, u64>> = vec![];
         let mut means = vec![];
+        let mut ns = vec![];
         for run in runs {
             let at = run.report.seats.iter().position(|s| *s == seat);
             let mut seen = BTreeMap::new();
@@ -442,28 +444,29 @@ fn score_charts(runs: &[Run]) -> Result<Vec<(String, String)>, ChartError> {
                     *seen.entry(total).or_insert(0) += 1;
                 }
             }
-            let scored = run.report.scores.as_ref().is_some_and(|s| s.scored > 0);
             let summary = run.report.summary();
-            means.push(
-                at.filter(|_| scored)
-                    .and_then(|at| summary.scores.as_ref().map(|s| s.totals[at].mean)),
-            );
+            let scores = summary.scores.as_ref();
+            means.push(at.and_then(|at| scores.and_then(|s| s.totals[at].mean)));
+            // Every mean says how many games it is over.
+            ns.push(scores.map_or(0, |s| s.scored));
             counts.push(seen);
         }
-        charts.push((seat, counts, means));
+        charts.push((seat, counts, means, ns));
     }
     // One x axis for every seat, so their charts line up.
-    let span = value_span(charts.iter().flat_map(|(_, counts, _)| counts));
+    let span = value_span(charts.iter().flat_map(|(_, counts, _, _)| counts));
     let mut out = vec![];
-    for (seat, counts, means) in charts {
+    for (seat, counts, means, ns) in charts {
         let distributions: Vec<Distribution> = counts
             .iter()
             .zip(means)
+            .zip(ns)
             .enumerate()
-            .map(|(k, (counts, mean))| Distribution {
+            .map(|(k, ((counts, mean), n))| Distribution {
                 name: run_name(runs, k),
                 counts,
                 mean,
+                n: Some(n),
             })
             .collect();
         let svg = distribution_chart(&distributions, &format!("{seat}: final score"), span)?;
