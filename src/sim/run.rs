@@ -124,9 +124,9 @@ fn drive(
                 let to = (from + chunk).min(end);
                 let mut report = template.clone();
                 let mut records = vec![];
-                let mut game = Game::new(template.coverage.len(), def.players(), &layout);
+                let mut game = Game::new(template.coverage.len(), def.players(), &layout, keep_games);
                 for index in from..to {
-                    let record = game.play(def, options, plan, &seating, index, &mut report, keep_games);
+                    let record = game.play(def, options, plan, &seating, index, &mut report);
                     records.extend(record);
                 }
                 report.ranges = vec![(from, to)];
@@ -493,10 +493,12 @@ struct Game<'a> {
     decision_points: u64,
     decisions: u64,
     end_labels: Vec<(EndReason, String)>,
+    /// Whether [`play`](Self::play) returns a record of each game.
+    keep: bool,
 }
 
 impl<'a> Game<'a> {
-    fn new(rows: usize, players: usize, layout: &'a Layout) -> Game<'a> {
+    fn new(rows: usize, players: usize, layout: &'a Layout, keep: bool) -> Game<'a> {
         Game {
             layout,
             events: Vec::with_capacity(64),
@@ -507,6 +509,7 @@ impl<'a> Game<'a> {
             decision_points: 0,
             decisions: 0,
             end_labels: vec![],
+            keep,
         }
     }
 
@@ -527,7 +530,6 @@ impl<'a> Game<'a> {
         seating: &Seating,
         index: u64,
         report: &mut Report,
-        keep: bool,
     ) -> Option<GameRecord> {
         let (deal, arrangement) = seating.of_game(index);
         let seed = game_seed(plan.seed, deal);
@@ -544,7 +546,7 @@ impl<'a> Game<'a> {
                         by_agent.wins[seating.agent_at(seat, arrangement)][seat] += 1;
                     }
                 }
-                if keep {
+                if self.keep {
                     record = self.record(def, &state, report.scores.is_some());
                 }
                 None
@@ -557,7 +559,7 @@ impl<'a> Game<'a> {
             }
         };
         if let Some((code, message)) = failure {
-            if keep {
+            if self.keep {
                 record = Some((GameResult::Stopped(code.to_string()), format!("stopped: {code}"), None));
             }
             let entry = report.stopped.entry(code.to_string()).or_insert(Stop {
