@@ -429,6 +429,7 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             shuffles: session::shuffles_of(def, &self.events),
             rolls: session::rolls_of(def, &self.events),
             shuffles_fixed: false,
+            warnings: vec![],
         };
         let header = Header {
             rules: self.rules,

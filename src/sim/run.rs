@@ -471,6 +471,7 @@ fn end_label(def: &GameDef, reason: &EndReason) -> String {
     match reason {
         EndReason::Win(span) => format!("win in the flow ({})", place(def, *span)),
         EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(span) => format!("tie-break in the result section ({})", place(def, *span)),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
@@ -756,7 +757,7 @@ impl<'a> Game<'a> {
         let scores = state.scores();
         if let (Some(s), false) = (&mut report.scores, scores.is_empty()) {
             s.scored += 1;
-            let totals: Vec<i64> = scores.iter().map(|terms| terms.iter().sum()).collect();
+            let totals: Vec<i64> = scores.iter().map(|terms| def.points(terms)).collect();
             for (m, &t) in s.totals.iter_mut().zip(&totals) {
                 m.add(t);
             }

@@ -66,6 +66,22 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// stderr with miette's line wrapping undone: each line loses its indent
+/// and `│` gutter and the lines are joined by one space. miette wraps a
+/// message at the terminal width, so where a phrase breaks depends on the
+/// length of the paths in it, that is on where the checkout lives.
+pub fn stderr_unwrapped(o: &Output) -> String {
+    stderr(o)
+        .lines()
+        .map(|line| {
+            line.trim_start_matches(|c: char| c.is_whitespace() || c == '│')
+                .trim_end()
+        })
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A fresh, empty folder for one test, in cargo's scratch folder for
 /// integration tests. `name` is `file/test`, so tests never share one.
 pub fn scratch(name: &str) -> PathBuf {
