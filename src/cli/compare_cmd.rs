@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::diagnostic::{Code, Diagnostic, Sources};
 use crate::sim::{self, Comparison};
 
-use super::simulate_cmd::{RunArgs, errors_status, load_game_input, plan, run_plan, tell_notes};
+use super::simulate_cmd::{RunArgs, errors_status, files, load_game_input, plan, run_plan, tell_notes};
 
 /// `compare`'s options: a run's, and `--force`.
 #[derive(clap::Args, Clone, Debug)]
@@ -20,6 +20,9 @@ pub(crate) struct CompareArgs {
 
 pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCode {
     let run = &args.run;
+    if let Err(code) = files::check(run) {
+        return code;
+    }
     let mut inputs = vec![];
     for path in [base, variant] {
         match load_game_input(path, &run.settings) {
@@ -48,13 +51,15 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
     for (input, what) in inputs.iter().zip(["base", "variant"]) {
         // The same seed and game indices for both: common random numbers.
         let plan = plan(input, run, (0, run.games));
-        match run_plan(input, &plan, run.jobs, what) {
+        match run_plan(input, &plan, run.jobs, what, files::wanted(run)) {
             Ok(r) => reports.push(r),
             Err(code) => return code,
         }
     }
+    let (reports, mut games): (Vec<_>, Vec<_>) = reports.into_iter().unzip();
     tell_notes(&reports);
     let status = errors_status(&reports, run);
+    let mut reports = reports;
     let variant = reports.pop().expect("two reports");
     let base = reports.pop().expect("two reports");
     let comparison = Comparison::new(base, variant);
@@ -62,6 +67,10 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
         say!("{}", comparison.to_json().trim_end());
     } else {
         say!("{}", comparison.to_text().trim_end());
+    }
+    let (variant_games, base_games) = (games.pop().unwrap_or_default(), games.pop().unwrap_or_default());
+    if let Err(code) = files::write_compare(run, &comparison, &base_games, &variant_games) {
+        return code;
     }
     status
 }

@@ -1,7 +1,9 @@
 //! `rpsdsl simulate`: many games in parallel, one report.
 
+pub(crate) mod files;
+
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -9,7 +11,7 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use crate::game::Game;
 use crate::ir::OptionValue;
-use crate::sim::{self, Plan, Report};
+use crate::sim::{self, GameRecord, Plan, Report};
 
 use super::setup::{changed_options, load_game};
 
@@ -42,6 +44,12 @@ pub(crate) struct RunArgs {
     /// Exit 0 even when games stopped on an error (the report counts them either way).
     #[arg(long)]
     pub allow_errors: bool,
+    /// Also write the report as a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Also write one CSV row per game (result, end, length, scores).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// `-n`: a whole number of games, at least 1.
@@ -83,8 +91,15 @@ pub(crate) fn load_game_input(path: &Path, settings: &[String]) -> Result<GameIn
     })
 }
 
-/// Runs a plan with a progress bar on stderr when stderr is a terminal.
-pub(crate) fn run_plan(input: &GameInput, plan: &Plan, jobs: usize, what: &str) -> Result<Report, ExitCode> {
+/// Runs a plan with a progress bar on stderr when stderr is a terminal;
+/// with `keep_games`, also returns a record of every game.
+pub(crate) fn run_plan(
+    input: &GameInput,
+    plan: &Plan,
+    jobs: usize,
+    what: &str,
+    keep_games: bool,
+) -> Result<(Report, Vec<GameRecord>), ExitCode> {
     let games = plan.range.1 - plan.range.0;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(games);
@@ -104,18 +119,22 @@ pub(crate) fn run_plan(input: &GameInput, plan: &Plan, jobs: usize, what: &str) 
             bar.inc(n);
         }
     };
-    let result = sim::simulate(&input.def, &input.options, plan, jobs, &tick);
+    let result = if keep_games {
+        sim::simulate_games(&input.def, &input.options, plan, jobs, &tick)
+    } else {
+        sim::simulate(&input.def, &input.options, plan, jobs, &tick).map(|report| (report, vec![]))
+    };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     match result {
-        Ok(report) => {
+        Ok(run) => {
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
                 "{what}: {games} games in {seconds:.2} s ({:.0} games/s)",
                 games as f64 / seconds.max(1e-9)
             );
-            Ok(report)
+            Ok(run)
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -200,12 +219,15 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
             return ExitCode::from(2);
         }
     };
+    if let Err(code) = files::check(args) {
+        return code;
+    }
     let input = match load_game_input(file, &args.settings) {
         Ok(input) => input,
         Err(code) => return code,
     };
     let plan = plan(&input, args, range);
-    let report = match run_plan(&input, &plan, args.jobs, "simulate") {
+    let (report, games) = match run_plan(&input, &plan, args.jobs, "simulate", files::wanted(args)) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -214,6 +236,9 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         say!("{}", report.to_json().trim_end());
     } else {
         say!("{}", report.to_text().trim_end());
+    }
+    if let Err(code) = files::write_simulate(args, &report, &games) {
+        return code;
     }
     errors_status([&report], args)
 }

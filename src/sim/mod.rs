@@ -12,17 +12,21 @@
 //! so `rpsdsl run --seed` replays any single game.
 
 mod compare;
+pub mod csv;
+pub mod html;
 mod reach;
+mod record;
 mod render;
 mod report;
 mod run;
 pub(crate) mod stats;
 
 pub use compare::{Comparison, Measure, Row, unrelated};
+pub use record::{GameRecord, GameResult};
 pub use render::METRICS_DOC;
 pub use report::{
     AgentSummary, ByAgent, Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores,
     Spread, Stop, Summary, Together,
 };
-pub use run::{MAX_JOBS, game_seed, shard_range, simulate};
+pub use run::{MAX_JOBS, game_seed, shard_range, simulate, simulate_games};
 pub use stats::Rate;

@@ -1,7 +1,7 @@
 //! The parallel driver: plays games in fixed chunks on a rayon pool, folds
 //! each game into a chunk's report as it ends, and merges the chunk reports
-//! in game order. No transcript or per-game record is kept, so memory stays
-//! flat in the number of games.
+//! in game order. No transcript is kept, and a per-game record only when
+//! asked for ([`simulate_games`]), so memory stays flat in the number of games.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -9,6 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 use super::reach::reach;
+use super::record::{GameRecord, GameResult};
 use super::report::{ByAgent, Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
 use super::stats::splitmix64;
 use crate::agents::spec::{AgentSpec, parse_spec};
@@ -73,6 +74,29 @@ pub fn simulate(
     jobs: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, String> {
+    drive(def, options, plan, jobs, progress, false).map(|(report, _)| report)
+}
+
+/// [`simulate`], and a record of every game in index order (for `--csv`
+/// and `--html`). The records are the same for every `jobs`.
+pub fn simulate_games(
+    def: &crate::game::Game,
+    options: &[OptionValue],
+    plan: &Plan,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Report, Vec<GameRecord>), String> {
+    drive(def, options, plan, jobs, progress, true)
+}
+
+fn drive(
+    def: &crate::game::Game,
+    options: &[OptionValue],
+    plan: &Plan,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    keep_games: bool,
+) -> Result<(Report, Vec<GameRecord>), String> {
     agents::from_spec(&plan.agents, def.players(), 0)?;
     let seating = Seating::new(def, plan)?;
     let (start, end) = plan.range;
@@ -92,31 +116,35 @@ pub fn simulate(
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     let chunk = chunk_size(end - start, pool.current_num_threads());
     let chunks = (end - start).div_ceil(chunk);
-    let total = pool.install(|| {
+    let (total, mut games) = pool.install(|| {
         (0..chunks)
             .into_par_iter()
             .map(|c| {
                 let from = start + c * chunk;
                 let to = (from + chunk).min(end);
                 let mut report = template.clone();
-                let mut game = Game::new(template.coverage.len(), def.players(), &layout);
+                let mut records = vec![];
+                let mut game = Game::new(template.coverage.len(), def.players(), &layout, keep_games);
                 for index in from..to {
-                    game.play(def, options, plan, &seating, index, &mut report);
+                    let record = game.play(def, options, plan, &seating, index, &mut report);
+                    records.extend(record);
                 }
                 report.ranges = vec![(from, to)];
                 progress(to - from);
-                report
+                (report, records)
             })
             .reduce(
-                || template.clone(),
-                |mut a, b| {
+                || (template.clone(), vec![]),
+                |(mut a, mut a_games), (b, b_games)| {
                     a.merge(&b).expect("chunks of one run merge");
-                    a
+                    a_games.extend(b_games);
+                    (a, a_games)
                 },
             )
     });
+    games.sort_unstable_by_key(|g| g.index);
     debug_assert!(start == end || total.check().is_ok(), "{:?}", total.check());
-    Ok(total)
+    Ok((total, games))
 }
 
 /// Who sits where: one agent spec per seat, and whether the seats rotate.
@@ -466,10 +494,12 @@ struct Game<'a> {
     decision_points: u64,
     decisions: u64,
     end_labels: Vec<(EndReason, String)>,
+    /// Whether [`play`](Self::play) returns a record of each game.
+    keep: bool,
 }
 
 impl<'a> Game<'a> {
-    fn new(rows: usize, players: usize, layout: &'a Layout) -> Game<'a> {
+    fn new(rows: usize, players: usize, layout: &'a Layout, keep: bool) -> Game<'a> {
         Game {
             layout,
             events: Vec::with_capacity(64),
@@ -480,6 +510,7 @@ impl<'a> Game<'a> {
             decision_points: 0,
             decisions: 0,
             end_labels: vec![],
+            keep,
         }
     }
 
@@ -491,7 +522,7 @@ impl<'a> Game<'a> {
         self.yes[row] += u64::from(yes);
     }
 
-    /// Plays game `index` and adds it to `report`.
+    /// Plays game `index` and adds it to `report`; with `keep`, returns its record.
     fn play(
         &mut self,
         def: &crate::game::Game,
@@ -500,12 +531,13 @@ impl<'a> Game<'a> {
         seating: &Seating,
         index: u64,
         report: &mut Report,
-    ) {
+    ) -> Option<GameRecord> {
         let (deal, arrangement) = seating.of_game(index);
         let seed = game_seed(plan.seed, deal);
         let mut agents = seating.agents(arrangement, seed);
         self.decision_points = 0;
         self.decisions = 0;
+        let mut record = None;
         let failure = match self.run(def, options, seed, &mut agents, report) {
             Ok(state) => {
                 let winner = self.finish(def, &state, report);
@@ -514,6 +546,9 @@ impl<'a> Game<'a> {
                     if let Some(seat) = winner {
                         by_agent.wins[seating.agent_at(seat, arrangement)][seat] += 1;
                     }
+                }
+                if self.keep {
+                    record = self.record(def, &state, report.scores.is_some());
                 }
                 None
             }
@@ -525,6 +560,9 @@ impl<'a> Game<'a> {
             }
         };
         if let Some((code, message)) = failure {
+            if self.keep {
+                record = Some((GameResult::Stopped(code.to_string()), format!("stopped: {code}"), None));
+            }
             let entry = report.stopped.entry(code.to_string()).or_insert(Stop {
                 games: 0,
                 first_game: index,
@@ -553,6 +591,42 @@ impl<'a> Game<'a> {
             self.yes[row] = 0;
         }
         self.touched.clear();
+        record.map(|(result, end, scores)| GameRecord {
+            index,
+            seed,
+            agents: (0..def.players())
+                .map(|seat| seating.specs[seating.agent_at(seat, arrangement)].to_text())
+                .collect(),
+            decision_points: self.decision_points,
+            decisions: self.decisions,
+            result,
+            end,
+            scores,
+        })
+    }
+
+    /// A finished game's result, end label and final totals, as [`finish`](Self::finish) counted them.
+    fn record(&mut self, def: &GameDef, state: &State, scored: bool) -> Option<(GameResult, String, Option<Vec<i64>>)> {
+        let outcome = state.outcome()?;
+        let result = outcome
+            .winner
+            .map_or(GameResult::Draw, |seat| GameResult::Win(seat as usize));
+        let end = self.end_label(def, &outcome.reason).to_string();
+        let scores = state.scores();
+        let totals = (scored && !scores.is_empty()).then(|| scores.iter().map(|terms| terms.iter().sum()).collect());
+        Some((result, end, totals))
+    }
+
+    /// The "How games end" line of `reason`, worked out once per run.
+    fn end_label(&mut self, def: &GameDef, reason: &EndReason) -> &str {
+        let at = match self.end_labels.iter().position(|(r, _)| r == reason) {
+            Some(at) => at,
+            None => {
+                self.end_labels.push((reason.clone(), end_label(def, reason)));
+                self.end_labels.len() - 1
+            }
+        };
+        &self.end_labels[at].1
     }
 
     /// Runs the game to its end, counting as it goes; a failure gives its
@@ -673,18 +747,11 @@ impl<'a> Game<'a> {
             Some(seat) => report.wins[seat as usize] += 1,
             None => report.draws += 1,
         }
-        let label = match self.end_labels.iter().find(|(r, _)| *r == outcome.reason) {
-            Some((_, label)) => label,
-            None => {
-                self.end_labels
-                    .push((outcome.reason.clone(), end_label(def, &outcome.reason)));
-                &self.end_labels.last().expect("just pushed").1
-            }
-        };
+        let label = self.end_label(def, &outcome.reason);
         match report.ends.get_mut(label) {
             Some(count) => *count += 1,
             None => {
-                report.ends.insert(label.clone(), 1);
+                report.ends.insert(label.to_string(), 1);
             }
         }
         let scores = state.scores();
