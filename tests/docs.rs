@@ -330,3 +330,72 @@ fn every_rules_block_in_the_docs_is_what_its_info_string_says() {
         failures.join("\n\n")
     );
 }
+
+#[path = "docs/console.rs"]
+mod console;
+
+/// Every page with console examples has its test below, so a new page
+/// cannot be left out.
+#[test]
+fn every_page_with_console_examples_is_run() {
+    let mut pages: Vec<String> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("```console"))
+        .map(|p| p.display().to_string())
+        .collect();
+    pages.sort();
+    assert_eq!(pages, CONSOLE_PAGES.iter().filter(|p| p.starts_with("docs/")).copied().collect::<Vec<_>>());
+}
+
+const CONSOLE_PAGES: [&str; 8] = [
+    "README.md",
+    "docs/agents.md",
+    "docs/house-rules.md",
+    "docs/play.md",
+    "docs/scale.md",
+    "docs/scenarios.md",
+    "docs/simulate.md",
+    "docs/transcripts.md",
+];
+
+#[test]
+fn readme_console_examples() {
+    console::check_page("README.md");
+}
+
+#[test]
+fn agents_console_examples() {
+    console::check_page("docs/agents.md");
+}
+
+#[test]
+fn house_rules_console_examples() {
+    console::check_page("docs/house-rules.md");
+}
+
+#[test]
+fn play_console_examples() {
+    console::check_page("docs/play.md");
+}
+
+#[test]
+fn scale_console_examples() {
+    console::check_page("docs/scale.md");
+}
+
+#[test]
+fn scenarios_console_examples() {
+    console::check_page("docs/scenarios.md");
+}
+
+#[test]
+fn simulate_console_examples() {
+    console::check_page("docs/simulate.md");
+}
+
+#[test]
+fn transcripts_console_examples() {
+    console::check_page("docs/transcripts.md");
+}
