@@ -349,9 +349,8 @@ fn every_page_with_console_examples_is_run() {
     assert_eq!(pages, CONSOLE_PAGES.iter().filter(|p| p.starts_with("docs/")).copied().collect::<Vec<_>>());
 }
 
-const CONSOLE_PAGES: [&str; 8] = [
+const CONSOLE_PAGES: [&str; 7] = [
     "README.md",
-    "docs/agents.md",
     "docs/house-rules.md",
     "docs/play.md",
     "docs/scale.md",
@@ -363,11 +362,6 @@ const CONSOLE_PAGES: [&str; 8] = [
 #[test]
 fn readme_console_examples() {
     console::check_page("README.md");
-}
-
-#[test]
-fn agents_console_examples() {
-    console::check_page("docs/agents.md");
 }
 
 #[test]

@@ -13,8 +13,10 @@
 //! so a page may cut a long transcript short (snapbox's wildcards).
 //!
 //! The blocks of one page run in order in one scratch folder, so a later
-//! block may read the file an earlier one wrote; `games/`, `docs/` and
-//! `tests/` there are links to the repository's, so paths read as on the page.
+//! block may read the file an earlier one wrote. It holds a copy of `games/`
+//! with the files the page tells the reader to save (```` ```rules path=P ````
+//! and ```` ```toml path=P ```` blocks) added, and links to the repository's
+//! `docs/` and `tests/`, so paths read as on the page.
 //!
 //! `console ignore` marks a block that cannot run here (it needs a cluster,
 //! a terminal, hours): an HTML comment on the line above says why, or the
@@ -100,17 +102,57 @@ fn blocks(lines: &[&str]) -> Result<Vec<Block>, String> {
     Ok(blocks)
 }
 
-/// The scratch folder a page's blocks run in, empty, with links to the
-/// repository's folders the pages name.
-fn scratch(page: &str) -> PathBuf {
+/// The scratch folder a page's blocks run in: a copy of `games/`, the files
+/// the page asks the reader to save (its ```` ```rules path=P ```` and
+/// ```` ```toml path=P ```` blocks), and links to the repository's other
+/// folders the pages name.
+fn scratch(page: &str, lines: &[&str]) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs").join(page.replace('/', "-"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for linked in ["games", "docs", "tests", "rulebooks"] {
+    copy_dir(&repo.join("games"), &dir.join("games"));
+    for linked in ["docs", "tests", "rulebooks"] {
         std::os::unix::fs::symlink(repo.join(linked), dir.join(linked)).unwrap();
     }
+    for (path, text) in saved_files(lines) {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
     dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        match entry.file_type().unwrap().is_dir() {
+            true => copy_dir(&entry.path(), &to.join(entry.file_name())),
+            false => drop(std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap()),
+        }
+    }
+}
+
+/// The blocks a page shows as whole files to save: ```` ```rules path=P ````
+/// and ```` ```toml path=P ````, by path.
+fn saved_files<'a>(lines: &[&'a str]) -> Vec<(&'a str, String)> {
+    let mut files = vec![];
+    let mut i = 0;
+    while i < lines.len() {
+        let info = lines[i].strip_prefix("```rules").or_else(|| lines[i].strip_prefix("```toml"));
+        let path = info.and_then(|info| info.split_whitespace().find_map(|w| w.strip_prefix("path=")));
+        i += 1;
+        let Some(path) = path else { continue };
+        let mut text = String::new();
+        while i < lines.len() && !lines[i].starts_with("```") {
+            text.push_str(lines[i]);
+            text.push('\n');
+            i += 1;
+        }
+        files.push((path, text));
+    }
+    files
 }
 
 /// What `command` prints, stdout and stderr together, run as a person would
@@ -144,7 +186,7 @@ pub fn check_page(page: &str) {
     let lines: Vec<&str> = text.lines().collect();
     let blocks = blocks(&lines).unwrap_or_else(|e| panic!("{page}: {e}"));
     let overwrite = std::env::var("DOCS").is_ok_and(|v| v == "overwrite");
-    let dir = scratch(page);
+    let dir = scratch(page, &lines);
     let mut failures = vec![];
     // With DOCS=overwrite: each block's new body, by the line of its fence.
     let mut rewritten: Vec<(usize, usize, String)> = vec![];
@@ -163,7 +205,11 @@ pub fn check_page(page: &str) {
         }
         let mut body = String::new();
         for step in &block.steps {
-            let actual = run(&step.command, &dir);
+            // The blank line a diagnostic ends with is not shown on a page.
+            let actual = match run(&step.command, &dir).trim_end_matches('\n') {
+                "" => String::new(),
+                text => format!("{text}\n"),
+            };
             let expected = Data::text(step.shown.clone());
             let matched = NormalizeToExpected::new()
                 .redact()
