@@ -346,7 +346,14 @@ fn every_page_with_console_examples_is_run() {
         .map(|p| p.display().to_string())
         .collect();
     pages.sort();
-    assert_eq!(pages, CONSOLE_PAGES.iter().filter(|p| p.starts_with("docs/")).copied().collect::<Vec<_>>());
+    assert_eq!(
+        pages,
+        CONSOLE_PAGES
+            .iter()
+            .filter(|p| p.starts_with("docs/"))
+            .copied()
+            .collect::<Vec<_>>()
+    );
 }
 
 const CONSOLE_PAGES: [&str; 7] = [

@@ -81,7 +81,16 @@ fn completions_cover_every_command_in_each_shell() {
     assert!(bash.status.success(), "{}", stderr(&bash));
     let script = stdout(&bash);
     assert!(script.contains("complete -F _rpsdsl"), "a bash completion function");
-    for command in ["check", "run", "play", "simulate", "compare", "options", "man", "completions"] {
+    for command in [
+        "check",
+        "run",
+        "play",
+        "simulate",
+        "compare",
+        "options",
+        "man",
+        "completions",
+    ] {
         assert!(script.contains(command), "`{command}` completes");
     }
     for shell in ["zsh", "fish", "elvish", "powershell"] {

@@ -245,7 +245,9 @@ fn man(dir: Option<&std::path::Path>) -> ExitCode {
     let written = match dir {
         None => {
             let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut out).map(|()| print_bytes(&out))
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map(|()| print_bytes(&out))
         }
         Some(dir) => std::fs::create_dir_all(dir)
             .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))

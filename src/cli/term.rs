@@ -16,8 +16,13 @@ pub(crate) fn stdout_width() -> Option<usize> {
 /// starting with `indent` and ending with a newline.
 pub(crate) fn wrap(text: &str, indent: &str) -> String {
     let width = stdout_width().unwrap_or(PIPE_WIDTH);
-    let options = textwrap::Options::new(width).initial_indent(indent).subsequent_indent(indent);
-    textwrap::wrap(text, options).iter().map(|line| format!("{line}\n")).collect()
+    let options = textwrap::Options::new(width)
+        .initial_indent(indent)
+        .subsequent_indent(indent);
+    textwrap::wrap(text, options)
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 #[cfg(test)]

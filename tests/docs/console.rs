@@ -94,7 +94,11 @@ fn blocks(lines: &[&str]) -> Result<Vec<Block>, String> {
             fence,
             end: i,
             ignored,
-            line_above: if fence > 0 { lines[fence - 1].to_string() } else { String::new() },
+            line_above: if fence > 0 {
+                lines[fence - 1].to_string()
+            } else {
+                String::new()
+            },
             steps,
         });
         i += 1;
@@ -108,7 +112,9 @@ fn blocks(lines: &[&str]) -> Result<Vec<Block>, String> {
 /// folders the pages name.
 fn scratch(page: &str, lines: &[&str]) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs").join(page.replace('/', "-"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("docs")
+        .join(page.replace('/', "-"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     copy_dir(&repo.join("games"), &dir.join("games"));
@@ -140,7 +146,9 @@ fn saved_files<'a>(lines: &[&'a str]) -> Vec<(&'a str, String)> {
     let mut files = vec![];
     let mut i = 0;
     while i < lines.len() {
-        let info = lines[i].strip_prefix("```rules").or_else(|| lines[i].strip_prefix("```toml"));
+        let info = lines[i]
+            .strip_prefix("```rules")
+            .or_else(|| lines[i].strip_prefix("```toml"));
         let path = info.and_then(|info| info.split_whitespace().find_map(|w| w.strip_prefix("path=")));
         i += 1;
         let Some(path) = path else { continue };
