@@ -400,3 +400,36 @@ fn simulate_console_examples() {
 fn transcripts_console_examples() {
     console::check_page("docs/transcripts.md");
 }
+
+/// The console test itself: a page whose output drifted fails, as does an
+/// ignored block that does not say why; `...` and `[..]` match what they stand for.
+#[test]
+fn console_examples_that_drift_fail() {
+    let page = |name: &str, text: &str| {
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let fails = |path: String| std::panic::catch_unwind(|| console::check(&path, false)).is_err();
+
+    let good = page(
+        "console-good.md",
+        "```console\n$ rpsdsl options games/rps.rules\noption[..]\n...\n$ printf 'a\\nb\\nc\\n'\na\n...\n```\n",
+    );
+    assert!(!fails(good), "wildcards match");
+    let drifted = page(
+        "console-drifted.md",
+        "```console\n$ rpsdsl check games/rps.rules\ngames/rps.rules: fine\n```\n",
+    );
+    assert!(fails(drifted), "a changed output fails");
+    let unexplained = page(
+        "console-unexplained.md",
+        "text\n```console ignore\n$ rpsdsl play games/rps.rules\n```\n",
+    );
+    assert!(fails(unexplained), "an ignored block says why");
+    let explained = page(
+        "console-explained.md",
+        "<!-- interactive -->\n```console ignore\n$ rpsdsl play games/rps.rules\n```\n",
+    );
+    assert!(!fails(explained));
+}

@@ -186,14 +186,19 @@ fn run(command: &str, dir: &Path) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Runs every console block of `page` (relative to the repository); the
-/// differences, one per step, or, with `DOCS=overwrite`, rewrites the page.
+/// Runs every console block of `page` (relative to the repository) and fails
+/// with the differences, one per step; with `DOCS=overwrite`, rewrites the
+/// page instead.
 pub fn check_page(page: &str) {
+    check(page, std::env::var("DOCS").is_ok_and(|v| v == "overwrite"));
+}
+
+/// [`check_page`], told whether to overwrite.
+pub fn check(page: &str, overwrite: bool) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(repo.join(page)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let blocks = blocks(&lines).unwrap_or_else(|e| panic!("{page}: {e}"));
-    let overwrite = std::env::var("DOCS").is_ok_and(|v| v == "overwrite");
     let dir = scratch(page, &lines);
     let mut failures = vec![];
     // With DOCS=overwrite: each block's new body, by the line of its fence.
