@@ -255,6 +255,7 @@ impl Walk<'_> {
 
     /// Counts a game that ended (or stopped, when `stopped` is set).
     fn settle(&mut self, node: &Node, stopped: bool) {
+        let def = self.def;
         let t = &mut self.totals;
         let p = node.probability;
         t.games += 1;
@@ -271,7 +272,7 @@ impl Walk<'_> {
         if !stopped && !scores.is_empty() {
             t.scored += p;
             for (total, terms) in t.score_totals.iter_mut().zip(scores) {
-                *total += p * terms.iter().sum::<i64>() as f64;
+                *total += p * def.points(terms) as f64;
             }
         }
     }

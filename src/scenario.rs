@@ -29,6 +29,8 @@ pub struct ShuffleSpec {
     pub zone: String,
     /// The pieces on top, top first, by label ("Card paper 7").
     pub top: Vec<String>,
+    /// The pieces at the bottom, bottom first, by label.
+    pub bottom: Vec<String>,
     /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,
 }
@@ -55,6 +57,12 @@ pub struct Scenario {
     pub decisions: Vec<ScriptedDecision>,
     /// The first rolls of dice, in the order the game rolls them.
     pub rolls: Vec<RollSpec>,
+    /// `skip_forced = true`: a decision with a single legal choice is
+    /// taken without a line of `decisions` (a replay scripts every one).
+    pub skip_forced: bool,
+    /// A time written after a silence in a race is dropped instead of
+    /// refused: transcripts of format 1 wrote one (see `transcript::Format`).
+    pub silence_times: bool,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +77,8 @@ struct RawScenario {
     shuffle: Vec<toml::Spanned<RawShuffle>>,
     #[serde(default)]
     rolls: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    skip_forced: bool,
 }
 
 #[derive(Deserialize)]
@@ -77,6 +87,8 @@ struct RawShuffle {
     zone: String,
     #[serde(default)]
     top: Vec<String>,
+    #[serde(default)]
+    bottom: Vec<String>,
 }
 
 fn span_of(file: FileId, range: std::ops::Range<usize>) -> Span {
@@ -116,6 +128,8 @@ impl Scenario {
         }
         Ok(Scenario {
             seed: raw.seed,
+            skip_forced: raw.skip_forced,
+            silence_times: false,
             options,
             shuffles: raw
                 .shuffle
@@ -126,6 +140,7 @@ impl Scenario {
                     ShuffleSpec {
                         zone: inner.zone,
                         top: inner.top,
+                        bottom: inner.bottom,
                         span,
                     }
                 })
@@ -176,17 +191,22 @@ impl Scenario {
                 errors.push(d);
                 continue;
             };
-            let mut top = vec![];
-            for name in &spec.top {
-                match def.piece_ids().find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
-                    Some(p) => top.push(p),
-                    None => errors.push(label(Diagnostic::error(
-                        Code::BadScenario,
-                        format!("no piece is called `{name}`"),
-                    ))),
+            let mut resolve = |names: &[String]| {
+                let mut pieces = vec![];
+                for name in names {
+                    match def.piece_ids().find(|&p| def.piece_label(p).eq_ignore_ascii_case(name)) {
+                        Some(p) => pieces.push(p),
+                        None => errors.push(label(Diagnostic::error(
+                            Code::BadScenario,
+                            format!("no piece is called `{name}`"),
+                        ))),
+                    }
                 }
-            }
-            forced.push(ForcedShuffle { zone, top });
+                pieces
+            };
+            let top = resolve(&spec.top);
+            let bottom = resolve(&spec.bottom);
+            forced.push(ForcedShuffle { zone, top, bottom });
         }
         if errors.is_empty() { Ok(forced) } else { Err(errors) }
     }

@@ -5,7 +5,7 @@ use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Chance, Choice, EngineError, Event, Observation, Outcome, Seen, State};
 use crate::game::Game;
-use crate::ir::{GameDef, OptionValue, Seat};
+use crate::ir::{ChoiceValue, GameDef, OptionValue, Seat};
 use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 
 /// Everything that happened in one game.
@@ -25,6 +25,9 @@ pub struct Record {
     pub rolls: Vec<String>,
     /// A scenario fixed some shuffles or rolls: the seed alone does not deal them.
     pub shuffles_fixed: bool,
+    /// What the caller should tell the user about the scenario, such as
+    /// decisions left over when the game ended.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A game that could not finish; what happened up to the failure is kept.
@@ -70,15 +73,26 @@ pub fn play(
     if let Err(e) = state.set_up(def, &mut events) {
         return Err(fail(*e, record, events));
     }
-    let mut script = scenario.decisions.iter();
+    let mut script = scenario.decisions.iter().peekable();
     tell_agents(def, &events, agents);
     while let Some(pending) = state.pending() {
         let decision = pending.decision();
         let mut choices = vec![];
         for &seat in pending.who() {
             let legal = pending.legal(seat);
-            let choice = match script.next() {
-                Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted) {
+            // `skip_forced`: a choice the game leaves no way around is not
+            // scripted, while the script lasts (then the agents decide).
+            let forced = scenario.skip_forced
+                && legal.len() == 1
+                && (!def.decisions[decision as usize].race || ChoiceValue::from_raw(legal[0]).is_none())
+                && script.len() > 0;
+            let choice = match script.next_if(|_| !forced) {
+                None if forced => Choice {
+                    seat,
+                    value: legal[0],
+                    reaction_ms: 0,
+                },
+                Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted, scenario.silence_times) {
                     Ok(c) => c,
                     Err(d) => return Err(fail(*d, record, events)),
                 },
@@ -102,12 +116,33 @@ pub fn play(
             }
         }
     }
+    if let Some(first) = script.next() {
+        record.warnings.push(leftover_warning(first, 1 + script.count()));
+    }
     record.shuffles = shuffles_of(def, &events);
     record.rolls = rolls_of(def, &events);
     record.events = events;
     record.outcome = state.outcome().cloned();
     record.scores = state.scores().to_vec();
     Ok(record)
+}
+
+/// The game ended with `count` scripted decisions unused, the first `first`.
+fn leftover_warning(first: &ScriptedDecision, count: usize) -> Diagnostic {
+    let lines = if count == 1 {
+        "1 scripted decision was".to_string()
+    } else {
+        format!("{count} scripted decisions were")
+    };
+    let d = Diagnostic::warning(
+        Code::ScenarioMismatch,
+        format!("the game ended before the scenario did: {lines} never asked"),
+    )
+    .help("remove the decisions after the end of the game, or check that the lines before them play as you meant");
+    match first.span {
+        Some(span) => d.label(span, "the first decision never asked"),
+        None => d,
+    }
 }
 
 /// One decision as a scenario scripts it, `"Seat: choice"` (in a race
@@ -118,7 +153,8 @@ pub(crate) fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> St
         def.seat_name(choice.seat),
         def.choice_label(decision, choice.value)
     );
-    if def.decisions[decision as usize].race {
+    // Silence is no call and has no time (see `scripted_choice`).
+    if def.decisions[decision as usize].race && !ChoiceValue::from_raw(choice.value).is_none() {
         line.push_str(&format!(" @ {}ms", choice.reaction_ms));
     }
     line
@@ -132,6 +168,7 @@ pub(crate) fn shuffles_of(def: &GameDef, events: &[Event]) -> Vec<ShuffleSpec> {
             Event::Shuffle { zone, order, .. } => Some(ShuffleSpec {
                 zone: def.zone_name(*zone),
                 top: order.iter().map(|&p| def.piece_label(p)).collect(),
+                bottom: vec![],
                 span: None,
             }),
             _ => None,
@@ -197,6 +234,7 @@ fn scripted_choice(
     seat: Seat,
     legal: &[i64],
     scripted: &ScriptedDecision,
+    silence_times: bool,
 ) -> Result<Choice, Box<Diagnostic>> {
     let here = |d: Diagnostic| match scripted.span {
         Some(span) => Box::new(d.label(span, "this scripted decision")),
@@ -231,7 +269,26 @@ fn scripted_choice(
         ));
     }
     let race = def.decisions[decision as usize].race;
+    let none_label = def.decisions[decision as usize].none_label.as_deref();
     let (choice, reaction_ms) = match choice.rsplit_once('@') {
+        // A transcript of format 1 wrote a time after silence: dropped.
+        Some((said, _)) if race && silence_times && none_label.is_some_and(|n| n.eq_ignore_ascii_case(said.trim())) => {
+            (said.trim(), 0)
+        }
+        // Silence is no call: a time there would be ignored, so refuse it.
+        Some((said, time)) if race && none_label.is_some_and(|n| n.eq_ignore_ascii_case(said.trim())) => {
+            return Err(here(
+                Diagnostic::error(
+                    Code::BadScenario,
+                    format!("`{}` is no call, so it has no reaction time", said.trim()),
+                )
+                .help(format!(
+                    "write `{seat_name}: {}` without `@ {}`",
+                    said.trim(),
+                    time.trim()
+                )),
+            ));
+        }
         Some((choice, time)) if race => {
             let digits = time.trim().trim_end_matches("ms").trim();
             match digits.parse::<u32>() {

@@ -124,7 +124,7 @@ fn comparers_are_held_to_the_operation_limit_and_their_errors_stop_the_hook() {
         &dir,
         "type",
         "let a = [3, 1, 2]; a.sort(|x, y| \"later\"); true",
-        "returned string; it must return a number",
+        "returned a string; it must return a number",
     );
     // The replacements still sort (stably), order and dedup.
     let works = "let a = [3, 1, 2, 5, 4, 4]; a.sort(|x, y| x - y); \

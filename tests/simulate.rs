@@ -17,6 +17,7 @@ fn plan(rules: &str, games: u64, seed: u64) -> Plan {
         options: vec![],
         games,
         range: (0, games),
+        rotate_seats: true,
     }
 }
 
@@ -39,7 +40,7 @@ fn classic_rps_is_balanced_and_ties_a_third_of_throws() {
     assert_eq!(report.wins.iter().sum::<u64>(), n, "every classic game has a winner");
     // Each seat wins with p = 1/2, so the gap between them has a standard
     // error of 1/sqrt(n); allow 4 of them.
-    let balance = report.summary().balance;
+    let balance = report.summary().balance.unwrap();
     assert!(balance >= 1.0 - 4.0 / (n as f64).sqrt(), "balance {balance}");
     assert!(within(report.wins[0], n, 0.5, 4.0));
     // A throw ties when both hands are the same: 1/3 for random players.
@@ -66,7 +67,7 @@ fn rock_with_identical_agents_is_a_coin_flip() {
         "North won {} of {decided}",
         report.wins[0]
     );
-    let balance = report.summary().balance;
+    let balance = report.summary().balance.unwrap();
     assert!(balance >= 1.0 - 4.0 / (report.games as f64).sqrt(), "balance {balance}");
 }
 
@@ -242,7 +243,7 @@ fn snapshot(name: &str, text: &str) {
 
 #[test]
 fn report_snapshots() {
-    for game in ["rps", "rubber_paper_scissors"] {
+    for game in ["rps", "rubber_paper_scissors", "rps3"] {
         let rules = format!("games/{game}.rules");
         let def = common::load(&rules);
         let report = simulate(&def, &plan(&rules, 200, 1), 2);
@@ -346,4 +347,322 @@ fn cli_compares_a_base_game_with_house_rules() {
     // An unknown agent is a usage error.
     let bad = rpsdsl(&["simulate", "games/rps.rules", "--agents", "nobody"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+// ---- Reports that tell the truth (issue 17) ----
+
+#[test]
+fn a_run_where_every_game_stopped_shows_na_and_fails() {
+    let args = ["simulate", "tests/games/always_endless.rules", "-n", "2", "--jobs", "1"];
+    let out = rpsdsl(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        text.contains("balance n/a; first-player advantage n/a (no game finished)"),
+        "{text}"
+    );
+    assert!(!text.contains("balance 1.000"), "{text}");
+    assert!(
+        err.contains("error: 2 games stopped on an error (game-too-long)") && err.contains("--allow-errors"),
+        "{err}"
+    );
+    // The report is still printed in full, and `--allow-errors` accepts it.
+    let allowed = rpsdsl(&[&args[..], &["--allow-errors", "--json"]].concat());
+    assert_eq!(allowed.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&allowed.stdout).unwrap();
+    assert_eq!(json["format"], "rpsdsl-simulate/3");
+    assert!(json["summary"]["balance"].is_null(), "{json}");
+    assert!(json["summary"]["first_player_advantage"].is_null());
+    assert_eq!(json["summary"]["finished"], 0);
+    // `compare` fails the same way.
+    let compared = rpsdsl(&[
+        "compare",
+        "tests/games/always_endless.rules",
+        "tests/games/always_endless.rules",
+        "-n",
+        "1",
+    ]);
+    assert_eq!(compared.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&compared.stdout);
+    assert!(
+        text.contains("Balance n/a (no game finished) -> n/a (no game finished)"),
+        "{text}"
+    );
+    // A run where games finish exits 0 without the flag.
+    assert_eq!(
+        rpsdsl(&["simulate", "games/rps.rules", "-n", "5"]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn mixed_agents_rotate_seats_on_paired_seeds() {
+    let def = common::load("games/rock.rules");
+    let n = 40;
+    let mixed = Plan {
+        agents: "random:seed=3,random".into(),
+        ..plan("games/rock.rules", n, 2)
+    };
+    let report = simulate(&def, &mixed, 2);
+    let by_agent = report.by_agent.clone().expect("the agents differ by seat");
+    assert!(by_agent.rotated);
+    assert_eq!(by_agent.agents, ["random:seed=3", "random"]);
+    // Each agent plays each seat equally, on the same seeds.
+    assert_eq!(by_agent.arrangements, [n / 2, n / 2]);
+    for agent in 0..2 {
+        for seat in 0..2 {
+            assert_eq!(by_agent.games_at(agent, seat), n / 2);
+        }
+    }
+    for k in 0..n / 2 {
+        assert_eq!(report.seed_of(2 * k), report.seed_of(2 * k + 1));
+        assert_ne!(report.seed_of(2 * k), report.seed_of(2 * k + 2));
+    }
+    for seat in 0..2 {
+        assert_eq!(by_agent.wins[0][seat] + by_agent.wins[1][seat], report.wins[seat]);
+    }
+    // The same for any thread count, and through a JSON round trip.
+    assert_eq!(simulate(&def, &mixed, 1).to_json(), report.to_json());
+    assert_eq!(Report::from_json(&report.to_json()).unwrap(), report);
+    let text = report.to_text();
+    assert!(text.contains("seats rotated"), "{text}");
+    assert!(text.contains("\nAgents\n"), "{text}");
+    assert!(text.contains("random:seed=3 (agent 1)"), "{text}");
+    assert!(text.contains("as North"), "{text}");
+    // Game 1 put agent 2 in the first seat: `rpsdsl run` replays it so.
+    assert_eq!(report.agents_for_game(1), "random,random:seed=3");
+    let single = simulate(
+        &def,
+        &Plan {
+            range: (1, 2),
+            ..mixed.clone()
+        },
+        1,
+    );
+    let seed = report.seed_of(1).to_string();
+    let run = rpsdsl(&[
+        "run",
+        "games/rock.rules",
+        "--seed",
+        &seed,
+        "--agents",
+        "random,random:seed=3",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let winner = &def.seats[single.wins.iter().position(|&w| w == 1).expect("rock has a winner")];
+    assert!(
+        json["result"].as_str().unwrap().starts_with(&format!("{winner} wins")),
+        "{json}"
+    );
+
+    // `--no-rotate`: each agent keeps its seat.
+    let fixed = simulate(
+        &def,
+        &Plan {
+            rotate_seats: false,
+            ..mixed.clone()
+        },
+        2,
+    );
+    let by_agent = fixed.by_agent.clone().unwrap();
+    assert!(!by_agent.rotated);
+    assert_eq!(by_agent.arrangements, [n]);
+    assert_eq!((by_agent.wins[0][1], by_agent.wins[1][0]), (0, 0));
+    assert_eq!(fixed.seed_of(1), sim::game_seed(2, 1));
+    assert!(fixed.to_text().contains("Seats not rotated (--no-rotate)"));
+    // Identical agents: nothing to rotate, nothing per agent.
+    assert!(simulate(&def, &plan("games/rock.rules", 4, 2), 1).by_agent.is_none());
+}
+
+#[test]
+fn compare_shows_n_for_every_mean_and_the_games_that_reached_scoring() {
+    let rules = "games/rubber_paper_scissors.rules";
+    let def = common::load(rules);
+    let base = simulate(&def, &plan(rules, 60, 1), 2);
+    let scored = base.scores.as_ref().unwrap().scored;
+    let finished = base.finished();
+    assert!(scored < finished, "some games end by a trigger before scoring");
+    let comparison = Comparison::new(base.clone(), base.clone());
+    let row = |metric: &str| comparison.rows.iter().find(|r| r.metric == metric).unwrap();
+    let reached = row("games that reached scoring");
+    assert_eq!(reached.base, Some(scored as f64 / 60.0));
+    assert_eq!(reached.base_n, Some(60));
+    let before = row("games that ended before scoring");
+    assert_eq!(before.base, Some((finished - scored) as f64 / 60.0));
+    // Every mean says how many games it is over: scores over the scored games.
+    let means: Vec<_> = comparison
+        .rows
+        .iter()
+        .filter(|r| r.measure == sim::Measure::Mean)
+        .collect();
+    assert!(means.len() >= 5);
+    for r in &means {
+        let n = if r.section == "Scores" { scored } else { 60 };
+        assert_eq!((r.base_n, r.variant_n), (Some(n), Some(n)), "{}", r.metric);
+    }
+    let text = comparison.to_text();
+    assert!(text.contains(&format!("(n={scored})")), "{text}");
+    assert!(text.contains("games that ended before scoring"), "{text}");
+    let simulated = base.to_text();
+    assert!(
+        simulated.contains(&format!(
+            "Scores (over the {scored} games that reached scoring; {} ended before it, 0 stopped)",
+            finished - scored
+        )),
+        "{simulated}"
+    );
+}
+
+#[test]
+fn compare_refuses_unrelated_games_unless_forced() {
+    let out = rpsdsl(&["compare", "games/rps.rules", "games/rps3.rules", "-n", "5"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("rpsdsl::unrelated-games"), "{err}");
+    // miette wraps the message to the terminal's width.
+    let err = err
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        err.contains("the seats differ: Left, Right in the base, Light, Dark in the variant"),
+        "{err}"
+    );
+    assert!(err.contains("--force"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing was simulated");
+    let forced = rpsdsl(&["compare", "games/rps.rules", "games/rps3.rules", "-n", "5", "--force"]);
+    assert_eq!(
+        forced.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    // Every variant and house-rules file in games/ is related to its base.
+    for (base, variant) in [
+        ("games/rps3.rules", "games/variants/rps3_small.rules"),
+        ("games/janken_deck.rules", "games/variants/janken_three_wilds.rules"),
+        (
+            "games/rubber_paper_scissors.rules",
+            "games/variants/fourth_token_six.rules",
+        ),
+    ] {
+        let (b, v) = (common::load(base), common::load(variant));
+        assert_eq!(sim::unrelated(&b, &v), None, "{base} and {variant}");
+    }
+    let (rps, rubber) = (
+        common::load("games/rps.rules"),
+        common::load("games/rubber_paper_scissors.rules"),
+    );
+    assert!(sim::unrelated(&rps, &rubber).is_some());
+    // The same game under another file name is related.
+    assert_eq!(
+        sim::unrelated(&rps, &common::load("tests/games/sometimes_endless.rules")),
+        None
+    );
+}
+
+#[test]
+fn each_entry_of_an_action_menu_is_counted() {
+    // RPS3's turn is a menu of two actions: move, or challenge.
+    let path = "games/rps3.rules";
+    let def = common::load(path);
+    let games = 30;
+    let report = simulate(&def, &plan(path, games, 4), 2);
+    let titles: Vec<String> = report.coverage.iter().map(|c| c.title()).collect();
+    let challenge = "action \"challenge from <space> to <space>\"";
+    let moves = "action \"move <piece> from <space> to <space>\"";
+    assert!(titles.iter().any(|t| t == challenge), "{titles:?}");
+    assert!(!titles.iter().any(|t| t == "decision action"), "{titles:?}");
+    // The counts agree with the decisions of the same games.
+    let menu = def.decisions.iter().position(|d| d.name == "action").unwrap();
+    let rpsdsl::ir::ChoiceKind::Actions(entries) = &def.decisions[menu].kind else {
+        panic!("the turn is an action menu")
+    };
+    let mut counts = vec![0u64; entries.len()];
+    for index in 0..games {
+        let record = common::play(&def, sim::game_seed(4, index), &Default::default()).unwrap();
+        for e in &record.events {
+            if let Event::Decision { decision, value, .. } = e
+                && *decision as usize == menu
+            {
+                counts[(*value as usize) % entries.len()] += 1;
+            }
+        }
+    }
+    let times = |title: &str| report.coverage.iter().find(|c| c.title() == title).unwrap().times;
+    assert_eq!(times(moves), counts[0]);
+    assert_eq!(times(challenge), counts[1]);
+    assert!(counts[1] > 0, "challenges happen");
+}
+
+#[test]
+fn a_preludes_parts_the_game_never_calls_are_not_listed() {
+    // ROCK! uses the prelude for its kinds, but never calls its duel: the
+    // duel's `throw` is not a rule of ROCK!, so it is neither a coverage row
+    // nor "never fired".
+    let def = common::load("games/rock.rules");
+    let report = simulate(&def, &plan("games/rock.rules", 20, 1), 2);
+    assert!(
+        !report.coverage.iter().any(|c| c.title() == "decision throw"),
+        "{:?}",
+        report.coverage
+    );
+    assert!(report.never_fired().is_empty(), "{:?}", report.never_fired());
+    // A game that calls the duel still counts its throws.
+    let rps = common::load("games/rps.rules");
+    let report = simulate(&rps, &plan("games/rps.rules", 20, 1), 2);
+    assert!(
+        report
+            .coverage
+            .iter()
+            .any(|c| c.title() == "decision throw" && c.times > 0)
+    );
+}
+
+#[test]
+fn human_like_says_once_when_it_cannot_throw_by_its_model() {
+    let path = "tests/games/rpsls.rules";
+    let def = common::load(path);
+    let report = simulate(
+        &def,
+        &Plan {
+            agents: "human-like".into(),
+            ..plan(path, 10, 1)
+        },
+        1,
+    );
+    assert_eq!(report.agent_notes.len(), 1, "{:?}", report.agent_notes);
+    let note = &report.agent_notes[0];
+    assert!(
+        note.starts_with("`human-like` plays as its fallback `random` in this game"),
+        "{note}"
+    );
+    let text = report.to_text();
+    assert!(
+        text.contains("agents human-like (see the note), default options\nnote: `human-like`"),
+        "{text}"
+    );
+    // On stderr once, even in a comparison of two runs.
+    let out = rpsdsl(&["compare", path, path, "-n", "4", "--agents", "human-like"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.matches("note: `human-like` plays as its fallback").count(),
+        1,
+        "{err}"
+    );
+    // Where it can throw, there is nothing to say.
+    let rps = common::load("games/rps.rules");
+    let fine = simulate(
+        &rps,
+        &Plan {
+            agents: "human-like".into(),
+            ..plan("games/rps.rules", 4, 1)
+        },
+        1,
+    );
+    assert!(fine.agent_notes.is_empty());
 }

@@ -185,6 +185,42 @@ pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> 
     Some([lead, beats_lead, beaten_by_lead])
 }
 
+/// Whether a game can have a throw [`throw_roles`] accepts: two players, a
+/// decision over kinds that is not a race, and a set of three kinds that
+/// beat each other in a cycle. A game without one (five kinds, say) never
+/// lets `human-like` throw by its model; it plays as its fallback.
+pub(crate) fn can_throw(def: &GameDef) -> bool {
+    let cycle = |set: &[KindId]| {
+        set.len() == 3
+            && set.iter().all(|&k| {
+                set.iter().filter(|&&o| def.beats(k, o)).count() == 1
+                    && set.iter().filter(|&&o| def.beats(o, k)).count() == 1
+            })
+    };
+    def.players() == 2
+        && def.decisions.iter().any(|d| d.kind == ChoiceKind::Kind && !d.race)
+        && def.kind_sets.iter().any(|s| cycle(&s.members))
+}
+
+/// Why `spec` cannot play as meant in `def`, to tell the user once: a
+/// `human-like` agent in a game it cannot throw in.
+pub(crate) fn cannot_apply(def: &GameDef, spec: &AgentSpec) -> Option<String> {
+    if spec.name.replace('_', "-") != INFO.name || can_throw(def) {
+        return None;
+    }
+    let fallback = spec
+        .params
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "fallback")
+        .map_or("random", |(_, v)| v.as_str());
+    Some(format!(
+        "`{}` plays as its fallback `{fallback}` in this game: it throws by its model only \
+         in two-player duels over three kinds that beat each other in a cycle",
+        spec.to_text()
+    ))
+}
+
 impl HumanLike {
     /// The thrower for `seat`, its randomness from `seed`, with the study's numbers and `fallback` for every other decision.
     pub fn new(seat: Seat, seed: u64, fallback: Box<dyn Agent>) -> Self {

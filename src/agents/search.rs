@@ -103,7 +103,7 @@ pub(super) fn standing(def: &Game, world: &World, seat: Seat, events: &mut Vec<E
     } else if !def.score_terms.is_empty()
         && let Ok(scores) = world.score_now(def, events)
     {
-        let totals: Vec<i64> = scores.iter().map(|r| r.iter().sum()).collect();
+        let totals: Vec<i64> = scores.iter().map(|r| def.points(r)).collect();
         out.push(lead(&totals, true));
     }
     out

@@ -137,7 +137,7 @@ enum Command {
         /// A `.rules` file, a variant, or a house-rules `.toml` file.
         variant: PathBuf,
         #[command(flatten)]
-        run: simulate_cmd::RunArgs,
+        run: compare_cmd::CompareArgs,
     },
     /// The exact outcome rates of random play, by enumerating every chance outcome and choice.
     Exact {

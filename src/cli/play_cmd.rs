@@ -422,6 +422,7 @@ impl<W: Write> Table<'_, W> {
             shuffles: session::shuffles_of(def, &self.events),
             rolls: session::rolls_of(def, &self.events),
             shuffles_fixed: false,
+            warnings: vec![],
         };
         let header = Header {
             rules: self.rules,

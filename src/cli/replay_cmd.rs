@@ -8,7 +8,7 @@ use crate::check::{FsLoader, OptionSetting};
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 use crate::session;
 use crate::text::printable;
-use crate::transcript::{Header, Transcript, UNFINISHED, Viewer};
+use crate::transcript::{FORMAT, FORMAT_1, Format, Header, Transcript, UNFINISHED, Viewer};
 
 use super::report;
 use super::setup::{changed_options, printable_game};
@@ -42,6 +42,22 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     let refuse = |d: Diagnostic, sources: &Sources| {
         report(&[d], sources);
         ExitCode::from(1)
+    };
+    let Some(format) = Format::parse(&recorded.format) else {
+        return refuse(
+            bad_field(
+                "format",
+                format!(
+                    "this transcript's format is `{}`, which this version of rpsdsl does not read",
+                    printable(&recorded.format)
+                ),
+                field("format"),
+            )
+            .help(format!(
+                "this version reads `{FORMAT}` and `{FORMAT_1}` (a transcript without a `format` field)"
+            )),
+            &sources,
+        );
     };
     if recorded.view != "all" {
         return refuse(
@@ -130,7 +146,8 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     if let Some(d) = check_header(&recorded, &game, &field) {
         return refuse(d, &sources);
     }
-    let scenario = script.to_scenario(seed);
+    let mut scenario = script.to_scenario(seed);
+    scenario.silence_times = format == Format::V1;
     let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
     // A game left unfinished (a person quit `rpsdsl play`) is checked as far
     // as it went: past its decisions the agents play on, or the rules stop.
@@ -151,7 +168,8 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
         options: recorded.options.clone(),
         agents: recorded.agents.clone(),
     };
-    let mut again = Transcript::new(def, header, &replayed, Viewer::All);
+    // Compared as the transcript's own format writes the game.
+    let mut again = Transcript::in_format(def, header, &replayed, Viewer::All, format);
     if unfinished && again.lines.len() >= recorded.lines.len() {
         again.lines.truncate(recorded.lines.len());
         again.result = UNFINISHED.into();
@@ -163,7 +181,7 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     // Every shuffle was forced from the record; the seed must deal them too,
     // or it is not this game's seed.
     if !script.shuffles_fixed
-        && let Some(d) = check_seed(def, options, seed, script, &field)
+        && let Some(d) = check_seed(def, options, seed, script, format, &field)
     {
         return refuse(d, &sources);
     }
@@ -296,12 +314,14 @@ fn check_seed(
     options: &[crate::ir::OptionValue],
     seed: u64,
     script: &crate::transcript::ReplayScript,
+    format: Format,
     field: &dyn Fn(&str) -> Option<Span>,
 ) -> Option<Diagnostic> {
     if script.shuffles.is_empty() && script.rolls.is_empty() {
         return None;
     }
     let mut unforced = script.to_scenario(seed);
+    unforced.silence_times = format == Format::V1;
     unforced.shuffles.clear();
     unforced.rolls.clear();
     let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();

@@ -65,6 +65,9 @@ pub(crate) fn run(
     } else {
         say!("{}", transcript.to_text().trim_end_matches('\n'));
     }
+    if !record.warnings.is_empty() {
+        report(&record.warnings, &def.sources);
+    }
     match failure {
         Some(d) => {
             report(&[d], &def.sources);

@@ -327,7 +327,9 @@ pub(crate) fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
         .iter()
         .enumerate()
         .map(|(s, row)| {
-            let total = row.iter().try_fold(0, |t, v| v.map(|v| t + v));
+            // Tie-breakers are not points (see `GameDef::points`).
+            let points = row.iter().zip(&def.score_terms).filter(|(_, t)| !t.tie_breaker);
+            let total = points.map(|(v, _)| v).try_fold(0, |t, v| v.map(|v| t + v));
             let total = total.map_or("?".to_string(), |t| t.to_string());
             let terms: Vec<String> = row
                 .iter()

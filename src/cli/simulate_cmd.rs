@@ -29,12 +29,19 @@ pub(crate) struct RunArgs {
     /// Threads to use (0: one per core; at most 256). Results are the same for every value.
     #[arg(long, default_value_t = 0, value_parser = parse_jobs)]
     pub jobs: usize,
-    /// The run's seed; game i is played with a seed derived from it and i.
+    /// The run's seed; game i is played with a seed derived from it and i (from i / seats when seats rotate).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Print the report as JSON (mergeable with `rpsdsl merge`).
     #[arg(long)]
     pub json: bool,
+    /// Keep each agent in its seat. By default, when the seats' agents
+    /// differ, they rotate: each agent plays each seat on the same seeds.
+    #[arg(long)]
+    pub no_rotate: bool,
+    /// Exit 0 even when games stopped on an error (the report counts them either way).
+    #[arg(long)]
+    pub allow_errors: bool,
 }
 
 /// `-n`: a whole number of games, at least 1.
@@ -145,7 +152,43 @@ pub(crate) fn plan(input: &GameInput, args: &RunArgs, range: (u64, u64)) -> Plan
         options: changed_options(&input.def, &input.options),
         games: args.games,
         range,
+        rotate_seats: !args.no_rotate,
     }
+}
+
+/// Says once on stderr what the report's agents line notes (an agent that
+/// cannot play as meant in this game).
+pub(crate) fn tell_notes<'a>(reports: impl IntoIterator<Item = &'a Report>) {
+    let mut told: Vec<&str> = vec![];
+    for note in reports.into_iter().flat_map(|r| &r.agent_notes) {
+        if !told.contains(&note.as_str()) {
+            eprintln!("note: {note}");
+            told.push(note);
+        }
+    }
+}
+
+/// The exit status after a run: 1 when a game stopped on an error (the
+/// report is printed first), unless `--allow-errors`.
+pub(crate) fn errors_status<'a>(reports: impl IntoIterator<Item = &'a Report>, args: &RunArgs) -> ExitCode {
+    let mut stopped = 0;
+    let mut codes: Vec<&str> = vec![];
+    for report in reports {
+        stopped += report.stopped_games();
+        codes.extend(report.stopped.keys().map(String::as_str));
+    }
+    if stopped == 0 || args.allow_errors {
+        return ExitCode::SUCCESS;
+    }
+    codes.sort_unstable();
+    codes.dedup();
+    eprintln!(
+        "error: {stopped} game{} stopped on an error ({}); see \"Stopped games\" in the report. \
+         Pass --allow-errors to exit 0 anyway.",
+        if stopped == 1 { "" } else { "s" },
+        codes.join(", ")
+    );
+    ExitCode::from(1)
 }
 
 pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCode {
@@ -166,10 +209,11 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         Ok(r) => r,
         Err(code) => return code,
     };
+    tell_notes([&report]);
     if args.json {
         say!("{}", report.to_json().trim_end());
     } else {
         say!("{}", report.to_text().trim_end());
     }
-    ExitCode::SUCCESS
+    errors_status([&report], args)
 }

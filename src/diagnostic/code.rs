@@ -214,6 +214,8 @@ codes! {
     UnreadableFile = "unreadable-file",
     /// A report given to `rpsdsl merge` that is not a report of this version.
     UnreadableReport = "unreadable-report",
+    /// Two games given to `rpsdsl compare` that do not share seats and outcomes.
+    UnrelatedGames = "unrelated-games",
     /// A warning: an option, variable or other part that nothing uses.
     Unused = "unused",
     /// A warning: the result of a hook that is thrown away.

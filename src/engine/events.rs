@@ -88,6 +88,15 @@ pub enum Event {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pieces: Vec<(PieceId, u32)>,
     },
+    /// A seat had nothing it could choose at a decision with an `else`
+    /// block (`chooses ... else { ... }`), which runs instead. Everyone
+    /// sees it: the game visibly goes on without the seat's choice.
+    NoChoice {
+        /// The seat left without a choice.
+        seat: Seat,
+        /// The decision it could not make: an index into `GameDef::decisions`.
+        decision: DecisionId,
+    },
     /// A variable changed (`seat` for per-player variables).
     Var {
         /// The variable: an index into `GameDef::vars`.
@@ -134,6 +143,9 @@ pub enum EndReason {
     Win(Span),
     /// `win P` inside a trigger.
     Trigger(u16),
+    /// `win P` in the result section's `else` block, run when every
+    /// result key tied (at the `win`).
+    TieBreak(Span),
     /// The result section: decided by this key.
     Rank(u16),
     /// `declare draw` (with its reason, an index into `GameDef::messages`),

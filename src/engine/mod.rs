@@ -116,6 +116,8 @@ pub struct ForcedShuffle {
     pub zone: ZoneId,
     /// The pieces that must end up on top, top first (matched by identity, not number).
     pub top: Vec<PieceId>,
+    /// The pieces that must end up at the bottom, bottom first.
+    pub bottom: Vec<PieceId>,
 }
 
 /// One player's answer to a pending decision.
@@ -455,6 +457,12 @@ impl State {
         let kind = &def.decisions[ask.decision as usize];
         for &seat in ask.who.iter() {
             let choice = choices.iter().find(|c| c.seat == seat).expect("validated");
+            // Silence is no call, so it has no reaction time: whatever time
+            // came with it is dropped, and a replay scripts it without one.
+            let reaction_ms = match ChoiceValue::from_raw(choice.value).is_none() {
+                true => 0,
+                false => choice.reaction_ms,
+            };
             let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
             let pieces = def
                 .choice_pieces(ask.decision, choice.value)
@@ -468,7 +476,7 @@ impl State {
                 offered: self.offered(seat),
                 count_seen_by: self.count_seen_by(def, seat),
                 seen_by,
-                reaction_ms: kind.race.then_some(choice.reaction_ms),
+                reaction_ms: kind.race.then_some(reaction_ms),
                 pieces,
             });
             match ask.each_base {
@@ -478,7 +486,7 @@ impl State {
                     self.locals[at] = choice.value;
                     if kind.race {
                         // Reaction times follow the choices (see `choose_each`).
-                        self.locals[at + def.players()] = choice.reaction_ms as i64;
+                        self.locals[at + def.players()] = reaction_ms as i64;
                     }
                 }
                 None => self.stack.push(choice.value),

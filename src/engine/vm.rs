@@ -195,7 +195,7 @@ impl State {
         let forced = match self.forced.get(self.forced_next) {
             Some(f) if f.zone == zone => {
                 self.forced_next += 1;
-                Some(f.top.clone())
+                Some((f.top.clone(), f.bottom.clone()))
             }
             Some(f) => {
                 return Err(self.error(
@@ -212,26 +212,34 @@ impl State {
         };
         self.shuffle_pieces(def, zone);
         let pieces = &mut self.zones[zone as usize];
-        if let Some(top) = forced {
-            // Bring the wanted identities to the top, in order, keeping the
-            // random order of the rest.
-            let mut chosen = Vec::with_capacity(top.len());
-            for wanted in &top {
+        if let Some((top, bottom)) = forced {
+            // Bring the wanted identities to the top, in order, then to the
+            // bottom, keeping the random order of the rest.
+            let mut chosen = Vec::with_capacity(top.len() + bottom.len());
+            for (wanted, place) in top
+                .iter()
+                .map(|p| (p, "on top of"))
+                .chain(bottom.iter().map(|p| (p, "at the bottom of")))
+            {
                 let Some(at) = pieces.iter().position(|&p| def.same_identity(p, *wanted)) else {
                     let name = def.piece_label(*wanted);
                     return Err(self.error(
                         def,
                         Code::ScenarioMismatch,
                         format!(
-                            "the scenario wants another {name} on top of `{}`, but there is none left",
+                            "the scenario wants another {name} {place} `{}`, but there is none left",
                             def.zone_name(zone)
                         ),
                     ));
                 };
                 chosen.push(pieces.remove(at));
             }
-            chosen.reverse();
-            pieces.extend(chosen);
+            // `pieces` runs from the bottom up.
+            let at_bottom = chosen.split_off(top.len());
+            let mut on_top = chosen;
+            on_top.reverse();
+            pieces.splice(0..0, at_bottom);
+            pieces.extend(on_top);
         }
         for &p in pieces.iter() {
             self.known[p as usize] &= def.piece_viewers(p, zone);
@@ -251,6 +259,16 @@ impl State {
             reason: reason.clone(),
         });
         self.status = Status::Over(Outcome { winner, reason });
+    }
+
+    /// Whether the flow has reached the result section (every result key
+    /// tied, its `else` block runs), perhaps inside a procedure it called.
+    fn in_result_section(&self, def: &GameDef) -> bool {
+        // The result section is compiled at the end of the main procedure,
+        // from `result_pc` on; the bottom frame's counter is kept up to date.
+        self.frames
+            .first()
+            .is_some_and(|main| main.proc == def.main && main.pc > def.result_pc)
     }
 
     /// Which trigger (if any) the current frame stack is running.
@@ -1005,9 +1023,15 @@ impl State {
                     }
                 }
             }
-            Op::HasOffers => {
+            Op::HasOffers(decision) => {
                 let seat = self.pop();
                 let any = !self.offers[seat as usize].is_empty();
+                if !any {
+                    events.push(Event::NoChoice {
+                        seat: seat as Seat,
+                        decision,
+                    });
+                }
                 self.stack.push(i64::from(any));
             }
             Op::Matches(m) => {
@@ -1201,6 +1225,7 @@ impl State {
                 let seat = self.pop() as Seat;
                 let reason = match self.running_trigger(def) {
                     Some(t) => EndReason::Trigger(t),
+                    None if self.in_result_section(def) => EndReason::TieBreak(self.span(def)),
                     None => EndReason::Win(self.span(def)),
                 };
                 self.end_game(Some(seat), reason, events);

@@ -271,8 +271,9 @@ pub enum Op {
     ChoiceReset,
     /// `seat value ->` offer `value` to `seat`.
     ChoiceAdd,
-    /// `seat -> whether anything is on offer to seat`
-    HasOffers,
+    /// `seat -> whether anything is on offer to seat` at this decision;
+    /// when nothing is, that is recorded ([`crate::engine::Event::NoChoice`]).
+    HasOffers(DecisionId),
     /// `seat ->` ask one player; on resume `-> value`.
     Ask(DecisionId),
     /// Ask every player at once; on resume, each choice is stored in

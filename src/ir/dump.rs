@@ -197,7 +197,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .families
             .get(f as usize)
             .map_or_else(|| "?".into(), |f| f.name.clone()),
-        Op::Ask(d) | Op::AskEach(d, _) | Op::ActionEntry(d) => decision(d),
+        Op::Ask(d) | Op::AskEach(d, _) | Op::ActionEntry(d) | Op::HasOffers(d) => decision(d),
         Op::ActionValue { decision: d, .. } | Op::ActionParam { decision: d, .. } => decision(d),
         Op::KindAt(k) => def
             .kind_sets

@@ -511,6 +511,9 @@ pub struct ScoreTerm {
     pub proc: ProcId,
     /// `when` condition: the term only counts while it holds.
     pub when: Option<ProcId>,
+    /// A tie-breaker (`tie-breaker name: ...`): the result may rank by it,
+    /// but it is not points, so it is left out of the total.
+    pub tie_breaker: bool,
 }
 
 /// An action a player may take beside any of their decisions (`anytime`).
@@ -532,6 +535,17 @@ pub(crate) struct RankKey {
 }
 
 impl GameDef {
+    /// A seat's points: the sum of its score terms (one value per term, in
+    /// [`GameDef::score_terms`] order), tie-breakers left out.
+    pub fn points(&self, terms: &[i64]) -> i64 {
+        terms
+            .iter()
+            .zip(&self.score_terms)
+            .filter(|(_, term)| !term.tie_breaker)
+            .map(|(points, _)| points)
+            .sum()
+    }
+
     /// Number of players (seats).
     pub fn players(&self) -> usize {
         self.seats.len()

@@ -200,7 +200,8 @@ fn register_callbacks(engine: &mut Engine) {
                 let same = comparer.call_raw(&ctx, None, [kept.clone(), next.clone()])?;
                 same.as_bool().map_err(|t| {
                     api_error(format!(
-                        "the function given to `dedup` returned {t}; it must return a bool"
+                        "the function given to `dedup` returned {}; it must return a bool",
+                        language_type(t)
                     ))
                 })
             })
@@ -252,7 +253,8 @@ fn compare(
         Ok(true) => Ok(Ordering::Less),
         Ok(false) => Ok(Ordering::Greater),
         Err(t) => Err(api_error(format!(
-            "the function given to `sort` returned {t}; it must return a number or a bool"
+            "the function given to `sort` returned {}; it must return a number or a bool",
+            language_type(t)
         ))),
     }
 }
@@ -599,16 +601,23 @@ impl Script {
         };
         match result {
             Ok(value) => {
-                if decl.returns_bool {
-                    value
-                        .as_bool()
-                        .map(i64::from)
-                        .map_err(|t| fail(format!("it returned {t}, but it is declared `-> bool`"), hook.body_span))
+                let answer = if decl.returns_bool {
+                    value.as_bool().map(i64::from)
                 } else {
-                    value
-                        .as_int()
-                        .map_err(|t| fail(format!("it returned {t}, but it is declared `-> int`"), hook.body_span))
-                }
+                    value.as_int()
+                };
+                answer.map_err(|rhai_type| {
+                    let declared = if decl.returns_bool { "bool" } else { "int" };
+                    let mut diag = fail(
+                        format!(
+                            "it returned {}, but it is declared `-> {declared}`",
+                            language_type(rhai_type)
+                        ),
+                        hook.body_span,
+                    );
+                    diag.help = Some(wrong_type_help(decl.returns_bool, rhai_type));
+                    diag
+                })
             }
             Err(error) => {
                 let mut span = hook.span_of(error.position());
@@ -666,6 +675,36 @@ impl Script {
                 Err(diag)
             }
         }
+    }
+}
+
+/// A value's type as the rules language names it, from rhai's name for it
+/// (`i64`, `string`, `()`): a designer reads "a whole number", not "i64".
+fn language_type(rhai_type: &str) -> String {
+    match rhai_type {
+        "i64" | "i32" | "u64" | "u32" | "INT" => "a whole number (`int`)".into(),
+        "bool" => "a bool (`true` or `false`)".into(),
+        "string" | "&str" | "ImmutableString" | "String" => "a string".into(),
+        "char" => "a single character".into(),
+        "()" => "nothing".into(),
+        "array" => "a list".into(),
+        "map" => "a map".into(),
+        "f64" | "f32" | "decimal" => "a fraction (rules numbers are whole)".into(),
+        "Fn" => "a function".into(),
+        other => format!("a value of rhai's type `{other}`"),
+    }
+}
+
+/// What to do about a hook whose answer is not of its declared type.
+fn wrong_type_help(returns_bool: bool, rhai_type: &str) -> String {
+    match (returns_bool, rhai_type) {
+        (_, "()") => "a hook answers with its last expression, written without a `;` (or with `return`)".into(),
+        (true, _) => "a hook declared `-> bool` answers `true`, `false` or a comparison such as `n > 0`; \
+                      or declare it `-> int`"
+            .into(),
+        (false, _) => "a hook declared `-> int` answers a whole number such as `n + 1`; \
+                       or declare it `-> bool` for a yes or no"
+            .into(),
     }
 }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::render::{number, percent, ratio, setup_line, table};
 use super::report::{Report, ReportJson};
 use super::stats::{Moments, Test, two_proportion, welch};
+use crate::ir::GameDef;
 
 /// How a row's figures are compared and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,6 +43,11 @@ pub struct Row {
     pub base: Option<f64>,
     /// The variant's figure; `None` where the metric does not exist on that side.
     pub variant: Option<f64>,
+    /// How many games (or rounds) the base figure is over; `None` where the
+    /// metric does not exist. A figure over 0 is `None` and shown as n/a.
+    pub base_n: Option<u64>,
+    /// How many games (or rounds) the variant figure is over.
+    pub variant_n: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) test: Option<Test>,
 }
@@ -78,8 +84,10 @@ fn rate_row(section: &'static str, metric: String, base: Count, variant: Count) 
         section,
         metric,
         measure: Measure::Rate,
-        base: base.map(|(x, n)| ratio(x, n)),
-        variant: variant.map(|(x, n)| ratio(x, n)),
+        base: base.filter(|&(_, n)| n > 0).map(|(x, n)| ratio(x, n)),
+        variant: variant.filter(|&(_, n)| n > 0).map(|(x, n)| ratio(x, n)),
+        base_n: base.map(|(_, n)| n),
+        variant_n: variant.map(|(_, n)| n),
         test,
     }
 }
@@ -91,6 +99,8 @@ fn mean_row(section: &'static str, metric: String, base: Option<&Moments>, varia
         measure: Measure::Mean,
         base: base.filter(|m| m.count > 0).map(Moments::mean),
         variant: variant.filter(|m| m.count > 0).map(Moments::mean),
+        base_n: base.map(|m| m.count),
+        variant_n: variant.map(|m| m.count),
         test: match (base, variant) {
             (Some(a), Some(b)) => Some(welch(a, b)),
             _ => None,
@@ -98,19 +108,60 @@ fn mean_row(section: &'static str, metric: String, base: Option<&Moments>, varia
     }
 }
 
-fn figure_row(section: &'static str, metric: &str, base: f64, variant: f64) -> Row {
+/// A figure over `n` games or decisions on each side: `None` (n/a) when there are none.
+type Figure = (Option<f64>, u64);
+
+fn figure_row(section: &'static str, metric: &str, base: Figure, variant: Figure) -> Row {
     shown_as(Measure::Figure, section, metric, base, variant)
 }
 
-fn shown_as(measure: Measure, section: &'static str, metric: &str, base: f64, variant: f64) -> Row {
+fn shown_as(measure: Measure, section: &'static str, metric: &str, base: Figure, variant: Figure) -> Row {
     Row {
         section,
         metric: metric.into(),
         measure,
-        base: Some(base),
-        variant: Some(variant),
+        base: base.0,
+        variant: variant.0,
+        base_n: Some(base.1),
+        variant_n: Some(variant.1),
         test: None,
     }
+}
+
+/// Why two games cannot be compared, or `None` when they can: they must
+/// have the same seats (names, in order) and decide their results the same
+/// way (the same `result` keys, in order; none for a game that ends only by
+/// `win` or `draw` in its flow). A house rule or a variant keeps both.
+pub fn unrelated(base: &GameDef, variant: &GameDef) -> Option<String> {
+    if base.seats != variant.seats {
+        return Some(format!(
+            "the seats differ: {} in the base, {} in the variant",
+            base.seats.join(", "),
+            variant.seats.join(", ")
+        ));
+    }
+    let keys = |d: &GameDef| -> Vec<String> {
+        d.rank_keys
+            .iter()
+            .map(|k| format!("{} {}", if k.most { "most" } else { "fewest" }, k.label))
+            .collect()
+    };
+    let (b, v) = (keys(base), keys(variant));
+    if b != v {
+        let show = |k: &[String]| {
+            if k.is_empty() {
+                "no result keys (it ends by `win` or `draw` in the flow)".to_string()
+            } else {
+                k.join(", ")
+            }
+        };
+        return Some(format!(
+            "the outcomes differ: the base ranks by {}, the variant by {}",
+            show(&b),
+            show(&v)
+        ));
+    }
+    None
 }
 
 /// Names from both sides: the base's order, then the variant's new ones.
@@ -153,13 +204,41 @@ impl Comparison {
             Some((bs.stopped_rate.count, base.games)),
             Some((vs.stopped_rate.count, variant.games)),
         ));
-        rows.push(figure_row("Outcomes", "balance", bs.balance, vs.balance));
+        rows.push(figure_row(
+            "Outcomes",
+            "balance",
+            (bs.balance, bs.finished),
+            (vs.balance, vs.finished),
+        ));
         rows.push(figure_row(
             "Outcomes",
             "first-player advantage (pts)",
-            100.0 * bs.first_player_advantage,
-            100.0 * vs.first_player_advantage,
+            (bs.first_player_advantage.map(|a| 100.0 * a), bs.finished),
+            (vs.first_player_advantage.map(|a| 100.0 * a), vs.finished),
         ));
+        let agent_names = |r: &Report| -> Vec<String> {
+            r.by_agent.as_ref().map_or_else(Vec::new, |b| {
+                b.agents
+                    .iter()
+                    .enumerate()
+                    .map(|(a, name)| format!("{name} (agent {})", a + 1))
+                    .collect()
+            })
+        };
+        let (ba, va) = (agent_names(&base), agent_names(&variant));
+        for name in union(ba.iter().map(String::as_str), va.iter().map(String::as_str)) {
+            let wins = |r: &Report, names: &[String]| {
+                let a = names.iter().position(|n| n == name)?;
+                let b = r.by_agent.as_ref()?;
+                Some((b.wins[a].iter().sum(), r.games))
+            };
+            rows.push(rate_row(
+                "Outcomes",
+                format!("{name} win rate"),
+                wins(&base, &ba),
+                wins(&variant, &va),
+            ));
+        }
 
         rows.push(mean_row(
             "Length",
@@ -177,11 +256,31 @@ impl Comparison {
             Measure::Whole,
             "Length",
             "decisions per game, median",
-            bs.decisions.median as f64,
-            vs.decisions.median as f64,
+            (Some(bs.decisions.median as f64), base.games),
+            (Some(vs.decisions.median as f64), variant.games),
         ));
 
         if base.scores.is_some() || variant.scores.is_some() {
+            // The means below are over the games that reached scoring only;
+            // how many did is part of what a rule changes.
+            let scored = |r: &Report| r.scores.as_ref().map(|s| (s.scored, r.games));
+            rows.push(rate_row(
+                "Scores",
+                "games that reached scoring".into(),
+                scored(&base),
+                scored(&variant),
+            ));
+            let before = |r: &Report| {
+                r.scores
+                    .as_ref()
+                    .map(|s| (r.finished().saturating_sub(s.scored), r.games))
+            };
+            rows.push(rate_row(
+                "Scores",
+                "games that ended before scoring".into(),
+                before(&base),
+                before(&variant),
+            ));
             let total = |r: &Report, name: &str| {
                 let s = seat(r, name)?;
                 r.scores.as_ref().map(|sc| sc.totals[s])
@@ -205,18 +304,19 @@ impl Comparison {
             ));
         }
 
+        let decisions = |r: &Report| r.decisions.moments().sum as u64;
         rows.push(figure_row(
             "Decisions",
             "branching factor",
-            bs.branching_factor,
-            vs.branching_factor,
+            (bs.branching_factor, decisions(&base)),
+            (vs.branching_factor, decisions(&variant)),
         ));
         rows.push(shown_as(
             Measure::Share,
             "Decisions",
             "share with more than one choice",
-            bs.real_choice_share,
-            vs.real_choice_share,
+            (bs.real_choice_share, decisions(&base)),
+            (vs.real_choice_share, decisions(&variant)),
         ));
         let alike = |r: &Report, name: &str| {
             r.together
@@ -315,8 +415,8 @@ impl Comparison {
             }
             rows.push(vec![
                 row.metric.clone(),
-                show(row.measure, row.base),
-                show(row.measure, row.variant),
+                cell(row.measure, row.base, row.base_n),
+                cell(row.measure, row.variant, row.variant_n),
                 format!("{}{}", change(row), if row.significant() { " *" } else { "  " }),
             ]);
         }
@@ -361,6 +461,17 @@ fn by_count(r: &Report) -> Vec<&str> {
     ends.into_iter().map(|(e, _)| e.as_str()).collect()
 }
 
+/// A figure in the table: "-" where the metric does not exist on that
+/// side, "n/a" where it is over no games, and every mean with its n.
+fn cell(measure: Measure, value: Option<f64>, n: Option<u64>) -> String {
+    match (value, n) {
+        (None, None) => "-".into(),
+        (None, Some(_)) => "n/a".into(),
+        (Some(_), Some(n)) if measure == Measure::Mean => format!("{} (n={n})", show(measure, value)),
+        _ => show(measure, value),
+    }
+}
+
 fn show(measure: Measure, value: Option<f64>) -> String {
     match (measure, value) {
         (_, None) => "-".into(),
@@ -373,10 +484,10 @@ fn show(measure: Measure, value: Option<f64>) -> String {
 
 fn change(row: &Row) -> String {
     let (Some(a), Some(b)) = (row.base, row.variant) else {
-        return if row.base.is_none() {
-            "new".into()
-        } else {
-            "gone".into()
+        return match (row.base_n, row.variant_n) {
+            (None, Some(_)) => "new".into(),
+            (Some(_), None) => "gone".into(),
+            _ => "n/a".into(),
         };
     };
     match row.measure {
@@ -441,10 +552,11 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
         lines.push(format!("{}.", capitalise(&changed.join("; "))));
     }
     if let Some(b) = find(rows, "Outcomes", "balance") {
+        let figure = |v: Option<f64>| v.map_or_else(|| "n/a (no game finished)".into(), |v| format!("{v:.3}"));
         lines.push(format!(
-            "Balance {:.3} -> {:.3} (1 is perfectly even).",
-            b.base.unwrap_or(0.0),
-            b.variant.unwrap_or(0.0)
+            "Balance {} -> {} (1 is perfectly even).",
+            figure(b.base),
+            figure(b.variant)
         ));
     }
     for metric in ["draw rate", "stopped by a limit or error"] {
@@ -484,7 +596,20 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
             ));
         }
     }
-    for r in rows.iter().filter(|r| r.section == "Scores" && r.significant()) {
+    let reached = find(rows, "Scores", "games that reached scoring");
+    if let Some(r) = reached
+        && r.significant()
+    {
+        lines.push(format!(
+            "Games that reach scoring {} -> {} (significant): score means are over different games.",
+            show(r.measure, r.base),
+            show(r.measure, r.variant)
+        ));
+    }
+    for r in rows
+        .iter()
+        .filter(|r| r.section == "Scores" && r.measure == Measure::Mean && r.significant())
+    {
         let (a, b) = (r.base.unwrap_or(0.0), r.variant.unwrap_or(0.0));
         let what = r.metric.trim_end_matches(", mean");
         let pct = if a == 0.0 {
@@ -492,13 +617,22 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
         } else {
             format!(", {:+.0}%", 100.0 * (b - a) / a.abs())
         };
-        lines.push(format!(
-            "{} {} -> {} on average ({}{pct}; significant).",
+        let over = match (r.base_n.unwrap_or(0), r.variant_n.unwrap_or(0)) {
+            (a, b) if a == b => format!("the {a} games that reached scoring in each"),
+            (a, b) => format!("the {a} and {b} games that reached scoring"),
+        };
+        let mut line = format!(
+            "{} {} -> {} on average ({}{pct}; significant), over {over}",
             capitalise(what),
             number(a),
             number(b),
-            if b > a { "up" } else { "down" }
-        ));
+            if b > a { "up" } else { "down" },
+        );
+        if reached.is_some_and(Row::significant) {
+            line.push_str(": this mixes the rule's effect with which games got scored");
+        }
+        line.push('.');
+        lines.push(line);
     }
     for r in rows.iter().filter(|r| r.section == "How games end" && r.significant()) {
         lines.push(format!(
@@ -559,5 +693,109 @@ fn capitalise(s: &str) -> String {
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::report::{Plan, Scores};
+
+    /// A report of `games` games of two seats, all won by the first seat,
+    /// of which `scored` reached scoring with a total of `points` each.
+    fn report(games: u64, scored: u64, points: i64) -> Report {
+        let plan = Plan {
+            rules: "x.rules".into(),
+            seed: 1,
+            agents: "random".into(),
+            options: vec![],
+            games,
+            range: (0, games),
+            rotate_seats: true,
+        };
+        let mut totals = vec![Moments::default(); 2];
+        let mut margin = Moments::default();
+        for i in 0..scored {
+            // A little spread, so the t-test has variance to work with.
+            totals[0].add(points + (i % 3) as i64);
+            totals[1].add(0);
+            margin.add(points + (i % 3) as i64);
+        }
+        let scores = Scores {
+            terms: vec!["points".into()],
+            scored,
+            totals,
+            margin,
+        };
+        let mut r = Report::empty(
+            "G",
+            "h".into(),
+            vec!["A".into(), "B".into()],
+            &plan,
+            vec![],
+            Some(scores),
+            vec![],
+        );
+        r.games = games;
+        r.wins = vec![games, 0];
+        r.ranges = vec![(0, games)];
+        r
+    }
+
+    #[test]
+    fn a_score_change_over_different_games_says_so() {
+        // The variant scores fewer games (a trigger ends most of them first)
+        // and higher totals in those it does.
+        let comparison = Comparison::new(report(400, 300, 5), report(400, 100, 9));
+        let reached = find(&comparison.rows, "Scores", "games that reached scoring").unwrap();
+        assert!(reached.significant());
+        let text = comparison.summary.join("\n");
+        assert!(
+            text.contains(
+                "Games that reach scoring 75.0% -> 25.0% (significant): score means are over different games."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "A final score 6.00 -> 9.99 on average (up, +66%; significant), over the 300 and 100 games \
+                 that reached scoring: this mixes the rule's effect with which games got scored."
+            ),
+            "{text}"
+        );
+        // Every mean carries its n.
+        let table = comparison.to_text();
+        assert!(
+            table.contains("6.00 (n=300)") && table.contains("9.99 (n=100)"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn figures_over_no_finished_game_are_na() {
+        let mut none = report(10, 0, 0);
+        none.wins = vec![0, 0];
+        none.stopped.insert(
+            "game-too-long".into(),
+            crate::sim::report::Stop {
+                games: 10,
+                first_game: 0,
+                first_seed: 0,
+                message: String::new(),
+            },
+        );
+        let comparison = Comparison::new(none.clone(), none);
+        let balance = find(&comparison.rows, "Outcomes", "balance").unwrap();
+        assert_eq!((balance.base, balance.base_n), (None, Some(0)));
+        let text = comparison.to_text();
+        let words = |line: &str| line.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        let lines: Vec<Vec<String>> = text.lines().map(words).collect();
+        for row in [
+            "balance n/a n/a n/a",
+            "first-player advantage (pts) n/a n/a n/a",
+            "A final score, mean n/a n/a n/a",
+        ] {
+            assert!(lines.contains(&words(row)), "{row}: {text}");
+        }
     }
 }

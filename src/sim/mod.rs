@@ -12,15 +12,17 @@
 //! so `rpsdsl run --seed` replays any single game.
 
 mod compare;
+mod reach;
 mod render;
 mod report;
 mod run;
 pub(crate) mod stats;
 
-pub use compare::{Comparison, Measure, Row};
+pub use compare::{Comparison, Measure, Row, unrelated};
 pub use render::METRICS_DOC;
 pub use report::{
-    Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores, Spread, Stop, Summary,
-    Together,
+    AgentSummary, ByAgent, Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores,
+    Spread, Stop, Summary, Together,
 };
 pub use run::{MAX_JOBS, game_seed, shard_range, simulate};
+pub use stats::Rate;

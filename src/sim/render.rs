@@ -1,39 +1,38 @@
 //! The text form of a report: plain tables a designer can read.
 
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+
 use super::report::Report;
 use super::stats::Rate;
 
 /// Where every figure is defined.
 pub const METRICS_DOC: &str = "docs/metrics.md";
 
-/// Lines of cells, padded to column widths: the first column left-aligned,
-/// the others right-aligned.
+/// A borderless table: the first row is the header, the first column is
+/// left-aligned and the others right-aligned, three spaces apart. Widths
+/// are terminal columns (`comfy-table` measures them), so names with wide
+/// or combining characters still line up.
 pub(crate) fn table(rows: &[Vec<String>], indent: &str) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::from(indent);
-        for (c, cell) in row.iter().enumerate() {
-            let pad = widths[c].saturating_sub(cell.chars().count());
-            if c == 0 {
-                line.push_str(cell);
-                line.push_str(&" ".repeat(pad));
-            } else {
-                line.push_str("   ");
-                line.push_str(&" ".repeat(pad));
-                line.push_str(cell);
-            }
+    let Some((header, body)) = rows.split_first() else {
+        return String::new();
+    };
+    let mut t = Table::new();
+    t.load_style(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header.clone());
+    for row in body {
+        t.add_row(row.clone());
+    }
+    for (c, column) in t.column_iter_mut().enumerate() {
+        if c == 0 {
+            column.set_padding((0, 0));
+        } else {
+            column.set_padding((3, 0)).set_cell_alignment(CellAlignment::Right);
         }
-        out.push_str(line.trim_end());
+    }
+    let mut out = String::new();
+    for line in t.lines() {
+        out.push_str(format!("{indent}{line}").trim_end());
         out.push('\n');
     }
     out
@@ -45,6 +44,11 @@ pub(crate) fn percent(x: f64) -> String {
 
 pub(crate) fn interval(r: &Rate) -> String {
     format!("{} to {}", percent(r.low), percent(r.high))
+}
+
+/// A figure that may not exist (over no games): "n/a" then.
+pub(crate) fn or_na(x: Option<f64>, show: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "n/a".into(), show)
 }
 
 pub(crate) fn number(x: f64) -> String {
@@ -63,7 +67,18 @@ pub(crate) fn setup_line(report: &Report) -> String {
         let set: Vec<String> = report.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("options {}", set.join(" "))
     };
-    format!("seed {}, agents {}, {options}", report.seed, report.agents)
+    let seating = match &report.by_agent {
+        Some(b) if b.rotated => ", seats rotated",
+        Some(_) => ", seats not rotated",
+        None => "",
+    };
+    let notes: String = report.agent_notes.iter().map(|n| format!("\nnote: {n}")).collect();
+    format!(
+        "seed {}, agents {}{}{seating}, {options}{notes}",
+        report.seed,
+        report.agents,
+        if notes.is_empty() { "" } else { " (see the note)" }
+    )
 }
 
 impl Report {
@@ -96,10 +111,14 @@ impl Report {
         rows.push(rate_row("stopped by a limit or error", &s.stopped_rate));
         out.push_str(&table(&rows, "  "));
         out.push_str(&format!(
-            "  balance {:.3}; first-player advantage {:+.1} points\n",
-            s.balance,
-            100.0 * s.first_player_advantage
+            "  balance {}; first-player advantage {}{}\n",
+            or_na(s.balance, |b| format!("{b:.3}")),
+            or_na(s.first_player_advantage, |a| format!("{:+.1} points", 100.0 * a)),
+            if s.finished == 0 { " (no game finished)" } else { "" }
         ));
+        if let (Some(b), Some(agents)) = (&self.by_agent, &s.by_agent) {
+            out.push_str(&agents_section(self, b, agents));
+        }
 
         out.push_str("\nLength per game\n");
         let mut rows = vec![vec![
@@ -130,27 +149,36 @@ impl Report {
         }
 
         if let (Some(scores), Some(ss)) = (&self.scores, &s.scores) {
-            out.push_str(&format!("\nScores ({} games scored)\n", scores.scored));
-            let mut rows = vec![vec!["".into(), "mean".into(), "sd".into()]];
+            out.push_str(&format!(
+                "\nScores (over the {} games that reached scoring; {} ended before it, {} stopped)\n",
+                scores.scored,
+                ss.ended_before_scoring,
+                self.stopped_games()
+            ));
+            let mut rows = vec![vec!["".into(), "n".into(), "mean".into(), "sd".into()]];
+            let spread_row = |name: String, spread: &super::report::Spread| {
+                vec![
+                    name,
+                    spread.n.to_string(),
+                    or_na(spread.mean, number),
+                    or_na(spread.sd, number),
+                ]
+            };
             for (seat, spread) in self.seats.iter().zip(&ss.totals) {
-                rows.push(vec![format!("{seat} total"), number(spread.mean), number(spread.sd)]);
+                rows.push(spread_row(format!("{seat} total"), spread));
             }
-            rows.push(vec![
-                "margin, first to second".into(),
-                number(ss.margin.mean),
-                number(ss.margin.sd),
-            ]);
+            rows.push(spread_row("margin, first to second".into(), &ss.margin));
             out.push_str(&table(&rows, "  "));
         }
 
         out.push_str("\nDecisions\n");
         out.push_str(&format!(
-            "  branching factor {:.2} legal choices per decision\n",
-            s.branching_factor
+            "  branching factor {} legal choices per decision\n",
+            or_na(s.branching_factor, |b| format!("{b:.2}"))
         ));
         out.push_str(&format!(
             "  more than one choice in {} of decisions\n",
-            percent(s.real_choice_share)
+            or_na(s.real_choice_share, percent)
         ));
         for t in self.together.iter().filter(|t| t.rounds > 0) {
             let alike = Rate::new(t.alike, t.rounds);
@@ -202,7 +230,7 @@ impl Report {
                     "    replay it: rpsdsl run {} --seed {} --agents {}{}\n",
                     self.rules,
                     stop.first_seed,
-                    self.agents,
+                    self.agents_for_game(stop.first_game),
                     self.options
                         .iter()
                         .map(|(k, v)| format!(" --set {k}={v}"))
@@ -214,10 +242,78 @@ impl Report {
     }
 }
 
+/// "Agents": each agent's win rate over all its games, and at each seat.
+fn agents_section(report: &Report, b: &super::report::ByAgent, s: &super::report::AgentSummary) -> String {
+    let mut out = String::from("\nAgents\n");
+    if b.rotated {
+        out.push_str(
+            "  Seats rotate: each agent plays each seat in turn on the same seeds,\n  \
+             so the seat rates above measure the seats, not the agents.\n",
+        );
+        let seats = b.agents.len().max(1) as u64;
+        if !report.planned.is_multiple_of(seats) {
+            out.push_str(&format!(
+                "  ({} games is not a multiple of {seats} seats: the last deal is not played from every seat.)\n",
+                report.planned
+            ));
+        }
+    } else {
+        out.push_str(
+            "  Seats not rotated (--no-rotate): each agent keeps its seat, so the seat\n  \
+             rates above mix the seats' advantage with the agents' skill.\n",
+        );
+    }
+    let mut header = vec![
+        "".to_string(),
+        "games".into(),
+        "wins".into(),
+        "rate".into(),
+        "95% CI".into(),
+    ];
+    header.extend(report.seats.iter().map(|seat| format!("as {seat}")));
+    let mut rows = vec![header];
+    for (a, name) in b.agents.iter().enumerate() {
+        let overall = &s.overall[a];
+        let mut row = vec![
+            format!("{} (agent {})", name, a + 1),
+            overall.of.to_string(),
+            overall.count.to_string(),
+            percent(overall.rate),
+            interval(overall),
+        ];
+        row.extend(s.at_seat[a].iter().map(|r| {
+            if r.of == 0 {
+                "-".to_string()
+            } else {
+                format!("{} of {}", percent(r.rate), r.of)
+            }
+        }));
+        rows.push(row);
+    }
+    out.push_str(&table(&rows, "  "));
+    out
+}
+
 fn rate_row(name: &str, r: &Rate) -> Vec<String> {
     vec![name.into(), r.count.to_string(), percent(r.rate), interval(r)]
 }
 
 pub(crate) fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_measure_widths_in_terminal_columns() {
+        // "日本" is two characters but four columns wide.
+        let rows = vec![
+            vec!["".to_string(), "n".into()],
+            vec!["日本".into(), "1".into()],
+            vec!["abcd".into(), "22".into()],
+        ];
+        assert_eq!(table(&rows, "  "), "          n\n  日本    1\n  abcd   22\n");
+    }
 }

@@ -12,7 +12,10 @@ use super::stats::{Histogram, Moments, Rate};
 
 /// The `format` field of every JSON report this version writes.
 /// Version 2 added `rules_hash`, so a merge can tell the same rules apart.
-pub const FORMAT: &str = "rpsdsl-simulate/2";
+/// Version 3 added `by_agent` (agents that differ by seat, and seats that
+/// rotate among them) and `agent_notes`, and shows a figure over no
+/// finished game as `null`.
+pub const FORMAT: &str = "rpsdsl-simulate/3";
 
 /// What a run plays: the same plan gives the same games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +32,11 @@ pub struct Plan {
     pub games: u64,
     /// The game indices this run plays, half-open.
     pub range: (u64, u64),
+    /// When the seats' agents differ, rotate them: game `i` seats agent `a`
+    /// at seat `(a + i) mod seats`, and the games of one rotation share a
+    /// seed, so each agent plays each seat on the same deals (`--no-rotate`
+    /// turns it off). No effect when every seat has the same agent.
+    pub rotate_seats: bool,
 }
 
 /// Results of a set of games. Build one with [`simulate`](super::simulate);
@@ -82,6 +90,59 @@ pub struct Report {
     pub scores: Option<Scores>,
     /// How often each part of the rules fired.
     pub coverage: Vec<Coverage>,
+    /// Present when the seats' agents differ: who played where, and won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_agent: Option<ByAgent>,
+    /// What a reader must know about the agents, e.g. a `human-like` agent
+    /// that cannot throw by its model in this game and plays as its fallback.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent_notes: Vec<String>,
+}
+
+/// Results per agent, for a run whose seats have different agents.
+///
+/// Agent `a` is the `a`-th agent of the spec. In arrangement `r` it sits at
+/// seat `(a + r) mod seats`; without rotation every game is arrangement 0,
+/// where agent `a` sits at seat `a`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByAgent {
+    /// Each agent's spec, in the order given (`mcts`, `random`).
+    pub agents: Vec<String>,
+    /// Whether seats rotate among the agents ([`Plan::rotate_seats`]).
+    pub rotated: bool,
+    /// Games played in each arrangement (one entry per seat when rotated, else one).
+    pub arrangements: Vec<u64>,
+    /// `wins[a][s]`: games agent `a` won sitting at seat `s`.
+    pub wins: Vec<Vec<u64>>,
+}
+
+impl ByAgent {
+    /// The seat agent `agent` sits at in arrangement `arrangement`.
+    pub fn seat_of(&self, agent: usize, arrangement: usize) -> usize {
+        (agent + arrangement) % self.agents.len().max(1)
+    }
+
+    /// Games agent `agent` played at seat `seat`.
+    pub fn games_at(&self, agent: usize, seat: usize) -> u64 {
+        (0..self.arrangements.len())
+            .filter(|&r| self.seat_of(agent, r) == seat)
+            .map(|r| self.arrangements[r])
+            .sum()
+    }
+
+    /// The spec seating the agents as in game `index` of the run: `random,mcts`.
+    pub fn spec_for_game(&self, index: u64) -> String {
+        let seats = self.agents.len().max(1);
+        let arrangement = if self.rotated {
+            (index % seats as u64) as usize
+        } else {
+            0
+        };
+        (0..seats)
+            .map(|seat| self.agents[(seat + seats - arrangement) % seats].as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
 }
 
 /// Games stopped with one diagnostic code, and the first of them.
@@ -113,7 +174,8 @@ pub struct Together {
 pub struct Scores {
     /// The score terms' names, in definition order.
     pub terms: Vec<String>,
-    /// Games that reached the result and were scored.
+    /// Games that reached the result and were scored. The other finished
+    /// games ended before scoring (a trigger or a `win` in the flow).
     pub scored: u64,
     /// Final total per seat.
     pub(crate) totals: Vec<Moments>,
@@ -297,6 +359,40 @@ impl Report {
             together,
             scores,
             coverage,
+            by_agent: None,
+            agent_notes: vec![],
+        }
+    }
+
+    /// The seed game `index` is played with: rotated seats play in groups
+    /// of one game per seat on one seed.
+    pub fn seed_of(&self, index: u64) -> u64 {
+        super::run::game_seed(self.seed, self.deal_of(index))
+    }
+
+    /// Which deal (seed index) game `index` plays.
+    fn deal_of(&self, index: u64) -> u64 {
+        match &self.by_agent {
+            Some(b) if b.rotated => index / b.agents.len().max(1) as u64,
+            _ => index,
+        }
+    }
+
+    /// Games that ended with a winner or a draw (not stopped by an error).
+    pub fn finished(&self) -> u64 {
+        self.wins.iter().sum::<u64>() + self.draws
+    }
+
+    /// Games stopped by a limit or an error.
+    pub fn stopped_games(&self) -> u64 {
+        self.stopped.values().map(|s| s.games).sum()
+    }
+
+    /// The `--agents` spec that replays game `index` with `rpsdsl run`.
+    pub fn agents_for_game(&self, index: u64) -> String {
+        match &self.by_agent {
+            Some(b) => b.spec_for_game(index),
+            None => self.agents.clone(),
         }
     }
 
@@ -354,6 +450,16 @@ impl Report {
             }
             s.margin = moments("scores.margin", &s.margin, &o.margin)?;
         }
+        if let (Some(b), Some(o)) = (&mut out.by_agent, &other.by_agent) {
+            for (g, og) in b.arrangements.iter_mut().zip(&o.arrangements) {
+                *g = add(*g, *og, "by_agent.arrangements")?;
+            }
+            for (row, orow) in b.wins.iter_mut().zip(&o.wins) {
+                for (w, ow) in row.iter_mut().zip(orow) {
+                    *w = add(*w, *ow, "by_agent.wins")?;
+                }
+            }
+        }
         for (c, o) in out.coverage.iter_mut().zip(&other.coverage) {
             c.games = add(c.games, o.games, "coverage")?;
             c.times = add(c.times, o.times, "coverage")?;
@@ -401,7 +507,13 @@ impl Report {
             names(&mut other.together.iter().map(|t| t.decision.clone())),
         )?;
         let terms = |r: &Report| r.scores.as_ref().map(|s| s.terms.join(", "));
-        differ("scores", format!("{:?}", terms(self)), format!("{:?}", terms(other)))
+        differ("scores", format!("{:?}", terms(self)), format!("{:?}", terms(other)))?;
+        let seating = |r: &Report| r.by_agent.as_ref().map(|b| (b.agents.join(","), b.rotated));
+        differ(
+            "by_agent",
+            format!("{:?}", seating(self)),
+            format!("{:?}", seating(other)),
+        )
     }
 
     /// Checks that a report read from a file is one `simulate` could have
@@ -480,7 +592,7 @@ impl Report {
                     format!("first_game {} is not a game of this report", stop.first_game),
                 );
             }
-            if stop.first_seed != super::run::game_seed(self.seed, stop.first_game) {
+            if stop.first_seed != self.seed_of(stop.first_game) {
                 return invalid(
                     field,
                     format!(
@@ -577,6 +689,36 @@ impl Report {
                 return invalid("scores.margin", "a margin is never negative");
             }
         }
+        if let Some(b) = &self.by_agent {
+            let seats = self.seats.len();
+            let shape_ok = b.agents.len() == seats
+                && b.arrangements.len() == if b.rotated { seats } else { 1 }
+                && b.wins.len() == seats
+                && b.wins.iter().all(|row| row.len() == seats);
+            if !shape_ok {
+                return invalid("by_agent", format!("its tables do not fit {seats} seats"));
+            }
+            if sum(b.arrangements.iter().copied(), "by_agent.arrangements")? != self.games {
+                return invalid(
+                    "by_agent.arrangements",
+                    format!("they do not add up to {} games", self.games),
+                );
+            }
+            for seat in 0..seats {
+                let won = sum(b.wins.iter().map(|row| row[seat]), "by_agent.wins")?;
+                if won != self.wins[seat] {
+                    return invalid(
+                        "by_agent.wins",
+                        format!("{won} wins at seat {}, but `wins` says {}", seat + 1, self.wins[seat]),
+                    );
+                }
+                for (agent, row) in b.wins.iter().enumerate() {
+                    if row[seat] > b.games_at(agent, seat) {
+                        return invalid("by_agent.wins", "more wins than games at a seat");
+                    }
+                }
+            }
+        }
         for c in &self.coverage {
             let field = format!("coverage.{}", c.title());
             if c.games > self.games || c.times < c.games || c.yes.is_some_and(|y| y > c.times) {
@@ -605,34 +747,39 @@ impl Report {
         let n = self.games;
         let win_rates: Vec<Rate> = self.wins.iter().map(|&w| Rate::new(w, n)).collect();
         let rates: Vec<f64> = win_rates.iter().map(|r| r.rate).collect();
+        // With no finished game there is nothing to be even or uneven about.
+        let finished = self.finished() > 0;
         let gap = match (
             rates.iter().copied().reduce(f64::max),
             rates.iter().copied().reduce(f64::min),
         ) {
-            (Some(hi), Some(lo)) => hi - lo,
-            _ => 0.0,
+            (Some(hi), Some(lo)) if finished => Some(hi - lo),
+            _ => None,
         };
         let others = rates.len().saturating_sub(1).max(1) as f64;
         let first_player_advantage = match rates.split_first() {
-            Some((first, rest)) => first - rest.iter().sum::<f64>() / others,
-            None => 0.0,
+            Some((first, rest)) if finished => Some(first - rest.iter().sum::<f64>() / others),
+            _ => None,
         };
-        let stopped: u64 = self.stopped.values().map(|s| s.games).sum();
         let decisions_total = self.decisions.moments().sum as u64;
         Summary {
             win_rates,
             draw_rate: Rate::new(self.draws, n),
-            stopped_rate: Rate::new(stopped, n),
-            balance: 1.0 - gap,
+            stopped_rate: Rate::new(self.stopped_games(), n),
+            finished: self.finished(),
+            balance: gap.map(|g| 1.0 - g),
             first_player_advantage,
             decision_points: Length::of(&self.decision_points),
             decisions: Length::of(&self.decisions),
             branching_factor: ratio(self.offered, decisions_total),
             real_choice_share: ratio(self.real_choices, decisions_total),
             scores: self.scores.as_ref().map(|s| ScoreSummary {
+                scored: s.scored,
+                ended_before_scoring: self.finished().saturating_sub(s.scored),
                 totals: s.totals.iter().map(Spread::of).collect(),
                 margin: Spread::of(&s.margin),
             }),
+            by_agent: self.by_agent.as_ref().map(|b| AgentSummary::of(b, n)),
             never_fired: self.never_fired(),
         }
     }
@@ -662,8 +809,9 @@ impl Report {
     }
 }
 
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+/// `a / b`, or `None` (shown as n/a) when there is nothing to divide by.
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
 }
 
 /// The union of two sets of half-open ranges, failing on overlap.
@@ -687,21 +835,29 @@ pub struct Summary {
     pub(crate) win_rates: Vec<Rate>,
     pub(crate) draw_rate: Rate,
     pub(crate) stopped_rate: Rate,
-    /// 1 minus the largest difference between two seats' win rates: 1 is even, 0 means one seat always wins.
-    pub balance: f64,
-    /// The first seat's win rate minus the mean win rate of the other seats (a fraction, shown in percentage points).
-    pub first_player_advantage: f64,
+    /// Games that ended with a winner or a draw.
+    pub finished: u64,
+    /// 1 minus the largest difference between two seats' win rates: 1 is
+    /// even, 0 means one seat always wins. `None` (n/a) when no game finished.
+    pub balance: Option<f64>,
+    /// The first seat's win rate minus the mean win rate of the other seats
+    /// (a fraction, shown in percentage points). `None` (n/a) when no game finished.
+    pub first_player_advantage: Option<f64>,
     /// Decision points per game.
     pub decision_points: Length,
     /// Decisions per game.
     pub decisions: Length,
-    /// Mean number of choices offered per decision (`anytime` actions included).
-    pub branching_factor: f64,
-    /// Share of decisions that offered more than one choice.
-    pub real_choice_share: f64,
+    /// Mean number of choices offered per decision (`anytime` actions
+    /// included); `None` when no decision was made.
+    pub branching_factor: Option<f64>,
+    /// Share of decisions that offered more than one choice; `None` when no decision was made.
+    pub real_choice_share: Option<f64>,
     /// Score totals and margins, for a game with score terms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<ScoreSummary>,
+    /// Win rates per agent and per agent at each seat, when the seats' agents differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_agent: Option<AgentSummary>,
     /// Parts of the rules that fired in no game, as [`Report::never_fired`] lists them.
     pub never_fired: Vec<String>,
 }
@@ -734,20 +890,44 @@ impl Length {
     }
 }
 
-/// Mean and standard deviation of a score.
+/// Mean and standard deviation of a score, over the `n` games scored.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
-    /// Mean.
-    pub mean: f64,
-    /// Sample standard deviation.
-    pub sd: f64,
+    /// Games the figures are over.
+    pub n: u64,
+    /// Mean; `None` (n/a) over no game.
+    pub mean: Option<f64>,
+    /// Sample standard deviation; `None` (n/a) over no game.
+    pub sd: Option<f64>,
 }
 
 impl Spread {
-    fn of(m: &Moments) -> Spread {
+    pub(crate) fn of(m: &Moments) -> Spread {
         Spread {
-            mean: if m.count == 0 { 0.0 } else { m.mean() },
-            sd: m.sd(),
+            n: m.count,
+            mean: (m.count > 0).then(|| m.mean()),
+            sd: (m.count > 0).then(|| m.sd()),
+        }
+    }
+}
+
+/// Win rates per agent, for a run whose seats have different agents.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentSummary {
+    /// Per agent: its wins over all its games.
+    pub overall: Vec<Rate>,
+    /// `at_seat[a][s]`: agent `a`'s wins over its games at seat `s`.
+    pub at_seat: Vec<Vec<Rate>>,
+}
+
+impl AgentSummary {
+    fn of(b: &ByAgent, games: u64) -> AgentSummary {
+        let seats = b.agents.len();
+        AgentSummary {
+            overall: b.wins.iter().map(|row| Rate::new(row.iter().sum(), games)).collect(),
+            at_seat: (0..seats)
+                .map(|a| (0..seats).map(|s| Rate::new(b.wins[a][s], b.games_at(a, s))).collect())
+                .collect(),
         }
     }
 }
@@ -755,6 +935,11 @@ impl Spread {
 /// Final scores of the games that were scored.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoreSummary {
+    /// Games that reached scoring: every figure below is over these.
+    pub scored: u64,
+    /// Finished games that ended before scoring (by a trigger or a `win` in
+    /// the flow): they have no final score.
+    pub ended_before_scoring: u64,
     /// Per seat: the final total.
     pub totals: Vec<Spread>,
     /// The leader's total minus the runner-up's.

@@ -8,12 +8,14 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::report::{Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
+use super::reach::reach;
+use super::report::{ByAgent, Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
 use super::stats::splitmix64;
+use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Span};
 use crate::engine::{Choice, EndReason, EngineError, Event, State};
-use crate::ir::{ChoiceKind, ChoiceValue, GameDef, OptionValue};
+use crate::ir::{ChoiceKind, ChoiceValue, GameDef, LabelPart, OptionValue};
 use crate::session;
 
 /// Games per chunk at most: a chunk is the unit of parallel work and of
@@ -72,6 +74,7 @@ pub fn simulate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, String> {
     agents::from_spec(&plan.agents, def.players(), 0)?;
+    let seating = Seating::new(def, plan)?;
     let (start, end) = plan.range;
     if start > end || end > plan.games {
         return Err(format!("games {start}..{end} are not part of a run of {}", plan.games));
@@ -79,7 +82,9 @@ pub fn simulate(
     if jobs > MAX_JOBS {
         return Err(format!("{jobs} threads asked for; at most {MAX_JOBS}"));
     }
-    let (template, layout) = blank(def, plan);
+    let (mut template, layout) = blank(def, plan);
+    template.by_agent = seating.by_agent();
+    template.agent_notes = agent_notes(def, &seating.specs);
     let threads = thread_count(jobs, end - start);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -96,7 +101,7 @@ pub fn simulate(
                 let mut report = template.clone();
                 let mut game = Game::new(template.coverage.len(), def.players(), &layout);
                 for index in from..to {
-                    game.play(def, options, plan, index, &mut report);
+                    game.play(def, options, plan, &seating, index, &mut report);
                 }
                 report.ranges = vec![(from, to)];
                 progress(to - from);
@@ -114,16 +119,103 @@ pub fn simulate(
     Ok(total)
 }
 
+/// Who sits where: one agent spec per seat, and whether the seats rotate.
+struct Seating {
+    /// The agents in the order given, one per seat (one given for all is repeated).
+    specs: Vec<AgentSpec>,
+    /// The seats' agents differ.
+    mixed: bool,
+    /// Game `i` is arrangement `i mod seats`, on the deal of `i / seats`.
+    rotate: bool,
+}
+
+impl Seating {
+    fn new(def: &GameDef, plan: &Plan) -> Result<Seating, String> {
+        let mut specs = parse_spec(&plan.agents)?;
+        if specs.len() == 1 {
+            specs = vec![specs[0].clone(); def.players()];
+        }
+        let mixed = specs.iter().any(|s| *s != specs[0]);
+        Ok(Seating {
+            mixed,
+            rotate: mixed && plan.rotate_seats,
+            specs,
+        })
+    }
+
+    /// The report's table of results per agent, when the agents differ.
+    fn by_agent(&self) -> Option<ByAgent> {
+        let seats = self.specs.len();
+        self.mixed.then(|| ByAgent {
+            agents: self.specs.iter().map(AgentSpec::to_text).collect(),
+            rotated: self.rotate,
+            arrangements: vec![0; if self.rotate { seats } else { 1 }],
+            wins: vec![vec![0; seats]; seats],
+        })
+    }
+
+    /// Game `index`'s deal (the index its seed derives from) and arrangement.
+    fn of_game(&self, index: u64) -> (u64, usize) {
+        if self.rotate {
+            let seats = self.specs.len() as u64;
+            (index / seats, (index % seats) as usize)
+        } else {
+            (index, 0)
+        }
+    }
+
+    /// The agent at `seat` in `arrangement` (agent `a` sits at `(a + r) mod seats`).
+    fn agent_at(&self, seat: usize, arrangement: usize) -> usize {
+        let seats = self.specs.len();
+        (seat + seats - arrangement) % seats
+    }
+
+    fn agents(&self, arrangement: usize, seed: u64) -> Vec<Box<dyn Agent>> {
+        (0..self.specs.len())
+            .map(|seat| {
+                agents::build(&self.specs[self.agent_at(seat, arrangement)], seat as u8, seed)
+                    .expect("the spec was checked")
+            })
+            .collect()
+    }
+}
+
+/// Notes about agents that cannot play as they are meant to in this game,
+/// once per distinct agent.
+fn agent_notes(def: &GameDef, specs: &[AgentSpec]) -> Vec<String> {
+    let mut notes: Vec<String> = vec![];
+    for spec in specs {
+        if let Some(note) = agents::cannot_apply(def, spec)
+            && !notes.contains(&note)
+        {
+            notes.push(note);
+        }
+    }
+    notes
+}
+
+/// How a decision's choices land in coverage rows.
+#[derive(Clone, Copy)]
+enum Rows {
+    /// The game never asks it (a `use`d library's decision it never calls): no row.
+    Unreached,
+    /// One row for the whole decision.
+    One(usize),
+    /// One row per entry, from `first`: a draft's entries (the value is the
+    /// entry), or an action menu's (the value packs the entry with its
+    /// parameters, the entry being the value modulo `count`).
+    Entries { first: usize, count: usize, packed: bool },
+}
+
 /// Where each event lands in the report's rows.
 struct Layout {
-    /// Per decision: its coverage row, or the first row of its draft entries.
-    decision_rows: Vec<usize>,
-    /// Per decision: how many draft entries it has (0: not a draft).
-    menu: Vec<usize>,
+    /// Per decision: its coverage rows.
+    decision_rows: Vec<Rows>,
     trigger_rows: Vec<usize>,
     /// Per `anytime` action (offered as choice `-1 - index`).
     anytime_rows: Vec<usize>,
-    hook_rows: Vec<usize>,
+    /// Per hook: its row, `None` for a hook only unreachable code calls.
+    hook_rows: Vec<Option<usize>>,
     score_rows: Vec<usize>,
 }
 
@@ -143,9 +235,9 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
         });
         coverage.len() - 1
     };
+    let reached = reach(def);
     let decision_names = unique_names(def, def.decisions.iter().map(|d| (d.name.clone(), d.span)).collect());
     let mut decision_rows = vec![];
-    let mut menu = vec![];
     let mut together = vec![];
     for (d, decision) in def.decisions.iter().enumerate() {
         together.push(Together {
@@ -153,28 +245,35 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
             rounds: 0,
             alike: 0,
         });
-        match &decision.kind {
-            ChoiceKind::Menu(labels) => {
-                let names = unique_names(def, labels.iter().map(|l| (l.clone(), decision.span)).collect());
+        let entries: Option<(Vec<String>, bool)> = match &decision.kind {
+            ChoiceKind::Menu(labels) => Some((labels.clone(), false)),
+            ChoiceKind::Actions(actions) => Some((actions.iter().map(action_title).collect(), true)),
+            _ => None,
+        };
+        let rows = match entries {
+            _ if !reached.decisions[d] => Rows::Unreached,
+            Some((labels, packed)) if !labels.is_empty() => {
+                let names = distinct(unique_names(
+                    def,
+                    labels.iter().map(|l| (l.clone(), decision.span)).collect(),
+                ));
+                let count = names.len();
                 let first = names
                     .into_iter()
                     .map(|name| row(Part::Action, name, decision.span, None, None))
                     .min()
-                    .unwrap_or(usize::MAX);
-                decision_rows.push(first);
-                menu.push(labels.len());
+                    .expect("at least one entry");
+                Rows::Entries { first, count, packed }
             }
-            _ => {
-                decision_rows.push(row(
-                    Part::Decision,
-                    decision_names[d].clone(),
-                    decision.span,
-                    None,
-                    None,
-                ));
-                menu.push(0);
-            }
-        }
+            _ => Rows::One(row(
+                Part::Decision,
+                decision_names[d].clone(),
+                decision.span,
+                None,
+                None,
+            )),
+        };
+        decision_rows.push(rows);
     }
     let trigger_rows = def
         .triggers
@@ -205,7 +304,10 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
     let hook_rows = def
         .hooks
         .iter()
-        .map(|h| row(Part::Hook, h.name.clone(), h.span, h.returns_bool.then_some(0), None))
+        .zip(&reached.hooks)
+        .map(|(h, &reached)| {
+            reached.then(|| row(Part::Hook, h.name.clone(), h.span, h.returns_bool.then_some(0), None))
+        })
         .collect();
     let score_rows = def
         .score_terms
@@ -238,13 +340,50 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
     let report = Report::empty(&def.name, hash, def.seats.clone(), plan, together, scores, coverage);
     let layout = Layout {
         decision_rows,
-        menu,
         trigger_rows,
         anytime_rows,
         hook_rows,
         score_rows,
     };
     (report, layout)
+}
+
+/// An action's title in coverage: its label with each parameter shown by
+/// what it is, `challenge from <space> to <space>`.
+fn action_title(action: &crate::ir::ActionDef) -> String {
+    action
+        .label
+        .iter()
+        .map(|part| match part {
+            LabelPart::Text(text) => text.clone(),
+            LabelPart::Param(k) => match action.params.get(*k as usize).map(|(kind, _)| kind) {
+                Some(ChoiceKind::Kind) => "<kind>".into(),
+                Some(ChoiceKind::Player) => "<player>".into(),
+                Some(ChoiceKind::Number) => "<number>".into(),
+                Some(ChoiceKind::Space(_)) => "<space>".into(),
+                Some(ChoiceKind::PieceType) => "<type>".into(),
+                Some(ChoiceKind::Piece) => "<piece>".into(),
+                Some(ChoiceKind::Direction) => "<direction>".into(),
+                Some(ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) | None => "<choice>".into(),
+            },
+        })
+        .collect()
+}
+
+/// Entry names that are still alike (two entries of one decision with the
+/// same label) told apart by their position, `(entry 2)`.
+fn distinct(names: Vec<String>) -> Vec<String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if names.iter().filter(|n| *n == name).count() > 1 {
+                format!("{name} (entry {})", i + 1)
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
 }
 
 /// Names made unique: a repeated name gets its place in the rules, `(rps.rules:14)`.
@@ -304,6 +443,7 @@ fn end_label(def: &GameDef, reason: &EndReason) -> String {
     match reason {
         EndReason::Win(span) => format!("win in the flow ({})", place(def, *span)),
         EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(span) => format!("tie-break in the result section ({})", place(def, *span)),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
@@ -352,17 +492,37 @@ impl<'a> Game<'a> {
     }
 
     /// Plays game `index` and adds it to `report`.
-    fn play(&mut self, def: &crate::game::Game, options: &[OptionValue], plan: &Plan, index: u64, report: &mut Report) {
-        let seed = game_seed(plan.seed, index);
-        let mut agents = agents::from_spec(&plan.agents, def.players(), seed).expect("the spec was checked");
+    fn play(
+        &mut self,
+        def: &crate::game::Game,
+        options: &[OptionValue],
+        plan: &Plan,
+        seating: &Seating,
+        index: u64,
+        report: &mut Report,
+    ) {
+        let (deal, arrangement) = seating.of_game(index);
+        let seed = game_seed(plan.seed, deal);
+        let mut agents = seating.agents(arrangement, seed);
         self.decision_points = 0;
         self.decisions = 0;
         let failure = match self.run(def, options, seed, &mut agents, report) {
             Ok(state) => {
-                self.finish(def, &state, report);
+                let winner = self.finish(def, &state, report);
+                if let Some(by_agent) = &mut report.by_agent {
+                    by_agent.arrangements[arrangement] += 1;
+                    if let Some(seat) = winner {
+                        by_agent.wins[seating.agent_at(seat, arrangement)][seat] += 1;
+                    }
+                }
                 None
             }
-            Err(stop) => Some(stop),
+            Err(stop) => {
+                if let Some(by_agent) = &mut report.by_agent {
+                    by_agent.arrangements[arrangement] += 1;
+                }
+                Some(stop)
+            }
         };
         if let Some((code, message)) = failure {
             let entry = report.stopped.entry(code.to_string()).or_insert(Stop {
@@ -462,14 +622,25 @@ impl<'a> Game<'a> {
                     report.offered += u64::from(offered);
                     report.real_choices += u64::from(offered > 1);
                     let d = decision as usize;
-                    let entries = self.layout.menu[d];
-                    let row = if let Some(action) = ChoiceValue::from_raw(value).anytime_index() {
+                    let choice = ChoiceValue::from_raw(value);
+                    let row = if let Some(action) = choice.anytime_index() {
                         Some(self.layout.anytime_rows[action])
-                    } else if entries == 0 {
-                        Some(self.layout.decision_rows[d])
                     } else {
-                        // A draft entry, by its index.
-                        ((value as u64) < entries as u64).then(|| self.layout.decision_rows[d] + value as usize)
+                        match self.layout.decision_rows[d] {
+                            Rows::Unreached => None,
+                            Rows::One(row) => Some(row),
+                            // `, or silence` and other values that name no entry count for none.
+                            _ if choice.is_none() || value < 0 => None,
+                            Rows::Entries { first, count, packed } => {
+                                let count = count as u64;
+                                let entry = if packed {
+                                    Some(value as u64 % count)
+                                } else {
+                                    Some(value as u64)
+                                };
+                                entry.filter(|&e| e < count).map(|e| first + e as usize)
+                            }
+                        }
                     };
                     if let Some(row) = row {
                         self.hit(row, false);
@@ -482,7 +653,11 @@ impl<'a> Game<'a> {
                     }
                 }
                 Event::Trigger { trigger } => self.hit(self.layout.trigger_rows[trigger as usize], false),
-                Event::Hook { hook, value } => self.hit(self.layout.hook_rows[hook as usize], value != 0),
+                Event::Hook { hook, value } => {
+                    if let Some(row) = self.layout.hook_rows[hook as usize] {
+                        self.hit(row, value != 0);
+                    }
+                }
                 _ => {}
             }
         }
@@ -490,9 +665,10 @@ impl<'a> Game<'a> {
         self.events.clear();
     }
 
-    /// Counts the result of a finished game.
-    fn finish(&mut self, def: &GameDef, state: &State, report: &mut Report) {
-        let Some(outcome) = state.outcome() else { return };
+    /// Counts the result of a finished game; returns the winning seat.
+    fn finish(&mut self, def: &GameDef, state: &State, report: &mut Report) -> Option<usize> {
+        let outcome = state.outcome()?;
+        let winner = outcome.winner.map(|seat| seat as usize);
         match outcome.winner {
             Some(seat) => report.wins[seat as usize] += 1,
             None => report.draws += 1,
@@ -514,7 +690,7 @@ impl<'a> Game<'a> {
         let scores = state.scores();
         if let (Some(s), false) = (&mut report.scores, scores.is_empty()) {
             s.scored += 1;
-            let totals: Vec<i64> = scores.iter().map(|terms| terms.iter().sum()).collect();
+            let totals: Vec<i64> = scores.iter().map(|terms| def.points(terms)).collect();
             for (m, &t) in s.totals.iter_mut().zip(&totals) {
                 m.add(t);
             }
@@ -529,6 +705,7 @@ impl<'a> Game<'a> {
                 }
             }
         }
+        winner
     }
 }
 

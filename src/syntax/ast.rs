@@ -312,6 +312,8 @@ pub struct ScoreTerm {
     pub(crate) value: Expr,
     /// The term only counts while this holds (e.g. an option is on).
     pub(crate) when: Option<Expr>,
+    /// `tie-breaker name: ...`: not points, only a key the result may rank by.
+    pub(crate) tie_breaker: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -42,9 +42,55 @@ impl Viewer {
     }
 }
 
+/// The `format` field of every JSON transcript this version writes.
+/// Version 2 says when a seat could not choose, shows tie-breakers apart
+/// from points, names the result's tie-break, and writes silence in a race
+/// without a time.
+pub const FORMAT: &str = "rpsdsl-transcript/2";
+
+/// The format of a transcript written before transcripts named theirs
+/// (no `format` field). It still replays: see [`Format`].
+pub const FORMAT_1: &str = "rpsdsl-transcript/1";
+
+/// The transcript formats this version reads, and how they differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// No `format` field: events render as they did then (no "cannot
+    /// choose" lines, tie-breakers summed into the total, a tie-break win
+    /// as "the flow"), and a silence in a race was written with a time.
+    V1,
+    /// [`FORMAT`].
+    V2,
+}
+
+impl Format {
+    /// The format named by a transcript's `format` field, if this version reads it.
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            FORMAT_1 => Some(Format::V1),
+            FORMAT => Some(Format::V2),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::V1 => FORMAT_1,
+            Format::V2 => FORMAT,
+        }
+    }
+}
+
+fn format_1() -> String {
+    FORMAT_1.into()
+}
+
 /// A transcript as written to disk with `--json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Transcript {
+    /// Which transcript format: [`FORMAT`]; [`FORMAT_1`] when absent (older transcripts).
+    #[serde(default = "format_1")]
+    pub format: String,
     /// The game's name.
     pub game: String,
     /// The file played, as given (a `.rules` or house-rules `.toml` file).
@@ -106,6 +152,7 @@ impl ReplayScript {
                 .map(|s| ShuffleSpec {
                     zone: s.zone.clone(),
                     top: s.top.clone(),
+                    bottom: vec![],
                     span: None,
                 })
                 .collect(),
@@ -118,6 +165,8 @@ impl ReplayScript {
                 })
                 .collect(),
             rolls: self.rolls.iter().map(|r| crate::session::roll_spec(r)).collect(),
+            skip_forced: false,
+            silence_times: false,
         }
     }
 }
@@ -142,7 +191,16 @@ pub struct Header<'a> {
 impl Transcript {
     /// The transcript of a played game, as `viewer` sees it.
     pub fn new(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer) -> Transcript {
-        let lines = render_events(def, &record.events, viewer);
+        Transcript::in_format(def, header, record, viewer, Format::V2)
+    }
+
+    /// [`Transcript::new`] written as `format` wrote it: `replay` checks an
+    /// older transcript against the game rendered in the transcript's own format.
+    pub fn in_format(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer, format: Format) -> Transcript {
+        let lines = render_raw(def, &record.events, viewer, format)
+            .into_iter()
+            .map(|line| printable(&line).into_owned())
+            .collect();
         let replay = (viewer == Viewer::All).then(|| ReplayScript {
             shuffles: record
                 .shuffles
@@ -157,11 +215,12 @@ impl Transcript {
             shuffles_fixed: record.shuffles_fixed,
         });
         let result = match &record.outcome {
-            Some(outcome) => describe_end(def, outcome.winner, &outcome.reason),
+            Some(outcome) => describe_end_in(def, outcome.winner, &outcome.reason, format),
             None => UNFINISHED.into(),
         };
         let full = viewer == Viewer::All;
         Transcript {
+            format: format.name().into(),
             game: printable_string(&def.name),
             rules: printable_string(header.rules),
             about: header.about.filter(|a| *a != header.rules).map(printable_string),
@@ -263,16 +322,27 @@ fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) 
 /// Renders events for `viewer`, grouping each player's score terms on one line.
 /// Every line is [`printable`].
 pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
-    render_raw(def, events, viewer)
+    render_raw(def, events, viewer, Format::V2)
         .into_iter()
         .map(|line| printable(&line).into_owned())
         .collect()
 }
 
-fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
+fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -> Vec<String> {
     let mut lines = vec![];
     let mut scores: Vec<Vec<(u16, i64)>> = vec![vec![]; def.players()];
     for event in events {
+        // Scores are shown once every seat is scored: at the end, or before
+        // the result's tie-break (the only events after scoring but the end).
+        // (Format 1 showed them at the end.)
+        let at_end = matches!(event, Event::End { .. });
+        let shown_now = at_end || (format != Format::V1 && !matches!(event, Event::Score { .. } | Event::Hook { .. }));
+        if shown_now && scores.iter().any(|s| !s.is_empty()) {
+            lines.extend(score_lines(def, &mut scores, format));
+            if !at_end {
+                lines.push("tied on every result key: the result's tie-break decides".into());
+            }
+        }
         match event {
             Event::Shuffle { zone, order, seen_by } => {
                 if viewer.sees(*seen_by) {
@@ -417,34 +487,64 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
                 lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
             }
             Event::Hook { .. } => {}
+            Event::NoChoice { .. } if format == Format::V1 => {}
+            Event::NoChoice { seat, decision } => {
+                let d = &def.decisions[*decision as usize];
+                lines.push(format!("{} has no legal choice for {}", def.seat_name(*seat), d.name));
+            }
             Event::End { winner, reason } => {
-                for (seat, terms) in scores.iter().enumerate() {
-                    if terms.is_empty() {
-                        continue;
-                    }
-                    let total: i64 = terms.iter().map(|(_, p)| p).sum();
-                    let parts: Vec<String> = terms
-                        .iter()
-                        .map(|(t, p)| format!("{} {p}", def.score_terms[*t as usize].name))
-                        .collect();
-                    lines.push(format!(
-                        "score {}: {} = {total}",
-                        def.seat_name(seat as Seat),
-                        parts.join(" + ")
-                    ));
-                }
-                lines.push(format!("result: {}", describe_end(def, *winner, reason)));
+                lines.push(format!("result: {}", describe_end_in(def, *winner, reason, format)));
             }
         }
     }
     lines
 }
 
+/// One line per scored seat, `score Ann: tokens 2 = 2; tie-breakers:
+/// discards 19`, emptying `scores`. Tie-breakers are not points: they are
+/// shown after the total, which leaves them out.
+fn score_lines(def: &GameDef, scores: &mut [Vec<(u16, i64)>], format: Format) -> Vec<String> {
+    let named = |terms: &[(u16, i64)], between: &str| -> String {
+        terms
+            .iter()
+            .map(|(t, p)| format!("{} {p}", def.score_terms[*t as usize].name))
+            .collect::<Vec<_>>()
+            .join(between)
+    };
+    let mut lines = vec![];
+    for (seat, terms) in scores.iter_mut().enumerate() {
+        if terms.is_empty() {
+            continue;
+        }
+        // Format 1 summed every term.
+        let (breakers, points): (Vec<_>, Vec<_>) = terms
+            .drain(..)
+            .partition(|(t, _)| format != Format::V1 && def.score_terms[*t as usize].tie_breaker);
+        let total: i64 = points.iter().map(|(_, p)| p).sum();
+        let mut line = format!("score {}: ", def.seat_name(seat as Seat));
+        if !points.is_empty() {
+            line.push_str(&format!("{} = {total}", named(&points, " + ")));
+        }
+        if !breakers.is_empty() {
+            let sep = if points.is_empty() { "" } else { "; " };
+            line.push_str(&format!("{sep}tie-breakers: {}", named(&breakers, ", ")));
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 /// "Blue wins (trigger all_crowns)", "draw (tied on every result key)".
 pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
+    describe_end_in(def, winner, reason, Format::V2)
+}
+
+fn describe_end_in(def: &GameDef, winner: Option<Seat>, reason: &EndReason, format: Format) -> String {
     let why = match reason {
         EndReason::Win(_) => "the flow".to_string(),
+        EndReason::TieBreak(_) if format == Format::V1 => "the flow".to_string(),
         EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(_) => "tie-break, after a tie on every result key".to_string(),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)

@@ -24,6 +24,7 @@ pub fn simulate_agrees_with_exact(
         options: settings.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
         games,
         range: (0, games),
+        rotate_seats: true,
     };
     let report = sim::simulate(def, options, &plan, 0, &|_| {}).unwrap();
     let mut rates: Vec<(String, u64, f64)> = def

@@ -45,6 +45,7 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
             .map(|(zone, top)| ShuffleSpec {
                 zone: zone.to_string(),
                 top: top.iter().map(|s| s.to_string()).collect(),
+                bottom: vec![],
                 span: None,
             })
             .collect(),
@@ -56,6 +57,8 @@ pub fn scenario(shuffles: &[(&str, &[&str])], decisions: &[&str]) -> Scenario {
             })
             .collect(),
         rolls: vec![],
+        skip_forced: false,
+        silence_times: false,
     }
 }
 

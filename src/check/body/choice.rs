@@ -32,7 +32,7 @@ impl Compiler {
         let (choice_kind, elem) = self.offer(domain, seat, var, span);
         let to_else = otherwise.map(|_| {
             self.emit(Op::Load(seat), span);
-            self.emit(Op::HasOffers, span);
+            self.emit(Op::HasOffers(decision_index), span);
             self.emit_jump(JumpKind::IfFalse, span)
         });
         self.emit(Op::Load(seat), span);

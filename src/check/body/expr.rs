@@ -130,7 +130,8 @@ impl Compiler {
         }
     }
 
-    /// `score` in a rank key: the sum of the score terms that apply.
+    /// `score` in a rank key: the sum of the score terms that apply,
+    /// tie-breakers left out (they are not points).
     fn total_score(&mut self, span: Span) -> Ty {
         let Some(player) = self.f.current_player.filter(|_| self.f.rank_context) else {
             self.error(
@@ -141,6 +142,9 @@ impl Compiler {
         };
         self.emit(Op::Push(0), span);
         for term in self.def.score_terms.clone() {
+            if term.tie_breaker {
+                continue;
+            }
             let skip = term.when.map(|when| {
                 self.emit(Op::Call(when), span);
                 self.emit_jump(JumpKind::IfFalse, span)

@@ -429,6 +429,7 @@ impl Compiler {
                     name: term.name.name.clone(),
                     proc,
                     when,
+                    tie_breaker: term.tie_breaker,
                 });
                 self.no_decisions.push((proc, term.name.span, "a score term"));
             }

@@ -183,15 +183,99 @@ pub(super) fn syntax_error(
             "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"
         ));
     }
-    if let Some(open) = braces.unclosed_at(text, position) {
+    // `=` where a comparison belongs: the designer meant `==`.
+    // (Not `=>` or `=<`: those are another mistake.)
+    let lone_equals = rest.starts_with('=') && !rest[1..].starts_with(['=', '>', '<']);
+    if lone_equals && expected.iter().any(|e| e == "`==`" || e == "`!=`") {
+        return (
+            position,
+            Diagnostic::error(Code::Syntax, "`=` cannot compare two values")
+                .label(Span::new(file, position, position + 1), "did you mean `==`?")
+                .help("write `==` to test whether two values are equal; `=` only gives a value (`set x = 3`, `let x = 3`)"),
+        );
+    }
+    let open = braces.unclosed_at(text, position);
+    // A declaration keyword at the start of a line, inside a block: a `}`
+    // is missing above it. Point at the `{`, as rustc does, not at the
+    // keyword's next word.
+    if let Some(open) = open
+        && let Some((keyword, start)) = declaration_at(text, position, &word, &previous.0)
+    {
+        let mut diagnostic = Diagnostic::error(
+            Code::Syntax,
+            format!("a `{{` is never closed before `{keyword}` starts a new declaration"),
+        )
+        .label(
+            Span::new(file, start, start + keyword.len()),
+            "a new declaration starts here",
+        );
+        diagnostic = unclosed_labels(diagnostic, file, text, braces, open);
+        // Go on parsing at the declaration itself (the caller resumes at
+        // the first declaration after the position it is given).
+        return (start.saturating_sub(1), diagnostic);
+    }
+    if let Some(open) = open {
         if at_end || rest.starts_with('}') {
-            diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
-            diagnostic = diagnostic.help("add the missing `}`");
+            diagnostic = unclosed_labels(diagnostic, file, text, braces, open);
         }
     } else if rest.starts_with('}') {
         diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
     }
     (position, diagnostic)
+}
+
+/// Labels the innermost `{` left open and, as rustc does, a block inside
+/// it whose `}` is indented unlike its `{`: that `}` most likely belongs
+/// to the outer block, and the inner `{` is the one missing its `}`.
+fn unclosed_labels(
+    mut diagnostic: Diagnostic,
+    file: FileId,
+    text: &str,
+    braces: &BraceScanner,
+    open: usize,
+) -> Diagnostic {
+    diagnostic = diagnostic.label(Span::new(file, open, open + 1), "this `{` is never closed");
+    match braces.misindented_after(text, open) {
+        Some((inner, close)) => diagnostic
+            .label(
+                Span::new(file, inner, inner + 1),
+                "this `{` may be the one missing its `}`...",
+            )
+            .label(
+                Span::new(file, close, close + 1),
+                "...as this `}` closes it, but is indented like the block around it",
+            )
+            .help(format!(
+                "add the missing `}}` to close the block opened on line {}",
+                line_of(text, inner)
+            )),
+        None => diagnostic.help("add the missing `}`"),
+    }
+}
+
+/// The declaration keyword (and where it starts) at `position`, or just
+/// before it, when it begins a line: `procedure`, `flow`, `hook`, ...
+fn declaration_at(text: &str, position: usize, word: &str, previous: &str) -> Option<(String, usize)> {
+    let at_line_start = |start: usize| start == 0 || text.as_bytes()[start - 1] == b'\n';
+    if super::ITEM_STARTS.contains(&word) && at_line_start(position) {
+        return Some((word.to_string(), position));
+    }
+    let before = text[..position].trim_end();
+    let start = before.len().checked_sub(previous.len())?;
+    (!previous.is_empty() && super::ITEM_STARTS.contains(&previous) && at_line_start(start))
+        .then(|| (previous.to_string(), start))
+}
+
+/// The 1-based line number of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count() + 1
+}
+
+/// The indentation (leading blanks) of the line holding `offset`.
+fn indent_of(text: &str, offset: usize) -> &str {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
 }
 
 /// The last word before `text`'s end and the word before that.
@@ -248,11 +332,38 @@ pub(super) struct BraceScanner {
     /// Scanned up to here.
     at: usize,
     open: Vec<usize>,
+    /// Every `{ ... }` pair closed so far, as (open, close), in closing order.
+    closed: Vec<(usize, usize)>,
     in_comment: bool,
     in_string: bool,
 }
 
 impl BraceScanner {
+    /// Parsing resumes at a declaration, at the top level: no `{` is open there.
+    pub(super) fn restart_at(&mut self, at: usize) {
+        *self = BraceScanner {
+            at,
+            ..BraceScanner::default()
+        };
+    }
+
+    /// The last block opened after `open` whose `}` is indented unlike the
+    /// line of its `{`, as (its `{`, its `}`). A missing `}` shifts every
+    /// `}` after it one block out, so the blocks around the culprit are
+    /// misindented too; the culprit is the innermost, opened last.
+    fn misindented_after(&self, text: &str, open: usize) -> Option<(usize, usize)> {
+        self.closed
+            .iter()
+            .filter(|(o, _)| *o > open)
+            .filter(|(o, c)| {
+                // A block closed on its own line: `if x { win p }` says nothing.
+                let own_line = text[..*c].rsplit('\n').next().is_some_and(|l| l.trim().is_empty());
+                own_line && indent_of(text, *o) != indent_of(text, *c)
+            })
+            .max_by_key(|(o, _)| *o)
+            .copied()
+    }
+
     fn unclosed_at(&mut self, text: &str, position: usize) -> Option<usize> {
         if position < self.at {
             // Not in file order after all: start again.
@@ -273,7 +384,9 @@ impl BraceScanner {
                 '"' => self.in_string = true,
                 '{' => self.open.push(i),
                 '}' => {
-                    self.open.pop();
+                    if let Some(open) = self.open.pop() {
+                        self.closed.push((open, i));
+                    }
                 }
                 _ => {}
             }

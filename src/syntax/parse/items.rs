@@ -192,12 +192,14 @@ impl Ctx<'_> {
                     .take_many(Rule::score_term)
                     .map(|term| {
                         let mut parts = Children::of(term);
+                        let tie_breaker = parts.take_opt(Rule::tie_breaker).is_some();
                         let name = self.ident(parts.take(Rule::ident));
                         let value = self.expr(parts.take(Rule::expr));
                         ScoreTerm {
                             name,
                             value,
                             when: parts.take_opt(Rule::expr).map(|p| self.expr(p)),
+                            tie_breaker,
                         }
                     })
                     .collect(),

@@ -151,7 +151,10 @@ fn parse_file_on_stack(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {
                     errors.append(&mut ctx.misplaced.borrow_mut());
                 }
                 match next_item_start(text, position + 1) {
-                    Some(next) => offset = next,
+                    Some(next) => {
+                        offset = next;
+                        braces.restart_at(next);
+                    }
                     None => break,
                 }
             }
