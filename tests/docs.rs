@@ -330,3 +330,106 @@ fn every_rules_block_in_the_docs_is_what_its_info_string_says() {
         failures.join("\n\n")
     );
 }
+
+#[path = "docs/console.rs"]
+mod console;
+
+/// Every page with console examples has its test below, so a new page
+/// cannot be left out.
+#[test]
+fn every_page_with_console_examples_is_run() {
+    let mut pages: Vec<String> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("```console"))
+        .map(|p| p.display().to_string())
+        .collect();
+    pages.sort();
+    assert_eq!(
+        pages,
+        CONSOLE_PAGES
+            .iter()
+            .filter(|p| p.starts_with("docs/"))
+            .copied()
+            .collect::<Vec<_>>()
+    );
+}
+
+const CONSOLE_PAGES: [&str; 7] = [
+    "README.md",
+    "docs/house-rules.md",
+    "docs/play.md",
+    "docs/scale.md",
+    "docs/scenarios.md",
+    "docs/simulate.md",
+    "docs/transcripts.md",
+];
+
+#[test]
+fn readme_console_examples() {
+    console::check_page("README.md");
+}
+
+#[test]
+fn house_rules_console_examples() {
+    console::check_page("docs/house-rules.md");
+}
+
+#[test]
+fn play_console_examples() {
+    console::check_page("docs/play.md");
+}
+
+#[test]
+fn scale_console_examples() {
+    console::check_page("docs/scale.md");
+}
+
+#[test]
+fn scenarios_console_examples() {
+    console::check_page("docs/scenarios.md");
+}
+
+#[test]
+fn simulate_console_examples() {
+    console::check_page("docs/simulate.md");
+}
+
+#[test]
+fn transcripts_console_examples() {
+    console::check_page("docs/transcripts.md");
+}
+
+/// The console test itself: a page whose output drifted fails, as does an
+/// ignored block that does not say why; `...` and `[..]` match what they stand for.
+#[test]
+fn console_examples_that_drift_fail() {
+    let page = |name: &str, text: &str| {
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let fails = |path: String| std::panic::catch_unwind(|| console::check(&path, false)).is_err();
+
+    let good = page(
+        "console-good.md",
+        "```console\n$ rpsdsl options games/rps.rules\noption[..]\n...\n$ printf 'a\\nb\\nc\\n'\na\n...\n```\n",
+    );
+    assert!(!fails(good), "wildcards match");
+    let drifted = page(
+        "console-drifted.md",
+        "```console\n$ rpsdsl check games/rps.rules\ngames/rps.rules: fine\n```\n",
+    );
+    assert!(fails(drifted), "a changed output fails");
+    let unexplained = page(
+        "console-unexplained.md",
+        "text\n```console ignore\n$ rpsdsl play games/rps.rules\n```\n",
+    );
+    assert!(fails(unexplained), "an ignored block says why");
+    let explained = page(
+        "console-explained.md",
+        "<!-- interactive -->\n```console ignore\n$ rpsdsl play games/rps.rules\n```\n",
+    );
+    assert!(!fails(explained));
+}

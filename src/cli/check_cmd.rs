@@ -25,7 +25,7 @@ pub(crate) fn check_files(files: &[PathBuf], json: bool) -> ExitCode {
         } else {
             report(&diagnostics, &sources);
             if !diagnostics.iter().any(Diagnostic::is_error) {
-                eprintln!("{}: ok", file.display());
+                say!("{}: ok", file.display());
             }
         }
     }

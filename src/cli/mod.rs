@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Like `println!`, but a closed pipe (`rpsdsl ... | head`) ends quietly
 /// instead of panicking.
@@ -30,6 +30,7 @@ mod run_cmd;
 mod screen;
 mod setup;
 mod simulate_cmd;
+mod term;
 
 use crate::agents;
 use crate::diagnostic::{self, Code, Diagnostic, Sources};
@@ -196,6 +197,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script: `rpsdsl completions bash > ~/.local/share/bash-completion/completions/rpsdsl`.
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command into a folder.
+    Man {
+        /// Write `rpsdsl.1` and a page per command (`rpsdsl-check.1`...) into
+        /// this folder, e.g. `~/.local/share/man/man1`, instead of printing
+        /// the first.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Runs the `rpsdsl` command line: parses the arguments, runs the command, and returns its exit code.
@@ -271,11 +285,45 @@ pub fn main() -> ExitCode {
             json,
         } => exact_cmd::exact(&file, &settings, budget, json),
         Command::Merge { reports, json } => merge_cmd::merge(&reports, json),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "rpsdsl", &mut out);
+            print_bytes(&out)
+        }
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Agents => {
             say!("{}", agents_listing().trim_end());
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `rpsdsl man`: the manual page on stdout, or every command's page in `dir`.
+fn man(dir: Option<&std::path::Path>) -> ExitCode {
+    let written = match dir {
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map(|()| print_bytes(&out))
+        }
+        Some(dir) => std::fs::create_dir_all(dir)
+            .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+            .map(|()| ExitCode::SUCCESS),
+    };
+    written.unwrap_or_else(|error| {
+        let place = dir.map_or("stdout".to_string(), |d| format!("`{}`", d.display()));
+        eprintln!("error: cannot write the manual pages to {place}: {error}");
+        ExitCode::from(1)
+    })
+}
+
+/// Writes generated text (a completion script, a man page) to stdout; a
+/// closed pipe ends quietly, as with `say!`.
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(bytes);
+    ExitCode::SUCCESS
 }
 
 /// `rpsdsl agents`: every agent with its parameters and defaults.
@@ -287,11 +335,11 @@ fn agents_listing() -> String {
     );
     for agent in agents::AGENTS {
         out.push_str(&format!("\n{}\n", agent.name));
-        out.push_str(&screen::wrap(agent.about, "    "));
+        out.push_str(&term::wrap(agent.about, "    "));
         for p in agent.params {
             out.push_str(&format!("    {}={}\n", p.name, p.default));
-            out.push_str(&screen::wrap(p.about, "        "));
-            out.push_str(&screen::wrap(&format!("values: {}", p.domain), "        "));
+            out.push_str(&term::wrap(p.about, "        "));
+            out.push_str(&term::wrap(&format!("values: {}", p.domain), "        "));
         }
     }
     out

@@ -4,9 +4,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use comfy_table::{ContentArrangement, Table, presets};
+
 use crate::check;
 
 use super::setup::load_game;
+use super::term;
 
 pub(crate) fn options(file: &Path) -> ExitCode {
     let (game, _) = match load_game(file, &[], None) {
@@ -18,28 +21,33 @@ pub(crate) fn options(file: &Path) -> ExitCode {
         say!("{} has no options", def.name);
         return ExitCode::SUCCESS;
     }
-    let rows: Vec<[String; 4]> = def
-        .options
-        .iter()
-        .zip(&game.options)
-        .map(|(option, value)| {
-            let mut shown = option.default.render(&option.ty);
-            if *value != option.default {
-                shown = format!("{} (default {shown})", value.render(&option.ty));
-            }
-            [
-                option.name.clone(),
-                check::describe_option_type(&option.ty),
-                shown,
-                option.description.clone(),
-            ]
-        })
-        .collect();
-    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
-    let (w0, w1, w2) = (width(0), width(1), width(2));
-    say!("{:w0$}  {:w1$}  {:w2$}  description", "option", "type", "value");
-    for [name, ty, value, description] in &rows {
-        say!("{name:w0$}  {ty:w1$}  {value:w2$}  {description}");
+    let rows = def.options.iter().zip(&game.options).map(|(option, value)| {
+        let mut shown = option.default.render(&option.ty);
+        if *value != option.default {
+            shown = format!("{} (default {shown})", value.render(&option.ty));
+        }
+        [
+            option.name.clone(),
+            check::describe_option_type(&option.ty),
+            shown,
+            option.description.clone(),
+        ]
+    });
+    let mut table = Table::new();
+    table
+        .load_style(presets::NOTHING)
+        .set_header(["option", "type", "value", "description"])
+        .add_rows(rows);
+    // On a terminal the descriptions wrap to its width; in a pipe or a file
+    // every option stays on one line, whatever the width.
+    if let Some(width) = term::stdout_width() {
+        table
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(u16::try_from(width).unwrap_or(u16::MAX));
     }
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    say!("{}", table.trim_fmt());
     ExitCode::SUCCESS
 }

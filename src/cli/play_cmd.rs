@@ -1,11 +1,11 @@
 //! `rpsdsl play`: a person plays one seat at the terminal against agents.
 //!
 //! The person sees only their seat's [`View`](crate::engine::View) and the
-//! events as their seat saw them (see [`screen`]). The loop reads lines from
-//! any `BufRead` and writes to any `Write`, so tests drive it through stdin;
-//! it needs no raw mode, so it works the same in a terminal and a pipe.
+//! events as their seat saw them (see [`screen`]). The loop reads answers
+//! from a line editor at a terminal, or plain lines from a pipe (see
+//! [`input`]), and writes to any `Write`, so tests drive it through stdin.
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -18,10 +18,12 @@ use crate::session::{self, Record};
 use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
 
 mod happened;
+mod input;
 mod seats;
 mod typed;
 
 use happened::{clash, tidy};
+use input::{Answers, Lines, Terminal};
 use seats::{parse_seat, players};
 use typed::{Typed, parse_typed};
 
@@ -73,9 +75,16 @@ pub(crate) fn play(
         }
     };
     let stdin = io::stdin();
-    // Typed input is not echoed through a pipe; echo it so the screen reads
-    // as a conversation.
-    let echo = !stdin.is_terminal();
+    // The line editor only where both ends are the terminal. Typed input is
+    // not echoed through a pipe; echo it so the screen reads as a conversation.
+    let terminal = stdin.is_terminal() && io::stdout().is_terminal();
+    let input: Box<dyn Answers> = match terminal.then(Terminal::new).flatten() {
+        Some(editor) => Box::new(editor),
+        None => Box::new(Lines {
+            input: stdin.lock(),
+            echo: !stdin.is_terminal(),
+        }),
+    };
     let rules = crate::text::printable_string(&file.display().to_string());
     let mut table = Table {
         game: &game,
@@ -83,9 +92,8 @@ pub(crate) fn play(
         human,
         seed,
         agents: players,
-        input: stdin.lock(),
+        input,
         out: io::stdout().lock(),
-        echo,
         events: vec![],
         decisions: vec![],
         steps: vec![],
@@ -106,15 +114,14 @@ enum Answer {
 }
 
 /// A game in progress between the person and the agents.
-struct Table<'a, R, W> {
+struct Table<'a, W> {
     game: &'a LoadedGame,
     rules: &'a str,
     human: Seat,
     seed: u64,
     agents: Vec<Box<dyn Agent>>,
-    input: R,
+    input: Box<dyn Answers + 'a>,
     out: W,
-    echo: bool,
     events: Vec<Event>,
     /// Every decision as a scenario scripts it, for the transcript.
     decisions: Vec<String>,
@@ -128,7 +135,7 @@ struct Table<'a, R, W> {
     svg: Option<PathBuf>,
 }
 
-impl<R: BufRead, W: Write> Table<'_, R, W> {
+impl<W: Write> Table<'_, W> {
     fn def(&self) -> &GameDef {
         &self.game.def
     }
@@ -253,19 +260,10 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         Ok(())
     }
 
-    /// The next line typed, echoed when the input is not a terminal;
-    /// `None` at the end of input. Bytes that are not UTF-8 become `�`, to
-    /// be refused like any other bad entry.
-    fn read_line(&mut self) -> io::Result<Option<String>> {
-        let mut bytes = vec![];
-        if self.input.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(None);
-        }
-        let line = String::from_utf8_lossy(&bytes).into_owned();
-        if self.echo {
-            writeln!(self.out, "{}", line.trim_end())?;
-        }
-        Ok(Some(line))
+    /// The next line typed after `prompt` (Tab completes one of
+    /// `choices`); `None` at the end of input.
+    fn read_line(&mut self, prompt: &str, choices: &[String]) -> io::Result<Option<String>> {
+        self.input.answer(&mut self.out, prompt, choices)
     }
 
     fn rule(&mut self) -> io::Result<()> {
@@ -386,11 +384,10 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
         } else {
             format!("Type 1-{} or a name", names.len())
         };
+        let choices: Vec<String> = names.iter().flatten().cloned().collect();
         let asked = Instant::now();
         let index = loop {
-            write!(self.out, "> ")?;
-            self.out.flush()?;
-            let Some(line) = self.read_line()? else {
+            let Some(line) = self.read_line("> ", &choices)? else {
                 return Ok(Answer::Gone);
             };
             match parse_typed(&line, &names, numbers) {
@@ -435,12 +432,8 @@ impl<R: BufRead, W: Write> Table<'_, R, W> {
             .find(|name| !Path::new(name).exists())
             .unwrap_or_else(|| "play.json".into());
         loop {
-            write!(
-                self.out,
-                "Save the transcript? Type a file name (y for {default}), or press Enter to skip: "
-            )?;
-            self.out.flush()?;
-            let Some(line) = self.read_line()? else {
+            let question = format!("Save the transcript? Type a file name (y for {default}), or press Enter to skip: ");
+            let Some(line) = self.read_line(&question, &[])? else {
                 writeln!(self.out)?;
                 return Ok(());
             };

@@ -75,6 +75,19 @@ pub(crate) fn parse_typed(line: &str, names: &[Vec<String>], numbers_are_values:
     }
 }
 
+/// The names among `names` that what was typed so far could be the start
+/// of, ignoring case, each once, in the order shown: what Tab offers.
+pub(crate) fn completions(names: &[String], typed: &str) -> Vec<String> {
+    let typed = typed.trim_start().to_lowercase();
+    let mut found: Vec<String> = vec![];
+    for name in names {
+        if name.to_lowercase().starts_with(&typed) && !found.contains(name) {
+            found.push(name.clone());
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +119,28 @@ mod tests {
         // Alike pieces share a label: the first is taken.
         let alike = names(&[&["Token"], &["Token"]]);
         assert_eq!(parse_typed("tok", &alike, false), Typed::Choice(0));
+    }
+
+    #[test]
+    fn tab_offers_the_names_that_start_with_what_was_typed() {
+        let shown: Vec<String> = [
+            "rock",
+            "paper",
+            "scissors",
+            "claim the face-up token",
+            "claim the face-down token",
+            "rock",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(completions(&shown, "r"), ["rock"], "each name once");
+        assert_eq!(completions(&shown, "SC"), ["scissors"], "any case");
+        assert_eq!(
+            completions(&shown, "claim the face-"),
+            ["claim the face-up token", "claim the face-down token"],
+            "names with spaces"
+        );
+        assert_eq!(completions(&shown, "").len(), 5, "all of them on an empty line");
+        assert!(completions(&shown, "x").is_empty());
     }
 }
