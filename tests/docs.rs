@@ -356,9 +356,10 @@ fn every_page_with_console_examples_is_run() {
     );
 }
 
-const CONSOLE_PAGES: [&str; 7] = [
+const CONSOLE_PAGES: [&str; 8] = [
     "README.md",
     "docs/house-rules.md",
+    "docs/pictures.md",
     "docs/play.md",
     "docs/scale.md",
     "docs/scenarios.md",
@@ -374,6 +375,11 @@ fn readme_console_examples() {
 #[test]
 fn house_rules_console_examples() {
     console::check_page("docs/house-rules.md");
+}
+
+#[test]
+fn pictures_console_examples() {
+    console::check_page("docs/pictures.md");
 }
 
 #[test]
