@@ -172,7 +172,7 @@ fn describe_board(decl: &BoardDecl, board: &Board) -> String {
                 name.name,
                 if *wraps { " wrapping" } else { "" }
             )),
-            GraphPart::Space(name) => Some(name.name.clone()),
+            GraphPart::Space { name, .. } => Some(name.name.clone()),
             GraphPart::Link(_) => None,
         })
         .collect();

@@ -418,3 +418,116 @@ fn names_are_escaped_in_the_picture() {
     assert_eq!(title.trim(), "Tic & <Tac> 'Toe'");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// RPS3 with its centre space moved by an `at (x, y)` hint.
+fn rps3_with_centre(hint: &str, name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let rules = std::fs::read_to_string("games/rps3.rules").unwrap();
+    let rules = rules.replacen("  space centre\n", &format!("  space centre {hint}\n"), 1);
+    assert!(rules.contains(hint), "the centre's declaration moved");
+    // The copy lives elsewhere: its `use` names the shipped prelude.
+    let prelude = format!("use \"{}/games/prelude/", env!("CARGO_MANIFEST_DIR"));
+    let rules = rules.replace("use \"prelude/", &prelude);
+    let path = dir.join("placed.rules");
+    std::fs::write(&path, rules).unwrap();
+    path
+}
+
+/// Where each space's name is written: (name, x, y).
+fn name_positions(svg: &str) -> Vec<(String, f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| {
+            let coordinate = |a| n.attribute(a)?.parse::<f64>().ok();
+            Some((n.text()?.trim().to_string(), coordinate("x")?, coordinate("y")?))
+        })
+        .collect()
+}
+
+#[test]
+fn a_position_hint_places_a_single_space() {
+    let outer = |names: &[(String, f64, f64)]| -> Vec<(f64, f64)> {
+        names
+            .iter()
+            .filter(|(n, _, _)| n.starts_with("outer "))
+            .map(|&(_, x, y)| (x, y))
+            .collect()
+    };
+    let centre = |names: &[(String, f64, f64)]| {
+        let found: Vec<_> = names.iter().filter(|(n, _, _)| n == "centre").collect();
+        assert_eq!(found.len(), 1, "one label `centre`");
+        (found[0].1, found[0].2)
+    };
+    // Without a hint the lone space sits in the middle of the rings.
+    let plain = name_positions(&out(&rpsdsl(&[
+        "render",
+        "games/rps3.rules",
+        "--seed",
+        "7",
+        "--at",
+        "0",
+    ])));
+    let ring = outer(&plain);
+    let middle_x = ring.iter().map(|p| p.0).sum::<f64>() / ring.len() as f64;
+    let top = ring.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+    let (x, y) = centre(&plain);
+    assert!((x - middle_x).abs() < 1.0 && y > top, "({x}, {y})");
+
+    // `at (0, -150)`: straight above the middle, beyond the outer ring.
+    let path = rps3_with_centre("at (0, -150)", "placed");
+    let svg = out(&rpsdsl(&["render", path.to_str().unwrap(), "--seed", "7", "--at", "0"]));
+    let placed = name_positions(&svg);
+    let ring = outer(&placed);
+    let middle_x = ring.iter().map(|p| p.0).sum::<f64>() / ring.len() as f64;
+    let top = ring.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+    let (x, y) = centre(&placed);
+    assert!((x - middle_x).abs() < 1.0, "centre at x {x}, middle {middle_x}");
+    assert!(y < top, "centre at y {y}, above the outer ring's top label at {top}");
+    // Play never reads the hint: the same seed gives the same game.
+    let moves = |file: &str| out(&rpsdsl(&["run", file, "--seed", "7"]));
+    assert_eq!(
+        moves("games/rps3.rules").lines().skip(1).collect::<Vec<_>>(),
+        moves(path.to_str().unwrap()).lines().skip(1).collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_position_hint_too_far_out_is_refused() {
+    let path = rps3_with_centre("at (5000, 0)", "placed-far");
+    let output = rpsdsl(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("rpsdsl::bad-board") && text.contains("too far out to draw"),
+        "{text}"
+    );
+    assert!(text.contains("-1000 to 1000"), "{text}");
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_board_without_rings_is_laid_out_by_its_hints() {
+    let svg = out(&rpsdsl(&[
+        "render",
+        "tests/games/placed_spaces.rules",
+        "--seed",
+        "7",
+        "--at",
+        "0",
+    ]));
+    let names = name_positions(&svg);
+    let at = |space: &str| {
+        let found: Vec<_> = names.iter().filter(|(n, _, _)| n == space).collect();
+        assert_eq!(found.len(), 1, "one label `{space}`: {names:?}");
+        (found[0].1, found[0].2)
+    };
+    let (harbour, market, castle, wood) = (at("harbour"), at("market"), at("castle"), at("wood"));
+    // x to the right and y down, as the hints say.
+    assert!(harbour.0 < market.0 && market.0 < castle.0, "{names:?}");
+    assert!(castle.1 < market.1 && market.1 < harbour.1, "{names:?}");
+    // The space without a hint does not take the middle, where `market` is.
+    let apart = (wood.0 - market.0).hypot(wood.1 - market.1);
+    assert!(apart > 60.0, "wood {wood:?} on top of market {market:?}");
+}

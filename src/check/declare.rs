@@ -587,7 +587,7 @@ impl Declarer {
                     }
                     if let ast::BoardShape::Graph(parts) = &board.shape {
                         let names = parts.iter().filter_map(|p| match p {
-                            ast::GraphPart::Ring { name, .. } | ast::GraphPart::Space(name) => Some(name),
+                            ast::GraphPart::Ring { name, .. } | ast::GraphPart::Space { name, .. } => Some(name),
                             ast::GraphPart::Link(_) => None,
                         });
                         for (g, name) in names.enumerate() {

@@ -250,6 +250,10 @@ pub(crate) struct SpaceGroup {
     pub len: u16,
     /// Spaces are named "outer 3"; a single `space` is named alone.
     pub numbered: bool,
+    /// `space centre at (x, y)`: where pictures draw a single space, in
+    /// units where the largest ring's radius is 100, from the board's
+    /// middle, x to the right and y down. Play never reads it.
+    pub at: Option<(i16, i16)>,
 }
 
 impl Board {

@@ -166,16 +166,24 @@ struct Circuit {
 
 /// A graph board: each ring a circle (the largest outside), its first
 /// space at the left and the rest counter-clockwise along the bottom; a
-/// lone space in the middle; every link an edge.
+/// lone space in the middle, or where its `at (x, y)` hint puts it; every
+/// link an edge.
 pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn {
     let slots = slots(def, b);
     let outer = 260.0;
     let mut rings: Vec<_> = board.groups.iter().filter(|g| g.numbered).collect();
     rings.sort_by_key(|g| std::cmp::Reverse(g.len));
+    // Single spaces placed by `at (x, y)`, in pixels from the middle.
+    let scale = outer / 100.0;
+    let hinted: Vec<(u16, f64, f64)> = board
+        .groups
+        .iter()
+        .filter_map(|g| g.at.map(|(x, y)| (g.first, f64::from(x) * scale, f64::from(y) * scale)))
+        .collect();
     let lone: Vec<u16> = board
         .groups
         .iter()
-        .filter(|g| !g.numbered)
+        .filter(|g| !g.numbered && g.at.is_none())
         .flat_map(|g| g.first..g.first + g.len)
         .collect();
     let mut circuits: Vec<Circuit> = rings
@@ -188,11 +196,13 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
             ring: true,
         })
         .collect();
-    // Lone spaces: one in the middle; several on a small circle of their own.
+    // Lone spaces without a hint: one in the middle; several (or one beside
+    // hinted ones) on a small circle of their own.
     let mut centre_space = None;
     match lone.len() {
         0 => {}
-        1 => centre_space = Some(lone[0]),
+        // The middle, unless a hint may have put a space there already.
+        1 if hinted.is_empty() => centre_space = Some(lone[0]),
         _ => {
             let radius = if rings.is_empty() { outer * 0.8 } else { outer * 0.22 };
             for &s in &lone {
@@ -205,7 +215,19 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
             }
         }
     }
-    let positions = place(board, &circuits, centre_space);
+    let mut positions = place(board, &circuits, centre_space);
+    for &(s, x, y) in &hinted {
+        positions[s as usize] = (y.atan2(x), x.hypot(y));
+    }
+    // The picture spans every ring and every space, so a hint may place a
+    // space beyond the largest ring, on whichever side.
+    let ring_extent = circuits.iter().filter(|c| c.ring).map(|c| c.radius).fold(0.0, f64::max);
+    let (mut left, mut top, mut right, mut bottom) = (-ring_extent, -ring_extent, ring_extent, ring_extent);
+    for &(angle, radius) in &positions {
+        let (x, y) = (radius * angle.cos(), radius * angle.sin());
+        (left, right) = (left.min(x), right.max(x));
+        (top, bottom) = (top.min(y), bottom.max(y));
+    }
     // Pieces as large as the tightest circle allows.
     let piece_r = circuits
         .iter()
@@ -214,10 +236,11 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
         .fold(30.0_f64, f64::min)
         .max(9.0);
     let margin = piece_r + 34.0;
-    let centre = outer + margin;
+    // Where the middle of the rings falls in the picture.
+    let (mid_x, mid_y) = (margin - left, margin - top);
     let at = |s: u16| {
         let (angle, radius) = positions[s as usize];
-        (centre + radius * angle.cos(), centre + radius * angle.sin())
+        (mid_x + radius * angle.cos(), mid_y + radius * angle.sin())
     };
     let ring_of = |s: u16| {
         circuits
@@ -275,15 +298,13 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
         let name = board.space_name(s);
         // Outside the outermost ring, inside the others (where there is
         // room), running away from the space so no piece covers it.
-        let named = if radius == 0.0 {
+        let placed_by_hint = hinted.iter().any(|&(h, _, _)| h == s);
+        let named = if radius == 0.0 || placed_by_hint {
             label(name, x, y + piece_r + 16.0, 11.0, MUTED)
         } else {
             let outward = if radius >= outer { 1.0 } else { -1.0 };
             let off = radius + outward * (piece_r + 8.0);
-            let (lx, ly) = (
-                centre + off * angle.cos(),
-                centre + off * angle.sin() + 4.0 * angle.sin(),
-            );
+            let (lx, ly) = (mid_x + off * angle.cos(), mid_y + off * angle.sin() + 4.0 * angle.sin());
             let side = angle.cos() * outward;
             let anchor = if side > 0.35 {
                 "start"
@@ -304,8 +325,8 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
     }
     Drawn {
         group: Group::new().set("class", "board").add(edges).add(spaces).add(pieces),
-        width: 2.0 * centre,
-        height: 2.0 * centre,
+        width: right - left + 2.0 * margin,
+        height: bottom - top + 2.0 * margin,
     }
 }
 

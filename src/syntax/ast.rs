@@ -245,10 +245,20 @@ pub(crate) enum GraphPart {
         count_span: Span,
         wraps: bool,
     },
-    /// `space centre`
-    Space(Ident),
+    /// `space centre`, or `space centre at (0, 0)` with a picture's hint
+    Space { name: Ident, at: Option<SpaceAt> },
     /// `link outer[i] -- inner[i / 2] where i % 2 == 0`
     Link(Box<LinkRule>),
+}
+
+/// `at (x, y)` after a single space: where a picture draws it.
+#[derive(Clone, Debug)]
+pub(crate) struct SpaceAt {
+    /// Saturated to `i64::MIN`/`MAX` when the digits overflow, so that the
+    /// checker's range check reports them.
+    pub x: i64,
+    pub y: i64,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -8,7 +8,31 @@ use crate::diagnostic::{Code, Diagnostic, nearest};
 use crate::ir::{self, grid};
 use crate::syntax::ast;
 
+/// How far from the middle `at (x, y)` may place a space: ten times the
+/// largest ring's radius.
+const MAX_POSITION: i64 = 1000;
+
 impl Declarer {
+    /// The picture position of `space NAME at (x, y)`, or a diagnostic when
+    /// it lies too far out to draw.
+    fn space_position(&mut self, at: &ast::SpaceAt) -> Option<(i16, i16)> {
+        let range = -MAX_POSITION..=MAX_POSITION;
+        if range.contains(&at.x)
+            && range.contains(&at.y)
+            && let (Ok(x), Ok(y)) = (i16::try_from(at.x), i16::try_from(at.y))
+        {
+            return Some((x, y));
+        }
+        self.diags.push(
+            Diagnostic::error(Code::BadBoard, "this position is too far out to draw")
+                .label(at.span, "here")
+                .help(format!(
+                    "positions run from -{MAX_POSITION} to {MAX_POSITION} on each axis, where 100 is the radius of the largest ring"
+                )),
+        );
+        None
+    }
+
     /// Builds a board's spaces and adjacency, or reports why it cannot be built.
     pub(super) fn board(&mut self, board: &ast::BoardDecl) -> Option<ir::Board> {
         match &board.shape {
@@ -28,6 +52,7 @@ impl Declarer {
                     cols,
                     lines: grid_lines(rows, cols),
                     groups: vec![ir::SpaceGroup {
+                        at: None,
                         name: board.name.name.clone(),
                         first: 0,
                         len: rows * cols,
@@ -66,7 +91,7 @@ impl Declarer {
                     }
                     (name, *count, true)
                 }
-                ast::GraphPart::Space(name) => (name, 1, false),
+                ast::GraphPart::Space { name, .. } => (name, 1, false),
                 ast::GraphPart::Link(_) => continue,
             };
             if let Some(first) = groups.iter().find(|g| g.name == name.name) {
@@ -97,11 +122,16 @@ impl Declarer {
                     edges.push((first + len - 1, first));
                 }
             }
+            let at = match part {
+                ast::GraphPart::Space { at: Some(at), .. } => self.space_position(at),
+                _ => None,
+            };
             groups.push(ir::SpaceGroup {
                 name: name.name.clone(),
                 first,
                 len,
                 numbered,
+                at,
             });
         }
         if groups.is_empty() {

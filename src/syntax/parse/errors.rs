@@ -215,7 +215,10 @@ pub(super) fn syntax_error(
         return (start.saturating_sub(1), diagnostic);
     }
     if let Some(open) = open {
-        if at_end || rest.starts_with('}') {
+        // Only when the file as a whole leaves a `{` open: a `}` that comes
+        // too early (after an unfinished statement) closes its block.
+        let unbalanced = BraceScanner::default().unclosed_at(text, text.len()).is_some();
+        if unbalanced && (at_end || rest.starts_with('}')) {
             diagnostic = unclosed_labels(diagnostic, file, text, braces, open);
         }
     } else if rest.starts_with('}') {

@@ -438,7 +438,10 @@ impl Ctx<'_> {
                     });
                     continue;
                 }
-                Rule::space_decl => GraphPart::Space(self.ident(parts.take(Rule::ident))),
+                Rule::space_decl => GraphPart::Space {
+                    name: self.ident(parts.take(Rule::ident)),
+                    at: parts.take_opt(Rule::placed_at).map(|at| self.placed_at(at)),
+                },
                 Rule::link_decl => {
                     let left = self.space_pattern(parts.take(Rule::space_pattern));
                     let right = self.space_pattern(parts.take(Rule::space_pattern));
@@ -468,6 +471,19 @@ impl Ctx<'_> {
             span,
             forward,
         }
+    }
+
+    fn placed_at(&self, pair: Pair<Rule>) -> SpaceAt {
+        let span = self.span(&pair);
+        let mut inner = Children::of(pair);
+        let mut coordinate = || {
+            let text = inner.take(Rule::coordinate).as_str();
+            text.parse::<i64>()
+                .unwrap_or(if text.starts_with('-') { i64::MIN } else { i64::MAX })
+        };
+        let x = coordinate();
+        let y = coordinate();
+        SpaceAt { x, y, span }
     }
 
     fn space_pattern(&self, pair: Pair<Rule>) -> SpacePattern {
