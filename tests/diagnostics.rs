@@ -54,6 +54,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("reserved_word_calls", "syntax"),
     ("roll_not_a_die", "not-a-die"),
     ("syntax_equals_for_compare", "syntax"),
+    ("syntax_unfinished_statement_before_brace", "syntax"),
     ("syntax_missing_brace", "syntax"),
     ("syntax_two_errors", "syntax"),
     ("syntax_unclosed_before_procedure", "syntax"),
