@@ -255,24 +255,12 @@ pub(crate) fn scores_now(def: &Game, obs: &Observation<'_>) -> Option<String> {
     Some(seats.join(" · "))
 }
 
-/// Wraps text at the screen's width, each line starting with `indent`.
+/// Wraps text at the terminal's width (a fixed width in a pipe, see
+/// [`crate::cli::term::wrap`]), each line starting with `indent`; nothing
+/// for empty text.
 pub(crate) fn wrap(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::from(indent);
-    for word in text.split_whitespace() {
-        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > WIDTH {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from(indent);
-        }
-        if line.len() > indent.len() {
-            line.push(' ');
-        }
-        line.push_str(word);
+    if text.trim().is_empty() {
+        return String::new();
     }
-    if line.len() > indent.len() {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    crate::cli::term::wrap(text, indent)
 }
