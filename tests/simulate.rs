@@ -389,6 +389,28 @@ fn a_run_where_every_game_stopped_shows_na_and_fails() {
         text.contains("Balance n/a (no game finished) -> n/a (no game finished)"),
         "{text}"
     );
+    // So does `merge` of shards that hold stopped games.
+    let dir = common::cli::scratch("simulate/merge_stopped");
+    let mut shards = vec![];
+    for shard in ["1/2", "2/2"] {
+        let shard_args = [&args[..], &["--json", "--allow-errors", "--shard", shard]].concat();
+        let out = rpsdsl(&shard_args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let path = dir.join(format!("shard{}.json", shards.len() + 1));
+        std::fs::write(&path, &out.stdout).unwrap();
+        shards.push(path.to_str().unwrap().to_string());
+    }
+    let merge_args: Vec<&str> = ["merge"].into_iter().chain(shards.iter().map(String::as_str)).collect();
+    let merged = rpsdsl(&merge_args);
+    assert_eq!(merged.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&merged.stderr);
+    assert!(
+        err.contains("error: 2 games stopped on an error (game-too-long)"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&merged.stdout).contains("balance n/a"));
+    let merged = rpsdsl(&[&merge_args[..], &["--allow-errors"]].concat());
+    assert_eq!(merged.status.code(), Some(0));
     // A run where games finish exits 0 without the flag.
     assert_eq!(
         rpsdsl(&["simulate", "games/rps.rules", "-n", "5"]).status.code(),

@@ -56,7 +56,9 @@ fn fail(file: &Path, text: Option<&str>, error: &MergeError) -> ExitCode {
     ExitCode::from(1)
 }
 
-pub(crate) fn merge(files: &[PathBuf], json: bool) -> ExitCode {
+/// Merges shard reports and prints the whole run's report; exits 1, as
+/// `simulate` does, when a game stopped on an error, unless `allow_errors`.
+pub(crate) fn merge(files: &[PathBuf], json: bool, allow_errors: bool) -> ExitCode {
     let mut reports = vec![];
     for file in files {
         let text = match super::read_record(
@@ -97,5 +99,5 @@ pub(crate) fn merge(files: &[PathBuf], json: bool) -> ExitCode {
     } else {
         say!("{}", total.to_text().trim_end());
     }
-    ExitCode::SUCCESS
+    super::simulate_cmd::stopped_status([&total], allow_errors)
 }

@@ -196,6 +196,9 @@ enum Command {
         /// Print the merged report as JSON.
         #[arg(long)]
         json: bool,
+        /// Exit 0 even when games stopped on an error (the report counts them either way).
+        #[arg(long)]
+        allow_errors: bool,
     },
     /// Print a shell completion script: `rpsdsl completions bash > ~/.local/share/bash-completion/completions/rpsdsl`.
     Completions {
@@ -284,7 +287,11 @@ pub fn main() -> ExitCode {
             budget,
             json,
         } => exact_cmd::exact(&file, &settings, budget, json),
-        Command::Merge { reports, json } => merge_cmd::merge(&reports, json),
+        Command::Merge {
+            reports,
+            json,
+            allow_errors,
+        } => merge_cmd::merge(&reports, json, allow_errors),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rpsdsl", &mut out);

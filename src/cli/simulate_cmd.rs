@@ -190,13 +190,18 @@ pub(crate) fn tell_notes<'a>(reports: impl IntoIterator<Item = &'a Report>) {
 /// The exit status after a run: 1 when a game stopped on an error (the
 /// report is printed first), unless `--allow-errors`.
 pub(crate) fn errors_status<'a>(reports: impl IntoIterator<Item = &'a Report>, args: &RunArgs) -> ExitCode {
+    stopped_status(reports, args.allow_errors)
+}
+
+/// [`errors_status`] for any command that prints reports (`merge` too).
+pub(crate) fn stopped_status<'a>(reports: impl IntoIterator<Item = &'a Report>, allow_errors: bool) -> ExitCode {
     let mut stopped = 0;
     let mut codes: Vec<&str> = vec![];
     for report in reports {
         stopped += report.stopped_games();
         codes.extend(report.stopped.keys().map(String::as_str));
     }
-    if stopped == 0 || args.allow_errors {
+    if stopped == 0 || allow_errors {
         return ExitCode::SUCCESS;
     }
     codes.sort_unstable();
