@@ -8,7 +8,7 @@ use svg::node::element::path::Data;
 use svg::node::element::{Circle, Group, Line, Path, Rectangle, Text};
 
 use super::face::{Known, disc};
-use super::style::{FELT, MUTED, RULE, round, words};
+use super::style::{FELT, MUTED, RULE, centred_text as label, round, words};
 use crate::engine::View;
 use crate::ir::{Board, FamilyIndex, GameDef, ZoneId};
 
@@ -31,16 +31,6 @@ pub(super) fn slots(def: &GameDef, b: u16) -> Vec<(&str, ZoneId)> {
 /// Whether the board is a grid (rows x columns), not a graph.
 pub(super) fn is_grid(board: &Board) -> bool {
     board.rows > 0 && board.rows as usize * board.cols as usize == board.spaces() as usize
-}
-
-fn label(content: impl Into<String>, x: f64, y: f64, size: f64, fill: &str) -> Text {
-    Text::new(content)
-        .set("x", round(x))
-        .set("y", round(y))
-        .set("font-size", size)
-        .set("text-anchor", "middle")
-        .set("dominant-baseline", "central")
-        .set("fill", fill)
 }
 
 /// Where the slots of one space sit around its centre, as offsets in units

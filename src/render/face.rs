@@ -2,9 +2,9 @@
 //! viewer does not know is drawn as its back, and nothing of its face
 //! reaches the picture.
 
-use svg::node::element::{Circle, Group, Rectangle, Text, Title};
+use svg::node::element::{Circle, Group, Rectangle, Title};
 
-use super::style::{self, BACK, MUTED, fitting_size, round};
+use super::style::{self, BACK, MUTED, centred_text as text, fitting_size, round};
 use crate::engine::PieceFace;
 use crate::ir::GameDef;
 
@@ -97,8 +97,8 @@ fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
     } else if face.owner.is_some() {
         longest(&mut def.seats.iter())
     } else {
-        // Types can be long (`CrownBonus`) beside short ones (`Tape`):
-        // sized alone, as if six letters at least, so none is huge or tiny.
+        // Type names can be long beside short ones: each is sized alone,
+        // as if six letters at least, so none is huge or tiny.
         6
     };
     peers.max(word.chars().count())
@@ -107,16 +107,6 @@ fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
 /// The small second line: the value beside a kind.
 fn second_text(def: &GameDef, face: &PieceFace) -> Option<String> {
     (face.kind.is_some() && shows_value(def, face)).then(|| face.value.to_string())
-}
-
-fn text(content: impl Into<String>, x: f64, y: f64, size: f64, fill: &str) -> Text {
-    Text::new(content)
-        .set("x", round(x))
-        .set("y", round(y))
-        .set("font-size", size)
-        .set("text-anchor", "middle")
-        .set("dominant-baseline", "central")
-        .set("fill", fill)
 }
 
 /// `?` for a piece shown from the back or not at all.

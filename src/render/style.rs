@@ -1,5 +1,7 @@
 //! Colours, fonts and text sizes shared by every part of a picture.
 
+use svg::node::element::Text;
+
 use crate::ir::{GameDef, Seat};
 
 /// The one font family: what every browser has.
@@ -122,4 +124,15 @@ pub(super) fn round(v: f64) -> f64 {
 /// A name as written in the rules, for people: `draw_pile` reads "draw pile".
 pub(super) fn words(name: &str) -> String {
     name.replace('_', " ")
+}
+
+/// Text centred on `(x, y)`, both ways.
+pub(super) fn centred_text(content: impl Into<String>, x: f64, y: f64, size: f64, fill: &str) -> Text {
+    Text::new(content)
+        .set("x", round(x))
+        .set("y", round(y))
+        .set("font-size", size)
+        .set("text-anchor", "middle")
+        .set("dominant-baseline", "central")
+        .set("fill", fill)
 }
