@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
-use crate::engine::lower::{Ins, lower};
+use crate::engine::lower::{Program, lower};
 use crate::ir::GameDef;
 use crate::script::Script;
 
@@ -25,7 +25,7 @@ pub struct Game {
     /// The compiled hooks, if the rules declare any.
     pub(crate) script: Option<Script>,
     /// The flow program as the interpreter runs it (see [`lower`]).
-    pub(crate) program: Vec<Ins>,
+    pub(crate) program: Program,
     /// Per piece definition, whether another one has the same identity
     /// ([`GameDef::same_identity`]): only such pieces can be alike in a
     /// menu of choices.

@@ -12,7 +12,8 @@
 //! it meant. A run is fused only when no jump lands inside it, and the
 //! interpreter points an error inside a run at the op that failed.
 
-use crate::ir::{GameDef, Op};
+use crate::ir::grid::{DIRECTIONS, NO_SPACE};
+use crate::ir::{Board, ChoiceKind, GameDef, Op};
 
 /// A comparison, as in [`Op::Eq`] to [`Op::Ge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,6 +159,34 @@ pub(crate) enum Ins {
         value: i16,
         target: u32,
     },
+    /// `Load(a) Load(b) <arith>`
+    LoadLoadArith { a: u16, b: u16, arith: Arith },
+    /// `Push(value) <arith> Store(slot)`
+    ArithConstStore { arith: Arith, value: i32, slot: u16 },
+    /// `Load(space) Load(direction) Step(board) Store(to)`: "there = here + way".
+    StepLocal {
+        board: u16,
+        space: u16,
+        direction: u16,
+        to: u16,
+    },
+    /// `Load(piece) SpaceOf(board) Store(to)`: "here = space of pawn".
+    SpaceOfLocal { board: u16, piece: u16, to: u16 },
+    /// `Load(seat) Load(param)... ActionValue { .. } ChoiceAdd`, as
+    /// [`Program::offers`]`[offer]` spells it out, `len` ops in all: one
+    /// candidate move of a menu offered.
+    OfferAction { offer: u16, len: u16 },
+    /// A loop's `Jump(head)` back to its test, `head` (`back` ops before
+    /// the jump) holding a [`Ins::LocalCmpConstJump`] with these fields:
+    /// counts the round and runs the test at once.
+    JumpLocalCmp {
+        slot: u16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+        back: u16,
+    },
     /// A loop's `Jump(head)` back to its `Next { value, last, exit }`:
     /// counts the round and takes the loop step at once.
     JumpNext {
@@ -185,7 +214,8 @@ const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 impl Ins {
     pub(crate) fn len(self) -> usize {
         match self {
-            Ins::Op(_) | Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } => 1,
+            Ins::Op(_) | Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } | Ins::JumpLocalCmp { .. } => 1,
+            Ins::OfferAction { len, .. } => len as usize,
             Ins::LoadLoad(..)
             | Ins::LoadConst { .. }
             | Ins::StoreLoad { .. }
@@ -194,50 +224,180 @@ impl Ins {
             | Ins::ArithConst { .. }
             | Ins::CmpJump { .. }
             | Ins::ZoneSize(_) => 2,
-            Ins::CmpConstJump { .. } | Ins::LocalZoneSize { .. } => 3,
-            Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } => 4,
+            Ins::CmpConstJump { .. }
+            | Ins::LocalZoneSize { .. }
+            | Ins::LoadLoadArith { .. }
+            | Ins::ArithConstStore { .. }
+            | Ins::SpaceOfLocal { .. } => 3,
+            Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } | Ins::StepLocal { .. } => 4,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
         }
     }
 }
 
-/// The lowered program of a definition: one instruction per op of
-/// `def.code`, at the same index.
-pub(crate) fn lower(def: &GameDef) -> Vec<Ins> {
+/// What the interpreter runs for a definition: the lowered program and the
+/// tables its instructions read, built once with the game.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// One instruction per op of `def.code`, at the same index.
+    pub(crate) ins: Vec<Ins>,
+    /// The candidate moves [`Ins::OfferAction`] offers.
+    pub(crate) offers: Vec<Offer>,
+    /// Per board, where a step from each space leads ([`Op::Step`]).
+    pub(crate) steps: Vec<Steps>,
+}
+
+/// The most parameters of an action [`Ins::OfferAction`] offers in one go;
+/// a larger action is offered op by op.
+pub(crate) const MAX_OFFER_PARAMS: usize = 8;
+
+/// One [`Ins::OfferAction`]: the menu entry offered, and the locals holding
+/// the seat and the action's parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Offer {
+    pub(crate) decision: u16,
+    pub(crate) entry: u16,
+    pub(crate) seat: u16,
+    pub(crate) params: Vec<u16>,
+}
+
+/// A grid board's steps, looked up rather than worked out from rows and
+/// columns at every step of a move generator.
+#[derive(Debug)]
+pub(crate) struct Steps {
+    /// Per space, the space one step away in each compass direction, or
+    /// [`NO_SPACE`].
+    to: Vec<[i16; DIRECTIONS.len()]>,
+}
+
+impl Steps {
+    fn of(board: &Board) -> Steps {
+        let to = (0..board.spaces())
+            .map(|space| {
+                std::array::from_fn(|direction| {
+                    // A board has at most 4096 spaces (see `Board::spaces`).
+                    board.step(i64::from(space), direction as i64) as i16
+                })
+            })
+            .collect();
+        Steps { to }
+    }
+
+    /// The same as [`Board::step`]: one step from `space` toward
+    /// `direction`, or [`NO_SPACE`].
+    #[inline(always)]
+    pub(crate) fn step(&self, space: i64, direction: i64) -> i64 {
+        let (Ok(space), Ok(direction)) = (usize::try_from(space), usize::try_from(direction)) else {
+            return NO_SPACE;
+        };
+        match self.to.get(space).and_then(|to| to.get(direction)) {
+            Some(&to) => i64::from(to),
+            None => NO_SPACE,
+        }
+    }
+}
+
+/// The lowered program of a definition, and its tables.
+pub(crate) fn lower(def: &GameDef) -> Program {
     let code = &def.code;
     let landed = landing_sites(def);
     let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+    let mut offers: Vec<Offer> = vec![];
     let mut pc = 0;
     while pc < code.len() {
         // Fuse only a run nothing jumps into; it may be jumped to itself.
         let free = |len: usize| pc + len <= code.len() && (pc + 1..pc + len).all(|at| !landed[at]);
-        let fused = [6, 4, 3, 2]
-            .into_iter()
-            .filter(|&len| free(len))
-            .find_map(|len| fuse(&code[pc..pc + len]));
+        let offered = offer_run(def, &code[pc..])
+            .filter(|(_, len)| free(*len))
+            .and_then(|(offer, len)| {
+                let ins = Ins::OfferAction {
+                    offer: u16::try_from(offers.len()).ok()?,
+                    len: u16::try_from(len).ok()?,
+                };
+                offers.push(offer);
+                Some(ins)
+            });
+        let fused = offered.or_else(|| {
+            [6, 4, 3, 2]
+                .into_iter()
+                .filter(|&len| free(len))
+                .find_map(|len| fuse(&code[pc..pc + len]))
+        });
         match fused {
             Some(ins) => {
                 program[pc] = ins;
                 pc += ins.len();
             }
             None => {
-                program[pc] = thread_back_jump(code, pc);
+                program[pc] = thread_back_jump(code, &program, pc);
                 pc += 1;
             }
         }
     }
-    program
+    Program {
+        ins: program,
+        offers,
+        steps: def.boards.iter().map(Steps::of).collect(),
+    }
 }
 
-/// The op at `pc` itself, or, for a loop's jump back to its step, the jump
-/// and the step in one instruction.
-fn thread_back_jump(code: &[Op], pc: usize) -> Ins {
+/// The [`Offer`] of a run `Load(seat) Load(param)... ActionValue ChoiceAdd`
+/// at the start of `code`, loading exactly the action's parameters, and the
+/// run's length.
+fn offer_run(def: &GameDef, code: &[Op]) -> Option<(Offer, usize)> {
+    let loads = code.iter().take_while(|op| matches!(op, Op::Load(_))).count();
+    let (Op::ActionValue { decision, entry }, Op::ChoiceAdd) = (*code.get(loads)?, *code.get(loads + 1)?) else {
+        return None;
+    };
+    let ChoiceKind::Actions(actions) = &def.decisions.get(decision as usize)?.kind else {
+        return None;
+    };
+    let params = actions.get(entry as usize)?.params.len();
+    // The seat and the parameters, and nothing else loaded before them.
+    if params > MAX_OFFER_PARAMS || loads != params + 1 {
+        return None;
+    }
+    let slot = |op: &Op| match *op {
+        Op::Load(slot) => slot,
+        _ => unreachable!("counted as loads above"),
+    };
+    let offer = Offer {
+        decision,
+        entry,
+        seat: slot(&code[0]),
+        params: code[1..loads].iter().map(slot).collect(),
+    };
+    Some((offer, loads + 2))
+}
+
+/// The op at `pc` itself, or, for a loop's jump back to its step or its
+/// test, the jump and the step or test in one instruction.
+fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
     let op = code[pc];
     let Op::Jump(head) = op else {
         return Ins::Op(op);
     };
     if head as usize > pc {
         return Ins::Op(op);
+    }
+    if let Ins::LocalCmpConstJump {
+        slot,
+        cmp,
+        when,
+        value,
+        target,
+    } = program[head as usize]
+        && let Ok(value) = i16::try_from(value)
+        && let Ok(back) = u16::try_from(pc - head as usize)
+    {
+        return Ins::JumpLocalCmp {
+            slot,
+            cmp,
+            when,
+            value,
+            target,
+            back,
+        };
     }
     match code[head as usize] {
         Op::Next { value, last, exit } => Ins::JumpNext {
@@ -309,6 +469,11 @@ fn fuse(run: &[Op]) -> Option<Ins> {
                 target,
             }
         }
+        [Op::Push(v), arith, Op::Store(slot)] => Ins::ArithConstStore {
+            arith: Arith::of(arith)?,
+            value: small(v)?,
+            slot,
+        },
         [Op::Push(v), cmp, j] => {
             let (when, target) = jump(j)?;
             Ins::CmpConstJump {
@@ -318,7 +483,19 @@ fn fuse(run: &[Op]) -> Option<Ins> {
                 target,
             }
         }
+        [Op::Load(space), Op::Load(direction), Op::Step(board), Op::Store(to)] => Ins::StepLocal {
+            board,
+            space,
+            direction,
+            to,
+        },
         [Op::Load(slot), Op::ZoneOf(family), Op::Size] => Ins::LocalZoneSize { slot, family },
+        [Op::Load(a), Op::Load(b), arith] => Ins::LoadLoadArith {
+            a,
+            b,
+            arith: Arith::of(arith)?,
+        },
+        [Op::Load(piece), Op::SpaceOf(board), Op::Store(to)] => Ins::SpaceOfLocal { board, piece, to },
         [Op::ZoneOf(family), Op::Size] => Ins::ZoneSize(family),
         [Op::Load(a), Op::Load(b)] => Ins::LoadLoad(a, b),
         [Op::Load(slot), Op::Push(v)] => Ins::LoadConst { slot, value: small(v)? },
@@ -375,6 +552,10 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
                 | Op::ZoneOf(_)
                 | Op::Size
                 | Op::CellAt(_)
+                | Op::Step(_)
+                | Op::SpaceOf(_)
+                | Op::ActionValue { .. }
+                | Op::ChoiceAdd
                 | Op::JumpIfFalse(_)
                 | Op::JumpIfTrue(_)
         ) || Cmp::of(*op).is_some()

@@ -406,14 +406,15 @@ impl State {
     /// Who may know how many choices `seat` is offered now: `seat` itself,
     /// and every seat that knows every piece in play. Anyone else cannot
     /// tell that the count does not depend on a piece hidden from it.
-    /// This runs at every decision, so it stops at the first piece that
-    /// leaves no other seat knowing everything (in a game with secrets that
-    /// is usually one of the first few).
+    /// Every piece lies in some zone (the box included), so this reads the
+    /// pieces in number order. It runs at every decision, so it stops at
+    /// the first piece that leaves no other seat knowing everything: the
+    /// pieces read after it could not add a seat.
     fn count_seen_by(&self, def: &GameDef, seat: Seat) -> u32 {
         let own = 1 << seat;
         let mut everything = def.all_seats_mask();
-        for &p in self.zones.iter().flatten() {
-            everything &= self.known[p as usize];
+        for &known in &self.known {
+            everything &= known;
             if everything & !own == 0 {
                 break;
             }
@@ -554,14 +555,14 @@ impl State {
             }
         }
         for &seat in ask.who.iter() {
-            let mine: Vec<&Choice> = choices.iter().filter(|c| c.seat == seat).collect();
-            if mine.len() != 1 {
+            let mut mine = choices.iter().filter(|c| c.seat == seat);
+            let (Some(choice), None) = (mine.next(), mine.next()) else {
                 return Err(IllegalAction::WrongChoices {
                     expected: ask.who.iter().map(|&s| def.seat_name(s)).collect::<Vec<_>>().join(", "),
                 });
-            }
+            };
             let offered = &self.offers[seat as usize];
-            if !offered.contains(&mine[0].value) {
+            if !offered.contains(&choice.value) {
                 // Named as the chooser knows the pieces: an error must not
                 // tell them what they may not know.
                 let piece = |p: PieceId| {
@@ -573,7 +574,7 @@ impl State {
                 };
                 return Err(IllegalAction::NotOffered {
                     seat: def.seat_name(seat).to_string(),
-                    choice: def.choice_label_with(ask.decision, mine[0].value, &piece),
+                    choice: def.choice_label_with(ask.decision, choice.value, &piece),
                     legal: offered
                         .iter()
                         .map(|&v| def.choice_label_with(ask.decision, v, &piece))

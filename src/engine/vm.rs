@@ -2,7 +2,7 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 use super::events::{EndReason, Event};
-use super::lower::Ins;
+use super::lower::{Ins, MAX_OFFER_PARAMS};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
@@ -114,6 +114,36 @@ impl State {
             def,
             Code::NoSuchSpace,
             "there is no space there: it is off the board (test it first with `exists`)".into(),
+        )
+    }
+
+    /// The space of `board` that `piece` stands on, or `None` when it is
+    /// elsewhere.
+    fn space_of(&self, def: &GameDef, board: u16, piece: PieceId) -> Option<i64> {
+        let zone = &def.zones[self.piece_zone[piece as usize] as usize];
+        (def.families[zone.family as usize].by == FamilyIndex::PerSpace(board)).then_some(zone.index as i64)
+    }
+
+    /// Asking for the space of a piece that is not on the board.
+    fn not_on_board(&self, def: &GameDef, board: u16, piece: PieceId) -> RuntimeError {
+        self.error(
+            def,
+            Code::NotOnBoard,
+            format!(
+                "{} is in `{}`, not on board `{}`",
+                def.piece_label(self.face[piece as usize]),
+                def.zone_name(self.piece_zone[piece as usize]),
+                def.boards[board as usize].name
+            ),
+        )
+    }
+
+    /// An action value that cannot be packed.
+    fn bad_action(&self, def: &GameDef) -> RuntimeError {
+        self.error(
+            def,
+            Code::BadAction,
+            "an action's number parameter is outside 0 to 65535".into(),
         )
     }
 
@@ -470,8 +500,10 @@ impl State {
             if k >= zones {
                 return false;
             }
-            let family = &def.families[board.slots[(k % slots) as usize] as usize];
-            let pieces = &self.zones[(family.first as i64 + k / slots) as usize];
+            // Most boards have one slot per space: no division then.
+            let (space, slot) = if slots == 1 { (k, 0) } else { (k / slots, k % slots) };
+            let family = &def.families[board.slots[slot as usize] as usize];
+            let pieces = &self.zones[(family.first as i64 + space) as usize];
             if i >= pieces.len() {
                 at = (k + 1) << 16;
                 continue;
@@ -522,11 +554,11 @@ impl State {
     /// ends the inner loop, so the outer one looks at them again.
     fn exec(&mut self, def: &Game, events: &mut Vec<Event>, stop_depth: usize) -> Result<Stop, RuntimeError> {
         debug_assert_eq!(
-            def.program.len(),
+            def.program.ins.len(),
             def.code.len(),
             "the program is lowered from this code"
         );
-        let program = &def.program[..];
+        let program = &def.program.ins[..];
         loop {
             if self.frames.len() <= stop_depth {
                 return Ok(Stop::Returned);
@@ -766,7 +798,8 @@ impl State {
                     Ins::Op(Op::Step(board)) => {
                         let direction = self.pop();
                         let space = self.pop();
-                        self.stack.push(def.boards[board as usize].step(space, direction));
+                        self.stack
+                            .push(def.program.steps[board as usize].step(space, direction));
                     }
                     Ins::Op(Op::Forward { board, backward }) => {
                         let seat = self.pop();
@@ -913,6 +946,93 @@ impl State {
                             }
                         }
                         pc += 1;
+                    }
+                    Ins::LoadLoadArith { a, b, arith } => {
+                        let x = self.locals[locals_base + a as usize];
+                        let y = self.locals[locals_base + b as usize];
+                        match arith.apply(x, y) {
+                            Some(v) => self.stack.push(v),
+                            None => {
+                                // Point at the arithmetic, the third op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
+                                return Err(self.arithmetic_error(def, arith.op(), x, y));
+                            }
+                        }
+                        pc += 2;
+                    }
+                    Ins::ArithConstStore { arith, value, slot } => {
+                        let a = self.pop();
+                        match arith.apply(a, i64::from(value)) {
+                            Some(v) => self.locals[locals_base + slot as usize] = v,
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
+                            }
+                        }
+                        pc += 2;
+                    }
+                    Ins::StepLocal {
+                        board,
+                        space,
+                        direction,
+                        to,
+                    } => {
+                        let space = self.locals[locals_base + space as usize];
+                        let direction = self.locals[locals_base + direction as usize];
+                        self.locals[locals_base + to as usize] =
+                            def.program.steps[board as usize].step(space, direction);
+                        pc += 3;
+                    }
+                    Ins::SpaceOfLocal { board, piece, to } => {
+                        let piece = ChoiceValue::from_raw(self.locals[locals_base + piece as usize]).piece_id();
+                        match self.space_of(def, board, piece) {
+                            Some(space) => self.locals[locals_base + to as usize] = space,
+                            None => {
+                                // Point at the `SpaceOf`, the second op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                                return Err(self.not_on_board(def, board, piece));
+                            }
+                        }
+                        pc += 2;
+                    }
+                    Ins::OfferAction { offer, len } => {
+                        let offer = &def.program.offers[offer as usize];
+                        let mut params = [0; MAX_OFFER_PARAMS];
+                        for (param, &slot) in params.iter_mut().zip(&offer.params) {
+                            *param = self.locals[locals_base + slot as usize];
+                        }
+                        let ChoiceKind::Actions(actions) = &def.decisions[offer.decision as usize].kind else {
+                            unreachable!("the checker gives action values to action decisions")
+                        };
+                        match ChoiceValue::action(actions, offer.entry as usize, &params[..offer.params.len()]) {
+                            Some(value) => {
+                                let seat = self.locals[locals_base + offer.seat as usize];
+                                self.offers[seat as usize].push(value.raw());
+                            }
+                            None => {
+                                // Point at the `ActionValue`, the run's last op but one.
+                                self.frames.last_mut().expect("frame").pc = (pc + len as usize - 2) as u32;
+                                return Err(self.bad_action(def));
+                            }
+                        }
+                        pc += len as usize - 1;
+                    }
+                    Ins::JumpLocalCmp {
+                        slot,
+                        cmp,
+                        when,
+                        value,
+                        target,
+                        back,
+                    } => {
+                        self.count_round(def, pc)?;
+                        let a = self.locals[locals_base + slot as usize];
+                        // The test is four ops long, from `back` ops before the jump.
+                        pc = if cmp.holds(a, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            pc - 1 - back as usize + 4
+                        };
                     }
                     Ins::Op(op) => {
                         self.frames.last_mut().expect("frame").pc = pc as u32;
@@ -1076,20 +1196,10 @@ impl State {
             }
             Op::SpaceOf(board) => {
                 let piece = self.pop_piece();
-                let zone = &def.zones[self.piece_zone[piece as usize] as usize];
-                if def.families[zone.family as usize].by != FamilyIndex::PerSpace(board) {
-                    return Err(self.error(
-                        def,
-                        Code::NotOnBoard,
-                        format!(
-                            "{} is in `{}`, not on board `{}`",
-                            def.piece_label(self.face[piece as usize]),
-                            def.zone_name(self.piece_zone[piece as usize]),
-                            def.boards[board as usize].name
-                        ),
-                    ));
+                match self.space_of(def, board, piece) {
+                    Some(space) => self.stack.push(space),
+                    None => return Err(self.not_on_board(def, board, piece)),
                 }
-                self.stack.push(zone.index as i64);
             }
             Op::SpaceIn { first, len } => {
                 let i = self.pop();
@@ -1115,16 +1225,12 @@ impl State {
                 let (key, owner) = self.pop_matcher(matcher);
                 let first = def.families[family as usize].first;
                 let board = &def.boards[board as usize];
-                // Each space is tested once: the walk asks about most spaces
-                // several times (once per direction, and as a run's start).
-                let holds: Vec<bool> = (0..board.spaces())
-                    .map(|space| {
-                        self.zones[(first + space) as usize]
-                            .iter()
-                            .any(|&p| self.matches(def, matcher, p, key, owner))
-                    })
-                    .collect();
-                let run = board.longest_run(|space| holds[space as usize]);
+                // `longest_run` tests each space once.
+                let run = board.longest_run(|space| {
+                    self.zones[(first + space) as usize]
+                        .iter()
+                        .any(|&p| self.matches(def, matcher, p, key, owner))
+                });
                 self.stack.push(run);
             }
             Op::CountOnBoard { board, matcher } => {
@@ -1151,13 +1257,7 @@ impl State {
                 self.stack.truncate(at);
                 match value {
                     Some(v) => self.stack.push(v.raw()),
-                    None => {
-                        return Err(self.error(
-                            def,
-                            Code::BadAction,
-                            "an action's number parameter is outside 0 to 65535".into(),
-                        ));
-                    }
+                    None => return Err(self.bad_action(def)),
                 }
             }
             Op::Table(table) => {
