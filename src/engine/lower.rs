@@ -159,6 +159,71 @@ pub(crate) enum Ins {
         value: i16,
         target: u32,
     },
+    // The ops the inner loop runs most, each an instruction of its own: an
+    // `Ins::Op` is dispatched twice, on the instruction, then on the op.
+    /// [`Op::Push`]
+    Push(i64),
+    /// [`Op::Load`]
+    Load(u16),
+    /// [`Op::Store`]
+    Store(u16),
+    /// [`Op::LoadAt`]
+    LoadAt(u16),
+    /// [`Op::LoadVar`]
+    LoadVar(u16),
+    /// [`Op::Jump`]
+    Jump(u32),
+    /// [`Op::JumpIfFalse`]
+    JumpIfFalse(u32),
+    /// [`Op::JumpIfTrue`]
+    JumpIfTrue(u32),
+    /// [`Op::Next`]
+    Next { value: u16, last: u16, exit: u32 },
+    /// [`Op::NextNeighbour`]
+    NextNeighbour {
+        board: u16,
+        from: u16,
+        value: u16,
+        exit: u32,
+    },
+    /// [`Op::NextPiece`]
+    NextPiece {
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        exit: u32,
+    },
+    /// [`Op::NextOnBoard`]
+    NextOnBoard {
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+        exit: u32,
+    },
+    /// [`Op::ZoneOf`]
+    ZoneOf(u16),
+    /// [`Op::Size`]
+    Size,
+    /// [`Op::ChoiceAdd`]
+    ChoiceAdd,
+    /// [`Op::CellAt`]
+    CellAt(u16),
+    /// [`Op::Step`]
+    Step(u16),
+    /// [`Op::Forward`]
+    Forward { board: u16, backward: bool },
+    /// [`Op::ActionEntry`]
+    ActionEntry(u16),
+    /// [`Op::ActionParam`]
+    ActionParam { decision: u16, entry: u16, param: u8 },
+    /// [`Op::KindAt`]
+    KindAt(u16),
+    /// [`Op::Beats`]
+    Beats,
+    /// [`Op::Opponent`] and [`Op::NextSeat`], which run alike.
+    NextSeat,
     /// `Load(a) Load(b) <arith>`
     LoadLoadArith { a: u16, b: u16, arith: Arith },
     /// `Push(value) <arith> Store(slot)`
@@ -214,8 +279,32 @@ const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 impl Ins {
     pub(crate) fn len(self) -> usize {
         match self {
-            Ins::Op(_) | Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } | Ins::JumpLocalCmp { .. } => 1,
+            Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } | Ins::JumpLocalCmp { .. } => 1,
             Ins::OfferAction { len, .. } => len as usize,
+            Ins::Op(_)
+            | Ins::Push(_)
+            | Ins::Load(_)
+            | Ins::Store(_)
+            | Ins::LoadAt(_)
+            | Ins::LoadVar(_)
+            | Ins::Jump(_)
+            | Ins::JumpIfFalse(_)
+            | Ins::JumpIfTrue(_)
+            | Ins::Next { .. }
+            | Ins::NextNeighbour { .. }
+            | Ins::NextPiece { .. }
+            | Ins::NextOnBoard { .. }
+            | Ins::ZoneOf(_)
+            | Ins::Size
+            | Ins::ChoiceAdd
+            | Ins::CellAt(_)
+            | Ins::Step(_)
+            | Ins::Forward { .. }
+            | Ins::ActionEntry(_)
+            | Ins::ActionParam { .. }
+            | Ins::KindAt(_)
+            | Ins::Beats
+            | Ins::NextSeat => 1,
             Ins::LoadLoad(..)
             | Ins::LoadConst { .. }
             | Ins::StoreLoad { .. }
@@ -329,7 +418,10 @@ pub(crate) fn lower(def: &GameDef) -> Program {
                 pc += ins.len();
             }
             None => {
-                program[pc] = thread_back_jump(code, &program, pc);
+                program[pc] = match thread_back_jump(code, &program, pc) {
+                    Ins::Op(op) => single(op),
+                    ins => ins,
+                };
                 pc += 1;
             }
         }
@@ -338,6 +430,71 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         ins: program,
         offers,
         steps: def.boards.iter().map(Steps::of).collect(),
+    }
+}
+
+/// The instruction for one op alone: its own, for the ops the inner loop
+/// runs most, else [`Ins::Op`].
+fn single(op: Op) -> Ins {
+    match op {
+        Op::Push(v) => Ins::Push(v),
+        Op::Load(slot) => Ins::Load(slot),
+        Op::Store(slot) => Ins::Store(slot),
+        Op::LoadAt(base) => Ins::LoadAt(base),
+        Op::LoadVar(slot) => Ins::LoadVar(slot),
+        Op::Jump(t) => Ins::Jump(t),
+        Op::JumpIfFalse(t) => Ins::JumpIfFalse(t),
+        Op::JumpIfTrue(t) => Ins::JumpIfTrue(t),
+        Op::Next { value, last, exit } => Ins::Next { value, last, exit },
+        Op::NextNeighbour {
+            board,
+            from,
+            value,
+            exit,
+        } => Ins::NextNeighbour {
+            board,
+            from,
+            value,
+            exit,
+        },
+        Op::NextPiece {
+            zone,
+            index,
+            value,
+            filter,
+            exit,
+        } => Ins::NextPiece {
+            zone,
+            index,
+            value,
+            filter,
+            exit,
+        },
+        Op::NextOnBoard {
+            board,
+            cursor,
+            value,
+            filter,
+            exit,
+        } => Ins::NextOnBoard {
+            board,
+            cursor,
+            value,
+            filter,
+            exit,
+        },
+        Op::ZoneOf(family) => Ins::ZoneOf(family),
+        Op::Size => Ins::Size,
+        Op::ChoiceAdd => Ins::ChoiceAdd,
+        Op::CellAt(board) => Ins::CellAt(board),
+        Op::Step(board) => Ins::Step(board),
+        Op::Forward { board, backward } => Ins::Forward { board, backward },
+        Op::ActionEntry(decision) => Ins::ActionEntry(decision),
+        Op::ActionParam { decision, entry, param } => Ins::ActionParam { decision, entry, param },
+        Op::KindAt(set) => Ins::KindAt(set),
+        Op::Beats => Ins::Beats,
+        Op::Opponent | Op::NextSeat => Ins::NextSeat,
+        op => Ins::Op(op),
     }
 }
 

@@ -573,7 +573,7 @@ impl State {
                 let ins = program[pc];
                 pc += 1;
                 match ins {
-                    Ins::Op(Op::Push(v)) => self.stack.push(v),
+                    Ins::Push(v) => self.stack.push(v),
                     Ins::Op(Op::Pop) => {
                         self.pop();
                     }
@@ -581,16 +581,16 @@ impl State {
                         let v = *self.stack.last().expect("balanced");
                         self.stack.push(v);
                     }
-                    Ins::Op(Op::Load(slot)) => self.stack.push(self.locals[locals_base + slot as usize]),
-                    Ins::Op(Op::Store(slot)) => {
+                    Ins::Load(slot) => self.stack.push(self.locals[locals_base + slot as usize]),
+                    Ins::Store(slot) => {
                         let v = self.pop();
                         self.locals[locals_base + slot as usize] = v;
                     }
-                    Ins::Op(Op::LoadAt(base)) => {
+                    Ins::LoadAt(base) => {
                         let i = self.pop();
                         self.stack.push(self.locals[locals_base + base as usize + i as usize]);
                     }
-                    Ins::Op(Op::LoadVar(slot)) => self.stack.push(self.vars[slot as usize]),
+                    Ins::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
                     Ins::Op(Op::LoadVarAt(base)) => {
                         let seat = self.pop();
                         self.stack.push(self.vars[base as usize + seat as usize]);
@@ -635,11 +635,11 @@ impl State {
                         let v = self.pop();
                         self.stack.push(v.wrapping_neg());
                     }
-                    Ins::Op(Op::Opponent | Op::NextSeat) => {
+                    Ins::NextSeat => {
                         let seat = self.pop();
                         self.stack.push((seat + 1) % def.players() as i64);
                     }
-                    Ins::Op(Op::Jump(t)) => {
+                    Ins::Jump(t) => {
                         // Every loop jumps back: count the rounds, not every op.
                         if (t as usize) < pc {
                             self.count_round(def, pc)?;
@@ -719,51 +719,51 @@ impl State {
                             pc + 5
                         };
                     }
-                    Ins::Op(Op::JumpIfFalse(t)) => {
+                    Ins::JumpIfFalse(t) => {
                         if self.pop() == 0 {
                             pc = t as usize;
                         }
                     }
-                    Ins::Op(Op::JumpIfTrue(t)) => {
+                    Ins::JumpIfTrue(t) => {
                         if self.pop() != 0 {
                             pc = t as usize;
                         }
                     }
-                    Ins::Op(Op::Next { value, last, exit }) => {
+                    Ins::Next { value, last, exit } => {
                         let v = &mut self.locals[locals_base + value as usize];
                         *v += 1;
                         if *v > self.locals[locals_base + last as usize] {
                             pc = exit as usize;
                         }
                     }
-                    Ins::Op(Op::NextPiece {
+                    Ins::NextPiece {
                         zone,
                         index,
                         value,
                         filter,
                         exit,
-                    }) => {
+                    } => {
                         if !self.next_piece(def, locals_base, zone, index, value, filter) {
                             pc = exit as usize;
                         }
                     }
-                    Ins::Op(Op::NextOnBoard {
+                    Ins::NextOnBoard {
                         board,
                         cursor,
                         value,
                         filter,
                         exit,
-                    }) => {
+                    } => {
                         if !self.next_on_board(def, locals_base, board, cursor, value, filter) {
                             pc = exit as usize;
                         }
                     }
-                    Ins::Op(Op::NextNeighbour {
+                    Ins::NextNeighbour {
                         board,
                         from,
                         value,
                         exit,
-                    }) => match self.next_neighbour(def, locals_base, board, from, value) {
+                    } => match self.next_neighbour(def, locals_base, board, from, value) {
                         Some(true) => {}
                         Some(false) => pc = exit as usize,
                         None => {
@@ -771,7 +771,7 @@ impl State {
                             return Err(self.off_board(def));
                         }
                     },
-                    Ins::Op(Op::ZoneOf(family)) => {
+                    Ins::ZoneOf(family) => {
                         let index = self.pop();
                         match self.zone_of(def, family, index) {
                             Some(zone) => self.stack.push(zone as i64),
@@ -781,27 +781,27 @@ impl State {
                             }
                         }
                     }
-                    Ins::Op(Op::Size) => {
+                    Ins::Size => {
                         let zone = self.pop();
                         self.stack.push(self.zones[zone as usize].len() as i64);
                     }
-                    Ins::Op(Op::ChoiceAdd) => {
+                    Ins::ChoiceAdd => {
                         let value = self.pop();
                         let seat = self.pop();
                         self.offers[seat as usize].push(value);
                     }
-                    Ins::Op(Op::CellAt(board)) => {
+                    Ins::CellAt(board) => {
                         let column = self.pop();
                         let row = self.pop();
                         self.stack.push(def.boards[board as usize].cell(row, column));
                     }
-                    Ins::Op(Op::Step(board)) => {
+                    Ins::Step(board) => {
                         let direction = self.pop();
                         let space = self.pop();
                         self.stack
                             .push(def.program.steps[board as usize].step(space, direction));
                     }
-                    Ins::Op(Op::Forward { board, backward }) => {
+                    Ins::Forward { board, backward } => {
                         let seat = self.pop();
                         let ahead = def.boards[board as usize].forward[seat as usize];
                         let d = if backward {
@@ -811,7 +811,7 @@ impl State {
                         };
                         self.stack.push(d as i64);
                     }
-                    Ins::Op(Op::ActionEntry(decision)) => {
+                    Ins::ActionEntry(decision) => {
                         let value = ChoiceValue::from_raw(self.pop());
                         let entry = match &def.decisions[decision as usize].kind {
                             ChoiceKind::Actions(actions) => value.action_entry(actions),
@@ -819,7 +819,7 @@ impl State {
                         };
                         self.stack.push(entry as i64);
                     }
-                    Ins::Op(Op::ActionParam { decision, entry, param }) => {
+                    Ins::ActionParam { decision, entry, param } => {
                         let value = ChoiceValue::from_raw(self.pop());
                         let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
                             unreachable!("the checker gives action values to action decisions")
@@ -827,7 +827,7 @@ impl State {
                         let param = value.action_param(actions, entry as usize, param as usize);
                         self.stack.push(param);
                     }
-                    Ins::Op(Op::KindAt(set)) => {
+                    Ins::KindAt(set) => {
                         let i = self.pop();
                         self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
                     }
@@ -835,7 +835,7 @@ impl State {
                         let i = self.pop();
                         self.stack.push(def.groups[group as usize].types[i as usize] as i64);
                     }
-                    Ins::Op(Op::Beats) => {
+                    Ins::Beats => {
                         let b = id_from_value(self.pop());
                         let a = id_from_value(self.pop());
                         self.stack.push(i64::from(def.beats(a, b)));

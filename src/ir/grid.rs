@@ -78,11 +78,27 @@ impl Board {
     /// more than the run ending at the space before it on that line, which
     /// lies in the same row to the west or in the row above.
     pub fn longest_run(&self, holds: impl Fn(u16) -> bool) -> i64 {
+        // This runs after every move of a game like connect four: the runs
+        // of two rows live on the stack unless the board is very wide.
+        const ON_STACK: usize = 64;
         let cols = self.cols as usize;
-        // Per column, the runs ending there going southeast, south and
-        // southwest: in the row above, and in this row.
-        let mut above = vec![[0u16; 3]; cols];
-        let mut row_runs = vec![[0u16; 3]; cols];
+        if cols <= ON_STACK {
+            self.longest_run_in(holds, &mut [[0; 3]; ON_STACK][..cols], &mut [[0; 3]; ON_STACK][..cols])
+        } else {
+            self.longest_run_in(holds, &mut vec![[0; 3]; cols], &mut vec![[0; 3]; cols])
+        }
+    }
+
+    /// [`Board::longest_run`], with a row's worth of room for the runs ending
+    /// in each column going southeast, south and southwest: in the row
+    /// above, and in this row.
+    fn longest_run_in<'a>(
+        &self,
+        holds: impl Fn(u16) -> bool,
+        mut above: &'a mut [[u16; 3]],
+        mut row_runs: &'a mut [[u16; 3]],
+    ) -> i64 {
+        let cols = self.cols as usize;
         let mut best = 0;
         for row in 0..self.rows as usize {
             let mut east = 0;
@@ -170,7 +186,7 @@ mod tests {
     fn runs_match_a_walk_along_every_line() {
         // Pseudo-random fillings of boards of several shapes, denser and sparser.
         let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        for (rows, cols) in [(1, 1), (1, 5), (5, 1), (3, 3), (6, 7), (8, 8), (4, 9)] {
+        for (rows, cols) in [(1, 1), (1, 5), (5, 1), (3, 3), (6, 7), (8, 8), (4, 9), (3, 70)] {
             let b = grid(rows, cols);
             for density in [2, 3, 5] {
                 for _ in 0..20 {
