@@ -19,6 +19,7 @@ const SMOKE_GAMES: u64 = 20;
 
 /// Every fixture and the code it must report (as an error).
 const EXPECTED: &[(&str, &str)] = &[
+    ("action_number_out_of_range", "bad-action"),
     ("bad_domain", "bad-domain"),
     ("beats_tie_and_win", "bad-relation"),
     ("decision_in_trigger", "decision-not-allowed"),

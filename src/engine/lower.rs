@@ -776,8 +776,9 @@ mod tests {
             Op::Jump(3),
             Op::Return,
         ];
+        let program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
         assert_eq!(
-            thread_back_jump(&code, 1),
+            thread_back_jump(&code, &program, 1),
             Ins::JumpNext {
                 value: 0,
                 last: 1,
@@ -786,6 +787,146 @@ mod tests {
             }
         );
         // A jump forward stays a jump.
-        assert_eq!(thread_back_jump(&code, 2), Ins::Op(Op::Jump(3)));
+        assert_eq!(thread_back_jump(&code, &program, 2), Ins::Op(Op::Jump(3)));
+    }
+
+    #[test]
+    fn a_loops_jump_back_runs_its_fused_test() {
+        // while i < 3 { set i = i + 1 }
+        let code = [
+            Op::Load(0),
+            Op::Push(3),
+            Op::Lt,
+            Op::JumpIfFalse(9),
+            Op::Load(0),
+            Op::Push(1),
+            Op::Add,
+            Op::Store(0),
+            Op::Jump(0),
+            Op::Return,
+        ];
+        let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+        program[0] = fuse(&code[0..4]).expect("the test fuses");
+        assert_eq!(
+            thread_back_jump(&code, &program, 8),
+            Ins::JumpLocalCmp {
+                slot: 0,
+                cmp: Cmp::Lt,
+                when: false,
+                value: 3,
+                target: 9,
+                back: 8,
+            }
+        );
+        // A test whose number does not fit stays a plain jump.
+        program[0] = Ins::LocalCmpConstJump {
+            slot: 0,
+            cmp: Cmp::Lt,
+            when: false,
+            value: 1 << 20,
+            target: 9,
+        };
+        assert_eq!(thread_back_jump(&code, &program, 8), Ins::Op(Op::Jump(0)));
+    }
+
+    #[test]
+    fn fuses_the_move_generators_runs() {
+        assert_eq!(
+            fuse(&[Op::Load(7), Op::Load(8), Op::Step(0), Op::Store(11)]),
+            Some(Ins::StepLocal {
+                board: 0,
+                space: 7,
+                direction: 8,
+                to: 11
+            })
+        );
+        assert_eq!(
+            fuse(&[Op::Load(5), Op::SpaceOf(0), Op::Store(7)]),
+            Some(Ins::SpaceOfLocal {
+                board: 0,
+                piece: 5,
+                to: 7
+            })
+        );
+        assert_eq!(
+            fuse(&[Op::Load(10), Op::Load(9), Op::Add]),
+            Some(Ins::LoadLoadArith {
+                a: 10,
+                b: 9,
+                arith: Arith::Add
+            })
+        );
+        assert_eq!(
+            fuse(&[Op::Push(8), Op::Rem, Op::Store(8)]),
+            Some(Ins::ArithConstStore {
+                arith: Arith::Rem,
+                value: 8,
+                slot: 8
+            })
+        );
+        // `Load Load` then a comparison is left to the shorter runs.
+        assert_eq!(fuse(&[Op::Load(1), Op::Load(2), Op::Lt]), None);
+    }
+
+    /// The breakthrough of `games/classic`, checked and lowered.
+    fn breakthrough() -> crate::game::Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic/breakthrough.rules");
+        crate::check::check_file(&path, &crate::check::FsLoader)
+            .expect("breakthrough checks")
+            .def
+    }
+
+    #[test]
+    fn every_offered_move_is_one_instruction() {
+        let game = breakthrough();
+        let (def, program) = (&game.def, &game.program);
+        let runs: Vec<(usize, &Offer)> = program
+            .ins
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, ins)| match *ins {
+                Ins::OfferAction { offer, len } => {
+                    // The run ends with the offer's `ActionValue` and `ChoiceAdd`.
+                    let end = pc + len as usize;
+                    assert!(matches!(def.code[end - 2], Op::ActionValue { .. }));
+                    assert_eq!(def.code[end - 1], Op::ChoiceAdd);
+                    Some((pc, &program.offers[offer as usize]))
+                }
+                _ => None,
+            })
+            .collect();
+        let offered = def.code.iter().filter(|op| **op == Op::ChoiceAdd).count();
+        assert_eq!(runs.len(), offered, "both menu entries are fused");
+        for (pc, offer) in runs {
+            // The seat first, then each parameter, as the run loads them.
+            let loads: Vec<u16> = std::iter::once(offer.seat)
+                .chain(offer.params.iter().copied())
+                .collect();
+            let code: Vec<u16> = def.code[pc..pc + loads.len()]
+                .iter()
+                .map(|op| match op {
+                    Op::Load(slot) => *slot,
+                    other => panic!("{other:?} in an offer's loads"),
+                })
+                .collect();
+            assert_eq!(loads, code);
+        }
+    }
+
+    #[test]
+    fn the_step_table_agrees_with_the_board() {
+        let game = breakthrough();
+        let (def, program) = (&game.def, &game.program);
+        let board = &def.boards[0];
+        let steps = &program.steps[0];
+        for space in -2..i64::from(board.spaces()) + 2 {
+            for direction in -1..10 {
+                assert_eq!(
+                    steps.step(space, direction),
+                    board.step(space, direction),
+                    "{space} {direction}"
+                );
+            }
+        }
     }
 }
