@@ -193,7 +193,7 @@ mod tests {
                     let filled: Vec<bool> = (0..rows * cols)
                         .map(|_| {
                             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                            (seed >> 33) % density != 0
+                            !(seed >> 33).is_multiple_of(density)
                         })
                         .collect();
                     let holds = |s: u16| filled[s as usize];
