@@ -19,6 +19,7 @@ mod record;
 mod render;
 mod report;
 mod run;
+pub mod sequential;
 pub(crate) mod stats;
 
 pub use compare::{Comparison, Measure, Row, unrelated};
