@@ -11,6 +11,7 @@
 //! Game `i` of a run with seed `S` is played with seed [`game_seed`]`(S, i)`,
 //! so `rpsdsl run --seed` replays any single game.
 
+pub mod analyze;
 mod compare;
 pub mod csv;
 pub mod html;
