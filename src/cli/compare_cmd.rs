@@ -4,9 +4,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::sim::sequential;
 use crate::sim::{self, Comparison};
 
-use super::simulate_cmd::{RunArgs, errors_status, files, load_game_input, plan, run_plan, tell_notes};
+use super::simulate_cmd::{
+    RunArgs, errors_status, files, load_game_input, plan, run_plan, tell_notes, with_progress, with_stopping,
+};
 
 /// `compare`'s options: a run's, and `--force`.
 #[derive(clap::Args, Clone, Debug)]
@@ -47,16 +50,42 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
         super::report(&[diagnostic], &Sources::default());
         return ExitCode::from(2);
     }
-    let mut reports = vec![];
-    for (input, what) in inputs.iter().zip(["base", "variant"]) {
-        // The same seed and game indices for both: common random numbers.
-        let plan = plan(input, run, (0, run.games));
-        match run_plan(input, &plan, run.jobs, what, files::wanted(run)) {
-            Ok(r) => reports.push(r),
-            Err(code) => return code,
+    let (reports, mut games, stopping) = match run.goal() {
+        None => {
+            let mut reports = vec![];
+            for (input, what) in inputs.iter().zip(["base", "variant"]) {
+                // The same seed and game indices for both: common random numbers.
+                let plan = plan(input, run, (0, run.games));
+                match run_plan(input, &plan, run.jobs, what, files::wanted(run)) {
+                    Ok(r) => reports.push(r),
+                    Err(code) => return code,
+                }
+            }
+            let (reports, games): (Vec<_>, Vec<_>) = reports.into_iter().unzip();
+            (reports, games, None)
         }
-    }
-    let (reports, mut games): (Vec<_>, Vec<_>) = reports.into_iter().unzip();
+        Some(goal) => {
+            let plans: Vec<_> = inputs.iter().map(|input| plan(input, run, (0, run.games))).collect();
+            let arms = with_progress(2 * run.games, "compare", |tick| {
+                let (base, variant, stopping) = sequential::compare_until(
+                    (&inputs[0].def, &inputs[0].options, &plans[0]),
+                    (&inputs[1].def, &inputs[1].options, &plans[1]),
+                    goal,
+                    run.jobs,
+                    tick,
+                )?;
+                let played = 2 * stopping.games;
+                Ok(((base, variant, stopping), played))
+            });
+            match arms {
+                Ok((base, variant, stopping)) => {
+                    let ((b, bg), (v, vg)) = (base, variant);
+                    (vec![b, v], vec![bg, vg], Some(stopping))
+                }
+                Err(code) => return code,
+            }
+        }
+    };
     tell_notes(&reports);
     let status = errors_status(&reports, run);
     let mut reports = reports;
@@ -64,9 +93,13 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
     let base = reports.pop().expect("two reports");
     let comparison = Comparison::new(base, variant);
     if run.json {
-        say!("{}", comparison.to_json().trim_end());
+        say!("{}", with_stopping(comparison.to_json(), stopping.as_ref()).trim_end());
     } else {
-        say!("{}", comparison.to_text().trim_end());
+        let mut text = comparison.to_text().trim_end().to_string();
+        if let Some(stopping) = &stopping {
+            text = format!("{text}\n\n{}", stopping.to_text());
+        }
+        say!("{}", text.trim_end());
     }
     let (variant_games, base_games) = (games.pop().unwrap_or_default(), games.pop().unwrap_or_default());
     if let Err(code) = files::write_compare(run, &comparison, &base_games, &variant_games) {

@@ -18,6 +18,7 @@ macro_rules! say {
     }};
 }
 
+mod analyze_cmd;
 mod check_cmd;
 mod compare_cmd;
 mod exact_cmd;
@@ -175,6 +176,17 @@ enum Command {
         #[command(flatten)]
         run: compare_cmd::CompareArgs,
     },
+    /// Does skill matter, which choices do strong players make, does the lead change hands?
+    Analyze {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        #[arg(required_unless_present = "house")]
+        file: Option<PathBuf>,
+        /// House rules (TOML) naming the rules file and setting options.
+        #[arg(long, conflicts_with = "file")]
+        house: Option<PathBuf>,
+        #[command(flatten)]
+        args: analyze_cmd::AnalyzeArgs,
+    },
     /// The exact outcome rates of random play, by enumerating every chance outcome and choice.
     Exact {
         /// A `.rules` file, or a house-rules `.toml` file.
@@ -281,6 +293,7 @@ pub fn main() -> ExitCode {
             simulate_cmd::simulate(&file, &run, shard.as_deref())
         }
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
+        Command::Analyze { file, house, args } => analyze_cmd::analyze(&analyze_cmd::file(file, house), &args),
         Command::Exact {
             file,
             settings,

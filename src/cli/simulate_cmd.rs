@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use crate::game::Game;
 use crate::ir::OptionValue;
+use crate::sim::sequential::{self, Goal, Stopping};
 use crate::sim::{self, GameRecord, Plan, Report};
 
 use super::setup::{changed_options, load_game};
@@ -50,6 +51,38 @@ pub(crate) struct RunArgs {
     /// Also write one CSV row per game (result, end, length, scores).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Stop as soon as a difference is significant (between the seats, or
+    /// the agents when they differ; in `compare`, between base and variant);
+    /// `-n` is then the most games to play.
+    #[arg(long, conflicts_with = "precision")]
+    pub until_significant: bool,
+    /// Stop as soon as every win rate (in `compare`, every change in one) is
+    /// known to within ±P at 95%, e.g. 0.01 for ±1 point; `-n` is then the
+    /// most games to play.
+    #[arg(long, value_name = "P", value_parser = parse_precision)]
+    pub precision: Option<f64>,
+}
+
+impl RunArgs {
+    /// What a sequential run waits for, if one was asked for.
+    pub(crate) fn goal(&self) -> Option<Goal> {
+        match (self.until_significant, self.precision) {
+            (true, _) => Some(Goal::Significant),
+            (false, Some(p)) => Some(Goal::Precision(p)),
+            (false, None) => None,
+        }
+    }
+}
+
+/// `--precision`: a half-width strictly between 0 and 0.5.
+fn parse_precision(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        _ => Err(format!(
+            "`{text}` is not a precision: give the half-width of a 95% interval, between 0 and 0.5 \
+             (0.01 for ±1 point)"
+        )),
+    }
 }
 
 /// `-n`: a whole number of games, at least 1.
@@ -101,6 +134,24 @@ pub(crate) fn run_plan(
     keep_games: bool,
 ) -> Result<(Report, Vec<GameRecord>), ExitCode> {
     let games = plan.range.1 - plan.range.0;
+    with_progress(games, what, |tick| {
+        let run = if keep_games {
+            sim::simulate_games(&input.def, &input.options, plan, jobs, tick)
+        } else {
+            sim::simulate(&input.def, &input.options, plan, jobs, tick).map(|report| (report, vec![]))
+        };
+        run.map(|run| (run, games))
+    })
+}
+
+/// Runs `work` with a progress bar of up to `games` games on stderr when
+/// stderr is a terminal, then says how many games it played and how fast.
+/// `work` is given the bar's tick, and returns its result and the games it played.
+pub(crate) fn with_progress<T>(
+    games: u64,
+    what: &str,
+    work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> Result<(T, u64), String>,
+) -> Result<T, ExitCode> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(games);
         let style = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {rate} games/s, {eta} left")
@@ -119,20 +170,16 @@ pub(crate) fn run_plan(
             bar.inc(n);
         }
     };
-    let result = if keep_games {
-        sim::simulate_games(&input.def, &input.options, plan, jobs, &tick)
-    } else {
-        sim::simulate(&input.def, &input.options, plan, jobs, &tick).map(|report| (report, vec![]))
-    };
+    let result = work(&tick);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     match result {
-        Ok(run) => {
+        Ok((run, played)) => {
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
-                "{what}: {games} games in {seconds:.2} s ({:.0} games/s)",
-                games as f64 / seconds.max(1e-9)
+                "{what}: {played} games in {seconds:.2} s ({:.0} games/s)",
+                played as f64 / seconds.max(1e-9)
             );
             Ok(run)
         }
@@ -216,6 +263,14 @@ pub(crate) fn stopped_status<'a>(reports: impl IntoIterator<Item = &'a Report>, 
 }
 
 pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCode {
+    if let (Some(goal), Some(_)) = (args.goal(), shard_spec) {
+        eprintln!(
+            "error: {} cannot be used with --shard: a run that stops when it is sure decides its length as it goes, \
+             so it cannot be split in advance",
+            goal.flag()
+        );
+        return ExitCode::from(2);
+    }
     let range = match shard_spec.map(|s| shard(s, args.games)) {
         None => (0, args.games),
         Some(Ok(range)) => range,
@@ -232,18 +287,48 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         Err(code) => return code,
     };
     let plan = plan(&input, args, range);
-    let (report, games) = match run_plan(&input, &plan, args.jobs, "simulate", files::wanted(args)) {
+    let run = match args.goal() {
+        None => run_plan(&input, &plan, args.jobs, "simulate", files::wanted(args)).map(|(r, g)| (r, g, None)),
+        Some(goal) => with_progress(args.games, "simulate", |tick| {
+            let (report, games, stopping) =
+                sequential::simulate_until(&input.def, &input.options, &plan, goal, args.jobs, tick)?;
+            let played = stopping.games;
+            Ok(((report, games, Some(stopping)), played))
+        }),
+    };
+    let (report, games, stopping) = match run {
         Ok(r) => r,
         Err(code) => return code,
     };
     tell_notes([&report]);
     if args.json {
-        say!("{}", report.to_json().trim_end());
+        say!("{}", with_stopping(report.to_json(), stopping.as_ref()).trim_end());
     } else {
-        say!("{}", report.to_text().trim_end());
+        let mut text = report.to_text().trim_end().to_string();
+        if let Some(stopping) = &stopping {
+            text = format!("{text}\n\n{}", stopping.to_text());
+        }
+        say!("{}", text.trim_end());
     }
     if let Err(code) = files::write_simulate(args, &report, &games) {
         return code;
     }
     errors_status([&report], args)
+}
+
+/// A JSON report (of `simulate` or `compare`) with the `stopping` of a
+/// sequential run added as its last field, the other fields kept in their
+/// order (`rpsdsl merge` ignores it; the counts are those of a run of as
+/// many games as were played).
+pub(crate) fn with_stopping(json: String, stopping: Option<&Stopping>) -> String {
+    let Some(stopping) = stopping else {
+        return json;
+    };
+    let body = json
+        .trim_end()
+        .strip_suffix('}')
+        .expect("a report is a JSON object")
+        .trim_end();
+    let stopping = serde_json::to_string_pretty(stopping).expect("stopping serialises");
+    format!("{body},\n  \"stopping\": {}\n}}\n", stopping.replace('\n', "\n  "))
 }

@@ -11,6 +11,7 @@
 //! Game `i` of a run with seed `S` is played with seed [`game_seed`]`(S, i)`,
 //! so `rpsdsl run --seed` replays any single game.
 
+pub mod analyze;
 mod compare;
 pub mod csv;
 pub mod html;
@@ -19,6 +20,7 @@ mod record;
 mod render;
 mod report;
 mod run;
+pub mod sequential;
 pub(crate) mod stats;
 
 pub use compare::{Comparison, Measure, Row, unrelated};

@@ -378,7 +378,7 @@ fn blank(def: &GameDef, plan: &Plan) -> (Report, Layout) {
 
 /// An action's title in coverage: its label with each parameter shown by
 /// what it is, `challenge from <space> to <space>`.
-fn action_title(action: &crate::ir::ActionDef) -> String {
+pub(crate) fn action_title(action: &crate::ir::ActionDef) -> String {
     action
         .label
         .iter()

@@ -218,7 +218,8 @@ pub struct Rate {
 }
 
 impl Rate {
-    pub(crate) fn new(count: u64, of: u64) -> Rate {
+    /// `count` out of `of`, with its Wilson interval.
+    pub fn new(count: u64, of: u64) -> Rate {
         let (low, high) = wilson(count, of);
         Rate {
             count,

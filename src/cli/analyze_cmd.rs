@@ -1,0 +1,83 @@
+//! `rpsdsl analyze`: skill, choices and tension, for a designer.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::sim::analyze::{self, Config};
+
+use super::simulate_cmd::{load_game_input, with_progress};
+
+/// `analyze`'s options.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct AnalyzeArgs {
+    /// The strong and the weak player, e.g. `mcts:iterations=80,mcts:iterations=20`
+    /// (each is also played against random).
+    #[arg(long, default_value = "mcts:iterations=80,mcts:iterations=20")]
+    pub agents: String,
+    /// Games per matchup (three matchups: strong and weak against random, strong against weak).
+    #[arg(short = 'n', long = "games", default_value_t = 100)]
+    pub games: u64,
+    /// Set an option: `--set best_of=3` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+    /// The seed the deals derive from; every matchup plays the same deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads to use (0: one per core). Results are the same for every value.
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Print the analysis as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
+    let agents = match crate::agents::spec::parse_spec(&args.agents) {
+        Ok(agents) => agents,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let [strong, weak] = agents.as_slice() else {
+        eprintln!(
+            "error: `--agents {}`: give the strong and the weak player, e.g. `--agents mcts:iterations=80,random`",
+            crate::text::printable_string(&args.agents)
+        );
+        return ExitCode::from(2);
+    };
+    if args.games == 0 {
+        eprintln!("error: -n 0: each matchup plays at least 1 game");
+        return ExitCode::from(2);
+    }
+    let input = match load_game_input(file, &args.settings) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let config = Config {
+        strong: strong.to_text(),
+        weak: weak.to_text(),
+        games: args.games,
+        seed: args.seed,
+        jobs: args.jobs,
+    };
+    let analysis = with_progress(3 * args.games, "analyze", |tick| {
+        let analysis = analyze::analyze(&input.def, &input.options, &input.label, &config, tick)?;
+        Ok((analysis, 3 * args.games))
+    });
+    let analysis = match analysis {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    if args.json {
+        say!("{}", analysis.to_json().trim_end());
+    } else {
+        say!("{}", analysis.to_text().trim_end());
+    }
+    ExitCode::SUCCESS
+}
+
+/// The path given as FILE or `--house`.
+pub(crate) fn file(file: Option<PathBuf>, house: Option<PathBuf>) -> PathBuf {
+    house.or(file).expect("clap requires a file or --house")
+}

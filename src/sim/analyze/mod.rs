@@ -1,0 +1,417 @@
+//! `rpsdsl analyze`: what a designer asks of a game beyond who wins under
+//! random play. Does skill matter (a strong search player against a weak
+//! one and against random, seats rotated, seeds paired)? Which choices do
+//! strong players make, and which never pay? Does the lead change hands?
+//! Built on `sim`'s seeds and `agents`; every figure is defined in
+//! `docs/metrics.md`.
+
+mod choices;
+mod play;
+mod tension;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub use choices::ChoiceRow;
+pub use tension::{GameTension, TensionSummary};
+
+use self::choices::{ChoiceTally, Role};
+use self::play::{Played, play};
+use self::tension::Tension;
+use super::run::{MAX_JOBS, game_seed};
+use super::stats::{Moments, Rate, Z95};
+use crate::agents::spec::{AgentSpec, parse_spec};
+use crate::game::Game;
+use crate::ir::OptionValue;
+
+/// Positions `exact` may visit before `analyze` samples random play instead.
+pub const EXACT_BUDGET: u64 = 200_000;
+
+/// What to analyse with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The strong player (`mcts:iterations=80`).
+    pub strong: String,
+    /// The weak player (`mcts:iterations=20`).
+    pub weak: String,
+    /// Games per matchup.
+    pub games: u64,
+    /// Game `i` of a matchup is played on `game_seed(seed, i / seats)`: the
+    /// same deals in every matchup.
+    pub seed: u64,
+    /// Threads (0: one per core).
+    pub jobs: usize,
+}
+
+/// One pairing of two players over the same deals, seats rotated.
+#[derive(Clone, Debug, Serialize)]
+pub struct Matchup {
+    /// The player who takes one seat, rotating through all of them.
+    pub first: String,
+    /// The player in every other seat.
+    pub second: String,
+    /// Games played.
+    pub games: u64,
+    /// Games the first won.
+    pub first_wins: Rate,
+    /// Games a second player won.
+    pub second_wins: Rate,
+    /// Drawn games.
+    pub draws: Rate,
+    /// Games stopped by a runtime error.
+    pub stopped: u64,
+    /// Per deal, the first's win share minus a second seat's mean win
+    /// share: its mean (in `[-1, 1]`) and 95% interval.
+    pub edge: f64,
+    /// The interval's low end.
+    pub edge_low: f64,
+    /// Its high end.
+    pub edge_high: f64,
+}
+
+/// Random play's exact outcome rates, when the game is small enough.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactNote {
+    /// Positions `exact` visited.
+    pub positions: u64,
+    /// Per seat, the probability that it wins.
+    pub wins: Vec<f64>,
+    /// The probability of a draw.
+    pub draws: f64,
+}
+
+/// The whole analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The game's name.
+    pub game: String,
+    /// The rules file as the user named it.
+    pub rules: String,
+    /// Seat names, in order.
+    pub seats: Vec<String>,
+    /// The strong player's spec.
+    pub strong: String,
+    /// The weak player's spec.
+    pub weak: String,
+    /// Games in each matchup.
+    pub games_per_matchup: u64,
+    /// The seed the deals derive from.
+    pub seed: u64,
+    /// Strong vs random, weak vs random, strong vs weak.
+    pub matchups: Vec<Matchup>,
+    /// The skill index: strong's edge over random (0: no skill can help).
+    pub skill_index: f64,
+    /// Its 95% interval's low end.
+    pub skill_low: f64,
+    /// Its high end.
+    pub skill_high: f64,
+    /// How often random still beats strong.
+    pub luck: Rate,
+    /// Random against random, exactly, when `exact` can enumerate the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_random: Option<ExactNote>,
+    /// Strong against random: what each takes.
+    pub choices: Vec<ChoiceRow>,
+    /// Over strong-vs-weak games with a winner; `None` without score terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tension: Option<TensionSummary>,
+}
+
+/// Plays `games` games of `first` in one seat (game `i` in seat `i mod
+/// seats`) and `second` in the others, on the deals of `seed`; the games in
+/// index order, each with the first player's seat.
+fn matchup(
+    def: &Game,
+    options: &[OptionValue],
+    (first, second): (&AgentSpec, &AgentSpec),
+    config: &Config,
+    pool: &rayon::ThreadPool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<(Played, usize)> {
+    let seats = def.players() as u64;
+    pool.install(|| {
+        (0..config.games)
+            .into_par_iter()
+            .map(|i| {
+                let seat = (i % seats) as usize;
+                let specs: Vec<AgentSpec> = (0..seats as usize)
+                    .map(|s| if s == seat { first.clone() } else { second.clone() })
+                    .collect();
+                let played = play(def, options, game_seed(config.seed, i / seats), &specs);
+                progress(1);
+                (played, seat)
+            })
+            .collect()
+    })
+}
+
+/// A matchup's figures.
+fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], seats: usize) -> Matchup {
+    let n = games.len() as u64;
+    let (mut first_wins, mut second_wins, mut draws, mut stopped) = (0, 0, 0, 0);
+    for (played, seat) in games {
+        match played.winner {
+            Some(w) if w == *seat => first_wins += 1,
+            Some(_) => second_wins += 1,
+            None if played.stopped => stopped += 1,
+            None => draws += 1,
+        }
+    }
+    // One observation per deal (the games of one rotation share a seed).
+    let mut edges = Moments::default();
+    for deal in games.chunks(seats).filter(|d| d.len() == seats) {
+        let mut edge = 0.0;
+        for (played, seat) in deal {
+            match played.winner {
+                Some(w) if w == *seat => edge += 1.0,
+                Some(_) => edge -= 1.0 / (seats as f64 - 1.0).max(1.0),
+                None => {}
+            }
+        }
+        // In thousandths, so the sums stay exact integers.
+        edges.add((1000.0 * edge / seats as f64).round() as i64);
+    }
+    let mean = if edges.count > 0 { edges.mean() / 1000.0 } else { 0.0 };
+    let half = if edges.count > 1 {
+        Z95 * edges.sd() / 1000.0 / (edges.count as f64).sqrt()
+    } else {
+        1.0
+    };
+    Matchup {
+        first: first.to_text(),
+        second: second.to_text(),
+        games: n,
+        first_wins: Rate::new(first_wins, n),
+        second_wins: Rate::new(second_wins, n),
+        draws: Rate::new(draws, n),
+        stopped,
+        edge: mean,
+        edge_low: (mean - half).max(-1.0),
+        edge_high: (mean + half).min(1.0),
+    }
+}
+
+/// Analyses a game: three matchups, the choice table and tension.
+/// `progress` is told of every game played.
+pub fn analyze(
+    def: &Game,
+    options: &[OptionValue],
+    rules: &str,
+    config: &Config,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Analysis, String> {
+    let one = |text: &str| -> Result<AgentSpec, String> {
+        let specs = parse_spec(text)?;
+        match specs.as_slice() {
+            [spec] => {
+                crate::agents::build(spec, 0, 0)?;
+                Ok(spec.clone())
+            }
+            _ => Err(format!("`{text}`: give one agent, e.g. `mcts:iterations=80`")),
+        }
+    };
+    let (strong, weak, random) = (one(&config.strong)?, one(&config.weak)?, one("random")?);
+    if def.players() < 2 {
+        return Err("analyze pits players against each other, and this game has one seat".into());
+    }
+    if config.jobs > MAX_JOBS {
+        return Err(format!("{} threads asked for; at most {MAX_JOBS}", config.jobs));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let seats = def.players();
+    let pairs = [(&strong, &random), (&weak, &random), (&strong, &weak)];
+    let mut matchups = vec![];
+    let mut played = vec![];
+    for pair in pairs {
+        let games = matchup(def, options, pair, config, &pool, progress);
+        matchups.push(summarise(pair.0, pair.1, &games, seats));
+        played.push(games);
+    }
+    let mut tally = ChoiceTally::new(def);
+    for (game, strong_seat) in &played[0] {
+        let won = game.winner == Some(*strong_seat);
+        for pick in &game.picks {
+            let role = if pick.seat == *strong_seat {
+                Role::Strong
+            } else {
+                Role::Random
+            };
+            tally.add(pick, role, won);
+        }
+    }
+    let tension = (!def.score_terms.is_empty()).then(|| {
+        let mut tension = Tension::default();
+        for (game, _) in &played[2] {
+            if let Some(t) = game.winner.and_then(|w| GameTension::of(&game.standings, w)) {
+                tension.add(&t);
+            }
+        }
+        tension.summary()
+    });
+    let exact_random = crate::exact::enumerate(def, options, EXACT_BUDGET)
+        .ok()
+        .map(|e| ExactNote {
+            positions: e.positions,
+            wins: e.wins,
+            draws: e.draws,
+        });
+    let skill = &matchups[0];
+    Ok(Analysis {
+        game: def.name.clone(),
+        rules: rules.into(),
+        seats: def.seats.clone(),
+        strong: strong.to_text(),
+        weak: weak.to_text(),
+        games_per_matchup: config.games,
+        seed: config.seed,
+        skill_index: skill.edge,
+        skill_low: skill.edge_low,
+        skill_high: skill.edge_high,
+        luck: skill.second_wins,
+        matchups,
+        exact_random,
+        choices: tally.rows(),
+        tension,
+    })
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn rate(r: &Rate) -> String {
+    format!("{:>6} ({} to {})", pct(r.rate), pct(r.low), pct(r.high))
+}
+
+impl Analysis {
+    /// The report in plain text.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}: analysis of {}\n", self.game, self.rules);
+        out += &format!(
+            "strong {}, weak {}, {} games per matchup, seed {}, seats rotated, the same deals in every matchup\n",
+            self.strong, self.weak, self.games_per_matchup, self.seed
+        );
+        out += "Every figure is defined in docs/metrics.md.\n\n";
+        out += "Skill\n";
+        out += "  first player (one seat, rotating) against second (every other seat):\n";
+        for m in &self.matchups {
+            out += &format!(
+                "  {} vs {}: first wins {}, second wins {}, draws {}{}\n",
+                m.first,
+                m.second,
+                rate(&m.first_wins),
+                rate(&m.second_wins),
+                pct(m.draws.rate),
+                if m.stopped > 0 {
+                    format!(", {} stopped", m.stopped)
+                } else {
+                    String::new()
+                }
+            );
+            out += &format!(
+                "    edge {:+.3} (95% CI {:+.3} to {:+.3})\n",
+                m.edge, m.edge_low, m.edge_high
+            );
+        }
+        let verdict = if self.skill_low <= 0.0 && self.skill_high >= 0.0 {
+            "no sign that skill matters: the interval covers 0"
+        } else if self.skill_low > 0.0 {
+            "skill matters: the strong player beats random more often than chance"
+        } else {
+            "the strong player does worse than random"
+        };
+        out += &format!(
+            "  skill index {:+.3} (95% CI {:+.3} to {:+.3}): {verdict}\n",
+            self.skill_index, self.skill_low, self.skill_high
+        );
+        out += &format!("  luck: random still beats strong in {} of games\n", rate(&self.luck));
+        if let Some(exact) = &self.exact_random {
+            let wins: Vec<String> = self
+                .seats
+                .iter()
+                .zip(&exact.wins)
+                .map(|(s, w)| format!("{s} {}", pct(*w)))
+                .collect();
+            out += &format!(
+                "  random against random, exactly (rpsdsl exact, {} positions): {}, draws {}\n",
+                exact.positions,
+                wins.join(", "),
+                pct(exact.draws)
+            );
+        }
+        out += &format!(
+            "\nChoices (strong {} against random; offered with another choice)\n",
+            self.strong
+        );
+        if self.choices.is_empty() {
+            out += "  no choice was ever offered with another\n";
+        }
+        let width = self
+            .choices
+            .iter()
+            .map(|c| c.decision.len() + c.choice.len() + 3)
+            .max()
+            .unwrap_or(10)
+            .min(48);
+        out += &format!(
+            "  {:<width$}  {:>26}  {:>26}  {:>26}\n",
+            "decision: choice", "strong takes it", "random takes it", "strong wins after taking"
+        );
+        for c in &self.choices {
+            let name = format!("{}: {}", c.decision, c.choice);
+            let show = |r: &Rate| {
+                if r.of == 0 {
+                    "n/a".to_string()
+                } else {
+                    format!(
+                        "{} ({:.0}-{:.0}) of {}",
+                        pct(r.rate),
+                        100.0 * r.low,
+                        100.0 * r.high,
+                        r.of
+                    )
+                }
+            };
+            out += &format!(
+                "  {:<width$}  {:>26}  {:>26}  {:>26}{}\n",
+                name,
+                show(&c.strong_taken),
+                show(&c.random_taken),
+                show(&c.strong_wins_after),
+                c.flag.map(|f| format!("  {f}")).unwrap_or_default()
+            );
+        }
+        out += "\nTension";
+        match &self.tension {
+            None => out += "\n  the game has no score terms\n",
+            Some(t) => {
+                out += &format!(
+                    " ({} vs {}, over the {} games with a winner)\n",
+                    self.strong, self.weak, t.games
+                );
+                let num = |x: Option<f64>, digits: usize| x.map_or("n/a".into(), |x| format!("{x:.digits$}"));
+                out += &format!("  lead changes per game          {}\n", num(t.lead_changes, 2));
+                out += &format!(
+                    "  winner leads for good after    {} of the game (mean; {} of winners never led alone on points)\n",
+                    t.decided_at.map_or("n/a".into(), pct),
+                    pct(t.never_led_alone.rate)
+                );
+                out += &format!("  end margin, winner over next   {}\n", num(t.end_margin, 2));
+                out += &format!(
+                    "  drama: winner behind           {} of decision points (mean); in {} of games at least once\n",
+                    t.drama.map_or("n/a".into(), pct),
+                    pct(t.comebacks.rate)
+                );
+            }
+        }
+        out
+    }
+
+    /// The report as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("an analysis serialises") + "\n"
+    }
+}

@@ -1,0 +1,86 @@
+//! Plays one game for `analyze`, keeping what the report needs: who won,
+//! each seat's total after every decision point (for tension), and every
+//! choice made with what was offered (for the choice table).
+
+use crate::agents::spec::AgentSpec;
+use crate::agents::{self, Agent};
+use crate::engine::{Choice, EngineError, State};
+use crate::game::Game;
+use crate::ir::OptionValue;
+use crate::session;
+
+/// One choice a seat made.
+#[derive(Clone, Debug)]
+pub(crate) struct Pick {
+    pub seat: usize,
+    pub decision: u16,
+    /// The values it could choose.
+    pub offered: Vec<i64>,
+    /// The value it chose.
+    pub taken: i64,
+}
+
+/// One game as `analyze` keeps it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Played {
+    /// The winning seat; `None` for a draw or a game stopped by an error.
+    pub winner: Option<usize>,
+    /// Stopped by a runtime error (counted, never a win).
+    pub stopped: bool,
+    /// Each seat's total after every decision point (empty for a game without score terms).
+    pub standings: Vec<Vec<i64>>,
+    /// Every choice, in order.
+    pub picks: Vec<Pick>,
+}
+
+/// Plays one game on `seed` with `specs[s]` at seat `s`.
+pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[AgentSpec]) -> Played {
+    let mut agents: Vec<Box<dyn Agent>> = specs
+        .iter()
+        .enumerate()
+        .map(|(seat, spec)| agents::build(spec, seat as u8, seed).expect("the specs were checked"))
+        .collect();
+    let mut played = Played::default();
+    let mut events = vec![];
+    let Ok(mut state) = State::start(def, options, seed, vec![], &mut events) else {
+        played.stopped = true;
+        return played;
+    };
+    let scored = !def.score_terms.is_empty();
+    let mut choices: Vec<Choice> = vec![];
+    let mut scratch = vec![];
+    while let Some(pending) = state.pending() {
+        let decision = pending.decision();
+        choices.clear();
+        for &seat in pending.who() {
+            let legal = pending.legal(seat);
+            let choice = session::agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut());
+            played.picks.push(Pick {
+                seat: seat as usize,
+                decision,
+                offered: legal.to_vec(),
+                taken: choice.value,
+            });
+            choices.push(choice);
+        }
+        events.clear();
+        let applied = state.apply(def, &choices, &mut events);
+        session::tell_agents(def, &events, &mut agents);
+        if let Err(EngineError::Runtime(_) | EngineError::Illegal(_)) = applied {
+            played.stopped = true;
+            return played;
+        }
+        if scored {
+            scratch.clear();
+            // Scoring runs the score terms on a copy, so the game itself is untouched.
+            match state.clone().score_now(def, &mut scratch) {
+                Ok(scores) => played
+                    .standings
+                    .push(scores.iter().map(|terms| def.points(terms)).collect()),
+                Err(_) => played.standings.clear(),
+            }
+        }
+    }
+    played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
+    played
+}

@@ -1,0 +1,140 @@
+//! `rpsdsl analyze`: the skill index is 0 where no skill can help (plain
+//! RPS) and large where it does (ROCK!, where greedy calls the flip); the
+//! tension figures of a see-saw game match the answers worked out by hand
+//! in its file; the report is the same at any `--jobs`.
+
+mod common;
+
+use common::cli::{rpsdsl, stderr, stdout};
+use rpsdsl::sim::analyze::{Config, analyze};
+
+fn config(strong: &str, weak: &str, games: u64) -> Config {
+    Config {
+        strong: strong.into(),
+        weak: weak.into(),
+        games,
+        seed: 1,
+        jobs: 0,
+    }
+}
+
+#[test]
+fn plain_rps_shows_no_skill() {
+    let def = common::load("games/rps.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "games/rps.rules",
+        &config("mcts:iterations=40", "random", 200),
+        &|_| {},
+    )
+    .unwrap();
+    assert!(
+        a.skill_low <= 0.0 && 0.0 <= a.skill_high,
+        "{} to {}",
+        a.skill_low,
+        a.skill_high
+    );
+    assert!(a.skill_index.abs() < 0.2, "{}", a.skill_index);
+    assert!(
+        a.skill_high - a.skill_low < 0.4,
+        "an interval this wide says nothing: {} to {}",
+        a.skill_low,
+        a.skill_high
+    );
+    // Each throw is taken about a third of the time by both.
+    assert_eq!(a.choices.len(), 3, "{:?}", a.choices);
+    for c in &a.choices {
+        assert!(
+            c.strong_taken.low < 1.0 / 3.0 && 1.0 / 3.0 < c.strong_taken.high,
+            "{c:?}"
+        );
+        assert_eq!(c.flag, None);
+    }
+}
+
+#[test]
+fn skill_shows_where_it_matters() {
+    let def = common::load("games/rock.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "games/rock.rules",
+        &config("greedy", "random", 40),
+        &|_| {},
+    )
+    .unwrap();
+    assert!(a.skill_low > 0.5, "{} to {}", a.skill_low, a.skill_high);
+    assert_eq!(a.luck.count, 0, "random never beats greedy in ROCK!");
+}
+
+#[test]
+fn tension_of_a_see_saw_matches_the_hand_worked_answers() {
+    let def = common::load("tests/games/seesaw.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "tests/games/seesaw.rules",
+        &config("random", "random", 4),
+        &|_| {},
+    )
+    .unwrap();
+    let t = a.tension.expect("a game with score terms");
+    assert_eq!(t.games, 4);
+    assert_eq!(t.lead_changes, Some(2.0));
+    assert_eq!(t.decided_at, Some(0.8));
+    assert_eq!(t.never_led_alone.count, 0);
+    assert_eq!(t.end_margin, Some(1.0));
+    assert_eq!(t.drama, Some(0.2));
+    assert_eq!(t.comebacks.count, 4);
+    assert!(a.choices.is_empty(), "every choice is forced");
+    // Up wins every game whoever sits there: no player is better.
+    assert_eq!((a.skill_index, a.skill_low, a.skill_high), (0.0, 0.0, 0.0));
+}
+
+#[test]
+fn the_report_is_the_same_at_any_jobs_and_says_what_it_found() {
+    let run = |jobs: &str| {
+        rpsdsl(&[
+            "analyze",
+            "tests/games/seesaw.rules",
+            "-n",
+            "6",
+            "--agents",
+            "greedy,random",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_eq!(stdout(&one), stdout(&two));
+    let text = stdout(&one);
+    for line in [
+        "skill index +0.000 (95% CI +0.000 to +0.000): no sign that skill matters",
+        "lead changes per game          2.00",
+        "winner leads for good after    80.0% of the game",
+        "end margin, winner over next   1.00",
+        "drama: winner behind           20.0% of decision points (mean); in 100.0% of games at least once",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let json = rpsdsl(&[
+        "analyze",
+        "tests/games/seesaw.rules",
+        "-n",
+        "2",
+        "--agents",
+        "random,random",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(json["tension"]["lead_changes"], 2.0);
+    let bad = rpsdsl(&["analyze", "games/rps.rules", "--agents", "random"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("give the strong and the weak player"),
+        "{}",
+        stderr(&bad)
+    );
+}
