@@ -38,7 +38,7 @@ pub struct HouseRules {
     pub rules: PathBuf,
     /// Where the house file names its rules file.
     pub rules_span: Span,
-    /// The house rules' name, added to the game's name ("Rock Paper Scissors (name)").
+    /// The house rules' name, added to the game's name ("Some Game (name)").
     pub name: Option<String>,
     /// The `[options]` settings.
     pub settings: Vec<OptionSetting>,

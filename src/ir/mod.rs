@@ -100,7 +100,7 @@ pub struct GameDef {
 pub struct Kind {
     /// The name in the definition.
     pub name: String,
-    /// The name shown in transcripts (`display rock as "rubber"`).
+    /// The name shown in transcripts (`display low as "small"`).
     pub display: String,
 }
 
@@ -388,7 +388,7 @@ pub(crate) enum ValueKind {
 }
 
 impl GameDef {
-    /// A value in words: "rock", "Ann", "true", "12".
+    /// A value in words: "high", "Ann", "true", "12".
     pub(crate) fn show_value(&self, kind: ValueKind, value: i64) -> String {
         match kind {
             ValueKind::Number => value.to_string(),
@@ -617,7 +617,7 @@ impl GameDef {
         (1u32 << self.players()) - 1
     }
 
-    /// "Token", "Card paper 7", "Pawn of Orange".
+    /// "Token", "Card red 7", "Marker of Orange".
     pub fn piece_label(&self, piece: PieceId) -> String {
         let p = &self.pieces[piece as usize];
         let mut label = self.piece_types[p.ty as usize].clone();
@@ -635,7 +635,7 @@ impl GameDef {
         label
     }
 
-    /// What anyone who sees `piece` but not its kind reads: "Pawn of Light (hidden)".
+    /// What anyone who sees `piece` but not its kind reads: "Marker of Orange (hidden)".
     /// A piece without a hidden kind shows nothing of itself: "a hidden piece".
     pub(crate) fn piece_back_label(&self, piece: PieceId) -> String {
         let p = &self.pieces[piece as usize];
@@ -670,7 +670,7 @@ impl GameDef {
     }
 
     /// The label of one value, naming pieces with `piece` (so a viewer who
-    /// does not know a piece reads its back: "Pawn of Light (hidden)").
+    /// does not know a piece reads its back: "Marker of Orange (hidden)").
     pub(crate) fn choice_label_with(
         &self,
         decision: DecisionId,

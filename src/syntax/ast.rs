@@ -520,7 +520,7 @@ pub(crate) struct ActionEntry {
 #[derive(Clone, Debug)]
 pub(crate) enum Domain {
     Range(Expr, Expr),
-    /// `Card in hand of player`, `Pawn of p on board`
+    /// `Card in hand of player`, `Marker of p on board`
     Pieces {
         filter: Filter,
         place: PiecePlace,
@@ -534,7 +534,7 @@ pub(crate) enum Domain {
     /// chosen name is bound to the value while `cond` is checked).
     Where(Box<Domain>, Expr),
     /// `..., or silence`: a named "no choice" offered beside the values;
-    /// `, or liar when cond`: offered only while `cond` holds.
+    /// `, or doubt when cond`: offered only while `cond` holds.
     OrNone(Box<Domain>, Ident, Option<Box<Expr>>),
 }
 
@@ -619,7 +619,7 @@ pub(crate) enum ExprKind {
         filter: Filter,
         zone: Box<Expr>,
     },
-    /// `count Pawn of p on rings`: in every slot of every space of a board.
+    /// `count Marker of p on rings`: in every slot of every space of a board.
     CountOnBoard {
         filter: Filter,
         board: Ident,
