@@ -19,6 +19,7 @@ pub mod input;
 pub mod ir;
 pub mod load;
 pub mod playtest;
+pub mod present;
 pub mod render;
 pub mod scenario;
 pub mod script;

@@ -288,3 +288,15 @@ fn line_text(content: String, x: f64, y: f64, fill: &str) -> Text {
         .set("dominant-baseline", "central")
         .set("fill", fill)
 }
+
+/// The name a clickable picture gives space `space` of board `board` (its
+/// `data-target`), which a choice pointing at that space names too.
+pub fn space_target(board: u16, space: u16) -> String {
+    format!("space-{board}-{space}")
+}
+
+/// The name a clickable picture gives position `index` (top first) of
+/// `zone`, a zone that is not on a board.
+pub fn slot_target(zone: ZoneId, index: usize) -> String {
+    format!("slot-{zone}-{index}")
+}
