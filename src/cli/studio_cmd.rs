@@ -1,7 +1,6 @@
 //! `rpsdsl studio`: starts the web studio (see [`crate::studio`]) and prints
 //! its link on the first line of stdout.
 
-use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;

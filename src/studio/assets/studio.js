@@ -237,6 +237,7 @@ function drawTable(screen) {
   }
   table.sending = false;
   document.title = `${screen.game}: ${screen.seat}`;
+  document.body.dataset.turn = String(screen.turn);
   $("where").textContent = `${screen.game} · you are ${screen.seat}`;
   $("board").innerHTML = screen.svg;
   const over = $("over");
