@@ -196,3 +196,40 @@ fn saving_writes_only_inside_the_folder() {
     }
     assert!(!root.parent().unwrap().join("escaped.rules").exists());
 }
+
+#[test]
+fn every_place_a_choice_points_at_is_marked_on_the_board() {
+    let studio = Studio::start(&games(), "random");
+    for (rules, seats) in [("rps3.rules", "human,random"), ("janken_deck.rules", "human,random")] {
+        let links = studio.start_game(rules, seats, &[]);
+        let link = links[0].clone().unwrap();
+        let (_, body) = request(&studio.base, "GET", &format!("/api{link}"), &[], None);
+        let screen: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let svg = screen["svg"].as_str().unwrap();
+        let marked: Vec<&str> = svg
+            .split("data-target=\"")
+            .skip(1)
+            .flat_map(|rest| rest.split('"').next().unwrap().split(' '))
+            .collect();
+        let offers = screen["prompt"]["offers"].as_array().expect("seat 1 is asked first");
+        let mut pointed = 0;
+        for offer in offers {
+            for target in offer["targets"].as_array().unwrap() {
+                assert!(
+                    marked.contains(&target.as_str().unwrap()),
+                    "{rules}: {target} is not on the board"
+                );
+                pointed += 1;
+            }
+        }
+        // Pawns from the reserve point at it; throws point nowhere.
+        if rules == "rps3.rules" {
+            assert!(pointed >= 3, "{rules}: {offers:?}");
+            assert_eq!(
+                marked.iter().filter(|t| t.starts_with("space-0-")).count(),
+                2 * 28,
+                "a circle and a group per space"
+            );
+        }
+    }
+}

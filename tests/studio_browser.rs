@@ -137,9 +137,29 @@ async fn turn_and_over(client: &Client) -> (String, bool) {
     (v[0].as_str().unwrap().to_string(), v[1].as_bool().unwrap())
 }
 
-/// Clicks the first of the elements `css` finds that takes the click.
+/// Clicks the first of the elements `css` finds that a person could click:
+/// drawn with a size, and on top where its middle is (a space's circle
+/// under its pawn is clicked through the pawn).
 async fn click_first(client: &Client, css: &str) -> bool {
-    for element in client.find_all(Locator::Css(css)).await.unwrap_or_default() {
+    let script = format!(
+        "const all = [...document.querySelectorAll(\"{css}\")]; \
+         for (let i = 0; i < all.length; i++) {{ \
+           let r = all[i].getBoundingClientRect(); if (r.width < 2 || r.height < 2) continue; \
+           all[i].scrollIntoView({{block: 'center'}}); r = all[i].getBoundingClientRect(); \
+           const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); \
+           const at = hit && hit.closest('[data-target]'); \
+           if (at && at.getAttribute('data-target') === all[i].getAttribute('data-target')) return i; \
+         }} return -1;"
+    );
+    let index = client.execute(&script, vec![]).await.unwrap().as_i64().unwrap_or(-1);
+    let all = client.find_all(Locator::Css(css)).await.unwrap_or_default();
+    if let Some(element) = usize::try_from(index).ok().and_then(|i| all.get(i))
+        && element.click().await.is_ok()
+    {
+        return true;
+    }
+    // Else each in turn, as WebDriver finds them clickable.
+    for element in all {
         if element.click().await.is_ok() {
             return true;
         }
@@ -171,6 +191,7 @@ async fn rps3_by_clicking(driver: &Driver) {
         .unwrap();
     wait_until(&client, "return !!document.body.dataset.turn", "the first screen").await;
     let (mut board_clicks, mut menu_clicks) = (0, 0);
+    let mut shot_taken = false;
     for step in 0..400 {
         let (turn, over) = turn_and_over(&client).await;
         if over {
@@ -192,8 +213,11 @@ async fn rps3_by_clicking(driver: &Driver) {
             );
             board_clicks += 1;
             if !client.find_all(Locator::Css("#board .next")).await.unwrap().is_empty() {
-                if step == 30 {
+                if !shot_taken {
+                    // A pawn picked, where it may go outlined.
+                    client.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
                     shot(&client, "board_mid_game").await;
+                    shot_taken = true;
                 }
                 assert!(click_first(&client, "#board .next").await, "no target takes a click");
                 board_clicks += 1;
