@@ -31,6 +31,7 @@ mod run_cmd;
 mod screen;
 mod setup;
 mod simulate_cmd;
+mod studio_cmd;
 mod term;
 
 use crate::agents;
@@ -212,6 +213,8 @@ enum Command {
         #[arg(long)]
         allow_errors: bool,
     },
+    /// Start the web studio: edit rules with live diagnostics, play in the browser, one link per seat.
+    Studio(studio_cmd::StudioArgs),
     /// Print a shell completion script: `rpsdsl completions bash > ~/.local/share/bash-completion/completions/rpsdsl`.
     Completions {
         /// The shell to complete in.
@@ -305,6 +308,7 @@ pub fn main() -> ExitCode {
             json,
             allow_errors,
         } => merge_cmd::merge(&reports, json, allow_errors),
+        Command::Studio(args) => studio_cmd::studio(&args),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rpsdsl", &mut out);

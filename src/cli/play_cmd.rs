@@ -12,17 +12,16 @@ use std::time::Instant;
 
 use crate::agents::Agent;
 use crate::engine::{Choice, EngineError, Event, Observation, State};
-use crate::ir::{ChoiceKind, GameDef, Seat};
+use crate::ir::{GameDef, Seat};
 use crate::load::LoadedGame;
+use crate::present::{self, Prompt};
 use crate::session::{self, Record};
-use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events, without_seed};
+use crate::transcript::{Header, Transcript, Viewer, describe_end, without_seed};
 
-mod happened;
 mod input;
 mod seats;
 mod typed;
 
-use happened::{clash, tidy};
 use input::{Answers, Lines, Terminal};
 use seats::{parse_seat, players};
 use typed::{Typed, parse_typed};
@@ -324,29 +323,9 @@ impl<W: Write> Table<'_, W> {
     }
 
     /// The events from `from` on, as the person's seat saw them, tidied
-    /// for reading (see [`tidy`]).
+    /// for reading (see [`present::seen_lines`]).
     fn seen_lines(&self, from: usize) -> Vec<String> {
-        let def = self.def();
-        let end = self.events.len();
-        let mut bounds = vec![from];
-        bounds.extend(self.steps.iter().copied().filter(|&b| b > from && b < end));
-        bounds.push(end);
-        let mut lines = vec![];
-        // Step by step, so that the outcome of a step's throws follows them.
-        for step in bounds.windows(2) {
-            let events = &self.events[step[0]..step[1]];
-            // The clash reads best right after the choices, before what
-            // they caused.
-            let split = events
-                .iter()
-                .rposition(|e| matches!(e, Event::Decision { .. }))
-                .map_or(0, |i| i + 1);
-            let seat = Viewer::Seat(self.human);
-            lines.extend(render_events(def, &events[..split], seat));
-            lines.extend(clash(def, events, self.human));
-            lines.extend(render_events(def, &events[split..], seat));
-        }
-        tidy(lines, def.seat_name(self.human))
+        present::seen_lines(self.def(), &self.events, &self.steps, from, self.human)
     }
 
     /// Shows the table and asks the person for their choice; re-asks until
@@ -370,15 +349,16 @@ impl<W: Write> Table<'_, W> {
         self.rule()?;
         self.happened()?;
         write!(self.out, "{}", screen::table(def, obs.view()))?;
-        if let Some(vars) = screen::variables(def, obs.view()) {
+        if let Some(vars) = present::variables(def, obs.view()) {
             writeln!(self.out, "Counters: {vars}")?;
         }
-        if let Some(scores) = screen::scores_now(def, &obs) {
+        if let Some(scores) = present::scores_now(def, &obs) {
             writeln!(self.out, "Score if the game ended now: {scores}")?;
         }
-        let names: Vec<Vec<String>> = (0..obs.legal_len()).map(|i| obs.names(i)).collect();
-        let numbers = d.kind == ChoiceKind::Number;
-        write!(self.out, "\n{}", prompt(def, &obs, numbers))?;
+        let asking = Prompt::new(def, state, self.human);
+        let names: Vec<Vec<String>> = asking.offers.iter().map(|o| o.names.clone()).collect();
+        let numbers = asking.numbers;
+        write!(self.out, "\n{}", prompt(&asking))?;
         let hint = if numbers {
             "Type the number you choose".to_string()
         } else {
@@ -493,32 +473,19 @@ impl<W: Write> Table<'_, W> {
 
 /// The prompt: whose decision, what kind of decision, and the numbered
 /// choices.
-fn prompt(def: &GameDef, obs: &Observation<'_>, numbers: bool) -> String {
-    let d = &def.decisions[obs.decision() as usize];
-    let what = match (&d.kind, d.race) {
-        (_, true) => format!("call {}!", d.name),
-        (ChoiceKind::Menu(_) | ChoiceKind::Actions(_), _) => "choose an action:".to_string(),
-        _ => format!("choose {}:", d.name),
-    };
-    let note = match (d.race, obs.is_simultaneous(), d.secret) {
-        (true, _, _) => Some("a race: the clock runs from this prompt until you press Enter"),
-        (false, true, true) => Some("everyone chooses at once, in secret"),
-        (false, true, false) => Some("everyone chooses at once; you see the others' choices after"),
-        (false, false, true) => Some("secret: only you see it"),
-        (false, false, false) => None,
-    };
-    let mut out = format!("{} (you), {what}\n", def.seat_name(obs.seat()));
-    if let Some(note) = note {
+fn prompt(asking: &Prompt) -> String {
+    let mut out = format!("{} (you), {}\n", asking.seat_name, asking.what);
+    if let Some(note) = asking.note {
         out.push_str(&format!("({note})\n"));
     }
-    let labels: Vec<String> = (0..obs.legal_len()).map(|i| obs.label(i)).collect();
-    if numbers {
+    if asking.numbers {
+        let labels: Vec<&str> = asking.offers.iter().map(|o| o.label.as_str()).collect();
         out.push_str(&format!("  {}\n", labels.join(", ")));
         return out;
     }
-    for (i, label) in labels.iter().enumerate() {
-        let extra = if obs.is_anytime(i) { "   (extra action)" } else { "" };
-        out.push_str(&format!("  {:>2}) {label}{extra}\n", i + 1));
+    for (i, offer) in asking.offers.iter().enumerate() {
+        let extra = if offer.anytime { "   (extra action)" } else { "" };
+        out.push_str(&format!("  {:>2}) {}{extra}\n", i + 1, offer.label));
     }
     out
 }

@@ -90,7 +90,7 @@ fn space_pieces(
 
 /// A grid: squares in rows and columns, numbered as the rules name them,
 /// with row numbers at the left and column numbers on top.
-pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn {
+pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board, clickable: bool) -> Drawn {
     let slots = slots(def, b);
     let (rows, cols) = (board.rows as usize, board.cols as usize);
     let cell = (600.0 / rows.max(cols) as f64).clamp(56.0, 124.0);
@@ -109,34 +109,34 @@ pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn {
         let (x, y) = (margin + (col - 1) as f64 * cell, margin + (row - 1) as f64 * cell);
         // A light checker, so rows and columns are easy to follow by eye.
         let shade = if (row + col) % 2 == 0 { "#efe9dc" } else { "#e4dccb" };
-        group = group
-            .add(
-                Rectangle::new()
-                    .set("x", round(x))
-                    .set("y", round(y))
-                    .set("width", round(cell))
-                    .set("height", round(cell))
-                    .set("fill", shade)
-                    .set("stroke", RULE)
-                    .set("stroke-width", 1),
-            )
-            // The space's number, as moves name it ("field 12").
-            .add(
-                Text::new((s + 1).to_string())
-                    .set("x", round(x + 4.0))
-                    .set("y", round(y + 12.0))
-                    .set("font-size", 10)
-                    .set("fill", MUTED),
-            )
-            .add(space_pieces(
-                def,
-                view,
-                &slots,
-                board,
-                s,
-                (x + cell / 2.0, y + cell / 2.0 + 3.0),
-                cell,
-            ));
+        let square = Rectangle::new()
+            .set("x", round(x))
+            .set("y", round(y))
+            .set("width", round(cell))
+            .set("height", round(cell))
+            .set("fill", shade)
+            .set("stroke", RULE)
+            .set("stroke-width", 1);
+        // The space's number, as moves name it ("field 12").
+        let number = Text::new((s + 1).to_string())
+            .set("x", round(x + 4.0))
+            .set("y", round(y + 12.0))
+            .set("font-size", 10)
+            .set("fill", MUTED);
+        let pieces = space_pieces(
+            def,
+            view,
+            &slots,
+            board,
+            s,
+            (x + cell / 2.0, y + cell / 2.0 + 3.0),
+            cell,
+        );
+        group = if clickable {
+            group.add(mark(Group::new().add(square).add(number).add(pieces), true, b, s))
+        } else {
+            group.add(square).add(number).add(pieces)
+        };
     }
     Drawn {
         group,
@@ -158,7 +158,7 @@ struct Circuit {
 /// space at the left and the rest counter-clockwise along the bottom; a
 /// lone space in the middle, or where its `at (x, y)` hint puts it; every
 /// link an edge.
-pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn {
+pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable: bool) -> Drawn {
     let slots = slots(def, b);
     let outer = 260.0;
     let mut rings: Vec<_> = board.groups.iter().filter(|g| g.numbered).collect();
@@ -274,15 +274,18 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
     let mut pieces = Group::new();
     for s in 0..board.spaces() {
         let (x, y) = at(s);
-        spaces = spaces.add(
-            Circle::new()
-                .set("cx", round(x))
-                .set("cy", round(y))
-                .set("r", round(piece_r + 3.0))
-                .set("fill", FELT)
-                .set("stroke", RULE)
-                .set("stroke-width", 1.5),
-        );
+        let circle = Circle::new()
+            .set("cx", round(x))
+            .set("cy", round(y))
+            .set("r", round(piece_r + 3.0))
+            .set("fill", FELT)
+            .set("stroke", RULE)
+            .set("stroke-width", 1.5);
+        spaces = spaces.add(if clickable {
+            circle.set("data-target", super::space_target(b, s))
+        } else {
+            circle
+        });
         // The space's name, as moves name it ("outer 3"), just outside it.
         let (angle, radius) = positions[s as usize];
         let name = board.space_name(s);
@@ -311,12 +314,22 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> Drawn 
             label(name, lx, ly, 11.0, MUTED).set("text-anchor", anchor)
         };
         spaces = spaces.add(named);
-        pieces = pieces.add(space_pieces(def, view, &slots, board, s, (x, y), piece_r * 2.0 / 0.76));
+        let on_space = space_pieces(def, view, &slots, board, s, (x, y), piece_r * 2.0 / 0.76);
+        pieces = pieces.add(mark(on_space, clickable, b, s));
     }
     Drawn {
         group: Group::new().set("class", "board").add(edges).add(spaces).add(pieces),
         width: right - left + 2.0 * margin,
         height: bottom - top + 2.0 * margin,
+    }
+}
+
+/// A space's drawing, marked as that space when the picture is clickable.
+fn mark(group: Group, clickable: bool, b: u16, s: u16) -> Group {
+    if clickable {
+        group.set("data-target", super::space_target(b, s))
+    } else {
+        group
     }
 }
 

@@ -39,15 +39,26 @@ const GAP: f64 = 16.0;
 
 /// The position in `view` as a standalone SVG document.
 pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
+    draw(def, view, frame, false)
+}
+
+/// [`svg`], with every board space and every piece off the board marked
+/// with the place it is (`data-target`, see [`space_target`] and
+/// [`slot_target`]), so a page can tell which one was clicked.
+pub fn clickable_svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
+    draw(def, view, frame, true)
+}
+
+fn draw(def: &GameDef, view: &View, frame: &Frame<'_>, clickable: bool) -> String {
     let boards: Vec<(Drawn, String)> = def
         .boards
         .iter()
         .enumerate()
         .map(|(b, board)| {
             let drawn = if board::is_grid(board) {
-                board::grid(def, view, b as u16, board)
+                board::grid(def, view, b as u16, board, clickable)
             } else {
-                board::graph(def, view, b as u16, board)
+                board::graph(def, view, b as u16, board, clickable)
             };
             (drawn, words(&board.name))
         })
@@ -87,7 +98,7 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
 
     let (top, bottom): (Vec<Seat>, Vec<Seat>) = (0..def.players() as Seat).partition(|&s| sits_at_top(def, s));
     for &seat in &top {
-        let p = seat_panel(def, view, frame, seat, inner);
+        let p = seat_panel(def, view, frame, seat, inner, clickable);
         page = page.add(p.group.set("transform", translate(MARGIN, y)));
         y += p.height + GAP;
     }
@@ -117,12 +128,17 @@ pub fn svg(def: &GameDef, view: &View, frame: &Frame<'_>) -> String {
         .map(|f| (f.first, f.name.clone()))
         .collect();
     if !shared.is_empty() {
-        let p = tray::panel(def, view, "Table", "", "#d8d0bd", &shared, inner);
+        let band = tray::Band {
+            heading: "Table",
+            note: "",
+            accent: "#d8d0bd",
+        };
+        let p = tray::panel(def, view, &band, &shared, inner, clickable);
         page = page.add(p.group.set("transform", translate(MARGIN, y)));
         y += p.height + GAP;
     }
     for &seat in &bottom {
-        let p = seat_panel(def, view, frame, seat, inner);
+        let p = seat_panel(def, view, frame, seat, inner, clickable);
         page = page.add(p.group.set("transform", translate(MARGIN, y)));
         y += p.height + GAP;
     }
@@ -170,7 +186,7 @@ fn sits_at_top(def: &GameDef, seat: Seat) -> bool {
 }
 
 /// One seat's panel: its name in its colour, its counters, its zones.
-fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: f64) -> Drawn {
+fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: f64, clickable: bool) -> Drawn {
     let zones: Vec<(ZoneId, String)> = def
         .families
         .iter()
@@ -190,15 +206,12 @@ fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: 
             format!("{} {}", words(&v.name), def.show_value(v.shows, value))
         })
         .collect();
-    tray::panel(
-        def,
-        view,
-        &heading,
-        &counters.join(" · "),
-        style::seat_colour(def, seat),
-        &zones,
-        width,
-    )
+    let band = tray::Band {
+        heading: &heading,
+        note: &counters.join(" · "),
+        accent: style::seat_colour(def, seat),
+    };
+    tray::panel(def, view, &band, &zones, width, clickable)
 }
 
 /// The game's shared counters in words: "pot 20 · turn 3".
@@ -287,4 +300,16 @@ fn line_text(content: String, x: f64, y: f64, fill: &str) -> Text {
         .set("font-size", 13)
         .set("dominant-baseline", "central")
         .set("fill", fill)
+}
+
+/// The name a clickable picture gives space `space` of board `board` (its
+/// `data-target`), which a choice pointing at that space names too.
+pub fn space_target(board: u16, space: u16) -> String {
+    format!("space-{board}-{space}")
+}
+
+/// The name a clickable picture gives position `index` (top first) of
+/// `zone`, a zone that is not on a board.
+pub fn slot_target(zone: ZoneId, index: usize) -> String {
+    format!("slot-{zone}-{index}")
 }

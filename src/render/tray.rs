@@ -31,7 +31,7 @@ fn runs(slots: &[Option<PieceFace>]) -> Vec<(&Option<PieceFace>, usize)> {
 }
 
 /// One zone as a tray: its name over a box of cards, wrapping at `max_width`.
-fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) -> Drawn {
+fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64, clickable: bool) -> Drawn {
     let slots = &view.zones[zone as usize];
     let runs = runs(slots);
     let per_row = (((max_width - 2.0 * PAD + GAP) / (CARD_W + GAP)).floor() as usize).max(1);
@@ -88,35 +88,48 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64) ->
         let (r, c) = (i / per_row, i % per_row);
         let x = PAD + c as f64 * (CARD_W + GAP);
         let y = LABEL_H + PAD + r as f64 * (CARD_H + GAP);
-        group = group.add(card(
-            def,
-            Known::of(def, slot),
-            (x, y),
-            (CARD_W, CARD_H),
-            *count,
-            &place,
-        ));
+        let drawn = card(def, Known::of(def, slot), (x, y), (CARD_W, CARD_H), *count, &place);
+        group = group.add(if clickable {
+            // Every position this card stands for: equal pieces are one card.
+            let targets: Vec<String> = slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| *s == *slot)
+                .map(|(index, _)| super::slot_target(zone, index))
+                .collect();
+            drawn.set("data-target", targets.join(" "))
+        } else {
+            drawn
+        });
     }
     Drawn { group, width, height }
 }
 
+/// A panel's band: its heading, a note beside it, and its colour.
+pub(super) struct Band<'a> {
+    pub heading: &'a str,
+    pub note: &'a str,
+    pub accent: &'a str,
+}
+
 /// A panel: a heading, then trays left to right, wrapping at `width`.
+/// `clickable` marks each card with the positions it stands for.
 pub(super) fn panel(
     def: &GameDef,
     view: &View,
-    heading: &str,
-    note: &str,
-    accent: &str,
+    band: &Band<'_>,
     zones: &[(ZoneId, String)],
     width: f64,
+    clickable: bool,
 ) -> Drawn {
+    let Band { heading, note, accent } = *band;
     let head_h = 30.0;
     let inner = width - 2.0 * PAD;
     let mut group = Group::new().set("class", "panel");
     let (mut x, mut y, mut row_h) = (PAD, head_h + 6.0, 0.0_f64);
     let mut trays = Group::new();
     for (zone, name) in zones {
-        let t = tray(def, view, *zone, name, inner);
+        let t = tray(def, view, *zone, name, inner, clickable);
         if x > PAD && x + t.width > PAD + inner {
             x = PAD;
             y += row_h + GAP;

@@ -6,9 +6,10 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{WIDTH, listing_with, slots};
+use super::{WIDTH, slots};
 use crate::engine::{PieceFace, View};
 use crate::ir::{Board, GameDef, Seat};
+use crate::present::listing_with;
 
 /// Columns `text` takes at the terminal.
 pub(super) fn text_width(text: &str) -> usize {

@@ -1,13 +1,40 @@
-//! The events since the last prompt as the person reads them: the
+//! The events since a seat's last choice as a person reads them: the
 //! transcript's lines for their seat, tidied, with who beat whom.
 
 use crate::engine::{Event, Seen, SeenDecision};
 use crate::ir::{ChoiceKind, GameDef, KindId, Seat};
+use crate::transcript::{Viewer, render_events};
+
+/// The events from `from` on, as `seat` saw them, tidied for reading (see
+/// [`tidy`]). `steps` are where each step (one decision applied) began in
+/// `events`: the clash of a step's throws is told right after them.
+pub(crate) fn seen_lines(def: &GameDef, events: &[Event], steps: &[usize], from: usize, seat: Seat) -> Vec<String> {
+    let end = events.len();
+    let mut bounds = vec![from];
+    bounds.extend(steps.iter().copied().filter(|&b| b > from && b < end));
+    bounds.push(end);
+    let mut lines = vec![];
+    // Step by step, so that the outcome of a step's throws follows them.
+    for step in bounds.windows(2) {
+        let events = &events[step[0]..step[1]];
+        // The clash reads best right after the choices, before what
+        // they caused.
+        let split = events
+            .iter()
+            .rposition(|e| matches!(e, Event::Decision { .. }))
+            .map_or(0, |i| i + 1);
+        let viewer = Viewer::Seat(seat);
+        lines.extend(render_events(def, &events[..split], viewer));
+        lines.extend(clash(def, events, seat));
+        lines.extend(render_events(def, &events[split..], viewer));
+    }
+    tidy(lines, def.seat_name(seat))
+}
 
 /// When two seats chose kinds at once in one step and the person saw both,
 /// who beat whom ("Ben's fire beats your ice") or the tie, read from
 /// the game's `beats` relation. Nothing for kinds outside that relation.
-pub(crate) fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
+fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String> {
     let seen: Vec<SeenDecision> = Seen::new(def, events, you).decisions().collect();
     let [a, b] = seen.as_slice() else {
         return None;
@@ -46,7 +73,7 @@ pub(crate) fn clash(def: &GameDef, events: &[Event], you: Seat) -> Option<String
 /// Transcript lines made easier to read at the table: the person's own
 /// decisions in the second person, the transcript's "[of N]" counts dropped,
 /// and runs of like moves from one zone on one line.
-pub(crate) fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
+fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
     let lines = lines.into_iter().map(|line| {
         let line = match line.rsplit_once("  [of ") {
             Some((head, count)) if count.trim_end_matches(']').bytes().all(|b| b.is_ascii_digit()) => head.to_string(),

@@ -1,0 +1,127 @@
+//! `rpsdsl studio`: starts the web studio (see [`crate::studio`]) and prints
+//! its link on the first line of stdout.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::play_cmd::DEFAULT_AGENTS;
+use crate::studio;
+
+/// The port when none is given.
+const DEFAULT_PORT: u16 = 7420;
+
+#[derive(Args)]
+pub(crate) struct StudioArgs {
+    /// The folder whose rules are edited and played; nothing outside it is read or written.
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// The port to listen on (0: any free port), or ADDRESS:PORT on this machine's loopback.
+    #[arg(long, default_value_t = DEFAULT_PORT.to_string(), value_name = "N")]
+    port: String,
+    /// Listen on this address instead of 127.0.0.1, e.g. `--listen 0.0.0.0` so
+    /// that other devices can join a playtest. Anyone who can reach it can try
+    /// the links; only the printed link and the seats' links get in.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<IpAddr>,
+    /// The agents for seats no person takes, as for `play`; `rpsdsl agents` lists them.
+    #[arg(long, default_value = DEFAULT_AGENTS)]
+    agents: String,
+}
+
+pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
+    let addr = match address(args) {
+        Ok(addr) => addr,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = crate::agents::spec::parse_spec(&args.agents) {
+        eprintln!("error: `--agents {}`: {e}", args.agents);
+        return ExitCode::from(2);
+    }
+    if !args.path.is_dir() {
+        eprintln!(
+            "error: `{}` is not a folder; give the folder of your rules",
+            args.path.display()
+        );
+        return ExitCode::from(2);
+    }
+    let key = match studio::token() {
+        Ok(key) => key,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(1);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the server: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let config = studio::Config {
+        root: args.path.clone(),
+        agents: args.agents.clone(),
+        key: key.clone(),
+    };
+    let served = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let bound = listener.local_addr()?;
+        // The first line is the link, for people and for scripts.
+        say!("http://{bound}/?key={key}");
+        say!(
+            "Open that link in a browser: edit and check the rules in {}, start games,",
+            args.path.display()
+        );
+        say!("and share each person's seat link with them. Ctrl-C stops the studio.");
+        studio::serve(listener, config).await
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot serve on {addr}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Where to listen: `--listen` if given, else the loopback. An address in
+/// `--port` must be a loopback one: only `--listen` opens the studio to
+/// other machines, so that it is never done by accident.
+fn address(args: &StudioArgs) -> Result<SocketAddr, String> {
+    let port = &args.port;
+    let (ip, port_number) = match port.parse::<u16>() {
+        Ok(n) => (None, n),
+        Err(_) => match port.parse::<SocketAddr>() {
+            Ok(a) => (Some(a.ip()), a.port()),
+            Err(_) => {
+                return Err(format!(
+                    "`--port {port}`: expected a port number, e.g. `--port {DEFAULT_PORT}`"
+                ));
+            }
+        },
+    };
+    let ip = match (args.listen, ip) {
+        (Some(listen), Some(other)) if listen != other => {
+            return Err(format!(
+                "`--port {port}` names another address than `--listen {listen}`; give the port alone"
+            ));
+        }
+        (Some(listen), _) => listen,
+        (None, Some(ip)) if !ip.is_loopback() => {
+            return Err(format!(
+                "`--port {port}` would let other machines reach the studio; say so with `--listen {ip} --port {port_number}`"
+            ));
+        }
+        (None, Some(ip)) => ip,
+        (None, None) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+    };
+    let addr = SocketAddr::new(ip, port_number);
+    debug_assert!(args.listen.is_some() || studio::is_loopback(&addr));
+    Ok(addr)
+}

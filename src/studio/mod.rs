@@ -1,0 +1,132 @@
+//! The studio: a local web server (axum on tokio) where a designer edits
+//! rules with live diagnostics, and people play games in the browser, each
+//! on their own screen.
+//!
+//! This room is an I/O shell, as `cli` is: sessions, seats, tokens and
+//! routes. Games are played through [`session`](crate::session) and the
+//! engine; a seat's connection is only ever sent what [`table::Table::screen`]
+//! builds from the engine's view for that seat and the presentation model of
+//! that seat ([`present`](crate::present)).
+//!
+//! Two kinds of secret guard it:
+//! - the studio's key, in the URL it prints, for the editor, the files and
+//!   starting games (`x-studio-key` header);
+//! - one token per person's seat, in that seat's URL. Both come from the
+//!   operating system's random source. A request without the right one is
+//!   answered 403, the same whether the game exists or not.
+
+mod files;
+mod routes;
+mod table;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::watch;
+
+use routes::router;
+
+/// How large a request body may be: a rules file being edited, at most.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// How many games the studio holds at once; the oldest finished ones make
+/// room for new ones.
+const MAX_GAMES: usize = 4096;
+
+/// What the studio serves.
+pub struct Config {
+    /// The folder whose rules are edited and played; nothing outside it is read or written.
+    pub root: PathBuf,
+    /// The agents for seats no person takes, as `--agents` spells them.
+    pub agents: String,
+    /// The studio's key (see the module documentation).
+    pub key: String,
+}
+
+/// The server's state, shared by every request.
+pub(crate) struct Studio {
+    config: Config,
+    games: Mutex<HashMap<String, Arc<Live>>>,
+    /// The order games were started in, to know which are oldest.
+    started: Mutex<Vec<String>>,
+}
+
+/// One game and the channel that tells its seats' pages it changed.
+pub(crate) struct Live {
+    table: Mutex<table::Table>,
+    changed: watch::Sender<u64>,
+}
+
+/// A new secret: 128 bits from the operating system, in hex.
+pub fn token() -> Result<String, String> {
+    use rand::TryRng as _;
+    let mut bytes = [0u8; 16];
+    rand::rngs::SysRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| format!("cannot draw a secret from the operating system: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A seed from the operating system: nobody at the table can guess it.
+fn seed() -> Result<u64, String> {
+    use rand::TryRng as _;
+    rand::rngs::SysRng
+        .try_next_u64()
+        .map_err(|e| format!("cannot draw a seed from the operating system: {e}"))
+}
+
+/// Whether the studio may listen on `addr` without `--listen`: only on
+/// this machine's loopback.
+pub fn is_loopback(addr: &SocketAddr) -> bool {
+    addr.ip().is_loopback()
+}
+
+/// Serves the studio on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    let app = router(Arc::new(Studio::new(config)?));
+    axum::serve(listener, app).await
+}
+
+impl Studio {
+    pub(crate) fn new(mut config: Config) -> std::io::Result<Studio> {
+        config.root = config.root.canonicalize()?;
+        Ok(Studio {
+            config,
+            games: Mutex::new(HashMap::new()),
+            started: Mutex::new(vec![]),
+        })
+    }
+
+    /// Keeps a new game, making room by dropping the oldest finished one.
+    fn keep(&self, id: String, live: Arc<Live>) -> Result<(), String> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let mut started = self.started.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= MAX_GAMES {
+            let done = started.iter().position(|g| {
+                games
+                    .get(g)
+                    .is_none_or(|l| l.table.lock().unwrap_or_else(|e| e.into_inner()).is_done())
+            });
+            match done {
+                Some(i) => {
+                    let old = started.remove(i);
+                    games.remove(&old);
+                }
+                None => {
+                    return Err(format!(
+                        "the studio holds {MAX_GAMES} unfinished games; finish some first"
+                    ));
+                }
+            }
+        }
+        started.push(id.clone());
+        games.insert(id, live);
+        Ok(())
+    }
+
+    fn game(&self, id: &str) -> Option<Arc<Live>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+}

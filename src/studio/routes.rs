@@ -1,0 +1,392 @@
+//! The studio's routes: the page and its assets, the owner's API (files,
+//! checking, saving, starting games; the studio's key), and each seat's API
+//! (its screen, its live updates, its choices; the seat's token).
+
+use std::convert::Infallible;
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::Stream;
+use serde::Deserialize;
+use tokio::sync::watch;
+
+use super::files;
+use super::table::{Refused, Sitter, Table};
+use super::{BODY_LIMIT, Live, Studio};
+use crate::check::OptionSetting;
+use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::ir::Seat;
+
+const PAGE: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/studio.js");
+const STYLE: &str = include_str!("assets/studio.css");
+
+/// Every route of the studio over `studio`.
+pub(crate) fn router(studio: Arc<Studio>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/play/{game}/{token}", get(page))
+        .route(
+            "/studio.js",
+            get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route("/studio.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
+        .route("/api/files", get(list_files))
+        .route("/api/file", get(read_file))
+        .route("/api/check", post(check))
+        .route("/api/save", post(save))
+        .route("/api/games", post(start_game))
+        .route("/api/play/{game}/{token}", get(seat_screen))
+        .route("/api/play/{game}/{token}/events", get(seat_events))
+        .route("/api/play/{game}/{token}/choose", post(seat_choose))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(studio)
+}
+
+type Shared = State<Arc<Studio>>;
+
+/// A refusal with a reason the page shows.
+fn refuse(status: StatusCode, why: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": why.into() }))).into_response()
+}
+
+fn forbidden() -> Response {
+    refuse(
+        StatusCode::FORBIDDEN,
+        "this needs the link the studio printed, or a seat's own link",
+    )
+}
+
+/// The one page: the editor at `/`, a seat's table at its own link. It
+/// loads only its own script and style.
+async fn page() -> Response {
+    let mut response = asset(PAGE, "text/html; charset=utf-8");
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"),
+    );
+    response
+}
+
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    (
+        [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")],
+        body,
+    )
+        .into_response()
+}
+
+/// Whether the request carries the studio's key.
+fn is_owner(studio: &Studio, headers: &HeaderMap) -> bool {
+    headers
+        .get("x-studio-key")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|k| super::table::same(k.as_bytes(), studio.config.key.as_bytes()))
+}
+
+async fn list_files(State(studio): Shared, headers: HeaderMap) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    Json(serde_json::json!({
+        "files": files::list(&studio.config.root),
+        "agents": studio.config.agents,
+    }))
+    .into_response()
+}
+
+#[derive(Deserialize)]
+struct FileQuery {
+    path: String,
+}
+
+async fn read_file(State(studio): Shared, headers: HeaderMap, Query(q): Query<FileQuery>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let path = match files::resolve(&studio.config.root, &q.path) {
+        Ok(p) => p,
+        Err(files::Refused(why)) => return refuse(StatusCode::BAD_REQUEST, why),
+    };
+    match crate::input::read_text(&path, crate::input::SOURCE_LIMIT) {
+        Ok(text) => Json(serde_json::json!({ "path": q.path, "text": text })).into_response(),
+        Err(e) => refuse(StatusCode::NOT_FOUND, format!("cannot read {}: {e}", q.path)),
+    }
+}
+
+#[derive(Deserialize)]
+struct Edited {
+    path: String,
+    text: String,
+}
+
+async fn check(State(studio): Shared, headers: HeaderMap, Json(edited): Json<Edited>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let path = match files::resolve(&studio.config.root, &edited.path) {
+        Ok(p) => p,
+        Err(files::Refused(why)) => return refuse(StatusCode::BAD_REQUEST, why),
+    };
+    let root = studio.config.root.clone();
+    // Checking compiles hooks: off the async workers.
+    let shown = tokio::task::spawn_blocking(move || files::check(&root, &path, &edited.text)).await;
+    match shown {
+        Ok(diagnostics) => Json(serde_json::json!({ "diagnostics": diagnostics })).into_response(),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the checker stopped"),
+    }
+}
+
+async fn save(State(studio): Shared, headers: HeaderMap, Json(edited): Json<Edited>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let path = match files::resolve(&studio.config.root, &edited.path) {
+        Ok(p) => p,
+        Err(files::Refused(why)) => return refuse(StatusCode::BAD_REQUEST, why),
+    };
+    // Written beside and renamed over, so the file is whole or untouched.
+    let mut partial = path.clone().into_os_string();
+    partial.push(".partial");
+    let written = std::fs::write(&partial, &edited.text).and_then(|()| std::fs::rename(&partial, &path));
+    match written {
+        Ok(()) => Json(serde_json::json!({ "saved": edited.path })).into_response(),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot write {}: {e}", edited.path),
+            )
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct NewGame {
+    path: String,
+    /// One spec per seat, `human` for a person (`human,mcts`); or one spec,
+    /// which seats a person at seat 1 and that agent everywhere else.
+    #[serde(default)]
+    seats: Option<String>,
+    /// Option settings, `name=value`.
+    #[serde(default)]
+    settings: Vec<String>,
+}
+
+async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<NewGame>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let path = match files::resolve(&studio.config.root, &new.path) {
+        Ok(p) => p,
+        Err(files::Refused(why)) => return refuse(StatusCode::BAD_REQUEST, why),
+    };
+    let studio2 = Arc::clone(&studio);
+    let started = tokio::task::spawn_blocking(move || start(&studio2, &path, &new)).await;
+    match started {
+        Ok(Ok(body)) => Json(body).into_response(),
+        Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped while setting up"),
+    }
+}
+
+/// Loads the game, seats people and agents, and keeps the game: its id
+/// and each person's link.
+fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Value, String> {
+    let root = &studio.config.root;
+    let loader = files::RootLoader {
+        root,
+        edited: Path::new(""),
+        text: "",
+    };
+    let mut game = crate::load::load_game(path, &loader, |sources| settings(&new.settings, sources))
+        .map_err(|f| crate::diagnostic::render(&f.diagnostics, &f.sources, false))?;
+    crate::text::printable_def(&mut game.def);
+    let def = &game.def;
+    let spec = new
+        .seats
+        .clone()
+        .unwrap_or_else(|| format!("human,{}", studio.config.agents));
+    let specs = crate::agents::spec::parse_spec(&spec)?;
+    let specs = match specs.len() {
+        1 => {
+            let mut all = vec![crate::agents::spec::parse_spec("human")?.remove(0)];
+            all.extend(std::iter::repeat_n(specs[0].clone(), def.players() - 1));
+            all
+        }
+        n if n == def.players() => specs,
+        n => {
+            return Err(format!(
+                "`{spec}`: {n} seats given for {} seats ({}); give one per seat, `human` for each person",
+                def.players(),
+                def.seats.join(", ")
+            ));
+        }
+    };
+    let mut seats = vec![];
+    let mut people = vec![];
+    for (s, spec) in specs.into_iter().enumerate() {
+        if spec.name.eq_ignore_ascii_case("human") {
+            let token = super::token()?;
+            people.push((s, token.clone()));
+            seats.push((Sitter::Person { token }, None));
+        } else {
+            seats.push((Sitter::Agent, Some(spec)));
+        }
+    }
+    let names: Vec<String> = def.seats.clone();
+    let name = def.name.clone();
+    let id = super::token()?;
+    let table = Table::start(Arc::new(game), seats, super::seed()?)?;
+    let (changed, _) = watch::channel(0);
+    studio.keep(
+        id.clone(),
+        Arc::new(Live {
+            table: std::sync::Mutex::new(table),
+            changed,
+        }),
+    )?;
+    let seats: Vec<serde_json::Value> = names
+        .iter()
+        .enumerate()
+        .map(|(s, seat)| {
+            let link = people
+                .iter()
+                .find(|(p, _)| *p == s)
+                .map(|(_, token)| format!("/play/{id}/{token}"));
+            serde_json::json!({ "seat": seat, "link": link })
+        })
+        .collect();
+    Ok(serde_json::json!({ "game": name, "seats": seats }))
+}
+
+/// `name=value` settings from the page; their spans point into a
+/// pseudo-file holding them, so a bad value is shown where it was written.
+fn settings(
+    settings: &[String],
+    sources: &mut crate::diagnostic::Sources,
+) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
+    let text: String = settings.iter().map(|s| format!("{s}\n")).collect();
+    let file = sources.add("settings", text);
+    let mut out = vec![];
+    let mut errors = vec![];
+    let mut start = 0;
+    for setting in settings {
+        match setting.split_once('=') {
+            Some((name, value)) => out.push(OptionSetting {
+                name: name.trim().to_string(),
+                value: value.to_string(),
+                name_span: Span::new(file, start, start + name.len()),
+                value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
+            }),
+            None => errors.push(
+                Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
+                    .label(Span::new(file, start, start + setting.len()), "here")
+                    .help("write e.g. `best_of=3`"),
+            ),
+        }
+        start += setting.len() + 1;
+    }
+    if errors.is_empty() { Ok(out) } else { Err(errors) }
+}
+
+/// The game and seat a seat's link names, or `None` (answered 403).
+fn seated(studio: &Studio, game: &str, token: &str) -> Option<(Arc<Live>, Seat)> {
+    let live = studio.game(game)?;
+    let seat = live.table.lock().unwrap_or_else(|e| e.into_inner()).seat_of(token)?;
+    Some((live, seat))
+}
+
+/// A seat's screen as JSON text.
+fn screen_json(live: &Live, seat: Seat) -> String {
+    let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+    serde_json::to_string(&table.screen(seat)).unwrap_or_default()
+}
+
+fn json_text(text: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+async fn seat_screen(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
+    match seated(&studio, &game, &token) {
+        Some((live, seat)) => json_text(screen_json(&live, seat)),
+        None => forbidden(),
+    }
+}
+
+/// The seat's screen now, then again each time the game changes.
+async fn seat_events(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
+    let Some((live, seat)) = seated(&studio, &game, &token) else {
+        return forbidden();
+    };
+    let changes = live.changed.subscribe();
+    Sse::new(screens(live, seat, changes))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn screens(
+    live: Arc<Live>,
+    seat: Seat,
+    changes: watch::Receiver<u64>,
+) -> impl Stream<Item = Result<SseEvent, Infallible>> {
+    futures_util::stream::unfold((live, changes, true), move |(live, mut changes, first)| async move {
+        if !first && changes.changed().await.is_err() {
+            return None;
+        }
+        let event = SseEvent::default().event("screen").data(screen_json(&live, seat));
+        Some((Ok(event), (live, changes, false)))
+    })
+}
+
+#[derive(Deserialize)]
+struct Chosen {
+    /// The step the choice answers (the screen's `turn`).
+    turn: u64,
+    /// An index into the seat's offers.
+    index: usize,
+    /// In a race, the time from the prompt shown to the click, measured in the browser.
+    #[serde(default)]
+    reaction_ms: u32,
+}
+
+async fn seat_choose(
+    State(studio): Shared,
+    UrlPath((game, token)): UrlPath<(String, String)>,
+    Json(chosen): Json<Chosen>,
+) -> Response {
+    let Some((live, seat)) = seated(&studio, &game, &token) else {
+        return forbidden();
+    };
+    // The agents answer next, and a search takes a while: off the async workers.
+    let live2 = Arc::clone(&live);
+    let done = tokio::task::spawn_blocking(move || {
+        let mut table = live2.table.lock().unwrap_or_else(|e| e.into_inner());
+        table.choose(seat, chosen.turn, chosen.index, chosen.reaction_ms)
+    })
+    .await;
+    match done {
+        Ok(Ok(())) => {
+            live.changed.send_modify(|n| *n += 1);
+            json_text(screen_json(&live, seat))
+        }
+        Ok(Err(Refused::Stale)) => refuse(StatusCode::CONFLICT, "that choice answers an earlier decision"),
+        Ok(Err(Refused::NotAsked)) => refuse(StatusCode::CONFLICT, "you are not asked anything now"),
+        Ok(Err(Refused::NoSuchChoice)) => refuse(StatusCode::BAD_REQUEST, "there is no such choice"),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
+    }
+}

@@ -1,0 +1,113 @@
+//! A running `rpsdsl studio` for a test, and plain HTTP requests to it.
+//! The server is stopped when the value is dropped.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A studio serving `root` on a free loopback port.
+pub struct Studio {
+    child: Child,
+    /// The rest of its stdout, kept open while it runs.
+    _out: BufReader<std::process::ChildStdout>,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+    /// The studio's key, from the link it printed.
+    pub key: String,
+}
+
+impl Studio {
+    pub fn start(root: &Path, agents: &str) -> Studio {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+            .args(["studio", &root.display().to_string(), "--port", "0", "--agents", agents])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("rpsdsl studio starts");
+        let mut first = String::new();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        out.read_line(&mut first).unwrap();
+        let link = first.trim();
+        let (base, key) = link
+            .split_once("/?key=")
+            .unwrap_or_else(|| panic!("the first line is the studio's link, not {link:?}"));
+        Studio {
+            child,
+            _out: out,
+            base: base.to_string(),
+            key: key.to_string(),
+        }
+    }
+
+    /// A request with the studio's key.
+    pub fn owner(&self, method: &str, path: &str, body: Option<&serde_json::Value>) -> (u16, String) {
+        request(
+            &self.base,
+            method,
+            path,
+            &[("x-studio-key", &self.key)],
+            body.map(|b| b.to_string()).as_deref(),
+        )
+    }
+
+    /// Starts a game: `(game link path, seat links)` with `None` for agents' seats.
+    pub fn start_game(&self, path: &str, seats: &str, settings: &[&str]) -> Vec<Option<String>> {
+        let (status, body) = self.owner(
+            "POST",
+            "/api/games",
+            Some(&serde_json::json!({ "path": path, "seats": seats, "settings": settings })),
+        );
+        assert_eq!(status, 200, "{body}");
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        body["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["link"].as_str().map(str::to_string))
+            .collect()
+    }
+}
+
+impl Drop for Studio {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 request; the status and the body.
+pub fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&str>) -> (u16, String) {
+    let host = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if !body.is_empty() || method == "POST" {
+        head.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    // A server may refuse before reading a large body; what it answers counts.
+    let _ = stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body.as_bytes()));
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let raw = String::from_utf8_lossy(&raw).to_string();
+    let status = raw
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status in {raw:?}"));
+    let body = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
