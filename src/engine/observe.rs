@@ -180,18 +180,18 @@ impl<'a> Observation<'a> {
                     deal: Deal::default(),
                 }),
             };
-            if world
-                .state
-                .deal_hidden(self.def, self.seat, rng, &mut world.deal)
-                .is_err()
-            {
-                continue;
-            }
-            let same = world.pending().is_some_and(|(d, _)| d == self.decision()) && {
-                keys.clear();
-                world.extend_keys(self.def, self.seat, keys);
-                keys[..] == mine[..]
+            let dealt = match world.state.deal_hidden(self.def, self.seat, rng, &mut world.deal) {
+                Ok(dealt) => dealt,
+                Err(_) => continue,
             };
+            // Nothing dealt again: the world is the real game, its offers
+            // and so the seat's keys the observation's.
+            let same = !dealt
+                || world.pending().is_some_and(|(d, _)| d == self.decision()) && {
+                    keys.clear();
+                    world.extend_keys(self.def, self.seat, keys);
+                    keys[..] == mine[..]
+                };
             if same {
                 return true;
             }
@@ -306,6 +306,8 @@ impl World {
     }
 
     /// Applies one pick per answering seat and runs to the next decision.
+    /// The decisions themselves are not recorded in `events` (no search reads
+    /// them; see [`State::apply_quiet`]); what the flow records is.
     pub(crate) fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Some(pending) = self.state.pending() else {
             return Err(super::IllegalAction::NotWaiting.into());
@@ -324,7 +326,7 @@ impl World {
                 reaction_ms: p.reaction_ms,
             };
         }
-        self.state.apply(def, &choices[..n], events)
+        self.state.apply_quiet(def, &choices[..n], events)
     }
 
     pub(crate) fn outcome(&self) -> Option<&Outcome> {
@@ -532,13 +534,20 @@ impl State {
     /// Deals again the faces `seat` does not know and reseeds chance (see the
     /// module documentation), then rebuilds the pending decision's offers.
     /// Chance is reseeded whatever happens, before anything can draw from it.
+    ///
+    /// Returns whether anything was dealt again. When `seat` knows every
+    /// piece in play (a game of perfect information) nothing is, and the
+    /// offers are not rebuilt: the code that builds them reads only the
+    /// pieces, variables and locals, which are as they were (chance is not
+    /// drawn while offers are built), so it would build the same offers. The
+    /// random stream is drawn from as when they are rebuilt.
     fn deal_hidden(
         &mut self,
         def: &Game,
         seat: Seat,
         rng: &mut ChaCha8Rng,
         deal: &mut Deal,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<bool, RuntimeError> {
         let box_zone = def.families[0].first;
         // Pieces that look alike to the seat, in piece order: a hidden-kind
         // piece it sees shows its back (type and owner); anything else it
@@ -584,7 +593,10 @@ impl State {
         self.forced.clear();
         self.forced_next = 0;
         self.force_rolls(vec![]);
-        self.rebuild_offers(def)
+        if members.is_empty() {
+            return Ok(false);
+        }
+        self.rebuild_offers(def).map(|()| true)
     }
 
     /// Runs the pending decision's offer code again, so every seat's choices
