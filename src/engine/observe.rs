@@ -669,3 +669,63 @@ impl<'a> Seen<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{self, FsLoader};
+
+    /// Marks on a 2 x 2 board, every piece public: nothing is hidden.
+    const OPEN: &str = r#"
+game "Open"
+players 2: A, B
+board cells: grid 2 x 2 {
+  mark public
+}
+zones {
+  supply per player public
+}
+pieces {
+  Mark x2 per player in supply
+}
+flow {
+  let mover = A
+  repeat 4 times {
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }
+  declare draw "the board is full"
+}
+"#;
+
+    #[test]
+    fn a_world_of_perfect_information_is_the_game_itself_and_draws_one_seed() {
+        let def = match check::check_source("open.rules", OPEN, &FsLoader) {
+            Ok(c) => c.def,
+            Err(f) => panic!("the game does not check: {:?}", f.diagnostics),
+        };
+        let mut events = vec![];
+        let mut state = State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap();
+        state.apply(&def, &[Choice::new(0, 2)], &mut events).unwrap();
+        let obs = Observation::new(&def, &state, 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut world, mut keys) = (None, vec![]);
+        for _ in 0..3 {
+            assert!(obs.sample_into(&mut rng, &mut world, &mut keys));
+            let world = world.as_ref().unwrap();
+            // The same offers, keyed as the observation keys them.
+            assert_eq!(world.state.offers, state.offers);
+            keys.clear();
+            world.extend_keys(&def, 1, &mut keys);
+            assert_eq!(keys, (0..obs.legal_len()).map(|i| obs.key(i)).collect::<Vec<_>>());
+        }
+        // Each sample drew one number, chance's new seed, as a deal that
+        // rebuilds the offers does: the stream goes on where it always did.
+        let mut expected = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..3 {
+            let _: u64 = expected.random();
+        }
+        assert_eq!(rng.random::<u64>(), expected.random::<u64>());
+    }
+}
