@@ -537,10 +537,13 @@ impl State {
     ///
     /// Returns whether anything was dealt again. When `seat` knows every
     /// piece in play (a game of perfect information) nothing is, and the
-    /// offers are not rebuilt: the code that builds them reads only the
-    /// pieces, variables and locals, which are as they were (chance is not
-    /// drawn while offers are built), so it would build the same offers. The
-    /// random stream is drawn from as when they are rebuilt.
+    /// offers are not rebuilt: the world is the real game but for chance,
+    /// and the code that builds offers reads the pieces, variables and
+    /// locals, which are as they were. (Only offer code that itself shuffles
+    /// or rolls, through a procedure a `where` calls, could build others;
+    /// the real game's offers are then one fair draw of them.) The random
+    /// stream is drawn from as when they are rebuilt, so later draws do not
+    /// move.
     fn deal_hidden(
         &mut self,
         def: &Game,
