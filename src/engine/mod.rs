@@ -430,6 +430,30 @@ impl State {
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
     pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
+        self.apply_recording(def, choices, events, true)
+    }
+
+    /// [`State::apply`] without the decisions' own events, for a search's
+    /// sampled worlds, where nobody reads them: building one costs a scan
+    /// of the pieces (`count_seen_by`) and a list of the pieces it names.
+    /// What the flow records as it runs on is still recorded (triggers read
+    /// it), and the game goes on exactly as with `apply`.
+    pub(crate) fn apply_quiet(
+        &mut self,
+        def: &Game,
+        choices: &[Choice],
+        events: &mut Vec<Event>,
+    ) -> Result<(), EngineError> {
+        self.apply_recording(def, choices, events, false)
+    }
+
+    fn apply_recording(
+        &mut self,
+        def: &Game,
+        choices: &[Choice],
+        events: &mut Vec<Event>,
+        record: bool,
+    ) -> Result<(), EngineError> {
         if !matches!(self.status, Status::Waiting(_)) {
             return Err(IllegalAction::NotWaiting.into());
         }
@@ -464,22 +488,24 @@ impl State {
                 true => 0,
                 false => choice.reaction_ms,
             };
-            let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
-            let pieces = def
-                .choice_pieces(ask.decision, choice.value)
-                .into_iter()
-                .map(|p| (p, self.known[p as usize]))
-                .collect();
-            events.push(Event::Decision {
-                seat,
-                decision: ask.decision,
-                value: choice.value,
-                offered: self.offered(seat),
-                count_seen_by: self.count_seen_by(def, seat),
-                seen_by,
-                reaction_ms: kind.race.then_some(reaction_ms),
-                pieces,
-            });
+            if record {
+                let seen_by = if kind.secret { 1 << seat } else { def.all_seats_mask() };
+                let pieces = def
+                    .choice_pieces(ask.decision, choice.value)
+                    .into_iter()
+                    .map(|p| (p, self.known[p as usize]))
+                    .collect();
+                events.push(Event::Decision {
+                    seat,
+                    decision: ask.decision,
+                    value: choice.value,
+                    offered: self.offered(seat),
+                    count_seen_by: self.count_seen_by(def, seat),
+                    seen_by,
+                    reaction_ms: kind.race.then_some(reaction_ms),
+                    pieces,
+                });
+            }
             match ask.each_base {
                 Some(base) => {
                     let frame = self.frames.last().expect("a decision is asked inside a procedure");

@@ -180,18 +180,18 @@ impl<'a> Observation<'a> {
                     deal: Deal::default(),
                 }),
             };
-            if world
-                .state
-                .deal_hidden(self.def, self.seat, rng, &mut world.deal)
-                .is_err()
-            {
-                continue;
-            }
-            let same = world.pending().is_some_and(|(d, _)| d == self.decision()) && {
-                keys.clear();
-                world.extend_keys(self.def, self.seat, keys);
-                keys[..] == mine[..]
+            let dealt = match world.state.deal_hidden(self.def, self.seat, rng, &mut world.deal) {
+                Ok(dealt) => dealt,
+                Err(_) => continue,
             };
+            // Nothing dealt again: the world is the real game, its offers
+            // and so the seat's keys the observation's.
+            let same = !dealt
+                || world.pending().is_some_and(|(d, _)| d == self.decision()) && {
+                    keys.clear();
+                    world.extend_keys(self.def, self.seat, keys);
+                    keys[..] == mine[..]
+                };
             if same {
                 return true;
             }
@@ -306,6 +306,8 @@ impl World {
     }
 
     /// Applies one pick per answering seat and runs to the next decision.
+    /// The decisions themselves are not recorded in `events` (no search reads
+    /// them; see [`State::apply_quiet`]); what the flow records is.
     pub(crate) fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Some(pending) = self.state.pending() else {
             return Err(super::IllegalAction::NotWaiting.into());
@@ -324,7 +326,7 @@ impl World {
                 reaction_ms: p.reaction_ms,
             };
         }
-        self.state.apply(def, &choices[..n], events)
+        self.state.apply_quiet(def, &choices[..n], events)
     }
 
     pub(crate) fn outcome(&self) -> Option<&Outcome> {
@@ -532,13 +534,23 @@ impl State {
     /// Deals again the faces `seat` does not know and reseeds chance (see the
     /// module documentation), then rebuilds the pending decision's offers.
     /// Chance is reseeded whatever happens, before anything can draw from it.
+    ///
+    /// Returns whether anything was dealt again. When `seat` knows every
+    /// piece in play (a game of perfect information) nothing is, and the
+    /// offers are not rebuilt: the world is the real game but for chance,
+    /// and the code that builds offers reads the pieces, variables and
+    /// locals, which are as they were. (Only offer code that itself shuffles
+    /// or rolls, through a procedure a `where` calls, could build others;
+    /// the real game's offers are then one fair draw of them.) The random
+    /// stream is drawn from as when they are rebuilt, so later draws do not
+    /// move.
     fn deal_hidden(
         &mut self,
         def: &Game,
         seat: Seat,
         rng: &mut ChaCha8Rng,
         deal: &mut Deal,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<bool, RuntimeError> {
         let box_zone = def.families[0].first;
         // Pieces that look alike to the seat, in piece order: a hidden-kind
         // piece it sees shows its back (type and owner); anything else it
@@ -584,7 +596,10 @@ impl State {
         self.forced.clear();
         self.forced_next = 0;
         self.force_rolls(vec![]);
-        self.rebuild_offers(def)
+        if members.is_empty() {
+            return Ok(false);
+        }
+        self.rebuild_offers(def).map(|()| true)
     }
 
     /// Runs the pending decision's offer code again, so every seat's choices
@@ -655,5 +670,65 @@ impl<'a> Seen<'a> {
             }
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{self, FsLoader};
+
+    /// Marks on a 2 x 2 board, every piece public: nothing is hidden.
+    const OPEN: &str = r#"
+game "Open"
+players 2: A, B
+board cells: grid 2 x 2 {
+  mark public
+}
+zones {
+  supply per player public
+}
+pieces {
+  Mark x2 per player in supply
+}
+flow {
+  let mover = A
+  repeat 4 times {
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }
+  declare draw "the board is full"
+}
+"#;
+
+    #[test]
+    fn a_world_of_perfect_information_is_the_game_itself_and_draws_one_seed() {
+        let def = match check::check_source("open.rules", OPEN, &FsLoader) {
+            Ok(c) => c.def,
+            Err(f) => panic!("the game does not check: {:?}", f.diagnostics),
+        };
+        let mut events = vec![];
+        let mut state = State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap();
+        state.apply(&def, &[Choice::new(0, 2)], &mut events).unwrap();
+        let obs = Observation::new(&def, &state, 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut world, mut keys) = (None, vec![]);
+        for _ in 0..3 {
+            assert!(obs.sample_into(&mut rng, &mut world, &mut keys));
+            let world = world.as_ref().unwrap();
+            // The same offers, keyed as the observation keys them.
+            assert_eq!(world.state.offers, state.offers);
+            keys.clear();
+            world.extend_keys(&def, 1, &mut keys);
+            assert_eq!(keys, (0..obs.legal_len()).map(|i| obs.key(i)).collect::<Vec<_>>());
+        }
+        // Each sample drew one number, chance's new seed, as a deal that
+        // rebuilds the offers does: the stream goes on where it always did.
+        let mut expected = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..3 {
+            let _: u64 = expected.random();
+        }
+        assert_eq!(rng.random::<u64>(), expected.random::<u64>());
     }
 }
