@@ -13,7 +13,7 @@
 //! interpreter points an error inside a run at the op that failed.
 
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{Board, ChoiceKind, GameDef, Op};
+use crate::ir::{Board, ChoiceKind, GameDef, Matcher, Op};
 
 /// A comparison, as in [`Op::Eq`] to [`Op::Ge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,6 +224,10 @@ pub(crate) enum Ins {
     Beats,
     /// [`Op::Opponent`] and [`Op::NextSeat`], which run alike.
     NextSeat,
+    /// [`Op::Count`]
+    Count(Matcher),
+    /// [`Op::CountOnBoard`]
+    CountOnBoard { board: u16, matcher: Matcher },
     /// `Load(a) Load(b) <arith>`
     LoadLoadArith { a: u16, b: u16, arith: Arith },
     /// `Push(value) <arith> Store(slot)`
@@ -304,7 +308,9 @@ impl Ins {
             | Ins::ActionParam { .. }
             | Ins::KindAt(_)
             | Ins::Beats
-            | Ins::NextSeat => 1,
+            | Ins::NextSeat
+            | Ins::Count(_)
+            | Ins::CountOnBoard { .. } => 1,
             Ins::LoadLoad(..)
             | Ins::LoadConst { .. }
             | Ins::StoreLoad { .. }
@@ -334,6 +340,42 @@ pub(crate) struct Program {
     pub(crate) offers: Vec<Offer>,
     /// Per board, where a step from each space leads ([`Op::Step`]).
     pub(crate) steps: Vec<Steps>,
+    /// Per board, how [`Op::CountOnBoard`] counts its pieces.
+    pub(crate) counts: Vec<BoardCount>,
+}
+
+/// How [`Op::CountOnBoard`] counts the pieces on a board: zone by zone, or,
+/// when the game has fewer pieces than the board has zones, piece by piece
+/// (every piece is in exactly one zone, so both give the same number).
+#[derive(Debug)]
+pub(crate) enum BoardCount {
+    /// Go through the board's slot zones.
+    ByZones,
+    /// Go through the pieces; the flag per zone of the game says whether
+    /// it is one of the board's slots.
+    ByPieces(Vec<bool>),
+}
+
+impl BoardCount {
+    fn of(def: &GameDef, board: &Board) -> BoardCount {
+        let mut on_board = vec![false; def.zones.len()];
+        let mut zones = 0;
+        for &family in &board.slots {
+            let f = &def.families[family as usize];
+            for zone in f.first..f.first + f.len {
+                // A zone listed twice is counted twice zone by zone.
+                if std::mem::replace(&mut on_board[zone as usize], true) {
+                    return BoardCount::ByZones;
+                }
+                zones += 1;
+            }
+        }
+        if def.pieces.len() < zones {
+            BoardCount::ByPieces(on_board)
+        } else {
+            BoardCount::ByZones
+        }
+    }
 }
 
 /// The most parameters of an action [`Ins::OfferAction`] offers in one go;
@@ -430,6 +472,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         ins: program,
         offers,
         steps: def.boards.iter().map(Steps::of).collect(),
+        counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
     }
 }
 
@@ -494,6 +537,8 @@ fn single(op: Op) -> Ins {
         Op::KindAt(set) => Ins::KindAt(set),
         Op::Beats => Ins::Beats,
         Op::Opponent | Op::NextSeat => Ins::NextSeat,
+        Op::Count(matcher) => Ins::Count(matcher),
+        Op::CountOnBoard { board, matcher } => Ins::CountOnBoard { board, matcher },
         op => Ins::Op(op),
     }
 }
@@ -928,5 +973,49 @@ mod tests {
                 );
             }
         }
+    }
+
+    fn checked(path: &str) -> crate::game::Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        crate::check::check_file(&path, &crate::check::FsLoader)
+            .expect("the game checks")
+            .def
+    }
+
+    #[test]
+    fn counts_run_in_the_inner_loop() {
+        let matcher = Matcher {
+            by: crate::ir::MatchBy::TypeOnStack,
+            owner: true,
+        };
+        assert_eq!(single(Op::Count(matcher)), Ins::Count(matcher));
+        assert_eq!(
+            single(Op::CountOnBoard { board: 2, matcher }),
+            Ins::CountOnBoard { board: 2, matcher }
+        );
+        assert_eq!(Ins::CountOnBoard { board: 2, matcher }.len(), 1);
+    }
+
+    #[test]
+    fn a_board_with_more_zones_than_pieces_is_counted_by_pieces() {
+        // RPS3: 28 spaces with one slot each, 18 pawns.
+        let game = checked("games/rps3.rules");
+        let (def, program) = (&game.def, &game.program);
+        let BoardCount::ByPieces(on_board) = &program.counts[0] else {
+            panic!("rps3's board is counted by pieces");
+        };
+        let slots: Vec<bool> = (0..def.zones.len())
+            .map(|zone| {
+                def.boards[0].slots.iter().any(|&family| {
+                    let f = &def.families[family as usize];
+                    (usize::from(f.first)..usize::from(f.first + f.len)).contains(&zone)
+                })
+            })
+            .collect();
+        assert_eq!(on_board, &slots);
+        assert_eq!(on_board.iter().filter(|&&on| on).count(), 28);
+        // Connect four: 42 spaces, 42 discs.
+        let game = checked("games/classic/connect_four.rules");
+        assert!(matches!(game.program.counts[0], BoardCount::ByZones));
     }
 }

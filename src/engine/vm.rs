@@ -2,7 +2,7 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 use super::events::{EndReason, Event};
-use super::lower::{Ins, MAX_OFFER_PARAMS};
+use super::lower::{BoardCount, Ins, MAX_OFFER_PARAMS};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
@@ -520,6 +520,35 @@ impl State {
 
     /// The zone `index` of a family, or `None` when there is no such zone
     /// (only a space off the board, a step past the edge, gets there).
+    /// The pieces matching `matcher` in every slot of `board`.
+    fn count_on_board(&self, def: &Game, board: u16, matcher: Matcher, key: i64, owner: i64) -> i64 {
+        let n = match &def.program.counts[board as usize] {
+            BoardCount::ByPieces(on_board) => self
+                .piece_zone
+                .iter()
+                .enumerate()
+                .filter(|&(piece, &zone)| {
+                    on_board[zone as usize] && self.matches(def, matcher, piece as PieceId, key, owner)
+                })
+                .count(),
+            BoardCount::ByZones => def.boards[board as usize]
+                .slots
+                .iter()
+                .flat_map(|&family| {
+                    let f = &def.families[family as usize];
+                    f.first..f.first + f.len
+                })
+                .map(|zone| {
+                    self.zones[zone as usize]
+                        .iter()
+                        .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                        .count()
+                })
+                .sum(),
+        };
+        n as i64
+    }
+
     fn zone_of(&self, def: &GameDef, family: u16, index: i64) -> Option<usize> {
         let f = &def.families[family as usize];
         (0..f.len as i64)
@@ -947,6 +976,20 @@ impl State {
                         }
                         pc += 1;
                     }
+                    Ins::Count(m) => {
+                        let zone = self.pop_zone();
+                        let (key, owner) = self.pop_matcher(m);
+                        let n = self.zones[zone as usize]
+                            .iter()
+                            .filter(|&&p| self.matches(def, m, p, key, owner))
+                            .count();
+                        self.stack.push(n as i64);
+                    }
+                    Ins::CountOnBoard { board, matcher } => {
+                        let (key, owner) = self.pop_matcher(matcher);
+                        let n = self.count_on_board(def, board, matcher, key, owner);
+                        self.stack.push(n);
+                    }
                     Ins::LoadLoadArith { a, b, arith } => {
                         let x = self.locals[locals_base + a as usize];
                         let y = self.locals[locals_base + b as usize];
@@ -1118,28 +1161,23 @@ impl State {
                 let piece = self.top_piece(def, zone, op == Op::Bottom)?;
                 self.stack.push(piece as i64);
             }
-            Op::Count(m) | Op::First(m) => {
+            Op::First(m) => {
                 let zone = self.pop_zone();
                 let (key, owner) = self.pop_matcher(m);
-                let mut found = self.zones[zone as usize]
+                let found = self.zones[zone as usize]
                     .iter()
                     .rev()
-                    .filter(|&&p| self.matches(def, m, p, key, owner));
-                if let Op::Count(_) = op {
-                    let n = found.count() as i64;
-                    self.stack.push(n);
-                } else {
-                    match found.next() {
-                        Some(&p) => self.stack.push(p as i64),
-                        None => {
-                            return Err(Box::new(
-                                Diagnostic::error(
-                                    Code::NoSuchPiece,
-                                    format!("`{}` holds no such piece", def.zone_name(zone)),
-                                )
-                                .label(self.span(def), "nothing to take here"),
-                            ));
-                        }
+                    .find(|&&p| self.matches(def, m, p, key, owner));
+                match found {
+                    Some(&p) => self.stack.push(p as i64),
+                    None => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                Code::NoSuchPiece,
+                                format!("`{}` holds no such piece", def.zone_name(zone)),
+                            )
+                            .label(self.span(def), "nothing to take here"),
+                        ));
                     }
                 }
             }
@@ -1232,20 +1270,6 @@ impl State {
                         .any(|&p| self.matches(def, matcher, p, key, owner))
                 });
                 self.stack.push(run);
-            }
-            Op::CountOnBoard { board, matcher } => {
-                let (key, owner) = self.pop_matcher(matcher);
-                let mut n = 0;
-                for &family in &def.boards[board as usize].slots {
-                    let f = &def.families[family as usize];
-                    for zone in f.first..f.first + f.len {
-                        n += self.zones[zone as usize]
-                            .iter()
-                            .filter(|&&p| self.matches(def, matcher, p, key, owner))
-                            .count() as i64;
-                    }
-                }
-                self.stack.push(n);
             }
             Op::ActionValue { decision, entry } => {
                 let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
@@ -1495,8 +1519,67 @@ impl State {
             | Op::KindAt(_)
             | Op::TypeAt(_)
             | Op::Beats
-            | Op::Size => unreachable!("the inner loop of `exec` runs {op:?}"),
+            | Op::Size
+            | Op::Count(_)
+            | Op::CountOnBoard { .. } => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
         Ok(Flow::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Choice;
+
+    /// Counting a board piece by piece gives what counting it zone by zone
+    /// gives, for every matcher, all through a game.
+    #[test]
+    fn counting_by_pieces_agrees_with_counting_by_zones() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/rps3.rules");
+        let mut game = crate::check::check_file(&path, &crate::check::FsLoader)
+            .expect("rps3 checks")
+            .def;
+        assert!(matches!(game.program.counts[0], BoardCount::ByPieces(_)));
+        let mut other = BoardCount::ByZones;
+        std::mem::swap(&mut game.program.counts[0], &mut other);
+        let mut events = vec![];
+        let options = game.def.default_options();
+        let mut state = State::start(&game, &options, 11, vec![], &mut events).expect("rps3 starts");
+        let types = game.def.pieces.iter().map(|p| p.ty).max().expect("pieces") as i64;
+        let matchers = [
+            (MatchBy::Any, false),
+            (MatchBy::Any, true),
+            (MatchBy::TypeOnStack, true),
+            (MatchBy::KindOnStack, true),
+            (MatchBy::KindOnStack, false),
+        ];
+        let mut counted_some = false;
+        for turn in 0..120 {
+            for (by, owner) in matchers {
+                for key in -1..=types.max(3) {
+                    for seat in 0..2 {
+                        let matcher = Matcher { by, owner };
+                        let zones = state.count_on_board(&game, 0, matcher, key, seat);
+                        std::mem::swap(&mut game.program.counts[0], &mut other);
+                        let pieces = state.count_on_board(&game, 0, matcher, key, seat);
+                        std::mem::swap(&mut game.program.counts[0], &mut other);
+                        assert_eq!(zones, pieces, "turn {turn}: {matcher:?} {key} {seat}");
+                        counted_some |= pieces > 0;
+                    }
+                }
+            }
+            let Some(pending) = state.pending() else { break };
+            let choices: Vec<Choice> = pending
+                .who()
+                .iter()
+                .map(|&seat| {
+                    let legal = pending.legal(seat);
+                    Choice::new(seat, legal[(turn * 7 + seat as usize) % legal.len()])
+                })
+                .collect();
+            state.apply(&game, &choices, &mut events).expect("a legal move");
+        }
+        assert!(counted_some, "the board held matching pieces");
     }
 }
