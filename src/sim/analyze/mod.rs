@@ -19,7 +19,8 @@ use self::choices::{ChoiceTally, Role};
 use self::play::{Played, play};
 use self::tension::Tension;
 use super::run::{MAX_JOBS, game_seed};
-use super::stats::{Moments, Rate, Z95};
+use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+use super::stats::Rate;
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::game::Game;
 use crate::ir::OptionValue;
@@ -61,7 +62,8 @@ pub struct Matchup {
     /// Games stopped by a runtime error.
     pub stopped: u64,
     /// Per deal, the first's win share minus a second seat's mean win
-    /// share: its mean (in `[-1, 1]`) and 95% interval.
+    /// share: its mean (in `[-1, 1]`) and 95% interval (an empirical
+    /// Bernstein one, valid for bounded values; `docs/metrics.md`).
     pub edge: f64,
     /// The interval's low end.
     pub edge_low: f64,
@@ -157,25 +159,34 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
             None => draws += 1,
         }
     }
-    // One observation per deal (the games of one rotation share a seed).
-    let mut edges = Moments::default();
-    for deal in games.chunks(seats).filter(|d| d.len() == seats) {
-        let mut edge = 0.0;
-        for (played, seat) in deal {
-            match played.winner {
-                Some(w) if w == *seat => edge += 1.0,
-                Some(_) => edge -= 1.0 / (seats as f64 - 1.0).max(1.0),
-                None => {}
-            }
-        }
-        // In thousandths, so the sums stay exact integers.
-        edges.add((1000.0 * edge / seats as f64).round() as i64);
+    // One observation per deal (the games of one rotation share a seed). The
+    // interval is a confidence sequence's, read at the last deal: valid for
+    // any values in [-1, 1] at this many deals, and never a point when every
+    // deal came out the same (a normal interval would claim certainty).
+    let deals: Vec<f64> = games
+        .chunks(seats)
+        .filter(|d| d.len() == seats)
+        .map(|deal| {
+            let edge: f64 = deal
+                .iter()
+                .map(|(played, seat)| match played.winner {
+                    Some(w) if w == *seat => 1.0,
+                    Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
+                    None => 0.0,
+                })
+                .sum();
+            (edge / seats as f64).clamp(-1.0, 1.0)
+        })
+        .collect();
+    let mut sequence = ConfidenceSequence::new(ALPHA, Bets::Horizon(deals.len() as u64));
+    for edge in &deals {
+        sequence.push((edge + 1.0) / 2.0);
     }
-    let mean = if edges.count > 0 { edges.mean() / 1000.0 } else { 0.0 };
-    let half = if edges.count > 1 {
-        Z95 * edges.sd() / 1000.0 / (edges.count as f64).sqrt()
+    let (low, high) = sequence.interval();
+    let mean = if deals.is_empty() {
+        0.0
     } else {
-        1.0
+        deals.iter().sum::<f64>() / deals.len() as f64
     };
     Matchup {
         first: first.to_text(),
@@ -186,8 +197,8 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
         draws: Rate::new(draws, n),
         stopped,
         edge: mean,
-        edge_low: (mean - half).max(-1.0),
-        edge_high: (mean + half).min(1.0),
+        edge_low: 2.0 * low - 1.0,
+        edge_high: 2.0 * high - 1.0,
     }
 }
 
