@@ -156,3 +156,30 @@ fn the_report_is_the_same_at_any_jobs_and_says_what_it_found() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn house_rules_change_the_analysed_game() {
+    let decisions = |args: &[&str]| {
+        let mut all = vec!["analyze", "-n", "4", "--agents", "random,random", "--json"];
+        all.extend_from_slice(args);
+        let out = rpsdsl(&all);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let mut names: Vec<String> = json["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["decision"].as_str().unwrap().to_string())
+            .collect();
+        names.dedup();
+        (json["game"].as_str().unwrap().to_string(), json["rules"].clone(), names)
+    };
+    let (base, _, base_decisions) = decisions(&["games/rubber_paper_scissors.rules"]);
+    let (house, rules, house_decisions) = decisions(&["--house", "games/house/both_modules.toml"]);
+    assert_eq!(base, "Rubber Paper Scissors");
+    assert_eq!(house, "Rubber Paper Scissors (both modules)");
+    assert_eq!(rules, "games/house/both_modules.toml");
+    // The goggles module the house file switches on adds a decision.
+    assert!(!base_decisions.contains(&"peek".to_string()), "{base_decisions:?}");
+    assert!(house_decisions.contains(&"peek".to_string()), "{house_decisions:?}");
+}
