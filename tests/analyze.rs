@@ -15,6 +15,7 @@ fn config(strong: &str, weak: &str, games: u64) -> Config {
         games,
         seed: 1,
         jobs: 0,
+        chosen_for: None,
     }
 }
 
@@ -182,4 +183,19 @@ fn house_rules_change_the_analysed_game() {
     // The goggles module the house file switches on adds a decision.
     assert!(!base_decisions.contains(&"peek".to_string()), "{base_decisions:?}");
     assert!(house_decisions.contains(&"peek".to_string()), "{house_decisions:?}");
+}
+
+#[test]
+fn the_default_budget_shrinks_for_long_games() {
+    use rpsdsl::sim::analyze::{DEFAULT_GAMES, default_games};
+    let short = common::load("games/rps.rules");
+    let (games, length) = default_games(&short, &short.default_options(), 1);
+    assert_eq!(games, DEFAULT_GAMES.1, "RPS is short: {length} choices a game");
+    let long = common::load("games/rps3.rules");
+    let (games, length) = default_games(&long, &long.default_options(), 1);
+    assert!(length > 100.0, "{length}");
+    assert!(
+        (DEFAULT_GAMES.0..DEFAULT_GAMES.1).contains(&games) && games % long.players() as u64 == 0,
+        "{games} games for {length} choices a game"
+    );
 }

@@ -28,6 +28,33 @@ use crate::ir::OptionValue;
 /// Positions `exact` may visit before `analyze` samples random play instead.
 pub const EXACT_BUDGET: u64 = 200_000;
 
+/// Random games the default budget plays first, to measure the game's length.
+pub const PILOT_GAMES: u64 = 16;
+/// Games per matchup by default for a short game, and the fewest for a long one.
+pub const DEFAULT_GAMES: (u64, u64) = (20, 100);
+/// The default budget: games per matchup times the square of random play's
+/// mean choices per game (a search player's work per game grows with the
+/// choices it makes times the length of each playout).
+pub const WORK_BUDGET: f64 = 2.0e5;
+
+/// Games per matchup when `-n` is not given: [`DEFAULT_GAMES`]'s most for a
+/// game whose random play makes at most `sqrt(WORK_BUDGET / 100)` choices,
+/// fewer as games grow longer, never fewer than its least; a whole number
+/// of deals. Returns the games and random play's mean choices per game.
+pub fn default_games(def: &Game, options: &[OptionValue], seed: u64) -> (u64, f64) {
+    let random = parse_spec("random").expect("random is an agent");
+    let specs = vec![random[0].clone(); def.players()];
+    let choices: usize = (0..PILOT_GAMES)
+        .into_par_iter()
+        .map(|i| play(def, options, game_seed(seed, i), &specs).picks.len())
+        .sum();
+    let length = choices as f64 / PILOT_GAMES as f64;
+    let (least, most) = DEFAULT_GAMES;
+    let games = (WORK_BUDGET / length.max(1.0).powi(2)).clamp(least as f64, most as f64) as u64;
+    let seats = def.players().max(1) as u64;
+    ((games / seats).max(1) * seats, length)
+}
+
 /// What to analyse with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -42,6 +69,9 @@ pub struct Config {
     pub seed: u64,
     /// Threads (0: one per core).
     pub jobs: usize,
+    /// When `games` is [`default_games`]'s choice: random play's mean
+    /// choices per game it was chosen for (the report says so).
+    pub chosen_for: Option<f64>,
 }
 
 /// One pairing of two players over the same deals, seats rotated.
@@ -97,6 +127,9 @@ pub struct Analysis {
     pub weak: String,
     /// Games in each matchup.
     pub games_per_matchup: u64,
+    /// When the games were the default's choice: random play's mean choices per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_chosen_for: Option<f64>,
     /// The seed the deals derive from.
     pub seed: u64,
     /// Strong vs random, weak vs random, strong vs weak.
@@ -277,6 +310,7 @@ pub fn analyze(
         strong: strong.to_text(),
         weak: weak.to_text(),
         games_per_matchup: config.games,
+        games_chosen_for: config.chosen_for,
         seed: config.seed,
         skill_index: skill.edge,
         skill_low: skill.edge_low,
@@ -305,6 +339,12 @@ impl Analysis {
             "strong {}, weak {}, {} games per matchup, seed {}, seats rotated, the same deals in every matchup\n",
             self.strong, self.weak, self.games_per_matchup, self.seed
         );
+        if let Some(length) = self.games_chosen_for {
+            out += &format!(
+                "{} games per matchup by default: random play makes {length:.1} choices a game (-n to choose; docs/metrics.md)\n",
+                self.games_per_matchup
+            );
+        }
         out += "Every figure is defined in docs/metrics.md.\n\n";
         out += "Skill\n";
         out += "  first player (one seat, rotating) against second (every other seat):\n";
