@@ -15,8 +15,9 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long, default_value = "mcts:iterations=80,mcts:iterations=20")]
     pub agents: String,
     /// Games per matchup (three matchups: strong and weak against random, strong against weak).
-    #[arg(short = 'n', long = "games", default_value_t = 100)]
-    pub games: u64,
+    /// By default 100, fewer for a long game (at least 20), so the defaults finish in minutes.
+    #[arg(short = 'n', long = "games")]
+    pub games: Option<u64>,
     /// Set an option: `--set best_of=3` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
@@ -46,7 +47,7 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    if args.games == 0 {
+    if args.games == Some(0) {
         eprintln!("error: -n 0: each matchup plays at least 1 game");
         return ExitCode::from(2);
     }
@@ -54,16 +55,24 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         Ok(input) => input,
         Err(code) => return code,
     };
+    let (games, chosen_for) = match args.games {
+        Some(games) => (games, None),
+        None => {
+            let (games, length) = analyze::default_games(&input.def, &input.options, args.seed);
+            (games, Some(length))
+        }
+    };
     let config = Config {
         strong: strong.to_text(),
         weak: weak.to_text(),
-        games: args.games,
+        games,
         seed: args.seed,
         jobs: args.jobs,
+        chosen_for,
     };
-    let analysis = with_progress(3 * args.games, "analyze", |tick| {
+    let analysis = with_progress(3 * games, "analyze", |tick| {
         let analysis = analyze::analyze(&input.def, &input.options, &input.label, &config, tick)?;
-        Ok((analysis, 3 * args.games))
+        Ok((analysis, 3 * games))
     });
     let analysis = match analysis {
         Ok(a) => a,

@@ -19,13 +19,41 @@ use self::choices::{ChoiceTally, Role};
 use self::play::{Played, play};
 use self::tension::Tension;
 use super::run::{MAX_JOBS, game_seed};
-use super::stats::{Moments, Rate, Z95};
+use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+use super::stats::Rate;
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::game::Game;
 use crate::ir::OptionValue;
 
 /// Positions `exact` may visit before `analyze` samples random play instead.
 pub const EXACT_BUDGET: u64 = 200_000;
+
+/// Random games the default budget plays first, to measure the game's length.
+pub const PILOT_GAMES: u64 = 16;
+/// Games per matchup by default for a short game, and the fewest for a long one.
+pub const DEFAULT_GAMES: (u64, u64) = (20, 100);
+/// The default budget: games per matchup times the square of random play's
+/// mean choices per game (a search player's work per game grows with the
+/// choices it makes times the length of each playout).
+pub const WORK_BUDGET: f64 = 2.0e5;
+
+/// Games per matchup when `-n` is not given: [`DEFAULT_GAMES`]'s most for a
+/// game whose random play makes at most `sqrt(WORK_BUDGET / 100)` choices,
+/// fewer as games grow longer, never fewer than its least; a whole number
+/// of deals. Returns the games and random play's mean choices per game.
+pub fn default_games(def: &Game, options: &[OptionValue], seed: u64) -> (u64, f64) {
+    let random = parse_spec("random").expect("random is an agent");
+    let specs = vec![random[0].clone(); def.players()];
+    let choices: usize = (0..PILOT_GAMES)
+        .into_par_iter()
+        .map(|i| play(def, options, game_seed(seed, i), &specs).picks.len())
+        .sum();
+    let length = choices as f64 / PILOT_GAMES as f64;
+    let (least, most) = DEFAULT_GAMES;
+    let games = (WORK_BUDGET / length.max(1.0).powi(2)).clamp(least as f64, most as f64) as u64;
+    let seats = def.players().max(1) as u64;
+    ((games / seats).max(1) * seats, length)
+}
 
 /// What to analyse with.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +69,9 @@ pub struct Config {
     pub seed: u64,
     /// Threads (0: one per core).
     pub jobs: usize,
+    /// When `games` is [`default_games`]'s choice: random play's mean
+    /// choices per game it was chosen for (the report says so).
+    pub chosen_for: Option<f64>,
 }
 
 /// One pairing of two players over the same deals, seats rotated.
@@ -61,7 +92,8 @@ pub struct Matchup {
     /// Games stopped by a runtime error.
     pub stopped: u64,
     /// Per deal, the first's win share minus a second seat's mean win
-    /// share: its mean (in `[-1, 1]`) and 95% interval.
+    /// share: its mean (in `[-1, 1]`) and 95% interval (an empirical
+    /// Bernstein one, valid for bounded values; `docs/metrics.md`).
     pub edge: f64,
     /// The interval's low end.
     pub edge_low: f64,
@@ -95,6 +127,9 @@ pub struct Analysis {
     pub weak: String,
     /// Games in each matchup.
     pub games_per_matchup: u64,
+    /// When the games were the default's choice: random play's mean choices per game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_chosen_for: Option<f64>,
     /// The seed the deals derive from.
     pub seed: u64,
     /// Strong vs random, weak vs random, strong vs weak.
@@ -157,25 +192,34 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
             None => draws += 1,
         }
     }
-    // One observation per deal (the games of one rotation share a seed).
-    let mut edges = Moments::default();
-    for deal in games.chunks(seats).filter(|d| d.len() == seats) {
-        let mut edge = 0.0;
-        for (played, seat) in deal {
-            match played.winner {
-                Some(w) if w == *seat => edge += 1.0,
-                Some(_) => edge -= 1.0 / (seats as f64 - 1.0).max(1.0),
-                None => {}
-            }
-        }
-        // In thousandths, so the sums stay exact integers.
-        edges.add((1000.0 * edge / seats as f64).round() as i64);
+    // One observation per deal (the games of one rotation share a seed). The
+    // interval is a confidence sequence's, read at the last deal: valid for
+    // any values in [-1, 1] at this many deals, and never a point when every
+    // deal came out the same (a normal interval would claim certainty).
+    let deals: Vec<f64> = games
+        .chunks(seats)
+        .filter(|d| d.len() == seats)
+        .map(|deal| {
+            let edge: f64 = deal
+                .iter()
+                .map(|(played, seat)| match played.winner {
+                    Some(w) if w == *seat => 1.0,
+                    Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
+                    None => 0.0,
+                })
+                .sum();
+            (edge / seats as f64).clamp(-1.0, 1.0)
+        })
+        .collect();
+    let mut sequence = ConfidenceSequence::new(ALPHA, Bets::Horizon(deals.len() as u64));
+    for edge in &deals {
+        sequence.push((edge + 1.0) / 2.0);
     }
-    let mean = if edges.count > 0 { edges.mean() / 1000.0 } else { 0.0 };
-    let half = if edges.count > 1 {
-        Z95 * edges.sd() / 1000.0 / (edges.count as f64).sqrt()
+    let (low, high) = sequence.interval();
+    let mean = if deals.is_empty() {
+        0.0
     } else {
-        1.0
+        deals.iter().sum::<f64>() / deals.len() as f64
     };
     Matchup {
         first: first.to_text(),
@@ -186,8 +230,8 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
         draws: Rate::new(draws, n),
         stopped,
         edge: mean,
-        edge_low: (mean - half).max(-1.0),
-        edge_high: (mean + half).min(1.0),
+        edge_low: 2.0 * low - 1.0,
+        edge_high: 2.0 * high - 1.0,
     }
 }
 
@@ -266,6 +310,7 @@ pub fn analyze(
         strong: strong.to_text(),
         weak: weak.to_text(),
         games_per_matchup: config.games,
+        games_chosen_for: config.chosen_for,
         seed: config.seed,
         skill_index: skill.edge,
         skill_low: skill.edge_low,
@@ -294,6 +339,12 @@ impl Analysis {
             "strong {}, weak {}, {} games per matchup, seed {}, seats rotated, the same deals in every matchup\n",
             self.strong, self.weak, self.games_per_matchup, self.seed
         );
+        if let Some(length) = self.games_chosen_for {
+            out += &format!(
+                "{} games per matchup by default: random play makes {length:.1} choices a game (-n to choose; docs/metrics.md)\n",
+                self.games_per_matchup
+            );
+        }
         out += "Every figure is defined in docs/metrics.md.\n\n";
         out += "Skill\n";
         out += "  first player (one seat, rotating) against second (every other seat):\n";
