@@ -17,7 +17,7 @@ use crate::ir::{ChoiceKind, GameDef, LabelPart, OptionType};
 ///
 /// ```
 /// use rpsdsl::text::printable;
-/// assert_eq!(printable("Rock"), "Rock");
+/// assert_eq!(printable("Stone"), "Stone");
 /// assert_eq!(printable("a\nresult: b"), "a\\nresult: b");
 /// assert_eq!(printable("\x1b[31mred\x1b[0m\r"), "red\\r");
 /// ```

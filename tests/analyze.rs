@@ -130,7 +130,7 @@ fn the_report_is_the_same_at_any_jobs_and_says_what_it_found() {
     assert_eq!(stdout(&one), stdout(&two));
     let text = stdout(&one);
     for line in [
-        "skill index +0.000 (95% CI -1.000 to +1.000): no sign that skill matters",
+        "skill index +0.000 (95% CI -1.000 to +1.000): too few games to tell: the interval covers 0 but is wider than 1",
         "lead changes per game          2.00",
         "winner leads for good after    80.0% of the game",
         "end margin, winner over next   1.00",

@@ -84,7 +84,7 @@ pub enum Event {
         /// A race answer's reaction time.
         reaction_ms: Option<u32>,
         /// The pieces the choice names, and who knew each of them then:
-        /// the others read their backs ("Pawn of Light (hidden)").
+        /// the others read their backs ("Marker of Orange (hidden)").
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pieces: Vec<(PieceId, u32)>,
     },

@@ -239,7 +239,7 @@ pub(crate) enum Ins {
         direction: u16,
         to: u16,
     },
-    /// `Load(piece) SpaceOf(board) Store(to)`: "here = space of pawn".
+    /// `Load(piece) SpaceOf(board) Store(to)`: "here = space of piece".
     SpaceOfLocal { board: u16, piece: u16, to: u16 },
     /// `Load(seat) Load(param)... ActionValue { .. } ChoiceAdd`, as
     /// [`Program::offers`]`[offer]` spells it out, `len` ops in all: one
@@ -913,17 +913,17 @@ mod tests {
         assert_eq!(fuse(&[Op::Load(1), Op::Load(2), Op::Lt]), None);
     }
 
-    /// The breakthrough of `games/classic`, checked and lowered.
-    fn breakthrough() -> crate::game::Game {
+    /// A shipped game that moves pieces over a grid, checked and lowered.
+    fn grid_mover() -> crate::game::Game {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic/breakthrough.rules");
         crate::check::check_file(&path, &crate::check::FsLoader)
-            .expect("breakthrough checks")
+            .expect("the game checks")
             .def
     }
 
     #[test]
     fn every_offered_move_is_one_instruction() {
-        let game = breakthrough();
+        let game = grid_mover();
         let (def, program) = (&game.def, &game.program);
         let runs: Vec<(usize, &Offer)> = program
             .ins
@@ -960,7 +960,7 @@ mod tests {
 
     #[test]
     fn the_step_table_agrees_with_the_board() {
-        let game = breakthrough();
+        let game = grid_mover();
         let (def, program) = (&game.def, &game.program);
         let board = &def.boards[0];
         let steps = &program.steps[0];
@@ -998,11 +998,11 @@ mod tests {
 
     #[test]
     fn a_board_with_more_zones_than_pieces_is_counted_by_pieces() {
-        // RPS3: 28 spaces with one slot each, 18 pawns.
+        // A ring board: 28 spaces with one slot each, 18 pieces.
         let game = checked("games/rps3.rules");
         let (def, program) = (&game.def, &game.program);
         let BoardCount::ByPieces(on_board) = &program.counts[0] else {
-            panic!("rps3's board is counted by pieces");
+            panic!("the ring board is counted by pieces");
         };
         let slots: Vec<bool> = (0..def.zones.len())
             .map(|zone| {
@@ -1014,7 +1014,7 @@ mod tests {
             .collect();
         assert_eq!(on_board, &slots);
         assert_eq!(on_board.iter().filter(|&&on| on).count(), 28);
-        // Connect four: 42 spaces, 42 discs.
+        // A grid of 42 spaces for 42 pieces.
         let game = checked("games/classic/connect_four.rules");
         assert!(matches!(game.program.counts[0], BoardCount::ByZones));
     }

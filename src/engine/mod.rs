@@ -727,7 +727,7 @@ impl State {
     /// Only known pieces are merged: two face-down pieces are different
     /// moves to someone who cannot tell them apart, and merging them would
     /// tell the chooser they are alike. Pieces in different zones are
-    /// different moves (a pawn on one space or another).
+    /// different moves (a marker on one space or another).
     fn alike_for(&self, def: &GameDef, seat: Seat, a: PieceId, b: PieceId) -> bool {
         a == b
             || (self.knows(seat, a)

@@ -9,13 +9,13 @@
 //! offers only moves, keys and results, never piece numbers.
 //!
 //! # Determinisation
-//! In this engine every secret is a piece's face: a face-down card, a pawn
+//! In this engine every secret is a piece's face: a face-down card, a marker
 //! whose kind is hidden, the order of a deck (the faces at its positions).
 //! A secret choice is always of a piece, and variables are public. So a
 //! world consistent with a seat's view is the real game with
 //!
 //! - the faces of the pieces the seat does not know dealt again at random
-//!   among the pieces that look alike to it: a pawn whose kind is hidden
+//!   among the pieces that look alike to it: a marker whose kind is hidden
 //!   shows its back (type and owner), anything else unknown shows nothing
 //!   (a token in a bag, a card face down); the pieces stay where they are,
 //!   so every piece number the flow holds stays valid, and the counts of

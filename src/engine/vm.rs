@@ -1538,14 +1538,14 @@ mod tests {
     fn counting_by_pieces_agrees_with_counting_by_zones() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/rps3.rules");
         let mut game = crate::check::check_file(&path, &crate::check::FsLoader)
-            .expect("rps3 checks")
+            .expect("the game checks")
             .def;
         assert!(matches!(game.program.counts[0], BoardCount::ByPieces(_)));
         let mut other = BoardCount::ByZones;
         std::mem::swap(&mut game.program.counts[0], &mut other);
         let mut events = vec![];
         let options = game.def.default_options();
-        let mut state = State::start(&game, &options, 11, vec![], &mut events).expect("rps3 starts");
+        let mut state = State::start(&game, &options, 11, vec![], &mut events).expect("the game starts");
         let types = game.def.pieces.iter().map(|p| p.ty).max().expect("pieces") as i64;
         let matchers = [
             (MatchBy::Any, false),

@@ -124,7 +124,7 @@ fn choice_kind(def: &GameDef, kind: &ChoiceKind) -> String {
 }
 
 /// The names behind an op's ids, for a reader; a pushed constant shows the
-/// source it came from when that is a short name (`deck`, `rock`, `player 1`).
+/// source it came from when that is a short name (`deck`, `low`, `player 1`).
 fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
     let named = |list: &[String], i: u16| list.get(i as usize).map_or_else(|| "?".to_string(), Clone::clone);
     let var = |slot: u16| {

@@ -78,7 +78,7 @@ impl Board {
     /// more than the run ending at the space before it on that line, which
     /// lies in the same row to the west or in the row above.
     pub fn longest_run(&self, holds: impl Fn(u16) -> bool) -> i64 {
-        // This runs after every move of a game like connect four: the runs
+        // This runs after every move of a game of lining pieces up: the runs
         // of two rows live on the stack unless the board is very wide.
         const ON_STACK: usize = 64;
         let cols = self.cols as usize;

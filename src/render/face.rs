@@ -85,7 +85,7 @@ fn main_text(def: &GameDef, face: &PieceFace) -> String {
 fn longest_word(def: &GameDef, face: &PieceFace, word: &str) -> usize {
     let longest = |words: &mut dyn Iterator<Item = &String>| words.map(|w| w.chars().count()).max().unwrap_or(0);
     let peers = if let Some(kind) = face.kind {
-        // The kinds of the same set (`Hand`: rock, paper, scissors).
+        // The kinds of the same set (`Colour`: red, green, blue).
         def.kind_sets
             .iter()
             .find(|set| set.members.contains(&kind))

@@ -73,7 +73,7 @@ pub struct Report {
     pub draws: u64,
     /// Games stopped by an error, by diagnostic code (`game-too-long`, ...).
     pub stopped: BTreeMap<String, Stop>,
-    /// Games by how they ended (`trigger all_crowns`, `most score`, ...).
+    /// Games by how they ended (`trigger all_sets`, `most score`, ...).
     pub ends: BTreeMap<String, u64>,
     /// Per game: how many times the game waited for decisions.
     pub decision_points: Histogram,
@@ -238,7 +238,7 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    /// "trigger all_crowns", "action \"claim the face-up token\"".
+    /// "trigger all_sets", "action \"take the top card\"".
     pub fn title(&self) -> String {
         match self.part {
             Part::Action | Part::Anytime => format!("{} \"{}\"", self.part.word(), self.name),
@@ -784,7 +784,7 @@ impl Report {
         }
     }
 
-    /// Parts of the rules that never fired, as "trigger all_crowns".
+    /// Parts of the rules that never fired, as "trigger all_sets".
     pub fn never_fired(&self) -> Vec<String> {
         let mut out = vec![];
         for c in &self.coverage {

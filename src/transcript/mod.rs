@@ -110,7 +110,7 @@ pub struct Transcript {
     pub view: String,
     /// One line per event, redacted for the viewer.
     pub lines: Vec<String>,
-    /// How the game ended: "Blue wins (trigger all_crowns)", "draw (...)", or "unfinished".
+    /// How the game ended: "Blue wins (trigger all_sets)", "draw (...)", or "unfinished".
     pub result: String,
     /// Present for `view: all`: the chance outcomes and decisions that replay the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -309,7 +309,7 @@ fn piece(def: &GameDef, piece: u16, mask: u32, viewer: Viewer) -> String {
     }
 }
 
-/// A piece where the viewer may see its back: "Pawn of Light (hidden)".
+/// A piece where the viewer may see its back: "Marker of Orange (hidden)".
 fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) -> String {
     let sees_back = def.pieces[p as usize].kind_hidden && zones.iter().any(|&z| viewer.sees(def.zone_viewers(z)));
     if !viewer.sees(mask) && sees_back {
@@ -534,7 +534,7 @@ fn score_lines(def: &GameDef, scores: &mut [Vec<(u16, i64)>], format: Format) ->
     lines
 }
 
-/// "Blue wins (trigger all_crowns)", "draw (tied on every result key)".
+/// "Blue wins (trigger all_sets)", "draw (tied on every result key)".
 pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
     describe_end_in(def, winner, reason, Format::V2)
 }

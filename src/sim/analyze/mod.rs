@@ -367,7 +367,11 @@ impl Analysis {
                 m.edge, m.edge_low, m.edge_high
             );
         }
-        let verdict = if self.skill_low <= 0.0 && self.skill_high >= 0.0 {
+        // An interval wider than half the scale covers 0 whatever the truth
+        // is: saying "no sign of skill" from it would mislead.
+        let verdict = if self.skill_low <= 0.0 && self.skill_high >= 0.0 && self.skill_high - self.skill_low > 1.0 {
+            "too few games to tell: the interval covers 0 but is wider than 1 (play more with -n)"
+        } else if self.skill_low <= 0.0 && self.skill_high >= 0.0 {
             "no sign that skill matters: the interval covers 0"
         } else if self.skill_low > 0.0 {
             "skill matters: the strong player beats random more often than chance"
