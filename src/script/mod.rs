@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rhai::packages::Package;
-use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, Position, Scope};
+use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, NativeCallContext, Position, Scope};
 
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
@@ -71,6 +71,10 @@ struct ApiTables {
     vars: HashMap<String, (u16, bool)>,
     options: HashMap<String, usize>,
     kinds: Vec<String>,
+    /// Kind and piece-type names as a hook receives them: shared, so that
+    /// passing one to a hook copies no text.
+    kind_names: Vec<ImmutableString>,
+    type_names: Vec<ImmutableString>,
     /// `beats[a * kinds + b]`, as in the game definition.
     beats: Vec<bool>,
     players: usize,
@@ -97,11 +101,43 @@ impl PieceFilter {
 #[derive(Clone)]
 pub(crate) struct GameApi {
     tables: Arc<ApiTables>,
+    state: Arc<Snapshot>,
+}
+
+/// The part of the game state a hook reads, copied at each call.
+#[derive(Default)]
+struct Snapshot {
     /// The zone of every piece: one flat copy per call instead of a copy of
     /// every zone's list.
-    piece_zone: Arc<Vec<ZoneId>>,
-    vars: Arc<Vec<i64>>,
-    options: Arc<Vec<i64>>,
+    piece_zone: Vec<ZoneId>,
+    vars: Vec<i64>,
+    options: Vec<i64>,
+}
+
+impl Snapshot {
+    /// This thread's snapshot holding these values. The buffers of the
+    /// previous call are refilled when nothing holds them any more (a hook
+    /// cannot keep `game` past its call, but its answer may be `game`
+    /// itself); otherwise fresh ones are made.
+    fn take(piece_zone: &[ZoneId], vars: &[i64], options: &[i64]) -> Arc<Snapshot> {
+        let mut state = SPARE_SNAPSHOT.with(Cell::take).unwrap_or_default();
+        if Arc::get_mut(&mut state).is_none() {
+            state = Arc::default();
+        }
+        let buffers = Arc::get_mut(&mut state).expect("a snapshot no one else holds");
+        for (buffer, values) in [(&mut buffers.vars, vars), (&mut buffers.options, options)] {
+            buffer.clear();
+            buffer.extend_from_slice(values);
+        }
+        buffers.piece_zone.clear();
+        buffers.piece_zone.extend_from_slice(piece_zone);
+        state
+    }
+
+    /// Keeps the snapshot for this thread's next call.
+    fn give_back(state: Arc<Snapshot>) {
+        SPARE_SNAPSHOT.with(|spare| spare.set(Some(state)));
+    }
 }
 
 /// A hook failure, already pointed at the `.rules` file.
@@ -112,6 +148,9 @@ thread_local! {
     /// counts a callback's operations (a `sort` comparer, a `map` function)
     /// on a copy of its counter that it then drops; this one sees them all.
     static OPERATIONS: Cell<u64> = const { Cell::new(0) };
+    /// The snapshot of the last hook call on this thread, kept so that the
+    /// next call reuses its buffers instead of allocating three.
+    static SPARE_SNAPSHOT: Cell<Option<Arc<Snapshot>>> = const { Cell::new(None) };
 }
 
 /// The rhai engine hooks run in.
@@ -130,7 +169,13 @@ fn sandbox() -> Engine {
         ArithmeticPackage, BasicArrayPackage, BasicBlobPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
         BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
     };
-    let mut engine = Engine::new_raw();
+    // One module holding the whole library, instead of one per package:
+    // every function call that misses rhai's per-call cache searches the
+    // global modules one by one, and a hook's calls nearly all miss. A later
+    // package's function replaces an earlier one's of the same signature,
+    // as when each package was registered in turn (the last registered was
+    // searched first).
+    let mut library = rhai::Module::new();
     for package in [
         ArithmeticPackage::new().as_shared_module(),
         BasicStringPackage::new().as_shared_module(),
@@ -144,8 +189,11 @@ fn sandbox() -> Engine {
         BasicMapPackage::new().as_shared_module(),
         MoreStringPackage::new().as_shared_module(),
     ] {
-        engine.register_global_module(package);
+        library.combine(rhai::Shared::unwrap_or_clone(package));
     }
+    library.build_index();
+    let mut engine = Engine::new_raw();
+    engine.register_global_module(library.into());
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     for symbol in ["eval", "import", "export"] {
         engine.disable_symbol(symbol);
@@ -304,8 +352,8 @@ impl GameApi {
 
     /// A piece type, group, kind or set of kinds, by name; the error names
     /// every name that would do.
-    fn filter(&self, name: &str) -> Result<PieceFilter, Box<EvalAltResult>> {
-        self.tables.filters.get(name).cloned().ok_or_else(|| {
+    fn filter(&self, name: &str) -> Result<&PieceFilter, Box<EvalAltResult>> {
+        self.tables.filters.get(name).ok_or_else(|| {
             let valid: Vec<String> = self
                 .tables
                 .filter_names
@@ -324,8 +372,9 @@ impl GameApi {
     }
 
     /// Pieces that pass every filter, in zones that `zone` takes.
-    fn count_matching(&self, filters: &[PieceFilter], zone: impl Fn(ZoneId) -> bool) -> i64 {
-        self.piece_zone
+    fn count_matching(&self, filters: &[&PieceFilter], zone: impl Fn(ZoneId) -> bool) -> i64 {
+        self.state
+            .piece_zone
             .iter()
             .enumerate()
             .filter(|&(piece, &z)| {
@@ -443,7 +492,7 @@ fn register_api(engine: &mut Engine) {
         "variable",
         |g: &mut GameApi, name: &str| -> Result<i64, Box<EvalAltResult>> {
             match g.tables.vars.get(name) {
-                Some(&(slot, false)) => Ok(g.vars[slot as usize]),
+                Some(&(slot, false)) => Ok(g.state.vars[slot as usize]),
                 Some(_) => Err(api_error(format!(
                     "\"{name}\" is kept per player; call variable(\"{name}\", player)"
                 ))),
@@ -456,7 +505,7 @@ fn register_api(engine: &mut Engine) {
         |g: &mut GameApi, name: &str, player: i64| -> Result<i64, Box<EvalAltResult>> {
             let seat = g.seat(player)?;
             match g.tables.vars.get(name) {
-                Some(&(slot, true)) => Ok(g.vars[slot as usize + seat]),
+                Some(&(slot, true)) => Ok(g.state.vars[slot as usize + seat]),
                 Some(_) => Err(api_error(format!("\"{name}\" is one value; call variable(\"{name}\")"))),
                 None => Err(api_error(format!("no variable named \"{name}\""))),
             }
@@ -468,7 +517,7 @@ fn register_api(engine: &mut Engine) {
             g.tables
                 .options
                 .get(name)
-                .map(|&i| g.options[i])
+                .map(|&i| g.state.options[i])
                 .ok_or_else(|| api_error(format!("no option named \"{name}\"")))
         },
     );
@@ -568,11 +617,10 @@ impl Script {
         let site = &def.hook_calls[call as usize];
         let hook = &self.hooks[site.hook as usize];
         let decl = &def.hooks[site.hook as usize];
+        let state = Snapshot::take(piece_zone, vars, options);
         let api = GameApi {
             tables: self.tables.clone(),
-            piece_zone: Arc::new(piece_zone.to_vec()),
-            vars: Arc::new(vars.to_vec()),
-            options: Arc::new(options.to_vec()),
+            state: state.clone(),
         };
         let mut values: Vec<Dynamic> = vec![Dynamic::from(api)];
         for (value, kind) in args.iter().zip(&site.args) {
@@ -583,8 +631,8 @@ impl Script {
                 HookArg::Piece => Dynamic::from(faces.get(*value as usize).map_or(*value, |&f| f as i64)),
                 HookArg::Bool => Dynamic::from(*value != 0),
                 HookArg::Player => Dynamic::from(*value + 1),
-                HookArg::Kind => Dynamic::from(def.kinds[*value as usize].name.clone()),
-                HookArg::PieceType => Dynamic::from(def.piece_types[*value as usize].clone()),
+                HookArg::Kind => Dynamic::from(self.tables.kind_names[*value as usize].clone()),
+                HookArg::PieceType => Dynamic::from(self.tables.type_names[*value as usize].clone()),
             });
         }
         let mut scope = Scope::new();
@@ -592,6 +640,7 @@ impl Script {
         let result = self
             .engine
             .call_fn::<Dynamic>(&mut scope, &hook.ast, &hook.name, values);
+        Snapshot::give_back(state);
         let fail = |message: String, span: Span| {
             Box::new(
                 Diagnostic::error(Code::HookFailed, format!("hook `{}` failed: {message}", hook.name))
@@ -856,6 +905,8 @@ impl ApiTables {
             tables.filter_names.push((what, names));
         }
         tables.kinds = def.kinds.iter().map(|k| k.name.clone()).collect();
+        tables.kind_names = tables.kinds.iter().map(|k| k.as_str().into()).collect();
+        tables.type_names = def.piece_types.iter().map(|t| t.as_str().into()).collect();
         tables.beats = def.beats.clone();
         for var in &def.vars {
             tables.vars.insert(var.name.clone(), (var.slot, var.per_player));
