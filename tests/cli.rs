@@ -63,6 +63,13 @@ fn a_bad_option_value_points_at_the_command_line() {
     assert!(stderr(&out).contains("outside 1..99"), "{}", stderr(&out));
     let typo = rpsdsl(&["run", "games/rps.rules", "--set", "bestof=3"]);
     assert!(stderr(&typo).contains("did you mean `best_of`?"), "{}", stderr(&typo));
+    // A setting without `=`, second on the line: underlined where it was typed.
+    let shapeless = rpsdsl(&["run", "games/rps.rules", "--set", "best_of=3", "--set", "fast"]);
+    assert_eq!(shapeless.status.code(), Some(2));
+    let text = common::cli::stderr_unwrapped(&shapeless);
+    assert!(text.contains("`fast` is not NAME=VALUE"), "{text}");
+    assert!(text.contains("[command line:2:7]"), "{text}");
+    assert!(text.contains("write e.g. `--set best_of=3`"), "{text}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Options: typed, defaulted, described; their values come from the rules
 //! file (defaults), the command line (`--set name=value`) or house rules.
 
-use crate::diagnostic::{Code, Diagnostic, Span, nearest};
+use crate::diagnostic::{Code, Diagnostic, Sources, Span, nearest};
 use crate::ir::{GameDef, OptionDef, OptionType, OptionValue};
 use crate::syntax::ast::{self, LiteralKind};
 
@@ -202,6 +202,43 @@ pub struct OptionSetting {
     pub name_span: Span,
     /// Where the value (or the whole setting) is written.
     pub value_span: Span,
+}
+
+impl OptionSetting {
+    /// `name=value` settings as a person typed them, each after `prefix` on
+    /// a line of its own (`--set ` on the command line, nothing in the
+    /// studio's form). Their spans point into a pseudo-file named `source`
+    /// holding those lines, so a bad value is underlined where it was typed.
+    pub fn parse_all(
+        settings: &[String],
+        prefix: &str,
+        source: &str,
+        sources: &mut Sources,
+    ) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
+        let text: String = settings.iter().map(|s| format!("{prefix}{s}\n")).collect();
+        let file = sources.add(source, text);
+        let mut out = vec![];
+        let mut errors = vec![];
+        let mut offset = 0;
+        for setting in settings {
+            let start = offset + prefix.len();
+            match setting.split_once('=') {
+                Some((name, value)) => out.push(OptionSetting {
+                    name: name.trim().to_string(),
+                    value: value.to_string(),
+                    name_span: Span::new(file, start, start + name.len()),
+                    value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
+                }),
+                None => errors.push(
+                    Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
+                        .label(Span::new(file, start, start + setting.len()), "here")
+                        .help(format!("write e.g. `{prefix}best_of=3`")),
+                ),
+            }
+            offset = start + setting.len() + 1;
+        }
+        if errors.is_empty() { Ok(out) } else { Err(errors) }
+    }
 }
 
 /// Parses `value` for option `index` of `def`.

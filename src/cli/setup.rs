@@ -1,36 +1,14 @@
 //! Turning command-line arguments into a game setup: options, viewer.
 
 use crate::check::OptionSetting;
-use crate::diagnostic::{Code, Diagnostic, Sources, Span};
+use crate::diagnostic::{Code, Diagnostic, Sources};
 use crate::ir::{GameDef, OptionValue};
 use crate::transcript::Viewer;
 
 /// `--set` arguments as settings; their spans point into a pseudo-file that
 /// holds the command line, so a bad value is underlined where it was typed.
 pub(crate) fn cli_settings(settings: &[String], sources: &mut Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
-    let text: String = settings.iter().map(|s| format!("--set {s}\n")).collect();
-    let file = sources.add("command line", text.clone());
-    let mut out = vec![];
-    let mut errors = vec![];
-    let mut offset = 0;
-    for setting in settings {
-        let start = offset + "--set ".len();
-        match setting.split_once('=') {
-            Some((name, value)) => out.push(OptionSetting {
-                name: name.trim().to_string(),
-                value: value.to_string(),
-                name_span: Span::new(file, start, start + name.len()),
-                value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
-            }),
-            None => errors.push(
-                Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
-                    .label(Span::new(file, start, start + setting.len()), "here")
-                    .help("write e.g. `--set best_of=3`"),
-            ),
-        }
-        offset += setting.len() + "--set \n".len();
-    }
-    if errors.is_empty() { Ok(out) } else { Err(errors) }
+    OptionSetting::parse_all(settings, "--set ", "command line", sources)
 }
 
 /// Every name of a loaded game made printable (see [`crate::text`]).

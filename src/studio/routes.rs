@@ -21,7 +21,7 @@ use super::files;
 use super::table::{Refused, Sitter, Table};
 use super::{BODY_LIMIT, Live, Studio};
 use crate::check::OptionSetting;
-use crate::diagnostic::{Code, Diagnostic, Span};
+use crate::diagnostic::Diagnostic;
 use crate::ir::Seat;
 
 const PAGE: &str = include_str!("assets/index.html");
@@ -267,34 +267,13 @@ fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Valu
     Ok(serde_json::json!({ "game": name, "seats": seats }))
 }
 
-/// `name=value` settings from the page; their spans point into a
-/// pseudo-file holding them, so a bad value is shown where it was written.
+/// `name=value` settings from the page, as [`OptionSetting::parse_all`]
+/// reads them.
 fn settings(
     settings: &[String],
     sources: &mut crate::diagnostic::Sources,
 ) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
-    let text: String = settings.iter().map(|s| format!("{s}\n")).collect();
-    let file = sources.add("settings", text);
-    let mut out = vec![];
-    let mut errors = vec![];
-    let mut start = 0;
-    for setting in settings {
-        match setting.split_once('=') {
-            Some((name, value)) => out.push(OptionSetting {
-                name: name.trim().to_string(),
-                value: value.to_string(),
-                name_span: Span::new(file, start, start + name.len()),
-                value_span: Span::new(file, start + name.len() + 1, start + setting.len()),
-            }),
-            None => errors.push(
-                Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
-                    .label(Span::new(file, start, start + setting.len()), "here")
-                    .help("write e.g. `best_of=3`"),
-            ),
-        }
-        start += setting.len() + 1;
-    }
-    if errors.is_empty() { Ok(out) } else { Err(errors) }
+    OptionSetting::parse_all(settings, "", "settings", sources)
 }
 
 /// The game and seat a seat's link names, or `None` (answered 403).
