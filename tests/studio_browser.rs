@@ -55,7 +55,7 @@ fn driver() -> Option<Driver> {
             std::env::var("CI").as_deref() != Ok("true"),
             "CI=true but chromium or chromedriver is missing: install the Debian packages chromium and chromium-driver"
         );
-        eprintln!("browser tests skipped: chromium or chromedriver is not installed");
+        say("browser tests skipped: chromium or chromedriver is not installed");
         return None;
     };
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -386,7 +386,7 @@ fn the_studio_in_a_browser() {
     let Some(driver) = driver() else { return };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let started = Instant::now();
-    let lap = |what: &str, from: Instant| eprintln!("  {what}: {:.1}s", from.elapsed().as_secs_f64());
+    let lap = |what: &str, from: Instant| say(&format!("  {what}: {:.1}s", from.elapsed().as_secs_f64()));
     runtime.block_on(async {
         let t = Instant::now();
         rps3_by_clicking(&driver).await;
@@ -398,5 +398,16 @@ fn the_studio_in_a_browser() {
         two_seats_of_janken(&driver).await;
         lap("two seats of Janken Deck", t);
     });
-    eprintln!("browser tests: 3 ran in {:.1}s", started.elapsed().as_secs_f64());
+    say(&format!(
+        "browser tests: 3 ran in {:.1}s",
+        started.elapsed().as_secs_f64()
+    ));
+}
+
+/// Writes a line to the real standard error: the test harness captures
+/// `eprintln!` of a passing test, and how many browser tests ran (or that
+/// they were skipped) must show in `cargo test`'s output.
+fn say(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
