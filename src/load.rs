@@ -25,7 +25,7 @@ pub struct LoadedGame {
     pub options: Vec<OptionValue>,
     /// Warnings from checking the rules; the game is usable.
     pub warnings: Vec<Diagnostic>,
-    /// "games/variants/x.rules (extends games/rubber_paper_scissors.rules)".
+    /// "games/variants/x.rules (extends games/base.rules)".
     pub description: String,
     pub(crate) items: Vec<crate::syntax::ast::Item>,
 }

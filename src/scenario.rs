@@ -16,7 +16,7 @@ use crate::ir::GameDef;
 /// A decision written as `"Seat: choice"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedDecision {
-    /// The decision, as written (`"Blue: rock"`).
+    /// The decision, as written (`"Blue: fire"`).
     pub text: String,
     /// Where it is written, for a scenario read from a file.
     pub span: Option<Span>,

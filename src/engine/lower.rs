@@ -913,12 +913,9 @@ mod tests {
         assert_eq!(fuse(&[Op::Load(1), Op::Load(2), Op::Lt]), None);
     }
 
-    /// A shipped game that moves pieces over a grid, checked and lowered.
+    /// A test game that moves pieces over a grid, checked and lowered.
     fn grid_mover() -> crate::game::Game {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic/breakthrough.rules");
-        crate::check::check_file(&path, &crate::check::FsLoader)
-            .expect("the game checks")
-            .def
+        checked("tests/games/march.rules")
     }
 
     #[test]
@@ -998,8 +995,8 @@ mod tests {
 
     #[test]
     fn a_board_with_more_zones_than_pieces_is_counted_by_pieces() {
-        // A ring board: 28 spaces with one slot each, 18 pieces.
-        let game = checked("games/rps3.rules");
+        // A ring board: 13 spaces with one slot each, 6 pieces.
+        let game = checked("tests/games/ring_guards.rules");
         let (def, program) = (&game.def, &game.program);
         let BoardCount::ByPieces(on_board) = &program.counts[0] else {
             panic!("the ring board is counted by pieces");
@@ -1013,9 +1010,9 @@ mod tests {
             })
             .collect();
         assert_eq!(on_board, &slots);
-        assert_eq!(on_board.iter().filter(|&&on| on).count(), 28);
-        // A grid of 42 spaces for 42 pieces.
-        let game = checked("games/classic/connect_four.rules");
+        assert_eq!(on_board.iter().filter(|&&on| on).count(), 13);
+        // A grid of 2 spaces for 6 pieces.
+        let game = checked("tests/games/place_token.rules");
         assert!(matches!(game.program.counts[0], BoardCount::ByZones));
     }
 }

@@ -1536,7 +1536,7 @@ mod tests {
     /// gives, for every matcher, all through a game.
     #[test]
     fn counting_by_pieces_agrees_with_counting_by_zones() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/rps3.rules");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/ring_guards.rules");
         let mut game = crate::check::check_file(&path, &crate::check::FsLoader)
             .expect("the game checks")
             .def;

@@ -424,7 +424,7 @@ fn register_api(engine: &mut Engine) {
     engine.register_type_with_name::<GameApi>("Game");
     engine.register_fn("players", |g: &mut GameApi| g.tables.players as i64);
     // `what` is a piece type, a group, a kind or a set of kinds; with two,
-    // a piece counts when it is of both (`"Card", "rock"`).
+    // a piece counts when it is of both (`"Card", "fire"`).
     engine.register_fn(
         "count_in",
         |g: &mut GameApi, zone: &str, player: i64, what: &str| -> Result<i64, Box<EvalAltResult>> {

@@ -124,17 +124,17 @@ mod tests {
     #[test]
     fn tab_offers_the_names_that_start_with_what_was_typed() {
         let shown: Vec<String> = [
-            "rock",
-            "paper",
-            "scissors",
+            "ruby",
+            "pearl",
+            "scarab",
             "claim the face-up token",
             "claim the face-down token",
-            "rock",
+            "ruby",
         ]
         .map(String::from)
         .to_vec();
-        assert_eq!(completions(&shown, "r"), ["rock"], "each name once");
-        assert_eq!(completions(&shown, "SC"), ["scissors"], "any case");
+        assert_eq!(completions(&shown, "r"), ["ruby"], "each name once");
+        assert_eq!(completions(&shown, "SC"), ["scarab"], "any case");
         assert_eq!(
             completions(&shown, "claim the face-"),
             ["claim the face-up token", "claim the face-down token"],

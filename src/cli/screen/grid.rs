@@ -65,7 +65,7 @@ pub(super) fn initials(def: &GameDef) -> Vec<String> {
 }
 
 /// A piece written short for a cell: the owner's initial, then its kind,
-/// else its value, else its type ("L rock", "B 7", "Token"); a piece that
+/// else its value, else its type ("L fire", "B 7", "Token"); a piece that
 /// is only its owner's ("Disc of x") is the owner's name; a back is "L ?".
 fn short(def: &GameDef, initials: &[String], face: &PieceFace) -> String {
     let back = face.kind.is_none()
