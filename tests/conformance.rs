@@ -277,3 +277,34 @@ fn hooks_count_by_kind_as_well_as_by_type() {
          sets of kinds [\"Hand\"]"
     );
 }
+
+/// A hook counts the pieces as the state deals them: in a world sampled for
+/// a seat (the faces it cannot see dealt afresh), a hook's count agrees with
+/// the language's own count, and never reads what the real game hides.
+#[test]
+fn a_hook_in_a_sampled_world_counts_that_world() {
+    let text = "game \"Hidden crown\"\nplayers 2: Ann, Ben\n\
+                zones {\n  bag hidden\n  hand per player owner\n}\n\
+                pieces {\n  Crown x1 in bag\n  Stone x3 in bag\n}\n\
+                hook crowns_of(p) -> int rhai {\n  game.count_in(\"hand\", p, \"Crown\")\n}\n\
+                flow {\n  shuffle bag\n  move top of bag to hand of Ann\n  Ben chooses n from 1..2\n  \
+                if crowns_of(Ann) == count Crown in hand of Ann { win Ann }\n  win Ben\n}\n";
+    let def = match rpsdsl::check::check_source("hidden.rules", text, &rpsdsl::check::FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    };
+    let mut events = vec![];
+    for seed in 0..8 {
+        let state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+        for deal in 0..16 {
+            // Ben cannot see Ann's hand: his worlds deal it afresh.
+            let mut world = state.redeal_hidden(&def, 1, deal).unwrap();
+            world.apply(&def, &[Choice::new(1, 1)], &mut events).unwrap();
+            let ann_wins = world.outcome().unwrap().winner == Some(0);
+            assert!(ann_wins, "seed {seed}, deal {deal}: the hook and `count` disagree");
+        }
+    }
+}
