@@ -277,3 +277,91 @@ fn hooks_count_by_kind_as_well_as_by_type() {
          sets of kinds [\"Hand\"]"
     );
 }
+
+/// `count F` alone counts every matching piece in the game, wherever it
+/// lies: by type, group, kind and owner, and never a piece an option left
+/// out.
+#[test]
+fn a_count_without_a_zone_counts_the_whole_game() {
+    let game = |condition: &str| {
+        format!(
+            "game \"Whole game\"\nplayers 2: Ann, Ben\nkinds Hand = rock | paper | scissors\n\
+             option extra: bool = false\n\
+             pieces {{\n  Card of each Hand x2 in deck\n  Wild x1 in deck when extra\n  Chip x2 per player in supply\n}}\n\
+             group Any = Card | Wild\nzones {{\n  deck public\n  hand per player public\n  supply per player public\n}}\n\
+             flow {{\n  move first Card in deck to hand of Ben\n  move first Chip in supply of Ann to hand of Ben\n  \
+             if {condition} {{ win Ann }}\n  win Ben\n}}\n"
+        )
+    };
+    let winner = |condition: &str, extra: bool| {
+        let def = match rpsdsl::check::check_source("whole.rules", &game(condition), &rpsdsl::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failed) => panic!(
+                "{}",
+                rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+            ),
+        };
+        let options = vec![rpsdsl::ir::OptionValue::Bool(extra)];
+        let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+        let record = rpsdsl::session::play(&def, &options, 1, &Default::default(), &mut agents)
+            .unwrap_or_else(|f| panic!("{condition}: {}", f.diagnostic.message));
+        record.outcome.unwrap().winner
+    };
+    for (condition, extra) in [
+        ("count Card == 6", false),
+        ("count Card == 6", true),
+        ("count Wild == 0", false),
+        ("count Wild == 1", true),
+        ("count Any == 6", false),
+        ("count Any == 7", true),
+        ("count rock == 2", false),
+        ("count Chip == 4", false),
+        ("count Chip of Ann == 2", false),
+        // Ben's hand holds a Card and one of Ann's Chips: some, not all.
+        (
+            "count Chip of Ann in hand of Ben == 1 and count Card in hand of Ben < count Card",
+            false,
+        ),
+    ] {
+        assert_eq!(winner(condition, extra), Some(0), "{condition} (extra = {extra})");
+    }
+    // The same counts, wrong, lose: the test can fail.
+    for (condition, extra) in [
+        ("count Wild == 1", false),
+        ("count Card == 1", false),
+        ("count Any == 6", true),
+    ] {
+        assert_eq!(winner(condition, extra), Some(1), "{condition} (extra = {extra})");
+    }
+}
+
+/// A hook counts the pieces as the state deals them: in a world sampled for
+/// a seat (the faces it cannot see dealt afresh), a hook's count agrees with
+/// the language's own count, and never reads what the real game hides.
+#[test]
+fn a_hook_in_a_sampled_world_counts_that_world() {
+    let text = "game \"Hidden crown\"\nplayers 2: Ann, Ben\n\
+                zones {\n  bag hidden\n  hand per player owner\n}\n\
+                pieces {\n  Crown x1 in bag\n  Stone x3 in bag\n}\n\
+                hook crowns_of(p) -> int rhai {\n  game.count_in(\"hand\", p, \"Crown\")\n}\n\
+                flow {\n  shuffle bag\n  move top of bag to hand of Ann\n  Ben chooses n from 1..2\n  \
+                if crowns_of(Ann) == count Crown in hand of Ann { win Ann }\n  win Ben\n}\n";
+    let def = match rpsdsl::check::check_source("hidden.rules", text, &rpsdsl::check::FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    };
+    let mut events = vec![];
+    for seed in 0..8 {
+        let state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+        for deal in 0..16 {
+            // Ben cannot see Ann's hand: his worlds deal it afresh.
+            let mut world = state.redeal_hidden(&def, 1, deal).unwrap();
+            world.apply(&def, &[Choice::new(1, 1)], &mut events).unwrap();
+            let ann_wins = world.outcome().unwrap().winner == Some(0);
+            assert!(ann_wins, "seed {seed}, deal {deal}: the hook and `count` disagree");
+        }
+    }
+}

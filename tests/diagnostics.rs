@@ -22,6 +22,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("action_number_out_of_range", "bad-action"),
     ("bad_domain", "bad-domain"),
     ("beats_tie_and_win", "bad-relation"),
+    ("count_zone_as_filter", "type-mismatch"),
     ("decision_in_trigger", "decision-not-allowed"),
     ("dice_faces_backwards", "bad-piece-count"),
     ("draft_too_short", "draft-too-short"),

@@ -1181,6 +1181,14 @@ impl State {
                     }
                 }
             }
+            Op::CountInGame(m) => {
+                let (key, owner) = self.pop_matcher(m);
+                let box_zone = def.families[0].first;
+                let n = (self.piece_zone.iter().enumerate())
+                    .filter(|&(p, &zone)| zone != box_zone && self.matches(def, m, p as PieceId, key, owner))
+                    .count();
+                self.stack.push(n as i64);
+            }
             Op::HasOffers(decision) => {
                 let seat = self.pop();
                 let any = !self.offers[seat as usize].is_empty();

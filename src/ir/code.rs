@@ -210,6 +210,9 @@ pub enum Op {
         /// The number of spaces of the ring.
         len: u16,
     },
+    /// `[type|kind] [owner] -> n`: matching pieces in the whole game, wherever
+    /// they lie (not those a `when` left in the box).
+    CountInGame(Matcher),
     /// `[type|kind] [owner] -> n`: matching pieces in every slot of the board.
     CountOnBoard {
         /// The board.

@@ -208,7 +208,9 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .get(g as usize)
             .map_or_else(|| "?".into(), |g| g.name.clone()),
         Op::Fail(m) | Op::DeclareDraw(Some(m)) => format!("{:?}", named(&def.messages, m)),
-        Op::Count(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => matcher(m),
+        Op::Count(m) | Op::CountInGame(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => {
+            matcher(m)
+        }
         Op::Lines { family, matcher: m, .. } | Op::LongestRun { family, matcher: m, .. } => format!(
             "{} in {}",
             matcher(m),

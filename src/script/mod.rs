@@ -107,8 +107,11 @@ pub(crate) struct GameApi {
 /// The part of the game state a hook reads, copied at each call.
 #[derive(Default)]
 struct Snapshot {
-    /// The zone of every piece: one flat copy per call instead of a copy of
-    /// every zone's list.
+    /// The zone of every piece, indexed by the face it shows: one flat copy
+    /// per call instead of a copy of every zone's list. A hook reads pieces
+    /// through their faces (the ids it receives are faces too), so in a
+    /// sampled world, where the faces a seat cannot see are dealt afresh, it
+    /// counts the world's pieces, not the real game's.
     piece_zone: Vec<ZoneId>,
     vars: Vec<i64>,
     options: Vec<i64>,
@@ -119,7 +122,7 @@ impl Snapshot {
     /// previous call are refilled when nothing holds them any more (a hook
     /// cannot keep `game` past its call, but its answer may be `game`
     /// itself); otherwise fresh ones are made.
-    fn take(piece_zone: &[ZoneId], vars: &[i64], options: &[i64]) -> Arc<Snapshot> {
+    fn take(faces: &[PieceId], piece_zone: &[ZoneId], vars: &[i64], options: &[i64]) -> Arc<Snapshot> {
         let mut state = SPARE_SNAPSHOT.with(Cell::take).unwrap_or_default();
         if Arc::get_mut(&mut state).is_none() {
             state = Arc::default();
@@ -129,8 +132,13 @@ impl Snapshot {
             buffer.clear();
             buffer.extend_from_slice(values);
         }
+        // The faces are a permutation of the pieces (the identity in a real game).
         buffers.piece_zone.clear();
-        buffers.piece_zone.extend_from_slice(piece_zone);
+        buffers.piece_zone.resize(piece_zone.len(), 0);
+        for (piece, &zone) in piece_zone.iter().enumerate() {
+            let face = faces.get(piece).map_or(piece, |&f| f as usize);
+            buffers.piece_zone[face] = zone;
+        }
         state
     }
 
@@ -617,7 +625,7 @@ impl Script {
         let site = &def.hook_calls[call as usize];
         let hook = &self.hooks[site.hook as usize];
         let decl = &def.hooks[site.hook as usize];
-        let state = Snapshot::take(piece_zone, vars, options);
+        let state = Snapshot::take(faces, piece_zone, vars, options);
         let api = GameApi {
             tables: self.tables.clone(),
             state: state.clone(),

@@ -624,6 +624,11 @@ pub(crate) enum ExprKind {
         filter: Filter,
         board: Ident,
     },
+    /// `count Crown`: every matching piece in the game, wherever it lies
+    /// (pieces a `when` left out are not in the game).
+    CountInGame {
+        filter: Filter,
+    },
     /// `outer[i]`: space `i` (from 0) of a ring of a board.
     SpaceAt {
         group: Ident,

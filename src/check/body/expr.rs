@@ -113,6 +113,7 @@ impl Compiler {
                 Ty::Int
             }
             ExprKind::CountOnBoard { filter, board } => self.count_on_board(filter, board, span),
+            ExprKind::CountInGame { filter } => self.count_in_game(filter, span),
             ExprKind::SpaceAt { group, index } => self.space_at(group, index, span),
             ExprKind::First { filter, zone } => {
                 let matcher = self.matcher(filter);
@@ -171,6 +172,37 @@ impl Compiler {
         if let Some(board) = board_id {
             self.emit(Op::CountOnBoard { board, matcher }, span);
         }
+        Ty::Int
+    }
+
+    /// `count Crown`: every matching piece in the game. A zone in the
+    /// filter's place is most likely a count with its filter left out
+    /// (`count claimed of p`), so the help says how to count a zone.
+    fn count_in_game(&mut self, filter: &ast::Filter, span: Span) -> Ty {
+        let name = &filter.name;
+        let zone_local = self.find_local(&name.name).is_some_and(|(_, ty)| ty == Ty::Zone);
+        let zone_global =
+            self.find_local(&name.name).is_none() && matches!(self.globals.get(&name.name), Some(Symbol::Family(_)));
+        if zone_local || zone_global {
+            let whole = match &filter.owner {
+                Some(owner) => format!("{} of {}", name.name, self.def.sources.text(owner.span)),
+                None => name.name.clone(),
+            };
+            self.error(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    format!("`count` needs pieces to count, but `{}` is a zone", name.name),
+                )
+                .label(name.span, "a zone, not a piece type, a group or a kind")
+                .help(format!(
+                    "`count X` alone counts every X in the game; to count a zone's pieces, write \
+                     `size of {whole}`, or name which ones: `count Piece in {whole}`"
+                )),
+            );
+            return Ty::Int;
+        }
+        let matcher = self.matcher(filter);
+        self.emit(Op::CountInGame(matcher), span);
         Ty::Int
     }
 

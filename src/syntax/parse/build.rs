@@ -171,6 +171,12 @@ impl<'i> Children<'i> {
         }
     }
 
+    /// Whether every part has been taken: an optional tail the grammar left
+    /// out (`count Crown` with neither `in` nor `on`).
+    pub(super) fn at_end(&self) -> bool {
+        self.pairs.peek().is_none()
+    }
+
     /// The next parts for as long as they are a `rule`: a repeated part
     /// (`rule*`, or `rule ~ ("," ~ rule)*`).
     pub(super) fn take_many(&mut self, rule: Rule) -> impl Iterator<Item = Pair<'i, Rule>> + '_ {

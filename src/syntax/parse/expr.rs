@@ -274,6 +274,12 @@ impl Ctx<'_> {
             Rule::count_expr | Rule::first_expr => {
                 let mut inner = Children::of(pair);
                 let filter = self.filter(inner.take(Rule::filter));
+                if rule == Rule::count_expr && inner.at_end() {
+                    return Expr {
+                        kind: ExprKind::CountInGame { filter },
+                        span,
+                    };
+                }
                 let where_ = inner.take_one_of(&[Rule::on_board, Rule::of_expr]);
                 if where_.as_rule() == Rule::on_board {
                     let board = self.ident(Children::of(where_).take(Rule::ident));
