@@ -16,12 +16,14 @@ pub(crate) mod lower;
 mod observe;
 mod view;
 mod vm;
+mod zones;
 
 pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
+use zones::Zones;
 
 use std::collections::HashSet;
 
@@ -223,7 +225,7 @@ impl<'a> Pending<'a> {
 pub struct State {
     chance: Chance,
     /// Pieces of each zone, bottom first (the top is the last element).
-    zones: Vec<Vec<PieceId>>,
+    zones: Zones,
     piece_zone: Vec<ZoneId>,
     /// Per piece, the definition whose face it shows (kind, value). The
     /// identity in a real game; a sampled world deals the faces a seat cannot
@@ -290,7 +292,7 @@ impl State {
             forced_rolls: vec![],
             forced_rolls_next: 0,
             chance,
-            zones: vec![vec![]; def.zones.len()],
+            zones: Zones::new(def.zones.len()),
             piece_zone: vec![0; def.pieces.len()],
             face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
@@ -347,7 +349,7 @@ impl State {
                 in_game = (bounds[0]..=bounds[1]).contains(&piece.value) && i64::from(counted.copy) < bounds[2];
             }
             let zone = if in_game { piece.home } else { box_zone };
-            self.zones[zone as usize].push(id);
+            self.zones.push(zone, id);
             self.piece_zone[id as usize] = zone;
             self.known[id as usize] = def.piece_viewers(id, zone);
         }

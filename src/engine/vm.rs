@@ -204,11 +204,7 @@ impl State {
 
     pub(super) fn place(&mut self, def: &GameDef, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
         let from = self.piece_zone[piece as usize];
-        let pieces = &mut self.zones[from as usize];
-        if let Some(at) = pieces.iter().rposition(|&p| p == piece) {
-            pieces.remove(at);
-        }
-        self.zones[to as usize].push(piece);
+        self.zones.move_to_top(piece, from, to);
         self.piece_zone[piece as usize] = to;
         self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
@@ -241,8 +237,9 @@ impl State {
             None => None,
         };
         self.shuffle_pieces(def, zone);
-        let pieces = &mut self.zones[zone as usize];
         if let Some((top, bottom)) = forced {
+            // Reordered on the side: the zone keeps its pieces, in another order.
+            let mut pieces = self.zones[zone as usize].to_vec();
             // Bring the wanted identities to the top, in order, then to the
             // bottom, keeping the random order of the rest.
             let mut chosen = Vec::with_capacity(top.len() + bottom.len());
@@ -270,7 +267,9 @@ impl State {
             on_top.reverse();
             pieces.splice(0..0, at_bottom);
             pieces.extend(on_top);
+            self.zones[zone as usize].copy_from_slice(&pieces);
         }
+        let pieces = &self.zones[zone as usize];
         for &p in pieces.iter() {
             self.known[p as usize] &= def.piece_viewers(p, zone);
         }
@@ -560,7 +559,7 @@ impl State {
     /// is no such zone (see [`State::zone_of`]).
     fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
         self.zone_of(def, family, index)
-            .map(|zone| self.zones[zone].len() as i64)
+            .map(|zone| self.zones.len(zone) as i64)
     }
 
     /// The error of a checked arithmetic op that failed.
@@ -812,7 +811,7 @@ impl State {
                     }
                     Ins::Size => {
                         let zone = self.pop();
-                        self.stack.push(self.zones[zone as usize].len() as i64);
+                        self.stack.push(self.zones.len(zone as usize) as i64);
                     }
                     Ins::ChoiceAdd => {
                         let value = self.pop();
@@ -1310,7 +1309,7 @@ impl State {
                 let to = self.pop_zone();
                 let from = self.pop_zone();
                 let n = self.pop();
-                let available = self.zones[from as usize].len() as i64;
+                let available = self.zones.len(from as usize) as i64;
                 if n > available {
                     return Err(Box::new(
                         Diagnostic::error(
