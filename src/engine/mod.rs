@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
 use crate::ir::{
-    ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId, id_from_value,
+    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId, id_from_value,
 };
 
 /// A runtime failure, pointed at the `.rules` file.
@@ -673,6 +673,12 @@ impl State {
         let ChoiceKind::Actions(actions) = kind else {
             return offers;
         };
+        // Two offers merge only through two pieces in one zone (see
+        // `alike_for`): when every piece offered lies alone in its zone, as
+        // on a board of one piece per space, each offer stands for itself.
+        if !offers.iter().any(|&value| self.piece_param_has_company(actions, value)) {
+            return offers;
+        }
         const UNMET: PieceId = PieceId::MAX;
         // The piece each piece stands for, and the pieces that stand for themselves.
         let mut stands_for: Vec<PieceId> = vec![UNMET; def.pieces.len()];
@@ -722,6 +728,25 @@ impl State {
             .filter(|&(_, key)| seen.insert(key))
             .map(|(value, _)| value)
             .collect()
+    }
+
+    /// Whether a piece parameter of the action offer `value` shares its
+    /// zone with another piece.
+    fn piece_param_has_company(&self, actions: &[ActionDef], value: i64) -> bool {
+        let choice = ChoiceValue::from_raw(value);
+        if value < 0 || choice.is_none() || actions.is_empty() {
+            return false;
+        }
+        // The value is mixed-radix: entry first, then each parameter.
+        let mut rest = value / actions.len() as i64;
+        actions[choice.action_entry(actions)].params.iter().any(|(kind, radix)| {
+            let param = rest % radix;
+            rest /= radix;
+            *kind == ChoiceKind::Piece && {
+                let zone = self.piece_zone[id_from_value(param) as usize];
+                self.zones.len(zone as usize) > 1
+            }
+        })
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the
