@@ -6,6 +6,7 @@ use super::lower::{BoardCount, Ins, MAX_OFFER_PARAMS};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
+use crate::ir::grid::NO_SPACE;
 use crate::ir::{
     Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
     ZoneId, id_from_index, id_from_value,
@@ -172,6 +173,7 @@ impl State {
         })
     }
 
+    #[inline]
     fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
         let p = &def.pieces[self.face[piece as usize] as usize];
         let by = match m.by {
@@ -1024,6 +1026,35 @@ impl State {
                         self.locals[locals_base + to as usize] =
                             def.program.steps[board as usize].step(space, direction);
                         pc += 3;
+                    }
+                    Ins::StepLocalJump {
+                        board,
+                        space,
+                        direction,
+                        to,
+                        off_board,
+                    } => {
+                        let space = self.locals[locals_base + space as usize];
+                        let direction = self.locals[locals_base + direction as usize];
+                        let there = def.program.steps[board as usize].step(space, direction);
+                        self.locals[locals_base + to as usize] = there;
+                        pc = if there == NO_SPACE { off_board as usize } else { pc + 7 };
+                    }
+                    Ins::ArithChainStore { a, b, c, d, ops, to } => {
+                        let mut v = self.locals[locals_base + a as usize];
+                        let operands = [self.locals[locals_base + b as usize], i64::from(c), i64::from(d)];
+                        for (k, (arith, operand)) in ops.into_iter().zip(operands).enumerate() {
+                            match arith.apply(v, operand) {
+                                Some(result) => v = result,
+                                None => {
+                                    // Point at this arithmetic: the run's third, fifth or seventh op.
+                                    self.frames.last_mut().expect("frame").pc = (pc + 2 + 2 * k) as u32;
+                                    return Err(self.arithmetic_error(def, arith.op(), v, operand));
+                                }
+                            }
+                        }
+                        self.locals[locals_base + to as usize] = v;
+                        pc += 7;
                     }
                     Ins::SpaceOfLocal { board, piece, to } => {
                         let piece = ChoiceValue::from_raw(self.locals[locals_base + piece as usize]).piece_id();
