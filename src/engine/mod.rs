@@ -30,7 +30,8 @@ use std::collections::HashSet;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
 use crate::ir::{
-    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId, id_from_value,
+    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId,
+    id_from_value,
 };
 
 /// A runtime failure, pointed at the `.rules` file.
@@ -739,14 +740,17 @@ impl State {
         }
         // The value is mixed-radix: entry first, then each parameter.
         let mut rest = value / actions.len() as i64;
-        actions[choice.action_entry(actions)].params.iter().any(|(kind, radix)| {
-            let param = rest % radix;
-            rest /= radix;
-            *kind == ChoiceKind::Piece && {
-                let zone = self.piece_zone[id_from_value(param) as usize];
-                self.zones.len(zone as usize) > 1
-            }
-        })
+        actions[choice.action_entry(actions)]
+            .params
+            .iter()
+            .any(|(kind, radix)| {
+                let param = rest % radix;
+                rest /= radix;
+                *kind == ChoiceKind::Piece && {
+                    let zone = self.piece_zone[id_from_value(param) as usize];
+                    self.zones.len(zone as usize) > 1
+                }
+            })
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the

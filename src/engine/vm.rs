@@ -560,8 +560,7 @@ impl State {
     /// How many pieces zone `index` of a family holds, or `None` when there
     /// is no such zone (see [`State::zone_of`]).
     fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
-        self.zone_of(def, family, index)
-            .map(|zone| self.zones.len(zone) as i64)
+        self.zone_of(def, family, index).map(|zone| self.zones.len(zone) as i64)
     }
 
     /// The error of a checked arithmetic op that failed.
