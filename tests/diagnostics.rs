@@ -44,6 +44,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("let_wrong_arity", "wrong-arity"),
     ("missing_game", "missing-game"),
     ("missing_return", "missing-return"),
+    ("number_overflow_in_a_product", "overflow"),
     ("number_overflow_in_loop", "overflow"),
     ("option_default_out_of_range", "bad-option-value"),
     ("option_wrong_type", "bad-option-value"),

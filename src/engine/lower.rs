@@ -241,6 +241,27 @@ pub(crate) enum Ins {
     },
     /// `Load(piece) SpaceOf(board) Store(to)`: "here = space of piece".
     SpaceOfLocal { board: u16, piece: u16, to: u16 },
+    /// `Load(space) Load(direction) Step(board) Store(to) Load(to)
+    /// Push(NO_SPACE) Eq JumpIfTrue(off_board)`: "there in here + way",
+    /// passed over when off the board.
+    StepLocalJump {
+        board: u16,
+        space: u16,
+        direction: u16,
+        to: u16,
+        off_board: u32,
+    },
+    /// `Load(a) Load(b) <arith> Push(c) <arith> Push(d) <arith> Store(to)`:
+    /// `((a op b) op c) op d` into a local, as a direction is turned from a
+    /// seat's forward ("way in forwards of mover").
+    ArithChainStore {
+        a: u16,
+        b: u16,
+        c: i16,
+        d: i16,
+        ops: [Arith; 3],
+        to: u16,
+    },
     /// `Load(seat) Load(param)... ActionValue { .. } ChoiceAdd`, as
     /// [`Program::offers`]`[offer]` spells it out, `len` ops in all: one
     /// candidate move of a menu offered.
@@ -326,6 +347,7 @@ impl Ins {
             | Ins::SpaceOfLocal { .. } => 3,
             Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } | Ins::StepLocal { .. } => 4,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
+            Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } => 8,
         }
     }
 }
@@ -449,7 +471,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
                 Some(ins)
             });
         let fused = offered.or_else(|| {
-            [6, 4, 3, 2]
+            [8, 6, 4, 3, 2]
                 .into_iter()
                 .filter(|&len| free(len))
                 .find_map(|len| fuse(&code[pc..pc + len]))
@@ -636,6 +658,39 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         _ => None,
     };
     Some(match *run {
+        [
+            Op::Load(space),
+            Op::Load(direction),
+            Op::Step(board),
+            Op::Store(to),
+            Op::Load(tested),
+            Op::Push(NO_SPACE),
+            Op::Eq,
+            Op::JumpIfTrue(off_board),
+        ] if tested == to => Ins::StepLocalJump {
+            board,
+            space,
+            direction,
+            to,
+            off_board,
+        },
+        [
+            Op::Load(a),
+            Op::Load(b),
+            first,
+            Op::Push(c),
+            second,
+            Op::Push(d),
+            third,
+            Op::Store(to),
+        ] => Ins::ArithChainStore {
+            a,
+            b,
+            c: i16::try_from(c).ok()?,
+            d: i16::try_from(d).ok()?,
+            ops: [Arith::of(first)?, Arith::of(second)?, Arith::of(third)?],
+            to,
+        },
         [Op::Load(slot), Op::ZoneOf(family), Op::Size, Op::Push(v), cmp, j] => {
             let (when, target) = jump(j)?;
             Ins::LocalZoneSizeJump {
@@ -911,6 +966,87 @@ mod tests {
         );
         // `Load Load` then a comparison is left to the shorter runs.
         assert_eq!(fuse(&[Op::Load(1), Op::Load(2), Op::Lt]), None);
+    }
+
+    #[test]
+    fn fuses_a_step_with_its_test_and_a_turned_direction() {
+        let step_and_test = |tested| {
+            fuse(&[
+                Op::Load(7),
+                Op::Load(8),
+                Op::Step(0),
+                Op::Store(11),
+                Op::Load(tested),
+                Op::Push(-1),
+                Op::Eq,
+                Op::JumpIfTrue(30),
+            ])
+        };
+        assert_eq!(
+            step_and_test(11),
+            Some(Ins::StepLocalJump {
+                board: 0,
+                space: 7,
+                direction: 8,
+                to: 11,
+                off_board: 30
+            })
+        );
+        // The test must read the space just stepped to.
+        assert_eq!(step_and_test(12), None);
+        let turn = |third| {
+            fuse(&[
+                Op::Load(10),
+                Op::Load(9),
+                Op::Add,
+                Op::Push(7),
+                Op::Add,
+                Op::Push(8),
+                third,
+                Op::Store(8),
+            ])
+        };
+        assert_eq!(
+            turn(Op::Rem),
+            Some(Ins::ArithChainStore {
+                a: 10,
+                b: 9,
+                c: 7,
+                d: 8,
+                ops: [Arith::Add, Arith::Add, Arith::Rem],
+                to: 8
+            })
+        );
+        assert_eq!(turn(Op::Lt), None);
+    }
+
+    /// Each candidate move's step to its target, and the turning of its
+    /// direction, is one instruction in a grid mover's lowered program.
+    #[test]
+    fn a_grid_movers_steps_and_turns_are_fused() {
+        let game = grid_mover();
+        let (def, program) = (&game.def, &game.program);
+        // The instruction each op of the checker's program runs in.
+        let mut runs_in: Vec<Option<Ins>> = vec![None; def.code.len()];
+        let mut pc = 0;
+        while pc < def.code.len() {
+            let ins = program.ins[pc];
+            runs_in[pc..pc + ins.len()].fill(Some(ins));
+            pc += ins.len();
+        }
+        let mut fused = (0, 0);
+        for (pc, op) in def.code.iter().enumerate() {
+            match (op, def.code.get(pc + 1), runs_in[pc]) {
+                // A generator's step stores its target; `exists` tests it at once.
+                (Op::Step(_), Some(Op::Store(_)), Some(Ins::StepLocalJump { .. })) => fused.0 += 1,
+                (Op::Rem, _, Some(Ins::ArithChainStore { .. })) => fused.1 += 1,
+                (Op::Step(_), Some(Op::Store(_)), other) | (Op::Rem, _, other) => {
+                    panic!("{op:?} at {pc} runs in {other:?}")
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(fused, (2, 2), "both menu entries step and turn");
     }
 
     /// A test game that moves pieces over a grid, checked and lowered.

@@ -16,19 +16,22 @@ pub(crate) mod lower;
 mod observe;
 mod view;
 mod vm;
+mod zones;
 
 pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
 pub use view::{PieceFace, View};
+use zones::Zones;
 
 use std::collections::HashSet;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
 use crate::ir::{
-    ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId, id_from_value,
+    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId,
+    id_from_value,
 };
 
 /// A runtime failure, pointed at the `.rules` file.
@@ -223,7 +226,7 @@ impl<'a> Pending<'a> {
 pub struct State {
     chance: Chance,
     /// Pieces of each zone, bottom first (the top is the last element).
-    zones: Vec<Vec<PieceId>>,
+    zones: Zones,
     piece_zone: Vec<ZoneId>,
     /// Per piece, the definition whose face it shows (kind, value). The
     /// identity in a real game; a sampled world deals the faces a seat cannot
@@ -290,7 +293,7 @@ impl State {
             forced_rolls: vec![],
             forced_rolls_next: 0,
             chance,
-            zones: vec![vec![]; def.zones.len()],
+            zones: Zones::new(def.zones.len()),
             piece_zone: vec![0; def.pieces.len()],
             face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
@@ -347,7 +350,7 @@ impl State {
                 in_game = (bounds[0]..=bounds[1]).contains(&piece.value) && i64::from(counted.copy) < bounds[2];
             }
             let zone = if in_game { piece.home } else { box_zone };
-            self.zones[zone as usize].push(id);
+            self.zones.push(zone, id);
             self.piece_zone[id as usize] = zone;
             self.known[id as usize] = def.piece_viewers(id, zone);
         }
@@ -671,6 +674,12 @@ impl State {
         let ChoiceKind::Actions(actions) = kind else {
             return offers;
         };
+        // Two offers merge only through two pieces in one zone (see
+        // `alike_for`): when every piece offered lies alone in its zone, as
+        // on a board of one piece per space, each offer stands for itself.
+        if !offers.iter().any(|&value| self.piece_param_has_company(actions, value)) {
+            return offers;
+        }
         const UNMET: PieceId = PieceId::MAX;
         // The piece each piece stands for, and the pieces that stand for themselves.
         let mut stands_for: Vec<PieceId> = vec![UNMET; def.pieces.len()];
@@ -720,6 +729,28 @@ impl State {
             .filter(|&(_, key)| seen.insert(key))
             .map(|(value, _)| value)
             .collect()
+    }
+
+    /// Whether a piece parameter of the action offer `value` shares its
+    /// zone with another piece.
+    fn piece_param_has_company(&self, actions: &[ActionDef], value: i64) -> bool {
+        let choice = ChoiceValue::from_raw(value);
+        if value < 0 || choice.is_none() || actions.is_empty() {
+            return false;
+        }
+        // The value is mixed-radix: entry first, then each parameter.
+        let mut rest = value / actions.len() as i64;
+        actions[choice.action_entry(actions)]
+            .params
+            .iter()
+            .any(|(kind, radix)| {
+                let param = rest % radix;
+                rest /= radix;
+                *kind == ChoiceKind::Piece && {
+                    let zone = self.piece_zone[id_from_value(param) as usize];
+                    self.zones.len(zone as usize) > 1
+                }
+            })
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the

@@ -6,6 +6,7 @@ use super::lower::{BoardCount, Ins, MAX_OFFER_PARAMS};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
+use crate::ir::grid::NO_SPACE;
 use crate::ir::{
     Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
     ZoneId, id_from_index, id_from_value,
@@ -172,6 +173,7 @@ impl State {
         })
     }
 
+    #[inline]
     fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
         let p = &def.pieces[self.face[piece as usize] as usize];
         let by = match m.by {
@@ -204,11 +206,7 @@ impl State {
 
     pub(super) fn place(&mut self, def: &GameDef, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
         let from = self.piece_zone[piece as usize];
-        let pieces = &mut self.zones[from as usize];
-        if let Some(at) = pieces.iter().rposition(|&p| p == piece) {
-            pieces.remove(at);
-        }
-        self.zones[to as usize].push(piece);
+        self.zones.move_to_top(piece, from, to);
         self.piece_zone[piece as usize] = to;
         self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
@@ -241,8 +239,9 @@ impl State {
             None => None,
         };
         self.shuffle_pieces(def, zone);
-        let pieces = &mut self.zones[zone as usize];
         if let Some((top, bottom)) = forced {
+            // Reordered on the side: the zone keeps its pieces, in another order.
+            let mut pieces = self.zones[zone as usize].to_vec();
             // Bring the wanted identities to the top, in order, then to the
             // bottom, keeping the random order of the rest.
             let mut chosen = Vec::with_capacity(top.len() + bottom.len());
@@ -270,7 +269,9 @@ impl State {
             on_top.reverse();
             pieces.splice(0..0, at_bottom);
             pieces.extend(on_top);
+            self.zones[zone as usize].copy_from_slice(&pieces);
         }
+        let pieces = &self.zones[zone as usize];
         for &p in pieces.iter() {
             self.known[p as usize] &= def.piece_viewers(p, zone);
         }
@@ -559,8 +560,7 @@ impl State {
     /// How many pieces zone `index` of a family holds, or `None` when there
     /// is no such zone (see [`State::zone_of`]).
     fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
-        self.zone_of(def, family, index)
-            .map(|zone| self.zones[zone].len() as i64)
+        self.zone_of(def, family, index).map(|zone| self.zones.len(zone) as i64)
     }
 
     /// The error of a checked arithmetic op that failed.
@@ -812,7 +812,7 @@ impl State {
                     }
                     Ins::Size => {
                         let zone = self.pop();
-                        self.stack.push(self.zones[zone as usize].len() as i64);
+                        self.stack.push(self.zones.len(zone as usize) as i64);
                     }
                     Ins::ChoiceAdd => {
                         let value = self.pop();
@@ -1025,6 +1025,35 @@ impl State {
                         self.locals[locals_base + to as usize] =
                             def.program.steps[board as usize].step(space, direction);
                         pc += 3;
+                    }
+                    Ins::StepLocalJump {
+                        board,
+                        space,
+                        direction,
+                        to,
+                        off_board,
+                    } => {
+                        let space = self.locals[locals_base + space as usize];
+                        let direction = self.locals[locals_base + direction as usize];
+                        let there = def.program.steps[board as usize].step(space, direction);
+                        self.locals[locals_base + to as usize] = there;
+                        pc = if there == NO_SPACE { off_board as usize } else { pc + 7 };
+                    }
+                    Ins::ArithChainStore { a, b, c, d, ops, to } => {
+                        let mut v = self.locals[locals_base + a as usize];
+                        let operands = [self.locals[locals_base + b as usize], i64::from(c), i64::from(d)];
+                        for (k, (arith, operand)) in ops.into_iter().zip(operands).enumerate() {
+                            match arith.apply(v, operand) {
+                                Some(result) => v = result,
+                                None => {
+                                    // Point at this arithmetic: the run's third, fifth or seventh op.
+                                    self.frames.last_mut().expect("frame").pc = (pc + 2 + 2 * k) as u32;
+                                    return Err(self.arithmetic_error(def, arith.op(), v, operand));
+                                }
+                            }
+                        }
+                        self.locals[locals_base + to as usize] = v;
+                        pc += 7;
                     }
                     Ins::SpaceOfLocal { board, piece, to } => {
                         let piece = ChoiceValue::from_raw(self.locals[locals_base + piece as usize]).piece_id();
@@ -1318,7 +1347,7 @@ impl State {
                 let to = self.pop_zone();
                 let from = self.pop_zone();
                 let n = self.pop();
-                let available = self.zones[from as usize].len() as i64;
+                let available = self.zones.len(from as usize) as i64;
                 if n > available {
                     return Err(Box::new(
                         Diagnostic::error(
