@@ -408,7 +408,12 @@ async fn time_travel_and_fork(driver: &Driver) {
     for _ in 0..3 {
         let (turn, over) = turn_and_over(&client).await;
         assert!(!over);
-        wait_until(&client, "return !!document.querySelector('#prompt button.offer')", "a prompt").await;
+        wait_until(
+            &client,
+            "return !!document.querySelector('#prompt button.offer')",
+            "a prompt",
+        )
+        .await;
         client
             .find(Locator::Css("#prompt button.offer"))
             .await
@@ -423,27 +428,56 @@ async fn time_travel_and_fork(driver: &Driver) {
     let turn: u64 = turn.parse().unwrap();
     assert!(text_of(&client, "time-at").await.contains("(now)"));
     let lines_now = client.find_all(Locator::Css("#happened li")).await.unwrap().len();
-    client.find(Locator::Id("time-back")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("time-back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let back = format!("looking back: step {} of {turn}", turn - 1);
     let script = format!("return document.getElementById('time-at').textContent === '{back}'");
     wait_until(&client, &script, "one step back").await;
     // The past asks nothing, and shows less of what happened.
-    assert!(client.find_all(Locator::Css("#prompt button.offer")).await.unwrap().is_empty());
+    assert!(
+        client
+            .find_all(Locator::Css("#prompt button.offer"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(client.find_all(Locator::Css("#happened li")).await.unwrap().len() < lines_now);
-    client.find(Locator::Id("time-back")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("time-back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let script = format!(
         "return document.getElementById('time-at').textContent.startsWith('looking back: step {} ')",
         turn - 2
     );
     wait_until(&client, &script, "two steps back").await;
-    client.find(Locator::Id("time-forward")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("time-forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     let script = format!("return document.getElementById('time-at').textContent === '{back}'");
     wait_until(&client, &script, "one step forward").await;
     client.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
     shot(&client, "time_travel").await;
     // A fork from here: a new game, its links listed; Ann's opens at this step.
     client.find(Locator::Id("fork")).await.unwrap().click().await.unwrap();
-    wait_until(&client, "return !!document.querySelector('#forked a.seat-link')", "the fork's links").await;
+    wait_until(
+        &client,
+        "return !!document.querySelector('#forked a.seat-link')",
+        "the fork's links",
+    )
+    .await;
     shot(&client, "fork").await;
     let link = client
         .find(Locator::Css("#forked a.seat-link"))
@@ -471,7 +505,12 @@ async fn compare_in_the_page(driver: &Driver) {
         .goto(&format!("{}/?key={}&file=janken_deck.rules", studio.base, studio.key))
         .await
         .unwrap();
-    wait_until(&client, "return !!document.querySelector('#compare-base option')", "the files").await;
+    wait_until(
+        &client,
+        "return !!document.querySelector('#compare-base option')",
+        "the files",
+    )
+    .await;
     client
         .execute(
             "document.getElementById('compare-base').value = 'janken_deck.rules';              document.getElementById('compare-variant').value = 'variants/janken_three_wilds.rules';              document.getElementById('compare-games').value = '300';",
@@ -479,7 +518,13 @@ async fn compare_in_the_page(driver: &Driver) {
         )
         .await
         .unwrap();
-    client.find(Locator::Id("compare-run")).await.unwrap().click().await.unwrap();
+    client
+        .find(Locator::Id("compare-run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_until(
         &client,
         "return !document.getElementById('compare-pane').hidden",

@@ -193,3 +193,25 @@ fn piece_place(def: &GameDef, state: &State, piece: PieceId) -> Option<Place> {
         _ => Place::Slot { zone, index },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Input, Note};
+
+    #[test]
+    fn a_race_note_says_how_the_clock_stops_for_each_input() {
+        // The terminal's wording is pinned by `play`'s transcripts; the
+        // studio's differs only where the answer is given differently.
+        assert_eq!(
+            Note::Race.text(Input::Keyboard),
+            "a race: the clock runs from this prompt until you press Enter"
+        );
+        assert_eq!(
+            Note::Race.text(Input::Pointer),
+            "a race: the clock runs from this prompt until you click"
+        );
+        for note in [Note::AtOnceInSecret, Note::AtOnce, Note::Secret] {
+            assert_eq!(note.text(Input::Keyboard), note.text(Input::Pointer));
+        }
+    }
+}

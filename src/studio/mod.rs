@@ -16,6 +16,7 @@
 //!   answered 403, the same whether the game exists or not.
 
 mod compare;
+mod compare_routes;
 mod files;
 mod routes;
 mod table;

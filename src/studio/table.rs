@@ -192,9 +192,10 @@ impl Table {
         };
         session::tell_agents(&table.game.def, &table.events, &mut table.agents);
         table.advance();
-        // A scenario that does not fit the rules is refused, not played.
+        // A scenario that does not fit the rules is refused, not played:
+        // the game stopped before every scripted decision was taken.
         if let Some(failure) = &table.failure
-            && (table.turn as usize) < scenario.decisions.len()
+            && table.decisions.len() < scenario.decisions.len()
         {
             return Err(failure.clone());
         }
