@@ -257,7 +257,7 @@ pub fn tell_agents(def: &GameDef, events: &[Event], agents: &mut [Box<dyn Agent>
 
 /// Resolves `"Seat: choice"` (in a race `"Seat: choice @ 420ms"`) against
 /// what `seat` may choose now.
-fn scripted_choice(
+pub(crate) fn scripted_choice(
     def: &GameDef,
     decision: u16,
     seat: Seat,

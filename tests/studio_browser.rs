@@ -1,7 +1,9 @@
 //! The studio in a real browser: headless Chromium driven through
 //! chromedriver (WebDriver) by fantoccini. A whole RPS3 game played by
 //! clicking; a typo in the editor shown at its line; two people playing
-//! Janken Deck in two separate browsers, neither shown the other's hand.
+//! Janken Deck in two separate browsers, neither shown the other's hand;
+//! stepping back and forward through a game and forking it; a comparison
+//! run from the page with its report shown in it.
 //!
 //! Without `chromium` and `chromedriver` these tests say so and pass; under
 //! `CI=true` a missing browser fails them (`.ci/run` installs it).
@@ -381,6 +383,177 @@ async fn two_seats_of_janken(driver: &Driver) {
     ben.close().await.unwrap();
 }
 
+/// The text of the element `id`.
+async fn text_of(client: &Client, id: &str) -> String {
+    client.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// Back and forward through a game, then a fork from an earlier step: the
+/// studio's page opened first in this browser lets the seat's page fork.
+async fn time_travel_and_fork(driver: &Driver) {
+    let studio = Studio::start(&games(), "random");
+    let links = studio.start_game("janken_deck.rules", "human,random", &[]);
+    let client = browser(driver).await;
+    client
+        .goto(&format!("{}/?key={}&file=janken_deck.rules", studio.base, studio.key))
+        .await
+        .unwrap();
+    wait_until(&client, "return !!document.querySelector('#files option')", "the files").await;
+    client
+        .goto(&format!("{}{}", studio.base, links[0].as_ref().unwrap()))
+        .await
+        .unwrap();
+    wait_until(&client, "return !!document.body.dataset.turn", "the first screen").await;
+    // Three of Ann's decisions, by clicking.
+    for _ in 0..3 {
+        let (turn, over) = turn_and_over(&client).await;
+        assert!(!over);
+        wait_until(
+            &client,
+            "return !!document.querySelector('#prompt button.offer')",
+            "a prompt",
+        )
+        .await;
+        client
+            .find(Locator::Css("#prompt button.offer"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let script = format!("return document.body.dataset.turn !== '{turn}'");
+        wait_until(&client, &script, "the next decision").await;
+    }
+    let (turn, _) = turn_and_over(&client).await;
+    let turn: u64 = turn.parse().unwrap();
+    assert!(text_of(&client, "time-at").await.contains("(now)"));
+    let lines_now = client.find_all(Locator::Css("#happened li")).await.unwrap().len();
+    client
+        .find(Locator::Id("time-back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let back = format!("looking back: step {} of {turn}", turn - 1);
+    let script = format!("return document.getElementById('time-at').textContent === '{back}'");
+    wait_until(&client, &script, "one step back").await;
+    // The past asks nothing, and shows less of what happened.
+    assert!(
+        client
+            .find_all(Locator::Css("#prompt button.offer"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(client.find_all(Locator::Css("#happened li")).await.unwrap().len() < lines_now);
+    client
+        .find(Locator::Id("time-back"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let script = format!(
+        "return document.getElementById('time-at').textContent.startsWith('looking back: step {} ')",
+        turn - 2
+    );
+    wait_until(&client, &script, "two steps back").await;
+    client
+        .find(Locator::Id("time-forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let script = format!("return document.getElementById('time-at').textContent === '{back}'");
+    wait_until(&client, &script, "one step forward").await;
+    client.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(&client, "time_travel").await;
+    // A fork from here: a new game, its links listed; Ann's opens at this step.
+    client.find(Locator::Id("fork")).await.unwrap().click().await.unwrap();
+    wait_until(
+        &client,
+        "return !!document.querySelector('#forked a.seat-link')",
+        "the fork's links",
+    )
+    .await;
+    shot(&client, "fork").await;
+    let link = client
+        .find(Locator::Css("#forked a.seat-link"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!link.ends_with(links[0].as_ref().unwrap()), "a new game");
+    client.goto(&link).await.unwrap();
+    // At that step, or past it when the studio's agent was asked there.
+    let script = format!("return Number(document.body.dataset.turn) >= {}", turn - 1);
+    wait_until(&client, &script, "the fork at its step").await;
+    assert!(text_of(&client, "time-at").await.contains("(now)"));
+    client.close().await.unwrap();
+}
+
+/// A comparison run from the studio's page: progress, then the report in
+/// the page's frame.
+async fn compare_in_the_page(driver: &Driver) {
+    let studio = Studio::start(&games(), "random");
+    let client = browser(driver).await;
+    client
+        .goto(&format!("{}/?key={}&file=janken_deck.rules", studio.base, studio.key))
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "return !!document.querySelector('#compare-base option')",
+        "the files",
+    )
+    .await;
+    client
+        .execute(
+            "document.getElementById('compare-base').value = 'janken_deck.rules';              document.getElementById('compare-variant').value = 'variants/janken_three_wilds.rules';              document.getElementById('compare-games').value = '300';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    client
+        .find(Locator::Id("compare-run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "return !document.getElementById('compare-pane').hidden",
+        "the comparison",
+    )
+    .await;
+    assert_eq!(text_of(&client, "compare-status").await, "Done.");
+    assert!(text_of(&client, "compare-text").await.contains("janken_three_wilds"));
+    // The report in the frame (sandboxed: read through its own URL).
+    let src = client
+        .execute("return document.getElementById('compare-report').src", vec![])
+        .await
+        .unwrap();
+    let path = src.as_str().unwrap().trim_start_matches(&studio.base).to_string();
+    let (status, html) = studio_support::request(&studio.base, "GET", &path, &[], None);
+    assert_eq!(status, 200);
+    assert!(html.contains("Compare Janken Deck"));
+    // Time for the frame to draw its charts.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    client.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    shot(&client, "compare_panel").await;
+    client
+        .execute("document.getElementById('compare-pane').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    shot(&client, "compare_report").await;
+    client.close().await.unwrap();
+}
+
 #[test]
 fn the_studio_in_a_browser() {
     let Some(driver) = driver() else { return };
@@ -397,9 +570,15 @@ fn the_studio_in_a_browser() {
         let t = Instant::now();
         two_seats_of_janken(&driver).await;
         lap("two seats of Janken Deck", t);
+        let t = Instant::now();
+        time_travel_and_fork(&driver).await;
+        lap("back, forward and a fork", t);
+        let t = Instant::now();
+        compare_in_the_page(&driver).await;
+        lap("a comparison in the page", t);
     });
     say(&format!(
-        "browser tests: 3 ran in {:.1}s",
+        "browser tests: 5 ran in {:.1}s",
         started.elapsed().as_secs_f64()
     ));
 }

@@ -30,6 +30,8 @@ mod replay_cmd;
 mod run_cmd;
 mod screen;
 mod setup;
+// The studio writes transcripts with the same header as the command line.
+pub(crate) use setup::changed_options;
 mod simulate_cmd;
 mod studio_cmd;
 mod term;

@@ -14,7 +14,7 @@ use crate::agents::Agent;
 use crate::engine::{Choice, EngineError, Event, Observation, State};
 use crate::ir::{GameDef, Seat};
 use crate::load::LoadedGame;
-use crate::present::{self, Prompt};
+use crate::present::{self, Input, Prompt};
 use crate::session::{self, Record};
 use crate::transcript::{Header, Transcript, Viewer, describe_end, without_seed};
 
@@ -476,7 +476,7 @@ impl<W: Write> Table<'_, W> {
 fn prompt(asking: &Prompt) -> String {
     let mut out = format!("{} (you), {}\n", asking.seat_name, asking.what);
     if let Some(note) = asking.note {
-        out.push_str(&format!("({note})\n"));
+        out.push_str(&format!("({})\n", note.text(Input::Keyboard)));
     }
     if asking.numbers {
         let labels: Vec<&str> = asking.offers.iter().map(|o| o.label.as_str()).collect();

@@ -14,4 +14,4 @@ mod prompt;
 
 pub(crate) use happened::seen_lines;
 pub(crate) use labels::{listing, listing_with, scores_now, variables};
-pub use prompt::{Offer, Place, Prompt};
+pub use prompt::{Input, Note, Offer, Place, Prompt};

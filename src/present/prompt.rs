@@ -16,13 +16,48 @@ pub struct Prompt {
     /// "choose an action:", "choose hand:", "call flip!".
     pub what: String,
     /// How the decision is taken, when that is worth saying (in secret, at once, a race).
-    pub note: Option<&'static str>,
+    pub note: Option<Note>,
     /// Whether the decision is a race: the answer's reaction time counts.
     pub race: bool,
     /// Whether the choices are numbers (typed, not picked from a list).
     pub numbers: bool,
     /// The legal choices, in the engine's order (an answer is an index into them).
     pub offers: Vec<Offer>,
+}
+
+/// How a decision is taken, when that is worth saying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A race: the reaction time counts.
+    Race,
+    /// Every seat asked chooses at once, and nobody sees the others' choices.
+    AtOnceInSecret,
+    /// Every seat asked chooses at once; the choices are seen after.
+    AtOnce,
+    /// Only the seat sees its choice.
+    Secret,
+}
+
+/// How a person answers the prompt: the note says how a race's clock stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Typing, then Enter (the terminal's `play`).
+    Keyboard,
+    /// Clicking (the studio).
+    Pointer,
+}
+
+impl Note {
+    /// The note as a person answering with `input` reads it.
+    pub fn text(self, input: Input) -> &'static str {
+        match (self, input) {
+            (Note::Race, Input::Keyboard) => "a race: the clock runs from this prompt until you press Enter",
+            (Note::Race, Input::Pointer) => "a race: the clock runs from this prompt until you click",
+            (Note::AtOnceInSecret, _) => "everyone chooses at once, in secret",
+            (Note::AtOnce, _) => "everyone chooses at once; you see the others' choices after",
+            (Note::Secret, _) => "secret: only you see it",
+        }
+    }
 }
 
 /// One legal choice.
@@ -81,10 +116,10 @@ impl Prompt {
             _ => format!("choose {}:", d.name),
         };
         let note = match (d.race, obs.is_simultaneous(), d.secret) {
-            (true, _, _) => Some("a race: the clock runs from this prompt until you press Enter"),
-            (false, true, true) => Some("everyone chooses at once, in secret"),
-            (false, true, false) => Some("everyone chooses at once; you see the others' choices after"),
-            (false, false, true) => Some("secret: only you see it"),
+            (true, _, _) => Some(Note::Race),
+            (false, true, true) => Some(Note::AtOnceInSecret),
+            (false, true, false) => Some(Note::AtOnce),
+            (false, false, true) => Some(Note::Secret),
             (false, false, false) => None,
         };
         let legal = state.pending().map_or(&[][..], |p| p.legal(seat));
@@ -157,4 +192,26 @@ fn piece_place(def: &GameDef, state: &State, piece: PieceId) -> Option<Place> {
         },
         _ => Place::Slot { zone, index },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Input, Note};
+
+    #[test]
+    fn a_race_note_says_how_the_clock_stops_for_each_input() {
+        // The terminal's wording is pinned by `play`'s transcripts; the
+        // studio's differs only where the answer is given differently.
+        assert_eq!(
+            Note::Race.text(Input::Keyboard),
+            "a race: the clock runs from this prompt until you press Enter"
+        );
+        assert_eq!(
+            Note::Race.text(Input::Pointer),
+            "a race: the clock runs from this prompt until you click"
+        );
+        for note in [Note::AtOnceInSecret, Note::AtOnce, Note::Secret] {
+            assert_eq!(note.text(Input::Keyboard), note.text(Input::Pointer));
+        }
+    }
 }

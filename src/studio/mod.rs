@@ -15,6 +15,8 @@
 //!   operating system's random source. A request without the right one is
 //!   answered 403, the same whether the game exists or not.
 
+mod compare;
+mod compare_routes;
 mod files;
 mod routes;
 mod table;
@@ -51,7 +53,12 @@ pub(crate) struct Studio {
     games: Mutex<HashMap<String, Arc<Live>>>,
     /// The order games were started in, to know which are oldest.
     started: Mutex<Vec<String>>,
+    /// Comparisons run from the page, oldest first (at most [`MAX_JOBS`]).
+    jobs: Mutex<Vec<(String, Arc<compare::Job>)>>,
 }
+
+/// How many comparisons the studio remembers; a new one stops and drops the oldest.
+const MAX_JOBS: usize = 8;
 
 /// One game and the channel that tells its seats' pages it changed.
 pub(crate) struct Live {
@@ -96,6 +103,7 @@ impl Studio {
             config,
             games: Mutex::new(HashMap::new()),
             started: Mutex::new(vec![]),
+            jobs: Mutex::new(vec![]),
         })
     }
 
@@ -124,6 +132,23 @@ impl Studio {
         started.push(id.clone());
         games.insert(id, live);
         Ok(())
+    }
+
+    /// Keeps a new comparison, dropping (and stopping) the oldest beyond [`MAX_JOBS`].
+    fn keep_job(&self, id: String, job: Arc<compare::Job>) {
+        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        if jobs.len() >= MAX_JOBS {
+            let (_, old) = jobs.remove(0);
+            old.stop();
+        }
+        jobs.push((id, job));
+    }
+
+    fn job(&self, id: &str) -> Option<Arc<compare::Job>> {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.iter()
+            .find(|(j, _)| table::same(j.as_bytes(), id.as_bytes()))
+            .map(|(_, job)| Arc::clone(job))
     }
 
     fn game(&self, id: &str) -> Option<Arc<Live>> {

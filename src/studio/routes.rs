@@ -17,12 +17,16 @@ use futures_util::Stream;
 use serde::Deserialize;
 use tokio::sync::watch;
 
+use super::compare_routes::{compare_events, compare_report, start_compare, stop_compare};
 use super::files;
 use super::table::{Refused, Sitter, Table};
 use super::{BODY_LIMIT, Live, Studio};
+use crate::agents::AgentSpec;
 use crate::check::OptionSetting;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Seat;
+use crate::scenario::Scenario;
+use crate::transcript::{Transcript, Viewer};
 
 const PAGE: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/studio.js");
@@ -43,21 +47,30 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
         .route("/api/check", post(check))
         .route("/api/save", post(save))
         .route("/api/games", post(start_game))
+        .route("/api/games/{game}/transcript", get(owner_transcript))
+        .route("/api/games/{game}/fork", post(fork_game))
+        .route("/api/transcripts", post(load_transcript))
+        .route("/api/compare", post(start_compare))
+        .route("/api/compare/{job}/events", get(compare_events))
+        .route("/api/compare/{job}/stop", post(stop_compare))
+        .route("/api/compare/{job}/report", get(compare_report))
         .route("/api/play/{game}/{token}", get(seat_screen))
+        .route("/api/play/{game}/{token}/at/{step}", get(seat_screen_at))
         .route("/api/play/{game}/{token}/events", get(seat_events))
         .route("/api/play/{game}/{token}/choose", post(seat_choose))
+        .route("/api/play/{game}/{token}/transcript", get(seat_transcript))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(studio)
 }
 
-type Shared = State<Arc<Studio>>;
+pub(super) type Shared = State<Arc<Studio>>;
 
 /// A refusal with a reason the page shows.
-fn refuse(status: StatusCode, why: impl Into<String>) -> Response {
+pub(super) fn refuse(status: StatusCode, why: impl Into<String>) -> Response {
     (status, Json(serde_json::json!({ "error": why.into() }))).into_response()
 }
 
-fn forbidden() -> Response {
+pub(super) fn forbidden() -> Response {
     refuse(
         StatusCode::FORBIDDEN,
         "this needs the link the studio printed, or a seat's own link",
@@ -84,11 +97,17 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
 }
 
 /// Whether the request carries the studio's key.
-fn is_owner(studio: &Studio, headers: &HeaderMap) -> bool {
+pub(super) fn is_owner(studio: &Studio, headers: &HeaderMap) -> bool {
     headers
         .get("x-studio-key")
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|k| super::table::same(k.as_bytes(), studio.config.key.as_bytes()))
+        .is_some_and(|k| is_key(studio, k))
+}
+
+/// Whether `key` is the studio's key. A page's `EventSource` and an
+/// `iframe` cannot send a header, so those routes take it as `?key=`.
+pub(super) fn is_key(studio: &Studio, key: &str) -> bool {
+    super::table::same(key.as_bytes(), studio.config.key.as_bytes())
 }
 
 async fn list_files(State(studio): Shared, headers: HeaderMap) -> Response {
@@ -200,24 +219,53 @@ async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<N
 /// Loads the game, seats people and agents, and keeps the game: its id
 /// and each person's link.
 fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Value, String> {
+    let game = load(studio, path, |sources| settings(&new.settings, sources))?;
+    let spec = new
+        .seats
+        .clone()
+        .unwrap_or_else(|| format!("human,{}", studio.config.agents));
+    let layout = seat_layout(&spec, &game.def)?;
+    let table = Table::start(
+        Arc::new(game),
+        new.path.clone(),
+        seated_by(layout, &mut vec![])?,
+        super::seed()?,
+        &Scenario::default(),
+    );
+    keep_table(studio, table)
+}
+
+/// A game from a file under PATH (already resolved), with `extra`
+/// settings; its description names files from PATH, as a transcript's
+/// `rules` does, so that `rpsdsl replay` run there finds the same.
+pub(super) fn load(
+    studio: &Studio,
+    path: &Path,
+    extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
+) -> Result<crate::load::LoadedGame, String> {
     let root = &studio.config.root;
     let loader = files::RootLoader {
         root,
         edited: Path::new(""),
         text: "",
     };
-    let mut game = crate::load::load_game(path, &loader, |sources| settings(&new.settings, sources))
+    let mut game = crate::load::load_game(path, &loader, extra)
         .map_err(|f| crate::diagnostic::render(&f.diagnostics, &f.sources, false))?;
     crate::text::printable_def(&mut game.def);
-    let def = &game.def;
-    let spec = new
-        .seats
-        .clone()
-        .unwrap_or_else(|| format!("human,{}", studio.config.agents));
-    let specs = crate::agents::spec::parse_spec(&spec)?;
+    game.description = game
+        .description
+        .replace(&format!("{}{}", root.display(), std::path::MAIN_SEPARATOR), "");
+    Ok(game)
+}
+
+/// Who sits where, from a `--agents`-like spec: `None` for a person.
+/// One spec per seat (`human` for each person), or one agent spec, which
+/// seats a person at seat 1 and that agent everywhere else.
+fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentSpec>>, String> {
+    let specs = crate::agents::spec::parse_spec(spec)?;
     let specs = match specs.len() {
         1 => {
-            let mut all = vec![crate::agents::spec::parse_spec("human")?.remove(0)];
+            let mut all = crate::agents::spec::parse_spec("human")?;
             all.extend(std::iter::repeat_n(specs[0].clone(), def.players() - 1));
             all
         }
@@ -230,21 +278,45 @@ fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Valu
             ));
         }
     };
+    Ok(specs
+        .into_iter()
+        .map(|s| (!s.name.eq_ignore_ascii_case("human")).then_some(s))
+        .collect())
+}
+
+/// The sitters of a layout: a new token for each person (kept in `people`
+/// as `(seat, token)`), the agents' specs.
+fn seated_by(
+    layout: Vec<Option<AgentSpec>>,
+    people: &mut Vec<(usize, String)>,
+) -> Result<Vec<(Sitter, Option<AgentSpec>)>, String> {
     let mut seats = vec![];
-    let mut people = vec![];
-    for (s, spec) in specs.into_iter().enumerate() {
-        if spec.name.eq_ignore_ascii_case("human") {
-            let token = super::token()?;
-            people.push((s, token.clone()));
-            seats.push((Sitter::Person { token }, None));
-        } else {
-            seats.push((Sitter::Agent, Some(spec)));
+    for (s, spec) in layout.into_iter().enumerate() {
+        match spec {
+            None => {
+                let token = super::token()?;
+                people.push((s, token.clone()));
+                seats.push((Sitter::Person { token }, None));
+            }
+            Some(spec) => seats.push((Sitter::Agent, Some(spec))),
         }
     }
-    let names: Vec<String> = def.seats.clone();
-    let name = def.name.clone();
+    Ok(seats)
+}
+
+/// Keeps a table just set up: the game's id, name, and each seat's link
+/// (`null` for an agent's seat).
+fn keep_table(studio: &Studio, table: Result<Table, String>) -> Result<serde_json::Value, String> {
+    let table = table?;
     let id = super::token()?;
-    let table = Table::start(Arc::new(game), seats, super::seed()?)?;
+    let def = table.def();
+    let name = def.name.clone();
+    let seats: Vec<serde_json::Value> = (0..def.players())
+        .map(|s| {
+            let link = table.token_of(s as Seat).map(|token| format!("/play/{id}/{token}"));
+            serde_json::json!({ "seat": def.seat_name(s as Seat), "link": link })
+        })
+        .collect();
     let (changed, _) = watch::channel(0);
     studio.keep(
         id.clone(),
@@ -253,18 +325,183 @@ fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Valu
             changed,
         }),
     )?;
-    let seats: Vec<serde_json::Value> = names
+    Ok(serde_json::json!({ "id": id, "game": name, "seats": seats }))
+}
+
+#[derive(Deserialize)]
+struct Fork {
+    /// The step to fork at: the moves before it are the new game's scenario.
+    at: u64,
+    /// Who sits where in the new game, as when starting one; by default as
+    /// in the game forked (each person gets a new link).
+    #[serde(default)]
+    seats: Option<String>,
+}
+
+/// A new game from any point of a game: only with the studio's key, since
+/// it hands out new seat links (see docs/studio.md, "Time travel").
+async fn fork_game(
+    State(studio): Shared,
+    headers: HeaderMap,
+    UrlPath(game): UrlPath<String>,
+    Json(fork): Json<Fork>,
+) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let Some(live) = studio.game(&game) else {
+        return refuse(StatusCode::NOT_FOUND, "no such game here");
+    };
+    let studio2 = Arc::clone(&studio);
+    let forked = tokio::task::spawn_blocking(move || {
+        let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+        let layout = match &fork.seats {
+            Some(spec) => seat_layout(spec, table.def())?,
+            None => table.specs().to_vec(),
+        };
+        let forked = table.fork(fork.at, seated_by(layout, &mut vec![])?, super::seed()?);
+        drop(table);
+        keep_table(&studio2, forked)
+    })
+    .await;
+    answer(forked)
+}
+
+/// A set-up's answer: the game's links, or why it was refused.
+fn answer(done: Result<Result<serde_json::Value, String>, tokio::task::JoinError>) -> Response {
+    match done {
+        Ok(Ok(body)) => Json(body).into_response(),
+        Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped while setting up"),
+    }
+}
+
+/// The whole transcript of a game, seed and every face: the studio's key only.
+async fn owner_transcript(State(studio): Shared, headers: HeaderMap, UrlPath(game): UrlPath<String>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let Some(live) = studio.game(&game) else {
+        return refuse(StatusCode::NOT_FOUND, "no such game here");
+    };
+    let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+    transcript_file(&table.transcript(Viewer::All))
+}
+
+#[derive(Deserialize)]
+struct TranscriptQuery {
+    /// `all` for the whole transcript, which a seat gets only once nothing
+    /// is hidden any more; by default the seat's own view.
+    #[serde(default)]
+    view: Option<String>,
+}
+
+/// A seat's transcript: its own view, or the whole one once the game is
+/// over and nothing in it was hidden from anyone.
+async fn seat_transcript(
+    State(studio): Shared,
+    UrlPath((game, token)): UrlPath<(String, String)>,
+    Query(q): Query<TranscriptQuery>,
+) -> Response {
+    let Some((live, seat)) = seated(&studio, &game, &token) else {
+        return forbidden();
+    };
+    let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+    match q.view.as_deref() {
+        None | Some("seat") => transcript_file(&table.transcript(Viewer::Seat(seat))),
+        Some("all") if table.nothing_hidden() => transcript_file(&table.transcript(Viewer::All)),
+        Some("all") => refuse(
+            StatusCode::FORBIDDEN,
+            "the whole transcript holds the seed and every hidden face: only the studio's link saves it while anything is hidden",
+        ),
+        Some(other) => refuse(
+            StatusCode::BAD_REQUEST,
+            format!("`view={other}`: ask for `seat` (your own view) or `all`"),
+        ),
+    }
+}
+
+/// A transcript as `rpsdsl run --json` prints it, offered as a file.
+fn transcript_file(transcript: &Transcript) -> Response {
+    let text = serde_json::to_string_pretty(transcript).unwrap_or_default() + "\n";
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"transcript.json\""),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+struct Loaded {
+    /// The transcript's text, as `rpsdsl run --json` wrote it.
+    text: String,
+    /// The rules file under PATH to play it with; by default the transcript's `rules`.
+    #[serde(default)]
+    path: Option<String>,
+}
+
+/// A `--view all` transcript played again as a new game, every seat a
+/// person's link, so each seat's view can be stepped through; an
+/// unfinished game goes on from where it stopped.
+async fn load_transcript(State(studio): Shared, headers: HeaderMap, Json(loaded): Json<Loaded>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    let studio2 = Arc::clone(&studio);
+    let done = tokio::task::spawn_blocking(move || replay_as_game(&studio2, &loaded)).await;
+    answer(done)
+}
+
+fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value, String> {
+    use crate::transcript::Format;
+    let recorded: Transcript = serde_json::from_str(&loaded.text).map_err(|e| {
+        format!(
+            "this is not a JSON transcript: {e} (line {}, column {})",
+            e.line(),
+            e.column()
+        )
+    })?;
+    let format = Format::parse(&recorded.format).ok_or_else(|| {
+        format!(
+            "this transcript's format is `{}`, which this version of rpsdsl does not read",
+            crate::text::printable(&recorded.format)
+        )
+    })?;
+    let (Some(script), Some(seed)) = (&recorded.replay, recorded.seed) else {
+        return Err(format!(
+            "this transcript was written for view `{}`: only a whole (`--view all`) transcript holds the seed and decisions that play it again",
+            crate::text::printable(&recorded.view)
+        ));
+    };
+    let rel = loaded.path.clone().unwrap_or_else(|| recorded.rules.clone());
+    let path = files::resolve(&studio.config.root, &rel).map_err(|files::Refused(why)| why)?;
+    let settings: Vec<OptionSetting> = recorded
+        .options
         .iter()
-        .enumerate()
-        .map(|(s, seat)| {
-            let link = people
-                .iter()
-                .find(|(p, _)| *p == s)
-                .map(|(_, token)| format!("/play/{id}/{token}"));
-            serde_json::json!({ "seat": seat, "link": link })
+        .map(|(name, value)| OptionSetting {
+            name: name.clone(),
+            value: value.clone(),
+            name_span: Default::default(),
+            value_span: Default::default(),
         })
         .collect();
-    Ok(serde_json::json!({ "game": name, "seats": seats }))
+    let game = load(studio, &path, |_| Ok(settings))?;
+    if game.def.name != recorded.game {
+        return Err(format!(
+            "this transcript is a game of `{}`, but `{rel}` is `{}`",
+            crate::text::printable(&recorded.game),
+            game.def.name
+        ));
+    }
+    let mut scenario = script.to_scenario(seed);
+    scenario.silence_times = format == Format::V1;
+    let layout = vec![None; game.def.players()];
+    let table = Table::start(Arc::new(game), rel, seated_by(layout, &mut vec![])?, seed, &scenario);
+    keep_table(studio, table)
 }
 
 /// `name=value` settings from the page, as [`OptionSetting::parse_all`]
@@ -305,6 +542,19 @@ async fn seat_screen(State(studio): Shared, UrlPath((game, token)): UrlPath<(Str
         Some((live, seat)) => json_text(screen_json(&live, seat)),
         None => forbidden(),
     }
+}
+
+/// The seat's screen as it was after step `step`: time travel, through the
+/// seat's own view then.
+async fn seat_screen_at(
+    State(studio): Shared,
+    UrlPath((game, token, step)): UrlPath<(String, String, u64)>,
+) -> Response {
+    let Some((live, seat)) = seated(&studio, &game, &token) else {
+        return forbidden();
+    };
+    let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+    json_text(serde_json::to_string(&table.screen_at(seat, step)).unwrap_or_default())
 }
 
 /// The seat's screen now, then again each time the game changes.

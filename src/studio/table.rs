@@ -6,21 +6,29 @@
 //! [`render`](crate::render)) and the presentation model of that seat
 //! ([`present`](crate::present)); nothing else of the game is sent. The
 //! seed, the other seats' hidden pieces and the offers of the other seats'
-//! decisions never leave this module.
+//! decisions never leave this module, except in the whole transcript
+//! ([`Table::transcript`]), which the routes hand only to the studio's key.
+//!
+//! Time travel: the state after every step is kept, so a seat can look at
+//! any earlier point, again through the engine's view for that seat then.
+//! A fork is a new table whose scenario is the moves so far: the shuffles
+//! and rolls that happened up to that point, and the decisions taken.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Choice, EngineError, Event, Observation, State};
+use crate::engine::{Chance, Choice, EngineError, Event, Observation, State};
 use crate::game::Game;
 use crate::ir::Seat;
 use crate::load::LoadedGame;
-use crate::present::{self, Prompt};
-use crate::session;
-use crate::transcript::describe_end;
+use crate::present::{self, Input, Prompt};
+use crate::scenario::{Scenario, ScriptedDecision};
+use crate::session::{self, Record};
+use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events};
 
 /// Who plays a seat.
 pub(crate) enum Sitter {
@@ -47,12 +55,31 @@ impl Agent for Person {
 /// A game being played.
 pub(crate) struct Table {
     game: Arc<LoadedGame>,
+    /// The file played, as the studio's folder names it (a transcript's `rules`).
+    rules: String,
+    /// The seed: only ever written into the whole transcript.
+    seed: u64,
     seats: Vec<Sitter>,
+    /// Each seat's agent spec, `None` for a person: a fork seats the same way.
+    specs: Vec<Option<agents::AgentSpec>>,
     agents: Vec<Box<dyn Agent>>,
     state: State,
+    /// The state after each step before the last: `past[k]` after `k` steps.
+    past: Vec<State>,
     events: Vec<Event>,
     /// Where each step (one decision applied) began in `events`.
     steps: Vec<usize>,
+    /// Every decision taken, `"Seat: choice"`, as a transcript's replay lists them.
+    decisions: Vec<String>,
+    /// How many of `decisions` came before each step.
+    decided: Vec<usize>,
+    /// Decisions still to be played from the scenario the table started
+    /// with (a fork's, or a loaded transcript's).
+    script: VecDeque<ScriptedDecision>,
+    /// The scenario wrote a time after a silence in a race (an old transcript).
+    silence_times: bool,
+    /// The scenario fixed shuffles or rolls: the seed alone does not deal them.
+    shuffles_fixed: bool,
     /// The people's answers to the pending decision, per seat, until every
     /// seat asked has answered.
     answers: Vec<Option<Choice>>,
@@ -80,7 +107,10 @@ pub(crate) enum Refused {
 pub(crate) struct Screen {
     game: String,
     seat: String,
+    /// Steps played so far.
     turn: u64,
+    /// The step this screen shows: `turn`, or an earlier one when looking back.
+    at: u64,
     svg: String,
     happened: Vec<String>,
     counters: Option<String>,
@@ -110,40 +140,142 @@ struct OfferJson {
 }
 
 impl Table {
-    /// Sets up a game: one sitter per seat, agents from their specs, and
-    /// plays the agents' decisions until a person is asked.
+    /// Sets up a game: one sitter per seat, agents from their specs; plays
+    /// the scenario's decisions (a fork's, a loaded transcript's), then the
+    /// agents' decisions until a person is asked. `rules` names the file
+    /// from the studio's folder.
     pub(crate) fn start(
         game: Arc<LoadedGame>,
+        rules: String,
         seats: Vec<(Sitter, Option<agents::AgentSpec>)>,
         seed: u64,
+        scenario: &Scenario,
     ) -> Result<Table, String> {
         let def = &game.def;
         let mut agents = vec![];
         let mut sitters = vec![];
+        let mut specs = vec![];
         for (s, (sitter, spec)) in seats.into_iter().enumerate() {
-            agents.push(match spec {
-                Some(spec) => agents::build(&spec, s as Seat, seed)?,
+            agents.push(match &spec {
+                Some(spec) => agents::build(spec, s as Seat, seed)?,
                 None => Box::new(Person) as Box<dyn Agent>,
             });
             sitters.push(sitter);
+            specs.push(spec);
         }
         let mut events = vec![];
         // A game that cannot even be set up is refused with its diagnostic.
-        let state = State::start(def, &game.options, seed, vec![], &mut events).map_err(|d| rendered(&d, &game))?;
+        let forced = scenario.forced_shuffles(def).map_err(|d| rendered_all(&d, &game))?;
+        let rolls = scenario.forced_rolls(def).map_err(|d| rendered_all(&d, &game))?;
+        let mut state = State::new(def, &game.options, Chance::seeded(seed), forced);
+        state.force_rolls(rolls);
+        state.set_up(def, &mut events).map_err(|d| rendered(&d, &game))?;
         let mut table = Table {
             answers: vec![None; def.players()],
-            game,
+            rules,
+            seed,
             seats: sitters,
+            specs,
             agents,
             state,
+            past: vec![],
             events,
             steps: vec![],
+            decisions: vec![],
+            decided: vec![],
+            script: scenario.decisions.iter().cloned().collect(),
+            silence_times: scenario.silence_times,
+            shuffles_fixed: !scenario.shuffles.is_empty() || !scenario.rolls.is_empty(),
+            game,
             turn: 0,
             failure: None,
         };
         session::tell_agents(&table.game.def, &table.events, &mut table.agents);
         table.advance();
+        // A scenario that does not fit the rules is refused, not played:
+        // the game stopped before every scripted decision was taken.
+        if let Some(failure) = &table.failure
+            && table.decisions.len() < scenario.decisions.len()
+        {
+            return Err(failure.clone());
+        }
         Ok(table)
+    }
+
+    /// A new game whose scenario is this one's moves up to step `at`: the
+    /// shuffles and rolls that happened by then, and the decisions taken;
+    /// from there the new seed deals, and the new seats play on.
+    pub(crate) fn fork(
+        &self,
+        at: u64,
+        seats: Vec<(Sitter, Option<agents::AgentSpec>)>,
+        seed: u64,
+    ) -> Result<Table, String> {
+        let def = &self.game.def;
+        let at = at.min(self.turn) as usize;
+        let (events, _) = self.events_at(at);
+        let lines = self.decided.get(at).copied().unwrap_or(self.decisions.len());
+        let scenario = Scenario {
+            seed: Some(seed),
+            shuffles: session::shuffles_of(def, events),
+            rolls: session::rolls_of(def, events)
+                .iter()
+                .map(|r| session::roll_spec(r))
+                .collect(),
+            decisions: self.decisions[..lines]
+                .iter()
+                .map(|d| ScriptedDecision {
+                    text: d.clone(),
+                    span: None,
+                })
+                .collect(),
+            ..Scenario::default()
+        };
+        Table::start(Arc::clone(&self.game), self.rules.clone(), seats, seed, &scenario)
+    }
+
+    /// Each seat's agent spec, `None` for a person.
+    pub(crate) fn specs(&self) -> &[Option<agents::AgentSpec>] {
+        &self.specs
+    }
+
+    /// The events up to step `at` and where each of those steps began.
+    fn events_at(&self, at: usize) -> (&[Event], &[usize]) {
+        let end = self.steps.get(at).copied().unwrap_or(self.events.len());
+        (&self.events[..end], &self.steps[..at.min(self.steps.len())])
+    }
+
+    /// The whole game as `rpsdsl run --json` writes it, seen by `viewer`:
+    /// with [`Viewer::All`] it holds the seed and every face, and replays.
+    pub(crate) fn transcript(&self, viewer: Viewer) -> Transcript {
+        let def = &self.game.def;
+        let record = Record {
+            events: self.events.clone(),
+            outcome: self.state.outcome().cloned(),
+            scores: self.state.scores().to_vec(),
+            decisions: self.decisions.clone(),
+            shuffles: session::shuffles_of(def, &self.events),
+            rolls: session::rolls_of(def, &self.events),
+            shuffles_fixed: self.shuffles_fixed,
+            warnings: vec![],
+        };
+        let header = Header {
+            rules: &self.rules,
+            about: Some(&self.game.description),
+            seed: self.seed,
+            options: crate::cli::changed_options(def, &self.game.options),
+            agents: self.agents.iter().map(|a| a.name()).collect(),
+        };
+        Transcript::new(def, header, &record, viewer)
+    }
+
+    /// Whether the game is over and every seat saw every event as the full
+    /// view tells it: then the whole transcript tells nobody anything new.
+    pub(crate) fn nothing_hidden(&self) -> bool {
+        let def = &self.game.def;
+        let all = render_events(def, &self.events, Viewer::All);
+        self.state.is_over()
+            && (0..def.players()).all(|s| render_events(def, &self.events, Viewer::Seat(s as Seat)) == all)
     }
 
     /// The seat holding `token`, if any (compared in constant time).
@@ -155,6 +287,19 @@ impl Table {
                 Sitter::Agent => false,
             })
             .map(|s| s as Seat)
+    }
+
+    /// The token of `seat`'s person; `None` for an agent's seat.
+    pub(crate) fn token_of(&self, seat: Seat) -> Option<&str> {
+        match &self.seats[seat as usize] {
+            Sitter::Person { token } => Some(token),
+            Sitter::Agent => None,
+        }
+    }
+
+    /// The game's definition.
+    pub(crate) fn def(&self) -> &crate::ir::GameDef {
+        &self.game.def
     }
 
     fn is_person(&self, seat: Seat) -> bool {
@@ -193,8 +338,9 @@ impl Table {
             .is_some_and(|p| p.who().contains(&seat) && self.answers[seat as usize].is_none())
     }
 
-    /// Plays on: the agents answer, and every step whose people have all
-    /// answered is applied, until a person must be asked or the game ends.
+    /// Plays on: the scenario's decisions first, then the agents answer,
+    /// and every step whose people have all answered is applied, until a
+    /// person must be asked or the game ends.
     fn advance(&mut self) {
         let game = Arc::clone(&self.game);
         let def = &game.def;
@@ -202,32 +348,56 @@ impl Table {
             && let Some(pending) = self.state.pending()
         {
             let who = pending.who();
-            if who
-                .iter()
-                .any(|&s| self.is_person(s) && self.answers[s as usize].is_none())
-            {
-                return;
-            }
             let decision = pending.decision();
-            let choices: Vec<Choice> = who
-                .iter()
-                .map(|&seat| match self.answers[seat as usize].take() {
-                    Some(choice) => choice,
-                    None => session::agent_choice(
-                        def,
-                        &self.state,
-                        decision,
-                        seat,
-                        pending.legal(seat),
-                        self.agents[seat as usize].as_mut(),
-                    ),
-                })
-                .collect();
+            // A scenario cut inside a step of several seats ends before it.
+            if self.script.len() < who.len() {
+                self.script.clear();
+            }
+            let choices: Vec<Choice> = if self.script.is_empty() {
+                if who
+                    .iter()
+                    .any(|&s| self.is_person(s) && self.answers[s as usize].is_none())
+                {
+                    return;
+                }
+                who.iter()
+                    .map(|&seat| match self.answers[seat as usize].take() {
+                        Some(choice) => choice,
+                        None => session::agent_choice(
+                            def,
+                            &self.state,
+                            decision,
+                            seat,
+                            pending.legal(seat),
+                            self.agents[seat as usize].as_mut(),
+                        ),
+                    })
+                    .collect()
+            } else {
+                let mut choices = vec![];
+                for &seat in who {
+                    let line = self.script.pop_front().expect("as many lines as seats asked");
+                    match session::scripted_choice(def, decision, seat, pending.legal(seat), &line, self.silence_times)
+                    {
+                        Ok(choice) => choices.push(choice),
+                        Err(d) => {
+                            self.failure = Some(rendered(&d, &game));
+                            return;
+                        }
+                    }
+                }
+                choices
+            };
             let before = self.events.len();
+            let prior = self.state.clone();
             match self.state.apply(def, &choices, &mut self.events) {
                 Ok(()) => {
                     session::tell_agents(def, &self.events[before..], &mut self.agents);
+                    self.past.push(prior);
                     self.steps.push(before);
+                    self.decided.push(self.decisions.len());
+                    self.decisions
+                        .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
                     self.turn += 1;
                 }
                 Err(e) => {
@@ -243,8 +413,18 @@ impl Table {
 
     /// What `seat`'s page shows now.
     pub(crate) fn screen(&self, seat: Seat) -> Screen {
+        self.screen_at(seat, self.turn)
+    }
+
+    /// What `seat`'s page showed after step `at` (now, for `at` past the
+    /// last step): the engine's view for that seat then, and what it had
+    /// seen by then. Looking back asks nothing and shows no score.
+    pub(crate) fn screen_at(&self, seat: Seat, at: u64) -> Screen {
         let def = &self.game.def;
-        let state = &self.state;
+        let at = at.min(self.turn);
+        let now = at == self.turn;
+        let state = if now { &self.state } else { &self.past[at as usize] };
+        let (events, steps) = self.events_at(at as usize);
         let view = state.view(def, seat);
         let over = state.outcome().map(|o| match o.winner {
             Some(w) if w == seat => format!("you win! ({})", describe_end(def, o.winner, &o.reason)),
@@ -261,12 +441,12 @@ impl Table {
             caption: &caption,
         };
         let svg = crate::render::clickable_svg(def, &view, &frame);
-        let asked = self.failure.is_none() && self.asks(seat);
+        let asked = now && self.failure.is_none() && self.asks(seat);
         let prompt = asked.then(|| {
             let p = Prompt::new(def, state, seat);
             PromptJson {
                 what: p.what,
-                note: p.note,
+                note: p.note.map(|n| n.text(Input::Pointer)),
                 race: p.race,
                 numbers: p.numbers,
                 offers: p
@@ -286,7 +466,7 @@ impl Table {
             .then(|| present::scores_now(def, &Observation::new(def, state, seat)))
             .flatten();
         let waiting_for = match state.pending() {
-            Some(p) if self.failure.is_none() => p
+            Some(p) if now && self.failure.is_none() => p
                 .who()
                 .iter()
                 .filter(|&&s| self.answers[s as usize].is_none())
@@ -298,14 +478,15 @@ impl Table {
             game: def.name.clone(),
             seat: def.seat_name(seat).to_string(),
             turn: self.turn,
+            at,
             svg,
-            happened: present::seen_lines(def, &self.events, &self.steps, 0, seat),
+            happened: present::seen_lines(def, events, steps, 0, seat),
             counters: present::variables(def, &view),
             scores,
             prompt,
             waiting_for,
             over,
-            failure: self.failure.clone(),
+            failure: if now { self.failure.clone() } else { None },
         }
     }
 }
@@ -313,6 +494,11 @@ impl Table {
 /// A diagnostic as the terminal prints it, without colour.
 fn rendered(d: &Diagnostic, game: &LoadedGame) -> String {
     crate::diagnostic::render(std::slice::from_ref(d), &game.def.sources, false)
+}
+
+/// Several diagnostics as the terminal prints them, without colour.
+fn rendered_all(d: &[Diagnostic], game: &LoadedGame) -> String {
+    crate::diagnostic::render(d, &game.def.sources, false)
 }
 
 /// Whether two tokens are equal, in time that does not depend on where

@@ -107,8 +107,15 @@ function goToLine(line, column) {
   syncScroll();
 }
 
+// The studio's key: from the studio's link, remembered in this browser so
+// that the owner's own seat pages can fork and save whole transcripts.
+const KEY_STORE = "rpsdsl-studio-key";
+function studioKey() {
+  return new URLSearchParams(location.search).get("key") || localStorage.getItem(KEY_STORE) || "";
+}
+
 async function api(path, options) {
-  const key = new URLSearchParams(location.search).get("key") || "";
+  const key = studioKey();
   const response = await fetch(path, {
     ...(options || {}),
     headers: { "content-type": "application/json", "x-studio-key": key },
@@ -148,6 +155,8 @@ async function openFile(path) {
 
 async function startStudio() {
   $("studio").hidden = false;
+  const key = new URLSearchParams(location.search).get("key");
+  if (key) localStorage.setItem(KEY_STORE, key);
   const code = $("code");
   code.addEventListener("input", () => {
     drawCode();
@@ -173,11 +182,18 @@ async function startStudio() {
     }
   });
   $("start").addEventListener("click", startGame);
+  $("transcript-file").addEventListener("change", loadTranscript);
+  $("compare-run").addEventListener("click", runCompare);
+  $("compare-stop").addEventListener("click", () => compareJob.id && api(`/api/compare/${compareJob.id}/stop`, { method: "POST" }));
   $("files").addEventListener("change", (e) => openFile(e.target.value));
   try {
     const body = await api("/api/files");
     $("seats").value = "human," + body.agents;
-    for (const f of body.files) $("files").append(el("option", { value: f }, f));
+    for (const f of body.files) {
+      $("files").append(el("option", { value: f }, f));
+      $("compare-base").append(el("option", { value: f }, f));
+      $("compare-variant").append(el("option", { value: f }, f));
+    }
     const wanted = new URLSearchParams(location.search).get("file");
     const first = body.files.includes(wanted) ? wanted : body.files[0];
     if (first) {
@@ -186,6 +202,24 @@ async function startStudio() {
     }
   } catch (e) {
     problem(e.message + " Open the link the studio printed when it started.");
+  }
+}
+
+// The links of a game just set up (started, forked or loaded), in `list`.
+function showLinks(list, body) {
+  list.replaceChildren();
+  for (const s of body.seats) {
+    if (s.link) {
+      const url = location.origin + s.link;
+      list.append(el("li", {}, s.seat + ": ", el("a", { href: url, target: "_blank", class: "seat-link" }, url)));
+    } else {
+      list.append(el("li", {}, s.seat + ": played by the studio"));
+    }
+  }
+  if (body.id) {
+    const save = el("button", { type: "button", class: "save-whole" }, "Save the whole transcript");
+    save.addEventListener("click", () => download(`/api/games/${body.id}/transcript`, true, "transcript.json"));
+    list.append(el("li", { class: "plain" }, save));
   }
 }
 
@@ -198,22 +232,104 @@ async function startGame() {
       method: "POST",
       body: JSON.stringify({ path: editor.path, seats: $("seats").value, settings }),
     });
-    for (const s of body.seats) {
-      if (s.link) {
-        const url = location.origin + s.link;
-        links.append(el("li", {}, s.seat + ": ", el("a", { href: url, target: "_blank", class: "seat-link" }, url)));
-      } else {
-        links.append(el("li", {}, s.seat + ": played by the studio"));
-      }
-    }
+    showLinks(links, body);
   } catch (e) {
     links.append(el("li", { class: "diag" }, el("pre", {}, e.message)));
   }
 }
 
+async function loadTranscript(event) {
+  const links = $("links");
+  links.replaceChildren();
+  const file = event.target.files[0];
+  if (!file) return;
+  try {
+    const body = await api("/api/transcripts", { method: "POST", body: JSON.stringify({ text: await file.text() }) });
+    showLinks(links, body);
+  } catch (e) {
+    links.append(el("li", { class: "diag" }, el("pre", {}, e.message)));
+  }
+  event.target.value = "";
+}
+
+// Saves what `path` answers as a file; with `owner`, the request carries the studio's key.
+async function download(path, owner, name) {
+  try {
+    const response = await fetch(path, { headers: owner ? { "x-studio-key": studioKey() } : {} });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
+    const url = URL.createObjectURL(await response.blob());
+    const a = el("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (e) {
+    problem(e.message);
+  }
+}
+
+// ---------------------------------------------------------------- compare
+
+const compareJob = { id: null, events: null };
+
+async function runCompare() {
+  const status = $("compare-status");
+  const progress = $("compare-progress");
+  if (compareJob.events) compareJob.events.close();
+  $("compare-pane").hidden = true;
+  status.textContent = "";
+  try {
+    const body = await api("/api/compare", {
+      method: "POST",
+      body: JSON.stringify({
+        base: $("compare-base").value,
+        variant: $("compare-variant").value,
+        games: Number($("compare-games").value),
+        agents: $("compare-agents").value,
+      }),
+    });
+    compareJob.id = body.job;
+  } catch (e) {
+    status.replaceChildren(el("pre", { class: "diag" }, e.message));
+    return;
+  }
+  $("compare-run").disabled = true;
+  $("compare-stop").disabled = false;
+  progress.hidden = false;
+  progress.value = 0;
+  const key = encodeURIComponent(studioKey());
+  const base = `/api/compare/${compareJob.id}`;
+  const events = new EventSource(`${base}/events?key=${key}`);
+  compareJob.events = events;
+  const finish = (text) => {
+    events.close();
+    $("compare-run").disabled = false;
+    $("compare-stop").disabled = true;
+    status.textContent = text;
+  };
+  events.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    progress.max = p.total;
+    progress.value = p.done;
+    status.textContent = `${p.done} of ${p.total} games played`;
+  });
+  events.addEventListener("done", (e) => {
+    const p = JSON.parse(e.data);
+    progress.value = progress.max;
+    finish("Done.");
+    $("compare-text").textContent = p.text;
+    $("compare-report").src = `${base}/report?key=${key}`;
+    $("compare-open").href = `${base}/report?key=${key}`;
+    $("compare-pane").hidden = false;
+  });
+  events.addEventListener("stopped", () => finish("Stopped."));
+  events.addEventListener("failed", (e) => finish("Failed: " + JSON.parse(e.data).error));
+}
+
 // ----------------------------------------------------------------- table
 
-const table = { api: null, screen: null, shownAt: 0, picks: [], sending: false };
+// `live` is the latest screen; `viewing`, when not null, the earlier step shown.
+const table = { api: null, screen: null, live: null, viewing: null, shownAt: 0, picks: [], sending: false };
 
 function offersNow() {
   return (table.screen && table.screen.prompt && table.screen.prompt.offers) || [];
@@ -225,6 +341,57 @@ function fitting() {
   return offersNow()
     .map((o, index) => ({ ...o, index }))
     .filter((o) => o.targets.length >= table.picks.length && table.picks.every((set, k) => set.includes(o.targets[k])));
+}
+
+// A new screen of now: shown unless the seat is looking back.
+function onScreen(screen) {
+  table.live = screen;
+  if (table.viewing === null) drawTable(screen);
+  else drawTime();
+}
+
+function drawTime() {
+  const shown = table.screen;
+  const last = table.live ? table.live.turn : 0;
+  const past = table.viewing !== null;
+  document.body.classList.toggle("past", past);
+  $("time-at").textContent = past ? `looking back: step ${shown.at} of ${last}` : `step ${last} (now)`;
+  $("time-first").disabled = $("time-back").disabled = !shown || shown.at === 0;
+  $("time-forward").disabled = $("time-now").disabled = !past;
+}
+
+// Shows the seat's screen after step `at`; now when `at` is the last step.
+async function travel(at) {
+  const last = table.live.turn;
+  at = Math.max(0, Math.min(at, last));
+  if (at === last) {
+    table.viewing = null;
+    drawTable(table.live);
+    return;
+  }
+  try {
+    const response = await fetch(`${table.api}/at/${at}`);
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    table.viewing = at;
+    drawTable(body);
+  } catch (e) {
+    problem(e.message);
+  }
+}
+
+async function fork() {
+  const list = $("forked");
+  list.hidden = false;
+  const at = table.screen.at;
+  const game = table.api.split("/")[3];
+  try {
+    const body = await api(`/api/games/${game}/fork`, { method: "POST", body: JSON.stringify({ at }) });
+    showLinks(list, body);
+    list.prepend(el("li", { class: "plain" }, `A new game from step ${at}; each person's link:`));
+  } catch (e) {
+    list.replaceChildren(el("li", { class: "diag" }, e.message));
+  }
 }
 
 function drawTable(screen) {
@@ -254,6 +421,7 @@ function drawTable(screen) {
   happened.replaceChildren(...screen.happened.map((line) => el("li", {}, line)));
   happened.scrollTop = happened.scrollHeight;
   drawPrompt();
+  drawTime();
 }
 
 function drawPrompt() {
@@ -263,8 +431,8 @@ function drawPrompt() {
   for (const node of $("board").querySelectorAll("[data-target]")) node.classList.remove("can", "next", "picked");
   if (!p) return;
   box.append(el("h2", {}, `${table.screen.seat} (you), ${p.what}`));
-  if (p.race) box.append(el("p", { class: "note race" }, "A race: the clock runs from this prompt until you click."));
-  else if (p.note) box.append(el("p", { class: "note" }, p.note));
+  // The note comes from the server, worded for clicking ("until you click").
+  if (p.note) box.append(el("p", { class: "note" + (p.race ? " race" : "") }, p.note));
   const fits = fitting();
   const offers = el("div", { class: "offers" });
   for (const o of fits) {
@@ -326,7 +494,7 @@ async function choose(index) {
     });
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
-    drawTable(body);
+    onScreen(body);
   } catch (e) {
     table.sending = false;
     problem(e.message);
@@ -337,10 +505,23 @@ function startTable(game, token) {
   $("table").hidden = false;
   table.api = `/api/play/${encodeURIComponent(game)}/${encodeURIComponent(token)}`;
   $("board").addEventListener("click", onBoardClick);
+  $("time-first").addEventListener("click", () => travel(0));
+  $("time-back").addEventListener("click", () => travel(table.screen.at - 1));
+  $("time-forward").addEventListener("click", () => travel(table.screen.at + 1));
+  $("time-now").addEventListener("click", () => travel(table.live.turn));
+  $("save-mine").addEventListener("click", () => download(table.api + "/transcript", false, "my_transcript.json"));
+  // The studio's key in this browser: the owner may fork and save the whole game.
+  if (studioKey()) {
+    $("fork").hidden = false;
+    $("save-all").hidden = false;
+    $("fork").addEventListener("click", fork);
+    $("save-all").addEventListener("click", () =>
+      download(`/api/games/${game}/transcript`, true, "transcript.json"));
+  }
   const events = new EventSource(table.api + "/events");
   events.addEventListener("screen", (e) => {
     problem("");
-    drawTable(JSON.parse(e.data));
+    onScreen(JSON.parse(e.data));
   });
   events.addEventListener("error", () => {
     if (events.readyState === EventSource.CLOSED) problem("This link is not a seat of a game here (or the studio stopped).");

@@ -1,0 +1,176 @@
+//! The routes of `compare` from the page (the studio's key only): start a
+//! comparison, follow its progress, stop it, and read its HTML report.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::compare::{self, Job, Outcome, Sides};
+use super::files;
+use super::routes::{Shared, forbidden, is_key, is_owner, load, refuse};
+
+#[derive(Deserialize)]
+pub(super) struct CompareAsk {
+    base: String,
+    variant: String,
+    /// Games per side (at most [`compare::MAX_GAMES`]).
+    games: u64,
+    /// The agents, as `--agents` (default `random`).
+    #[serde(default)]
+    agents: Option<String>,
+    /// The run's seed, as `--seed` (default 1, as `compare`'s).
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// Starts a comparison: both files are loaded and checked first, so a bad
+/// file is answered at once with its diagnostic.
+pub(super) async fn start_compare(State(studio): Shared, headers: HeaderMap, Json(ask): Json<CompareAsk>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    if !(1..=compare::MAX_GAMES).contains(&ask.games) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            format!("play from 1 to {} games per side", compare::MAX_GAMES),
+        );
+    }
+    let mut paths = vec![];
+    for rel in [&ask.base, &ask.variant] {
+        match files::resolve(&studio.config.root, rel) {
+            Ok(p) => paths.push(p),
+            Err(files::Refused(why)) => return refuse(StatusCode::BAD_REQUEST, why),
+        }
+    }
+    let studio2 = Arc::clone(&studio);
+    let loaded = tokio::task::spawn_blocking(move || -> Result<Sides, String> {
+        let base = load(&studio2, &paths[0], |_| Ok(vec![]))?;
+        let variant = load(&studio2, &paths[1], |_| Ok(vec![]))?;
+        if let Some(why) = crate::sim::unrelated(&base.def, &variant.def) {
+            return Err(format!(
+                "`{}` and `{}` are not two versions of one game: {why}",
+                ask.base, ask.variant
+            ));
+        }
+        let agents = ask
+            .agents
+            .clone()
+            .filter(|a| !a.trim().is_empty())
+            .unwrap_or_else(|| "random".into());
+        crate::agents::from_spec(&agents, base.def.players(), 0)?;
+        Ok(Sides {
+            base: (ask.base.clone(), base),
+            variant: (ask.variant.clone(), variant),
+            games: ask.games,
+            agents,
+            seed: ask.seed.unwrap_or(1),
+        })
+    })
+    .await;
+    let sides = match loaded {
+        Ok(Ok(sides)) => sides,
+        Ok(Err(why)) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
+        Err(_) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "loading stopped"),
+    };
+    let id = match super::token() {
+        Ok(id) => id,
+        Err(why) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, why),
+    };
+    let job = Arc::new(Job::new(sides.games));
+    studio.keep_job(id.clone(), Arc::clone(&job));
+    tokio::task::spawn_blocking(move || job.run(&sides));
+    Json(serde_json::json!({ "job": id })).into_response()
+}
+
+#[derive(Deserialize)]
+pub(super) struct KeyQuery {
+    #[serde(default)]
+    key: String,
+}
+
+/// The comparison's progress, live: `progress` events (`{done, total}`),
+/// then one of `done` (`{text}`, the report as `compare` prints it),
+/// `stopped` or `failed` (`{error}`).
+pub(super) async fn compare_events(
+    State(studio): Shared,
+    UrlPath(id): UrlPath<String>,
+    Query(q): Query<KeyQuery>,
+) -> Response {
+    if !is_key(&studio, &q.key) {
+        return forbidden();
+    }
+    let Some(job) = studio.job(&id) else {
+        return refuse(StatusCode::NOT_FOUND, "no such comparison here");
+    };
+    let changes = job.changed.subscribe();
+    let stream = futures_util::stream::unfold((job, changes, false), |(job, mut changes, ended)| async move {
+        if ended {
+            return None;
+        }
+        let event = match job.outcome() {
+            None => SseEvent::default()
+                .event("progress")
+                .data(serde_json::json!({ "done": job.done(), "total": job.total }).to_string()),
+            Some(Outcome::Done { text, .. }) => SseEvent::default()
+                .event("done")
+                .data(serde_json::json!({ "text": text }).to_string()),
+            Some(Outcome::Stopped) => SseEvent::default().event("stopped").data("{}"),
+            Some(Outcome::Failed(why)) => SseEvent::default()
+                .event("failed")
+                .data(serde_json::json!({ "error": why }).to_string()),
+        };
+        let ended = job.outcome().is_some();
+        if !ended {
+            // Until the next chunk or the end; the first event is sent at once.
+            let _ = changes.changed().await;
+        }
+        Some((Ok::<_, Infallible>(event), (job, changes, ended)))
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+}
+
+pub(super) async fn stop_compare(State(studio): Shared, headers: HeaderMap, UrlPath(id): UrlPath<String>) -> Response {
+    if !is_owner(&studio, &headers) {
+        return forbidden();
+    }
+    match studio.job(&id) {
+        Some(job) => {
+            job.stop();
+            Json(serde_json::json!({ "stopping": id })).into_response()
+        }
+        None => refuse(StatusCode::NOT_FOUND, "no such comparison here"),
+    }
+}
+
+/// The `compare --html` page of a finished comparison, for a sandboxed
+/// frame: it runs no script and loads nothing.
+pub(super) async fn compare_report(
+    State(studio): Shared,
+    UrlPath(id): UrlPath<String>,
+    Query(q): Query<KeyQuery>,
+) -> Response {
+    if !is_key(&studio, &q.key) {
+        return forbidden();
+    }
+    match studio.job(&id).and_then(|job| job.outcome()) {
+        Some(Outcome::Done { html, .. }) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+                ),
+            ],
+            html,
+        )
+            .into_response(),
+        _ => refuse(StatusCode::NOT_FOUND, "no finished comparison here"),
+    }
+}
