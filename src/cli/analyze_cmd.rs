@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::sim::analyze::{self, Config};
 use crate::sim::sequential::Goal;
 
+use super::simulate_cmd::files::{check_output, write};
 use super::simulate_cmd::{load_game_input, parse_precision, with_progress};
 
 /// `analyze`'s options.
@@ -40,6 +41,9 @@ pub(crate) struct AnalyzeArgs {
     /// Print the analysis as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the analysis as a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
@@ -60,6 +64,9 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
     if args.games == Some(0) {
         eprintln!("error: -n 0: each matchup plays at least 1 game");
         return ExitCode::from(2);
+    }
+    if let Some(Err(code)) = args.html.as_deref().map(|path| check_output("HTML report", path)) {
+        return code;
     }
     let input = match load_game_input(file, &args.settings) {
         Ok(input) => input,
@@ -101,6 +108,12 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         say!("{}", analysis.to_json().trim_end());
     } else {
         say!("{}", analysis.to_text().trim_end());
+    }
+    if let Some(path) = &args.html {
+        let page = crate::sim::html::analyze_page(&analysis).map_err(|e| e.to_string());
+        if let Err(code) = write("HTML report", path, page) {
+            return code;
+        }
     }
     ExitCode::SUCCESS
 }
