@@ -234,7 +234,11 @@ fn until_significant_stops_a_matchup_as_soon_as_its_skill_is_clear() {
         .as_ref()
         .expect("a sequential matchup says why it stopped");
     assert!(stop.answered && stop.cap == 400, "{stop:?}");
-    assert!(skill.games < 100 && skill.games % 2 == 0, "{} games", skill.games);
+    assert!(
+        skill.games < 100 && skill.games.is_multiple_of(2),
+        "{} games",
+        skill.games
+    );
     assert!(a.skill_low > 0.0, "{} to {}", a.skill_low, a.skill_high);
     // Random against random is no better than random: that matchup plays
     // on until its interval leaves out 0 or it reaches -n.
@@ -385,4 +389,49 @@ fn without_n_each_matchup_stops_as_soon_as_it_is_sure() {
         .unwrap_or_else(|| panic!("no games played line in\n{text}"));
     assert!(played < most / 2, "{played} of {most}\n{text}");
     assert!(text.contains("skill matters"), "{text}");
+}
+
+#[test]
+fn a_drafts_first_pick_is_counted_apart_from_the_later_ones() {
+    let out = rpsdsl(&[
+        "analyze",
+        "games/rubber_paper_scissors.rules",
+        "-n",
+        "4",
+        "--agents",
+        "random,random",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = |decision: &str| -> Vec<(String, u64)> {
+        json["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["decision"] == decision)
+            .map(|c| {
+                (
+                    c["choice"].as_str().unwrap().to_string(),
+                    c["strong_taken"]["of"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // The duel winner picks first from all three actions, the loser from
+    // the two left; the last action is forced and not counted.
+    let first = rows("draft (3 offered)");
+    let names: Vec<&str> = first.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "claim the face-down token",
+            "claim the face-up token",
+            "place a Squad Member"
+        ]
+    );
+    // Every first pick offers all three: each row counts the same offers.
+    assert!(first.iter().all(|(_, of)| *of == first[0].1 && *of > 0), "{first:?}");
+    assert!(!rows("draft (2 offered)").is_empty());
+    assert!(rows("draft (1 offered)").is_empty() && rows("draft").is_empty());
 }

@@ -75,7 +75,7 @@ fn wilson(r: &Rate) -> String {
 }
 
 fn rate_bar(r: &Rate) -> Option<Bar> {
-    (r.of > 0).then(|| Bar {
+    (r.of > 0).then_some(Bar {
         value: r.rate,
         interval: Some((r.low, r.high)),
         note: None,
