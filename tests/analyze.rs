@@ -7,6 +7,7 @@ mod common;
 
 use common::cli::{rpsdsl, stderr, stdout};
 use rpsdsl::sim::analyze::{Config, analyze};
+use rpsdsl::sim::sequential::Goal;
 
 fn config(strong: &str, weak: &str, games: u64) -> Config {
     Config {
@@ -16,6 +17,7 @@ fn config(strong: &str, weak: &str, games: u64) -> Config {
         seed: 1,
         jobs: 0,
         chosen_for: None,
+        goal: None,
     }
 }
 
@@ -191,6 +193,12 @@ fn the_default_budget_shrinks_for_long_games() {
     let short = common::load("games/rps.rules");
     let (games, length) = default_games(&short, &short.default_options(), 1);
     assert_eq!(games, DEFAULT_GAMES.1, "RPS is short: {length} choices a game");
+    let middle = common::load("games/rubber_paper_scissors.rules");
+    let (games, length) = default_games(&middle, &middle.default_options(), 1);
+    assert!(
+        DEFAULT_GAMES.0 < games && games < DEFAULT_GAMES.1,
+        "{games} games for {length} choices a game"
+    );
     let long = common::load("games/rps3.rules");
     let (games, length) = default_games(&long, &long.default_options(), 1);
     assert!(length > 100.0, "{length}");
@@ -198,4 +206,232 @@ fn the_default_budget_shrinks_for_long_games() {
         (DEFAULT_GAMES.0..DEFAULT_GAMES.1).contains(&games) && games % long.players() as u64 == 0,
         "{games} games for {length} choices a game"
     );
+}
+
+fn sequential(strong: &str, weak: &str, games: u64, goal: Goal) -> Config {
+    Config {
+        goal: Some(goal),
+        ..config(strong, weak, games)
+    }
+}
+
+#[test]
+fn until_significant_stops_a_matchup_as_soon_as_its_skill_is_clear() {
+    let def = common::load("games/rock.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "games/rock.rules",
+        &sequential("greedy", "random", 400, Goal::Significant),
+        &|_| {},
+    )
+    .unwrap();
+    // Greedy calls the flip and wins every game: far fewer than 400 games
+    // show it, and the interval that stopped the run lies above 0.
+    let skill = &a.matchups[0];
+    let stop = skill
+        .stopping
+        .as_ref()
+        .expect("a sequential matchup says why it stopped");
+    assert!(stop.answered && stop.cap == 400, "{stop:?}");
+    assert!(
+        skill.games < 100 && skill.games.is_multiple_of(2),
+        "{} games",
+        skill.games
+    );
+    assert!(a.skill_low > 0.0, "{} to {}", a.skill_low, a.skill_high);
+    // Random against random is no better than random: that matchup plays
+    // on until its interval leaves out 0 or it reaches -n.
+    let weak = &a.matchups[1];
+    assert_eq!(weak.stopping.as_ref().unwrap().answered, weak.games < 400, "{weak:?}");
+    // The figures of a run that stopped after g games are those of `-n g`.
+    let fixed = analyze(
+        &def,
+        &def.default_options(),
+        "games/rock.rules",
+        &Config {
+            // The bets of the stopped run were sized for 400 games; a fixed
+            // run sizes them for its own, so only the counts must agree.
+            ..config("greedy", "random", skill.games)
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(fixed.matchups[0].first_wins.count, skill.first_wins.count);
+    assert_eq!(fixed.matchups[0].edge, skill.edge);
+}
+
+#[test]
+fn until_significant_runs_to_the_cap_where_nobody_plays_better() {
+    // Every see-saw choice is forced: every deal's edge is exactly 0, so no
+    // interval can ever leave out 0 and each matchup plays all its games.
+    let def = common::load("tests/games/seesaw.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "tests/games/seesaw.rules",
+        &sequential("greedy", "random", 60, Goal::Significant),
+        &|_| {},
+    )
+    .unwrap();
+    for m in &a.matchups {
+        assert_eq!(m.games, 60, "{m:?}");
+        let stop = m.stopping.as_ref().unwrap();
+        assert!(!stop.answered, "{m:?}");
+        assert!(m.edge_low < 0.0 && m.edge_high > 0.0, "{m:?}");
+    }
+}
+
+#[test]
+fn precision_stops_when_the_edge_is_known_that_well() {
+    // RPS with a practice duel: no skill, and a per-deal edge that varies,
+    // so the interval narrows with the games and stops at ±0.3.
+    let def = common::load("tests/games/rps_practice.rules");
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        "tests/games/rps_practice.rules",
+        &sequential("mcts:iterations=20", "random", 2000, Goal::Precision(0.3)),
+        &|_| {},
+    )
+    .unwrap();
+    for m in &a.matchups {
+        let stop = m.stopping.as_ref().unwrap();
+        assert!(stop.answered, "{m:?}");
+        assert!(m.games < 2000, "{m:?}");
+        assert!((m.edge_high - m.edge_low) / 2.0 <= 0.3, "{m:?}");
+    }
+    // Asked for a precision it cannot reach in 40 games, it plays them all.
+    let capped = analyze(
+        &def,
+        &def.default_options(),
+        "tests/games/rps_practice.rules",
+        &sequential("mcts:iterations=20", "random", 40, Goal::Precision(0.05)),
+        &|_| {},
+    )
+    .unwrap();
+    for m in &capped.matchups {
+        assert_eq!(m.games, 40, "{m:?}");
+        assert!(!m.stopping.as_ref().unwrap().answered, "{m:?}");
+    }
+}
+
+#[test]
+fn the_command_line_says_how_many_games_each_matchup_played_and_why() {
+    let run = |jobs: &str| {
+        rpsdsl(&[
+            "analyze",
+            "games/rock.rules",
+            "-n",
+            "300",
+            "--until-significant",
+            "--agents",
+            "greedy,random",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_eq!(
+        stdout(&one),
+        stdout(&two),
+        "the stopping point is the same at any --jobs"
+    );
+    let text = stdout(&one);
+    assert!(text.contains("at most 300 games per matchup"), "{text}");
+    assert!(
+        text.contains("each matchup stops as soon as its edge's interval leaves out 0 (--until-significant"),
+        "{text}"
+    );
+    assert!(text.contains("games: its edge's interval leaves out 0"), "{text}");
+    let json = rpsdsl(&[
+        "analyze",
+        "tests/games/seesaw.rules",
+        "-n",
+        "20",
+        "--precision",
+        "0.1",
+        "--agents",
+        "random,random",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(json["goal"]["precision"], 0.1, "{json}");
+    assert_eq!(json["matchups"][2]["games"], 20);
+    assert_eq!(json["matchups"][2]["stopping"]["answered"], false);
+    let bad = rpsdsl(&["analyze", "games/rps.rules", "--precision", "2"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("is not a precision"), "{}", stderr(&bad));
+}
+
+#[test]
+fn without_n_each_matchup_stops_as_soon_as_it_is_sure() {
+    let out = rpsdsl(&["analyze", "games/rock.rules", "--agents", "greedy,random"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The default budget is the most; the skill is clear long before it.
+    let most = text
+        .lines()
+        .find(|l| l.contains("games per matchup by default"))
+        .and_then(|l| l.split("at most ").nth(1)?.split(' ').next())
+        .unwrap_or_else(|| panic!("no default budget line in\n{text}"));
+    let most: u64 = most.parse().unwrap();
+    assert!(
+        text.contains("(--until-significant; a 95% confidence sequence"),
+        "{text}"
+    );
+    let played: u64 = text
+        .split("played ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no games played line in\n{text}"));
+    assert!(played < most / 2, "{played} of {most}\n{text}");
+    assert!(text.contains("skill matters"), "{text}");
+}
+
+#[test]
+fn a_drafts_first_pick_is_counted_apart_from_the_later_ones() {
+    let out = rpsdsl(&[
+        "analyze",
+        "games/rubber_paper_scissors.rules",
+        "-n",
+        "4",
+        "--agents",
+        "random,random",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = |decision: &str| -> Vec<(String, u64)> {
+        json["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["decision"] == decision)
+            .map(|c| {
+                (
+                    c["choice"].as_str().unwrap().to_string(),
+                    c["strong_taken"]["of"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // The duel winner picks first from all three actions, the loser from
+    // the two left; the last action is forced and not counted.
+    let first = rows("draft (3 offered)");
+    let names: Vec<&str> = first.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "claim the face-down token",
+            "claim the face-up token",
+            "place a Squad Member"
+        ]
+    );
+    // Every first pick offers all three: each row counts the same offers.
+    assert!(first.iter().all(|(_, of)| *of == first[0].1 && *of > 0), "{first:?}");
+    assert!(!rows("draft (2 offered)").is_empty());
+    assert!(rows("draft (1 offered)").is_empty() && rows("draft").is_empty());
 }

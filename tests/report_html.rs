@@ -219,3 +219,92 @@ fn an_output_in_a_missing_folder_is_refused_before_the_run() {
     );
     assert!(run.stdout.is_empty(), "no games were played");
 }
+
+#[test]
+fn analyze_page_shows_skill_choices_with_their_flags_and_tension() {
+    let dir = tempdir("analyze");
+    let out = dir.join("analysis.html");
+    let args = [
+        "analyze",
+        "tests/games/sure_pick.rules",
+        "-n",
+        "40",
+        "--agents",
+        "greedy,random",
+    ];
+    let mut all = args.to_vec();
+    all.extend(["--html", out.to_str().unwrap()]);
+    let run = rpsdsl(&all);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let page = std::fs::read_to_string(&out).unwrap();
+    let doc = Html::parse_document(&page);
+    assert_self_contained(&page, &doc);
+    // The edge chart, who wins each matchup, and the choices.
+    assert_one_svg_per_chart(&doc, 3);
+    let summary = summary_lines(&doc);
+    assert!(
+        summary[0].starts_with("Skill index +0.975 (95% CI +0.220 to +1.000): skill matters"),
+        "{summary:?}"
+    );
+    assert!(
+        summary[1].starts_with("Luck: random still beats strong in 0.0%"),
+        "{summary:?}"
+    );
+    assert_eq!(
+        summary[2], "Flagged choices: pick: 1 (never worth it); pick: 2 (never worth it); pick: 3 (dominant).",
+        "{summary:?}"
+    );
+    assert!(
+        summary[3].starts_with("Tension: 1.31 lead changes a game"),
+        "{summary:?}"
+    );
+    // The choice table: every choice with its flag visible as a badge.
+    let flags: Vec<(String, String)> = select(&doc, "table.figures tr")
+        .iter()
+        .filter_map(|row| {
+            let cells: Vec<String> = row.select(&Selector::parse("td").unwrap()).map(|c| text(&c)).collect();
+            let flag = row.select(&Selector::parse("td.flag span").unwrap()).next()?;
+            let class = flag.value().attr("class").unwrap_or_default().to_string();
+            Some((cells[0].clone(), format!("{} {class}", text(&flag))))
+        })
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            ("pick: 1".to_string(), "never worth it never".to_string()),
+            ("pick: 2".to_string(), "never worth it never".to_string()),
+            ("pick: 3".to_string(), "dominant dominant".to_string()),
+        ]
+    );
+    // Tension's figures, and each matchup's games and why it stopped.
+    let cells: Vec<String> = select(&doc, "table.figures td").iter().map(text).collect();
+    let after = |label: &str| {
+        let at = cells
+            .iter()
+            .position(|c| c == label)
+            .unwrap_or_else(|| panic!("{label} in {cells:?}"));
+        cells[at + 1].clone()
+    };
+    assert_eq!(after("lead changes per game"), "1.31");
+    assert_eq!(after("end margin, winner over the next"), "5.00");
+    assert_eq!(after("greedy vs random"), "40");
+    assert!(
+        cells.contains(&"it played every game asked for".to_string()),
+        "{cells:?}"
+    );
+    // The page ends with the text report, word for word.
+    let text_run = rpsdsl(&args);
+    let pre = select(&doc, "details pre");
+    assert_eq!(
+        text(&pre[0]).trim_end(),
+        String::from_utf8_lossy(&text_run.stdout).trim_end()
+    );
+    // A folder that does not exist is refused before any game is played.
+    let bad = rpsdsl(&["analyze", "games/rps.rules", "--html", "/no/such/folder/x.html"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("the folder `/no/such/folder` does not exist"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

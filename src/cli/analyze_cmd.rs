@@ -4,8 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::sim::analyze::{self, Config};
+use crate::sim::sequential::Goal;
 
-use super::simulate_cmd::{load_game_input, with_progress};
+use super::simulate_cmd::files::{check_output, write};
+use super::simulate_cmd::{load_game_input, parse_precision, with_progress};
 
 /// `analyze`'s options.
 #[derive(clap::Args, Clone, Debug)]
@@ -14,10 +16,19 @@ pub(crate) struct AnalyzeArgs {
     /// (each is also played against random).
     #[arg(long, default_value = "mcts:iterations=80,mcts:iterations=20")]
     pub agents: String,
-    /// Games per matchup (three matchups: strong and weak against random, strong against weak).
-    /// By default 100, fewer for a long game (at least 20), so the defaults finish in minutes.
+    /// Games per matchup (three matchups: strong and weak against random, strong against weak);
+    /// with --until-significant or --precision, the most. Without -n, each matchup stops as soon
+    /// as its edge is significant, after at most 400 games, fewer for a long game (at least 64).
     #[arg(short = 'n', long = "games")]
     pub games: Option<u64>,
+    /// Stop each matchup as soon as its edge's 95% interval leaves out 0 (the default without -n);
+    /// -n is then the most games per matchup.
+    #[arg(long, conflicts_with = "precision")]
+    pub until_significant: bool,
+    /// Stop each matchup as soon as its edge is known within ±P at 95%, e.g. 0.1;
+    /// -n is then the most games per matchup.
+    #[arg(long, value_name = "P", value_parser = parse_precision)]
+    pub precision: Option<f64>,
     /// Set an option: `--set best_of=3` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
@@ -30,6 +41,9 @@ pub(crate) struct AnalyzeArgs {
     /// Print the analysis as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the analysis as a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
@@ -51,6 +65,9 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         eprintln!("error: -n 0: each matchup plays at least 1 game");
         return ExitCode::from(2);
     }
+    if let Some(Err(code)) = args.html.as_deref().map(|path| check_output("HTML report", path)) {
+        return code;
+    }
     let input = match load_game_input(file, &args.settings) {
         Ok(input) => input,
         Err(code) => return code,
@@ -62,6 +79,13 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
             (games, Some(length))
         }
     };
+    // Without -n nobody asked for a number of games, only for answers:
+    // each matchup stops when its edge is significant.
+    let goal = match (args.until_significant, args.precision, args.games) {
+        (true, _, _) | (false, None, None) => Some(Goal::Significant),
+        (false, Some(p), _) => Some(Goal::Precision(p)),
+        (false, None, Some(_)) => None,
+    };
     let config = Config {
         strong: strong.to_text(),
         weak: weak.to_text(),
@@ -69,10 +93,12 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         seed: args.seed,
         jobs: args.jobs,
         chosen_for,
+        goal,
     };
     let analysis = with_progress(3 * games, "analyze", |tick| {
         let analysis = analyze::analyze(&input.def, &input.options, &input.label, &config, tick)?;
-        Ok((analysis, 3 * games))
+        let played = analysis.matchups.iter().map(|m| m.games).sum();
+        Ok((analysis, played))
     });
     let analysis = match analysis {
         Ok(a) => a,
@@ -82,6 +108,12 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         say!("{}", analysis.to_json().trim_end());
     } else {
         say!("{}", analysis.to_text().trim_end());
+    }
+    if let Some(path) = &args.html {
+        let page = crate::sim::html::analyze_page(&analysis).map_err(|e| e.to_string());
+        if let Err(code) = write("HTML report", path, page) {
+            return code;
+        }
     }
     ExitCode::SUCCESS
 }

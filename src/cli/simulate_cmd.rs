@@ -75,7 +75,7 @@ impl RunArgs {
 }
 
 /// `--precision`: a half-width strictly between 0 and 0.5.
-fn parse_precision(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_precision(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
         _ => Err(format!(

@@ -315,7 +315,13 @@ impl Stopping {
 /// never past `cap`. It depends on nothing else, so the stopping point is
 /// the same at any thread count.
 fn next_batch(played: u64, cap: u64, deal: u64) -> u64 {
-    let wanted = (played / 8).max(32 * deal).div_ceil(deal) * deal;
+    batch_after(played, cap, deal, 32)
+}
+
+/// [`next_batch`] with at least `least_deals` deals a batch (`analyze`,
+/// whose games are slow, looks after fewer).
+pub(crate) fn batch_after(played: u64, cap: u64, deal: u64, least_deals: u64) -> u64 {
+    let wanted = (played / 8).max(least_deals * deal).div_ceil(deal) * deal;
     wanted.min(cap - played)
 }
 
@@ -611,7 +617,7 @@ pub fn compare_until(
     Ok((base_arm.finish(played), variant_arm.finish(played), stopping))
 }
 
-fn check_goal(goal: Goal) -> Result<(), String> {
+pub(crate) fn check_goal(goal: Goal) -> Result<(), String> {
     match goal {
         Goal::Precision(p) if !(p > 0.0 && p < 0.5) => Err(format!(
             "--precision {p}: give a half-width between 0 and 0.5, e.g. 0.01 for ±1 point"

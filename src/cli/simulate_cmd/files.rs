@@ -21,28 +21,33 @@ pub(crate) fn wanted(args: &RunArgs) -> bool {
 
 /// Refuses an output whose folder does not exist, or that names a folder.
 pub(crate) fn check(args: &RunArgs) -> Result<(), ExitCode> {
-    for (what, path) in outputs(args) {
-        let shown = crate::text::printable_string(&path.display().to_string());
-        let folder = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if path.is_dir() {
-            eprintln!("error: cannot write the {what} to `{shown}`: it is a folder; name a file in it");
-            return Err(ExitCode::from(2));
-        }
-        if !folder.is_dir() {
-            eprintln!(
-                "error: cannot write the {what} to `{shown}`: the folder `{}` does not exist",
-                crate::text::printable_string(&folder.display().to_string())
-            );
-            return Err(ExitCode::from(2));
-        }
+    outputs(args).try_for_each(|(what, path)| check_output(what, path))
+}
+
+/// Refuses one output file (`what`: "HTML report") whose folder does not
+/// exist, or that names a folder.
+pub(crate) fn check_output(what: &str, path: &Path) -> Result<(), ExitCode> {
+    let shown = crate::text::printable_string(&path.display().to_string());
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if path.is_dir() {
+        eprintln!("error: cannot write the {what} to `{shown}`: it is a folder; name a file in it");
+        return Err(ExitCode::from(2));
+    }
+    if !folder.is_dir() {
+        eprintln!(
+            "error: cannot write the {what} to `{shown}`: the folder `{}` does not exist",
+            crate::text::printable_string(&folder.display().to_string())
+        );
+        return Err(ExitCode::from(2));
     }
     Ok(())
 }
 
-fn write(what: &str, path: &Path, text: Result<String, String>) -> Result<(), ExitCode> {
+/// Writes one output file, or says why it could not.
+pub(crate) fn write(what: &str, path: &Path, text: Result<String, String>) -> Result<(), ExitCode> {
     let shown = crate::text::printable_string(&path.display().to_string());
     let written = text.and_then(|text| std::fs::write(path, text).map_err(|e| e.to_string()));
     written.map_err(|e| {

@@ -3,6 +3,7 @@
 //! player take it when it is offered, and how often the strong player went
 //! on to win after taking it. Defined in `docs/metrics.md` ("Choices").
 
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
@@ -40,7 +41,9 @@ struct Counts {
 pub(crate) struct ChoiceTally<'a> {
     def: &'a GameDef,
     labels: HashMap<(u16, i64), String>,
-    counts: BTreeMap<(u16, String), Counts>,
+    /// Keyed by decision, then (for a draft) how many entries were on offer,
+    /// the most first, then the choice's label.
+    counts: BTreeMap<(u16, Reverse<usize>, String), Counts>,
 }
 
 impl<'a> ChoiceTally<'a> {
@@ -78,9 +81,19 @@ impl<'a> ChoiceTally<'a> {
         }
         let taken = self.label(pick.decision, pick.taken);
         let r = role as usize;
+        // A draft's picks differ in kind: the first chooser sees every
+        // entry, later ones what is left. Counted apart, the first pick's
+        // row says what a player takes when it may take anything.
+        let on_offer = match self.def.decisions[pick.decision as usize].kind {
+            ChoiceKind::Menu(_) => offered.len(),
+            _ => 0,
+        };
         for label in offered {
             let is_taken = label == taken;
-            let counts = self.counts.entry((pick.decision, label)).or_default();
+            let counts = self
+                .counts
+                .entry((pick.decision, Reverse(on_offer), label))
+                .or_default();
             counts.offered[r] += 1;
             if is_taken {
                 counts.taken[r] += 1;
@@ -95,7 +108,7 @@ impl<'a> ChoiceTally<'a> {
     pub(crate) fn rows(&self) -> Vec<ChoiceRow> {
         self.counts
             .iter()
-            .map(|((decision, label), c)| {
+            .map(|((decision, Reverse(on_offer), label), c)| {
                 let strong = Rate::new(c.taken[0], c.offered[0]);
                 let flag = if c.offered[0] < FLAG_MIN_OFFERS {
                     None
@@ -106,8 +119,12 @@ impl<'a> ChoiceTally<'a> {
                 } else {
                     None
                 };
+                let name = &self.def.decisions[*decision as usize].name;
                 ChoiceRow {
-                    decision: self.def.decisions[*decision as usize].name.clone(),
+                    decision: match on_offer {
+                        0 => name.clone(),
+                        n => format!("{name} ({n} offered)"),
+                    },
                     choice: label.clone(),
                     strong_taken: strong,
                     random_taken: Rate::new(c.taken[1], c.offered[1]),
@@ -122,7 +139,8 @@ impl<'a> ChoiceTally<'a> {
 /// One row of the choice table.
 #[derive(Clone, Debug, Serialize)]
 pub struct ChoiceRow {
-    /// The decision's name.
+    /// The decision's name; for a draft, with how many entries were on
+    /// offer (`draft (3 offered)`: the first pick of three).
     pub decision: String,
     /// The choice, as the transcript names it (an action without its parameters).
     pub choice: String,

@@ -19,7 +19,7 @@ use self::choices::{ChoiceTally, Role};
 use self::play::{Played, play};
 use self::tension::Tension;
 use super::run::{MAX_JOBS, game_seed};
-use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};
 use super::stats::Rate;
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::game::Game;
@@ -30,17 +30,24 @@ pub const EXACT_BUDGET: u64 = 200_000;
 
 /// Random games the default budget plays first, to measure the game's length.
 pub const PILOT_GAMES: u64 = 16;
-/// Games per matchup by default for a short game, and the fewest for a long one.
-pub const DEFAULT_GAMES: (u64, u64) = (20, 100);
+/// The most games per matchup by default: its least and its most. Without
+/// `-n` each matchup stops as soon as its edge is significant, so the most
+/// is played only where the answer stays unclear. The least, 32 deals of a
+/// two-seat game, is enough for an edge's interval to leave out 0 when the
+/// strong player wins nearly every game (it cannot before 16 deals).
+pub const DEFAULT_GAMES: (u64, u64) = (64, 400);
 /// The default budget: games per matchup times the square of random play's
 /// mean choices per game (a search player's work per game grows with the
-/// choices it makes times the length of each playout).
-pub const WORK_BUDGET: f64 = 2.0e5;
+/// choices it makes times the length of each playout). Measured on the
+/// shipped games with the default players, the slowest game per choice²
+/// plays a matchup of this budget in about a minute on one core.
+pub const WORK_BUDGET: f64 = 7.5e5;
 
-/// Games per matchup when `-n` is not given: [`DEFAULT_GAMES`]'s most for a
-/// game whose random play makes at most `sqrt(WORK_BUDGET / 100)` choices,
-/// fewer as games grow longer, never fewer than its least; a whole number
-/// of deals. Returns the games and random play's mean choices per game.
+/// The most games per matchup when `-n` is not given: [`DEFAULT_GAMES`]'s
+/// most for a game whose random play makes at most `sqrt(WORK_BUDGET / 400)`
+/// (about 43) choices, fewer as games grow longer, never fewer than its
+/// least; a whole number of deals. Returns the games and random play's mean
+/// choices per game.
 pub fn default_games(def: &Game, options: &[OptionValue], seed: u64) -> (u64, f64) {
     let random = parse_spec("random").expect("random is an agent");
     let specs = vec![random[0].clone(); def.players()];
@@ -72,6 +79,37 @@ pub struct Config {
     /// When `games` is [`default_games`]'s choice: random play's mean
     /// choices per game it was chosen for (the report says so).
     pub chosen_for: Option<f64>,
+    /// Stop each matchup as soon as its question is answered; `games` is
+    /// then the most it plays.
+    pub goal: Option<Goal>,
+}
+
+/// Deals a sequential matchup plays before it first looks, and at least
+/// between looks: search players' games are slow, and an edge needs about
+/// 16 deals before its interval can leave out 0 however large it is.
+pub const LEAST_BATCH_DEALS: u64 = 8;
+
+/// Why a sequential matchup stopped.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchupStop {
+    /// What it waited for.
+    pub goal: Goal,
+    /// The most games it could play.
+    pub cap: u64,
+    /// Whether the question was answered (`false`: it reached the cap first).
+    pub answered: bool,
+}
+
+impl MatchupStop {
+    /// Why, in words.
+    pub fn reason(&self) -> String {
+        match (self.answered, self.goal) {
+            (true, Goal::Significant) => "its edge's interval leaves out 0".into(),
+            (true, Goal::Precision(p)) => format!("its edge is known within ±{p}"),
+            (false, Goal::Significant) => "reached the most games with the edge's interval still covering 0".into(),
+            (false, Goal::Precision(p)) => format!("reached the most games before the edge was known within ±{p}"),
+        }
+    }
 }
 
 /// One pairing of two players over the same deals, seats rotated.
@@ -99,6 +137,19 @@ pub struct Matchup {
     pub edge_low: f64,
     /// Its high end.
     pub edge_high: f64,
+    /// With `--until-significant` or `--precision`: why it stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopping: Option<MatchupStop>,
+}
+
+impl Matchup {
+    /// Whether the matchup's question is answered.
+    fn answers(&self, goal: Goal) -> bool {
+        match goal {
+            Goal::Significant => self.edge_low > 0.0 || self.edge_high < 0.0,
+            Goal::Precision(p) => (self.edge_high - self.edge_low) / 2.0 <= p,
+        }
+    }
 }
 
 /// Random play's exact outcome rates, when the game is small enough.
@@ -125,8 +176,12 @@ pub struct Analysis {
     pub strong: String,
     /// The weak player's spec.
     pub weak: String,
-    /// Games in each matchup.
+    /// Games in each matchup; with `--until-significant` or `--precision`,
+    /// the most each may play.
     pub games_per_matchup: u64,
+    /// With `--until-significant` or `--precision`: what each matchup waited for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Goal>,
     /// When the games were the default's choice: random play's mean choices per game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games_chosen_for: Option<f64>,
@@ -152,20 +207,21 @@ pub struct Analysis {
     pub tension: Option<TensionSummary>,
 }
 
-/// Plays `games` games of `first` in one seat (game `i` in seat `i mod
+/// Plays games `from..to` of `first` in one seat (game `i` in seat `i mod
 /// seats`) and `second` in the others, on the deals of `seed`; the games in
 /// index order, each with the first player's seat.
 fn matchup(
     def: &Game,
     options: &[OptionValue],
     (first, second): (&AgentSpec, &AgentSpec),
+    (from, to): (u64, u64),
     config: &Config,
     pool: &rayon::ThreadPool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<(Played, usize)> {
     let seats = def.players() as u64;
     pool.install(|| {
-        (0..config.games)
+        (from..to)
             .into_par_iter()
             .map(|i| {
                 let seat = (i % seats) as usize;
@@ -180,8 +236,56 @@ fn matchup(
     })
 }
 
+/// How a matchup's edge sequence sizes its bets: for a fixed number of
+/// games, tightest at the deals played; for a sequential run, fixed before
+/// the first game (at the cap, or for the precision asked), so that its
+/// interval stays valid wherever the run stops.
+fn bets(config: &Config, seats: u64) -> Bets {
+    match config.goal {
+        None | Some(Goal::Significant) => Bets::Horizon(config.games / seats),
+        // The edge lies in [-1, 1]: twice the sequence's [0, 1] scale.
+        Some(Goal::Precision(p)) => Bets::HalfWidth(p / 2.0),
+    }
+}
+
+/// Plays a matchup: all of `config.games`, or, with a goal, in batches
+/// until its question is answered or it reaches `config.games`.
+fn play_matchup(
+    def: &Game,
+    options: &[OptionValue],
+    pair: (&AgentSpec, &AgentSpec),
+    config: &Config,
+    pool: &rayon::ThreadPool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Matchup, Vec<(Played, usize)>) {
+    let seats = def.players() as u64;
+    let bets = bets(config, seats);
+    let Some(goal) = config.goal else {
+        let games = matchup(def, options, pair, (0, config.games), config, pool, progress);
+        return (summarise(pair.0, pair.1, &games, seats as usize, bets), games);
+    };
+    let mut games = vec![];
+    loop {
+        let played = games.len() as u64;
+        let to = played + batch_after(played, config.games, seats, LEAST_BATCH_DEALS);
+        games.extend(matchup(def, options, pair, (played, to), config, pool, progress));
+        // Recomputed over every deal in order: the same sequence as one
+        // fed deal by deal, read after this batch.
+        let mut summary = summarise(pair.0, pair.1, &games, seats as usize, bets);
+        let answered = summary.answers(goal);
+        if answered || to >= config.games {
+            summary.stopping = Some(MatchupStop {
+                goal,
+                cap: config.games,
+                answered,
+            });
+            return (summary, games);
+        }
+    }
+}
+
 /// A matchup's figures.
-fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], seats: usize) -> Matchup {
+fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], seats: usize, bets: Bets) -> Matchup {
     let n = games.len() as u64;
     let (mut first_wins, mut second_wins, mut draws, mut stopped) = (0, 0, 0, 0);
     for (played, seat) in games {
@@ -211,7 +315,7 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
             (edge / seats as f64).clamp(-1.0, 1.0)
         })
         .collect();
-    let mut sequence = ConfidenceSequence::new(ALPHA, Bets::Horizon(deals.len() as u64));
+    let mut sequence = ConfidenceSequence::new(ALPHA, bets);
     for edge in &deals {
         sequence.push((edge + 1.0) / 2.0);
     }
@@ -232,6 +336,7 @@ fn summarise(first: &AgentSpec, second: &AgentSpec, games: &[(Played, usize)], s
         edge: mean,
         edge_low: 2.0 * low - 1.0,
         edge_high: 2.0 * high - 1.0,
+        stopping: None,
     }
 }
 
@@ -265,13 +370,15 @@ pub fn analyze(
         .num_threads(config.jobs)
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
-    let seats = def.players();
+    if let Some(goal) = config.goal {
+        check_goal(goal)?;
+    }
     let pairs = [(&strong, &random), (&weak, &random), (&strong, &weak)];
     let mut matchups = vec![];
     let mut played = vec![];
     for pair in pairs {
-        let games = matchup(def, options, pair, config, &pool, progress);
-        matchups.push(summarise(pair.0, pair.1, &games, seats));
+        let (summary, games) = play_matchup(def, options, pair, config, &pool, progress);
+        matchups.push(summary);
         played.push(games);
     }
     let mut tally = ChoiceTally::new(def);
@@ -310,6 +417,7 @@ pub fn analyze(
         strong: strong.to_text(),
         weak: weak.to_text(),
         games_per_matchup: config.games,
+        goal: config.goal,
         games_chosen_for: config.chosen_for,
         seed: config.seed,
         skill_index: skill.edge,
@@ -332,17 +440,85 @@ fn rate(r: &Rate) -> String {
 }
 
 impl Analysis {
+    /// What the skill index's interval says.
+    pub fn verdict(&self) -> &'static str {
+        // An interval wider than half the scale covers 0 whatever the truth
+        // is: saying "no sign of skill" from it would mislead.
+        if self.skill_low <= 0.0 && self.skill_high >= 0.0 && self.skill_high - self.skill_low > 1.0 {
+            "too few games to tell: the interval covers 0 but is wider than 1 (play more with -n)"
+        } else if self.skill_low <= 0.0 && self.skill_high >= 0.0 {
+            "no sign that skill matters: the interval covers 0"
+        } else if self.skill_low > 0.0 {
+            "skill matters: the strong player beats random more often than chance"
+        } else {
+            "the strong player does worse than random"
+        }
+    }
+
+    /// The headline figures, one sentence each: skill, luck, the flagged
+    /// choices, tension.
+    pub fn summary_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Skill index {:+.3} (95% CI {:+.3} to {:+.3}): {}.",
+            self.skill_index,
+            self.skill_low,
+            self.skill_high,
+            self.verdict()
+        )];
+        lines.push(format!(
+            "Luck: random still beats strong in {} of games.",
+            rate(&self.luck).trim_start()
+        ));
+        let flagged: Vec<String> = self
+            .choices
+            .iter()
+            .filter_map(|c| Some(format!("{}: {} ({})", c.decision, c.choice, c.flag?)))
+            .collect();
+        lines.push(if flagged.is_empty() {
+            "No choice is dominant or never worth it.".to_string()
+        } else {
+            format!("Flagged choices: {}.", flagged.join("; "))
+        });
+        lines.push(match &self.tension {
+            None => "Tension: the game has no score terms.".to_string(),
+            Some(t) => {
+                let num = |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{x:.2}"));
+                format!(
+                    "Tension: {} lead changes a game; the winner leads for good after {} of it, wins by {} points, and was behind at {} of decision points.",
+                    num(t.lead_changes),
+                    t.decided_at.map_or("n/a".into(), pct),
+                    num(t.end_margin),
+                    t.drama.map_or("n/a".into(), pct),
+                )
+            }
+        });
+        lines
+    }
+
     /// The report in plain text.
     pub fn to_text(&self) -> String {
         let mut out = format!("{}: analysis of {}\n", self.game, self.rules);
+        let per_matchup = match self.goal {
+            None => format!("{} games per matchup", self.games_per_matchup),
+            Some(_) => format!("at most {} games per matchup", self.games_per_matchup),
+        };
         out += &format!(
-            "strong {}, weak {}, {} games per matchup, seed {}, seats rotated, the same deals in every matchup\n",
-            self.strong, self.weak, self.games_per_matchup, self.seed
+            "strong {}, weak {}, {per_matchup}, seed {}, seats rotated, the same deals in every matchup\n",
+            self.strong, self.weak, self.seed
         );
+        if let Some(goal) = self.goal {
+            let asked = match goal {
+                Goal::Significant => "its edge's interval leaves out 0".to_string(),
+                Goal::Precision(p) => format!("its edge is known within ±{p}"),
+            };
+            out += &format!(
+                "each matchup stops as soon as {asked} ({}; a 95% confidence sequence, valid wherever it stops)\n",
+                goal.flag()
+            );
+        }
         if let Some(length) = self.games_chosen_for {
             out += &format!(
-                "{} games per matchup by default: random play makes {length:.1} choices a game (-n to choose; docs/metrics.md)\n",
-                self.games_per_matchup
+                "{per_matchup} by default: random play makes {length:.1} choices a game (-n to choose; docs/metrics.md)\n"
             );
         }
         out += "Every figure is defined in docs/metrics.md.\n\n";
@@ -366,18 +542,16 @@ impl Analysis {
                 "    edge {:+.3} (95% CI {:+.3} to {:+.3})\n",
                 m.edge, m.edge_low, m.edge_high
             );
+            if let Some(stop) = &m.stopping {
+                out += &format!(
+                    "    played {} of at most {} games: {}\n",
+                    m.games,
+                    stop.cap,
+                    stop.reason()
+                );
+            }
         }
-        // An interval wider than half the scale covers 0 whatever the truth
-        // is: saying "no sign of skill" from it would mislead.
-        let verdict = if self.skill_low <= 0.0 && self.skill_high >= 0.0 && self.skill_high - self.skill_low > 1.0 {
-            "too few games to tell: the interval covers 0 but is wider than 1 (play more with -n)"
-        } else if self.skill_low <= 0.0 && self.skill_high >= 0.0 {
-            "no sign that skill matters: the interval covers 0"
-        } else if self.skill_low > 0.0 {
-            "skill matters: the strong player beats random more often than chance"
-        } else {
-            "the strong player does worse than random"
-        };
+        let verdict = self.verdict();
         out += &format!(
             "  skill index {:+.3} (95% CI {:+.3} to {:+.3}): {verdict}\n",
             self.skill_index, self.skill_low, self.skill_high

@@ -291,3 +291,70 @@ pub(crate) fn distribution_chart(runs: &[Distribution], x_desc: &str, span: Opti
     }
     Ok(svg)
 }
+
+/// One row of an edge chart: a difference in `[-1, 1]` and its interval.
+pub(crate) struct EdgeRow {
+    pub label: String,
+    pub value: f64,
+    pub interval: (f64, f64),
+}
+
+/// Differences from -1 to +1, one row each: a dot at the value, a whisker
+/// for its interval, and a line at 0 (no difference) to read them against.
+pub(crate) fn edge_chart(rows: &[EdgeRow], x_desc: &str) -> Drawn {
+    let row_height = 34;
+    let height = row_height * rows.len().max(1) as u32 + 60;
+    let longest = rows.iter().map(|r| short(&r.label).chars().count()).max().unwrap_or(0);
+    let label_width = (longest as u32 * 7 + 24).clamp(80, 340);
+    let n = rows.len().max(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin_top(12)
+            .margin_right(70)
+            .x_label_area_size(44)
+            .y_label_area_size(label_width)
+            .build_cartesian_2d(-1f64..1f64, 0f64..n)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .x_labels(11)
+            .x_label_formatter(&|x| format!("{x:+.1}"))
+            .x_desc(x_desc)
+            .axis_desc_style(font(13.0))
+            .x_label_style(font(12.0))
+            .max_light_lines(1)
+            .light_line_style(RGBColor(242, 242, 242))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 0.0), (0.0, n)],
+            FAINT.stroke_width(2),
+        )))?;
+        for (i, row) in rows.iter().enumerate() {
+            let mid = n - i as f64 - 0.5;
+            let (lx, ly) = chart.backend_coord(&(-1.0, mid));
+            let style = font(14.0).pos(Pos::new(HPos::Right, VPos::Center));
+            root.draw(&Text::new(short(&row.label), (lx - 8, ly), style))?;
+            let (low, high) = (row.interval.0.clamp(-1.0, 1.0), row.interval.1.clamp(-1.0, 1.0));
+            let value = row.value.clamp(-1.0, 1.0);
+            // Blue when the interval lies off 0 (the difference is clear), grey when it covers 0.
+            let colour = if low > 0.0 || high < 0.0 { BASE } else { FAINT };
+            let cap = 0.18;
+            chart.draw_series([
+                PathElement::new(vec![(low, mid), (high, mid)], colour.stroke_width(3)),
+                PathElement::new(vec![(low, mid - cap), (low, mid + cap)], colour.stroke_width(2)),
+                PathElement::new(vec![(high, mid - cap), (high, mid + cap)], colour.stroke_width(2)),
+            ])?;
+            chart.draw_series(std::iter::once(Circle::new((value, mid), 6, colour.filled())))?;
+            let (x, y) = chart.backend_coord(&(high, mid));
+            let style = font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
+            root.draw(&Text::new(format!("{value:+.2}"), (x + 10, y), style))?;
+        }
+        root.present()?;
+    }
+    Ok(svg)
+}

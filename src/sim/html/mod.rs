@@ -8,6 +8,7 @@
 //! Every name from the rules is escaped: maud escapes the page, plotters
 //! the text inside the charts.
 
+mod analyze;
 mod charts;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,8 @@ use super::record::GameRecord;
 use super::render::{METRICS_DOC, interval, number, or_na, percent, setup_line};
 use super::report::{Part, Report};
 use super::stats::Rate;
+
+pub use self::analyze::analyze_page;
 
 /// A chart, or why it could not be drawn.
 pub type ChartError = Box<dyn std::error::Error>;
@@ -155,16 +158,7 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
     let compare = runs.len() > 1;
     let never_fired = never_fired(runs);
     let score_charts = score_charts(runs)?;
-    let markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                style { (PreEscaped(STYLE)) }
-            }
-            body { main {
+    let body = html! {
                 (intro)
                 p.meta { "Every figure is defined in " code { (METRICS_DOC) } "." }
                 section.summary {
@@ -214,12 +208,28 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
                     summary { "The text report" }
                     pre { (text) }
                 }
-            } }
+    };
+    Ok(shell(title, "", body))
+}
+
+/// A whole page: the head every report shares (with `style` added to the
+/// shared styles) and `body` in its `main`.
+fn shell(title: &str, style: &str, body: Markup) -> String {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                style { (PreEscaped(STYLE)) (PreEscaped(style)) }
+            }
+            body { main { (body) } }
         }
     };
     let mut out = markup.into_string();
     out.push('\n');
-    Ok(out)
+    out
 }
 
 /// The "Never fired" lists: one per run, or one for both when the same
