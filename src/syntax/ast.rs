@@ -624,7 +624,7 @@ pub(crate) enum ExprKind {
         filter: Filter,
         board: Ident,
     },
-    /// `count Crown`: every matching piece in the game, wherever it lies
+    /// `count Gem`: every matching piece in the game, wherever it lies
     /// (pieces a `when` left out are not in the game).
     CountInGame {
         filter: Filter,

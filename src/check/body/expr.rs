@@ -175,7 +175,7 @@ impl Compiler {
         Ty::Int
     }
 
-    /// `count Crown`: every matching piece in the game. A zone in the
+    /// `count Gem`: every matching piece in the game. A zone in the
     /// filter's place is most likely a count with its filter left out
     /// (`count claimed of p`), so the help says how to count a zone.
     fn count_in_game(&mut self, filter: &ast::Filter, span: Span) -> Ty {

@@ -217,7 +217,7 @@ function showLinks(list, body) {
     }
   }
   if (body.id) {
-    const save = el("button", { type: "button", class: "save-whole" }, "Save the whole transcript");
+    const save = el("button", { type: "button", class: "save-whole" }, "Save this new game's whole transcript");
     save.addEventListener("click", () => download(`/api/games/${body.id}/transcript`, true, "transcript.json"));
     list.append(el("li", { class: "plain" }, save));
   }

@@ -172,7 +172,7 @@ impl<'i> Children<'i> {
     }
 
     /// Whether every part has been taken: an optional tail the grammar left
-    /// out (`count Crown` with neither `in` nor `on`).
+    /// out (`count Gem` with neither `in` nor `on`).
     pub(super) fn at_end(&self) -> bool {
         self.pairs.peek().is_none()
     }
