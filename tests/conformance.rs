@@ -365,3 +365,57 @@ fn a_hook_in_a_sampled_world_counts_that_world() {
         }
     }
 }
+
+/// `count X` alone leaves out the pieces moved into the box during play, as
+/// well as those the options leave there, and a world sampled for a seat
+/// (hidden faces dealt afresh) counts the same as the real game.
+#[test]
+fn a_count_without_a_zone_leaves_out_the_box_in_real_and_sampled_worlds() {
+    let game = |condition: &str| {
+        format!(
+            "game \"Boxed\"\nplayers 2: Ann, Ben\nkinds Hand = rock | paper | scissors\n\
+             pieces {{\n  Card of each Hand x2 in deck\n  Chip x2 per player in supply\n}}\n\
+             zones {{\n  deck hidden\n  hand per player owner\n  supply per player public\n}}\n\
+             flow {{\n  shuffle deck\n  move top of deck to box\n  move first Chip in supply of Ann to box\n  \
+             move top of deck to hand of Ann\n  Ben chooses n from 1..2\n  \
+             if {condition} {{ win Ann }}\n  win Ben\n}}\n"
+        )
+    };
+    let ann_wins_every_world = |condition: &str| {
+        let def = match rpsdsl::check::check_source("boxed.rules", &game(condition), &rpsdsl::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failed) => panic!(
+                "{}",
+                rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+            ),
+        };
+        let mut events = vec![];
+        let mut wins = vec![];
+        for seed in 0..6 {
+            let state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+            let mut real = state.clone();
+            real.apply(&def, &[Choice::new(1, 1)], &mut events).unwrap();
+            wins.push(real.outcome().unwrap().winner == Some(0));
+            for deal in 0..8 {
+                // Ben sees neither the deck nor Ann's hand: both are dealt afresh.
+                let mut world = state.redeal_hidden(&def, 1, deal).unwrap();
+                world.apply(&def, &[Choice::new(1, 1)], &mut events).unwrap();
+                wins.push(world.outcome().unwrap().winner == Some(0));
+            }
+        }
+        wins
+    };
+    for condition in [
+        "count Card == 5",
+        "count Chip == 3",
+        "count Chip of Ann == 1 and count Chip of Ben == 2",
+        "count rock + count paper + count scissors == 5",
+        "count Card in hand of Ann + count Card in deck == count Card",
+    ] {
+        assert!(ann_wins_every_world(condition).iter().all(|&w| w), "{condition}");
+    }
+    // The counts of the whole set, wrong, lose: the test can fail.
+    for condition in ["count Card == 6", "count Chip of Ann == 2", "count Chip == 4"] {
+        assert!(ann_wins_every_world(condition).iter().all(|&w| !w), "{condition}");
+    }
+}

@@ -13,7 +13,7 @@
 //! interpreter points an error inside a run at the op that failed.
 
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{Board, ChoiceKind, GameDef, Matcher, Op};
+use crate::ir::{Board, ChoiceKind, GameDef, MatchBy, Matcher, Op};
 
 /// A comparison, as in [`Op::Eq`] to [`Op::Ge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,6 +364,82 @@ pub(crate) struct Program {
     pub(crate) steps: Vec<Steps>,
     /// Per board, how [`Op::CountOnBoard`] counts its pieces.
     pub(crate) counts: Vec<BoardCount>,
+    /// How many pieces of each type and kind the game has ([`Op::CountInGame`]).
+    pub(crate) totals: PieceTotals,
+}
+
+/// How many pieces of the definition match each filter, per owner.
+///
+/// [`Op::CountInGame`] counts the pieces outside the box. A sampled world
+/// deals the faces it redeals among pieces outside the box, so the faces of
+/// all pieces are always the definition's pieces in some order: the count is
+/// these totals less the matching pieces in the box, which is usually empty.
+#[derive(Debug)]
+pub(crate) struct PieceTotals {
+    /// Columns per row: any owner, then each seat.
+    columns: usize,
+    /// A row per piece type.
+    by_type: Vec<u32>,
+    /// A row per kind.
+    by_kind: Vec<u32>,
+    /// One row: every piece.
+    any: Vec<u32>,
+}
+
+impl PieceTotals {
+    fn of(def: &GameDef) -> PieceTotals {
+        let columns = def.seats.len() + 1;
+        let mut totals = PieceTotals {
+            columns,
+            by_type: vec![0; def.piece_types.len() * columns],
+            by_kind: vec![0; def.kinds.len() * columns],
+            any: vec![0; columns],
+        };
+        for piece in &def.pieces {
+            let add = |table: &mut Vec<u32>, row: usize| {
+                table[row * columns] += 1;
+                if let Some(owner) = piece.owner {
+                    table[row * columns + 1 + usize::from(owner)] += 1;
+                }
+            };
+            add(&mut totals.by_type, usize::from(piece.ty));
+            if let Some(kind) = piece.kind {
+                add(&mut totals.by_kind, usize::from(kind));
+            }
+            add(&mut totals.any, 0);
+        }
+        totals
+    }
+
+    /// How many pieces of the definition `m` matches with these arguments
+    /// (`key` for a type or kind on the stack, `owner` when it filters by owner).
+    pub(crate) fn of_matcher(&self, def: &GameDef, m: Matcher, key: i64, owner: i64) -> i64 {
+        let column = if !m.owner {
+            0
+        } else {
+            match usize::try_from(owner) {
+                Ok(seat) if seat + 1 < self.columns => seat + 1,
+                _ => return 0,
+            }
+        };
+        let row = |table: &[u32], row: i64| -> i64 {
+            usize::try_from(row)
+                .ok()
+                .and_then(|row| table.get(row * self.columns + column))
+                .map_or(0, |&n| i64::from(n))
+        };
+        match m.by {
+            MatchBy::Any => row(&self.any, 0),
+            MatchBy::Type(ty) => row(&self.by_type, i64::from(ty)),
+            MatchBy::Group(group) => def.groups[group as usize]
+                .types
+                .iter()
+                .map(|&ty| row(&self.by_type, i64::from(ty)))
+                .sum(),
+            MatchBy::TypeOnStack => row(&self.by_type, key),
+            MatchBy::KindOnStack => row(&self.by_kind, key),
+        }
+    }
 }
 
 /// How [`Op::CountOnBoard`] counts the pieces on a board: zone by zone, or,
@@ -495,6 +571,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         offers,
         steps: def.boards.iter().map(Steps::of).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
+        totals: PieceTotals::of(def),
     }
 }
 

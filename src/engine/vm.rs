@@ -1212,11 +1212,12 @@ impl State {
             }
             Op::CountInGame(m) => {
                 let (key, owner) = self.pop_matcher(m);
-                let box_zone = def.families[0].first;
-                let n = (self.piece_zone.iter().enumerate())
-                    .filter(|&(p, &zone)| zone != box_zone && self.matches(def, m, p as PieceId, key, owner))
+                // Every piece the definition has, less those in the box.
+                let in_box = (self.zones[usize::from(def.families[0].first)].iter())
+                    .filter(|&&p| self.matches(def, m, p, key, owner))
                     .count();
-                self.stack.push(n as i64);
+                let n = def.program.totals.of_matcher(def, m, key, owner) - in_box as i64;
+                self.stack.push(n);
             }
             Op::HasOffers(decision) => {
                 let seat = self.pop();
