@@ -375,6 +375,7 @@ fn a_count_without_a_zone_leaves_out_the_box_in_real_and_sampled_worlds() {
         format!(
             "game \"Boxed\"\nplayers 2: Ann, Ben\nkinds Hand = rock | paper | scissors\n\
              pieces {{\n  Card of each Hand x2 in deck\n  Chip x2 per player in supply\n}}\n\
+             group Twice = Card | Card\n\
              zones {{\n  deck hidden\n  hand per player owner\n  supply per player public\n}}\n\
              flow {{\n  shuffle deck\n  move top of deck to box\n  move first Chip in supply of Ann to box\n  \
              move top of deck to hand of Ann\n  Ben chooses n from 1..2\n  \
@@ -411,6 +412,8 @@ fn a_count_without_a_zone_leaves_out_the_box_in_real_and_sampled_worlds() {
         "count Chip of Ann == 1 and count Chip of Ben == 2",
         "count rock + count paper + count scissors == 5",
         "count Card in hand of Ann + count Card in deck == count Card",
+        // A group that names a type twice counts each piece once.
+        "count Twice == 5",
     ] {
         assert!(ann_wins_every_world(condition).iter().all(|&w| w), "{condition}");
     }

@@ -431,11 +431,14 @@ impl PieceTotals {
         match m.by {
             MatchBy::Any => row(&self.any, 0),
             MatchBy::Type(ty) => row(&self.by_type, i64::from(ty)),
-            MatchBy::Group(group) => def.groups[group as usize]
-                .types
-                .iter()
-                .map(|&ty| row(&self.by_type, i64::from(ty)))
-                .sum(),
+            MatchBy::Group(group) => {
+                // A type the group names twice still matches each piece once.
+                let types = &def.groups[group as usize].types;
+                (types.iter().enumerate())
+                    .filter(|&(at, ty)| !types[..at].contains(ty))
+                    .map(|(_, &ty)| row(&self.by_type, i64::from(ty)))
+                    .sum()
+            }
             MatchBy::TypeOnStack => row(&self.by_type, key),
             MatchBy::KindOnStack => row(&self.by_kind, key),
         }
