@@ -55,7 +55,7 @@ impl Span {
 /// One loaded source file.
 #[derive(Debug, Clone)]
 pub(crate) struct SourceFile {
-    /// The name shown in diagnostics, as the user gave it (e.g. `games/rps.rules`).
+    /// The name shown in diagnostics, as the user gave it (e.g. `games/duel.rules`).
     pub name: String,
     pub text: Arc<str>,
 }

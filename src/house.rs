@@ -1,7 +1,7 @@
 //! House rules: a TOML file that names a rules file and sets its options.
 //!
 //! ```toml
-//! rules = "../games/rps.rules"                      # relative to this file
+//! rules = "../games/duel.rules"                     # relative to this file
 //! name = "long night"                               # optional
 //!
 //! [options]

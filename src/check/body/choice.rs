@@ -156,7 +156,7 @@ impl Compiler {
             (choice_kind_of(&ty), ty)
         };
         if none.is_some() {
-            // `, or liar when bid > 0`: withheld while the condition is false.
+            // `, or pass when bid > 0`: withheld while the condition is false.
             let withheld = none_condition(domain).map(|cond| {
                 self.expect(cond, &Ty::Bool);
                 self.emit_jump(JumpKind::IfFalse, cond.span)

@@ -198,7 +198,7 @@ pub(super) fn split_domain(domain: &Domain) -> (&Domain, Option<&Expr>, Option<&
     }
 }
 
-/// The condition of a named no-choice (`, or liar when bid > 0`), if any.
+/// The condition of a named no-choice (`, or pass when bid > 0`), if any.
 pub(super) fn none_condition(domain: &Domain) -> Option<&Expr> {
     match domain {
         Domain::Where(inner, _) => none_condition(inner),
