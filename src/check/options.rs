@@ -205,6 +205,20 @@ pub struct OptionSetting {
 }
 
 impl OptionSetting {
+    /// The settings a transcript recorded (`name`, `value` pairs), with no
+    /// place in any source to point at.
+    pub fn recorded(options: &[(String, String)]) -> Vec<OptionSetting> {
+        options
+            .iter()
+            .map(|(name, value)| OptionSetting {
+                name: name.clone(),
+                value: value.clone(),
+                name_span: Default::default(),
+                value_span: Default::default(),
+            })
+            .collect()
+    }
+
     /// `name=value` settings as a person typed them, each after `prefix` on
     /// a line of its own (`--set ` on the command line, nothing in the
     /// studio's form). Their spans point into a pseudo-file named `source`

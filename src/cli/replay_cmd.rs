@@ -109,16 +109,7 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
             &sources,
         );
     }
-    let settings: Vec<OptionSetting> = recorded
-        .options
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: name.clone(),
-            value: value.clone(),
-            name_span: Span::default(),
-            value_span: Span::default(),
-        })
-        .collect();
+    let settings = OptionSetting::recorded(&recorded.options);
     let mut game = match crate::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
         Ok(game) => game,
         Err(failed) => {

@@ -479,16 +479,7 @@ fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value,
     };
     let rel = loaded.path.clone().unwrap_or_else(|| recorded.rules.clone());
     let path = files::resolve(&studio.config.root, &rel).map_err(|files::Refused(why)| why)?;
-    let settings: Vec<OptionSetting> = recorded
-        .options
-        .iter()
-        .map(|(name, value)| OptionSetting {
-            name: name.clone(),
-            value: value.clone(),
-            name_span: Default::default(),
-            value_span: Default::default(),
-        })
-        .collect();
+    let settings = OptionSetting::recorded(&recorded.options);
     let game = load(studio, &path, |_| Ok(settings))?;
     if game.def.name != recorded.game {
         return Err(format!(
