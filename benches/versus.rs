@@ -2,7 +2,7 @@
 //! one run (issue 15): random playouts per second and MCTS iterations per
 //! second, per game, with the ratios.
 //!
-//! `cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel]`
+//! `cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts]`
 //!
 //! - SECONDS: the budget of each measurement (default 1). MCTS measures
 //!   whole self-play games, so one can run over the budget.
@@ -12,6 +12,8 @@
 //! - `--reps N`: interleaved repetitions per measurement (default 3); the
 //!   table shows medians, and ratios of medians.
 //! - `--no-openspiel`: rpsdsl and the native baselines only.
+//! - `--only random` or `--only mcts`: one of the two measures (for a
+//!   profile of one of them).
 //!
 //! OpenSpiel runs in `benches/versus/openspiel_rates.py`, in a venv that
 //! `benches/versus/setup.sh` creates once in `target/versus-venv` (python3
@@ -134,13 +136,17 @@ struct Args {
     iterations: u32,
     reps: usize,
     openspiel: bool,
+    /// Run only this measure (`random` or `mcts`).
+    only: Option<String>,
     games: Vec<&'static Versus>,
 }
 
 fn usage(problem: &str) -> ! {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
     eprintln!("versus: {problem}");
-    eprintln!("usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel]");
+    eprintln!(
+        "usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts]"
+    );
     eprintln!("games: {}", names.join(" "));
     std::process::exit(2);
 }
@@ -151,6 +157,7 @@ fn parse_args() -> Args {
         iterations: 400,
         reps: 3,
         openspiel: true,
+        only: None,
         games: vec![],
     };
     let mut it = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -171,6 +178,10 @@ fn parse_args() -> Args {
             "--iterations" => args.iterations = value("--iterations") as u32,
             "--reps" => args.reps = value("--reps") as usize,
             "--no-openspiel" => args.openspiel = false,
+            "--only" => match inline.clone().or_else(|| it.next()).as_deref() {
+                Some(m @ ("random" | "mcts")) => args.only = Some(m.to_string()),
+                _ => usage("--only takes `random` or `mcts`"),
+            },
             "-h" | "--help" => usage("help"),
             _ if arg.parse::<f64>().is_ok_and(|s| s > 0.0) => args.seconds = arg.parse().unwrap(),
             _ => match GAMES.iter().find(|g| g.name == arg) {
@@ -552,7 +563,8 @@ fn main() {
 
     // Random playouts.
     let mut random_rows = vec![];
-    for (v, def, options) in &loaded {
+    let wants = |measure: &str| args.only.as_ref().is_none_or(|m| m == measure);
+    for (v, def, options) in loaded.iter().filter(|_| wants("random")) {
         eprint!("random playouts: {} ", v.name);
         let mut row = Row::new(v.name);
         for rep in 0..args.reps {
@@ -590,7 +602,7 @@ fn main() {
 
     // MCTS.
     let mut mcts_rows = vec![];
-    for (v, def, options) in loaded.iter().filter(|(v, _, _)| v.mcts) {
+    for (v, def, options) in loaded.iter().filter(|(v, _, _)| v.mcts && wants("mcts")) {
         eprint!("MCTS: {} ", v.name);
         let mut row = Row::new(v.name);
         for rep in 0..args.reps {

@@ -329,31 +329,31 @@ impl State {
         for var in &def.vars {
             if var.per_player {
                 for seat in 0..players {
-                    let value = self.call_sync(def, var.init, &[seat as i64], events)?;
+                    let value = self.call_sync::<1>(def, var.init, &[seat as i64], events)?;
                     self.vars[var.slot as usize + seat] = value[0];
                 }
             } else {
-                let value = self.call_sync(def, var.init, &[], events)?;
+                let value = self.call_sync::<1>(def, var.init, &[], events)?;
                 self.vars[var.slot as usize] = value[0];
             }
         }
         let box_zone = def.families[0].first;
         for (id, piece) in def.piece_ids().zip(&def.pieces) {
             let mut in_game = match piece.when {
-                Some(cond) => self.call_sync(def, cond, &[], events)?[0] != 0,
+                Some(cond) => self.call_sync::<1>(def, cond, &[], events)?[0] != 0,
                 None => true,
             };
             if let Some(counted) = piece.counted
                 && in_game
             {
-                let bounds = self.call_sync(def, counted.bounds, &[], events)?;
+                let bounds = self.call_sync::<3>(def, counted.bounds, &[], events)?;
                 in_game = (bounds[0]..=bounds[1]).contains(&piece.value) && i64::from(counted.copy) < bounds[2];
             }
             let zone = if in_game { piece.home } else { box_zone };
-            self.zones.push(zone, id);
             self.piece_zone[id as usize] = zone;
             self.known[id as usize] = def.piece_viewers(id, zone);
         }
+        self.zones = Zones::dealt(def.zones.len(), &self.piece_zone);
         self.enter(def, def.main, 0)?;
         self.run(def, events)
     }
@@ -628,11 +628,32 @@ impl State {
                     // Deduplicated in place: the kept offers move to the front.
                     let mut offers = std::mem::take(&mut self.offers[seat]);
                     let mut kept = 0;
+                    // Without a twin among them, two offers are the same
+                    // move only when they are the same value (a piece choice
+                    // is its piece and declared kind, nothing else): a
+                    // plain comparison then, as for cards that all differ.
+                    let twinned = |value: i64| {
+                        ChoiceValue::from_raw(value)
+                            .as_piece()
+                            .is_some_and(|c| def.twinned[self.face[c.piece as usize] as usize])
+                    };
+                    if !offers.iter().any(|&value| twinned(value)) {
+                        for at in 0..offers.len() {
+                            let value = offers[at];
+                            if !offers[..kept].contains(&value) {
+                                offers[kept] = value;
+                                kept += 1;
+                            }
+                        }
+                        offers.truncate(kept);
+                        self.offers[seat] = offers;
+                        continue;
+                    }
                     for at in 0..offers.len() {
                         let value = offers[at];
                         let this = ChoiceValue::from_raw(value).as_piece();
                         // A piece with no twin is alike no other piece.
-                        let twinned = this.is_some_and(|c| def.twinned[self.face[c.piece as usize] as usize]);
+                        let twinned = twinned(value);
                         let same = |k: i64| {
                             k == value
                                 || ChoiceValue::from_raw(k).as_piece().zip(this).is_some_and(|(a, b)| {
@@ -795,7 +816,7 @@ impl State {
             .iter()
             .map(|key| {
                 (0..def.players())
-                    .map(|seat| Ok(self.call_sync(def, key.proc, &[seat as i64], events)?[0]))
+                    .map(|seat| Ok(self.call_sync::<1>(def, key.proc, &[seat as i64], events)?[0]))
                     .collect::<Result<Vec<i64>, RuntimeError>>()
             })
             .collect();

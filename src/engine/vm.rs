@@ -56,21 +56,28 @@ impl State {
     }
 
     /// Runs a procedure that asks no one (triggers, scoring, start values)
-    /// to completion and returns its results.
-    pub(super) fn call_sync(
+    /// to completion and returns its first `N` results (zeros past the
+    /// ones it has). An array, not a vector: triggers run after every
+    /// action, and a search plays millions of those.
+    pub(super) fn call_sync<const N: usize>(
         &mut self,
         def: &Game,
         proc: ProcId,
         args: &[i64],
         events: &mut Vec<Event>,
-    ) -> Result<Vec<i64>, RuntimeError> {
+    ) -> Result<[i64; N], RuntimeError> {
         let depth = self.frames.len();
         self.stack.extend_from_slice(args);
         self.enter(def, proc, depth)?;
+        let mut results = [0; N];
         match self.exec(def, events, depth)? {
             Stop::Returned => {
                 let n = def.procs[proc as usize].returns as usize;
-                let results = self.stack.split_off(self.stack.len() - n);
+                let start = self.stack.len() - n;
+                for (to, &v) in results.iter_mut().zip(&self.stack[start..]) {
+                    *to = v;
+                }
+                self.stack.truncate(start);
                 Ok(results)
             }
             Stop::Suspended => {
@@ -84,7 +91,7 @@ impl State {
                 }
                 // The game ended inside (e.g. a trigger's `win`): unwind.
                 self.frames.truncate(depth);
-                Ok(vec![0; def.procs[proc as usize].returns as usize])
+                Ok(results)
             }
         }
     }
@@ -320,11 +327,11 @@ impl State {
     ) -> Result<Option<i64>, RuntimeError> {
         let term = &def.score_terms[term];
         if let Some(when) = term.when
-            && self.call_sync(def, when, &[], events)?[0] == 0
+            && self.call_sync::<1>(def, when, &[], events)?[0] == 0
         {
             return Ok(None);
         }
-        Ok(Some(self.call_sync(def, term.proc, &[seat as i64], events)?[0]))
+        Ok(Some(self.call_sync::<1>(def, term.proc, &[seat as i64], events)?[0]))
     }
 
     /// Adds the `anytime` actions each deciding seat may take now, as
@@ -336,7 +343,7 @@ impl State {
         }
         for &seat in who {
             for (i, action) in def.anytime.iter().enumerate() {
-                if self.call_sync(def, action.when, &[seat as i64], events)?[0] != 0 {
+                if self.call_sync::<1>(def, action.when, &[seat as i64], events)?[0] != 0 {
                     self.offers[seat as usize].push(ChoiceValue::anytime(i).raw());
                 }
             }
@@ -347,7 +354,7 @@ impl State {
     fn run_triggers(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         for (t, trigger) in def.triggers.iter().enumerate() {
             let before = events.len();
-            self.call_sync(def, trigger.proc, &[], events)?;
+            self.call_sync::<0>(def, trigger.proc, &[], events)?;
             // A trigger that changed something fired: say so before what it did.
             if events[before..].iter().any(|e| !matches!(e, Event::Hook { .. })) {
                 let trigger = id_from_index(t);
@@ -380,7 +387,7 @@ impl State {
         for (k, key) in def.rank_keys.iter().enumerate() {
             let mut values = vec![];
             for &seat in &candidates {
-                values.push(self.call_sync(def, key.proc, &[seat as i64], events)?[0]);
+                values.push(self.call_sync::<1>(def, key.proc, &[seat as i64], events)?[0]);
             }
             let best = if key.most {
                 values.iter().max()
@@ -1159,10 +1166,11 @@ impl State {
             }
             Op::Return => {
                 let frame = self.frames.pop().expect("frame");
+                // The results move down to where the frame's stack began.
                 let n = def.procs[frame.proc as usize].returns as usize;
-                let results = self.stack.split_off(self.stack.len() - n);
-                self.stack.truncate(frame.stack_base as usize);
-                self.stack.extend(results);
+                let (results, base) = (self.stack.len() - n, frame.stack_base as usize);
+                self.stack.copy_within(results.., base);
+                self.stack.truncate(base + n);
                 self.locals.truncate(frame.locals_base as usize);
                 return Ok(Flow::Reload);
             }
@@ -1299,14 +1307,16 @@ impl State {
             }
             Op::LongestRun { board, family, matcher } => {
                 let (key, owner) = self.pop_matcher(matcher);
-                let first = def.families[family as usize].first;
-                let board = &def.boards[board as usize];
-                // `longest_run` tests each space once.
-                let run = board.longest_run(|space| {
-                    self.zones[(first + space) as usize]
-                        .iter()
-                        .any(|&p| self.matches(def, matcher, p, key, owner))
-                });
+                let family = &def.families[family as usize];
+                let zones = family.first as usize..(family.first + family.len) as usize;
+                // The pieces on the board, not every space: a board is mostly empty.
+                let held = self
+                    .zones
+                    .of_zones(zones)
+                    .iter()
+                    .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                    .map(|&p| (self.piece_zone[p as usize] - family.first) as u16);
+                let run = def.boards[board as usize].longest_run_of(held);
                 self.stack.push(run);
             }
             Op::ActionValue { decision, entry } => {

@@ -54,6 +54,33 @@ impl Zones {
         (self.start[zone + 1] - self.start[zone]) as usize
     }
 
+    /// The pieces of the zones `first..end`, zone after zone: the zones of
+    /// a family lie next to each other in the buffer, so a board's pieces
+    /// are read in one slice.
+    #[inline(always)]
+    pub(crate) fn of_zones(&self, zones: std::ops::Range<usize>) -> &[PieceId] {
+        &self.pieces[self.start[zones.start] as usize..self.start[zones.end] as usize]
+    }
+
+    /// `zones` zones holding every piece, in number order, in the zone
+    /// `home[piece]`: what pushing them one by one gives, in one pass.
+    pub(crate) fn dealt(zones: usize, home: &[ZoneId]) -> Zones {
+        let mut start = vec![0u32; zones + 1];
+        for &zone in home {
+            start[zone as usize + 1] += 1;
+        }
+        for zone in 0..zones {
+            start[zone + 1] += start[zone];
+        }
+        let mut next = start.clone();
+        let mut pieces = vec![0; home.len()];
+        for (piece, &zone) in home.iter().enumerate() {
+            pieces[next[zone as usize] as usize] = crate::ir::id_from_index(piece);
+            next[zone as usize] += 1;
+        }
+        Zones { pieces, start }
+    }
+
     /// Puts `piece` on top of `zone`.
     pub(crate) fn push(&mut self, zone: ZoneId, piece: PieceId) {
         let zone = zone as usize;
@@ -128,6 +155,11 @@ mod tests {
             zones.push(zone, piece);
             plain[zone as usize].push(piece);
             zone_of.push(zone);
+        }
+        // Dealt at once, the pieces lie as pushed one by one.
+        let dealt = Zones::dealt(ZONES, &zone_of);
+        for (zone, pieces) in plain.iter().enumerate() {
+            assert_eq!(&dealt[zone], pieces.as_slice(), "zone {zone}");
         }
         // A fixed pseudo-random walk: every pair of zones, either way, and
         // a zone to itself.
