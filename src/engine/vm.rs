@@ -1315,7 +1315,7 @@ impl State {
                     .of_zones(zones)
                     .iter()
                     .filter(|&&p| self.matches(def, matcher, p, key, owner))
-                    .map(|&p| (self.piece_zone[p as usize] - family.first) as u16);
+                    .map(|&p| self.piece_zone[p as usize] - family.first);
                 let run = def.boards[board as usize].longest_run_of(held);
                 self.stack.push(run);
             }
