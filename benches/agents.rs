@@ -2,7 +2,10 @@
 //! where the time goes (sampling worlds, walking the tree, playouts and
 //! backing up their scores).
 //!
-//! `cargo bench --bench agents -- [ITERATIONS [GAME...]]`
+//! `cargo bench --bench agents -- [--reuse] [ITERATIONS [GAME...]]`
+//!
+//! With `--reuse` the searcher keeps its tree (`mcts:reuse=true`), and the
+//! line says how much of the budget the kept trees held.
 //!
 //! Win rates with confidence intervals come from the product itself:
 //! `rpsdsl simulate games/rps3.rules -n 200 --agents mcts:iterations=500,random`.
@@ -12,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rpsdsl::agents::{self, Agent, Mcts, SearchStats};
 use rpsdsl::check::{self, FsLoader};
-use rpsdsl::engine::State;
+use rpsdsl::engine::{Observation, State};
 use rpsdsl::session;
 
 const GAMES: &[&str] = &[
@@ -33,22 +36,25 @@ fn load(path: &str) -> rpsdsl::game::Game {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let reuse = args.iter().any(|a| a == "--reuse");
+    args.retain(|a| a != "--reuse");
     let iterations: u32 = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let games: Vec<&str> = if args.len() > 1 {
         args[1..].iter().map(String::as_str).collect()
     } else {
         GAMES.to_vec()
     };
-    println!("IS-MCTS ({iterations} iterations a decision) against random, release build, one thread");
+    let kept = if reuse { ", the tree kept" } else { "" };
+    println!("IS-MCTS ({iterations} iterations a decision{kept}) against random, release build, one thread");
     for game in games {
-        speed(game, iterations, Duration::from_secs(5));
+        speed(game, iterations, reuse, Duration::from_secs(5));
     }
 }
 
 /// Plays mcts (the first seat) against random until `budget` has passed, and
 /// reports iterations per second and the time split.
-fn speed(game: &str, iterations: u32, budget: Duration) {
+fn speed(game: &str, iterations: u32, reuse: bool, budget: Duration) {
     let def = load(game);
     let options = def.default_options();
     let started = Instant::now();
@@ -57,6 +63,7 @@ fn speed(game: &str, iterations: u32, budget: Duration) {
     while started.elapsed() < budget {
         let mut mcts = Mcts::new(0, seed);
         mcts.set_iterations(iterations);
+        mcts.set_reuse(reuse);
         let mut players: Vec<Box<dyn Agent>> = agents::from_spec("random", def.players(), seed).unwrap();
         let mut events = vec![];
         let mut state = State::start(&def, &options, seed, vec![], &mut events).unwrap();
@@ -75,6 +82,8 @@ fn speed(game: &str, iterations: u32, budget: Duration) {
                 })
                 .collect();
             events.clear();
+            let obs = Observation::new(&def, &state, 0);
+            mcts.before_step(&def, &obs, &choices);
             if state.apply(&def, &choices, &mut events).is_err() {
                 break;
             }
@@ -86,8 +95,17 @@ fn speed(game: &str, iterations: u32, budget: Duration) {
     }
     let secs = total.total.as_secs_f64().max(1e-9);
     let pct = |d: Duration| 100.0 * d.as_secs_f64() / secs;
+    let searches = total.iterations + total.reused;
+    let kept = if reuse {
+        format!(
+            "; kept trees held {:.0}% of the budget",
+            100.0 * total.reused as f64 / searches.max(1) as f64
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "{game}: {:.0} iterations/s ({} iterations in {games} games); sampling worlds {:.0}%, tree {:.0}%, playouts {:.0}%",
+        "{game}: {:.0} iterations/s ({} iterations in {games} games); sampling worlds {:.0}%, tree {:.0}%, playouts {:.0}%{kept}",
         total.iterations as f64 / secs,
         total.iterations,
         pct(total.determinize),

@@ -133,6 +133,7 @@ pub fn play_until(
             .decisions
             .extend(choices.iter().map(|c| decision_line(def, decision, c)));
         let before = events.len();
+        tell_choices(def, &state, &choices, agents);
         match state.apply(def, &choices, &mut events) {
             Ok(()) => tell_agents(def, &events[before..], agents),
             Err(EngineError::Runtime(d)) => return Err(fail(*d, record, events)),
@@ -245,6 +246,15 @@ pub fn agent_choice(
         seat,
         value: legal[index],
         reaction_ms,
+    }
+}
+
+/// Tells every agent the step about to be taken at `state`'s pending
+/// decision, `choices` being every answering seat's: call it just before
+/// `state.apply(choices)`.
+pub fn tell_choices(def: &Game, state: &State, choices: &[Choice], agents: &mut [Box<dyn Agent>]) {
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        agent.before_step(def, &Observation::new(def, state, seat as Seat), choices);
     }
 }
 

@@ -15,7 +15,7 @@ use rand::rngs::ChaCha8Rng;
 
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use super::{Agent, SEED_PARAM, build, seat_rng};
-use crate::engine::{Observation, Seen};
+use crate::engine::{Choice, Observation, Seen};
 use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
 
@@ -313,6 +313,10 @@ impl Agent for HumanLike {
 
     fn reaction_ms(&mut self, def: &GameDef, obs: &Observation<'_>, index: usize) -> u32 {
         self.fallback.reaction_ms(def, obs, index)
+    }
+
+    fn before_step(&mut self, def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
+        self.fallback.before_step(def, obs, choices);
     }
 
     fn observe(&mut self, def: &GameDef, seen: &Seen<'_>) {

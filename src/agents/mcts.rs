@@ -16,6 +16,10 @@
 //!   is drawn from the reaction model.
 //! - It runs on sampled copies, never on the game itself, and is
 //!   deterministic for a seed when its budget is in iterations.
+//! - With `reuse`, the tree outlives the decision: every step of the game
+//!   is keyed as the tree keys its children ([`StepKey`]), the kept root
+//!   follows it down, and the next search starts from the node the game
+//!   reached, whose visits count toward its budget.
 
 use std::time::{Duration, Instant};
 
@@ -25,7 +29,7 @@ use rand::rngs::ChaCha8Rng;
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
-use crate::engine::{Event, Observation, Pick, World, mix};
+use crate::engine::{Choice, Event, Observation, Pick, StepKey, World};
 use crate::game::Game;
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
@@ -65,6 +69,13 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             about: "decisions a random playout may take before it counts as a draw",
             domain: Domain::Whole(1, 1_000_000),
         },
+        ParamInfo {
+            name: "reuse",
+            default: "false",
+            about: "keep the part of the tree the game went into: the next search starts there, and \
+                    its visits count toward `iterations`",
+            domain: Domain::Bool,
+        },
         SEED_PARAM,
         REACTION_PARAMS[0],
         REACTION_PARAMS[1],
@@ -78,6 +89,9 @@ pub struct SearchStats {
     pub iterations: u32,
     /// Nodes in the tree when the search ended.
     pub nodes: u32,
+    /// Visits of the root kept from the search before (`reuse`): iterations
+    /// this search did not have to run.
+    pub reused: u32,
     /// Sampling worlds (including rebuilding their offers).
     pub determinize: Duration,
     /// Walking the tree: keys, selection, applying the tree's moves.
@@ -94,6 +108,7 @@ impl SearchStats {
     pub fn add(&mut self, other: &SearchStats) {
         self.iterations += other.iterations;
         self.nodes += other.nodes;
+        self.reused += other.reused;
         self.determinize += other.determinize;
         self.tree += other.tree;
         self.rollout += other.rollout;
@@ -116,6 +131,8 @@ struct Tree {
 struct Node {
     arms: Span,
     children: Span,
+    /// Iterations whose walk reached this node.
+    visits: u32,
 }
 
 /// A node's run in an arena: `len` items in use, room for `cap`.
@@ -163,6 +180,43 @@ impl Tree {
         &self.arms[self.nodes[node].arms.range()]
     }
 
+    /// Makes `root` the root, keeping only what lies below it; the rest of
+    /// the tree is dropped. The arenas are laid out afresh, node by node.
+    fn reroot(&mut self, root: usize) {
+        if root == 0 {
+            return;
+        }
+        let mut tree = Tree::default();
+        // The old number of each kept node, in the new order.
+        let mut old = vec![root as u32];
+        let mut at = 0;
+        while at < old.len() {
+            let node = self.nodes[old[at] as usize];
+            let arms = Span {
+                start: tree.arms.len() as u32,
+                len: node.arms.len,
+                cap: node.arms.len,
+            };
+            tree.arms.extend_from_slice(&self.arms[node.arms.range()]);
+            let children = Span {
+                start: tree.children.len() as u32,
+                len: node.children.len,
+                cap: node.children.len,
+            };
+            for &(observed, child) in &self.children[node.children.range()] {
+                tree.children.push((observed, old.len() as u32));
+                old.push(child);
+            }
+            tree.nodes.push(Node {
+                arms,
+                children,
+                visits: node.visits,
+            });
+            at += 1;
+        }
+        *self = tree;
+    }
+
     /// The child of `node` reached by the observation `observed`.
     fn child(&self, node: usize, observed: u64) -> Option<usize> {
         self.children[self.nodes[node].children.range()]
@@ -174,7 +228,11 @@ impl Tree {
     /// Adds a child to `node`, reached by `observed`.
     fn add_child(&mut self, node: usize, observed: u64) {
         let child = self.nodes.len() as u32;
-        self.nodes.push(Node::default());
+        // Reached by the iteration that adds it.
+        self.nodes.push(Node {
+            visits: 1,
+            ..Node::default()
+        });
         let span = &mut self.nodes[node].children;
         span.reserve(&mut self.children, 1, (0, 0));
         self.children[(span.start + span.len) as usize] = (observed, child);
@@ -246,8 +304,13 @@ struct Scratch {
     paid: Vec<f64>,
 }
 
-/// The observation of another seat's secret answer.
-const HIDDEN: u64 = 0x4849_4444_454E;
+/// A tree kept for the next decision (`reuse`): the node the game has
+/// reached in it, and the decisions taken in the game then.
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    node: u32,
+    at: u32,
+}
 
 /// The IS-MCTS agent (`mcts`; see the module documentation).
 pub struct Mcts {
@@ -257,6 +320,9 @@ pub struct Mcts {
     c: f64,
     mixed: bool,
     limit: u32,
+    reuse: bool,
+    /// With `reuse`, where the game is in the last search's tree.
+    kept: Option<Kept>,
     rng: ChaCha8Rng,
     reaction: Reaction,
     spec: AgentSpec,
@@ -278,6 +344,8 @@ impl Mcts {
             c: 0.7,
             mixed: true,
             limit: 10_000,
+            reuse: false,
+            kept: None,
             rng: seat_rng(seed ^ 0x4D43_5453, seat),
             reaction: Reaction::default(),
             spec: AgentSpec {
@@ -303,6 +371,7 @@ impl Mcts {
         m.c = p.f64("c")?.unwrap_or(m.c);
         m.mixed = p.bool("mixed")?.unwrap_or(m.mixed);
         m.limit = p.u64("rollout_limit")?.map_or(m.limit, |v| v as u32);
+        m.reuse = p.bool("reuse")?.unwrap_or(m.reuse);
         m.reaction = Reaction::from_params(p)?;
         m.spec.params = [
             "iterations",
@@ -310,6 +379,7 @@ impl Mcts {
             "c",
             "mixed",
             "rollout_limit",
+            "reuse",
             "reaction_floor",
             "reaction_mean",
         ]
@@ -323,6 +393,12 @@ impl Mcts {
     pub fn set_iterations(&mut self, iterations: u32) {
         self.iterations = Some(iterations.max(1));
         self.time = None;
+    }
+
+    /// Keeps the tree from decision to decision (the `reuse` parameter).
+    pub fn set_reuse(&mut self, reuse: bool) {
+        self.reuse = reuse;
+        self.kept = None;
     }
 
     /// Searches from the observation; returns, per legal choice of the seat,
@@ -343,14 +419,20 @@ impl Mcts {
             path,
             paid,
         } = &mut self.scratch;
-        tree.reset();
+        // The kept tree, if the game went on from its root as told.
+        match self.kept.take().filter(|k| self.reuse && k.at == obs.decisions_taken()) {
+            Some(kept) => tree.reroot(kept.node as usize),
+            None => tree.reset(),
+        }
+        stats.reused = tree.nodes[0].visits;
+        // With `reuse`, the root's visits count toward the budget, and at
+        // least one iteration adds what the moves offered now need.
+        let budget = self.iterations.map(|n| n.saturating_sub(stats.reused).max(1));
         let mut sampled_any = false;
         // Where the last iteration ended, and this one begins.
         let mut t0 = started;
         loop {
-            if self.iterations.is_some_and(|n| stats.iterations >= n)
-                || self.time.is_some_and(|t| started.elapsed() >= t)
-            {
+            if budget.is_some_and(|n| stats.iterations >= n) || self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
             let sampled = obs.sample_into(&mut self.rng, slot, keys);
@@ -371,6 +453,7 @@ impl Mcts {
             let mut ok = true;
             let mut expanded = false;
             while let Some((decision, answering)) = world.pending() {
+                tree.nodes[node].visits += 1;
                 who.clear();
                 who.extend_from_slice(answering);
                 let race = def.decisions[decision as usize].race;
@@ -390,7 +473,7 @@ impl Mcts {
                     let span = &mut tree.nodes[node].arms;
                     span.reserve(&mut tree.arms, keys.len() as u32, Arm::new(0, 0));
                 }
-                let mut observed = mix(0, decision as u64);
+                let mut observed = StepKey::new(decision);
                 picks.clear();
                 let mut begin = 0;
                 for (&seat, &end) in who.iter().zip(ends.iter()) {
@@ -404,17 +487,17 @@ impl Mcts {
                     });
                     path.push((node as u32, arm as u32));
                     let seen = world.sees_choice(def, seat, at);
-                    observed = mix(observed, if seen { keys[at] } else { HIDDEN });
+                    observed = observed.then(seen.then_some(keys[at]));
                 }
                 self.events.clear();
                 if world.apply(def, picks, &mut self.events).is_err() {
                     ok = false;
                     break;
                 }
-                match tree.child(node, observed) {
+                match tree.child(node, observed.0) {
                     Some(child) => node = child,
                     None => {
-                        tree.add_child(node, observed);
+                        tree.add_child(node, observed.0);
                         expanded = true;
                         break;
                     }
@@ -451,6 +534,12 @@ impl Mcts {
         }
         stats.nodes = tree.nodes.len() as u32;
         stats.total = started.elapsed();
+        if self.reuse {
+            self.kept = Some(Kept {
+                node: 0,
+                at: obs.decisions_taken(),
+            });
+        }
         self.last = stats;
         self.total.add(&stats);
         if !sampled_any {
@@ -572,5 +661,21 @@ impl Agent for Mcts {
 
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
         self.reaction.sample(&mut self.rng)
+    }
+
+    /// Follows the kept tree down the step, or lets it go when the step
+    /// leads nowhere it has been (or a step went untold).
+    fn before_step(&mut self, _def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
+        let Some(kept) = self.kept.take() else {
+            return;
+        };
+        let child = (kept.at == obs.decisions_taken())
+            .then(|| obs.step_key(choices))
+            .flatten()
+            .and_then(|step| self.scratch.tree.child(kept.node as usize, step.0));
+        self.kept = child.map(|node| Kept {
+            node: node as u32,
+            at: kept.at + 1,
+        });
     }
 }

@@ -24,7 +24,7 @@ pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
 pub use mcts::{Mcts, SearchStats};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 
-use crate::engine::{Observation, Seen};
+use crate::engine::{Choice, Observation, Seen};
 use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 use spec::Params;
@@ -47,6 +47,14 @@ pub trait Agent: Send {
     /// What this seat saw happen in the last step: the decisions it may see
     /// (others' secret answers hidden).
     fn observe(&mut self, _def: &GameDef, _seen: &Seen<'_>) {}
+
+    /// The step about to be taken: every answering seat's choice at the
+    /// pending decision of `obs`, this seat's observation of the game before
+    /// the step (the seat need not be answering). Told before the step is
+    /// applied, at every step, by every command that plays agents; a search
+    /// that keeps its tree follows the game down it (see
+    /// [`StepKey`](crate::engine::StepKey)).
+    fn before_step(&mut self, _def: &Game, _obs: &Observation<'_>, _choices: &[Choice]) {}
 }
 
 /// How long a player takes to answer in a race.

@@ -184,6 +184,7 @@ impl<W: Write> Table<'_, W> {
             self.decisions
                 .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
             let before = self.events.len();
+            session::tell_choices(def, &state, &choices, &mut self.agents);
             match state.apply(def, &choices, &mut self.events) {
                 Ok(()) => {
                     session::tell_agents(def, &self.events[before..], &mut self.agents);

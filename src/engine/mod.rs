@@ -21,7 +21,7 @@ mod zones;
 pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
-pub use observe::{Observation, Pick, Seen, SeenDecision, World, mix};
+pub use observe::{Observation, Pick, Seen, SeenDecision, StepKey, World, mix};
 pub use view::{PieceFace, View};
 use zones::Zones;
 

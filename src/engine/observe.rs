@@ -150,6 +150,31 @@ impl<'a> Observation<'a> {
         })
     }
 
+    /// Decisions taken in the game so far: a step applies one.
+    pub(crate) fn decisions_taken(&self) -> u32 {
+        self.state.decisions()
+    }
+
+    /// How this seat sees the step about to be taken at the pending
+    /// decision, `choices` being every answering seat's (see [`StepKey`]);
+    /// `None` when a seat's choice is missing or was not offered. The seat
+    /// need not be answering itself.
+    pub(crate) fn step_key(&self, choices: &[Choice]) -> Option<StepKey> {
+        let pending = self.state.pending()?;
+        let decision = pending.decision();
+        let secret = self.def.decisions[decision as usize].secret;
+        let mut key = StepKey::new(decision);
+        for &seat in pending.who() {
+            let choice = choices.iter().find(|c| c.seat == seat)?;
+            if !pending.legal(seat).contains(&choice.value) {
+                return None;
+            }
+            let seen = seat == self.seat || !secret || ChoiceValue::from_raw(choice.value).is_anytime();
+            key = key.then(seen.then(|| move_key(self.def, self.state, self.seat, decision, choice.value)));
+        }
+        Some(key)
+    }
+
     /// A world the seat cannot tell from the real game, dealt with `rng`, in
     /// which the seat has the choices it really has. `None` when no such deal
     /// was found (the rules make the seat's own choices depend on pieces it
@@ -364,6 +389,30 @@ pub fn mix(mut h: u64, v: u64) -> u64 {
     h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     h ^ (h >> 31)
+}
+
+/// How an observer keys one step of a game (every answering seat's choice
+/// at one decision), as a search's tree keys its children: start with
+/// [`StepKey::new`], then [`StepKey::then`] each answering seat's choice in
+/// the order the seats answer. The same step has the same key in the real
+/// game and in every world sampled from the observer's observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepKey(pub u64);
+
+impl StepKey {
+    /// What an observer sees of another seat's secret answer.
+    const HIDDEN: u64 = 0x4849_4444_454E;
+
+    /// A step at `decision`, before any answer.
+    pub fn new(decision: DecisionId) -> Self {
+        StepKey(mix(0, decision as u64))
+    }
+
+    /// Adds one seat's answer: the key of its choice, or `None` when the
+    /// observer does not see it.
+    pub fn then(self, key: Option<u64>) -> Self {
+        StepKey(mix(self.0, key.unwrap_or(Self::HIDDEN)))
+    }
 }
 
 /// `value` offered at `decision`, keyed as `observer` sees it.

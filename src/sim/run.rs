@@ -669,6 +669,7 @@ impl<'a> Game<'a> {
                 t.alike += u64::from(self.choices.iter().all(|c| c.value == first));
             }
             self.decision_points += 1;
+            session::tell_choices(def, &state, &self.choices, agents);
             let applied = state.apply(def, &self.choices, &mut self.events);
             session::tell_agents(def, &self.events, agents);
             self.count_events(report);

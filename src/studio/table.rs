@@ -390,6 +390,7 @@ impl Table {
             };
             let before = self.events.len();
             let prior = self.state.clone();
+            session::tell_choices(def, &self.state, &choices, &mut self.agents);
             match self.state.apply(def, &choices, &mut self.events) {
                 Ok(()) => {
                     session::tell_agents(def, &self.events[before..], &mut self.agents);

@@ -64,6 +64,7 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
             choices.push(choice);
         }
         events.clear();
+        session::tell_choices(def, &state, &choices, &mut agents);
         let applied = state.apply(def, &choices, &mut events);
         session::tell_agents(def, &events, &mut agents);
         if let Err(EngineError::Runtime(_) | EngineError::Illegal(_)) = applied {
