@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::game::Game;
 use crate::ir::{
-    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, Seat, ZoneId,
+    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, ProcId, Seat, ZoneId,
     id_from_value,
 };
 
@@ -338,15 +338,27 @@ impl State {
             }
         }
         let box_zone = def.families[0].first;
+        // Nothing changes while the pieces are placed, so a procedure that
+        // many pieces share (one piece entry's count, its condition) gives
+        // every one of them the same answer: each is asked once.
+        let mut asked: Vec<(ProcId, [i64; 3])> = vec![];
+        let mut ask = |state: &mut State, proc: ProcId, events: &mut Vec<Event>| {
+            if let Some(&(_, answer)) = asked.iter().find(|(p, _)| *p == proc) {
+                return Ok(answer);
+            }
+            let answer = state.call_sync::<3>(def, proc, &[], events)?;
+            asked.push((proc, answer));
+            Ok::<_, RuntimeError>(answer)
+        };
         for (id, piece) in def.piece_ids().zip(&def.pieces) {
             let mut in_game = match piece.when {
-                Some(cond) => self.call_sync::<1>(def, cond, &[], events)?[0] != 0,
+                Some(cond) => ask(self, cond, events)?[0] != 0,
                 None => true,
             };
             if let Some(counted) = piece.counted
                 && in_game
             {
-                let bounds = self.call_sync::<3>(def, counted.bounds, &[], events)?;
+                let bounds = ask(self, counted.bounds, events)?;
                 in_game = (bounds[0]..=bounds[1]).contains(&piece.value) && i64::from(counted.copy) < bounds[2];
             }
             let zone = if in_game { piece.home } else { box_zone };

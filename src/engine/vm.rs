@@ -1169,7 +1169,10 @@ impl State {
                 // The results move down to where the frame's stack began.
                 let n = def.procs[frame.proc as usize].returns as usize;
                 let (results, base) = (self.stack.len() - n, frame.stack_base as usize);
-                self.stack.copy_within(results.., base);
+                // Mostly one result, or none: not worth a call to memmove.
+                for i in 0..n {
+                    self.stack[base + i] = self.stack[results + i];
+                }
                 self.stack.truncate(base + n);
                 self.locals.truncate(frame.locals_base as usize);
                 return Ok(Flow::Reload);
