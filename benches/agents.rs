@@ -64,6 +64,7 @@ fn speed(game: &str, iterations: u32, reuse: bool, budget: Duration) {
         let mut mcts = Mcts::new(0, seed);
         mcts.set_iterations(iterations);
         mcts.set_reuse(reuse);
+        mcts.set_timing(true);
         let mut players: Vec<Box<dyn Agent>> = agents::from_spec("random", def.players(), seed).unwrap();
         let mut events = vec![];
         let mut state = State::start(&def, &options, seed, vec![], &mut events).unwrap();

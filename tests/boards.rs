@@ -248,3 +248,28 @@ fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
     assert_eq!(error.code.as_str(), "no-such-space");
     assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
 }
+
+#[test]
+fn the_zone_of_a_space_off_the_board_is_an_error_at_that_zone() {
+    // `cell of there`, kept for the loop over its pieces, is one fused
+    // instruction in the interpreter: the error still points at the zone.
+    let text = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+pieces { Token x1 per player in supply }
+zones { supply per player public }
+flow {
+  let there = g[1, 1] + north
+  A chooses t from Token in cell of there
+}
+";
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code.as_str(), "no-such-space");
+    let span = error.labels[0].span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+}

@@ -92,7 +92,9 @@ pub struct SearchStats {
     /// Visits of the root kept from the search before (`reuse`): iterations
     /// this search did not have to run.
     pub reused: u32,
-    /// Sampling worlds (including rebuilding their offers).
+    /// Sampling worlds (including rebuilding their offers). This and the
+    /// next two are measured only when asked for ([`Mcts::set_timing`]):
+    /// the clock costs a few percent of a small game's search.
     pub determinize: Duration,
     /// Walking the tree: keys, selection, applying the tree's moves.
     pub tree: Duration,
@@ -304,6 +306,26 @@ struct Scratch {
     paid: Vec<f64>,
 }
 
+/// Laps of one search's clock, when its time split is measured (else
+/// every lap is zero and the clock is never read).
+struct Laps {
+    on: bool,
+    last: Instant,
+}
+
+impl Laps {
+    /// The time since the last lap.
+    fn lap(&mut self) -> Duration {
+        if !self.on {
+            return Duration::ZERO;
+        }
+        let now = Instant::now();
+        let lap = now - self.last;
+        self.last = now;
+        lap
+    }
+}
+
 /// A tree kept for the next decision (`reuse`): the node the game has
 /// reached in it, and the decisions taken in the game then.
 #[derive(Clone, Copy, Debug)]
@@ -321,6 +343,8 @@ pub struct Mcts {
     mixed: bool,
     limit: u32,
     reuse: bool,
+    /// Measure where each search's time goes (see [`SearchStats`]).
+    timing: bool,
     /// With `reuse`, where the game is in the last search's tree.
     kept: Option<Kept>,
     rng: ChaCha8Rng,
@@ -345,6 +369,7 @@ impl Mcts {
             mixed: true,
             limit: 10_000,
             reuse: false,
+            timing: false,
             kept: None,
             rng: seat_rng(seed ^ 0x4D43_5453, seat),
             reaction: Reaction::default(),
@@ -395,6 +420,11 @@ impl Mcts {
         self.time = None;
     }
 
+    /// Measures where each search's time goes: sampling, tree, playouts.
+    pub fn set_timing(&mut self, timing: bool) {
+        self.timing = timing;
+    }
+
     /// Keeps the tree from decision to decision (the `reuse` parameter).
     pub fn set_reuse(&mut self, reuse: bool) {
         self.reuse = reuse;
@@ -430,20 +460,21 @@ impl Mcts {
         let budget = self.iterations.map(|n| n.saturating_sub(stats.reused).max(1));
         let mut sampled_any = false;
         // Where the last iteration ended, and this one begins.
-        let mut t0 = started;
+        let mut laps = Laps {
+            on: self.timing,
+            last: started,
+        };
         loop {
             if budget.is_some_and(|n| stats.iterations >= n) || self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
             let sampled = obs.sample_into(&mut self.rng, slot, keys);
-            let t1 = Instant::now();
-            stats.determinize += t1 - t0;
+            stats.determinize += laps.lap();
             stats.iterations += 1;
             let Some(world) = slot.as_mut().filter(|_| sampled) else {
                 if !sampled_any && stats.iterations > 20 {
                     return None;
                 }
-                t0 = t1;
                 continue;
             };
             sampled_any = true;
@@ -503,8 +534,7 @@ impl Mcts {
                     }
                 }
             }
-            let t2 = Instant::now();
-            stats.tree += t2 - t1;
+            stats.tree += laps.lap();
             // Playout.
             if ok && expanded {
                 ok = rollout(
@@ -529,8 +559,7 @@ impl Mcts {
                 arm.visits += 1;
                 arm.reward += paid[arm.seat as usize];
             }
-            t0 = Instant::now();
-            stats.rollout += t0 - t2;
+            stats.rollout += laps.lap();
         }
         stats.nodes = tree.nodes.len() as u32;
         stats.total = started.elapsed();

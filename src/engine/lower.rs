@@ -139,6 +139,9 @@ pub(crate) enum Ins {
     LocalZoneSize { slot: u16, family: u16 },
     /// `ZoneOf(family) Size`
     ZoneSize(u16),
+    /// `Load(slot) ZoneOf(family) Store(to)`: "the zone of this space", kept
+    /// for a loop over its pieces.
+    ZoneOfLocal { slot: u16, family: u16, to: u16 },
     /// `Load(slot) ZoneOf(family) Size Push(value) <cmp> JumpIf..(target)`:
     /// "if size of the zone of this space == 0".
     LocalZoneSizeJump {
@@ -344,7 +347,8 @@ impl Ins {
             | Ins::LocalZoneSize { .. }
             | Ins::LoadLoadArith { .. }
             | Ins::ArithConstStore { .. }
-            | Ins::SpaceOfLocal { .. } => 3,
+            | Ins::SpaceOfLocal { .. }
+            | Ins::ZoneOfLocal { .. } => 3,
             Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } | Ins::StepLocal { .. } => 4,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
             Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } => 8,
@@ -827,6 +831,7 @@ fn fuse(run: &[Op]) -> Option<Ins> {
             to,
         },
         [Op::Load(slot), Op::ZoneOf(family), Op::Size] => Ins::LocalZoneSize { slot, family },
+        [Op::Load(slot), Op::ZoneOf(family), Op::Store(to)] => Ins::ZoneOfLocal { slot, family, to },
         [Op::Load(a), Op::Load(b), arith] => Ins::LoadLoadArith {
             a,
             b,
@@ -1042,6 +1047,14 @@ mod tests {
                 arith: Arith::Rem,
                 value: 8,
                 slot: 8
+            })
+        );
+        assert_eq!(
+            fuse(&[Op::Load(10), Op::ZoneOf(1), Op::Store(15)]),
+            Some(Ins::ZoneOfLocal {
+                slot: 10,
+                family: 1,
+                to: 15
             })
         );
         // `Load Load` then a comparison is left to the shorter runs.

@@ -8,8 +8,8 @@ use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
 use crate::ir::grid::NO_SPACE;
 use crate::ir::{
-    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceFilter, PieceId, ProcId, Seat,
-    ZoneId, id_from_index, id_from_value,
+    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MAX_PLAYERS, MatchBy, Matcher, Op, PieceFilter, PieceId,
+    ProcId, Seat, ZoneId, id_from_index, id_from_value,
 };
 
 /// What [`State::step`] leaves [`State::exec`] to do.
@@ -383,12 +383,19 @@ impl State {
                 });
             }
         }
-        let mut candidates: Vec<Seat> = (0..players as Seat).collect();
+        // Seats still level, in seat order, and their values for the key
+        // being compared: a search ends every playout here, so on the stack.
+        let mut candidates = [0 as Seat; MAX_PLAYERS];
+        let mut values = [0i64; MAX_PLAYERS];
+        let mut level = players.min(MAX_PLAYERS);
+        for (seat, c) in candidates.iter_mut().enumerate().take(level) {
+            *c = seat as Seat;
+        }
         for (k, key) in def.rank_keys.iter().enumerate() {
-            let mut values = vec![];
-            for &seat in &candidates {
-                values.push(self.call_sync::<1>(def, key.proc, &[seat as i64], events)?[0]);
+            for i in 0..level {
+                values[i] = self.call_sync::<1>(def, key.proc, &[candidates[i] as i64], events)?[0];
             }
+            let values = &values[..level];
             let best = if key.most {
                 values.iter().max()
             } else {
@@ -396,13 +403,15 @@ impl State {
             }
             .copied()
             .unwrap_or(0);
-            candidates = candidates
-                .iter()
-                .zip(&values)
-                .filter(|(_, v)| **v == best)
-                .map(|(s, _)| *s)
-                .collect();
-            if candidates.len() == 1 {
+            let mut kept = 0;
+            for i in 0..level {
+                if values[i] == best {
+                    candidates[kept] = candidates[i];
+                    kept += 1;
+                }
+            }
+            level = kept;
+            if level == 1 {
                 self.end_game(Some(candidates[0]), EndReason::Rank(id_from_index(k)), events);
                 return Ok(());
             }
@@ -964,6 +973,18 @@ impl State {
                         let index = self.locals[locals_base + slot as usize];
                         match self.zone_size(def, family, index) {
                             Some(size) => self.stack.push(size),
+                            None => {
+                                // Point at the `ZoneOf`, the second op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                                return Err(self.off_board(def));
+                            }
+                        }
+                        pc += 2;
+                    }
+                    Ins::ZoneOfLocal { slot, family, to } => {
+                        let index = self.locals[locals_base + slot as usize];
+                        match self.zone_of(def, family, index) {
+                            Some(zone) => self.locals[locals_base + to as usize] = zone as i64,
                             None => {
                                 // Point at the `ZoneOf`, the second op of the run.
                                 self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
