@@ -459,7 +459,7 @@ impl Mcts {
         // least one iteration adds what the moves offered now need.
         let budget = self.iterations.map(|n| n.saturating_sub(stats.reused).max(1));
         let mut sampled_any = false;
-        // Where the last iteration ended, and this one begins.
+        // Where the last phase of an iteration ended (when timing).
         let mut laps = Laps {
             on: self.timing,
             last: started,
