@@ -298,6 +298,26 @@ pub(crate) enum Ins {
         exit_after: u16,
         head: u32,
     },
+    /// [`Ins::JumpNext`] of a loop whose body opens with a
+    /// [`Ins::LocalZoneSizeJump`] back to this jump, a `where` on the size of
+    /// a zone ("cell where size of mark of cell == 0"): the rounds whose test
+    /// sends them back go by inside this one instruction. The test's fields
+    /// are read from the program at `head + 1`.
+    JumpNextTested {
+        value: u16,
+        last: u16,
+        exit: u32,
+        head: u32,
+    },
+    /// [`Ins::JumpNextNeighbour`], tested the same way ("there in adjacent
+    /// of here where size of spot of there == 0").
+    JumpNextNeighbourTested {
+        board: u16,
+        from: u16,
+        value: u16,
+        exit_after: u16,
+        head: u32,
+    },
 }
 
 // Instructions are copied out of the program one by one, like ops.
@@ -307,7 +327,11 @@ const _: () = assert!(std::mem::size_of::<Ins>() == 16);
 impl Ins {
     pub(crate) fn len(self) -> usize {
         match self {
-            Ins::JumpNext { .. } | Ins::JumpNextNeighbour { .. } | Ins::JumpLocalCmp { .. } => 1,
+            Ins::JumpNext { .. }
+            | Ins::JumpNextNeighbour { .. }
+            | Ins::JumpNextTested { .. }
+            | Ins::JumpNextNeighbourTested { .. }
+            | Ins::JumpLocalCmp { .. } => 1,
             Ins::OfferAction { len, .. } => len as usize,
             Ins::Op(_)
             | Ins::Push(_)
@@ -679,7 +703,9 @@ fn offer_run(def: &GameDef, code: &[Op]) -> Option<(Offer, usize)> {
 }
 
 /// The op at `pc` itself, or, for a loop's jump back to its step or its
-/// test, the jump and the step or test in one instruction.
+/// test, the jump and the step or test in one instruction (and, for a
+/// step whose body first tests the size of a zone and comes back here when
+/// the test fails, that test too).
 fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
     let op = code[pc];
     let Op::Jump(head) = op else {
@@ -707,7 +733,17 @@ fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
             back,
         };
     }
+    let tested = matches!(
+        program.get(head as usize + 1),
+        Some(&Ins::LocalZoneSizeJump { target, .. }) if target as usize == pc
+    );
     match code[head as usize] {
+        Op::Next { value, last, exit } if tested => Ins::JumpNextTested {
+            value,
+            last,
+            exit,
+            head,
+        },
         Op::Next { value, last, exit } => Ins::JumpNext {
             value,
             last,
@@ -720,6 +756,13 @@ fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
             value,
             exit,
         } => match exit.checked_sub(head).and_then(|after| u16::try_from(after).ok()) {
+            Some(exit_after) if tested => Ins::JumpNextNeighbourTested {
+                board,
+                from,
+                value,
+                exit_after,
+                head,
+            },
             Some(exit_after) => Ins::JumpNextNeighbour {
                 board,
                 from,
@@ -973,6 +1016,47 @@ mod tests {
         );
         // A jump forward stays a jump.
         assert_eq!(thread_back_jump(&code, &program, 2), Ins::Op(Op::Jump(3)));
+    }
+
+    #[test]
+    fn a_loops_jump_back_takes_its_zone_test_along() {
+        // for cell in 0..8 where size of mark of cell == 0 { offer cell }
+        let code = [
+            Op::Next {
+                value: 0,
+                last: 1,
+                exit: 10,
+            },
+            Op::Load(0),
+            Op::ZoneOf(1),
+            Op::Size,
+            Op::Push(0),
+            Op::Eq,
+            Op::JumpIfFalse(9),
+            Op::Load(0),
+            Op::Pop,
+            Op::Jump(0),
+            Op::Return,
+        ];
+        let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+        program[1] = fuse(&code[1..7]).expect("the test fuses");
+        assert_eq!(
+            thread_back_jump(&code, &program, 9),
+            Ins::JumpNextTested {
+                value: 0,
+                last: 1,
+                exit: 10,
+                head: 0
+            }
+        );
+        // A test that leaves the loop elsewhere is left to itself.
+        let mut elsewhere = code;
+        elsewhere[6] = Op::JumpIfFalse(10);
+        program[1] = fuse(&elsewhere[1..7]).expect("the test fuses");
+        assert!(matches!(
+            thread_back_jump(&elsewhere, &program, 9),
+            Ins::JumpNext { .. }
+        ));
     }
 
     #[test]

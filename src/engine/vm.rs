@@ -535,6 +535,25 @@ impl State {
         }
     }
 
+    /// Whether the [`Ins::LocalZoneSizeJump`] `test` jumps (its test sends
+    /// a loop's round back), `None` when its space is off the board.
+    #[inline(always)]
+    fn zone_test_fails(&self, def: &GameDef, test: Ins, locals_base: usize) -> Option<bool> {
+        let Ins::LocalZoneSizeJump {
+            slot,
+            family,
+            cmp,
+            when,
+            value,
+            ..
+        } = test
+        else {
+            unreachable!("a tested loop opens with its test (see `thread_back_jump`)")
+        };
+        let size = self.zone_size(def, family, self.locals[locals_base + slot as usize])?;
+        Some(cmp.holds(size, i64::from(value)) == when)
+    }
+
     /// The zone `index` of a family, or `None` when there is no such zone
     /// (only a space off the board, a step past the edge, gets there).
     /// The pieces matching `matcher` in every slot of `board`.
@@ -720,6 +739,53 @@ impl State {
                             None => {
                                 self.frames.last_mut().expect("frame").pc = head + 1;
                                 return Err(self.off_board(def));
+                            }
+                        };
+                    }
+                    Ins::JumpNextTested {
+                        value,
+                        last,
+                        exit,
+                        head,
+                    } => {
+                        let head = head as usize;
+                        pc = loop {
+                            self.count_round(def, pc)?;
+                            let v = &mut self.locals[locals_base + value as usize];
+                            *v += 1;
+                            if *v > self.locals[locals_base + last as usize] {
+                                break exit as usize;
+                            }
+                            match self.zone_test_fails(def, program[head + 1], locals_base) {
+                                Some(true) => continue,
+                                Some(false) => break head + 1 + 6,
+                                // Off the board: the test says so itself.
+                                None => break head + 1,
+                            }
+                        };
+                    }
+                    Ins::JumpNextNeighbourTested {
+                        board,
+                        from,
+                        value,
+                        exit_after,
+                        head,
+                    } => {
+                        let head = head as usize;
+                        pc = loop {
+                            self.count_round(def, pc)?;
+                            match self.next_neighbour(def, locals_base, board, from, value) {
+                                Some(true) => {}
+                                Some(false) => break head + exit_after as usize,
+                                None => {
+                                    self.frames.last_mut().expect("frame").pc = head as u32 + 1;
+                                    return Err(self.off_board(def));
+                                }
+                            }
+                            match self.zone_test_fails(def, program[head + 1], locals_base) {
+                                Some(true) => continue,
+                                Some(false) => break head + 1 + 6,
+                                None => break head + 1,
                             }
                         };
                     }
