@@ -535,10 +535,13 @@ impl State {
         }
     }
 
-    /// Whether the [`Ins::LocalZoneSizeJump`] `test` jumps (its test sends
-    /// a loop's round back), `None` when its space is off the board.
+    /// After a tested loop's step (see [`Ins::JumpNextTested`]): where
+    /// the round goes on, or `None` when its test at `head + 1` sends it
+    /// back for the next step. Past the test when it passes; the test itself
+    /// when its space is off the board, for the test to say so.
     #[inline(always)]
-    fn zone_test_fails(&self, def: &GameDef, test: Ins, locals_base: usize) -> Option<bool> {
+    fn after_zone_test(&self, def: &GameDef, program: &[Ins], head: usize, locals_base: usize) -> Option<usize> {
+        let test = head + 1;
         let Ins::LocalZoneSizeJump {
             slot,
             family,
@@ -546,12 +549,14 @@ impl State {
             when,
             value,
             ..
-        } = test
+        } = program[test]
         else {
             unreachable!("a tested loop opens with its test (see `thread_back_jump`)")
         };
-        let size = self.zone_size(def, family, self.locals[locals_base + slot as usize])?;
-        Some(cmp.holds(size, i64::from(value)) == when)
+        let Some(size) = self.zone_size(def, family, self.locals[locals_base + slot as usize]) else {
+            return Some(test);
+        };
+        (cmp.holds(size, i64::from(value)) != when).then_some(test + program[test].len())
     }
 
     /// The zone `index` of a family, or `None` when there is no such zone
@@ -756,11 +761,8 @@ impl State {
                             if *v > self.locals[locals_base + last as usize] {
                                 break exit as usize;
                             }
-                            match self.zone_test_fails(def, program[head + 1], locals_base) {
-                                Some(true) => continue,
-                                Some(false) => break head + 1 + 6,
-                                // Off the board: the test says so itself.
-                                None => break head + 1,
+                            if let Some(next) = self.after_zone_test(def, program, head, locals_base) {
+                                break next;
                             }
                         };
                     }
@@ -782,10 +784,8 @@ impl State {
                                     return Err(self.off_board(def));
                                 }
                             }
-                            match self.zone_test_fails(def, program[head + 1], locals_base) {
-                                Some(true) => continue,
-                                Some(false) => break head + 1 + 6,
-                                None => break head + 1,
+                            if let Some(next) = self.after_zone_test(def, program, head, locals_base) {
+                                break next;
                             }
                         };
                     }
