@@ -535,6 +535,26 @@ impl State {
         }
     }
 
+    /// A loop's jump back to its [`Op::NextNeighbour`] at `head`: the next
+    /// space, or false when none is left; an error pointing at the loop
+    /// when the space it goes round is off the board.
+    #[inline(always)]
+    fn step_neighbour(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+        head: u32,
+    ) -> Result<bool, RuntimeError> {
+        self.next_neighbour(def, locals_base, board, from, value)
+            .ok_or_else(|| {
+                self.frames.last_mut().expect("frame").pc = head + 1;
+                self.off_board(def)
+            })
+    }
+
     /// After a tested loop's step (see [`Ins::JumpNextTested`]): where
     /// the round goes on, or `None` when its test at `head + 1` sends it
     /// back for the next step. Past the test when it passes; the test itself
@@ -738,13 +758,9 @@ impl State {
                         head,
                     } => {
                         self.count_round(def, pc)?;
-                        pc = match self.next_neighbour(def, locals_base, board, from, value) {
-                            Some(true) => head as usize + 1,
-                            Some(false) => head as usize + exit_after as usize,
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = head + 1;
-                                return Err(self.off_board(def));
-                            }
+                        pc = match self.step_neighbour(def, locals_base, board, from, value, head)? {
+                            true => head as usize + 1,
+                            false => head as usize + exit_after as usize,
                         };
                     }
                     Ins::JumpNextTested {
@@ -776,13 +792,8 @@ impl State {
                         let head = head as usize;
                         pc = loop {
                             self.count_round(def, pc)?;
-                            match self.next_neighbour(def, locals_base, board, from, value) {
-                                Some(true) => {}
-                                Some(false) => break head + exit_after as usize,
-                                None => {
-                                    self.frames.last_mut().expect("frame").pc = head as u32 + 1;
-                                    return Err(self.off_board(def));
-                                }
+                            if !self.step_neighbour(def, locals_base, board, from, value, head as u32)? {
+                                break head + exit_after as usize;
                             }
                             if let Some(next) = self.after_zone_test(def, program, head, locals_base) {
                                 break next;
