@@ -102,10 +102,15 @@ impl Arith {
 /// or a fused run of them. The comment gives the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ins {
-    /// The op itself.
-    Op(Op),
+    /// An op the inner loop hands to `State::step`: the op at the same
+    /// place in the checker's program. It carries nothing, so the
+    /// instruction's tag is a plain byte, not shared with the op's.
+    Slow,
     /// `Load(a) Load(b)`
     LoadLoad(u16, u16),
+    /// `Load(seat) Load(value) ChoiceAdd`: a plain value offered, such as a
+    /// space or a card.
+    OfferLocal { seat: u16, value: u16 },
     /// `Load(slot) Push(value)`
     LoadConst { slot: u16, value: i32 },
     /// `Store(store) Load(load)`
@@ -162,8 +167,26 @@ pub(crate) enum Ins {
         value: i16,
         target: u32,
     },
-    // The ops the inner loop runs most, each an instruction of its own: an
-    // `Ins::Op` is dispatched twice, on the instruction, then on the op.
+    // The ops the inner loop runs itself, each an instruction of its own,
+    // so that one dispatch on the instruction finds them.
+    /// [`Op::Pop`]
+    Pop,
+    /// [`Op::Dup`]
+    Dup,
+    /// [`Op::LoadVarAt`]
+    LoadVarAt(u16),
+    /// [`Op::LoadOption`]
+    LoadOption(u16),
+    /// [`Op::Add`] to [`Op::Rem`]
+    Arith(Arith),
+    /// [`Op::Eq`] to [`Op::Ge`]
+    Cmp(Cmp),
+    /// [`Op::Not`]
+    Not,
+    /// [`Op::Neg`]
+    Neg,
+    /// [`Op::TypeAt`]
+    TypeAt(u16),
     /// [`Op::Push`]
     Push(i64),
     /// [`Op::Load`]
@@ -318,6 +341,26 @@ pub(crate) enum Ins {
         exit_after: u16,
         head: u32,
     },
+    /// A loop's `Jump(head)` back to its `NextPiece { .. }` (`back` ops
+    /// before the jump), likewise: "card in hand of player".
+    JumpNextPiece {
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        back: u16,
+        exit: u32,
+    },
+    /// A loop's `Jump(head)` back to its `NextOnBoard { .. }` (`back` ops
+    /// before the jump), likewise: "pawn in Pawn of mover on field".
+    JumpNextOnBoard {
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+        back: u16,
+        exit: u32,
+    },
 }
 
 // Instructions are copied out of the program one by one, like ops.
@@ -331,9 +374,20 @@ impl Ins {
             | Ins::JumpNextNeighbour { .. }
             | Ins::JumpNextTested { .. }
             | Ins::JumpNextNeighbourTested { .. }
+            | Ins::JumpNextPiece { .. }
+            | Ins::JumpNextOnBoard { .. }
             | Ins::JumpLocalCmp { .. } => 1,
             Ins::OfferAction { len, .. } => len as usize,
-            Ins::Op(_)
+            Ins::Slow
+            | Ins::Pop
+            | Ins::Dup
+            | Ins::LoadVarAt(_)
+            | Ins::LoadOption(_)
+            | Ins::Arith(_)
+            | Ins::Cmp(_)
+            | Ins::Not
+            | Ins::Neg
+            | Ins::TypeAt(_)
             | Ins::Push(_)
             | Ins::Load(_)
             | Ins::Store(_)
@@ -370,6 +424,7 @@ impl Ins {
             Ins::CmpConstJump { .. }
             | Ins::LocalZoneSize { .. }
             | Ins::LoadLoadArith { .. }
+            | Ins::OfferLocal { .. }
             | Ins::ArithConstStore { .. }
             | Ins::SpaceOfLocal { .. }
             | Ins::ZoneOfLocal { .. } => 3,
@@ -561,7 +616,7 @@ impl Steps {
 pub(crate) fn lower(def: &GameDef) -> Program {
     let code = &def.code;
     let landed = landing_sites(def);
-    let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+    let mut program: Vec<Ins> = vec![Ins::Slow; code.len()];
     let mut offers: Vec<Offer> = vec![];
     let mut pc = 0;
     while pc < code.len() {
@@ -589,10 +644,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
                 pc += ins.len();
             }
             None => {
-                program[pc] = match thread_back_jump(code, &program, pc) {
-                    Ins::Op(op) => single(op),
-                    ins => ins,
-                };
+                program[pc] = thread_back_jump(code, &program, pc).unwrap_or_else(|| single(code[pc]));
                 pc += 1;
             }
         }
@@ -607,7 +659,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
 }
 
 /// The instruction for one op alone: its own, for the ops the inner loop
-/// runs most, else [`Ins::Op`].
+/// runs itself, else [`Ins::Slow`].
 fn single(op: Op) -> Ins {
     match op {
         Op::Push(v) => Ins::Push(v),
@@ -669,7 +721,18 @@ fn single(op: Op) -> Ins {
         Op::Opponent | Op::NextSeat => Ins::NextSeat,
         Op::Count(matcher) => Ins::Count(matcher),
         Op::CountOnBoard { board, matcher } => Ins::CountOnBoard { board, matcher },
-        op => Ins::Op(op),
+        Op::Pop => Ins::Pop,
+        Op::Dup => Ins::Dup,
+        Op::LoadVarAt(base) => Ins::LoadVarAt(base),
+        Op::LoadOption(i) => Ins::LoadOption(i),
+        Op::Not => Ins::Not,
+        Op::Neg => Ins::Neg,
+        Op::TypeAt(group) => Ins::TypeAt(group),
+        op => match (Arith::of(op), Cmp::of(op)) {
+            (Some(arith), _) => Ins::Arith(arith),
+            (_, Some(cmp)) => Ins::Cmp(cmp),
+            _ => Ins::Slow,
+        },
     }
 }
 
@@ -702,17 +765,16 @@ fn offer_run(def: &GameDef, code: &[Op]) -> Option<(Offer, usize)> {
     Some((offer, loads + 2))
 }
 
-/// The op at `pc` itself, or, for a loop's jump back to its step or its
-/// test, the jump and the step or test in one instruction (and, for a
-/// step whose body first tests the size of a zone and comes back here when
-/// the test fails, that test too).
-fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
-    let op = code[pc];
-    let Op::Jump(head) = op else {
-        return Ins::Op(op);
+/// For a loop's jump back to its step or its test, the jump and the step
+/// or test in one instruction (and, for a step whose body first tests the
+/// size of a zone and comes back here when the test fails, that test too);
+/// `None` for any other op.
+fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Option<Ins> {
+    let Op::Jump(head) = code[pc] else {
+        return None;
     };
     if head as usize > pc {
-        return Ins::Op(op);
+        return None;
     }
     if let Ins::LocalCmpConstJump {
         slot,
@@ -724,20 +786,20 @@ fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
         && let Ok(value) = i16::try_from(value)
         && let Ok(back) = u16::try_from(pc - head as usize)
     {
-        return Ins::JumpLocalCmp {
+        return Some(Ins::JumpLocalCmp {
             slot,
             cmp,
             when,
             value,
             target,
             back,
-        };
+        });
     }
     let tested = matches!(
         program.get(head as usize + 1),
         Some(&Ins::LocalZoneSizeJump { target, .. }) if target as usize == pc
     );
-    match code[head as usize] {
+    Some(match code[head as usize] {
         Op::Next { value, last, exit } if tested => Ins::JumpNextTested {
             value,
             last,
@@ -770,10 +832,38 @@ fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Ins {
                 exit_after,
                 head,
             },
-            None => Ins::Op(op),
+            None => return None,
         },
-        _ => Ins::Op(op),
-    }
+        Op::NextPiece {
+            zone,
+            index,
+            value,
+            filter,
+            exit,
+        } => Ins::JumpNextPiece {
+            zone,
+            index,
+            value,
+            filter,
+            back: u16::try_from(pc - head as usize).ok()?,
+            exit,
+        },
+        Op::NextOnBoard {
+            board,
+            cursor,
+            value,
+            filter,
+            exit,
+        } => Ins::JumpNextOnBoard {
+            board,
+            cursor,
+            value,
+            filter,
+            back: u16::try_from(pc - head as usize).ok()?,
+            exit,
+        },
+        _ => return None,
+    })
 }
 
 /// The fused instruction for exactly this run of ops, if there is one.
@@ -875,6 +965,7 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         },
         [Op::Load(slot), Op::ZoneOf(family), Op::Size] => Ins::LocalZoneSize { slot, family },
         [Op::Load(slot), Op::ZoneOf(family), Op::Store(to)] => Ins::ZoneOfLocal { slot, family, to },
+        [Op::Load(seat), Op::Load(value), Op::ChoiceAdd] => Ins::OfferLocal { seat, value },
         [Op::Load(a), Op::Load(b), arith] => Ins::LoadLoadArith {
             a,
             b,
@@ -1004,18 +1095,18 @@ mod tests {
             Op::Jump(3),
             Op::Return,
         ];
-        let program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+        let program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         assert_eq!(
             thread_back_jump(&code, &program, 1),
-            Ins::JumpNext {
+            Some(Ins::JumpNext {
                 value: 0,
                 last: 1,
                 exit: 3,
                 head: 0
-            }
+            })
         );
         // A jump forward stays a jump.
-        assert_eq!(thread_back_jump(&code, &program, 2), Ins::Op(Op::Jump(3)));
+        assert_eq!(thread_back_jump(&code, &program, 2), None);
     }
 
     #[test]
@@ -1038,16 +1129,16 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         program[1] = fuse(&code[1..7]).expect("the test fuses");
         assert_eq!(
             thread_back_jump(&code, &program, 9),
-            Ins::JumpNextTested {
+            Some(Ins::JumpNextTested {
                 value: 0,
                 last: 1,
                 exit: 10,
                 head: 0
-            }
+            })
         );
         // A test that leaves the loop elsewhere is left to itself.
         let mut elsewhere = code;
@@ -1055,8 +1146,59 @@ mod tests {
         program[1] = fuse(&elsewhere[1..7]).expect("the test fuses");
         assert!(matches!(
             thread_back_jump(&elsewhere, &program, 9),
-            Ins::JumpNext { .. }
+            Some(Ins::JumpNext { .. })
         ));
+    }
+
+    #[test]
+    fn a_loops_jump_back_takes_its_piece_step_and_a_plain_offer_fuses() {
+        // for card in hand of player { offer card }, then the same on a board
+        let piece_loop = [
+            Op::NextPiece {
+                zone: 0,
+                index: 1,
+                value: 2,
+                filter: 0,
+                exit: 5,
+            },
+            Op::Load(3),
+            Op::Load(2),
+            Op::ChoiceAdd,
+            Op::Jump(0),
+            Op::Return,
+        ];
+        let program: Vec<Ins> = piece_loop.iter().map(|&op| single(op)).collect();
+        assert_eq!(
+            thread_back_jump(&piece_loop, &program, 4),
+            Some(Ins::JumpNextPiece {
+                zone: 0,
+                index: 1,
+                value: 2,
+                filter: 0,
+                back: 4,
+                exit: 5,
+            })
+        );
+        assert_eq!(fuse(&piece_loop[1..4]), Some(Ins::OfferLocal { seat: 3, value: 2 }));
+        let mut board_loop = piece_loop;
+        board_loop[0] = Op::NextOnBoard {
+            board: 1,
+            cursor: 0,
+            value: 2,
+            filter: 0,
+            exit: 5,
+        };
+        assert_eq!(
+            thread_back_jump(&board_loop, &program, 4),
+            Some(Ins::JumpNextOnBoard {
+                board: 1,
+                cursor: 0,
+                value: 2,
+                filter: 0,
+                back: 4,
+                exit: 5,
+            })
+        );
     }
 
     #[test]
@@ -1074,18 +1216,18 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let mut program: Vec<Ins> = code.iter().map(|&op| Ins::Op(op)).collect();
+        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         program[0] = fuse(&code[0..4]).expect("the test fuses");
         assert_eq!(
             thread_back_jump(&code, &program, 8),
-            Ins::JumpLocalCmp {
+            Some(Ins::JumpLocalCmp {
                 slot: 0,
                 cmp: Cmp::Lt,
                 when: false,
                 value: 3,
                 target: 9,
                 back: 8,
-            }
+            })
         );
         // A test whose number does not fit stays a plain jump.
         program[0] = Ins::LocalCmpConstJump {
@@ -1095,7 +1237,7 @@ mod tests {
             value: 1 << 20,
             target: 9,
         };
-        assert_eq!(thread_back_jump(&code, &program, 8), Ins::Op(Op::Jump(0)));
+        assert_eq!(thread_back_jump(&code, &program, 8), None);
     }
 
     #[test]

@@ -470,6 +470,7 @@ impl State {
 
     /// [`Op::NextPiece`]: moves the loop to the next piece of the zone that
     /// passes the filter; false when none is left.
+    #[inline(always)]
     fn next_piece(
         &mut self,
         def: &GameDef,
@@ -498,6 +499,7 @@ impl State {
     /// [`Op::NextOnBoard`]: moves the loop to the next piece on the board
     /// that passes the filter; false when none is left. The cursor is
     /// (zone number on the board) << 16 | (place in the zone).
+    #[inline(always)]
     fn next_on_board(
         &mut self,
         def: &GameDef,
@@ -663,10 +665,10 @@ impl State {
                 pc += 1;
                 match ins {
                     Ins::Push(v) => self.stack.push(v),
-                    Ins::Op(Op::Pop) => {
+                    Ins::Pop => {
                         self.pop();
                     }
-                    Ins::Op(Op::Dup) => {
+                    Ins::Dup => {
                         let v = *self.stack.last().expect("balanced");
                         self.stack.push(v);
                     }
@@ -680,47 +682,32 @@ impl State {
                         self.stack.push(self.locals[locals_base + base as usize + i as usize]);
                     }
                     Ins::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
-                    Ins::Op(Op::LoadVarAt(base)) => {
+                    Ins::LoadVarAt(base) => {
                         let seat = self.pop();
                         self.stack.push(self.vars[base as usize + seat as usize]);
                     }
-                    Ins::Op(Op::LoadOption(i)) => self.stack.push(self.options[i as usize]),
-                    Ins::Op(op @ (Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem)) => {
+                    Ins::LoadOption(i) => self.stack.push(self.options[i as usize]),
+                    Ins::Arith(arith) => {
                         let b = self.pop();
                         let a = self.pop();
-                        let result = match op {
-                            Op::Add => a.checked_add(b),
-                            Op::Sub => a.checked_sub(b),
-                            Op::Mul => a.checked_mul(b),
-                            Op::Div => a.checked_div(b),
-                            _ => a.checked_rem(b),
-                        };
-                        match result {
+                        match arith.apply(a, b) {
                             Some(v) => self.stack.push(v),
                             None => {
                                 self.frames.last_mut().expect("frame").pc = pc as u32;
-                                return Err(self.arithmetic_error(def, op, a, b));
+                                return Err(self.arithmetic_error(def, arith.op(), a, b));
                             }
                         }
                     }
-                    Ins::Op(op @ (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge)) => {
+                    Ins::Cmp(cmp) => {
                         let b = self.pop();
                         let a = self.pop();
-                        let r = match op {
-                            Op::Eq => a == b,
-                            Op::Ne => a != b,
-                            Op::Lt => a < b,
-                            Op::Le => a <= b,
-                            Op::Gt => a > b,
-                            _ => a >= b,
-                        };
-                        self.stack.push(i64::from(r));
+                        self.stack.push(i64::from(cmp.holds(a, b)));
                     }
-                    Ins::Op(Op::Not) => {
+                    Ins::Not => {
                         let v = self.pop();
                         self.stack.push(i64::from(v == 0));
                     }
-                    Ins::Op(Op::Neg) => {
+                    Ins::Neg => {
                         let v = self.pop();
                         self.stack.push(v.wrapping_neg());
                     }
@@ -953,7 +940,7 @@ impl State {
                         let i = self.pop();
                         self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
                     }
-                    Ins::Op(Op::TypeAt(group)) => {
+                    Ins::TypeAt(group) => {
                         let i = self.pop();
                         self.stack.push(def.groups[group as usize].types[i as usize] as i64);
                     }
@@ -1194,6 +1181,41 @@ impl State {
                         }
                         pc += len as usize - 1;
                     }
+                    Ins::JumpNextPiece {
+                        zone,
+                        index,
+                        value,
+                        filter,
+                        back,
+                        exit,
+                    } => {
+                        self.count_round(def, pc)?;
+                        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
+                            pc - back as usize
+                        } else {
+                            exit as usize
+                        };
+                    }
+                    Ins::JumpNextOnBoard {
+                        board,
+                        cursor,
+                        value,
+                        filter,
+                        back,
+                        exit,
+                    } => {
+                        self.count_round(def, pc)?;
+                        pc = if self.next_on_board(def, locals_base, board, cursor, value, filter) {
+                            pc - back as usize
+                        } else {
+                            exit as usize
+                        };
+                    }
+                    Ins::OfferLocal { seat, value } => {
+                        let seat = self.locals[locals_base + seat as usize];
+                        self.offers[seat as usize].push(self.locals[locals_base + value as usize]);
+                        pc += 2;
+                    }
                     Ins::JumpLocalCmp {
                         slot,
                         cmp,
@@ -1211,7 +1233,8 @@ impl State {
                             pc - 1 - back as usize + 4
                         };
                     }
-                    Ins::Op(op) => {
+                    Ins::Slow => {
+                        let op = def.code[pc - 1];
                         self.frames.last_mut().expect("frame").pc = pc as u32;
                         if self.step(def, events, op, (pc - 1) as u32, stop_depth)? == Flow::Reload {
                             break;
