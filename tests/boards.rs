@@ -273,3 +273,49 @@ flow {
     let span = error.labels[0].span;
     assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
 }
+
+#[test]
+fn counting_in_the_zone_of_a_space_off_the_board_is_an_error_at_that_zone() {
+    // `count Token of A in cell of there` is one fused instruction in the
+    // interpreter: the error still points at the zone.
+    let text = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+pieces { Token x1 per player in supply }
+zones { supply per player public }
+flow {
+  let there = g[1, 1] + north
+  if count Token of A in cell of there > 0 { win A }
+}
+";
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code.as_str(), "no-such-space");
+    let span = error.labels[0].span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+}
+
+#[test]
+fn a_counted_loop_that_overflows_is_an_error_at_its_step() {
+    // The loop's step and its jump back are one fused instruction in the
+    // interpreter: an overflow still points at the step's addition.
+    let text = "game \"G\"
+players 2: A, B
+flow {
+  let i = 9223372036854775806
+  while i > 0 { set i = i + 1 }
+}
+";
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    let span = error.labels[0].span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "i + 1", "{error:?}");
+}

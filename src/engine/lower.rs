@@ -108,6 +108,9 @@ pub(crate) enum Ins {
     Slow,
     /// `Load(a) Load(b)`
     LoadLoad(u16, u16),
+    /// `Load(slot) ZoneOf(family) Count(matcher)`: "count Pawn of rival in
+    /// square of there", the matcher's type and owner still on the stack.
+    CountInLocalZone { slot: u16, family: u16, matcher: Matcher },
     /// `Load(seat) Load(value) ChoiceAdd`: a plain value offered, such as a
     /// space or a card.
     OfferLocal { seat: u16, value: u16 },
@@ -341,6 +344,19 @@ pub(crate) enum Ins {
         exit_after: u16,
         head: u32,
     },
+    /// [`Ins::AddToLocal`] right before the [`Ins::JumpLocalCmp`] on the
+    /// same local: a counted loop's step, jump back and test in one ("way
+    /// in forwards of mover" counts its three ways this way). The jump keeps
+    /// its own instruction too, for whatever else jumps to it.
+    AddJumpLocalCmp {
+        slot: u16,
+        add: i16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+        back: u16,
+    },
     /// A loop's `Jump(head)` back to its `NextPiece { .. }` (`back` ops
     /// before the jump), likewise: "card in hand of player".
     JumpNextPiece {
@@ -425,10 +441,12 @@ impl Ins {
             | Ins::LocalZoneSize { .. }
             | Ins::LoadLoadArith { .. }
             | Ins::OfferLocal { .. }
+            | Ins::CountInLocalZone { .. }
             | Ins::ArithConstStore { .. }
             | Ins::SpaceOfLocal { .. }
             | Ins::ZoneOfLocal { .. } => 3,
             Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } | Ins::StepLocal { .. } => 4,
+            Ins::AddJumpLocalCmp { .. } => 5,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
             Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } => 8,
         }
@@ -649,12 +667,46 @@ pub(crate) fn lower(def: &GameDef) -> Program {
             }
         }
     }
+    join_counted_steps(&mut program);
     Program {
         ins: program,
         offers,
         steps: def.boards.iter().map(Steps::of).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
+    }
+}
+
+/// Joins each counted loop's step to the jump back right after it (see
+/// [`Ins::AddJumpLocalCmp`]). The step's own ops are a fused run nothing
+/// jumps into, and the jump stays in place, so any other way in still works.
+fn join_counted_steps(program: &mut [Ins]) {
+    for pc in 0..program.len() {
+        let Ins::AddToLocal { slot, value } = program[pc] else {
+            continue;
+        };
+        let Some(&Ins::JumpLocalCmp {
+            slot: tested,
+            cmp,
+            when,
+            value: bound,
+            target,
+            back,
+        }) = program.get(pc + 4)
+        else {
+            continue;
+        };
+        if let (true, Ok(add)) = (tested == slot, i16::try_from(value)) {
+            program[pc] = Ins::AddJumpLocalCmp {
+                slot,
+                add,
+                cmp,
+                when,
+                value: bound,
+                target,
+                back,
+            };
+        }
     }
 }
 
@@ -965,6 +1017,7 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         },
         [Op::Load(slot), Op::ZoneOf(family), Op::Size] => Ins::LocalZoneSize { slot, family },
         [Op::Load(slot), Op::ZoneOf(family), Op::Store(to)] => Ins::ZoneOfLocal { slot, family, to },
+        [Op::Load(slot), Op::ZoneOf(family), Op::Count(matcher)] => Ins::CountInLocalZone { slot, family, matcher },
         [Op::Load(seat), Op::Load(value), Op::ChoiceAdd] => Ins::OfferLocal { seat, value },
         [Op::Load(a), Op::Load(b), arith] => Ins::LoadLoadArith {
             a,
@@ -1032,6 +1085,7 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
                 | Op::SpaceOf(_)
                 | Op::ActionValue { .. }
                 | Op::ChoiceAdd
+                | Op::Count(_)
                 | Op::JumpIfFalse(_)
                 | Op::JumpIfTrue(_)
         ) || Cmp::of(*op).is_some()
@@ -1197,6 +1251,58 @@ mod tests {
                 filter: 0,
                 back: 4,
                 exit: 5,
+            })
+        );
+    }
+
+    #[test]
+    fn a_counted_loops_step_joins_its_jump_back_on_the_same_local() {
+        let jump_back = |slot| Ins::JumpLocalCmp {
+            slot,
+            cmp: Cmp::Lt,
+            when: false,
+            value: 3,
+            target: 9,
+            back: 8,
+        };
+        let step = Ins::AddToLocal { slot: 0, value: 1 };
+        let mut program = vec![Ins::Slow; 10];
+        program[4] = step;
+        program[8] = jump_back(0);
+        join_counted_steps(&mut program);
+        assert_eq!(
+            program[4],
+            Ins::AddJumpLocalCmp {
+                slot: 0,
+                add: 1,
+                cmp: Cmp::Lt,
+                when: false,
+                value: 3,
+                target: 9,
+                back: 8,
+            }
+        );
+        assert_eq!(program[8], jump_back(0), "the jump stays for other ways in");
+        // A jump back that tests another local is left alone.
+        let mut program = vec![Ins::Slow; 10];
+        program[4] = step;
+        program[8] = jump_back(1);
+        join_counted_steps(&mut program);
+        assert_eq!(program[4], step);
+    }
+
+    #[test]
+    fn a_count_in_a_kept_spaces_zone_fuses() {
+        let matcher = Matcher {
+            by: MatchBy::Any,
+            owner: true,
+        };
+        assert_eq!(
+            fuse(&[Op::Load(4), Op::ZoneOf(1), Op::Count(matcher)]),
+            Some(Ins::CountInLocalZone {
+                slot: 4,
+                family: 1,
+                matcher
             })
         );
     }

@@ -619,6 +619,18 @@ impl State {
             .then(|| (f.first as i64 + index) as usize)
     }
 
+    /// How many pieces of a zone the matcher takes, its type and owner
+    /// popped from the stack. Kept out of line: the inner loop has two
+    /// callers, and a copy in each costs every other instruction registers.
+    #[inline(never)]
+    fn count_matching(&mut self, def: &GameDef, zone: usize, m: Matcher) -> i64 {
+        let (key, owner) = self.pop_matcher(m);
+        self.zones[zone]
+            .iter()
+            .filter(|&&p| self.matches(def, m, p, key, owner))
+            .count() as i64
+    }
+
     /// How many pieces zone `index` of a family holds, or `None` when there
     /// is no such zone (see [`State::zone_of`]).
     fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
@@ -1070,12 +1082,19 @@ impl State {
                     }
                     Ins::Count(m) => {
                         let zone = self.pop_zone();
-                        let (key, owner) = self.pop_matcher(m);
-                        let n = self.zones[zone as usize]
-                            .iter()
-                            .filter(|&&p| self.matches(def, m, p, key, owner))
-                            .count();
-                        self.stack.push(n as i64);
+                        let n = self.count_matching(def, zone as usize, m);
+                        self.stack.push(n);
+                    }
+                    Ins::CountInLocalZone { slot, family, matcher } => {
+                        let index = self.locals[locals_base + slot as usize];
+                        let Some(zone) = self.zone_of(def, family, index) else {
+                            // Point at the `ZoneOf`, the second op of the run.
+                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                            return Err(self.off_board(def));
+                        };
+                        let n = self.count_matching(def, zone, matcher);
+                        self.stack.push(n);
+                        pc += 2;
                     }
                     Ins::CountOnBoard { board, matcher } => {
                         let (key, owner) = self.pop_matcher(matcher);
@@ -1180,6 +1199,32 @@ impl State {
                             }
                         }
                         pc += len as usize - 1;
+                    }
+                    Ins::AddJumpLocalCmp {
+                        slot,
+                        add,
+                        cmp,
+                        when,
+                        value,
+                        target,
+                        back,
+                    } => {
+                        let at = locals_base + slot as usize;
+                        let a = self.locals[at];
+                        let Some(v) = a.checked_add(i64::from(add)) else {
+                            // Point at the `Add`, the third op of the run.
+                            self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
+                            return Err(self.arithmetic_error(def, Op::Add, a, i64::from(add)));
+                        };
+                        self.locals[at] = v;
+                        // Then the jump back, four ops on, as `JumpLocalCmp` runs it.
+                        let jumped = pc + 4;
+                        self.count_round(def, jumped)?;
+                        pc = if cmp.holds(v, i64::from(value)) == when {
+                            target as usize
+                        } else {
+                            jumped - 1 - back as usize + 4
+                        };
                     }
                     Ins::JumpNextPiece {
                         zone,
