@@ -319,3 +319,26 @@ flow {
     let span = error.labels[0].span;
     assert_eq!(&text[span.start as usize..span.end as usize], "i + 1", "{error:?}");
 }
+
+#[test]
+fn a_cell_test_off_the_board_is_an_error_at_its_zone() {
+    // `size of cell of g[0, column]` is one fused instruction in the
+    // interpreter, and the loop's jump back takes it along: row 0 is off the
+    // board, and the error still points at the zone.
+    let text = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+flow {
+  A chooses column from 1..2 where size of cell of g[0, column] == 0
+}
+";
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code.as_str(), "no-such-space");
+    let span = error.labels[0].span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "cell of g[0, column]");
+}

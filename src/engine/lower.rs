@@ -108,6 +108,17 @@ pub(crate) enum Ins {
     Slow,
     /// `Load(a) Load(b)`
     LoadLoad(u16, u16),
+    /// `Load(slot) LoadVar(var) <cmp> JumpIf..(target)`: "bid where bid >
+    /// current".
+    LocalVarCmpJump {
+        slot: u16,
+        var: u16,
+        cmp: Cmp,
+        when: bool,
+        target: u32,
+    },
+    /// A [`CellTest`] of the program's `cell_tests`, eight ops long.
+    CellTestJump(u16),
     /// `Load(slot) ZoneOf(family) Count(matcher)`: "count Pawn of rival in
     /// square of there", the matcher's type and owner still on the stack.
     CountInLocalZone { slot: u16, family: u16, matcher: Matcher },
@@ -324,11 +335,14 @@ pub(crate) enum Ins {
         exit_after: u16,
         head: u32,
     },
-    /// [`Ins::JumpNext`] of a loop whose body opens with a
-    /// [`Ins::LocalZoneSizeJump`] back to this jump, a `where` on the size of
-    /// a zone ("cell where size of mark of cell == 0"): the rounds whose test
-    /// sends them back go by inside this one instruction. The test's fields
-    /// are read from the program at `head + 1`.
+    /// [`Ins::JumpNext`] of a loop whose body opens with a test that jumps
+    /// back to this jump: a `where` on the size of a zone
+    /// ([`Ins::LocalZoneSizeJump`], "cell where size of mark of cell == 0",
+    /// or [`Ins::CellTestJump`], "column where size of cell of rack[1,
+    /// column] == 0") or against a variable ([`Ins::LocalVarCmpJump`], "bid
+    /// where bid > current"). The rounds whose test sends them back go by
+    /// inside this one instruction. The test is read from the program at
+    /// `head + 1`.
     JumpNextTested {
         value: u16,
         last: u16,
@@ -445,10 +459,13 @@ impl Ins {
             | Ins::ArithConstStore { .. }
             | Ins::SpaceOfLocal { .. }
             | Ins::ZoneOfLocal { .. } => 3,
-            Ins::AddToLocal { .. } | Ins::LocalCmpConstJump { .. } | Ins::StepLocal { .. } => 4,
+            Ins::AddToLocal { .. }
+            | Ins::LocalCmpConstJump { .. }
+            | Ins::LocalVarCmpJump { .. }
+            | Ins::StepLocal { .. } => 4,
             Ins::AddJumpLocalCmp { .. } => 5,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
-            Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } => 8,
+            Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } | Ins::CellTestJump(_) => 8,
         }
     }
 }
@@ -461,6 +478,8 @@ pub(crate) struct Program {
     pub(crate) ins: Vec<Ins>,
     /// The candidate moves [`Ins::OfferAction`] offers.
     pub(crate) offers: Vec<Offer>,
+    /// The tests [`Ins::CellTestJump`] makes.
+    pub(crate) cell_tests: Vec<CellTest>,
     /// Per board, where a step from each space leads ([`Op::Step`]).
     pub(crate) steps: Vec<Steps>,
     /// Per board, how [`Op::CountOnBoard`] counts its pieces.
@@ -594,6 +613,75 @@ pub(crate) struct Offer {
     pub(crate) params: Vec<u16>,
 }
 
+/// Where a [`CellTest`] takes its row or its column from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// `Push(value)`
+    Number(i64),
+    /// `Load(slot)`
+    Local(u16),
+}
+
+impl Operand {
+    fn of(op: Op) -> Option<Operand> {
+        match op {
+            Op::Push(v) => Some(Operand::Number(v)),
+            Op::Load(slot) => Some(Operand::Local(slot)),
+            _ => None,
+        }
+    }
+}
+
+/// The run `<row> <column> CellAt(board) ZoneOf(family) Size Push(value)
+/// <cmp> JumpIf..(target)`, row and column each a number or a local: "where
+/// size of cell of rack[1, column] == 0". Too wide for an instruction, so
+/// [`Ins::CellTestJump`] holds its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CellTest {
+    pub(crate) row: Operand,
+    pub(crate) column: Operand,
+    pub(crate) board: u16,
+    pub(crate) family: u16,
+    pub(crate) cmp: Cmp,
+    pub(crate) when: bool,
+    pub(crate) value: i64,
+    pub(crate) target: u32,
+}
+
+impl CellTest {
+    /// The test that is exactly the eight ops of `run`, if they are one.
+    fn of(run: &[Op]) -> Option<CellTest> {
+        let [
+            row,
+            column,
+            Op::CellAt(board),
+            Op::ZoneOf(family),
+            Op::Size,
+            Op::Push(value),
+            cmp,
+            jump,
+        ] = *run
+        else {
+            return None;
+        };
+        let (when, target) = match jump {
+            Op::JumpIfTrue(t) => (true, t),
+            Op::JumpIfFalse(t) => (false, t),
+            _ => return None,
+        };
+        Some(CellTest {
+            row: Operand::of(row)?,
+            column: Operand::of(column)?,
+            board,
+            family,
+            cmp: Cmp::of(cmp)?,
+            when,
+            value,
+            target,
+        })
+    }
+}
+
 /// A grid board's steps, looked up rather than worked out from rows and
 /// columns at every step of a move generator.
 #[derive(Debug)]
@@ -636,6 +724,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
     let landed = landing_sites(def);
     let mut program: Vec<Ins> = vec![Ins::Slow; code.len()];
     let mut offers: Vec<Offer> = vec![];
+    let mut cell_tests: Vec<CellTest> = vec![];
     let mut pc = 0;
     while pc < code.len() {
         // Fuse only a run nothing jumps into; it may be jumped to itself.
@@ -650,7 +739,13 @@ pub(crate) fn lower(def: &GameDef) -> Program {
                 offers.push(offer);
                 Some(ins)
             });
-        let fused = offered.or_else(|| {
+        let tested = || {
+            let test = CellTest::of(code.get(pc..pc + 8)?).filter(|_| free(8))?;
+            let ins = Ins::CellTestJump(u16::try_from(cell_tests.len()).ok()?);
+            cell_tests.push(test);
+            Some(ins)
+        };
+        let fused = offered.or_else(tested).or_else(|| {
             [8, 6, 4, 3, 2]
                 .into_iter()
                 .filter(|&len| free(len))
@@ -662,7 +757,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
                 pc += ins.len();
             }
             None => {
-                program[pc] = thread_back_jump(code, &program, pc).unwrap_or_else(|| single(code[pc]));
+                program[pc] = thread_back_jump(code, &program, &cell_tests, pc).unwrap_or_else(|| single(code[pc]));
                 pc += 1;
             }
         }
@@ -671,6 +766,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
     Program {
         ins: program,
         offers,
+        cell_tests,
         steps: def.boards.iter().map(Steps::of).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
@@ -821,7 +917,7 @@ fn offer_run(def: &GameDef, code: &[Op]) -> Option<(Offer, usize)> {
 /// or test in one instruction (and, for a step whose body first tests the
 /// size of a zone and comes back here when the test fails, that test too);
 /// `None` for any other op.
-fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Option<Ins> {
+fn thread_back_jump(code: &[Op], program: &[Ins], cell_tests: &[CellTest], pc: usize) -> Option<Ins> {
     let Op::Jump(head) = code[pc] else {
         return None;
     };
@@ -847,10 +943,12 @@ fn thread_back_jump(code: &[Op], program: &[Ins], pc: usize) -> Option<Ins> {
             back,
         });
     }
-    let tested = matches!(
-        program.get(head as usize + 1),
-        Some(&Ins::LocalZoneSizeJump { target, .. }) if target as usize == pc
-    );
+    let tested = match program.get(head as usize + 1) {
+        Some(&Ins::LocalZoneSizeJump { target, .. }) => target as usize == pc,
+        Some(&Ins::CellTestJump(test)) => cell_tests[test as usize].target as usize == pc,
+        Some(&Ins::LocalVarCmpJump { target, .. }) => target as usize == pc,
+        _ => false,
+    };
     Some(match code[head as usize] {
         Op::Next { value, last, exit } if tested => Ins::JumpNextTested {
             value,
@@ -985,6 +1083,16 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         [Op::Load(slot), Op::Push(v), Op::Add, Op::Store(to)] if slot == to => {
             Ins::AddToLocal { slot, value: small(v)? }
         }
+        [Op::Load(slot), Op::LoadVar(var), cmp, j] => {
+            let (when, target) = jump(j)?;
+            Ins::LocalVarCmpJump {
+                slot,
+                var,
+                cmp: Cmp::of(cmp)?,
+                when,
+                target,
+            }
+        }
         [Op::Load(slot), Op::Push(v), cmp, j] => {
             let (when, target) = jump(j)?;
             Ins::LocalCmpConstJump {
@@ -1084,6 +1192,7 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
                 | Op::Step(_)
                 | Op::SpaceOf(_)
                 | Op::ActionValue { .. }
+                | Op::LoadVar(_)
                 | Op::ChoiceAdd
                 | Op::Count(_)
                 | Op::JumpIfFalse(_)
@@ -1151,7 +1260,7 @@ mod tests {
         ];
         let program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         assert_eq!(
-            thread_back_jump(&code, &program, 1),
+            thread_back_jump(&code, &program, &[], 1),
             Some(Ins::JumpNext {
                 value: 0,
                 last: 1,
@@ -1160,7 +1269,7 @@ mod tests {
             })
         );
         // A jump forward stays a jump.
-        assert_eq!(thread_back_jump(&code, &program, 2), None);
+        assert_eq!(thread_back_jump(&code, &program, &[], 2), None);
     }
 
     #[test]
@@ -1186,7 +1295,7 @@ mod tests {
         let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         program[1] = fuse(&code[1..7]).expect("the test fuses");
         assert_eq!(
-            thread_back_jump(&code, &program, 9),
+            thread_back_jump(&code, &program, &[], 9),
             Some(Ins::JumpNextTested {
                 value: 0,
                 last: 1,
@@ -1199,7 +1308,7 @@ mod tests {
         elsewhere[6] = Op::JumpIfFalse(10);
         program[1] = fuse(&elsewhere[1..7]).expect("the test fuses");
         assert!(matches!(
-            thread_back_jump(&elsewhere, &program, 9),
+            thread_back_jump(&elsewhere, &program, &[], 9),
             Some(Ins::JumpNext { .. })
         ));
     }
@@ -1223,7 +1332,7 @@ mod tests {
         ];
         let program: Vec<Ins> = piece_loop.iter().map(|&op| single(op)).collect();
         assert_eq!(
-            thread_back_jump(&piece_loop, &program, 4),
+            thread_back_jump(&piece_loop, &program, &[], 4),
             Some(Ins::JumpNextPiece {
                 zone: 0,
                 index: 1,
@@ -1243,7 +1352,7 @@ mod tests {
             exit: 5,
         };
         assert_eq!(
-            thread_back_jump(&board_loop, &program, 4),
+            thread_back_jump(&board_loop, &program, &[], 4),
             Some(Ins::JumpNextOnBoard {
                 board: 1,
                 cursor: 0,
@@ -1308,6 +1417,76 @@ mod tests {
     }
 
     #[test]
+    fn a_loops_jump_back_takes_a_cell_test_or_a_test_against_a_variable_along() {
+        // for column in 1..7 where size of cell of rack[1, column] == 0 { .. }
+        let mut code = vec![
+            Op::Next {
+                value: 0,
+                last: 1,
+                exit: 12,
+            },
+            Op::Push(1),
+            Op::Load(0),
+            Op::CellAt(0),
+            Op::ZoneOf(1),
+            Op::Size,
+            Op::Push(0),
+            Op::Eq,
+            Op::JumpIfFalse(11),
+            Op::Load(0),
+            Op::Pop,
+            Op::Jump(0),
+            Op::Return,
+        ];
+        let test = CellTest::of(&code[1..9]).expect("the test is a cell test");
+        assert_eq!(
+            (test.row, test.column, test.value, test.target),
+            (Operand::Number(1), Operand::Local(0), 0, 11)
+        );
+        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        program[1] = Ins::CellTestJump(0);
+        assert!(matches!(
+            thread_back_jump(&code, &program, &[test], 11),
+            Some(Ins::JumpNextTested { head: 0, .. })
+        ));
+        // A row that is neither a number nor a local is no cell test.
+        code[1] = Op::LoadVar(0);
+        assert_eq!(CellTest::of(&code[1..9]), None);
+        // for bid in 1..6 where bid > current { .. }
+        let code = [
+            Op::Next {
+                value: 0,
+                last: 1,
+                exit: 8,
+            },
+            Op::Load(0),
+            Op::LoadVar(2),
+            Op::Gt,
+            Op::JumpIfFalse(7),
+            Op::Load(0),
+            Op::Pop,
+            Op::Jump(0),
+            Op::Return,
+        ];
+        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        program[1] = fuse(&code[1..5]).expect("the test fuses");
+        assert_eq!(
+            program[1],
+            Ins::LocalVarCmpJump {
+                slot: 0,
+                var: 2,
+                cmp: Cmp::Gt,
+                when: false,
+                target: 7
+            }
+        );
+        assert!(matches!(
+            thread_back_jump(&code, &program, &[], 7),
+            Some(Ins::JumpNextTested { head: 0, .. })
+        ));
+    }
+
+    #[test]
     fn a_loops_jump_back_runs_its_fused_test() {
         // while i < 3 { set i = i + 1 }
         let code = [
@@ -1325,7 +1504,7 @@ mod tests {
         let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
         program[0] = fuse(&code[0..4]).expect("the test fuses");
         assert_eq!(
-            thread_back_jump(&code, &program, 8),
+            thread_back_jump(&code, &program, &[], 8),
             Some(Ins::JumpLocalCmp {
                 slot: 0,
                 cmp: Cmp::Lt,
@@ -1343,7 +1522,7 @@ mod tests {
             value: 1 << 20,
             target: 9,
         };
-        assert_eq!(thread_back_jump(&code, &program, 8), None);
+        assert_eq!(thread_back_jump(&code, &program, &[], 8), None);
     }
 
     #[test]

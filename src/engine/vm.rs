@@ -2,7 +2,7 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 use super::events::{EndReason, Event};
-use super::lower::{BoardCount, Ins, MAX_OFFER_PARAMS};
+use super::lower::{BoardCount, CellTest, Ins, MAX_OFFER_PARAMS, Operand};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
@@ -562,23 +562,57 @@ impl State {
     /// back for the next step. Past the test when it passes; the test itself
     /// when its space is off the board, for the test to say so.
     #[inline(always)]
-    fn after_zone_test(&self, def: &GameDef, program: &[Ins], head: usize, locals_base: usize) -> Option<usize> {
+    fn after_loop_test(&self, def: &Game, program: &[Ins], head: usize, locals_base: usize) -> Option<usize> {
         let test = head + 1;
-        let Ins::LocalZoneSizeJump {
-            slot,
-            family,
-            cmp,
-            when,
-            value,
-            ..
-        } = program[test]
-        else {
-            unreachable!("a tested loop opens with its test (see `thread_back_jump`)")
+        let (size, cmp, when, value) = match program[test] {
+            Ins::LocalZoneSizeJump {
+                slot,
+                family,
+                cmp,
+                when,
+                value,
+                ..
+            } => (
+                self.zone_size(def, family, self.locals[locals_base + slot as usize]),
+                cmp,
+                when,
+                i64::from(value),
+            ),
+            Ins::CellTestJump(at) => {
+                let cell = &def.program.cell_tests[at as usize];
+                (
+                    self.cell_zone_size(def, cell, locals_base),
+                    cell.cmp,
+                    cell.when,
+                    cell.value,
+                )
+            }
+            Ins::LocalVarCmpJump {
+                slot, var, cmp, when, ..
+            } => (
+                Some(self.locals[locals_base + slot as usize]),
+                cmp,
+                when,
+                self.vars[var as usize],
+            ),
+            _ => unreachable!("a tested loop opens with its test (see `thread_back_jump`)"),
         };
-        let Some(size) = self.zone_size(def, family, self.locals[locals_base + slot as usize]) else {
+        let Some(size) = size else {
             return Some(test);
         };
-        (cmp.holds(size, i64::from(value)) != when).then_some(test + program[test].len())
+        (cmp.holds(size, value) != when).then_some(test + program[test].len())
+    }
+
+    /// How many pieces the zone of a [`CellTest`]'s cell holds, or `None`
+    /// when the row and column are off the board.
+    #[inline(always)]
+    fn cell_zone_size(&self, def: &GameDef, test: &CellTest, locals_base: usize) -> Option<i64> {
+        let value = |operand| match operand {
+            Operand::Number(v) => v,
+            Operand::Local(slot) => self.locals[locals_base + slot as usize],
+        };
+        let space = def.boards[test.board as usize].cell(value(test.row), value(test.column));
+        self.zone_size(def, test.family, space)
     }
 
     /// The zone `index` of a family, or `None` when there is no such zone
@@ -776,7 +810,7 @@ impl State {
                             if *v > self.locals[locals_base + last as usize] {
                                 break exit as usize;
                             }
-                            if let Some(next) = self.after_zone_test(def, program, head, locals_base) {
+                            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
                                 break next;
                             }
                         };
@@ -794,7 +828,7 @@ impl State {
                             if !self.step_neighbour(def, locals_base, board, from, value, head as u32)? {
                                 break head + exit_after as usize;
                             }
-                            if let Some(next) = self.after_zone_test(def, program, head, locals_base) {
+                            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
                                 break next;
                             }
                         };
@@ -817,6 +851,33 @@ impl State {
                             target as usize
                         } else {
                             pc + 5
+                        };
+                    }
+                    Ins::LocalVarCmpJump {
+                        slot,
+                        var,
+                        cmp,
+                        when,
+                        target,
+                    } => {
+                        let (a, b) = (self.locals[locals_base + slot as usize], self.vars[var as usize]);
+                        pc = if cmp.holds(a, b) == when {
+                            target as usize
+                        } else {
+                            pc + 3
+                        };
+                    }
+                    Ins::CellTestJump(at) => {
+                        let test = &def.program.cell_tests[at as usize];
+                        let Some(size) = self.cell_zone_size(def, test, locals_base) else {
+                            // Point at the `ZoneOf`, the fourth op of the run.
+                            self.frames.last_mut().expect("frame").pc = (pc + 3) as u32;
+                            return Err(self.off_board(def));
+                        };
+                        pc = if test.cmp.holds(size, test.value) == test.when {
+                            test.target as usize
+                        } else {
+                            pc + 7
                         };
                     }
                     Ins::CellZoneSizeJump {
