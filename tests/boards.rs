@@ -342,3 +342,31 @@ flow {
     let span = error.labels[0].span;
     assert_eq!(&text[span.start as usize..span.end as usize], "cell of g[0, column]");
 }
+
+#[test]
+fn offering_the_pieces_of_a_space_off_the_board_is_an_error_at_its_zone() {
+    // Entering the loop over the pieces in `cell of there` and taking its
+    // first step is one fused instruction in the interpreter: the error
+    // still points at the zone.
+    let text = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+pieces { Token x1 per player in supply }
+zones { supply per player public }
+flow {
+  let there = g[1, 1] + north
+  A chooses {
+    \"take {t}\" for t in Token of B in cell of there { win A }
+  }
+}
+";
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
+    assert_eq!(error.code.as_str(), "no-such-space");
+    let span = error.labels[0].span;
+    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+}

@@ -117,6 +117,21 @@ pub(crate) enum Ins {
         when: bool,
         target: u32,
     },
+    /// `Load(slot) ZoneOf(family) Store(zone) Push(-1) Store(index)` right
+    /// before the `NextPiece { zone, index, value, filter, .. }` they set up:
+    /// a loop over the pieces of a space's zone ("defender in Pawn of rival
+    /// in spot of there") entered and stepped at once. The step keeps its
+    /// own instruction, which the loop's jump back comes to; its exit is
+    /// `exit_after` ops after it.
+    EnterPieces {
+        slot: u16,
+        family: u16,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        exit_after: u16,
+    },
     /// A [`CellTest`] of the program's `cell_tests`, eight ops long.
     CellTestJump(u16),
     /// `Load(slot) ZoneOf(family) Count(matcher)`: "count Pawn of rival in
@@ -463,7 +478,7 @@ impl Ins {
             | Ins::LocalCmpConstJump { .. }
             | Ins::LocalVarCmpJump { .. }
             | Ins::StepLocal { .. } => 4,
-            Ins::AddJumpLocalCmp { .. } => 5,
+            Ins::AddJumpLocalCmp { .. } | Ins::EnterPieces { .. } => 5,
             Ins::LocalZoneSizeJump { .. } | Ins::CellZoneSizeJump { .. } => 6,
             Ins::StepLocalJump { .. } | Ins::ArithChainStore { .. } | Ins::CellTestJump(_) => 8,
         }
@@ -763,6 +778,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         }
     }
     join_counted_steps(&mut program);
+    join_piece_loop_entries(code, &mut program);
     Program {
         ins: program,
         offers,
@@ -801,6 +817,44 @@ fn join_counted_steps(program: &mut [Ins]) {
                 value: bound,
                 target,
                 back,
+            };
+        }
+    }
+}
+
+/// Joins the set-up of each loop over the pieces of a space's zone to its
+/// first step (see [`Ins::EnterPieces`]). The set-up is two fused runs,
+/// the zone kept and the place reset, that nothing jumps into but the
+/// first; the step stays in place for the loop's jump back.
+fn join_piece_loop_entries(code: &[Op], program: &mut [Ins]) {
+    for pc in 0..program.len() {
+        let (Ins::ZoneOfLocal { slot, family, to }, Some(&Ins::SetLocal { slot: reset, value: -1 })) =
+            (program[pc], program.get(pc + 3))
+        else {
+            continue;
+        };
+        let Some(&Op::NextPiece {
+            zone,
+            index,
+            value,
+            filter,
+            exit,
+        }) = code.get(pc + 5)
+        else {
+            continue;
+        };
+        let exit_after = (exit as usize)
+            .checked_sub(pc + 5)
+            .and_then(|after| u16::try_from(after).ok());
+        if let (true, Some(exit_after)) = (zone == to && index == reset, exit_after) {
+            program[pc] = Ins::EnterPieces {
+                slot,
+                family,
+                zone,
+                index,
+                value,
+                filter,
+                exit_after,
             };
         }
     }
@@ -1484,6 +1538,58 @@ mod tests {
             thread_back_jump(&code, &program, &[], 7),
             Some(Ins::JumpNextTested { head: 0, .. })
         ));
+    }
+
+    #[test]
+    fn a_loop_over_a_spaces_pieces_is_entered_and_stepped_at_once() {
+        // for defender in Pawn in spot of there { offer defender }
+        let code = [
+            Op::Load(0),
+            Op::ZoneOf(1),
+            Op::Store(2),
+            Op::Push(-1),
+            Op::Store(3),
+            Op::NextPiece {
+                zone: 2,
+                index: 3,
+                value: 4,
+                filter: 0,
+                exit: 10,
+            },
+            Op::Load(5),
+            Op::Load(4),
+            Op::ChoiceAdd,
+            Op::Jump(5),
+            Op::Return,
+        ];
+        let mut program = vec![Ins::Slow; code.len()];
+        program[0] = fuse(&code[0..3]).expect("the zone is kept");
+        program[3] = fuse(&code[3..5]).expect("the place is reset");
+        join_piece_loop_entries(&code, &mut program);
+        assert_eq!(
+            program[0],
+            Ins::EnterPieces {
+                slot: 0,
+                family: 1,
+                zone: 2,
+                index: 3,
+                value: 4,
+                filter: 0,
+                exit_after: 5,
+            }
+        );
+        // A step over another zone is not this loop's.
+        let mut other = code;
+        other[5] = Op::NextPiece {
+            zone: 7,
+            index: 3,
+            value: 4,
+            filter: 0,
+            exit: 10,
+        };
+        program[0] = fuse(&code[0..3]).expect("the zone is kept");
+        join_piece_loop_entries(&other, &mut program);
+        assert!(matches!(program[0], Ins::ZoneOfLocal { .. }));
     }
 
     #[test]

@@ -1287,6 +1287,30 @@ impl State {
                             jumped - 1 - back as usize + 4
                         };
                     }
+                    Ins::EnterPieces {
+                        slot,
+                        family,
+                        zone,
+                        index,
+                        value,
+                        filter,
+                        exit_after,
+                    } => {
+                        let space = self.locals[locals_base + slot as usize];
+                        let Some(kept) = self.zone_of(def, family, space) else {
+                            // Point at the `ZoneOf`, the second op of the run.
+                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                            return Err(self.off_board(def));
+                        };
+                        self.locals[locals_base + zone as usize] = kept as i64;
+                        self.locals[locals_base + index as usize] = -1;
+                        // The step is the sixth op, at `pc + 4`; its body follows it.
+                        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
+                            pc + 5
+                        } else {
+                            pc + 4 + exit_after as usize
+                        };
+                    }
                     Ins::JumpNextPiece {
                         zone,
                         index,
