@@ -182,6 +182,13 @@ impl State {
 
     #[inline]
     fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
+        self.matches_inlined(def, m, piece, key, owner)
+    }
+
+    /// [`State::matches`], always inlined: in the loops of the counts it is
+    /// all the work. Elsewhere a call keeps the interpreter's loop small.
+    #[inline(always)]
+    fn matches_inlined(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
         let p = &def.pieces[self.face[piece as usize] as usize];
         let by = match m.by {
             MatchBy::Any => true,
@@ -615,9 +622,8 @@ impl State {
         self.zone_size(def, test.family, space)
     }
 
-    /// The zone `index` of a family, or `None` when there is no such zone
-    /// (only a space off the board, a step past the edge, gets there).
     /// The pieces matching `matcher` in every slot of `board`.
+    #[inline(never)]
     fn count_on_board(&self, def: &Game, board: u16, matcher: Matcher, key: i64, owner: i64) -> i64 {
         let n = match &def.program.counts[board as usize] {
             BoardCount::ByPieces(on_board) => self
@@ -625,7 +631,7 @@ impl State {
                 .iter()
                 .enumerate()
                 .filter(|&(piece, &zone)| {
-                    on_board[zone as usize] && self.matches(def, matcher, piece as PieceId, key, owner)
+                    on_board[zone as usize] && self.matches_inlined(def, matcher, piece as PieceId, key, owner)
                 })
                 .count(),
             BoardCount::ByZones => def.boards[board as usize]
@@ -635,17 +641,14 @@ impl State {
                     let f = &def.families[family as usize];
                     f.first..f.first + f.len
                 })
-                .map(|zone| {
-                    self.zones[zone as usize]
-                        .iter()
-                        .filter(|&&p| self.matches(def, matcher, p, key, owner))
-                        .count()
-                })
+                .map(|zone| self.count_in_zone(def, zone as usize, matcher, key, owner))
                 .sum(),
         };
         n as i64
     }
 
+    /// The zone `index` of a family, or `None` when there is no such zone
+    /// (only a space off the board, a step past the edge, gets there).
     fn zone_of(&self, def: &GameDef, family: u16, index: i64) -> Option<usize> {
         let f = &def.families[family as usize];
         (0..f.len as i64)
@@ -659,10 +662,16 @@ impl State {
     #[inline(never)]
     fn count_matching(&mut self, def: &GameDef, zone: usize, m: Matcher) -> i64 {
         let (key, owner) = self.pop_matcher(m);
+        self.count_in_zone(def, zone, m, key, owner) as i64
+    }
+
+    /// How many pieces of a zone the matcher takes, the test inlined: it is
+    /// all of a count's work.
+    fn count_in_zone(&self, def: &GameDef, zone: usize, m: Matcher, key: i64, owner: i64) -> usize {
         self.zones[zone]
             .iter()
-            .filter(|&&p| self.matches(def, m, p, key, owner))
-            .count() as i64
+            .filter(|&&p| self.matches_inlined(def, m, p, key, owner))
+            .count()
     }
 
     /// How many pieces zone `index` of a family holds, or `None` when there
@@ -1475,9 +1484,7 @@ impl State {
             Op::CountInGame(m) => {
                 let (key, owner) = self.pop_matcher(m);
                 // Every piece the definition has, less those in the box.
-                let in_box = (self.zones[usize::from(def.families[0].first)].iter())
-                    .filter(|&&p| self.matches(def, m, p, key, owner))
-                    .count();
+                let in_box = self.count_in_zone(def, usize::from(def.families[0].first), m, key, owner);
                 let n = def.program.totals.of_matcher(def, m, key, owner) - in_box as i64;
                 self.stack.push(n);
             }
