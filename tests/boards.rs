@@ -249,6 +249,22 @@ fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
     assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
 }
 
+/// Starts the game in `text`, which must fail at once: its error's code
+/// and the text its first label points at.
+fn start_error(text: &str) -> (String, String) {
+    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+        panic!("it checks");
+    };
+    let def = checked.def;
+    let mut events = vec![];
+    let Err(error) = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events) else {
+        panic!("the game fails as it starts");
+    };
+    let span = error.labels[0].span;
+    let at = text[span.start as usize..span.end as usize].to_string();
+    (error.code.as_str().to_string(), at)
+}
+
 #[test]
 fn the_zone_of_a_space_off_the_board_is_an_error_at_that_zone() {
     // `cell of there`, kept for the loop over its pieces, is one fused
@@ -263,15 +279,7 @@ flow {
   A chooses t from Token in cell of there
 }
 ";
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
-        panic!("it checks");
-    };
-    let def = checked.def;
-    let mut events = vec![];
-    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    assert_eq!(error.code.as_str(), "no-such-space");
-    let span = error.labels[0].span;
-    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
 }
 
 #[test]
@@ -288,15 +296,7 @@ flow {
   if count Token of A in cell of there > 0 { win A }
 }
 ";
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
-        panic!("it checks");
-    };
-    let def = checked.def;
-    let mut events = vec![];
-    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    assert_eq!(error.code.as_str(), "no-such-space");
-    let span = error.labels[0].span;
-    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
 }
 
 #[test]
@@ -310,14 +310,7 @@ flow {
   while i > 0 { set i = i + 1 }
 }
 ";
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
-        panic!("it checks");
-    };
-    let def = checked.def;
-    let mut events = vec![];
-    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    let span = error.labels[0].span;
-    assert_eq!(&text[span.start as usize..span.end as usize], "i + 1", "{error:?}");
+    assert_eq!(start_error(text), ("overflow".into(), "i + 1".into()));
 }
 
 #[test]
@@ -332,15 +325,10 @@ flow {
   A chooses column from 1..2 where size of cell of g[0, column] == 0
 }
 ";
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
-        panic!("it checks");
-    };
-    let def = checked.def;
-    let mut events = vec![];
-    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    assert_eq!(error.code.as_str(), "no-such-space");
-    let span = error.labels[0].span;
-    assert_eq!(&text[span.start as usize..span.end as usize], "cell of g[0, column]");
+    assert_eq!(
+        start_error(text),
+        ("no-such-space".into(), "cell of g[0, column]".into())
+    );
 }
 
 #[test]
@@ -360,13 +348,5 @@ flow {
   }
 }
 ";
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
-        panic!("it checks");
-    };
-    let def = checked.def;
-    let mut events = vec![];
-    let error = rpsdsl::engine::State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap_err();
-    assert_eq!(error.code.as_str(), "no-such-space");
-    let span = error.labels[0].span;
-    assert_eq!(&text[span.start as usize..span.end as usize], "cell of there");
+    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
 }
