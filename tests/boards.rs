@@ -350,3 +350,28 @@ flow {
 ";
     assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
 }
+
+#[test]
+fn a_loop_stepping_down_past_the_board_is_an_error_at_its_cell() {
+    // The loop's step (`row - 1`) and its jump back to the cell test are
+    // fused instructions: the third round's row 0 is off the board, and the
+    // error points at the zone the test reads; a subtraction that overflows
+    // points at itself.
+    let text = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+flow {
+  let row = 2
+  while size of cell of g[row, 1] == 0 { set row = row - 1 }
+}
+";
+    assert_eq!(start_error(text), ("no-such-space".into(), "cell of g[row, 1]".into()));
+    let text = "game \"G\"
+players 2: A, B
+flow {
+  let i = -9223372036854775807
+  while i < 0 { set i = i - 1 }
+}
+";
+    assert_eq!(start_error(text), ("overflow".into(), "i - 1".into()));
+}

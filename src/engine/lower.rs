@@ -150,6 +150,8 @@ pub(crate) enum Ins {
     SetLocal { slot: u16, value: i32 },
     /// `Load(slot) Push(value) Add Store(slot)`
     AddToLocal { slot: u16, value: i32 },
+    /// `Load(slot) Push(value) Sub Store(slot)`
+    SubFromLocal { slot: u16, value: i32 },
     /// `Push(value) <arith>`
     ArithConst { arith: Arith, value: i32 },
     /// `<cmp> JumpIfTrue(target)` when `when`, else `<cmp> JumpIfFalse(target)`
@@ -386,6 +388,11 @@ pub(crate) enum Ins {
         target: u32,
         back: u16,
     },
+    /// A loop's `Jump(head)` back to its test, `head` (`back` ops before
+    /// the jump) holding the [`Ins::CellTestJump`] of this test: counts the
+    /// round and runs the test at once ("while size of cell of rack[row,
+    /// column] > 0").
+    JumpCellTest { test: u16, back: u16 },
     /// A loop's `Jump(head)` back to its `NextPiece { .. }` (`back` ops
     /// before the jump), likewise: "card in hand of player".
     JumpNextPiece {
@@ -421,6 +428,7 @@ impl Ins {
             | Ins::JumpNextNeighbourTested { .. }
             | Ins::JumpNextPiece { .. }
             | Ins::JumpNextOnBoard { .. }
+            | Ins::JumpCellTest { .. }
             | Ins::JumpLocalCmp { .. } => 1,
             Ins::OfferAction { len, .. } => len as usize,
             Ins::Slow
@@ -475,6 +483,7 @@ impl Ins {
             | Ins::SpaceOfLocal { .. }
             | Ins::ZoneOfLocal { .. } => 3,
             Ins::AddToLocal { .. }
+            | Ins::SubFromLocal { .. }
             | Ins::LocalCmpConstJump { .. }
             | Ins::LocalVarCmpJump { .. }
             | Ins::StepLocal { .. } => 4,
@@ -997,6 +1006,12 @@ fn thread_back_jump(code: &[Op], program: &[Ins], cell_tests: &[CellTest], pc: u
             back,
         });
     }
+    if let Ins::CellTestJump(test) = program[head as usize] {
+        return Some(Ins::JumpCellTest {
+            test,
+            back: u16::try_from(pc - head as usize).ok()?,
+        });
+    }
     let tested = match program.get(head as usize + 1) {
         Some(&Ins::LocalZoneSizeJump { target, .. }) => target as usize == pc,
         Some(&Ins::CellTestJump(test)) => cell_tests[test as usize].target as usize == pc,
@@ -1136,6 +1151,9 @@ fn fuse(run: &[Op]) -> Option<Ins> {
         }
         [Op::Load(slot), Op::Push(v), Op::Add, Op::Store(to)] if slot == to => {
             Ins::AddToLocal { slot, value: small(v)? }
+        }
+        [Op::Load(slot), Op::Push(v), Op::Sub, Op::Store(to)] if slot == to => {
+            Ins::SubFromLocal { slot, value: small(v)? }
         }
         [Op::Load(slot), Op::LoadVar(var), cmp, j] => {
             let (when, target) = jump(j)?;
@@ -1590,6 +1608,35 @@ mod tests {
         program[0] = fuse(&code[0..3]).expect("the zone is kept");
         join_piece_loop_entries(&other, &mut program);
         assert!(matches!(program[0], Ins::ZoneOfLocal { .. }));
+    }
+
+    #[test]
+    fn a_while_loops_jump_back_runs_its_cell_test_and_its_step_down_fuses() {
+        // while size of cell of g[row, 1] == 0 { set row = row - 1 }
+        let code = [
+            Op::Load(0),
+            Op::Push(1),
+            Op::CellAt(0),
+            Op::ZoneOf(1),
+            Op::Size,
+            Op::Push(0),
+            Op::Eq,
+            Op::JumpIfFalse(13),
+            Op::Load(0),
+            Op::Push(1),
+            Op::Sub,
+            Op::Store(0),
+            Op::Jump(0),
+            Op::Return,
+        ];
+        assert_eq!(fuse(&code[8..12]), Some(Ins::SubFromLocal { slot: 0, value: 1 }));
+        let test = CellTest::of(&code[0..8]).expect("the test is a cell test");
+        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        program[0] = Ins::CellTestJump(0);
+        assert_eq!(
+            thread_back_jump(&code, &program, &[test], 12),
+            Some(Ins::JumpCellTest { test: 0, back: 12 })
+        );
     }
 
     #[test]

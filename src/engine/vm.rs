@@ -1068,6 +1068,19 @@ impl State {
                         }
                         pc += 3;
                     }
+                    Ins::SubFromLocal { slot, value } => {
+                        let at = locals_base + slot as usize;
+                        let a = self.locals[at];
+                        match a.checked_sub(i64::from(value)) {
+                            Some(v) => self.locals[at] = v,
+                            None => {
+                                // Point at the `Sub`, the third op of the run.
+                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
+                                return Err(self.arithmetic_error(def, Op::Sub, a, i64::from(value)));
+                            }
+                        }
+                        pc += 3;
+                    }
                     Ins::ArithConst { arith, value } => {
                         let a = self.pop();
                         match arith.apply(a, i64::from(value)) {
@@ -1318,6 +1331,17 @@ impl State {
                             pc + 5
                         } else {
                             pc + 4 + exit_after as usize
+                        };
+                    }
+                    Ins::JumpCellTest { test, back } => {
+                        self.count_round(def, pc)?;
+                        let head = pc - 1 - back as usize;
+                        let cell = &def.program.cell_tests[test as usize];
+                        pc = match self.cell_zone_size(def, cell, locals_base) {
+                            Some(size) if cell.cmp.holds(size, cell.value) == cell.when => cell.target as usize,
+                            Some(_) => head + 8,
+                            // Off the board: the test itself says so.
+                            None => head,
                         };
                     }
                     Ins::JumpNextPiece {
