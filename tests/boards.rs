@@ -249,10 +249,19 @@ fn a_ring_index_out_of_range_stops_the_game_with_a_clear_error() {
     assert_eq!(error.message, "there is no space 4 here: the spaces are 0 to 3");
 }
 
-/// Starts the game in `text`, which must fail at once: its error's code
-/// and the text its first label points at.
-fn start_error(text: &str) -> (String, String) {
-    let Ok(checked) = check_source("g.rules", text, &FsLoader) else {
+/// A 2 x 2 grid and a token each, for flows that fail as they start.
+const GRID: &str = "game \"G\"
+players 2: A, B
+board g: grid 2 x 2 { cell public }
+pieces { Token x1 per player in supply }
+zones { supply per player public }
+";
+
+/// Starts a game of [`GRID`] with this flow, which must fail at once: its
+/// error's code and the text its first label points at.
+fn start_error(flow: &str) -> (String, String) {
+    let text = format!("{GRID}flow {{\n{flow}\n}}\n");
+    let Ok(checked) = check_source("g.rules", &text, &FsLoader) else {
         panic!("it checks");
     };
     let def = checked.def;
@@ -265,52 +274,36 @@ fn start_error(text: &str) -> (String, String) {
     (error.code.as_str().to_string(), at)
 }
 
+/// What an off-board space's error points at, and its code.
+fn off_board_at(at: &str) -> (String, String) {
+    ("no-such-space".into(), at.into())
+}
+
 #[test]
 fn the_zone_of_a_space_off_the_board_is_an_error_at_that_zone() {
     // `cell of there`, kept for the loop over its pieces, is one fused
     // instruction in the interpreter: the error still points at the zone.
-    let text = "game \"G\"
-players 2: A, B
-board g: grid 2 x 2 { cell public }
-pieces { Token x1 per player in supply }
-zones { supply per player public }
-flow {
-  let there = g[1, 1] + north
-  A chooses t from Token in cell of there
-}
-";
-    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
+    let flow = "let there = g[1, 1] + north
+A chooses t from Token in cell of there";
+    assert_eq!(start_error(flow), off_board_at("cell of there"));
 }
 
 #[test]
 fn counting_in_the_zone_of_a_space_off_the_board_is_an_error_at_that_zone() {
     // `count Token of A in cell of there` is one fused instruction in the
     // interpreter: the error still points at the zone.
-    let text = "game \"G\"
-players 2: A, B
-board g: grid 2 x 2 { cell public }
-pieces { Token x1 per player in supply }
-zones { supply per player public }
-flow {
-  let there = g[1, 1] + north
-  if count Token of A in cell of there > 0 { win A }
-}
-";
-    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
+    let flow = "let there = g[1, 1] + north
+if count Token of A in cell of there > 0 { win A }";
+    assert_eq!(start_error(flow), off_board_at("cell of there"));
 }
 
 #[test]
 fn a_counted_loop_that_overflows_is_an_error_at_its_step() {
     // The loop's step and its jump back are one fused instruction in the
     // interpreter: an overflow still points at the step's addition.
-    let text = "game \"G\"
-players 2: A, B
-flow {
-  let i = 9223372036854775806
-  while i > 0 { set i = i + 1 }
-}
-";
-    assert_eq!(start_error(text), ("overflow".into(), "i + 1".into()));
+    let flow = "let i = 9223372036854775806
+while i > 0 { set i = i + 1 }";
+    assert_eq!(start_error(flow), ("overflow".into(), "i + 1".into()));
 }
 
 #[test]
@@ -318,17 +311,8 @@ fn a_cell_test_off_the_board_is_an_error_at_its_zone() {
     // `size of cell of g[0, column]` is one fused instruction in the
     // interpreter, and the loop's jump back takes it along: row 0 is off the
     // board, and the error still points at the zone.
-    let text = "game \"G\"
-players 2: A, B
-board g: grid 2 x 2 { cell public }
-flow {
-  A chooses column from 1..2 where size of cell of g[0, column] == 0
-}
-";
-    assert_eq!(
-        start_error(text),
-        ("no-such-space".into(), "cell of g[0, column]".into())
-    );
+    let flow = "A chooses column from 1..2 where size of cell of g[0, column] == 0";
+    assert_eq!(start_error(flow), off_board_at("cell of g[0, column]"));
 }
 
 #[test]
@@ -336,19 +320,11 @@ fn offering_the_pieces_of_a_space_off_the_board_is_an_error_at_its_zone() {
     // Entering the loop over the pieces in `cell of there` and taking its
     // first step is one fused instruction in the interpreter: the error
     // still points at the zone.
-    let text = "game \"G\"
-players 2: A, B
-board g: grid 2 x 2 { cell public }
-pieces { Token x1 per player in supply }
-zones { supply per player public }
-flow {
-  let there = g[1, 1] + north
-  A chooses {
-    \"take {t}\" for t in Token of B in cell of there { win A }
-  }
-}
-";
-    assert_eq!(start_error(text), ("no-such-space".into(), "cell of there".into()));
+    let flow = "let there = g[1, 1] + north
+A chooses {
+  \"take {t}\" for t in Token of B in cell of there { win A }
+}";
+    assert_eq!(start_error(flow), off_board_at("cell of there"));
 }
 
 #[test]
@@ -357,21 +333,10 @@ fn a_loop_stepping_down_past_the_board_is_an_error_at_its_cell() {
     // fused instructions: the third round's row 0 is off the board, and the
     // error points at the zone the test reads; a subtraction that overflows
     // points at itself.
-    let text = "game \"G\"
-players 2: A, B
-board g: grid 2 x 2 { cell public }
-flow {
-  let row = 2
-  while size of cell of g[row, 1] == 0 { set row = row - 1 }
-}
-";
-    assert_eq!(start_error(text), ("no-such-space".into(), "cell of g[row, 1]".into()));
-    let text = "game \"G\"
-players 2: A, B
-flow {
-  let i = -9223372036854775807
-  while i < 0 { set i = i - 1 }
-}
-";
-    assert_eq!(start_error(text), ("overflow".into(), "i - 1".into()));
+    let flow = "let row = 2
+while size of cell of g[row, 1] == 0 { set row = row - 1 }";
+    assert_eq!(start_error(flow), off_board_at("cell of g[row, 1]"));
+    let flow = "let i = -9223372036854775807
+while i < 0 { set i = i - 1 }";
+    assert_eq!(start_error(flow), ("overflow".into(), "i - 1".into()));
 }
