@@ -1283,6 +1283,11 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
 mod tests {
     use super::*;
 
+    /// Each op as its own instruction, before any fusion.
+    fn singles(code: &[Op]) -> Vec<Ins> {
+        code.iter().map(|&op| single(op)).collect()
+    }
+
     #[test]
     fn fuses_the_longest_run_and_keeps_numbering() {
         let run = [Op::Load(3), Op::Push(7), Op::Lt, Op::JumpIfFalse(9)];
@@ -1330,7 +1335,7 @@ mod tests {
             Op::Jump(3),
             Op::Return,
         ];
-        let program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let program = singles(&code);
         assert_eq!(
             thread_back_jump(&code, &program, &[], 1),
             Some(Ins::JumpNext {
@@ -1364,7 +1369,7 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let mut program = singles(&code);
         program[1] = fuse(&code[1..7]).expect("the test fuses");
         assert_eq!(
             thread_back_jump(&code, &program, &[], 9),
@@ -1402,7 +1407,7 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let program: Vec<Ins> = piece_loop.iter().map(|&op| single(op)).collect();
+        let program = singles(&piece_loop);
         assert_eq!(
             thread_back_jump(&piece_loop, &program, &[], 4),
             Some(Ins::JumpNextPiece {
@@ -1515,7 +1520,7 @@ mod tests {
             (test.row, test.column, test.value, test.target),
             (Operand::Number(1), Operand::Local(0), 0, 11)
         );
-        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let mut program = singles(&code);
         program[1] = Ins::CellTestJump(0);
         assert!(matches!(
             thread_back_jump(&code, &program, &[test], 11),
@@ -1540,7 +1545,7 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let mut program = singles(&code);
         program[1] = fuse(&code[1..5]).expect("the test fuses");
         assert_eq!(
             program[1],
@@ -1631,7 +1636,7 @@ mod tests {
         ];
         assert_eq!(fuse(&code[8..12]), Some(Ins::SubFromLocal { slot: 0, value: 1 }));
         let test = CellTest::of(&code[0..8]).expect("the test is a cell test");
-        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let mut program = singles(&code);
         program[0] = Ins::CellTestJump(0);
         assert_eq!(
             thread_back_jump(&code, &program, &[test], 12),
@@ -1654,7 +1659,7 @@ mod tests {
             Op::Jump(0),
             Op::Return,
         ];
-        let mut program: Vec<Ins> = code.iter().map(|&op| single(op)).collect();
+        let mut program = singles(&code);
         program[0] = fuse(&code[0..4]).expect("the test fuses");
         assert_eq!(
             thread_back_jump(&code, &program, &[], 8),
