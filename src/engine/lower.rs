@@ -12,6 +12,7 @@
 //! it meant. A run is fused only when no jump lands inside it, and the
 //! interpreter points an error inside a run at the op that failed.
 
+use super::tally::TallyLayout;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
 use crate::ir::{Board, ChoiceKind, GameDef, MatchBy, Matcher, Op};
 
@@ -510,6 +511,8 @@ pub(crate) struct Program {
     pub(crate) counts: Vec<BoardCount>,
     /// How many pieces of each type and kind the game has ([`Op::CountInGame`]).
     pub(crate) totals: PieceTotals,
+    /// Which types each zone's tally counts ([`super::tally`]).
+    pub(crate) tally: TallyLayout,
 }
 
 /// How many pieces of the definition match each filter, per owner.
@@ -795,6 +798,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         steps: def.boards.iter().map(Steps::of).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
+        tally: TallyLayout::of(def, code),
     }
 }
 

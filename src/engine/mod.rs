@@ -14,6 +14,7 @@ mod dice;
 mod events;
 pub(crate) mod lower;
 mod observe;
+mod tally;
 mod view;
 mod vm;
 mod zones;
@@ -22,6 +23,7 @@ pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
 pub use observe::{Observation, Pick, Seen, SeenDecision, StepKey, World, mix};
+use tally::Tally;
 pub use view::{PieceFace, View};
 use zones::Zones;
 
@@ -228,6 +230,8 @@ pub struct State {
     /// Pieces of each zone, bottom first (the top is the last element).
     zones: Zones,
     piece_zone: Vec<ZoneId>,
+    /// Per zone, how many pieces of each counted type it holds.
+    tally: Tally,
     /// Per piece, the definition whose face it shows (kind, value). The
     /// identity in a real game; a sampled world deals the faces a seat cannot
     /// see afresh among the pieces that share a back, so the flow's piece
@@ -295,6 +299,7 @@ impl State {
             chance,
             zones: Zones::new(def.zones.len()),
             piece_zone: vec![0; def.pieces.len()],
+            tally: Tally::default(),
             face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
             vars: vec![0; def.var_slots],
@@ -366,6 +371,7 @@ impl State {
             self.known[id as usize] = def.piece_viewers(id, zone);
         }
         self.zones = Zones::dealt(def.zones.len(), &self.piece_zone);
+        self.tally = Tally::of(&def.program.tally, def.zones.len(), &self.piece_zone, &self.face);
         self.enter(def, def.main, 0)?;
         self.run(def, events)
     }
@@ -811,7 +817,7 @@ impl State {
 impl State {
     /// Moves a piece to a zone outside the flow: for building a position to
     /// study (tests, what-if scoring). Emits the move event like the flow does.
-    pub fn relocate(&mut self, def: &GameDef, piece: PieceId, zone: ZoneId, events: &mut Vec<Event>) {
+    pub fn relocate(&mut self, def: &Game, piece: PieceId, zone: ZoneId, events: &mut Vec<Event>) {
         self.place(def, piece, zone, events);
     }
 

@@ -533,6 +533,7 @@ impl State {
             chance: _,
             zones,
             piece_zone,
+            tally,
             face,
             known,
             vars,
@@ -557,6 +558,7 @@ impl State {
         } = src;
         self.zones.clone_from(zones);
         self.piece_zone.clone_from(piece_zone);
+        self.tally.clone_from(tally);
         self.face.clone_from(face);
         self.known.clone_from(known);
         self.vars.clone_from(vars);
@@ -634,6 +636,9 @@ impl State {
             faces.sort_unstable();
             faces.shuffle(rng);
             for (&(_, piece), &face) in pieces.iter().zip(faces.iter()) {
+                let zone = self.piece_zone[piece as usize];
+                self.tally
+                    .refaced(&def.program.tally, zone, self.face[piece as usize], face);
                 self.face[piece as usize] = face;
             }
             // A die the seat does not know shows a face rolled afresh.
@@ -779,5 +784,38 @@ flow {
             let _: u64 = expected.random();
         }
         assert_eq!(rng.random::<u64>(), expected.random::<u64>());
+    }
+
+    /// The tally of each zone's types follows the faces a sampled world deals
+    /// afresh, as it follows the moves of the game.
+    #[test]
+    fn a_sampled_world_keeps_its_tally_true() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/rubber_paper_scissors.rules");
+        let def = check::check_file(&path, &FsLoader).expect("the game checks").def;
+        let mut events = vec![];
+        let mut state = State::start(&def, &def.default_options(), 3, vec![], &mut events).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut decisions, mut nonzero) = (0, 0);
+        while let Some(pending) = state.pending() {
+            let choices: Vec<Choice> = pending
+                .who()
+                .iter()
+                .map(|&seat| {
+                    let legal = pending.legal(seat);
+                    Choice::new(seat, legal[rng.random_range(0..legal.len())])
+                })
+                .collect();
+            for seat in 0..2 {
+                let world = Observation::new(&def, &state, seat).sample(&mut rng).expect("a world");
+                nonzero += world.state.assert_tally_agrees(&def);
+            }
+            state.apply(&def, &choices, &mut events).unwrap();
+            state.assert_tally_agrees(&def);
+            decisions += 1;
+        }
+        assert!(
+            decisions > 10 && nonzero > 100,
+            "{decisions} decisions, {nonzero} counts"
+        );
     }
 }

@@ -218,9 +218,11 @@ impl State {
         (key, owner)
     }
 
-    pub(super) fn place(&mut self, def: &GameDef, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
+    pub(super) fn place(&mut self, def: &Game, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
         let from = self.piece_zone[piece as usize];
         self.zones.move_to_top(piece, from, to);
+        self.tally
+            .moved(&def.program.tally, self.face[piece as usize], from, to);
         self.piece_zone[piece as usize] = to;
         self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
@@ -660,18 +662,27 @@ impl State {
     /// popped from the stack. Kept out of line: the inner loop has two
     /// callers, and a copy in each costs every other instruction registers.
     #[inline(never)]
-    fn count_matching(&mut self, def: &GameDef, zone: usize, m: Matcher) -> i64 {
+    fn count_matching(&mut self, def: &Game, zone: usize, m: Matcher) -> i64 {
         let (key, owner) = self.pop_matcher(m);
         self.count_in_zone(def, zone, m, key, owner) as i64
     }
 
     /// How many pieces of a zone the matcher takes, the test inlined: it is
     /// all of a count's work.
-    fn count_in_zone(&self, def: &GameDef, zone: usize, m: Matcher, key: i64, owner: i64) -> usize {
-        self.zones[zone]
-            .iter()
-            .filter(|&&p| self.matches_inlined(def, m, p, key, owner))
-            .count()
+    fn count_in_zone(&self, def: &Game, zone: usize, m: Matcher, key: i64, owner: i64) -> usize {
+        let counted = || {
+            self.zones[zone]
+                .iter()
+                .filter(|&&p| self.matches_inlined(def, m, p, key, owner))
+                .count()
+        };
+        match self.tally.count(&def.program.tally, zone, m, key, owner) {
+            Some(n) => {
+                debug_assert_eq!(n, counted(), "the tally of zone {zone} agrees with its pieces");
+                n
+            }
+            None => counted(),
+        }
     }
 
     /// How many pieces zone `index` of a family holds, or `None` when there
