@@ -284,6 +284,12 @@ pub(crate) enum Ins {
     NextSeat,
     /// [`Op::Count`]
     Count(Matcher),
+    /// [`Op::CountInGame`]
+    CountInGame(Matcher),
+    /// [`Op::Return`]: every trigger, every condition of a piece or an
+    /// `anytime` action ends in one, and a search runs those after every
+    /// action.
+    Return,
     /// [`Op::CountOnBoard`]
     CountOnBoard { board: u16, matcher: Matcher },
     /// `Load(a) Load(b) <arith>`
@@ -466,6 +472,8 @@ impl Ins {
             | Ins::Beats
             | Ins::NextSeat
             | Ins::Count(_)
+            | Ins::CountInGame(_)
+            | Ins::Return
             | Ins::CountOnBoard { .. } => 1,
             Ins::LoadLoad(..)
             | Ins::LoadConst { .. }
@@ -935,6 +943,8 @@ fn single(op: Op) -> Ins {
         Op::Beats => Ins::Beats,
         Op::Opponent | Op::NextSeat => Ins::NextSeat,
         Op::Count(matcher) => Ins::Count(matcher),
+        Op::CountInGame(matcher) => Ins::CountInGame(matcher),
+        Op::Return => Ins::Return,
         Op::CountOnBoard { board, matcher } => Ins::CountOnBoard { board, matcher },
         Op::Pop => Ins::Pop,
         Op::Dup => Ins::Dup,
@@ -1888,6 +1898,8 @@ mod tests {
             owner: true,
         };
         assert_eq!(single(Op::Count(matcher)), Ins::Count(matcher));
+        assert_eq!(single(Op::CountInGame(matcher)), Ins::CountInGame(matcher));
+        assert_eq!(single(Op::Return), Ins::Return);
         assert_eq!(
             single(Op::CountOnBoard { board: 2, matcher }),
             Ins::CountOnBoard { board: 2, matcher }

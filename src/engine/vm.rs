@@ -667,6 +667,30 @@ impl State {
         self.count_in_zone(def, zone, m, key, owner) as i64
     }
 
+    /// How many pieces of the game the matcher takes, its type and owner
+    /// popped from the stack.
+    #[inline(never)]
+    fn count_in_game(&mut self, def: &Game, m: Matcher) -> i64 {
+        let (key, owner) = self.pop_matcher(m);
+        // Every piece the definition has, less those in the box.
+        let in_box = self.count_in_zone(def, usize::from(def.families[0].first), m, key, owner);
+        def.program.totals.of_matcher(def, m, key, owner) - in_box as i64
+    }
+
+    /// Returns from the current frame: its results move down to where its
+    /// stack began, and its locals go.
+    fn leave(&mut self, def: &GameDef) {
+        let frame = self.frames.pop().expect("frame");
+        let n = def.procs[frame.proc as usize].returns as usize;
+        let (results, base) = (self.stack.len() - n, frame.stack_base as usize);
+        // Mostly one result, or none: not worth a call to memmove.
+        for i in 0..n {
+            self.stack[base + i] = self.stack[results + i];
+        }
+        self.stack.truncate(base + n);
+        self.locals.truncate(frame.locals_base as usize);
+    }
+
     /// How many pieces of a zone the matcher takes, the test inlined: it is
     /// all of a count's work.
     fn count_in_zone(&self, def: &Game, zone: usize, m: Matcher, key: i64, owner: i64) -> usize {
@@ -1190,6 +1214,14 @@ impl State {
                         self.stack.push(n);
                         pc += 2;
                     }
+                    Ins::CountInGame(m) => {
+                        let n = self.count_in_game(def, m);
+                        self.stack.push(n);
+                    }
+                    Ins::Return => {
+                        self.leave(def);
+                        break;
+                    }
                     Ins::CountOnBoard { board, matcher } => {
                         let (key, owner) = self.pop_matcher(matcher);
                         let n = self.count_on_board(def, board, matcher, key, owner);
@@ -1459,19 +1491,6 @@ impl State {
                 self.enter(def, proc, stop_depth)?;
                 return Ok(Flow::Reload);
             }
-            Op::Return => {
-                let frame = self.frames.pop().expect("frame");
-                // The results move down to where the frame's stack began.
-                let n = def.procs[frame.proc as usize].returns as usize;
-                let (results, base) = (self.stack.len() - n, frame.stack_base as usize);
-                // Mostly one result, or none: not worth a call to memmove.
-                for i in 0..n {
-                    self.stack[base + i] = self.stack[results + i];
-                }
-                self.stack.truncate(base + n);
-                self.locals.truncate(frame.locals_base as usize);
-                return Ok(Flow::Reload);
-            }
             Op::CallHook(site) => {
                 let argc = def.hook_calls[site as usize].args.len();
                 let args = self.stack.split_off(self.stack.len() - argc);
@@ -1515,13 +1534,6 @@ impl State {
                         ));
                     }
                 }
-            }
-            Op::CountInGame(m) => {
-                let (key, owner) = self.pop_matcher(m);
-                // Every piece the definition has, less those in the box.
-                let in_box = self.count_in_zone(def, usize::from(def.families[0].first), m, key, owner);
-                let n = def.program.totals.of_matcher(def, m, key, owner) - in_box as i64;
-                self.stack.push(n);
             }
             Op::HasOffers(decision) => {
                 let seat = self.pop();
@@ -1865,7 +1877,9 @@ impl State {
             | Op::Beats
             | Op::Size
             | Op::Count(_)
-            | Op::CountOnBoard { .. } => unreachable!("the inner loop of `exec` runs {op:?}"),
+            | Op::CountOnBoard { .. }
+            | Op::CountInGame(_)
+            | Op::Return => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
         Ok(Flow::Continue)
     }
