@@ -521,6 +521,9 @@ pub(crate) struct Program {
     pub(crate) totals: PieceTotals,
     /// Which types each zone's tally counts ([`super::tally`]).
     pub(crate) tally: TallyLayout,
+    /// Per `anytime` action, the option that, when off, makes its condition
+    /// false without running it (see [`option_guard`]).
+    pub(crate) anytime_guards: Vec<Option<u16>>,
 }
 
 /// How many pieces of the definition match each filter, per owner.
@@ -807,6 +810,35 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
         tally: TallyLayout::of(def, code),
+        anytime_guards: def
+            .anytime
+            .iter()
+            .map(|action| option_guard(code, def.procs[action.when as usize].entry))
+            .collect(),
+    }
+}
+
+/// The option that, when off, makes the condition starting at `entry`
+/// return false at once, if there is one: `when goggles and ...` starts
+/// `LoadOption(goggles) Dup JumpIfFalse`, and the jump leads, through the
+/// `Dup JumpIfFalse` of any further `and`, to the `Return`, which gives
+/// the option's 0. Nothing on that path has an effect, so not running it
+/// changes nothing. An `anytime` action a module's option turns off is
+/// asked about at every decision: this keeps that cheap.
+fn option_guard(code: &[Op], entry: u32) -> Option<u16> {
+    let entry = entry as usize;
+    let (Op::LoadOption(option), Op::Dup, Op::JumpIfFalse(mut to)) =
+        (*code.get(entry)?, *code.get(entry + 1)?, *code.get(entry + 2)?)
+    else {
+        return None;
+    };
+    loop {
+        match (*code.get(to as usize)?, code.get(to as usize + 1).copied()) {
+            (Op::Return, _) => return Some(option),
+            // Forward only, so the walk ends.
+            (Op::Dup, Some(Op::JumpIfFalse(next))) if next > to => to = next,
+            _ => return None,
+        }
     }
 }
 
@@ -1889,6 +1921,58 @@ mod tests {
         crate::check::check_file(&path, &crate::check::FsLoader)
             .expect("the game checks")
             .def
+    }
+
+    /// `when goggles and ...` is false while the option is off; `or`, or
+    /// the option tested second, gives no such guard.
+    #[test]
+    fn an_option_first_in_an_and_guards_the_condition() {
+        let game = checked("games/rubber_paper_scissors.rules");
+        let goggles = game.def.options.iter().position(|o| o.name == "goggles");
+        assert_eq!(game.program.anytime_guards, [goggles.map(|i| i as u16)]);
+        assert!(goggles.is_some());
+        // `a and b and c`: the first jump lands on the second `and`.
+        let and_and = [
+            Op::LoadOption(2),
+            Op::Dup,
+            Op::JumpIfFalse(5),
+            Op::Pop,
+            Op::Load(0),
+            Op::Dup,
+            Op::JumpIfFalse(9),
+            Op::Pop,
+            Op::Push(1),
+            Op::Return,
+        ];
+        assert_eq!(option_guard(&and_and, 0), Some(2));
+        let or = [
+            Op::LoadOption(2),
+            Op::Dup,
+            Op::JumpIfTrue(5),
+            Op::Pop,
+            Op::Load(0),
+            Op::Return,
+        ];
+        assert_eq!(option_guard(&or, 0), None);
+        let second = [
+            Op::Load(0),
+            Op::Dup,
+            Op::JumpIfFalse(5),
+            Op::Pop,
+            Op::LoadOption(2),
+            Op::Return,
+        ];
+        assert_eq!(option_guard(&second, 0), None);
+        // A jump that lands on more work, not on the return.
+        let more = [
+            Op::LoadOption(2),
+            Op::Dup,
+            Op::JumpIfFalse(4),
+            Op::Pop,
+            Op::Not,
+            Op::Return,
+        ];
+        assert_eq!(option_guard(&more, 0), None);
     }
 
     #[test]

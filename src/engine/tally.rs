@@ -159,8 +159,12 @@ impl Tally {
         let columns = (*layout.of_type.get(usize::from(ty))?)?;
         let row = zone * layout.columns + usize::from(columns.first);
         if !m.owner {
-            let cells = &self.counts[row..row + columns.len(layout.seats)];
-            return Some(cells.iter().map(|&n| usize::from(n)).sum());
+            // Mostly one column or two: a plain loop, not a vector sum's setup.
+            let mut n = 0;
+            for cell in row..row + columns.len(layout.seats) {
+                n += usize::from(self.counts[cell]);
+            }
+            return Some(n);
         }
         match usize::try_from(owner) {
             Ok(seat) if columns.owned && seat < layout.seats => {

@@ -352,6 +352,11 @@ impl State {
         }
         for &seat in who {
             for (i, action) in def.anytime.iter().enumerate() {
+                if let Some(option) = def.program.anytime_guards[i]
+                    && self.options[usize::from(option)] == 0
+                {
+                    continue;
+                }
                 if self.call_sync::<1>(def, action.when, &[seat as i64], events)?[0] != 0 {
                     self.offers[seat as usize].push(ChoiceValue::anytime(i).raw());
                 }
