@@ -46,6 +46,11 @@ impl TypeColumns {
 
 const UNTALLIED: u16 = u16::MAX;
 
+/// The most counts a state keeps (8 KiB): a search copies them at every
+/// iteration. A game past it (a large board whose counts name many types)
+/// goes through the zones' pieces instead.
+const MAX_CELLS: usize = 4096;
+
 impl TallyLayout {
     /// The layout for the types `code` counts with a type matcher, zone by
     /// zone or over the whole game (which counts the box).
@@ -80,8 +85,12 @@ impl TallyLayout {
         }
         let mut next = 0usize;
         for columns in of_type.iter_mut().flatten() {
-            columns.first = next as u16;
+            columns.first = u16::try_from(next).unwrap_or(UNTALLIED);
             next += columns.len(seats);
+        }
+        if def.zones.len().max(1) * next > MAX_CELLS {
+            of_type.fill(None);
+            next = 0;
         }
         let column_of_face = def
             .pieces
@@ -210,5 +219,67 @@ impl super::State {
             }
         }
         nonzero
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{FsLoader, check_source};
+    use crate::engine::State;
+
+    fn marks_on(size: usize) -> crate::game::Game {
+        let source = format!(
+            r#"
+game "Marks"
+players 2: A, B
+board cells: grid {size} x {size} {{
+  mark public
+}}
+zones {{
+  supply per player public
+}}
+pieces {{
+  Mark x2 per player in supply
+}}
+flow {{
+  let mover = A
+  repeat 3 times {{
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }}
+  if count Mark in supply of A == 0 {{ win A }}
+  declare draw "the supplies are not empty"
+}}
+"#
+        );
+        match check_source("marks.rules", &source, &FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+        }
+    }
+
+    /// A small board tallies the type its count names, per owner; a board
+    /// so large that the counts would make every copy of the state heavy
+    /// tallies nothing, and its counts go through the pieces.
+    #[test]
+    fn a_large_board_keeps_no_tally() {
+        for (size, columns) in [(3, 2), (64, 0)] {
+            let game = marks_on(size);
+            assert_eq!(game.program.tally.columns, columns, "a {size} x {size} board");
+            let mut events = vec![];
+            let mut state = State::start(&game, &game.def.default_options(), 1, vec![], &mut events).unwrap();
+            while let Some(pending) = state.pending() {
+                let seat = pending.who()[0];
+                let choice = crate::engine::Choice::new(seat, pending.legal(seat)[0]);
+                state.apply(&game, &[choice], &mut events).unwrap();
+            }
+            // A placed both its marks: the count of its supply says 0.
+            assert_eq!(
+                state.outcome().and_then(|o| o.winner),
+                Some(0),
+                "a {size} x {size} board"
+            );
+        }
     }
 }
