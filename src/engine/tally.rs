@@ -53,11 +53,16 @@ const MAX_CELLS: usize = 4096;
 
 impl TallyLayout {
     /// The layout for the types `code` counts with a type matcher, zone by
-    /// zone or over the whole game (which counts the box).
+    /// zone, over the whole game (which counts the box), or along a
+    /// board's lines.
     pub(crate) fn of(def: &GameDef, code: &[Op]) -> TallyLayout {
         let mut tallied = vec![false; def.piece_types.len()];
         for op in code {
-            let (Op::Count(m) | Op::CountInGame(m) | Op::CountOnBoard { matcher: m, .. }) = *op else {
+            let (Op::Count(m)
+            | Op::CountInGame(m)
+            | Op::CountOnBoard { matcher: m, .. }
+            | Op::Lines { matcher: m, .. }) = *op
+            else {
                 continue;
             };
             match m.by {

@@ -682,6 +682,33 @@ impl State {
         def.program.totals.of_matcher(def, m, key, owner) - in_box as i64
     }
 
+    /// How many lines of `board` hold a piece the matcher takes on every
+    /// space, in the zones of `family`. A score counts them at the end of
+    /// every playout.
+    #[inline(never)]
+    fn full_lines(&self, def: &Game, board: u16, family: u16, m: Matcher, key: i64, owner: i64) -> i64 {
+        let family = &def.families[family as usize];
+        let held = |space: u16| self.count_in_zone(def, usize::from(family.first + space), m, key, owner) > 0;
+        let lines = &def.boards[board as usize].lines;
+        let full = if family.len <= 64 {
+            // Each space is asked once, however many lines cross it.
+            let mut mask = 0u64;
+            for space in 0..family.len {
+                mask |= u64::from(held(space)) << space;
+            }
+            lines
+                .iter()
+                .filter(|line| line.iter().all(|&space| mask >> space & 1 == 1))
+                .count()
+        } else {
+            lines
+                .iter()
+                .filter(|line| line.iter().all(|&space| held(space)))
+                .count()
+        };
+        full as i64
+    }
+
     /// Returns from the current frame: its results move down to where its
     /// stack began, and its locals go.
     fn leave(&mut self, def: &GameDef) {
@@ -1559,19 +1586,8 @@ impl State {
             }
             Op::Lines { board, family, matcher } => {
                 let (key, owner) = self.pop_matcher(matcher);
-                let first = def.families[family as usize].first;
-                let full = def.boards[board as usize]
-                    .lines
-                    .iter()
-                    .filter(|line| {
-                        line.iter().all(|&space| {
-                            self.zones[(first + space) as usize]
-                                .iter()
-                                .any(|&p| self.matches(def, matcher, p, key, owner))
-                        })
-                    })
-                    .count();
-                self.stack.push(full as i64);
+                let full = self.full_lines(def, board, family, matcher, key, owner);
+                self.stack.push(full);
             }
             Op::Attr(attr) => {
                 let value = ChoiceValue::from_raw(self.pop());
@@ -1944,5 +1960,78 @@ mod tests {
             state.apply(&game, &choices, &mut events).expect("a legal move");
         }
         assert!(counted_some, "the board held matching pieces");
+    }
+
+    /// `lines of` gives what checking every space of every line gives, on a
+    /// board of up to 64 spaces (each space asked once) and on a larger one.
+    #[test]
+    fn full_lines_agree_with_checking_every_space() {
+        for size in [3, 9] {
+            let turns = (size * size).min(40);
+            let source = format!(
+                r#"
+game "Lines"
+players 2: A, B
+board cells: grid {size} x {size} {{
+  mark public
+}}
+zones {{
+  supply per player public
+}}
+pieces {{
+  Mark x40 per player in supply
+}}
+flow {{
+  let mover = A
+  repeat {turns} times {{
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }}
+  if lines of Mark of A in mark of cells > lines of Mark of B in mark of cells {{ win A }}
+  declare draw "no more marks"
+}}
+"#
+            );
+            let game = crate::check::check_source("lines.rules", &source, &crate::check::FsLoader)
+                .expect("the game checks")
+                .def;
+            let mut events = vec![];
+            let mut state = State::start(&game, &game.def.default_options(), 5, vec![], &mut events).unwrap();
+            let (board, family) = (0, game.def.boards[0].slots[0]);
+            // Marks of a seat (tallied), and any marks (not).
+            let matchers = [(MatchBy::TypeOnStack, true), (MatchBy::Any, false)];
+            let mut full_seen = 0;
+            for turn in 0..40 {
+                for ((by, owner), seat) in matchers.into_iter().flat_map(|m| [(m, 0), (m, 1)]) {
+                    let matcher = Matcher { by, owner };
+                    let first = game.def.families[family as usize].first;
+                    let naive = game.def.boards[0]
+                        .lines
+                        .iter()
+                        .filter(|line| {
+                            line.iter().all(|&space| {
+                                state.zones[(first + space) as usize]
+                                    .iter()
+                                    .any(|&p| state.matches(&game, matcher, p, 0, seat))
+                            })
+                        })
+                        .count() as i64;
+                    assert_eq!(
+                        state.full_lines(&game, board, family, matcher, 0, seat),
+                        naive,
+                        "turn {turn}"
+                    );
+                    full_seen += naive;
+                }
+                let Some(pending) = state.pending() else { break };
+                let seat = pending.who()[0];
+                let legal = pending.legal(seat);
+                // In space order: rows fill up, and A takes a diagonal of 3 x 3.
+                let choice = Choice::new(seat, legal[0]);
+                state.apply(&game, &[choice], &mut events).unwrap();
+            }
+            assert!(full_seen > 0, "a {size} x {size} board had a full line");
+        }
     }
 }
