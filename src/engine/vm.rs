@@ -723,8 +723,9 @@ impl State {
         self.locals.truncate(frame.locals_base as usize);
     }
 
-    /// How many pieces of a zone the matcher takes, the test inlined: it is
-    /// all of a count's work.
+    /// How many pieces of a zone the matcher takes: from the zone's tally
+    /// when it counts the matcher's type, else piece by piece with the test
+    /// inlined (it is all of that count's work).
     fn count_in_zone(&self, def: &Game, zone: usize, m: Matcher, key: i64, owner: i64) -> usize {
         let counted = || {
             self.zones[zone]
