@@ -819,8 +819,8 @@ pub(crate) fn lower(def: &GameDef) -> Program {
 }
 
 /// The option that, when off, makes the condition starting at `entry`
-/// return false at once, if there is one: `when goggles and ...` starts
-/// `LoadOption(goggles) Dup JumpIfFalse`, and the jump leads, through the
+/// return false at once, if there is one: `when module_on and ...` starts
+/// `LoadOption(module_on) Dup JumpIfFalse`, and the jump leads, through the
 /// `Dup JumpIfFalse` of any further `and`, to the `Return`, which gives
 /// the option's 0. Nothing on that path has an effect, so not running it
 /// changes nothing. An `anytime` action a module's option turns off is
@@ -1923,14 +1923,53 @@ mod tests {
             .def
     }
 
-    /// `when goggles and ...` is false while the option is off; `or`, or
-    /// the option tested second, gives no such guard.
+    /// Two `anytime` actions of one module, tested first and last.
+    const MODULE: &str = r#"
+game "Modules"
+players 2: A, B
+option extra: bool = false "An extra action"
+board cells: grid 2 x 2 {
+  mark public
+}
+zones {
+  supply per player public
+}
+pieces {
+  Mark x4 per player in supply
+}
+anytime "give a mark" when extra and count Mark in supply of actor > 1 {
+  move first Mark in supply of actor to supply of opponent of actor
+}
+anytime "keep a mark" when count Mark in supply of actor > 1 and extra {
+  move first Mark in supply of actor to supply of actor
+}
+flow {
+  let mover = A
+  repeat 4 times {
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }
+  declare draw "the board is full"
+}
+"#;
+
+    /// `when extra and ...` is false while the option is off, so it is not
+    /// run; `or`, or the option tested second, gives no such guard. Either
+    /// way the offers are those the conditions give.
     #[test]
     fn an_option_first_in_an_and_guards_the_condition() {
-        let game = checked("games/rubber_paper_scissors.rules");
-        let goggles = game.def.options.iter().position(|o| o.name == "goggles");
-        assert_eq!(game.program.anytime_guards, [goggles.map(|i| i as u16)]);
-        assert!(goggles.is_some());
+        let game = match crate::check::check_source("modules.rules", MODULE, &crate::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+        };
+        assert_eq!(game.program.anytime_guards, [Some(0), None]);
+        for (extra, offered) in [(false, 4), (true, 6)] {
+            let options = [crate::ir::OptionValue::Bool(extra)];
+            let state = crate::engine::State::start(&game, &options, 1, vec![], &mut vec![]).unwrap();
+            let pending = state.pending().expect("a decision");
+            assert_eq!(pending.legal(0).len(), offered, "extra = {extra}");
+        }
         // `a and b and c`: the first jump lands on the second `and`.
         let and_and = [
             Op::LoadOption(2),

@@ -865,3 +865,39 @@ impl State {
         result.map(|()| scores)
     }
 }
+
+/// A small game for the engine's tests: A and B take turns putting marks
+/// from their supplies on a `size` x `size` grid, `turns` marks in all,
+/// and then `ending` (a statement, e.g. `if ... { win A }`) decides.
+#[cfg(test)]
+pub(crate) fn marks_game(size: usize, marks: usize, turns: usize, ending: &str) -> Game {
+    let source = format!(
+        r#"
+game "Marks"
+players 2: A, B
+board cells: grid {size} x {size} {{
+  mark public
+}}
+zones {{
+  supply per player public
+}}
+pieces {{
+  Mark x{marks} per player in supply
+}}
+flow {{
+  let mover = A
+  repeat {turns} times {{
+    mover chooses cell from cells where size of mark of cell == 0
+    move first Mark in supply of mover to mark of cell
+    set mover = opponent of mover
+  }}
+  {ending}
+  declare draw "no more turns"
+}}
+"#
+    );
+    match crate::check::check_source("marks.rules", &source, &crate::check::FsLoader) {
+        Ok(checked) => checked.def,
+        Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+    }
+}

@@ -2,7 +2,7 @@
 //! as pieces move.
 //!
 //! A trigger that runs after every action often counts one type in a zone
-//! (`count Crown in claimed of p`), and a search runs it millions of times.
+//! (`count Token in hand of p`), and a search runs it millions of times.
 //! Going through the zone's pieces costs a test per piece; the tally answers
 //! in one read, or one per owner. Only the types some count of the program
 //! names are tallied, so a game that counts none keeps nothing, and the copy
@@ -229,40 +229,7 @@ impl super::State {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::{FsLoader, check_source};
-    use crate::engine::State;
-
-    fn marks_on(size: usize) -> crate::game::Game {
-        let source = format!(
-            r#"
-game "Marks"
-players 2: A, B
-board cells: grid {size} x {size} {{
-  mark public
-}}
-zones {{
-  supply per player public
-}}
-pieces {{
-  Mark x2 per player in supply
-}}
-flow {{
-  let mover = A
-  repeat 3 times {{
-    mover chooses cell from cells where size of mark of cell == 0
-    move first Mark in supply of mover to mark of cell
-    set mover = opponent of mover
-  }}
-  if count Mark in supply of A == 0 {{ win A }}
-  declare draw "the supplies are not empty"
-}}
-"#
-        );
-        match check_source("marks.rules", &source, &FsLoader) {
-            Ok(checked) => checked.def,
-            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
-        }
-    }
+    use crate::engine::{State, marks_game};
 
     /// A small board tallies the type its count names, per owner; a board
     /// so large that the counts would make every copy of the state heavy
@@ -270,7 +237,7 @@ flow {{
     #[test]
     fn a_large_board_keeps_no_tally() {
         for (size, columns) in [(3, 2), (64, 0)] {
-            let game = marks_on(size);
+            let game = marks_game(size, 2, 3, "if count Mark in supply of A == 0 { win A }");
             assert_eq!(game.program.tally.columns, columns, "a {size} x {size} board");
             let mut events = vec![];
             let mut state = State::start(&game, &game.def.default_options(), 1, vec![], &mut events).unwrap();

@@ -1968,35 +1968,8 @@ mod tests {
     #[test]
     fn full_lines_agree_with_checking_every_space() {
         for size in [3, 9] {
-            let turns = (size * size).min(40);
-            let source = format!(
-                r#"
-game "Lines"
-players 2: A, B
-board cells: grid {size} x {size} {{
-  mark public
-}}
-zones {{
-  supply per player public
-}}
-pieces {{
-  Mark x40 per player in supply
-}}
-flow {{
-  let mover = A
-  repeat {turns} times {{
-    mover chooses cell from cells where size of mark of cell == 0
-    move first Mark in supply of mover to mark of cell
-    set mover = opponent of mover
-  }}
-  if lines of Mark of A in mark of cells > lines of Mark of B in mark of cells {{ win A }}
-  declare draw "no more marks"
-}}
-"#
-            );
-            let game = crate::check::check_source("lines.rules", &source, &crate::check::FsLoader)
-                .expect("the game checks")
-                .def;
+            let ending = "if lines of Mark of A in mark of cells > lines of Mark of B in mark of cells { win A }";
+            let game = crate::engine::marks_game(size, 40, (size * size).min(40), ending);
             let mut events = vec![];
             let mut state = State::start(&game, &game.def.default_options(), 5, vec![], &mut events).unwrap();
             let (board, family) = (0, game.def.boards[0].slots[0]);
