@@ -13,6 +13,7 @@
 //! interpreter points an error inside a run at the op that failed.
 
 use super::tally::TallyLayout;
+use super::watch::TriggerWatch;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
 use crate::ir::{Board, ChoiceKind, GameDef, MatchBy, Matcher, Op};
 
@@ -524,6 +525,8 @@ pub(crate) struct Program {
     /// Per `anytime` action, the option that, when off, makes its condition
     /// false without running it (see [`option_guard`]).
     pub(crate) anytime_guards: Vec<Option<u16>>,
+    /// Which triggers need not run again while nothing they count moves.
+    pub(crate) watch: TriggerWatch,
 }
 
 /// How many pieces of the definition match each filter, per owner.
@@ -815,6 +818,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
             .iter()
             .map(|action| option_guard(code, def.procs[action.when as usize].entry))
             .collect(),
+        watch: TriggerWatch::of(def),
     }
 }
 

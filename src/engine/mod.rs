@@ -17,6 +17,7 @@ mod observe;
 mod tally;
 mod view;
 mod vm;
+mod watch;
 mod zones;
 
 pub use chance::{Chance, ChanceScript};
@@ -232,6 +233,12 @@ pub struct State {
     piece_zone: Vec<ZoneId>,
     /// Per zone, how many pieces of each counted type it holds.
     tally: Tally,
+    /// A bit per watched trigger that must run before the next decision:
+    /// a piece of a type it counts moved since it last ran (see `watch`).
+    stale_triggers: u64,
+    /// Per trigger, the loop rounds its last run went: a trigger that is
+    /// skipped counts them again, as running it would.
+    trigger_steps: Vec<u32>,
     /// Per piece, the definition whose face it shows (kind, value). The
     /// identity in a real game; a sampled world deals the faces a seat cannot
     /// see afresh among the pieces that share a back, so the flow's piece
@@ -300,6 +307,8 @@ impl State {
             zones: Zones::new(def.zones.len()),
             piece_zone: vec![0; def.pieces.len()],
             tally: Tally::default(),
+            stale_triggers: u64::MAX,
+            trigger_steps: vec![0; def.triggers.len()],
             face: def.piece_ids().collect(),
             known: vec![0; def.pieces.len()],
             vars: vec![0; def.var_slots],

@@ -534,6 +534,8 @@ impl State {
             zones,
             piece_zone,
             tally,
+            stale_triggers,
+            trigger_steps,
             face,
             known,
             vars,
@@ -559,6 +561,8 @@ impl State {
         self.zones.clone_from(zones);
         self.piece_zone.clone_from(piece_zone);
         self.tally.clone_from(tally);
+        self.stale_triggers = *stale_triggers;
+        self.trigger_steps.clone_from(trigger_steps);
         self.face.clone_from(face);
         self.known.clone_from(known);
         self.vars.clone_from(vars);
@@ -637,8 +641,10 @@ impl State {
             faces.shuffle(rng);
             for (&(_, piece), &face) in pieces.iter().zip(faces.iter()) {
                 let zone = self.piece_zone[piece as usize];
-                self.tally
-                    .refaced(&def.program.tally, zone, self.face[piece as usize], face);
+                let old = self.face[piece as usize];
+                self.tally.refaced(&def.program.tally, zone, old, face);
+                self.stale_triggers |= def.program.watch.counting(def.pieces[usize::from(old)].ty)
+                    | def.program.watch.counting(def.pieces[usize::from(face)].ty);
                 self.face[piece as usize] = face;
             }
             // A die the seat does not know shows a face rolled afresh.
@@ -784,6 +790,74 @@ flow {
             let _: u64 = expected.random();
         }
         assert_eq!(rng.random::<u64>(), expected.random::<u64>());
+    }
+
+    /// Two hidden cards each; whoever holds both Aces wins at once. Players
+    /// bid, which moves nothing.
+    const ACES: &str = r#"
+game "Aces"
+players 2: A, B
+kinds Bid = low | high
+pieces {
+  Ace x2 in deck
+  Blank x6 in deck
+}
+zones {
+  deck hidden
+  hand per player owner
+}
+setup {
+  shuffle deck
+  for p in players { deal 2 from deck to hand of p }
+}
+flow {
+  repeat 3 times {
+    for p in players { p chooses bid from Bid }
+  }
+  declare draw "no one holds both Aces"
+}
+trigger both_aces after every action {
+  for p in players {
+    if count Ace in hand of p == 2 { win p }
+  }
+}
+"#;
+
+    /// A trigger that did nothing in the real game runs again in a world
+    /// whose deal hands the other player both Aces: dealing afresh changes
+    /// what it counts. (Test builds also check every skipped trigger.)
+    #[test]
+    fn a_sampled_world_runs_the_triggers_its_deal_concerns() {
+        let def = check::check_source("aces.rules", ACES, &FsLoader)
+            .expect("the game checks")
+            .def;
+        let mut events = vec![];
+        // A deal where no one holds both Aces, or the game is already over.
+        let state = (0..)
+            .map(|seed| State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap())
+            .find(|state| state.pending().is_some())
+            .expect("a deal");
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut won_by_the_trigger = 0;
+        for _ in 0..200 {
+            let mut world = Observation::new(&def, &state, 0).sample(&mut rng).expect("a world");
+            let first_bid = world.state.pending().expect("a decision").legal(0)[0];
+            world
+                .state
+                .apply(&def, &[Choice::new(0, first_bid)], &mut events)
+                .unwrap();
+            if let Some(outcome) = world.state.outcome() {
+                assert!(
+                    matches!(outcome.reason, super::super::EndReason::Trigger(_)),
+                    "{outcome:?}"
+                );
+                assert_eq!(outcome.winner, Some(1), "only B's cards and the deck are dealt afresh");
+                won_by_the_trigger += 1;
+            }
+        }
+        // One world in 15 or 28, by how many Aces A holds.
+        assert!(won_by_the_trigger > 0, "no world dealt B both Aces");
+        assert!(state.pending().is_some(), "the real game goes on");
     }
 
     /// The tally of each zone's types follows the faces a sampled world deals

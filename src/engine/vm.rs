@@ -221,8 +221,9 @@ impl State {
     pub(super) fn place(&mut self, def: &Game, piece: PieceId, to: ZoneId, events: &mut Vec<Event>) {
         let from = self.piece_zone[piece as usize];
         self.zones.move_to_top(piece, from, to);
-        self.tally
-            .moved(&def.program.tally, self.face[piece as usize], from, to);
+        let face = self.face[piece as usize];
+        self.tally.moved(&def.program.tally, face, from, to);
+        self.stale_triggers |= def.program.watch.counting(def.pieces[usize::from(face)].ty);
         self.piece_zone[piece as usize] = to;
         self.known[piece as usize] |= def.piece_viewers(piece, to);
         events.push(Event::Move {
@@ -367,8 +368,25 @@ impl State {
 
     fn run_triggers(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         for (t, trigger) in def.triggers.iter().enumerate() {
+            let watched = def.program.watch.is_watched(t);
+            if watched && self.stale_triggers & (1 << t) == 0 {
+                // Nothing it counts moved since it ran and did nothing: it
+                // would do nothing again, in as many rounds.
+                let steps = self.steps + u64::from(self.trigger_steps[t]);
+                if steps <= MAX_STEPS_BETWEEN_DECISIONS {
+                    #[cfg(debug_assertions)]
+                    self.assert_quiet(def, t, steps, events);
+                    self.steps = steps;
+                    continue;
+                }
+            }
             let before = events.len();
+            let steps_before = self.steps;
             self.call_sync::<0>(def, trigger.proc, &[], events)?;
+            if watched && !self.is_over() {
+                self.stale_triggers &= !(1 << t);
+                self.trigger_steps[t] = u32::try_from(self.steps - steps_before).unwrap_or(u32::MAX);
+            }
             // A trigger that changed something fired: say so before what it did.
             if events[before..].iter().any(|e| !matches!(e, Event::Hook { .. })) {
                 let trigger = id_from_index(t);
@@ -379,6 +397,21 @@ impl State {
             }
         }
         Ok(())
+    }
+
+    /// Test builds run a skipped trigger anyway and check that it would
+    /// have done nothing, in the rounds counted for it: the whole test
+    /// suite then checks which triggers the pieces' moves mark stale.
+    #[cfg(debug_assertions)]
+    fn assert_quiet(&mut self, def: &Game, t: usize, steps_after: u64, events: &mut Vec<Event>) {
+        let (status, steps, events_before) = (self.status.clone(), self.steps, events.len());
+        let ran = self.call_sync::<0>(def, def.triggers[t].proc, &[], events);
+        assert!(
+            ran.is_ok() && !self.is_over() && events.len() == events_before && self.steps == steps_after,
+            "trigger `{}` was skipped, but running it changes the game",
+            def.triggers[t].name
+        );
+        (self.status, self.steps) = (status, steps);
     }
 
     fn rank(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
