@@ -12,6 +12,7 @@
 //! it meant. A run is fused only when no jump lands inside it, and the
 //! interpreter points an error inside a run at the op that failed.
 
+use super::reach::only_reads;
 use super::tally::TallyLayout;
 use super::watch::TriggerWatch;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
@@ -527,6 +528,46 @@ pub(crate) struct Program {
     pub(crate) anytime_guards: Vec<Option<u16>>,
     /// Which triggers need not run again while nothing they count moves.
     pub(crate) watch: TriggerWatch,
+    /// Per score term, the option its `when` only tests, if that is all it
+    /// does (see [`OptionTest`]).
+    pub(crate) term_guards: Vec<Option<OptionTest>>,
+    /// Whether every score term, `when` and result key only reads the
+    /// game: a result key that is `score` or a term's name may then take
+    /// the points just scored instead of computing them again, and any key
+    /// may be computed twice.
+    pub(crate) ranking_only_reads: bool,
+}
+
+/// A condition that is one option, or its negation: `when equipment_bonus`,
+/// `when not goggles`. Options do not change during a game, and the test
+/// has no effect, so it is read without running code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OptionTest {
+    pub(crate) option: u16,
+    /// Whether the condition holds when the option is on.
+    pub(crate) when_on: bool,
+}
+
+impl OptionTest {
+    /// The test the code at `entry` makes, if it makes just that one.
+    fn of(code: &[Op], entry: u32) -> Option<OptionTest> {
+        match code.get(entry as usize..)? {
+            [Op::LoadOption(option), Op::Return, ..] => Some(OptionTest {
+                option: *option,
+                when_on: true,
+            }),
+            [Op::LoadOption(option), Op::Not, Op::Return, ..] => Some(OptionTest {
+                option: *option,
+                when_on: false,
+            }),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn holds(self, options: &[i64]) -> bool {
+        (options[usize::from(self.option)] != 0) == self.when_on
+    }
 }
 
 /// How many pieces of the definition match each filter, per owner.
@@ -819,6 +860,17 @@ pub(crate) fn lower(def: &GameDef) -> Program {
             .map(|action| option_guard(code, def.procs[action.when as usize].entry))
             .collect(),
         watch: TriggerWatch::of(def),
+        term_guards: def
+            .score_terms
+            .iter()
+            .map(|term| OptionTest::of(code, def.procs[usize::from(term.when?)].entry))
+            .collect(),
+        ranking_only_reads: def
+            .score_terms
+            .iter()
+            .flat_map(|term| std::iter::once(term.proc).chain(term.when))
+            .chain(def.rank_keys.iter().map(|key| key.proc))
+            .all(|proc| only_reads(def, proc)),
     }
 }
 
@@ -2055,5 +2107,101 @@ flow {
         // A grid of 2 spaces for 6 pieces.
         let game = checked("tests/games/place_token.rules");
         assert!(matches!(game.program.counts[0], BoardCount::ByZones));
+    }
+
+    /// Scoring with each kind of `when` and result key.
+    fn ranked_game(term_b: &str) -> crate::game::Game {
+        let source = format!(
+            r#"
+game "Ranked"
+players 2: A, B
+option bonus: bool = false "A bonus term"
+zones {{
+  pile per player public
+}}
+pieces {{
+  Gem x2 per player in pile
+}}
+var gems = 0
+flow {{
+  A chooses n from 1..2
+  set gems = n
+}}
+procedure taken(p: player) -> (n) {{
+  {term_b}
+  return (count Gem in pile of p)
+}}
+score per player {{
+  gems: count Gem in pile of player
+  extra: 1 when bonus
+  less: 1 when not bonus
+  held: taken(player) when gems > 1
+  tie-breaker order: if player == A then 1 else 0
+}}
+result {{
+  most score
+  then most gems
+  then most held
+  then most order
+  then most gems + 1
+  else draw
+}}
+"#
+        );
+        match crate::check::check_source("ranked.rules", &source, &crate::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+        }
+    }
+
+    /// `score` and a term's name read the points; an option `when` is
+    /// read without running; a term that moves a piece makes every key
+    /// compute again.
+    #[test]
+    fn result_keys_that_name_points_may_read_them() {
+        use crate::ir::KeyReads;
+        let game = ranked_game("");
+        let reads: Vec<KeyReads> = game.rank_keys.iter().map(|key| key.reads).collect();
+        assert_eq!(
+            reads,
+            [
+                KeyReads::Points,
+                KeyReads::Term(0),
+                KeyReads::Term(3),
+                KeyReads::Term(4),
+                KeyReads::Other
+            ]
+        );
+        let guard = |option, when_on| Some(OptionTest { option, when_on });
+        assert_eq!(
+            game.program.term_guards,
+            [None, guard(0, true), guard(0, false), None, None]
+        );
+        assert!(game.program.ranking_only_reads);
+        let moving = ranked_game("move first Gem in pile of p to pile of opponent of p");
+        assert!(!moving.program.ranking_only_reads);
+        // Level on points (2 gems, 1 for the option or its absence, 2 held
+        // or none), on gems and on held: the tie-breaker `order` decides.
+        for bonus in [false, true] {
+            for n in [1, 2] {
+                let mut events = vec![];
+                let options = [crate::ir::OptionValue::Bool(bonus)];
+                let mut state = super::super::State::start(&game, &options, 1, vec![], &mut events).unwrap();
+                let choice = super::super::Choice::new(0, n);
+                state.apply(&game, &[choice], &mut events).unwrap();
+                let outcome = state.outcome().expect("the game is over");
+                assert_eq!(outcome.winner, Some(0));
+                assert!(
+                    matches!(outcome.reason, super::super::EndReason::Rank(3)),
+                    "{outcome:?}"
+                );
+                let held = if n > 1 { 2 } else { 0 };
+                let scores = [
+                    vec![2, i64::from(bonus), i64::from(!bonus), held, 1],
+                    vec![2, i64::from(bonus), i64::from(!bonus), held, 0],
+                ];
+                assert_eq!(state.scores(), scores);
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ mod dice;
 mod events;
 pub(crate) mod lower;
 mod observe;
+mod reach;
 mod tally;
 mod view;
 mod vm;

@@ -8,8 +8,8 @@ use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
 use crate::ir::grid::NO_SPACE;
 use crate::ir::{
-    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MAX_PLAYERS, MatchBy, Matcher, Op, PieceFilter, PieceId,
-    ProcId, Seat, ZoneId, id_from_index, id_from_value,
+    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, KeyReads, MAX_PLAYERS, MatchBy, Matcher, Op, PieceFilter,
+    PieceId, ProcId, Seat, ZoneId, id_from_index, id_from_value,
 };
 
 /// What [`State::step`] leaves [`State::exec`] to do.
@@ -335,10 +335,14 @@ impl State {
         seat: Seat,
         events: &mut Vec<Event>,
     ) -> Result<Option<i64>, RuntimeError> {
+        let guard = def.program.term_guards[term];
         let term = &def.score_terms[term];
-        if let Some(when) = term.when
-            && self.call_sync::<1>(def, when, &[], events)?[0] == 0
-        {
+        let applies = match (guard, term.when) {
+            (Some(test), _) => test.holds(&self.options),
+            (None, Some(when)) => self.call_sync::<1>(def, when, &[], events)?[0] != 0,
+            (None, None) => true,
+        };
+        if !applies {
             return Ok(None);
         }
         Ok(Some(self.call_sync::<1>(def, term.proc, &[seat as i64], events)?[0]))
@@ -416,7 +420,13 @@ impl State {
 
     fn rank(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
-        self.scores = vec![vec![0; def.score_terms.len()]; players];
+        // In place: a search ranks at the end of every playout.
+        self.scores.resize_with(players, Vec::new);
+        for row in &mut self.scores {
+            row.clear();
+            row.resize(def.score_terms.len(), 0);
+        }
+        let steps_before = self.steps;
         for seat in 0..players {
             for t in 0..def.score_terms.len() {
                 let Some(points) = self.term_points(def, t, seat as Seat, events)? else {
@@ -430,17 +440,73 @@ impl State {
                 });
             }
         }
+        // A key that is `score` or a term's name would run the terms again
+        // and find what they just gave, when they only read the game. Its
+        // calls would also count towards an endless flow: only when they
+        // cannot reach the limit are the points read instead.
+        let reuse_points = def.program.ranking_only_reads && {
+            let per_key = (self.steps - steps_before) + 2 * (def.score_terms.len() * players) as u64;
+            self.steps + per_key * def.rank_keys.len() as u64 <= MAX_STEPS_BETWEEN_DECISIONS
+        };
+        if !self.rank_by_keys(def, events, reuse_points)? && reuse_points {
+            // No one leads, and the flow goes on: rank again computing each
+            // key, for its loops to count as they always did.
+            self.rank_by_keys(def, events, false)?;
+        }
+        Ok(())
+    }
+
+    /// Test builds compute a key read from the points anyway and check
+    /// that it gives the same, and nothing else: the whole test suite then
+    /// checks which keys may read them.
+    #[cfg(debug_assertions)]
+    fn assert_key_reads(&mut self, def: &Game, key: ProcId, seat: Seat, read: i64, events: &mut Vec<Event>) {
+        let (steps, events_before) = (self.steps, events.len());
+        let computed = self.call_sync::<1>(def, key, &[seat as i64], events).map(|[v]| v);
+        assert!(
+            computed.as_ref().is_ok_and(|&v| v == read) && events.len() == events_before,
+            "a result key read {read} from the points, but computes {computed:?}"
+        );
+        self.steps = steps;
+    }
+
+    /// Ranks the seats by the result keys, in turn, and ends the game when
+    /// one leads; returns whether one did. With `reuse_points`, a key that
+    /// is `score` or a term's name reads the points just scored.
+    fn rank_by_keys(&mut self, def: &Game, events: &mut Vec<Event>, reuse_points: bool) -> Result<bool, RuntimeError> {
         // Seats still level, in seat order, and their values for the key
         // being compared: a search ends every playout here, so on the stack.
         let mut candidates = [0 as Seat; MAX_PLAYERS];
         let mut values = [0i64; MAX_PLAYERS];
-        let mut level = players.min(MAX_PLAYERS);
+        let mut level = def.players().min(MAX_PLAYERS);
         for (seat, c) in candidates.iter_mut().enumerate().take(level) {
             *c = seat as Seat;
         }
         for (k, key) in def.rank_keys.iter().enumerate() {
             for i in 0..level {
-                values[i] = self.call_sync::<1>(def, key.proc, &[candidates[i] as i64], events)?[0];
+                let seat = candidates[i];
+                let stored = match key.reads {
+                    _ if !reuse_points => None,
+                    KeyReads::Points => self.scores[seat as usize]
+                        .iter()
+                        .zip(&def.score_terms)
+                        .filter(|(_, term)| !term.tie_breaker)
+                        // Added in the key's order: an overflow is left to it to report.
+                        .try_fold(0i64, |sum, (&points, _)| sum.checked_add(points)),
+                    // The key does not ask a term's `when`; the points do.
+                    KeyReads::Term(t) if def.score_terms[usize::from(t)].when.is_none() => {
+                        Some(self.scores[seat as usize][usize::from(t)])
+                    }
+                    KeyReads::Term(_) | KeyReads::Other => None,
+                };
+                #[cfg(debug_assertions)]
+                if let Some(value) = stored {
+                    self.assert_key_reads(def, key.proc, seat, value, events);
+                }
+                values[i] = match stored {
+                    Some(value) => value,
+                    None => self.call_sync::<1>(def, key.proc, &[seat as i64], events)?[0],
+                };
             }
             let values = &values[..level];
             let best = if key.most {
@@ -460,10 +526,10 @@ impl State {
             level = kept;
             if level == 1 {
                 self.end_game(Some(candidates[0]), EndReason::Rank(id_from_index(k)), events);
-                return Ok(());
+                return Ok(true);
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Counts one round of a loop whose jump back is the op before `pc`:

@@ -15,6 +15,7 @@
 //! watched trigger, set when that happens (and at the start), cleared when
 //! it runs and the game goes on.
 
+use super::reach::{Reach, each_op, reach_of};
 use crate::ir::{GameDef, MatchBy, Matcher, Op, ProcId, TypeId};
 
 /// The most triggers watched: a bit each in a word of the state.
@@ -68,61 +69,15 @@ impl TriggerWatch {
 /// counts it, when that code reads nothing else that changes during a game
 /// and can do nothing but end it; `None` otherwise.
 fn counted_types(def: &GameDef, proc: ProcId) -> Option<Vec<bool>> {
-    let code = &def.code;
     let mut counted = vec![false; def.piece_types.len()];
-    let mut seen = vec![false; code.len()];
-    let mut todo = vec![def.procs[usize::from(proc)].entry as usize];
-    while let Some(pc) = todo.pop() {
-        if std::mem::replace(seen.get_mut(pc)?, true) {
-            continue;
+    each_op(def, proc, |op| match op {
+        Op::Count(m) | Op::CountInGame(m) | Op::CountOnBoard { matcher: m, .. } | Op::Lines { matcher: m, .. } => {
+            count_types(def, m, &mut counted)
         }
-        let op = code[pc];
-        match op {
-            Op::Return => continue,
-            Op::Jump(to) => {
-                todo.push(to as usize);
-                continue;
-            }
-            Op::JumpIfFalse(to) | Op::JumpIfTrue(to) | Op::Next { exit: to, .. } => todo.push(to as usize),
-            Op::Call(callee) => todo.push(def.procs[usize::from(callee)].entry as usize),
-            Op::Count(m) | Op::CountInGame(m) | Op::CountOnBoard { matcher: m, .. } | Op::Lines { matcher: m, .. } => {
-                count_types(def, m, &mut counted)?;
-            }
-            // Values only, or what is fixed for the whole game.
-            Op::Push(_)
-            | Op::Pop
-            | Op::Dup
-            | Op::Load(_)
-            | Op::Store(_)
-            | Op::LoadOption(_)
-            | Op::OptionTable(_)
-            | Op::Table(_)
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Div
-            | Op::Rem
-            | Op::Eq
-            | Op::Ne
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-            | Op::Beats
-            | Op::Not
-            | Op::Neg
-            | Op::ZoneOf(_)
-            | Op::Opponent
-            | Op::NextSeat
-            | Op::KindAt(_)
-            | Op::TypeAt(_)
-            // Ends the game: a trigger that ends it never runs again.
-            | Op::Win
-            | Op::DeclareDraw(_) => {}
-            _ => return None,
-        }
-        todo.push(pc + 1);
-    }
+        // Ends the game: a trigger that ends it never runs again.
+        Op::Win | Op::DeclareDraw(_) => Some(()),
+        _ => (reach_of(op) == Reach::Fixed).then_some(()),
+    })?;
     Some(counted)
 }
 

@@ -539,6 +539,20 @@ pub(crate) struct RankKey {
     pub label: String,
     pub most: bool,
     pub proc: ProcId,
+    /// What the key's expression is, when it only reads the points just
+    /// scored.
+    pub reads: KeyReads,
+}
+
+/// What a result key's expression computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyReads {
+    /// `score`: a seat's points, the sum of its terms that apply.
+    Points,
+    /// A score term's name: that term's value (its `when` not asked).
+    Term(u16),
+    /// Anything else.
+    Other,
 }
 
 impl GameDef {

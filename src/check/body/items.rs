@@ -7,7 +7,7 @@ use super::{Compiler, ProcState};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{self, FamilyIndex, GameDef, Op, ProcId};
-use crate::syntax::ast::{self, Expr, Item};
+use crate::syntax::ast::{self, Expr, ExprKind, Item};
 
 impl Compiler {
     pub(crate) fn compile_bodies(&mut self, items: &[Item]) {
@@ -439,13 +439,38 @@ impl Compiler {
             for key in &result.keys {
                 let label = self.def.sources.text(key.value.span).to_string();
                 let proc = self.player_function(&format!("rank by {label}"), &key.value, true);
+                let reads = self.key_reads(&key.value, proc);
                 self.def.rank_keys.push(ir::RankKey {
                     label,
                     most: key.most,
                     proc,
+                    reads,
                 });
                 self.no_decisions.push((proc, key.value.span, "a result key"));
             }
+        }
+    }
+
+    /// Whether a result key compiled into `proc` is `score` or just a score
+    /// term's name, which the engine may read from the points it just
+    /// scored instead of computing them again.
+    fn key_reads(&self, value: &Expr, proc: ProcId) -> ir::KeyReads {
+        let entry = self.def.procs[usize::from(proc)].entry as usize;
+        match &value.kind {
+            ExprKind::TotalScore => ir::KeyReads::Points,
+            // The name was compiled into a call of the term (not, say, a
+            // local or a variable that happens to share it).
+            ExprKind::Name(_) => match self.def.code.get(entry..entry + 3) {
+                Some(&[Op::Load(0), Op::Call(called), Op::Return]) => self
+                    .def
+                    .score_terms
+                    .iter()
+                    .position(|term| term.proc == called)
+                    .and_then(|t| u16::try_from(t).ok())
+                    .map_or(ir::KeyReads::Other, ir::KeyReads::Term),
+                _ => ir::KeyReads::Other,
+            },
+            _ => ir::KeyReads::Other,
         }
     }
 
