@@ -16,7 +16,7 @@ use super::reach::only_reads;
 use super::tally::TallyLayout;
 use super::watch::TriggerWatch;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{Board, ChoiceKind, GameDef, MatchBy, Matcher, Op};
+use crate::ir::{Board, ChoiceKind, GameDef, KeyReads, MatchBy, Matcher, Op};
 
 /// A comparison, as in [`Op::Eq`] to [`Op::Ge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -531,11 +531,11 @@ pub(crate) struct Program {
     /// Per score term, the option its `when` only tests, if that is all it
     /// does (see [`OptionTest`]).
     pub(crate) term_guards: Vec<Option<OptionTest>>,
-    /// Whether every score term, `when` and result key only reads the
-    /// game: a result key that is `score` or a term's name may then take
-    /// the points just scored instead of computing them again, and any key
-    /// may be computed twice.
-    pub(crate) ranking_only_reads: bool,
+    /// Whether every result key is `score` or a term's name (see
+    /// [`crate::ir::KeyReads`]) and every score term and `when` only reads
+    /// the game: the keys may then read the points just scored instead of
+    /// computing them again.
+    pub(crate) keys_read_points: bool,
 }
 
 /// A condition that is one option, or its negation: `when equipment_bonus`,
@@ -865,12 +865,12 @@ pub(crate) fn lower(def: &GameDef) -> Program {
             .iter()
             .map(|term| OptionTest::of(code, def.procs[usize::from(term.when?)].entry))
             .collect(),
-        ranking_only_reads: def
-            .score_terms
-            .iter()
-            .flat_map(|term| std::iter::once(term.proc).chain(term.when))
-            .chain(def.rank_keys.iter().map(|key| key.proc))
-            .all(|proc| only_reads(def, proc)),
+        keys_read_points: def.rank_keys.iter().all(|key| key.reads != KeyReads::Other)
+            && def
+                .score_terms
+                .iter()
+                .flat_map(|term| std::iter::once(term.proc).chain(term.when))
+                .all(|proc| only_reads(def, proc)),
     }
 }
 
@@ -2109,8 +2109,8 @@ flow {
         assert!(matches!(game.program.counts[0], BoardCount::ByZones));
     }
 
-    /// Scoring with each kind of `when` and result key.
-    fn ranked_game(term_b: &str) -> crate::game::Game {
+    /// Scoring with each kind of `when`, ranked by `keys`.
+    fn ranked_game(term_b: &str, keys: &str) -> crate::game::Game {
         let source = format!(
             r#"
 game "Ranked"
@@ -2139,11 +2139,7 @@ score per player {{
   tie-breaker order: if player == A then 1 else 0
 }}
 result {{
-  most score
-  then most gems
-  then most held
-  then most order
-  then most gems + 1
+  {keys}
   else draw
 }}
 "#
@@ -2154,20 +2150,23 @@ result {{
         }
     }
 
-    /// `score` and a term's name read the points; an option `when` is
-    /// read without running; a term that moves a piece makes every key
-    /// compute again.
+    const EVERY_KEY: &str = "most score then most gems then most held then most order then most gems + 1";
+    const READABLE_KEYS: &str = "most score then most gems then most order";
+
+    /// `score` and the name of a term without `when` read the points; an
+    /// option `when` is read without running. Another key, or a term that
+    /// moves a piece, makes every key compute again.
     #[test]
     fn result_keys_that_name_points_may_read_them() {
         use crate::ir::KeyReads;
-        let game = ranked_game("");
+        let game = ranked_game("", EVERY_KEY);
         let reads: Vec<KeyReads> = game.rank_keys.iter().map(|key| key.reads).collect();
         assert_eq!(
             reads,
             [
                 KeyReads::Points,
                 KeyReads::Term(0),
-                KeyReads::Term(3),
+                KeyReads::Other,
                 KeyReads::Term(4),
                 KeyReads::Other
             ]
@@ -2177,30 +2176,34 @@ result {{
             game.program.term_guards,
             [None, guard(0, true), guard(0, false), None, None]
         );
-        assert!(game.program.ranking_only_reads);
-        let moving = ranked_game("move first Gem in pile of p to pile of opponent of p");
-        assert!(!moving.program.ranking_only_reads);
+        assert!(!game.program.keys_read_points);
+        let readable = ranked_game("", READABLE_KEYS);
+        assert!(readable.program.keys_read_points);
+        let moving = ranked_game("move first Gem in pile of p to pile of opponent of p", READABLE_KEYS);
+        assert!(!moving.program.keys_read_points);
         // Level on points (2 gems, 1 for the option or its absence, 2 held
         // or none), on gems and on held: the tie-breaker `order` decides.
-        for bonus in [false, true] {
-            for n in [1, 2] {
-                let mut events = vec![];
-                let options = [crate::ir::OptionValue::Bool(bonus)];
-                let mut state = super::super::State::start(&game, &options, 1, vec![], &mut events).unwrap();
-                let choice = super::super::Choice::new(0, n);
-                state.apply(&game, &[choice], &mut events).unwrap();
-                let outcome = state.outcome().expect("the game is over");
-                assert_eq!(outcome.winner, Some(0));
-                assert!(
-                    matches!(outcome.reason, super::super::EndReason::Rank(3)),
-                    "{outcome:?}"
-                );
-                let held = if n > 1 { 2 } else { 0 };
-                let scores = [
-                    vec![2, i64::from(bonus), i64::from(!bonus), held, 1],
-                    vec![2, i64::from(bonus), i64::from(!bonus), held, 0],
-                ];
-                assert_eq!(state.scores(), scores);
+        for (game, order_key) in [(&game, 3), (&readable, 2)] {
+            for bonus in [false, true] {
+                for n in [1, 2] {
+                    let mut events = vec![];
+                    let options = [crate::ir::OptionValue::Bool(bonus)];
+                    let mut state = super::super::State::start(game, &options, 1, vec![], &mut events).unwrap();
+                    let choice = super::super::Choice::new(0, n);
+                    state.apply(game, &[choice], &mut events).unwrap();
+                    let outcome = state.outcome().expect("the game is over");
+                    assert_eq!(outcome.winner, Some(0));
+                    assert!(
+                        matches!(outcome.reason, super::super::EndReason::Rank(k) if k == order_key),
+                        "{outcome:?}"
+                    );
+                    let held = if n > 1 { 2 } else { 0 };
+                    let scores = [
+                        vec![2, i64::from(bonus), i64::from(!bonus), held, 1],
+                        vec![2, i64::from(bonus), i64::from(!bonus), held, 0],
+                    ];
+                    assert_eq!(state.scores(), scores);
+                }
             }
         }
     }

@@ -440,17 +440,20 @@ impl State {
                 });
             }
         }
-        // A key that is `score` or a term's name would run the terms again
-        // and find what they just gave, when they only read the game. Its
-        // calls would also count towards an endless flow: only when they
-        // cannot reach the limit are the points read instead.
-        let reuse_points = def.program.ranking_only_reads && {
+        // Keys that are `score` or a term's name would run the terms again
+        // and find what they just gave, when the terms only read the game.
+        // The rounds of their loops and calls count towards an endless
+        // flow, at most the scoring's again and two calls per term and
+        // seat for each key: only when that cannot reach the limit are the
+        // points read instead.
+        let reuse_points = def.program.keys_read_points && {
             let per_key = (self.steps - steps_before) + 2 * (def.score_terms.len() * players) as u64;
             self.steps + per_key * def.rank_keys.len() as u64 <= MAX_STEPS_BETWEEN_DECISIONS
         };
         if !self.rank_by_keys(def, events, reuse_points)? && reuse_points {
-            // No one leads, and the flow goes on: rank again computing each
-            // key, for its loops to count as they always did.
+            // No one leads and the flow goes on: rank again computing each
+            // key (no key ran yet), for the rounds to count as they always
+            // did.
             self.rank_by_keys(def, events, false)?;
         }
         Ok(())
@@ -493,11 +496,8 @@ impl State {
                         .filter(|(_, term)| !term.tie_breaker)
                         // Added in the key's order: an overflow is left to it to report.
                         .try_fold(0i64, |sum, (&points, _)| sum.checked_add(points)),
-                    // The key does not ask a term's `when`; the points do.
-                    KeyReads::Term(t) if def.score_terms[usize::from(t)].when.is_none() => {
-                        Some(self.scores[seat as usize][usize::from(t)])
-                    }
-                    KeyReads::Term(_) | KeyReads::Other => None,
+                    KeyReads::Term(t) => Some(self.scores[seat as usize][usize::from(t)]),
+                    KeyReads::Other => None,
                 };
                 #[cfg(debug_assertions)]
                 if let Some(value) = stored {

@@ -549,7 +549,7 @@ pub(crate) struct RankKey {
 pub(crate) enum KeyReads {
     /// `score`: a seat's points, the sum of its terms that apply.
     Points,
-    /// A score term's name: that term's value (its `when` not asked).
+    /// The name of a score term without `when`: that term's value.
     Term(u16),
     /// Anything else.
     Other,

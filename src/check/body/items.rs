@@ -451,9 +451,10 @@ impl Compiler {
         }
     }
 
-    /// Whether a result key compiled into `proc` is `score` or just a score
-    /// term's name, which the engine may read from the points it just
-    /// scored instead of computing them again.
+    /// Whether a result key compiled into `proc` is `score` or just the
+    /// name of a score term without `when` (the key does not ask it), which
+    /// the engine may read from the points it just scored instead of
+    /// computing them again.
     fn key_reads(&self, value: &Expr, proc: ProcId) -> ir::KeyReads {
         let entry = self.def.procs[usize::from(proc)].entry as usize;
         match &value.kind {
@@ -465,7 +466,7 @@ impl Compiler {
                     .def
                     .score_terms
                     .iter()
-                    .position(|term| term.proc == called)
+                    .position(|term| term.proc == called && term.when.is_none())
                     .and_then(|t| u16::try_from(t).ok())
                     .map_or(ir::KeyReads::Other, ir::KeyReads::Term),
                 _ => ir::KeyReads::Other,
