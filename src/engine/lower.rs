@@ -137,6 +137,10 @@ pub(crate) enum Ins {
     },
     /// A [`CellTest`] of the program's `cell_tests`, eight ops long.
     CellTestJump(u16),
+    /// A loop that offers a seat every kind of a set (`each player chooses
+    /// throw from Hand`), entered at its counter's `Push(0) Store(i)`: a
+    /// [`KindOffer`] of the program's `kind_offers`, run whole.
+    OfferKinds(u16),
     /// `Load(slot) ZoneOf(family) Count(matcher)`: "count Pawn of rival in
     /// square of there", the matcher's type and owner still on the stack.
     CountInLocalZone { slot: u16, family: u16, matcher: Matcher },
@@ -482,6 +486,7 @@ impl Ins {
             | Ins::StoreLoad { .. }
             | Ins::Copy { .. }
             | Ins::SetLocal { .. }
+            | Ins::OfferKinds(_)
             | Ins::ArithConst { .. }
             | Ins::CmpJump { .. }
             | Ins::ZoneSize(_) => 2,
@@ -515,6 +520,8 @@ pub(crate) struct Program {
     pub(crate) offers: Vec<Offer>,
     /// The tests [`Ins::CellTestJump`] makes.
     pub(crate) cell_tests: Vec<CellTest>,
+    /// The loops [`Ins::OfferKinds`] runs.
+    pub(crate) kind_offers: Vec<KindOffer>,
     /// Per board, where a step from each space leads ([`Op::Step`]).
     pub(crate) steps: Vec<Steps>,
     /// Per board, how [`Op::CountOnBoard`] counts its pieces.
@@ -846,10 +853,12 @@ pub(crate) fn lower(def: &GameDef) -> Program {
     }
     join_counted_steps(&mut program);
     join_piece_loop_entries(code, &mut program);
+    let kind_offers = join_kind_offer_loops(def, code, &mut program);
     Program {
         ins: program,
         offers,
         cell_tests,
+        kind_offers,
         steps: def.boards.iter().map(Steps::of).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
@@ -967,6 +976,104 @@ fn join_piece_loop_entries(code: &[Op], program: &mut [Ins]) {
             };
         }
     }
+}
+
+/// A loop offering a seat each kind of a set, as `chooses x from Kinds`
+/// compiles:
+///
+/// ```text
+///  0 Push(0) Store(i)                       i = 0
+///  2 Load(i) Push(n) Lt JumpIfFalse(17)     while i < n
+///  6 Load(i) KindAt(set) Store(k)             k = member i of the set
+///  9 Load(seat) Load(k) ChoiceAdd             offer k to seat
+/// 12 Load(i) Push(1) Add Store(i) Jump(2)     i += 1
+/// ```
+///
+/// A decision a duel asks every round runs it for each seat: three rounds
+/// of six instructions each, one instruction so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KindOffer {
+    pub(crate) seat: u16,
+    pub(crate) index: u16,
+    pub(crate) kind: u16,
+    pub(crate) set: u16,
+    /// How many kinds: the first `count` members of the set.
+    pub(crate) count: u16,
+}
+
+/// The length of a [`KindOffer`] loop, from its `Push(0)` to past its jump back.
+pub(crate) const KIND_OFFER_LEN: usize = 17;
+
+impl KindOffer {
+    fn of(def: &GameDef, code: &[Op], at: usize) -> Option<KindOffer> {
+        let head = u32::try_from(at + 2).ok()?;
+        let exit = u32::try_from(at + KIND_OFFER_LEN).ok()?;
+        let &[
+            Op::Push(0),
+            Op::Store(i),
+            Op::Load(i1),
+            Op::Push(n),
+            Op::Lt,
+            Op::JumpIfFalse(out),
+            Op::Load(i2),
+            Op::KindAt(set),
+            Op::Store(k),
+            Op::Load(seat),
+            Op::Load(k1),
+            Op::ChoiceAdd,
+            Op::Load(i3),
+            Op::Push(1),
+            Op::Add,
+            Op::Store(i4),
+            Op::Jump(back),
+        ] = code.get(at..at + KIND_OFFER_LEN)?
+        else {
+            return None;
+        };
+        let members = def.kind_sets.get(usize::from(set))?.members.len();
+        let count = u16::try_from(n).ok().filter(|&n| usize::from(n) <= members)?;
+        let locals_agree = [i1, i2, i3, i4].iter().all(|&slot| slot == i) && k1 == k;
+        // The seat is read each round: the loop must not write it.
+        (locals_agree && out == exit && back == head && seat != i && seat != k).then_some(KindOffer {
+            seat,
+            index: i,
+            kind: k,
+            set,
+            count,
+        })
+    }
+}
+
+/// Gives each [`KindOffer`] loop its entry instruction, in place of the
+/// counter's `SetLocal`, and returns the loops. The loop's own instructions
+/// stay: its jump back comes to them, and so does the entry when a round
+/// could be the one that makes the flow endless.
+fn join_kind_offer_loops(def: &GameDef, code: &[Op], program: &mut [Ins]) -> Vec<KindOffer> {
+    // How many ways lead to each op but from the op before it.
+    let mut ways_in = vec![0u32; code.len() + 1];
+    let entries = def.procs.iter().map(|p| p.entry).chain([def.result_pc]);
+    for target in code.iter().filter_map(|op| op.target()).chain(entries) {
+        if let Some(ways) = ways_in.get_mut(target as usize) {
+            *ways += 1;
+        }
+    }
+    let mut loops = vec![];
+    for (at, ins) in program.iter_mut().enumerate() {
+        if !matches!(ins, Ins::SetLocal { value: 0, .. }) {
+            continue;
+        }
+        let Some(offer) = KindOffer::of(def, code, at) else {
+            continue;
+        };
+        // Only the loop's own jump back comes into it (none of its ops
+        // hands control away and comes back).
+        let entered_only_at_its_head = (at + 1..at + KIND_OFFER_LEN).all(|pc| ways_in[pc] == u32::from(pc == at + 2));
+        if let (true, Ok(index)) = (entered_only_at_its_head, u16::try_from(loops.len())) {
+            *ins = Ins::OfferKinds(index);
+            loops.push(offer);
+        }
+    }
+    loops
 }
 
 /// The instruction for one op alone: its own, for the ops the inner loop

@@ -2,7 +2,7 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 use super::events::{EndReason, Event};
-use super::lower::{BoardCount, CellTest, Ins, MAX_OFFER_PARAMS, Operand};
+use super::lower::{BoardCount, CellTest, Ins, KIND_OFFER_LEN, MAX_OFFER_PARAMS, Operand};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
@@ -1222,6 +1222,27 @@ impl State {
                         self.locals[locals_base + slot as usize] = i64::from(value);
                         pc += 1;
                     }
+                    Ins::OfferKinds(at) => {
+                        let offer = def.program.kind_offers[at as usize];
+                        let rounds = u64::from(offer.count);
+                        // Each round's jump back counts towards an endless
+                        // flow: rounds that could reach the limit run one by
+                        // one, to stop where they would.
+                        if self.steps + rounds <= MAX_STEPS_BETWEEN_DECISIONS {
+                            let members = &def.kind_sets[offer.set as usize].members[..usize::from(offer.count)];
+                            let seat = self.locals[locals_base + offer.seat as usize];
+                            self.offers[seat as usize].extend(members.iter().map(|&kind| i64::from(kind)));
+                            self.locals[locals_base + offer.index as usize] = i64::from(offer.count);
+                            if let Some(&last) = members.last() {
+                                self.locals[locals_base + offer.kind as usize] = i64::from(last);
+                            }
+                            self.steps += rounds;
+                            pc += KIND_OFFER_LEN - 1;
+                        } else {
+                            self.locals[locals_base + offer.index as usize] = 0;
+                            pc += 1;
+                        }
+                    }
                     Ins::AddToLocal { slot, value } => {
                         let at = locals_base + slot as usize;
                         let a = self.locals[at];
@@ -2010,6 +2031,74 @@ impl State {
 mod tests {
     use super::*;
     use crate::engine::Choice;
+
+    /// Both players throw, after the flow has gone round `rounds` times.
+    fn throws_after(rounds: u64, throws: &str) -> Game {
+        let source = format!(
+            r#"
+game "Throws"
+players 2: A, B
+kinds Hand = rock | paper | scissors | well
+flow {{
+  repeat {rounds} times {{ }}
+  each player chooses throw from {throws}
+}}
+"#
+        );
+        match crate::check::check_source("throws.rules", &source, &crate::check::FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+        }
+    }
+
+    /// The same game with its kind offers left as the loops they are.
+    fn loops_unjoined(mut game: Game) -> Game {
+        for at in 0..game.program.ins.len() {
+            if let Ins::OfferKinds(k) = game.program.ins[at] {
+                let slot = game.program.kind_offers[k as usize].index;
+                game.program.ins[at] = Ins::SetLocal { slot, value: 0 };
+            }
+        }
+        game
+    }
+
+    /// A kind offer runs as one instruction and offers what its loop
+    /// offers; near the limit of an endless flow it runs round by round and
+    /// stops where the loop stops.
+    #[test]
+    fn a_kind_offer_runs_as_its_loop_does() {
+        let game = throws_after(1, "Hand");
+        assert_eq!(game.program.kind_offers.len(), 2, "a loop per seat");
+        assert!(game.program.kind_offers.iter().all(|offer| offer.count == 4));
+        let mut events = vec![];
+        let state = State::start(&game, &game.default_options(), 1, vec![], &mut events).unwrap();
+        for seat in 0..2 {
+            assert_eq!(state.offers[seat], [0, 1, 2, 3]);
+        }
+        // A condition makes another loop, left alone.
+        let filtered = throws_after(1, "Hand where throw != well");
+        assert!(filtered.program.kind_offers.is_empty());
+
+        let (mut stopped, mut asked) = (0, 0);
+        for short in 0..12 {
+            let rounds = MAX_STEPS_BETWEEN_DECISIONS - short;
+            let joined = throws_after(rounds, "Hand");
+            let unjoined = loops_unjoined(throws_after(rounds, "Hand"));
+            let run = |game: &Game| {
+                let mut events = vec![];
+                State::start(game, &game.default_options(), 1, vec![], &mut events)
+                    .map(|state| (state.offers.clone(), state.steps))
+                    .map_err(|error| format!("{error:?}"))
+            };
+            let (by_instruction, by_rounds) = (run(&joined), run(&unjoined));
+            assert_eq!(by_instruction, by_rounds, "{short} rounds short of the limit");
+            match by_instruction {
+                Ok(_) => asked += 1,
+                Err(_) => stopped += 1,
+            }
+        }
+        assert!(stopped > 0 && asked > 0, "the limit falls among the loops' rounds");
+    }
 
     /// Counting a board piece by piece gives what counting it zone by zone
     /// gives, for every matcher, all through a game.
