@@ -138,7 +138,7 @@ pub(crate) enum Ins {
     /// A [`CellTest`] of the program's `cell_tests`, eight ops long.
     CellTestJump(u16),
     /// A loop that offers a seat every kind of a set (`each player chooses
-    /// throw from Hand`), entered at its counter's `Push(0) Store(i)`: a
+    /// sign from Signs`), entered at its counter's `Push(0) Store(i)`: a
     /// [`KindOffer`] of the program's `kind_offers`, run whole.
     OfferKinds(u16),
     /// `Load(slot) ZoneOf(family) Count(matcher)`: "count Pawn of rival in
@@ -545,8 +545,8 @@ pub(crate) struct Program {
     pub(crate) keys_read_points: bool,
 }
 
-/// A condition that is one option, or its negation: `when equipment_bonus`,
-/// `when not goggles`. Options do not change during a game, and the test
+/// A condition that is one option, or its negation: `when bonus_rule`,
+/// `when not expansion`. Options do not change during a game, and the test
 /// has no effect, so it is read without running code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct OptionTest {
@@ -989,8 +989,8 @@ fn join_piece_loop_entries(code: &[Op], program: &mut [Ins]) {
 /// 12 Load(i) Push(1) Add Store(i) Jump(2)     i += 1
 /// ```
 ///
-/// A decision a duel asks every round runs it for each seat: three rounds
-/// of six instructions each, one instruction so.
+/// A choice of kinds that every player makes at once, every round, runs it
+/// for each seat: six instructions a kind, one instruction so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KindOffer {
     pub(crate) seat: u16,

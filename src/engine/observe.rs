@@ -804,11 +804,11 @@ pieces {
 }
 zones {
   deck hidden
-  hand per player owner
+  cards per player owner
 }
 setup {
   shuffle deck
-  for p in players { deal 2 from deck to hand of p }
+  for p in players { deal 2 from deck to cards of p }
 }
 flow {
   repeat 3 times {
@@ -818,7 +818,7 @@ flow {
 }
 trigger both_aces after every action {
   for p in players {
-    if count Ace in hand of p == 2 { win p }
+    if count Ace in cards of p == 2 { win p }
   }
 }
 "#;

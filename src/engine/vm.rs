@@ -2032,20 +2032,20 @@ mod tests {
     use super::*;
     use crate::engine::Choice;
 
-    /// Both players throw, after the flow has gone round `rounds` times.
-    fn throws_after(rounds: u64, throws: &str) -> Game {
+    /// Both players pick a sign, after the flow has gone round `rounds` times.
+    fn signs_after(rounds: u64, signs: &str) -> Game {
         let source = format!(
             r#"
-game "Throws"
+game "Signs"
 players 2: A, B
-kinds Hand = rock | paper | scissors | well
+kinds Sign = circle | square | star | moon
 flow {{
   repeat {rounds} times {{ }}
-  each player chooses throw from {throws}
+  each player chooses sign from {signs}
 }}
 "#
         );
-        match crate::check::check_source("throws.rules", &source, &crate::check::FsLoader) {
+        match crate::check::check_source("signs.rules", &source, &crate::check::FsLoader) {
             Ok(checked) => checked.def,
             Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
         }
@@ -2067,7 +2067,7 @@ flow {{
     /// stops where the loop stops.
     #[test]
     fn a_kind_offer_runs_as_its_loop_does() {
-        let game = throws_after(1, "Hand");
+        let game = signs_after(1, "Sign");
         assert_eq!(game.program.kind_offers.len(), 2, "a loop per seat");
         assert!(game.program.kind_offers.iter().all(|offer| offer.count == 4));
         let mut events = vec![];
@@ -2076,14 +2076,14 @@ flow {{
             assert_eq!(state.offers[seat], [0, 1, 2, 3]);
         }
         // A condition makes another loop, left alone.
-        let filtered = throws_after(1, "Hand where throw != well");
+        let filtered = signs_after(1, "Sign where sign != moon");
         assert!(filtered.program.kind_offers.is_empty());
 
         let (mut stopped, mut asked) = (0, 0);
         for short in 0..12 {
             let rounds = MAX_STEPS_BETWEEN_DECISIONS - short;
-            let joined = throws_after(rounds, "Hand");
-            let unjoined = loops_unjoined(throws_after(rounds, "Hand"));
+            let joined = signs_after(rounds, "Sign");
+            let unjoined = loops_unjoined(signs_after(rounds, "Sign"));
             let run = |game: &Game| {
                 let mut events = vec![];
                 State::start(game, &game.default_options(), 1, vec![], &mut events)

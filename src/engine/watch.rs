@@ -2,8 +2,8 @@
 //!
 //! Every trigger runs before every decision, and a search plays millions of
 //! decisions. A trigger that checks for an instant win usually counts a few
-//! piece types (`count Token in hand of p == count Token`), and most actions
-//! move none of them: a throw, a bet or a pass moves nothing at all. Such a
+//! piece types (`count Gem in pile of p == count Gem`), and most actions
+//! move none of them: a bid, a bet or a pass moves nothing at all. Such a
 //! trigger gives the same answer as last time, so it need not run.
 //!
 //! A trigger is *watched* when everything its code (and the procedures it
@@ -109,7 +109,7 @@ kinds Bid = low | high
 var bids = 0
 pieces {
   Gem x2 in pool
-  Rock x2 in pool
+  Pearl x2 in pool
   Coin x2 in pool
 }
 zones {
@@ -131,7 +131,7 @@ trigger gems after every action {
   for p in players { if all_of(p) { win p } }
 }
 trigger heavy after every action {
-  if count Rock in pile of A + count Coin in pile of B > 3 { declare draw "heavy" }
+  if count Pearl in pile of A + count Coin in pile of B > 3 { declare draw "heavy" }
 }
 trigger bidding after every action {
   if bids > 5 { win B }
@@ -151,7 +151,7 @@ trigger full after every action {
         assert!(watch.is_watched(0) && watch.is_watched(1));
         // A variable changes in the flow, and `size of` counts every piece.
         assert!(!watch.is_watched(2) && !watch.is_watched(3));
-        let [gem, rock, coin] = [0, 1, 2].map(|t| watch.counting(t));
-        assert_eq!((gem, rock, coin), (0b01, 0b10, 0b10));
+        let [gem, pearl, coin] = [0, 1, 2].map(|t| watch.counting(t));
+        assert_eq!((gem, pearl, coin), (0b01, 0b10, 0b10));
     }
 }
