@@ -1032,7 +1032,7 @@ impl KindOffer {
         };
         let members = def.kind_sets.get(usize::from(set))?.members.len();
         let count = u16::try_from(n).ok().filter(|&n| usize::from(n) <= members)?;
-        let locals_agree = [i1, i2, i3, i4].iter().all(|&slot| slot == i) && k1 == k;
+        let locals_agree = [i1, i2, i3, i4].iter().all(|&slot| slot == i) && k1 == k && k != i;
         // The seat is read each round: the loop must not write it.
         (locals_agree && out == exit && back == head && seat != i && seat != k).then_some(KindOffer {
             seat,

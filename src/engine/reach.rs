@@ -52,6 +52,7 @@ pub(super) enum Reach {
     Changes,
 }
 
+/// What `op` depends on or does (see [`Reach`]).
 pub(super) fn reach_of(op: Op) -> Reach {
     match op {
         Op::Push(_)
