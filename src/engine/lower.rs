@@ -2122,10 +2122,7 @@ flow {
     /// way the offers are those the conditions give.
     #[test]
     fn an_option_first_in_an_and_guards_the_condition() {
-        let game = match crate::check::check_source("modules.rules", MODULE, &crate::check::FsLoader) {
-            Ok(checked) => checked.def,
-            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
-        };
+        let game = crate::engine::test_game("modules.rules", MODULE);
         assert_eq!(game.program.anytime_guards, [Some(0), None]);
         for (extra, offered) in [(false, 4), (true, 6)] {
             let options = [crate::ir::OptionValue::Bool(extra)];
@@ -2251,10 +2248,7 @@ result {{
 }}
 "#
         );
-        match crate::check::check_source("ranked.rules", &source, &crate::check::FsLoader) {
-            Ok(checked) => checked.def,
-            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
-        }
+        crate::engine::test_game("ranked.rules", &source)
     }
 
     const EVERY_KEY: &str = "most score then most gems then most held then most order then most gems + 1";

@@ -906,8 +906,15 @@ flow {{
 }}
 "#
     );
-    match crate::check::check_source("marks.rules", &source, &crate::check::FsLoader) {
+    test_game("marks.rules", &source)
+}
+
+/// A game for the engine's tests, from its source; a source that does not
+/// check fails the test with its diagnostics.
+#[cfg(test)]
+pub(crate) fn test_game(name: &str, source: &str) -> Game {
+    match crate::check::check_source(name, source, &crate::check::FsLoader) {
         Ok(checked) => checked.def,
-        Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
+        Err(failure) => panic!("{name} does not check: {:?}", failure.diagnostics),
     }
 }

@@ -2045,10 +2045,7 @@ flow {{
 }}
 "#
         );
-        match crate::check::check_source("signs.rules", &source, &crate::check::FsLoader) {
-            Ok(checked) => checked.def,
-            Err(failure) => panic!("the game does not check: {:?}", failure.diagnostics),
-        }
+        crate::engine::test_game("signs.rules", &source)
     }
 
     /// The same game with its kind offers left as the loops they are.

@@ -99,8 +99,6 @@ fn count_types(def: &GameDef, m: Matcher, counted: &mut [bool]) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::{FsLoader, check_source};
-
     /// Triggers that read the game in different ways.
     const TRIGGERS: &str = r#"
 game "Triggers"
@@ -143,9 +141,7 @@ trigger full after every action {
 
     #[test]
     fn a_trigger_is_watched_when_it_reads_only_counts_of_types_and_can_only_end_the_game() {
-        let def = check_source("triggers.rules", TRIGGERS, &FsLoader)
-            .expect("the game checks")
-            .def;
+        let def = crate::engine::test_game("triggers.rules", TRIGGERS);
         let watch = &def.program.watch;
         // `gems` counts through a procedure; `heavy` two types and draws.
         assert!(watch.is_watched(0) && watch.is_watched(1));
