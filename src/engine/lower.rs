@@ -12,11 +12,11 @@
 //! it meant. A run is fused only when no jump lands inside it, and the
 //! interpreter points an error inside a run at the op that failed.
 
-use super::reach::only_reads;
+use super::reach::{blind_to_faces, offers_blind_to_faces, only_reads};
 use super::tally::TallyLayout;
 use super::watch::TriggerWatch;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{Board, ChoiceKind, GameDef, KeyReads, MatchBy, Matcher, Op};
+use crate::ir::{Attr, Board, ChoiceKind, GameDef, KeyReads, MatchBy, Matcher, Op};
 
 /// A comparison, as in [`Op::Eq`] to [`Op::Ge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -290,6 +290,10 @@ pub(crate) enum Ins {
     NextSeat,
     /// [`Op::Count`]
     Count(Matcher),
+    /// [`Op::Attr`]: "value of d", read where dice are counted.
+    Attr(Attr),
+    /// [`Op::Table`]: "table set_values at n", read where sets are scored.
+    Table(u16),
     /// [`Op::CountInGame`]
     CountInGame(Matcher),
     /// [`Op::Return`]: every trigger, every condition of a piece or an
@@ -478,6 +482,8 @@ impl Ins {
             | Ins::Beats
             | Ins::NextSeat
             | Ins::Count(_)
+            | Ins::Attr(_)
+            | Ins::Table(_)
             | Ins::CountInGame(_)
             | Ins::Return
             | Ins::CountOnBoard { .. } => 1,
@@ -533,6 +539,12 @@ pub(crate) struct Program {
     /// Per `anytime` action, the option that, when off, makes its condition
     /// false without running it (see [`option_guard`]).
     pub(crate) anytime_guards: Vec<Option<u16>>,
+    /// Per op, whether it is a `ChoiceReset` whose offers no deal of hidden
+    /// faces can change (see [`offers_blind_to_faces`]): a sampled world
+    /// keeps the real game's offers instead of building them again.
+    pub(crate) blind_offers: Vec<bool>,
+    /// Per `anytime` action, whether its condition reads no face.
+    pub(crate) blind_anytime: Vec<bool>,
     /// Which triggers need not run again while nothing they count moves.
     pub(crate) watch: TriggerWatch,
     /// Per score term, the option its `when` only tests, if that is all it
@@ -868,6 +880,12 @@ pub(crate) fn lower(def: &GameDef) -> Program {
             .iter()
             .map(|action| option_guard(code, def.procs[action.when as usize].entry))
             .collect(),
+        blind_offers: (0..code.len()).map(|pc| offers_blind_to_faces(def, pc)).collect(),
+        blind_anytime: def
+            .anytime
+            .iter()
+            .map(|action| blind_to_faces(def, action.when))
+            .collect(),
         watch: TriggerWatch::of(def),
         term_guards: def
             .score_terms
@@ -1138,6 +1156,8 @@ fn single(op: Op) -> Ins {
         Op::Beats => Ins::Beats,
         Op::Opponent | Op::NextSeat => Ins::NextSeat,
         Op::Count(matcher) => Ins::Count(matcher),
+        Op::Attr(attr) => Ins::Attr(attr),
+        Op::Table(table) => Ins::Table(table),
         Op::CountInGame(matcher) => Ins::CountInGame(matcher),
         Op::Return => Ins::Return,
         Op::CountOnBoard { board, matcher } => Ins::CountOnBoard { board, matcher },

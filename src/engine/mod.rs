@@ -478,12 +478,37 @@ impl State {
         self.apply_recording(def, choices, events, false)
     }
 
+    /// [`State::apply_quiet`] for choices taken from the offers themselves,
+    /// one per asked seat (see [`World::apply`]): they are legal by
+    /// construction, so they are not looked up among the offers again (a
+    /// search applies a move at every step of every playout).
+    pub(crate) fn apply_offered(
+        &mut self,
+        def: &Game,
+        choices: &[Choice],
+        events: &mut Vec<Event>,
+    ) -> Result<(), EngineError> {
+        self.apply_checked(def, choices, events, false, false)
+    }
+
     fn apply_recording(
         &mut self,
         def: &Game,
         choices: &[Choice],
         events: &mut Vec<Event>,
         record: bool,
+    ) -> Result<(), EngineError> {
+        self.apply_checked(def, choices, events, record, true)
+    }
+
+    /// Applies the choices; `check` looks each up among the offers first.
+    fn apply_checked(
+        &mut self,
+        def: &Game,
+        choices: &[Choice],
+        events: &mut Vec<Event>,
+        record: bool,
+        check: bool,
     ) -> Result<(), EngineError> {
         if !matches!(self.status, Status::Waiting(_)) {
             return Err(IllegalAction::NotWaiting.into());
@@ -493,7 +518,11 @@ impl State {
         let Status::Waiting(ask) = std::mem::replace(&mut self.status, Status::Running) else {
             unreachable!("checked above")
         };
-        if let Err(refused) = self.validate(def, &ask, choices) {
+        debug_assert!(
+            check || self.validate(def, &ask, choices).is_ok(),
+            "choices taken from the offers are legal"
+        );
+        if check && let Err(refused) = self.validate(def, &ask, choices) {
             self.status = Status::Waiting(ask);
             return Err(refused.into());
         }
@@ -787,19 +816,24 @@ impl State {
         if value < 0 || choice.is_none() || actions.is_empty() {
             return false;
         }
+        let params = &actions[choice.action_entry(actions)].params;
+        // Each parameter unpacked is a division, and this runs for every
+        // offer of a board game's menu: unpack up to the last piece only.
+        let Some(last) = params.iter().rposition(|(kind, _)| *kind == ChoiceKind::Piece) else {
+            return false;
+        };
         // The value is mixed-radix: entry first, then each parameter.
         let mut rest = value / actions.len() as i64;
-        actions[choice.action_entry(actions)]
-            .params
-            .iter()
-            .any(|(kind, radix)| {
-                let param = rest % radix;
-                rest /= radix;
-                *kind == ChoiceKind::Piece && {
-                    let zone = self.piece_zone[id_from_value(param) as usize];
-                    self.zones.len(zone as usize) > 1
+        for (kind, radix) in &params[..=last] {
+            if *kind == ChoiceKind::Piece {
+                let zone = self.piece_zone[id_from_value(rest % radix) as usize];
+                if self.zones.len(zone as usize) > 1 {
+                    return true;
                 }
-            })
+            }
+            rest /= radix;
+        }
+        false
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the

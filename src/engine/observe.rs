@@ -351,7 +351,19 @@ impl World {
                 reaction_ms: p.reaction_ms,
             };
         }
-        self.state.apply_quiet(def, &choices[..n], events)
+        // One pick per asked seat, in the order asked, each among its
+        // offers: the choices are the offers themselves.
+        let who = pending.who();
+        let offered = picks.len() == who.len()
+            && who
+                .iter()
+                .zip(picks)
+                .all(|(&seat, p)| p.seat == seat && p.index < pending.legal(seat).len());
+        if offered {
+            self.state.apply_offered(def, &choices[..n], events)
+        } else {
+            self.state.apply_quiet(def, &choices[..n], events)
+        }
     }
 
     pub(crate) fn outcome(&self) -> Option<&Outcome> {
@@ -659,7 +671,50 @@ impl State {
         if members.is_empty() {
             return Ok(false);
         }
+        if self.offers_blind_to_deal(def) {
+            #[cfg(debug_assertions)]
+            self.assert_offers_survive_deal(def);
+            return Ok(true);
+        }
         self.rebuild_offers(def).map(|()| true)
+    }
+
+    /// Whether the pending decision's offers, with the `anytime` actions
+    /// offered beside them, read no face of a piece: then a deal that gives
+    /// hidden pieces other faces leaves them as they are, and building them
+    /// again (which runs the offer code) would give the same offers. Such
+    /// code draws no chance either, so skipping it moves no random stream.
+    fn offers_blind_to_deal(&self, def: &Game) -> bool {
+        let Status::Waiting(ask) = &self.status else {
+            return false;
+        };
+        let program = &def.program;
+        program.blind_offers[ask.offer_pc as usize]
+            && (!self.interrupted.is_empty()
+                || (0..def.anytime.len()).all(|i| {
+                    program.blind_anytime[i]
+                        || program.anytime_guards[i].is_some_and(|option| self.options[usize::from(option)] == 0)
+                }))
+    }
+
+    /// Test builds check every skipped rebuild: building the offers again
+    /// gives the same offers and the same decision.
+    #[cfg(debug_assertions)]
+    fn assert_offers_survive_deal(&self, def: &Game) {
+        let mut rebuilt = self.clone();
+        if rebuilt.rebuild_offers(def).is_err() {
+            panic!("offers that read no face failed to build again");
+        }
+        assert_eq!(rebuilt.offers, self.offers, "a deal changed offers that read no face");
+        let (Status::Waiting(a), Status::Waiting(b)) = (&rebuilt.status, &self.status) else {
+            panic!("offers that read no face did not lead to the same decision");
+        };
+        assert_eq!(
+            (a.decision, a.offer_pc, a.each_base),
+            (b.decision, b.offer_pc, b.each_base),
+            "a deal changed the decision asked"
+        );
+        assert!(a.who.iter().eq(b.who.iter()), "a deal changed who is asked");
     }
 
     /// Runs the pending decision's offer code again, so every seat's choices
@@ -852,6 +907,97 @@ trigger both_aces after every action {
         }
         // One world in 15 or 28, by how many Aces A holds.
         assert!(won_by_the_trigger > 0, "no world dealt B both Aces");
+    }
+
+    /// Two hidden cards each, and decisions whose offers read the faces or
+    /// not; an `anytime` action's condition reads them too, when its
+    /// option is on.
+    const OFFERS: &str = r#"
+game "Offers"
+players 2: A, B
+kinds Bid = low | high
+option show_rule: bool = false "Anyone holding an Ace may show it"
+var rounds = 0
+pieces {
+  Ace x2 in deck
+  Blank x6 in deck
+}
+group Card = Ace | Blank
+zones {
+  deck hidden
+  cards per player owner
+}
+setup {
+  shuffle deck
+  for p in players { deal 2 from deck to cards of p }
+}
+flow {
+  repeat 3 times {
+    A chooses bid from Bid
+    B chooses amount from 1..3 where amount > rounds
+    A chooses call from Bid where call == low or count Ace in cards of A > 0
+    B chooses card from Card in cards of B
+    add 1 to rounds
+  }
+  declare draw "done"
+}
+anytime "tap" when rounds < 2 {
+  add 1 to rounds
+}
+anytime "show" when show_rule and count Ace in cards of actor > 0 {
+  add 1 to rounds
+}
+"#;
+
+    /// Offers that read no face are kept by a sampled world; those that
+    /// read one, or offer pieces, are built again for the world's deal.
+    #[test]
+    fn a_sampled_world_builds_again_only_the_offers_its_deal_concerns() {
+        let def = crate::engine::test_game("offers.rules", OFFERS);
+        let resets: Vec<usize> = (0..def.code.len())
+            .filter(|&pc| def.code[pc] == crate::ir::Op::ChoiceReset)
+            .collect();
+        let blind: Vec<bool> = resets.iter().map(|&pc| def.program.blind_offers[pc]).collect();
+        // Kinds, and numbers against a variable; a count of Aces; pieces.
+        // (The anytime actions' own decisions would come after.)
+        assert_eq!(blind[..4], [true, true, false, false]);
+        assert_eq!(def.program.blind_anytime, [true, false]);
+        let mut events = vec![];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        // A real game where A holds an Ace, at A's first call.
+        for seed in 0.. {
+            let mut state = State::start(&def, &def.default_options(), seed, vec![], &mut events).unwrap();
+            // The first bid keeps its offers: the `show` action is off.
+            assert!(state.offers_blind_to_deal(&def));
+            let mut on = def.default_options();
+            on[0] = crate::ir::OptionValue::Bool(true);
+            let shown = State::start(&def, &on, seed, vec![], &mut events).unwrap();
+            assert!(!shown.offers_blind_to_deal(&def), "`show` reads the faces when on");
+            for answer in [0, 0] {
+                let seat = state.pending().expect("a decision").who()[0];
+                let value = state.pending().unwrap().legal(seat)[answer];
+                state.apply(&def, &[Choice::new(seat, value)], &mut events).unwrap();
+            }
+            assert!(!state.offers_blind_to_deal(&def));
+            let cards = def.families.iter().find(|f| f.name == "cards").expect("cards");
+            let ace = def.piece_types.iter().position(|t| t == "Ace").expect("Ace");
+            if !state
+                .zone(cards.first)
+                .any(|p| usize::from(def.pieces[state.face_of(p) as usize].ty) == ace)
+            {
+                continue;
+            }
+            assert_eq!(state.pending().unwrap().legal(0).len(), 3, "low, high and tap");
+            // B's worlds where A was dealt no Ace offer A only `low` (and tap).
+            let narrowed = (0..200)
+                .filter(|_| {
+                    let world = Observation::new(&def, &state, 1).sample(&mut rng).expect("a world");
+                    world.state.pending().expect("a decision").legal(0).len() == 2
+                })
+                .count();
+            assert!(narrowed > 0, "no world dealt A without an Ace built its offers again");
+            return;
+        }
     }
 
     /// The tally of each zone's types follows the faces a sampled world deals

@@ -2,7 +2,7 @@
 //! jumps and the procedures it calls. The engine skips or shortens work on
 //! what this proves, so it errs on the side of "could do anything".
 
-use crate::ir::{GameDef, Op, ProcId};
+use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
 
 /// Calls `visit` on every op the code of `proc` can reach (each once),
 /// through jumps, loop exits and calls. Stops with `None` as soon as `visit`
@@ -115,4 +115,79 @@ pub(super) fn reach_of(op: Op) -> Reach {
         | Op::LongestRun { .. } => Reach::ReadsGame,
         _ => Reach::Changes,
     }
+}
+
+/// Whether `op` gives the same whatever faces the pieces show: it is
+/// [`Reach::Fixed`], or reads what a sampled world's deal leaves as it is
+/// (variables, sizes of zones, which piece is where). A deal gives hidden
+/// pieces other faces and moves nothing, so only reading a piece's type,
+/// kind, value or owner, or counting or matching pieces by them, can tell.
+fn face_blind(op: Op) -> bool {
+    reach_of(op) == Reach::Fixed
+        || matches!(
+            op,
+            Op::LoadVar(_) | Op::LoadVarAt(_) | Op::Size | Op::Top | Op::Bottom | Op::SpaceOf(_)
+        )
+}
+
+/// Whether the offers built from the `ChoiceReset` at `offer_pc` up to the
+/// decision it asks are the same whatever faces the hidden pieces show:
+/// the code between reads no face ([`face_blind`]) and only offers, and
+/// the decision is not of pieces (alike pieces are merged by their faces,
+/// see `State::dedupe_offers`). A sampled world then need not build them
+/// again after its deal.
+pub(super) fn offers_blind_to_faces(def: &GameDef, offer_pc: usize) -> bool {
+    let code = &def.code;
+    if code.get(offer_pc) != Some(&Op::ChoiceReset) {
+        return false;
+    }
+    let mut seen = vec![false; code.len()];
+    let mut todo = vec![offer_pc + 1];
+    while let Some(pc) = todo.pop() {
+        let Some(was_seen) = seen.get_mut(pc) else {
+            return false;
+        };
+        if std::mem::replace(was_seen, true) {
+            continue;
+        }
+        let op = code[pc];
+        match op {
+            Op::Ask(decision) | Op::AskEach(decision, _) => {
+                let kind = &def.decisions[usize::from(decision)].kind;
+                let pieces = match kind {
+                    ChoiceKind::Piece => true,
+                    ChoiceKind::Actions(actions) => actions
+                        .iter()
+                        .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)),
+                    _ => false,
+                };
+                if pieces {
+                    return false;
+                }
+                // The offers end here; what follows runs after the answer.
+                continue;
+            }
+            Op::ChoiceAdd | Op::ActionValue { .. } => {}
+            Op::Return | Op::Fail(_) => continue,
+            Op::Jump(to) => {
+                todo.push(to as usize);
+                continue;
+            }
+            Op::Call(callee) => match def.procs.get(usize::from(callee)) {
+                Some(proc) => todo.push(proc.entry as usize),
+                None => return false,
+            },
+            op if face_blind(op) => todo.extend(op.target().map(|to| to as usize)),
+            _ => return false,
+        }
+        todo.push(pc + 1);
+    }
+    true
+}
+
+/// Whether the code of `proc` gives the same whatever faces the hidden
+/// pieces show (see [`face_blind`]): an `anytime` action's condition, run
+/// at every decision to offer it.
+pub(super) fn blind_to_faces(def: &GameDef, proc: ProcId) -> bool {
+    each_op(def, proc, |op| face_blind(op).then_some(())).is_some()
 }

@@ -207,6 +207,20 @@ impl State {
         self.matches(def, filter.matcher, piece, key, owner)
     }
 
+    /// A piece attribute of a piece value (a piece, or a piece chosen "as"
+    /// a kind), or `None` when the piece has no such attribute.
+    fn attribute(&self, def: &GameDef, attr: Attr, value: i64) -> Option<i64> {
+        let value = ChoiceValue::from_raw(value);
+        let piece = &def.pieces[self.face[value.piece_id() as usize] as usize];
+        match attr {
+            // A piece chosen "as" a kind has that kind.
+            Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
+            Attr::Value => Some(self.value_of(def, value.piece_id())),
+            Attr::Owner => piece.owner.map(i64::from),
+            Attr::Type => Some(piece.ty as i64),
+        }
+    }
+
     /// Pops a matcher's stack arguments: `(key, owner)`.
     fn pop_matcher(&mut self, m: Matcher) -> (i64, i64) {
         let owner = if m.owner { self.pop() } else { -1 };
@@ -1356,6 +1370,32 @@ impl State {
                         let n = self.count_matching(def, zone as usize, m);
                         self.stack.push(n);
                     }
+                    Ins::Attr(attr) => {
+                        let value = self.pop();
+                        match self.attribute(def, attr, value) {
+                            Some(v) => self.stack.push(v),
+                            None => {
+                                self.frames.last_mut().expect("frame").pc = pc as u32;
+                                let what = if attr == Attr::Kind { "kind" } else { "owner" };
+                                return Err(self.error(
+                                    def,
+                                    Code::MissingAttribute,
+                                    format!("this piece has no {what}"),
+                                ));
+                            }
+                        }
+                    }
+                    Ins::Table(table) => {
+                        let n = self.pop();
+                        let values = &def.tables[table as usize];
+                        // A table is read from 1; below it is 0, past its end its last value.
+                        let v = if n <= 0 {
+                            0
+                        } else {
+                            values[(n as usize - 1).min(values.len() - 1)]
+                        };
+                        self.stack.push(v);
+                    }
                     Ins::CountInLocalZone { slot, family, matcher } => {
                         let index = self.locals[locals_base + slot as usize];
                         let Some(zone) = self.zone_of(def, family, index) else {
@@ -1710,24 +1750,6 @@ impl State {
                 let full = self.full_lines(def, board, family, matcher, key, owner);
                 self.stack.push(full);
             }
-            Op::Attr(attr) => {
-                let value = ChoiceValue::from_raw(self.pop());
-                let piece = &def.pieces[self.face[value.piece_id() as usize] as usize];
-                let v = match attr {
-                    // A piece chosen "as" a kind has that kind.
-                    Attr::Kind => value.declared_kind().or(piece.kind).map(i64::from),
-                    Attr::Value => Some(self.value_of(def, value.piece_id())),
-                    Attr::Owner => piece.owner.map(i64::from),
-                    Attr::Type => Some(piece.ty as i64),
-                };
-                match v {
-                    Some(v) => self.stack.push(v),
-                    None => {
-                        let what = if attr == Attr::Kind { "kind" } else { "owner" };
-                        return Err(self.error(def, Code::MissingAttribute, format!("this piece has no {what}")));
-                    }
-                }
-            }
             Op::SpaceOf(board) => {
                 let piece = self.pop_piece();
                 match self.space_of(def, board, piece) {
@@ -1781,16 +1803,6 @@ impl State {
                     Some(v) => self.stack.push(v.raw()),
                     None => return Err(self.bad_action(def)),
                 }
-            }
-            Op::Table(table) => {
-                let n = self.pop();
-                let values = &def.tables[table as usize];
-                let v = if n <= 0 {
-                    0
-                } else {
-                    values[(n as usize - 1).min(values.len() - 1)]
-                };
-                self.stack.push(v);
             }
             Op::Move => {
                 let zone = self.pop_zone();
@@ -2021,6 +2033,8 @@ impl State {
             | Op::Count(_)
             | Op::CountOnBoard { .. }
             | Op::CountInGame(_)
+            | Op::Attr(_)
+            | Op::Table(_)
             | Op::Return => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
         Ok(Flow::Continue)
