@@ -530,6 +530,9 @@ pub(crate) struct Program {
     pub(crate) kind_offers: Vec<KindOffer>,
     /// Per board, where a step from each space leads ([`Op::Step`]).
     pub(crate) steps: Vec<Steps>,
+    /// Per board that fits in 64 bits, each space's bit for
+    /// [`Op::LongestRun`] (see [`Board::run_bits`]).
+    pub(crate) run_bits: Vec<Option<Vec<u8>>>,
     /// Per board, how [`Op::CountOnBoard`] counts its pieces.
     pub(crate) counts: Vec<BoardCount>,
     /// How many pieces of each type and kind the game has ([`Op::CountInGame`]).
@@ -872,6 +875,7 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         cell_tests,
         kind_offers,
         steps: def.boards.iter().map(Steps::of).collect(),
+        run_bits: def.boards.iter().map(Board::run_bits).collect(),
         counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
         tally: TallyLayout::of(def, code),

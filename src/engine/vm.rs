@@ -8,8 +8,8 @@ use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::game::Game;
 use crate::ir::grid::NO_SPACE;
 use crate::ir::{
-    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, KeyReads, MAX_PLAYERS, MatchBy, Matcher, Op, PieceFilter,
-    PieceId, ProcId, Seat, ZoneId, id_from_index, id_from_value,
+    Attr, Board, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, KeyReads, MAX_PLAYERS, MatchBy, Matcher, Op,
+    PieceFilter, PieceId, ProcId, Seat, ZoneId, id_from_index, id_from_value,
 };
 
 /// What [`State::step`] leaves [`State::exec`] to do.
@@ -1786,9 +1786,18 @@ impl State {
                     .zones
                     .of_zones(zones)
                     .iter()
-                    .filter(|&&p| self.matches(def, matcher, p, key, owner))
+                    .filter(|&&p| self.matches_inlined(def, matcher, p, key, owner))
                     .map(|&p| self.piece_zone[p as usize] - family.first);
-                let run = def.boards[board as usize].longest_run_of(held);
+                let grid = &def.boards[board as usize];
+                let run = match &def.program.run_bits[board as usize] {
+                    Some(bit) => {
+                        let bits = held.fold(0u64, |bits, space| {
+                            bit.get(usize::from(space)).map_or(bits, |&bit| bits | 1 << bit)
+                        });
+                        Board::longest_run_of_bits(bits, usize::from(grid.cols) + 1)
+                    }
+                    None => grid.longest_run_of(held),
+                };
                 self.stack.push(run);
             }
             Op::ActionValue { decision, entry } => {

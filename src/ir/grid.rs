@@ -137,9 +137,21 @@ impl Board {
         Self::longest_run_of_bits(held, width)
     }
 
+    /// Per space, its bit in the layout of [`Board::longest_run_in_bits`],
+    /// when the board fits in it: worked out once, as a game asks for the
+    /// longest run after every move.
+    pub(crate) fn run_bits(&self) -> Option<Vec<u8>> {
+        let (rows, cols) = (self.rows as usize, self.cols as usize);
+        (rows * (cols + 1) <= 64).then(|| {
+            (0..rows * cols)
+                .map(|space| (space / cols * (cols + 1) + space % cols) as u8)
+                .collect()
+        })
+    }
+
     /// The longest run of set bits in `held`, a board laid out as in
     /// [`Board::longest_run_in_bits`] with rows `width` bits apart.
-    fn longest_run_of_bits(held: u64, width: usize) -> i64 {
+    pub(crate) fn longest_run_of_bits(held: u64, width: usize) -> i64 {
         [1, width, width + 1, width - 1]
             .into_iter()
             .map(|shift| {
