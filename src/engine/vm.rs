@@ -897,9 +897,11 @@ impl State {
             let mut pc = frame.pc as usize;
             let locals_base = frame.locals_base as usize;
             loop {
-                let ins = program[pc];
+                // Matched in place: each arm reads only its own fields, not
+                // a copy of the whole instruction first.
+                let ins = &program[pc];
                 pc += 1;
-                match ins {
+                match *ins {
                     Ins::Push(v) => self.stack.push(v),
                     Ins::Pop => {
                         self.pop();
