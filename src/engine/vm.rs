@@ -12,6 +12,15 @@ use crate::ir::{
     PieceFilter, PieceId, ProcId, Seat, ZoneId, id_from_index, id_from_value,
 };
 
+/// Entry `n` of a table (`table set_values at n`) or of a list option: read
+/// from 1; 0 below it (and in an empty list), the last value past its end.
+fn table_entry(values: &[i64], n: i64) -> i64 {
+    match values.last() {
+        Some(&last) if n > 0 => values.get(n as usize - 1).copied().unwrap_or(last),
+        _ => 0,
+    }
+}
+
 /// What [`State::step`] leaves [`State::exec`] to do.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Flow {
@@ -1389,14 +1398,7 @@ impl State {
                     }
                     Ins::Table(table) => {
                         let n = self.pop();
-                        let values = &def.tables[table as usize];
-                        // A table is read from 1; below it is 0, past its end its last value.
-                        let v = if n <= 0 {
-                            0
-                        } else {
-                            values[(n as usize - 1).min(values.len() - 1)]
-                        };
-                        self.stack.push(v);
+                        self.stack.push(table_entry(&def.tables[table as usize], n));
                     }
                     Ins::CountInLocalZone { slot, family, matcher } => {
                         let index = self.locals[locals_base + slot as usize];
@@ -1962,13 +1964,7 @@ impl State {
             }
             Op::OptionTable(option) => {
                 let n = self.pop();
-                let values = &self.lists[option as usize];
-                let v = if n <= 0 || values.is_empty() {
-                    0
-                } else {
-                    values[(n as usize - 1).min(values.len() - 1)]
-                };
-                self.stack.push(v);
+                self.stack.push(table_entry(&self.lists[option as usize], n));
             }
             Op::ResumeAsk => {
                 let frame = self.frames.pop().expect("frame");
