@@ -290,9 +290,9 @@ pub(crate) enum Ins {
     NextSeat,
     /// [`Op::Count`]
     Count(Matcher),
-    /// [`Op::Attr`]: "value of d", read where dice are counted.
+    /// [`Op::Attr`]: "value of p", read in a count's loop.
     Attr(Attr),
-    /// [`Op::Table`]: "table set_values at n", read where sets are scored.
+    /// [`Op::Table`]: "table points at n", read in a score's loop.
     Table(u16),
     /// [`Op::CountInGame`]
     CountInGame(Matcher),
