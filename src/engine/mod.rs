@@ -461,7 +461,7 @@ impl State {
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
     pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
-        self.apply_recording(def, choices, events, true)
+        self.apply_checked(def, choices, events, true, true)
     }
 
     /// [`State::apply`] without the decisions' own events, for a search's
@@ -475,7 +475,7 @@ impl State {
         choices: &[Choice],
         events: &mut Vec<Event>,
     ) -> Result<(), EngineError> {
-        self.apply_recording(def, choices, events, false)
+        self.apply_checked(def, choices, events, false, true)
     }
 
     /// [`State::apply_quiet`] for choices taken from the offers themselves,
@@ -491,17 +491,8 @@ impl State {
         self.apply_checked(def, choices, events, false, false)
     }
 
-    fn apply_recording(
-        &mut self,
-        def: &Game,
-        choices: &[Choice],
-        events: &mut Vec<Event>,
-        record: bool,
-    ) -> Result<(), EngineError> {
-        self.apply_checked(def, choices, events, record, true)
-    }
-
-    /// Applies the choices; `check` looks each up among the offers first.
+    /// Applies the choices: `record` adds the decisions' own events, `check`
+    /// looks each choice up among the offers first.
     fn apply_checked(
         &mut self,
         def: &Game,

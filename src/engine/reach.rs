@@ -8,15 +8,33 @@ use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
 /// through jumps, loop exits and calls. Stops with `None` as soon as `visit`
 /// returns `None`.
 pub(super) fn each_op(def: &GameDef, proc: ProcId, mut visit: impl FnMut(Op) -> Option<()>) -> Option<()> {
+    let entry = def.procs.get(usize::from(proc))?.entry as usize;
+    walk(def, entry, |op| visit(op).map(|()| Walk::On))
+}
+
+/// What [`walk`] does after an op.
+enum Walk {
+    /// Goes on to the ops that can follow it.
+    On,
+    /// Ends this path here.
+    End,
+}
+
+/// Calls `visit` on every op reachable from `start` (each once), through
+/// jumps, loop exits and calls, a path ending at a `Return`, a `Fail` or
+/// where `visit` says so. Stops with `None` as soon as `visit` returns `None`.
+fn walk(def: &GameDef, start: usize, mut visit: impl FnMut(Op) -> Option<Walk>) -> Option<()> {
     let code = &def.code;
     let mut seen = vec![false; code.len()];
-    let mut todo = vec![def.procs.get(usize::from(proc))?.entry as usize];
+    let mut todo = vec![start];
     while let Some(pc) = todo.pop() {
         if std::mem::replace(seen.get_mut(pc)?, true) {
             continue;
         }
         let op = code[pc];
-        visit(op)?;
+        if let Walk::End = visit(op)? {
+            continue;
+        }
         match op {
             Op::Return | Op::Fail(_) => continue,
             Op::Jump(to) => {
@@ -137,52 +155,25 @@ fn face_blind(op: Op) -> bool {
 /// see `State::dedupe_offers`). A sampled world then need not build them
 /// again after its deal.
 pub(super) fn offers_blind_to_faces(def: &GameDef, offer_pc: usize) -> bool {
-    let code = &def.code;
-    if code.get(offer_pc) != Some(&Op::ChoiceReset) {
+    if def.code.get(offer_pc) != Some(&Op::ChoiceReset) {
         return false;
     }
-    let mut seen = vec![false; code.len()];
-    let mut todo = vec![offer_pc + 1];
-    while let Some(pc) = todo.pop() {
-        let Some(was_seen) = seen.get_mut(pc) else {
-            return false;
-        };
-        if std::mem::replace(was_seen, true) {
-            continue;
+    walk(def, offer_pc + 1, |op| match op {
+        Op::Ask(decision) | Op::AskEach(decision, _) => {
+            let pieces = match &def.decisions[usize::from(decision)].kind {
+                ChoiceKind::Piece => true,
+                ChoiceKind::Actions(actions) => actions
+                    .iter()
+                    .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)),
+                _ => false,
+            };
+            // The offers end here; what follows runs after the answer.
+            (!pieces).then_some(Walk::End)
         }
-        let op = code[pc];
-        match op {
-            Op::Ask(decision) | Op::AskEach(decision, _) => {
-                let kind = &def.decisions[usize::from(decision)].kind;
-                let pieces = match kind {
-                    ChoiceKind::Piece => true,
-                    ChoiceKind::Actions(actions) => actions
-                        .iter()
-                        .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)),
-                    _ => false,
-                };
-                if pieces {
-                    return false;
-                }
-                // The offers end here; what follows runs after the answer.
-                continue;
-            }
-            Op::ChoiceAdd | Op::ActionValue { .. } => {}
-            Op::Return | Op::Fail(_) => continue,
-            Op::Jump(to) => {
-                todo.push(to as usize);
-                continue;
-            }
-            Op::Call(callee) => match def.procs.get(usize::from(callee)) {
-                Some(proc) => todo.push(proc.entry as usize),
-                None => return false,
-            },
-            op if face_blind(op) => todo.extend(op.target().map(|to| to as usize)),
-            _ => return false,
-        }
-        todo.push(pc + 1);
-    }
-    true
+        Op::ChoiceAdd | Op::ActionValue { .. } => Some(Walk::On),
+        op => face_blind(op).then_some(Walk::On),
+    })
+    .is_some()
 }
 
 /// Whether the code of `proc` gives the same whatever faces the hidden
