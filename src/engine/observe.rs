@@ -691,10 +691,7 @@ impl State {
         let program = &def.program;
         program.blind_offers[ask.offer_pc as usize]
             && (!self.interrupted.is_empty()
-                || (0..def.anytime.len()).all(|i| {
-                    program.blind_anytime[i]
-                        || program.anytime_guards[i].is_some_and(|option| self.options[usize::from(option)] == 0)
-                }))
+                || (0..def.anytime.len()).all(|i| program.blind_anytime[i] || self.anytime_switched_off(def, i)))
     }
 
     /// Test builds check every skipped rebuild: building the offers again

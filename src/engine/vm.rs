@@ -374,15 +374,16 @@ impl State {
     /// Adds the `anytime` actions each deciding seat may take now, as
     /// negative values after its real choices.
     fn offer_anytime(&mut self, def: &Game, who: &[Seat], events: &mut Vec<Event>) -> Result<(), RuntimeError> {
-        // An anytime action is not interrupted by another one.
-        if !self.interrupted.is_empty() {
+        // An anytime action is not interrupted by another one. Most games
+        // have none, or only ones their options switch off: every decision
+        // asks, so that is found before looking at each seat.
+        let any_on = (0..def.anytime.len()).any(|i| !self.anytime_switched_off(def, i));
+        if !self.interrupted.is_empty() || !any_on {
             return Ok(());
         }
         for &seat in who {
             for (i, action) in def.anytime.iter().enumerate() {
-                if let Some(option) = def.program.anytime_guards[i]
-                    && self.options[usize::from(option)] == 0
-                {
+                if self.anytime_switched_off(def, i) {
                     continue;
                 }
                 if self.call_sync::<1>(def, action.when, &[seat as i64], events)?[0] != 0 {
@@ -391,6 +392,31 @@ impl State {
             }
         }
         Ok(())
+    }
+
+    /// Whether anytime action `i` is off in this game: its condition
+    /// starts with an option that is off.
+    pub(super) fn anytime_switched_off(&self, def: &Game, i: usize) -> bool {
+        def.program.anytime_guards[i].is_some_and(|option| self.options[usize::from(option)] == 0)
+    }
+
+    /// Runs the triggers once before the op at `pc` (an ask, or the
+    /// ranking), unless they ran since the last decision. Returns
+    /// [`Flow::Reload`] when one ended the game: the op then does not run,
+    /// and the frame points at it. Otherwise the op goes on at once.
+    fn run_triggers_before(&mut self, def: &Game, pc: u32, events: &mut Vec<Event>) -> Result<Flow, RuntimeError> {
+        if self.triggers_checked {
+            return Ok(Flow::Continue);
+        }
+        self.triggers_checked = true;
+        let frame = self.frames.len() - 1;
+        self.frames[frame].pc = pc;
+        self.run_triggers(def, events)?;
+        if !matches!(self.status, Status::Running) {
+            return Ok(Flow::Reload);
+        }
+        self.frames[frame].pc = pc + 1;
+        Ok(Flow::Continue)
     }
 
     fn run_triggers(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
@@ -809,26 +835,45 @@ impl State {
     /// every playout.
     #[inline(never)]
     fn full_lines(&self, def: &Game, board: u16, family: u16, m: Matcher, key: i64, owner: i64) -> i64 {
-        let family = &def.families[family as usize];
-        let held = |space: u16| self.count_in_zone(def, usize::from(family.first + space), m, key, owner) > 0;
         let lines = &def.boards[board as usize].lines;
-        let full = if family.len <= 64 {
+        let full = if def.families[family as usize].len <= 64 {
             // Each space is asked once, however many lines cross it.
-            let mut mask = 0u64;
-            for space in 0..family.len {
-                mask |= u64::from(held(space)) << space;
-            }
+            let mask = self
+                .held_spaces(def, family, m, key, owner)
+                .fold(0u64, |mask, space| mask | 1 << space);
             lines
                 .iter()
                 .filter(|line| line.iter().all(|&space| mask >> space & 1 == 1))
                 .count()
         } else {
+            let first = def.families[family as usize].first;
+            let held = |space: u16| self.count_in_zone(def, usize::from(first + space), m, key, owner) > 0;
             lines
                 .iter()
                 .filter(|line| line.iter().all(|&space| held(space)))
                 .count()
         };
         full as i64
+    }
+
+    /// The spaces of a board's family that hold a piece the matcher takes,
+    /// once per such piece: found from the pieces on the board, not space by
+    /// space, as a board is mostly empty.
+    fn held_spaces<'a>(
+        &'a self,
+        def: &'a GameDef,
+        family: u16,
+        m: Matcher,
+        key: i64,
+        owner: i64,
+    ) -> impl Iterator<Item = u16> + 'a {
+        let family = &def.families[family as usize];
+        let zones = family.first as usize..(family.first + family.len) as usize;
+        self.zones
+            .of_zones(zones)
+            .iter()
+            .filter(move |&&p| self.matches_inlined(def, m, p, key, owner))
+            .map(move |&p| self.piece_zone[p as usize] - family.first)
     }
 
     /// Returns from the current frame: its results move down to where its
@@ -1783,15 +1828,7 @@ impl State {
             }
             Op::LongestRun { board, family, matcher } => {
                 let (key, owner) = self.pop_matcher(matcher);
-                let family = &def.families[family as usize];
-                let zones = family.first as usize..(family.first + family.len) as usize;
-                // The pieces on the board, not every space: a board is mostly empty.
-                let held = self
-                    .zones
-                    .of_zones(zones)
-                    .iter()
-                    .filter(|&&p| self.matches_inlined(def, matcher, p, key, owner))
-                    .map(|&p| self.piece_zone[p as usize] - family.first);
+                let held = self.held_spaces(def, family, matcher, key, owner);
                 let grid = &def.boards[board as usize];
                 let run = match &def.program.run_bits[board as usize] {
                     Some(bit) => {
@@ -1919,12 +1956,8 @@ impl State {
                 }
             }
             Op::Ask(decision) | Op::AskEach(decision, _) => {
-                if !self.triggers_checked {
-                    // Triggers see the state every decision is made in;
-                    // then this op runs again.
-                    self.frames.last_mut().expect("frame").pc = pc;
-                    self.triggers_checked = true;
-                    self.run_triggers(def, events)?;
+                // Triggers see the state every decision is made in.
+                if self.run_triggers_before(def, pc, events)? == Flow::Reload {
                     return Ok(Flow::Reload);
                 }
                 let (who, each_base) = match op {
@@ -1953,10 +1986,7 @@ impl State {
                 return Ok(Flow::Reload);
             }
             Op::Rank => {
-                if !self.triggers_checked {
-                    self.frames.last_mut().expect("frame").pc = pc;
-                    self.triggers_checked = true;
-                    self.run_triggers(def, events)?;
+                if self.run_triggers_before(def, pc, events)? == Flow::Reload {
                     return Ok(Flow::Reload);
                 }
                 self.rank(def, events)?;
