@@ -838,9 +838,7 @@ impl State {
         let lines = &def.boards[board as usize].lines;
         let full = if def.families[family as usize].len <= 64 {
             // Each space is asked once, however many lines cross it.
-            let mask = self
-                .held_spaces(def, family, m, key, owner)
-                .fold(0u64, |mask, space| mask | 1 << space);
+            let mask = self.held_bits(def, family, m, key, owner, |space| Some(space as u8));
             lines
                 .iter()
                 .filter(|line| line.iter().all(|&space| mask >> space & 1 == 1))
@@ -857,23 +855,31 @@ impl State {
     }
 
     /// The spaces of a board's family that hold a piece the matcher takes,
-    /// once per such piece: found from the pieces on the board, not space by
-    /// space, as a board is mostly empty.
-    fn held_spaces<'a>(
-        &'a self,
-        def: &'a GameDef,
+    /// as bits (`bit_of` gives a space's bit, if it has one): found from the
+    /// pieces on the board, not space by space, as a board is mostly empty.
+    /// A loop, not an iterator: this runs once a move in a line game's
+    /// search, and the iterator's closures were not inlined.
+    #[inline(always)]
+    fn held_bits(
+        &self,
+        def: &GameDef,
         family: u16,
         m: Matcher,
         key: i64,
         owner: i64,
-    ) -> impl Iterator<Item = u16> + 'a {
+        bit_of: impl Fn(u16) -> Option<u8>,
+    ) -> u64 {
         let family = &def.families[family as usize];
         let zones = family.first as usize..(family.first + family.len) as usize;
-        self.zones
-            .of_zones(zones)
-            .iter()
-            .filter(move |&&p| self.matches_inlined(def, m, p, key, owner))
-            .map(move |&p| self.piece_zone[p as usize] - family.first)
+        let mut bits = 0u64;
+        for &piece in self.zones.of_zones(zones) {
+            if self.matches_inlined(def, m, piece, key, owner)
+                && let Some(bit) = bit_of(self.piece_zone[piece as usize] - family.first)
+            {
+                bits |= 1 << bit;
+            }
+        }
+        bits
     }
 
     /// Returns from the current frame: its results move down to where its
@@ -1828,16 +1834,25 @@ impl State {
             }
             Op::LongestRun { board, family, matcher } => {
                 let (key, owner) = self.pop_matcher(matcher);
-                let held = self.held_spaces(def, family, matcher, key, owner);
                 let grid = &def.boards[board as usize];
                 let run = match &def.program.run_bits[board as usize] {
                     Some(bit) => {
-                        let bits = held.fold(0u64, |bits, space| {
-                            bit.get(usize::from(space)).map_or(bits, |&bit| bits | 1 << bit)
+                        let bits = self.held_bits(def, family, matcher, key, owner, |space| {
+                            bit.get(usize::from(space)).copied()
                         });
                         Board::longest_run_of_bits(bits, usize::from(grid.cols) + 1)
                     }
-                    None => grid.longest_run_of(held),
+                    None => {
+                        let family = &def.families[family as usize];
+                        let zones = family.first as usize..(family.first + family.len) as usize;
+                        grid.longest_run_of(
+                            self.zones
+                                .of_zones(zones)
+                                .iter()
+                                .filter(|&&p| self.matches_inlined(def, matcher, p, key, owner))
+                                .map(|&p| self.piece_zone[p as usize] - family.first),
+                        )
+                    }
                 };
                 self.stack.push(run);
             }
