@@ -260,8 +260,11 @@ pub struct State {
     steps: u64,
     forced: Vec<ForcedShuffle>,
     forced_next: usize,
-    /// Final scores, per seat, per score term.
+    /// Final scores, per seat, per score term, once `scored`.
     scores: Vec<Vec<i64>>,
+    /// Whether the game was scored. Until then `scores` may hold rows
+    /// left from a copy (see `copy_but_chance`), which nothing reads.
+    scored: bool,
     /// Values of `list of int` options, by option.
     lists: Vec<Vec<i64>>,
     /// Decisions interrupted by an `anytime` action, asked again (their
@@ -325,6 +328,7 @@ impl State {
             forced,
             forced_next: 0,
             scores: vec![],
+            scored: false,
             lists: options
                 .iter()
                 .map(|o| match o {
@@ -409,7 +413,7 @@ impl State {
 
     /// Final scores per seat and score term (empty before the game is scored).
     pub(crate) fn scores(&self) -> &[Vec<i64>] {
-        &self.scores
+        if self.scored { &self.scores } else { &[] }
     }
 
     /// Decisions taken so far.

@@ -563,6 +563,7 @@ impl State {
             forced,
             forced_next,
             scores,
+            scored,
             lists,
             interrupted,
             offer_pc,
@@ -589,7 +590,16 @@ impl State {
         self.steps = *steps;
         self.forced.clone_from(forced);
         self.forced_next = *forced_next;
-        self.scores.clone_from(scores);
+        // Row by row, never dropping one: a search's world is scored at
+        // the end of every playout, from a game not yet scored, and would
+        // otherwise give its rows up here and allocate them again there.
+        if self.scores.len() < scores.len() {
+            self.scores.resize_with(scores.len(), Vec::new);
+        }
+        for (to, from) in self.scores.iter_mut().zip(scores) {
+            to.clone_from(from);
+        }
+        self.scored = *scored;
         self.lists.clone_from(lists);
         self.interrupted.clone_from(interrupted);
         self.offer_pc = *offer_pc;
@@ -839,6 +849,40 @@ flow {
             let _: u64 = expected.random();
         }
         assert_eq!(rng.random::<u64>(), expected.random::<u64>());
+    }
+
+    /// A world copied again from a game not yet scored is not scored, though
+    /// it keeps the rows its last playout scored into (a search would
+    /// otherwise allocate them at every playout).
+    #[test]
+    fn a_world_copied_again_forgets_its_last_scores() {
+        let scored = OPEN.replace(
+            "  declare draw \"the board is full\"\n}",
+            "}\nscore per player {\n  left: count Mark in supply of player\n  placed: 2 - count Mark in supply of player\n}\nresult {\n  most score\n  else draw\n}",
+        );
+        let def = crate::engine::test_game("scored.rules", &scored);
+        let mut events = vec![];
+        let state = State::start(&def, &def.default_options(), 1, vec![], &mut events).unwrap();
+        let obs = Observation::new(&def, &state, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut world, mut keys) = (None, vec![]);
+        for _ in 0..2 {
+            assert!(obs.sample_into(&mut rng, &mut world, &mut keys));
+            let world = world.as_mut().unwrap();
+            assert!(world.state.scores().is_empty(), "not scored yet");
+            while let Some((_, who)) = world.pending() {
+                let picks: Vec<Pick> = who
+                    .iter()
+                    .map(|&seat| Pick {
+                        seat,
+                        index: 0,
+                        reaction_ms: 0,
+                    })
+                    .collect();
+                world.apply(&def, &picks, &mut events).unwrap();
+            }
+            assert_eq!(world.state.scores(), [vec![0, 2], vec![0, 2]]);
+        }
     }
 
     /// Two hidden cards each; whoever holds both Aces wins at once. Players

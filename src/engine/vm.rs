@@ -475,6 +475,7 @@ impl State {
             row.clear();
             row.resize(def.score_terms.len(), 0);
         }
+        self.scored = true;
         let steps_before = self.steps;
         for seat in 0..players {
             for t in 0..def.score_terms.len() {
