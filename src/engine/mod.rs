@@ -723,11 +723,7 @@ impl State {
                     self.offers[seat] = offers;
                 }
             }
-            kind @ ChoiceKind::Actions(actions)
-                if actions
-                    .iter()
-                    .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)) =>
-            {
+            kind @ ChoiceKind::Actions(_) if kind.names_pieces() => {
                 for seat in 0..self.offers.len() {
                     let offers = std::mem::take(&mut self.offers[seat]);
                     self.offers[seat] = self.dedupe_action_offers(def, kind, seat as Seat, offers);

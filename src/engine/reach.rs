@@ -2,7 +2,7 @@
 //! jumps and the procedures it calls. The engine skips or shortens work on
 //! what this proves, so it errs on the side of "could do anything".
 
-use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
+use crate::ir::{GameDef, Op, ProcId};
 
 /// Calls `visit` on every op the code of `proc` can reach (each once),
 /// through jumps, loop exits and calls. Stops with `None` as soon as `visit`
@@ -159,16 +159,9 @@ pub(super) fn offers_blind_to_faces(def: &GameDef, offer_pc: usize) -> bool {
         return false;
     }
     walk(def, offer_pc + 1, |op| match op {
+        // The offers end here; what follows runs after the answer.
         Op::Ask(decision) | Op::AskEach(decision, _) => {
-            let pieces = match &def.decisions[usize::from(decision)].kind {
-                ChoiceKind::Piece => true,
-                ChoiceKind::Actions(actions) => actions
-                    .iter()
-                    .any(|a| a.params.iter().any(|(k, _)| *k == ChoiceKind::Piece)),
-                _ => false,
-            };
-            // The offers end here; what follows runs after the answer.
-            (!pieces).then_some(Walk::End)
+            (!def.decisions[usize::from(decision)].kind.names_pieces()).then_some(Walk::End)
         }
         Op::ChoiceAdd | Op::ActionValue { .. } => Some(Walk::On),
         op => face_blind(op).then_some(Walk::On),

@@ -439,6 +439,20 @@ pub enum ChoiceKind {
     Direction,
 }
 
+impl ChoiceKind {
+    /// Whether a value of this kind names pieces: a piece choice, or a menu
+    /// with a piece parameter. Alike pieces make such values the same move.
+    pub(crate) fn names_pieces(&self) -> bool {
+        match self {
+            ChoiceKind::Piece => true,
+            ChoiceKind::Actions(actions) => actions
+                .iter()
+                .any(|a| a.params.iter().any(|(kind, _)| *kind == ChoiceKind::Piece)),
+            _ => false,
+        }
+    }
+}
+
 /// One action of an action decision. Its value packs the action's index and
 /// its parameters in mixed radix: `entry + entries * (p0 + r0 * (p1 + ...))`.
 #[derive(Debug, Clone, PartialEq, Eq)]
