@@ -27,7 +27,7 @@ const GAMES: &[&str] = &[
     "games/rps_poker.rules",
 ];
 
-fn load(path: &str) -> rpsdsl::game::Game {
+fn load(path: &str) -> rpsdsl::engine::Game {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     match check::check_file(&path, &FsLoader) {
         Ok(c) => c.def,

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use rpsdsl::agents;
 use rpsdsl::check::{self, FsLoader};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::game::Game;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
 

@@ -36,8 +36,8 @@ use serde_json::Value;
 
 use rpsdsl::agents;
 use rpsdsl::check::{self, FsLoader};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::game::Game;
 use rpsdsl::ir::OptionValue;
 use rpsdsl::session;
 

@@ -16,8 +16,8 @@
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::Game;
 use crate::engine::{Chance, Choice, EngineError, Event, RuntimeError, State};
-use crate::game::Game;
 use crate::ir::OptionValue;
 
 /// Positions visited before an enumeration gives up, unless told otherwise.

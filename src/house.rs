@@ -5,7 +5,7 @@
 //! name = "long night"                               # optional
 //!
 //! [options]
-//! best_of = 5
+//! rounds = 5
 //! ```
 //!
 //! Every problem is a diagnostic on the exact span in the TOML: an unknown

@@ -13,7 +13,6 @@ pub mod diagnostic;
 pub mod engine;
 pub mod exact;
 pub mod explain;
-pub mod game;
 pub mod house;
 pub mod input;
 pub mod ir;

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crate::check::{self, Checked, Failed, OptionSetting, SourceLoader};
 use crate::diagnostic::{Code, Diagnostic, Sources};
-use crate::game::Game;
+use crate::engine::Game;
 use crate::house::HouseRules;
-use crate::ir::OptionValue;
+use crate::ir::{GameDef, OptionValue};
 
 /// A game ready to play: its definition, the option values in force, and
 /// how it was described (for transcript headers).
@@ -153,4 +153,17 @@ fn load_house(path: &Path, loader: &dyn SourceLoader) -> Result<(Checked, House)
         }
     };
     Ok((checked, House { rules: house, text }))
+}
+
+/// The options whose values differ from their defaults, as `(name, value)`
+/// pairs made printable: what a transcript's header, a report and a table's
+/// page list as the game's settings. The terminal and the studio both list
+/// them, so they live here, below both faces.
+pub(crate) fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
+    def.options
+        .iter()
+        .zip(values)
+        .filter(|(o, v)| o.default != **v)
+        .map(|(o, v)| (o.name.clone(), crate::text::printable_string(&v.render(&o.ty))))
+        .collect()
 }

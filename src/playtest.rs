@@ -4,7 +4,7 @@
 
 use crate::agents;
 use crate::diagnostic::Diagnostic;
-use crate::game::Game;
+use crate::engine::Game;
 use crate::ir::{OptionType, OptionValue};
 use crate::scenario::Scenario;
 use crate::session;

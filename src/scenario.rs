@@ -27,7 +27,7 @@ pub struct ScriptedDecision {
 pub struct ShuffleSpec {
     /// The zone shuffled, by name ("deck", "hand of Orange").
     pub zone: String,
-    /// The pieces on top, top first, by label ("Card paper 7").
+    /// The pieces on top, top first, by label ("Card red 7").
     pub top: Vec<String>,
     /// The pieces at the bottom, bottom first, by label.
     pub bottom: Vec<String>,

@@ -3,8 +3,8 @@
 
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::Game;
 use crate::engine::{Chance, Choice, EngineError, Event, Observation, Outcome, Seen, State};
-use crate::game::Game;
 use crate::ir::{ChoiceValue, GameDef, OptionValue, Seat};
 use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -335,7 +335,7 @@ pub(crate) fn scripted_choice(
                 Err(_) => {
                     return Err(here(
                         Diagnostic::error(Code::BadScenario, format!("`{}` is not a reaction time", time.trim()))
-                            .help("write the time in milliseconds, e.g. `North: rock @ 420ms`"),
+                            .help("write the time in milliseconds, e.g. `North: fire @ 420ms`"),
                     ));
                 }
             }

@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rpsdsl::agents::{self, Agent, DuelResult, HumanLike, RandomAgent, ThrowModel};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, Event, Observation, State, View};
-use rpsdsl::game::Game;
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
@@ -18,8 +18,8 @@ use rpsdsl::transcript::{Header, Transcript, Viewer, render_events};
 
 /// Every game and variant with its default options, and Rubber Paper
 /// Scissors with both optional modules (hidden bonus tokens, Goggles).
-fn games_with_options() -> Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> {
-    let mut all: Vec<(String, rpsdsl::game::Game, Vec<OptionValue>)> = common::games()
+fn games_with_options() -> Vec<(String, rpsdsl::engine::Game, Vec<OptionValue>)> {
+    let mut all: Vec<(String, rpsdsl::engine::Game, Vec<OptionValue>)> = common::games()
         .into_iter()
         .chain(["games/variants/rps3_small.rules".to_string()])
         // Dice: a roll hidden from a seat is rolled afresh in its worlds.

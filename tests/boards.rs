@@ -4,7 +4,7 @@
 use rpsdsl::check::{FsLoader, check_source};
 use rpsdsl::ir::GameDef;
 
-fn def(board: &str) -> rpsdsl::game::Game {
+fn def(board: &str) -> rpsdsl::engine::Game {
     let text = format!("game \"T\"\nplayers 2\n{board}\nflow {{ declare draw }}\n");
     match check_source("t.rules", &text, &FsLoader) {
         Ok(checked) => checked.def,
@@ -142,7 +142,7 @@ pieces { Token of each K per player in supply kind hidden }
 zones { supply per player public }
 ";
 
-fn tiny(flow: &str) -> Result<rpsdsl::game::Game, Vec<(String, String)>> {
+fn tiny(flow: &str) -> Result<rpsdsl::engine::Game, Vec<(String, String)>> {
     let text = format!("{TINY}{flow}\n");
     check_source("t.rules", &text, &FsLoader)
         .map(|c| c.def)

@@ -6,8 +6,8 @@ mod common;
 
 use common::{lines, scenario};
 use rpsdsl::check::{OptionSetting, resolve_settings};
+use rpsdsl::engine::Game;
 use rpsdsl::exact::{self, DEFAULT_BUDGET};
-use rpsdsl::game::Game;
 use rpsdsl::ir::OptionValue;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};

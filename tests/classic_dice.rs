@@ -6,9 +6,9 @@
 mod common;
 
 use common::cli::{rpsdsl, scratch, stderr, stdout};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::State;
 use rpsdsl::exact::{self, DEFAULT_BUDGET};
-use rpsdsl::game::Game;
 use rpsdsl::ir::PieceId;
 use rpsdsl::scenario::Scenario;
 

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{load, scenario};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::game::Game;
 use rpsdsl::ir::{FamilyIndex, Seat, ZoneId};
 use rpsdsl::session::{self, Failure, Record};
 

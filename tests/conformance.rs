@@ -5,9 +5,9 @@
 mod common;
 
 use common::{games, load, play};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::PieceFace;
 use rpsdsl::engine::{Choice, Event, State};
-use rpsdsl::game::Game;
 use rpsdsl::ir::{GameDef, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::transcript::{Header, Transcript, Viewer};

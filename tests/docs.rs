@@ -241,7 +241,7 @@ fn with_uses_inlined(path: &Path) -> Vec<(String, String)> {
     inlined
 }
 
-fn check(name: &str, text: &str) -> Result<rpsdsl::game::Game, String> {
+fn check(name: &str, text: &str) -> Result<rpsdsl::engine::Game, String> {
     check_source(name, text, &FsLoader)
         .map(|checked| checked.def)
         .map_err(|failed| rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false))
@@ -257,7 +257,7 @@ fn parses(text: &str) -> Result<(), String> {
     }
 }
 
-fn plays(def: &rpsdsl::game::Game) -> Result<(), String> {
+fn plays(def: &rpsdsl::engine::Game) -> Result<(), String> {
     for seed in 0..5 {
         let record = common::play(def, seed, &rpsdsl::scenario::Scenario::default())
             .map_err(|f| format!("seed {seed}: {}", f.diagnostic.message))?;

@@ -5,8 +5,8 @@ mod common;
 
 use common::cli::{rpsdsl, scratch};
 use common::snap::assert_snapshot;
+use rpsdsl::engine::Game;
 use rpsdsl::exact::{self, DEFAULT_BUDGET, Exact};
-use rpsdsl::game::Game;
 
 const TIC_TAC_TOE: &str = "games/classic/tic_tac_toe.rules";
 const KUHN_POKER: &str = "games/classic/kuhn_poker.rules";

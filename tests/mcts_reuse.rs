@@ -6,8 +6,8 @@ mod common;
 
 use common::load;
 use rpsdsl::agents::{self, Agent, Mcts, RandomAgent};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, Observation, State};
-use rpsdsl::game::Game;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
 

@@ -6,8 +6,8 @@ mod common;
 use common::{lines, load, scenario};
 use proptest::prelude::*;
 use rpsdsl::check::{OptionSetting, resolve_settings};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{EndReason, Event};
-use rpsdsl::game::Game;
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session::{self, Record};
 

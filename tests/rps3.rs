@@ -43,7 +43,7 @@ fn opening(light: &str, dark: &str, first: Seat) -> Vec<String> {
     decisions
 }
 
-fn play_script(def: &rpsdsl::game::Game, options: &[OptionValue], decisions: &[String]) -> Record {
+fn play_script(def: &rpsdsl::engine::Game, options: &[OptionValue], decisions: &[String]) -> Record {
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
     let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
     session::play(def, options, 1, &scenario(&[], &decisions), &mut agents)
@@ -52,7 +52,7 @@ fn play_script(def: &rpsdsl::game::Game, options: &[OptionValue], decisions: &[S
 
 /// Drives the engine directly: the state, and the events so far.
 struct Game {
-    def: rpsdsl::game::Game,
+    def: rpsdsl::engine::Game,
     state: State,
     events: Vec<Event>,
 }

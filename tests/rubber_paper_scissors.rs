@@ -13,7 +13,7 @@ fn seat(def: &GameDef, name: &str) -> u8 {
     def.seats.iter().position(|s| s == name).unwrap() as u8
 }
 
-fn full_game(bag_top: &[&str], winners: &[&str]) -> (rpsdsl::game::Game, rpsdsl::session::Record) {
+fn full_game(bag_top: &[&str], winners: &[&str]) -> (rpsdsl::engine::Game, rpsdsl::session::Record) {
     let def = load(RULES);
     let decisions: Vec<String> = winners.iter().flat_map(|w| common::rps_round(w)).collect();
     let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();

@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::rpsdsl;
 use rpsdsl::engine::Event;
-use rpsdsl::game::Game;
+use rpsdsl::engine::Game;
 use rpsdsl::sim::{self, Comparison, Plan, Report};
 
 fn plan(rules: &str, games: u64, seed: u64) -> Plan {

@@ -6,8 +6,8 @@ use rand::rngs::ChaCha8Rng;
 use super::search::{random_picks, standing};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
+use crate::engine::Game;
 use crate::engine::{Event, Observation, Pick};
-use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {

@@ -15,8 +15,8 @@ use rand::rngs::ChaCha8Rng;
 
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use super::{Agent, SEED_PARAM, build, seat_rng};
+use crate::engine::Game;
 use crate::engine::{Choice, Observation, Seen};
-use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
 
 pub(super) const INFO: AgentInfo = AgentInfo {

@@ -29,8 +29,8 @@ use rand::rngs::ChaCha8Rng;
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
+use crate::engine::Game;
 use crate::engine::{Choice, Event, Observation, Pick, StepKey, World};
-use crate::game::Game;
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {

@@ -24,8 +24,8 @@ pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
 pub use mcts::{Mcts, SearchStats};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 
+use crate::engine::Game;
 use crate::engine::{Choice, Observation, Seen};
-use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 use spec::Params;
 

@@ -5,8 +5,8 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::Reaction;
+use crate::engine::Game;
 use crate::engine::{Event, Pick, World};
-use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 /// What each seat scores for a finished world, into `out` (emptied first):

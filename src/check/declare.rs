@@ -365,7 +365,7 @@ impl Declarer {
                             super::file_start(file.unwrap_or(0)),
                             "expected `game \"Name\"` near the top",
                         )
-                        .help("add a line such as `game \"Rock Paper Scissors\"`"),
+                        .help("add a line such as `game \"Night Market\"`"),
                 );
             }
         }
@@ -518,7 +518,7 @@ impl Declarer {
                 } else if !kinds.is_empty() {
                     diag = diag.help(format!("the kinds are {}", kinds.join(", ")));
                 } else {
-                    diag = diag.help("declare kinds first, e.g. `kinds Hand = rock | paper | scissors`");
+                    diag = diag.help("declare kinds first, e.g. `kinds Element = fire | water | wood`");
                 }
                 self.diags.push(diag);
                 None

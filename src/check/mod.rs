@@ -14,7 +14,7 @@ mod variant;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
-use crate::game::Game;
+use crate::engine::Game;
 use crate::ir::GameDef;
 use crate::script::Script;
 use crate::syntax::{self, ast};

@@ -246,7 +246,7 @@ impl OptionSetting {
                 None => errors.push(
                     Diagnostic::error(Code::BadOptionValue, format!("`{setting}` is not NAME=VALUE"))
                         .label(Span::new(file, start, start + setting.len()), "here")
-                        .help(format!("write e.g. `{prefix}best_of=3`")),
+                        .help(format!("write e.g. `{prefix}rounds=3`")),
                 ),
             }
             offset = start + setting.len() + 1;

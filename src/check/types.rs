@@ -28,6 +28,7 @@ pub(crate) enum Ty {
 }
 
 impl Ty {
+    /// The type in a designer's words, for diagnostics ("a number").
     pub fn describe(&self) -> String {
         match self {
             Ty::Int => "a number".into(),
@@ -72,6 +73,7 @@ pub(crate) enum Symbol {
 }
 
 impl Symbol {
+    /// What the name stands for, for diagnostics ("a kind").
     pub fn describe(&self) -> &'static str {
         match self {
             Symbol::Seat(_) => "a player",

@@ -29,7 +29,7 @@ pub(crate) struct AnalyzeArgs {
     /// -n is then the most games per matchup.
     #[arg(long, value_name = "P", value_parser = parse_precision)]
     pub precision: Option<f64>,
-    /// Set an option: `--set best_of=3` (repeatable).
+    /// Set an option: `--set rounds=3` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
     /// The seed the deals derive from; every matchup plays the same deals.

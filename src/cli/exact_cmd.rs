@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use crate::exact::{self, Exact};
 
-use super::setup::{changed_options, load_game};
+use super::setup::load_game;
+use crate::load::changed_options;
 
 pub(crate) fn exact(file: &Path, settings: &[String], budget: u64, json: bool) -> ExitCode {
     let (game, _) = match load_game(file, settings, None) {

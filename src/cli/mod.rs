@@ -31,7 +31,6 @@ mod run_cmd;
 mod screen;
 mod setup;
 // The studio writes transcripts with the same header as the command line.
-pub(crate) use setup::changed_options;
 mod simulate_cmd;
 mod studio_cmd;
 mod term;
@@ -84,7 +83,7 @@ enum Command {
         /// `rpsdsl agents` lists them.
         #[arg(long, default_value = "random")]
         agents: String,
-        /// Set an option: `--set best_of=3` (repeatable).
+        /// Set an option: `--set rounds=3` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
         /// Whose view to print: `all`, a seat number or a seat name.
@@ -111,7 +110,7 @@ enum Command {
         /// The game's seed; by default one drawn from the operating system. It is never shown.
         #[arg(long)]
         seed: Option<u64>,
-        /// Set an option: `--set best_of=3` (repeatable).
+        /// Set an option: `--set rounds=3` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
         /// Keep a picture of your view in this file, redrawn after every
@@ -130,7 +129,7 @@ enum Command {
         /// One agent per seat (or one for all), as for `run`.
         #[arg(long, default_value = "random")]
         agents: String,
-        /// Set an option: `--set best_of=3` (repeatable).
+        /// Set an option: `--set rounds=3` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
         /// A scenario (TOML) fixing shuffles and decisions; see docs/scenarios.md.
@@ -194,7 +193,7 @@ enum Command {
     Exact {
         /// A `.rules` file, or a house-rules `.toml` file.
         file: PathBuf,
-        /// Set an option: `--set best_of=3` (repeatable).
+        /// Set an option: `--set rounds=3` (repeatable).
         #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
         settings: Vec<String>,
         /// Positions to visit at most before giving up.

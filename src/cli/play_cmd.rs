@@ -28,7 +28,8 @@ use typed::{Typed, parse_typed};
 
 use super::report;
 use super::screen;
-use super::setup::{changed_options, load_game};
+use super::setup::load_game;
+use crate::load::changed_options;
 
 /// What `--agents` means when it is not given: throws like a person, and
 /// a short search for everything else, quick enough not to keep anyone

@@ -11,7 +11,8 @@ use crate::text::printable;
 use crate::transcript::{FORMAT, FORMAT_1, Format, Header, Transcript, UNFINISHED, Viewer};
 
 use super::report;
-use super::setup::{changed_options, printable_game};
+use super::setup::printable_game;
+use crate::load::changed_options;
 
 pub(crate) fn replay(path: &Path) -> ExitCode {
     let text = match super::read_record(
@@ -301,7 +302,7 @@ fn check_header(
 
 /// Whether `seed` deals the recorded shuffles, given the same decisions.
 fn check_seed(
-    def: &crate::game::Game,
+    def: &crate::engine::Game,
     options: &[crate::ir::OptionValue],
     seed: u64,
     script: &crate::transcript::ReplayScript,

@@ -8,7 +8,8 @@ use crate::session;
 use crate::transcript::{Header, Transcript};
 
 use super::report;
-use super::setup::{changed_options, load_game, parse_viewer};
+use super::setup::{load_game, parse_viewer};
+use crate::load::changed_options;
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(

@@ -2,7 +2,7 @@
 
 use crate::check::OptionSetting;
 use crate::diagnostic::{Code, Diagnostic, Sources};
-use crate::ir::{GameDef, OptionValue};
+use crate::ir::GameDef;
 use crate::transcript::Viewer;
 
 /// `--set` arguments as settings; their spans point into a pseudo-file that
@@ -50,15 +50,6 @@ pub(crate) fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
             .try_next_u64()
             .map_err(|e| format!("cannot draw a seed from the operating system ({e}); give one with --seed N")),
     }
-}
-
-pub(crate) fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
-    def.options
-        .iter()
-        .zip(values)
-        .filter(|(o, v)| o.default != **v)
-        .map(|(o, v)| (o.name.clone(), crate::text::printable_string(&v.render(&o.ty))))
-        .collect()
 }
 
 /// A game from a `.rules` or house-rules `.toml` file, with a scenario's

@@ -9,12 +9,13 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-use crate::game::Game;
+use crate::engine::Game;
 use crate::ir::OptionValue;
 use crate::sim::sequential::{self, Goal, Stopping};
 use crate::sim::{self, GameRecord, Plan, Report};
 
-use super::setup::{changed_options, load_game};
+use super::setup::load_game;
+use crate::load::changed_options;
 
 /// What a simulation needs to know, shared by `simulate` and `compare`.
 #[derive(clap::Args, Clone, Debug)]
@@ -26,7 +27,7 @@ pub(crate) struct RunArgs {
     /// `rpsdsl agents` lists them.
     #[arg(long, default_value = "random")]
     pub agents: String,
-    /// Set an option: `--set best_of=3` (repeatable).
+    /// Set an option: `--set rounds=3` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
     /// Threads to use (0: one per core; at most 256). Results are the same for every value.
@@ -262,6 +263,8 @@ pub(crate) fn stopped_status<'a>(reports: impl IntoIterator<Item = &'a Report>, 
     ExitCode::from(1)
 }
 
+/// `rpsdsl simulate`: plays the games (or one shard of them), prints the
+/// report, and says through the exit code whether any game failed.
 pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCode {
     if let (Some(goal), Some(_)) = (args.goal(), shard_spec) {
         eprintln!(

@@ -12,6 +12,7 @@
 mod chance;
 mod dice;
 mod events;
+mod game;
 pub(crate) mod lower;
 mod observe;
 mod reach;
@@ -24,6 +25,7 @@ mod zones;
 pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
+pub use game::Game;
 pub use observe::{Observation, Pick, Seen, SeenDecision, StepKey, World, mix};
 use tally::Tally;
 pub use view::{PieceFace, View};
@@ -32,7 +34,6 @@ use zones::Zones;
 use std::collections::HashSet;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::game::Game;
 use crate::ir::{
     ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, MAX_PLAYERS, OptionValue, PieceId, ProcId, Seat, ZoneId,
     id_from_value,

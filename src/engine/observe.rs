@@ -37,8 +37,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
+use super::Game;
 use super::{Chance, Choice, EngineError, Event, Outcome, RuntimeError, State, Status, View};
-use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.

@@ -195,7 +195,7 @@ impl super::State {
     /// Asserts that the tally gives every zone's count of every tallied
     /// type, with and without an owner, as going through the zone does.
     /// Returns how many of those counts were not zero.
-    pub(super) fn assert_tally_agrees(&self, def: &crate::game::Game) -> usize {
+    pub(super) fn assert_tally_agrees(&self, def: &crate::engine::Game) -> usize {
         let layout = &def.program.tally;
         let mut nonzero = 0;
         for zone in 0..def.zones.len() {

@@ -1,11 +1,11 @@
 //! The interpreter loop: executes ops until a decision is needed, the game
 //! ends, or a nested call (trigger, score term) returns.
 
+use super::Game;
 use super::events::{EndReason, Event};
 use super::lower::{BoardCount, CellTest, Ins, KIND_OFFER_LEN, MAX_OFFER_PARAMS, Operand};
 use super::{Ask, Frame, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, Seats, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::game::Game;
 use crate::ir::grid::NO_SPACE;
 use crate::ir::{
     Attr, Board, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, KeyReads, MAX_PLAYERS, MatchBy, Matcher, Op,

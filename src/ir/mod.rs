@@ -136,7 +136,7 @@ pub struct Piece {
     pub kind_hidden: bool,
     /// `when` condition: a procedure returning a bool, run at the start.
     pub when: Option<ProcId>,
-    /// Counted from options (`with value 1..num_cards`, `x decks`): made
+    /// Counted from options (`with value 1..top_value`, `x decks`): made
     /// for the largest counts the options allow, and in the game only
     /// within the counts of the options in force.
     pub counted: Option<Counted>,

@@ -5,8 +5,8 @@
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
+use crate::engine::Game;
 use crate::engine::{Observation, PieceFace, View};
-use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of

@@ -2,8 +2,8 @@
 //! on how it is taken, and each legal choice as the seat reads it, with
 //! the places on the table it points at (for a face that can be clicked).
 
+use crate::engine::Game;
 use crate::engine::{Observation, State};
-use crate::game::Game;
 use crate::ir::{ChoiceKind, ChoiceValue, DecodedChoice, FamilyIndex, GameDef, PieceId, Seat, ZoneId};
 
 /// One seat's decision, as the seat reads it.

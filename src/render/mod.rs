@@ -22,7 +22,7 @@ pub use face::title as face_title;
 use crate::engine::View;
 use crate::ir::{FamilyIndex, GameDef, Seat, ZoneId, grid::DIRECTIONS};
 use board::Drawn;
-use style::{FONT, INK, MUTED, PAPER, round, words};
+use style::{BACKGROUND, FONT, INK, MUTED, round, words};
 
 /// What is drawn beside the position.
 pub struct Frame<'a> {
@@ -156,7 +156,7 @@ fn draw(def: &GameDef, view: &View, frame: &Frame<'_>, clickable: bool) -> Strin
             Rectangle::new()
                 .set("width", "100%")
                 .set("height", "100%")
-                .set("fill", PAPER),
+                .set("fill", BACKGROUND),
         )
         .add(page);
     let mut out = document.to_string();

@@ -11,7 +11,7 @@ pub(super) const INK: &str = "#2b2b33";
 /// Ink for secondary text: coordinates, space numbers, counts.
 pub(super) const MUTED: &str = "#6b6b78";
 /// The page behind everything.
-pub(super) const PAPER: &str = "#faf8f3";
+pub(super) const BACKGROUND: &str = "#faf8f3";
 /// A board's spaces and a tray's floor.
 pub(super) const FELT: &str = "#ece6d8";
 /// Lines between spaces, and tray borders.
@@ -121,7 +121,7 @@ pub(super) fn round(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-/// A name as written in the rules, for people: `draw_pile` reads "draw pile".
+/// A name as written in the rules, for people: `spare_pile` reads "spare pile".
 pub(super) fn words(name: &str) -> String {
     name.replace('_', " ")
 }

@@ -30,5 +30,6 @@ pub use report::{
     AgentSummary, ByAgent, Coverage, FORMAT, Length, MergeError, Part, Plan, Report, ReportJson, ScoreSummary, Scores,
     Spread, Stop, Summary, Together,
 };
-pub use run::{MAX_JOBS, game_seed, shard_range, simulate, simulate_games};
+pub use run::{MAX_JOBS, shard_range, simulate, simulate_games};
 pub use stats::Rate;
+pub use stats::game_seed;

@@ -59,7 +59,7 @@ pub(crate) fn number(x: f64) -> String {
     }
 }
 
-/// "seed 1, agents random, options best_of=3".
+/// "seed 1, agents random, options rounds=3".
 pub(crate) fn setup_line(report: &Report) -> String {
     let options = if report.options.is_empty() {
         "default options".to_string()

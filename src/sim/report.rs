@@ -367,7 +367,7 @@ impl Report {
     /// The seed game `index` is played with: rotated seats play in groups
     /// of one game per seat on one seed.
     pub fn seed_of(&self, index: u64) -> u64 {
-        super::run::game_seed(self.seed, self.deal_of(index))
+        super::stats::game_seed(self.seed, self.deal_of(index))
     }
 
     /// Which deal (seed index) game `index` plays.

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::reach::reach;
 use super::record::{GameRecord, GameResult};
 use super::report::{ByAgent, Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
-use super::stats::splitmix64;
+use super::stats::game_seed;
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Span};
@@ -47,16 +47,6 @@ fn thread_count(jobs: usize, games: u64) -> usize {
     wanted.clamp(1, MAX_JOBS).min(games.clamp(1, MAX_JOBS as u64) as usize)
 }
 
-/// The golden ratio increment of SplitMix64.
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The seed of game `index` of a run seeded with `seed`: the `index + 1`-th
-/// output of SplitMix64 started at `seed`. `rpsdsl run --seed` with this
-/// number replays the game.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    splitmix64(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GAMMA)))
-}
-
 /// The game indices of shard `i` of `n` (1-based) in a run of `games`:
 /// contiguous slices that together cover `0..games` exactly once.
 pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
@@ -68,7 +58,7 @@ pub fn shard_range(games: u64, i: u64, n: u64) -> (u64, u64) {
 /// core) and returns their report. `progress` is told how many games have
 /// just finished, from any thread. The report is the same for every `jobs`.
 pub fn simulate(
-    def: &crate::game::Game,
+    def: &crate::engine::Game,
     options: &[OptionValue],
     plan: &Plan,
     jobs: usize,
@@ -80,7 +70,7 @@ pub fn simulate(
 /// [`simulate`], and a record of every game in index order (for `--csv`
 /// and `--html`). The records are the same for every `jobs`.
 pub fn simulate_games(
-    def: &crate::game::Game,
+    def: &crate::engine::Game,
     options: &[OptionValue],
     plan: &Plan,
     jobs: usize,
@@ -90,7 +80,7 @@ pub fn simulate_games(
 }
 
 fn drive(
-    def: &crate::game::Game,
+    def: &crate::engine::Game,
     options: &[OptionValue],
     plan: &Plan,
     jobs: usize,
@@ -525,7 +515,7 @@ impl<'a> Game<'a> {
     /// Plays game `index` and adds it to `report`; with `keep`, returns its record.
     fn play(
         &mut self,
-        def: &crate::game::Game,
+        def: &crate::engine::Game,
         options: &[OptionValue],
         plan: &Plan,
         seating: &Seating,
@@ -633,7 +623,7 @@ impl<'a> Game<'a> {
     /// diagnostic code and message.
     fn run(
         &mut self,
-        def: &crate::game::Game,
+        def: &crate::engine::Game,
         options: &[OptionValue],
         seed: u64,
         agents: &mut [Box<dyn Agent>],

@@ -27,7 +27,7 @@ use crate::ir::OptionValue;
 /// The error rate every question is answered at: 95% confidence.
 pub const ALPHA: f64 = 0.05;
 
-/// The bet size is never above this (the paper's `c`, 1/2 or 3/4).
+/// The bet size is never above this (the article's `c`, 1/2 or 3/4).
 const MAX_BET: f64 = 0.5;
 
 /// What a sequential run waits for.
@@ -494,7 +494,7 @@ impl Arm {
     /// Plays games `from..to` of `plan` and adds them; returns the new games' records.
     fn play(
         &mut self,
-        def: &crate::game::Game,
+        def: &crate::engine::Game,
         options: &[OptionValue],
         plan: &Plan,
         (from, to): (u64, u64),
@@ -527,7 +527,7 @@ impl Arm {
 /// is met, playing at most `plan.games` games from game 0 (`plan.range` is
 /// ignored). The report is that of a run of as many games as were played.
 pub fn simulate_until(
-    def: &crate::game::Game,
+    def: &crate::engine::Game,
     options: &[OptionValue],
     plan: &Plan,
     goal: Goal,
@@ -559,8 +559,8 @@ pub fn simulate_until(
 /// as soon as `goal` is met: the watched figures are, per seat, the
 /// variant's win rate minus the base's, one paired observation per deal.
 pub fn compare_until(
-    base: (&crate::game::Game, &[OptionValue], &Plan),
-    variant: (&crate::game::Game, &[OptionValue], &Plan),
+    base: (&crate::engine::Game, &[OptionValue], &Plan),
+    variant: (&crate::engine::Game, &[OptionValue], &Plan),
     goal: Goal,
     jobs: usize,
     progress: &(dyn Fn(u64) + Sync),

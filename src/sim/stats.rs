@@ -52,6 +52,7 @@ impl Histogram {
         m.is_consistent().then_some(m)
     }
 
+    /// How many values were counted.
     pub fn count(&self) -> u64 {
         self.0.values().sum()
     }
@@ -70,6 +71,7 @@ impl Histogram {
         self.0.keys().next().copied()
     }
 
+    /// The largest value counted, if any.
     pub fn max(&self) -> Option<u64> {
         self.0.keys().next_back().copied()
     }
@@ -307,6 +309,17 @@ pub(crate) fn student_t_two_sided(t: f64, df: f64) -> f64 {
 /// P(Z > z) for the standard normal.
 pub(crate) fn normal_upper(z: f64) -> f64 {
     Normal::standard().sf(z)
+}
+
+/// The golden ratio increment of SplitMix64.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed of game `index` of a run seeded with `seed`: the `index + 1`-th
+/// output of SplitMix64 started at `seed`. `rpsdsl run --seed` with this
+/// number replays the game. The runner and the report (which names the seed
+/// of each game it counted) both read it here, so neither imports the other.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    splitmix64(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GAMMA)))
 }
 
 /// SplitMix64's output for `state`: a fast, well-mixed 64-bit hash.

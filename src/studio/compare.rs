@@ -108,7 +108,7 @@ impl Job {
             rules: crate::text::printable_string(rules),
             seed: sides.seed,
             agents: crate::text::printable_string(&sides.agents),
-            options: crate::cli::changed_options(&game.def, &game.options),
+            options: crate::load::changed_options(&game.def, &game.options),
             games: sides.games,
             range: (0, 0),
             rotate_seats: true,

@@ -21,8 +21,8 @@ use serde::Serialize;
 
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::Game;
 use crate::engine::{Chance, Choice, EngineError, Event, Observation, State};
-use crate::game::Game;
 use crate::ir::Seat;
 use crate::load::LoadedGame;
 use crate::present::{self, Input, Prompt};
@@ -263,7 +263,7 @@ impl Table {
             rules: &self.rules,
             about: Some(&self.game.description),
             seed: self.seed,
-            options: crate::cli::changed_options(def, &self.game.options),
+            options: crate::load::changed_options(def, &self.game.options),
             agents: self.agents.iter().map(|a| a.name()).collect(),
         };
         Transcript::new(def, header, &record, viewer)

@@ -48,7 +48,7 @@ pub(crate) enum Item {
         values: Vec<i64>,
         span: Span,
     },
-    /// `constant line_points = 3`
+    /// `constant lead_bonus = 3`
     Constant {
         name: Ident,
         value: Expr,

@@ -1,8 +1,8 @@
 //! `simulate --agents random` against `rpsdsl exact`: the oracle the classic
 //! games are tested with.
 
+use rpsdsl::engine::Game;
 use rpsdsl::exact::Exact;
-use rpsdsl::game::Game;
 use rpsdsl::ir::OptionValue;
 use rpsdsl::sim::{self, Plan};
 

@@ -9,7 +9,7 @@ pub mod walk;
 use std::path::Path;
 
 use rpsdsl::check::{FsLoader, check_file};
-use rpsdsl::game::Game;
+use rpsdsl::engine::Game;
 use rpsdsl::ir::GameDef;
 use rpsdsl::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 use rpsdsl::session::{self, Failure, Record};

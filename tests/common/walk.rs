@@ -3,8 +3,8 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, State};
-use rpsdsl::game::Game;
 use rpsdsl::ir::OptionValue;
 
 /// Where a walk may stop.

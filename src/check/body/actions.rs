@@ -221,7 +221,7 @@ impl Compiler {
         n.max(1) as i64
     }
 
-    /// "move {pawn} to {to}" as text and parameters.
+    /// "move {stone} to {to}" as text and parameters.
     fn action_label(&mut self, entry: &ast::ActionEntry) -> Vec<ir::LabelPart> {
         let mut parts = vec![];
         let mut rest = entry.label.as_str();

@@ -1,5 +1,5 @@
 //! Piece counts and value ranges of a `pieces` entry: plain numbers, or
-//! worked out from options and constants (`with value 1..num_cards`,
+//! worked out from options and constants (`with value 1..top_value`,
 //! `x decks`).
 //!
 //! The pieces of the definition are fixed when the game is checked, before

@@ -274,7 +274,7 @@ impl Compiler {
                         format!("`adjacent of` needs a space, but `{text}` is {}", other.describe()),
                     )
                     .label(arg.span, format!("this is {}", other.describe()))
-                    .help("name a space: `adjacent of centre`, `adjacent of space of pawn`"),
+                    .help("name a space: `adjacent of centre`, `adjacent of space of stone`"),
                 );
                 body(self, value, &Ty::Error);
                 return Ty::Error;

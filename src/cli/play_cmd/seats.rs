@@ -2,8 +2,8 @@
 //! from `--agents`.
 
 use crate::agents::{self, Agent};
+use crate::engine::Game;
 use crate::engine::Observation;
-use crate::game::Game;
 use crate::ir::{GameDef, Seat};
 
 /// `--seat 2` or `--seat Blue`.

@@ -1,5 +1,5 @@
 //! A grid board at the terminal: one box per space, named in its top
-//! border, each piece written short ("L king": the owner's initial, then
+//! border, each piece written short ("L knight": the owner's initial, then
 //! what the piece is), so a cell is never cut where it says whose it is.
 //! Widths are measured in terminal columns (`unicode-width`), so wide
 //! characters keep the borders straight.

@@ -18,11 +18,12 @@ pub use tension::{GameTension, TensionSummary};
 use self::choices::{ChoiceTally, Role};
 use self::play::{Played, play};
 use self::tension::Tension;
-use super::run::{MAX_JOBS, game_seed};
+use super::run::MAX_JOBS;
 use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};
 use super::stats::Rate;
+use super::stats::game_seed;
 use crate::agents::spec::{AgentSpec, parse_spec};
-use crate::game::Game;
+use crate::engine::Game;
 use crate::ir::OptionValue;
 
 /// Positions `exact` may visit before `analyze` samples random play instead.

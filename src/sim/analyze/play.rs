@@ -4,8 +4,8 @@
 
 use crate::agents::spec::AgentSpec;
 use crate::agents::{self, Agent};
+use crate::engine::Game;
 use crate::engine::{Choice, EngineError, State};
-use crate::game::Game;
 use crate::ir::OptionValue;
 use crate::session;
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
-use crate::engine::lower::{Program, lower};
+use super::lower::{Program, lower};
 use crate::ir::GameDef;
 use crate::script::Script;
 

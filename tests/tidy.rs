@@ -1,0 +1,268 @@
+//! The house's shape, checked in `cargo test` (after rust-analyzer's `tidy`
+//! tests): the rules of ARCHITECTURE.md that a machine can read.
+//!
+//! - no source file in `src/` is past [`MAX_FILE_LINES`] lines;
+//! - at most [`MAX_LONG_FUNCTIONS`] functions in `src/` are past
+//!   [`LONG_FUNCTION_LINES`] lines;
+//! - the rooms (the modules `src/lib.rs` declares) import one another
+//!   without a cycle, read from every `crate::` path outside test code;
+//! - `src/` names no game of `games/`: no title, piece, kind, zone, option or
+//!   decision of one;
+//! - every `pub` item in `src/` is documented;
+//! - ARCHITECTURE.md's code map names every room and no room that doesn't;
+//! - every diagnostic code is documented ([`codes`]).
+//!
+//! Each failure says what to do. The sources are read with `syn`, so a
+//! `crate::` in a comment or a string is not an import, and a function's
+//! length runs from `fn` to its closing brace.
+
+mod common;
+mod tidy {
+    pub mod codes;
+    pub mod rooms;
+    pub mod source;
+}
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tidy::rooms::{Rooms, cycles};
+use tidy::source::{Function, SourceFile, sources};
+
+/// A file past this many lines holds more than one concern.
+const MAX_FILE_LINES: usize = 1_200;
+/// A function past this many lines is long...
+const LONG_FUNCTION_LINES: usize = 150;
+/// ...and only this many may be: the interpreter's dispatch matches, whose
+/// arms are calls, and few others.
+const MAX_LONG_FUNCTIONS: usize = 5;
+
+#[test]
+fn no_source_file_is_past_the_limit() {
+    let long: Vec<String> = sources()
+        .iter()
+        .filter(|file| file.lines() > MAX_FILE_LINES)
+        .map(|file| {
+            format!(
+                "{} has {} lines: split it by concern into a folder of small modules, \
+                 one owner each (see ARCHITECTURE.md, \"Code map\")",
+                file.path,
+                file.lines()
+            )
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "source files past {MAX_FILE_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn few_functions_are_long() {
+    let mut long: Vec<(usize, String)> = sources()
+        .iter()
+        .flat_map(|file| {
+            file.functions()
+                .into_iter()
+                .filter(|f| f.lines > LONG_FUNCTION_LINES)
+                .map(|Function { name, line, lines }| (lines, format!("{}:{line} `{name}` ({lines} lines)", file.path)))
+        })
+        .collect();
+    long.sort_by_key(|(lines, _)| std::cmp::Reverse(*lines));
+    let list: Vec<String> = long.into_iter().map(|(_, text)| text).collect();
+    assert!(
+        list.len() <= MAX_LONG_FUNCTIONS,
+        "{} functions in src/ are past {LONG_FUNCTION_LINES} lines; at most {MAX_LONG_FUNCTIONS} may be. \
+         Split the newest by the steps it takes (a dispatch `match` may stay long if each arm is a call):\n{}",
+        list.len(),
+        list.join("\n")
+    );
+}
+
+#[test]
+fn rooms_import_one_another_without_a_cycle() {
+    let rooms = Rooms::read();
+    let found = cycles(&rooms);
+    let report: Vec<String> = found
+        .iter()
+        .map(|cycle| {
+            let edges: Vec<String> = cycle
+                .iter()
+                .map(|(from, to)| {
+                    let at = &rooms.edges[&(from.clone(), to.clone())];
+                    format!("  {from} -> {to} (first at {at})")
+                })
+                .collect();
+            format!(
+                "{}\n{}",
+                cycle
+                    .iter()
+                    .map(|(from, _)| from.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" -> "),
+                edges.join("\n")
+            )
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "rooms import one another in a cycle; move what both need into a room below them \
+         (ARCHITECTURE.md lists what each room may import):\n{}",
+        report.join("\n")
+    );
+}
+
+/// Words a game of `games/` declares that are the language's own
+/// vocabulary too, or plain English the engine uses for its own things: a
+/// match on one of them says nothing about a game leaking into `src/`.
+#[rustfmt::skip]
+const SHARED_WORDS: &[&str] = &[
+    // A poker decision, and `rpsdsl check`.
+    "check",
+    // A piece type of a card game, and the language's `with Wild as each`.
+    "wild",
+    // A piece of a grid game, and the shape a piece is drawn as.
+    "disc",
+    // Plain English for an extra score term.
+    "bonus",
+    // The language's vocabulary and the engine's plain words.
+    "a", "all", "any", "b", "bet", "bets", "bid", "board", "box", "call", "card", "cards", "cell",
+    "cells", "chip", "chips", "column", "cup", "deck", "dice", "die", "discard", "draw", "face",
+    "first", "fold", "hand", "hands", "last", "lead", "left", "line", "lines", "mark", "marks", "max",
+    "move", "mover", "north", "one", "pass", "pile", "played", "player", "players", "pot", "raise",
+    "right", "round", "rounds", "row", "score", "seat", "second", "shop", "side", "size", "south",
+    "stake", "supply", "table", "target", "throw", "throws", "token", "tokens", "trick", "turn",
+    "turns", "two", "value", "win", "wins", "x", "y",
+];
+
+#[test]
+fn src_names_no_game() {
+    let (titles, names) = game_names();
+    let mut hits = vec![];
+    for file in sources() {
+        for (number, line) in file.text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            let words = lower.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            let found = words
+                .filter(|word| names.contains(*word))
+                .map(str::to_string)
+                .chain(titles.iter().filter(|title| lower.contains(title.as_str())).cloned());
+            for name in found {
+                hits.push(format!("{}:{}: `{name}`: {}", file.path, number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "src/ names a game of games/; the engine is generic, so say it in the language's terms \
+         (a piece, a kind, an option), or take an example from no game we ship:\n{}",
+        hits.join("\n")
+    );
+}
+
+/// The games of `games/`: their titles, and the names that are theirs
+/// (see below), lowercase, less [`SHARED_WORDS`].
+fn game_names() -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut titles = BTreeSet::new();
+    let mut names: Vec<String> = vec![];
+    for path in rules_files(std::path::Path::new("games")) {
+        let game = common::load(&path);
+        titles.insert(game.name.to_lowercase());
+        // A game's pieces and kinds are its own words ("rock", "Goggles");
+        // its other names count when they are its coinage, several words
+        // joined (`num_cards`), not a plain word such as `hand` or `answer`.
+        names.extend(game.kinds.iter().map(|k| k.name.clone()));
+        names.extend(game.piece_types.iter().cloned());
+        let coined = (game.seats.iter().cloned())
+            .chain(game.families.iter().map(|f| f.name.clone()))
+            .chain(game.boards.iter().map(|b| b.name.clone()))
+            .chain(game.options.iter().map(|o| o.name.clone()))
+            .chain(game.vars.iter().map(|v| v.name.clone()))
+            .chain(game.decisions.iter().map(|d| d.name.clone()));
+        names.extend(coined.filter(|name| name.contains('_')));
+    }
+    let names = names
+        .into_iter()
+        .map(|name| name.to_lowercase())
+        .filter(|name| !SHARED_WORDS.contains(&name.as_str()))
+        .collect();
+    (titles, names)
+}
+
+#[test]
+fn every_pub_item_is_documented() {
+    let missing: Vec<String> = sources()
+        .iter()
+        .flat_map(|file| {
+            file.undocumented_pub_items()
+                .into_iter()
+                .map(|(line, what)| format!("{}:{line}: {what}", file.path))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "`pub` items without a doc comment; say what each is for in a `///` line \
+         (or make it `pub(crate)` if only the crate uses it):\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_architecture_names_every_room_and_no_other() {
+    let text = std::fs::read_to_string("ARCHITECTURE.md").expect("ARCHITECTURE.md is at the root");
+    let map = text
+        .split("\n## Code map\n")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a `## Code map` section");
+    let map = map.split("\n## ").next().unwrap_or(map);
+    let named: BTreeSet<String> = map
+        .lines()
+        .filter_map(|line| line.strip_prefix("### `")?.split('`').next().map(str::to_string))
+        .collect();
+    let rooms: BTreeSet<String> = Rooms::read().names;
+    let missing: Vec<&String> = rooms.difference(&named).collect();
+    let gone: Vec<&String> = named.difference(&rooms).collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "ARCHITECTURE.md's code map has a `### `room`` heading per module of src/lib.rs.\n\
+         rooms it does not name (add a paragraph: what it owns, what it may import, its invariants): {missing:?}\n\
+         headings for rooms that do not exist (remove or rename them): {gone:?}"
+    );
+    // Every module path the map names (`engine::observe`) is a module.
+    let modules: BTreeSet<String> = sources().iter().map(SourceFile::module_path).collect();
+    let mut unknown = BTreeMap::new();
+    for path in map.split('`').skip(1).step_by(2) {
+        let is_path = path.contains("::")
+            && path
+                .split("::")
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+        if is_path && rooms.contains(path.split("::").next().unwrap_or_default()) && !modules.contains(path) {
+            unknown.insert(path.to_string(), ());
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "ARCHITECTURE.md's code map names modules that do not exist (rename them to the module's path): {:?}",
+        unknown.keys().collect::<Vec<_>>()
+    );
+}
+
+/// Every `.rules` file under `dir`, in a stable order.
+fn rules_files(dir: &std::path::Path) -> Vec<String> {
+    let mut found = vec![];
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("games/ is readable")
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        // A prelude is a library for `use`, not a game: its names reach
+        // the games that use it.
+        if path.is_dir() && !path.ends_with("prelude") {
+            found.extend(rules_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rules") {
+            found.push(path.to_string_lossy().into_owned());
+        }
+    }
+    found
+}
