@@ -69,7 +69,7 @@ fn a_bad_option_value_points_at_the_command_line() {
     let text = common::cli::stderr_unwrapped(&shapeless);
     assert!(text.contains("`fast` is not NAME=VALUE"), "{text}");
     assert!(text.contains("[command line:2:7]"), "{text}");
-    assert!(text.contains("write e.g. `--set best_of=3`"), "{text}");
+    assert!(text.contains("write e.g. `--set rounds=3`"), "{text}");
 }
 
 #[test]

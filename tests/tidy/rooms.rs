@@ -26,8 +26,14 @@ impl Rooms {
             })
             .collect();
         let mut edges = BTreeMap::new();
+        // A module declared `#[cfg(test)] mod tests;` is test code in a
+        // file of its own: its imports are the tests', not the room's.
+        let test_modules: BTreeSet<String> = sources.iter().flat_map(|f| f.test_modules()).collect();
         for file in &sources {
             let Some(from) = file.room() else { continue };
+            if test_modules.contains(&file.module_path()) {
+                continue;
+            }
             for (to, line) in file.imports() {
                 if to != from && names.contains(&to) {
                     edges

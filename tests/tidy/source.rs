@@ -83,6 +83,20 @@ impl SourceFile {
         finder.0
     }
 
+    /// The module paths of the files this one declares as test modules
+    /// (`#[cfg(test)] mod tests;`).
+    pub fn test_modules(&self) -> Vec<String> {
+        let here = self.module_path();
+        // `src/engine/vm/mod.rs` declares `engine::vm::tests`; `src/load.rs`
+        // (not a `mod.rs`) declares `load::tests` too.
+        (self.ast.items.iter())
+            .filter_map(|item| match item {
+                syn::Item::Mod(m) if m.content.is_none() && is_test(&m.attrs) => Some(format!("{here}::{}", m.ident)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every item declared plainly `pub`, outside tests, without a doc
     /// comment: its line and a description.
     pub fn undocumented_pub_items(&self) -> Vec<(usize, String)> {

@@ -1,0 +1,219 @@
+//! Loops: each step over numbers, pieces, a board's spaces or a space's
+//! neighbours, the jumps back joined to them, and the count of rounds that
+//! stops an endless flow.
+
+use super::super::lower::{CellTest, Ins, Operand};
+use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::ir::GameDef;
+
+impl State {
+    /// Counts one round of a loop whose jump back is the op before `pc`:
+    /// the frame's counter is written back only when the flow is stuck,
+    /// for the error to point at the jump.
+    #[inline(always)]
+    pub(super) fn count_round(&mut self, def: &GameDef, pc: usize) -> Result<(), RuntimeError> {
+        if self.steps < MAX_STEPS_BETWEEN_DECISIONS {
+            self.steps += 1;
+            return Ok(());
+        }
+        self.frames.last_mut().expect("frame").pc = pc as u32;
+        self.count_step(def)
+    }
+
+    /// Counts one loop round or call; a flow that makes too many of them
+    /// without asking anyone is stuck.
+    pub(super) fn count_step(&mut self, def: &GameDef) -> Result<(), RuntimeError> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS_BETWEEN_DECISIONS {
+            return Err(Box::new(
+                Diagnostic::error(
+                    Code::EndlessFlow,
+                    format!(
+                        "the flow went round its loops {MAX_STEPS_BETWEEN_DECISIONS} times without asking for a decision"
+                    ),
+                )
+                .label(self.span(def), "still running here")
+                .help("a loop that never asks anyone and never ends? give it a way out"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Op::NextNeighbour`]: moves the loop to the next space the `from`
+    /// space touches; false when none is left, `None` when `from` is off
+    /// the board.
+    pub(super) fn next_neighbour(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+    ) -> Option<bool> {
+        let from = self.locals[locals_base + from as usize];
+        let slot = locals_base + value as usize;
+        let after = self.locals[slot];
+        let near = def.boards[board as usize].adjacent.get(usize::try_from(from).ok()?)?;
+        Some(match near.iter().find(|&&t| t as i64 > after) {
+            Some(&t) => {
+                self.locals[slot] = t as i64;
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// [`Op::NextPiece`]: moves the loop to the next piece of the zone that
+    /// passes the filter; false when none is left.
+    #[inline(always)]
+    pub(super) fn next_piece(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+    ) -> bool {
+        let filter = def.filters[filter as usize];
+        let pieces = &self.zones[self.locals[locals_base + zone as usize] as usize];
+        let start = (self.locals[locals_base + index as usize] + 1) as usize;
+        let found = (start..pieces.len())
+            .map(|i| (i, pieces[pieces.len() - 1 - i]))
+            .find(|&(_, p)| self.passes(def, filter, locals_base, p));
+        match found {
+            Some((i, piece)) => {
+                self.locals[locals_base + index as usize] = i as i64;
+                self.locals[locals_base + value as usize] = piece as i64;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Op::NextOnBoard`]: moves the loop to the next piece on the board
+    /// that passes the filter; false when none is left. The cursor is
+    /// (zone number on the board) << 16 | (place in the zone).
+    #[inline(always)]
+    pub(super) fn next_on_board(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+    ) -> bool {
+        let filter = def.filters[filter as usize];
+        let board = &def.boards[board as usize];
+        let slots = board.slots.len() as i64;
+        let zones = board.spaces() as i64 * slots;
+        let mut at = self.locals[locals_base + cursor as usize] + 1;
+        loop {
+            let (k, i) = (at >> 16, (at & 0xFFFF) as usize);
+            if k >= zones {
+                return false;
+            }
+            // Most boards have one slot per space: no division then.
+            let (space, slot) = if slots == 1 { (k, 0) } else { (k / slots, k % slots) };
+            let family = &def.families[board.slots[slot as usize] as usize];
+            let pieces = &self.zones[(family.first as i64 + space) as usize];
+            if i >= pieces.len() {
+                at = (k + 1) << 16;
+                continue;
+            }
+            let piece = pieces[pieces.len() - 1 - i];
+            if self.passes(def, filter, locals_base, piece) {
+                self.locals[locals_base + value as usize] = piece as i64;
+                self.locals[locals_base + cursor as usize] = at;
+                return true;
+            }
+            at += 1;
+        }
+    }
+
+    /// A loop's jump back to its [`Op::NextNeighbour`] at `head`: the next
+    /// space, or false when none is left; an error pointing at the loop
+    /// when the space it goes round is off the board.
+    #[inline(always)]
+    pub(super) fn step_neighbour(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+        head: u32,
+    ) -> Result<bool, RuntimeError> {
+        self.next_neighbour(def, locals_base, board, from, value)
+            .ok_or_else(|| {
+                self.frames.last_mut().expect("frame").pc = head + 1;
+                self.off_board(def)
+            })
+    }
+
+    /// After a tested loop's step (see [`Ins::JumpNextTested`]): where
+    /// the round goes on, or `None` when its test at `head + 1` sends it
+    /// back for the next step. Past the test when it passes; the test itself
+    /// when its space is off the board, for the test to say so.
+    #[inline(always)]
+    pub(super) fn after_loop_test(
+        &self,
+        def: &Game,
+        program: &[Ins],
+        head: usize,
+        locals_base: usize,
+    ) -> Option<usize> {
+        let test = head + 1;
+        let (size, cmp, when, value) = match program[test] {
+            Ins::LocalZoneSizeJump {
+                slot,
+                family,
+                cmp,
+                when,
+                value,
+                ..
+            } => (
+                self.zone_size(def, family, self.locals[locals_base + slot as usize]),
+                cmp,
+                when,
+                i64::from(value),
+            ),
+            Ins::CellTestJump(at) => {
+                let cell = &def.program.cell_tests[at as usize];
+                (
+                    self.cell_zone_size(def, cell, locals_base),
+                    cell.cmp,
+                    cell.when,
+                    cell.value,
+                )
+            }
+            Ins::LocalVarCmpJump {
+                slot, var, cmp, when, ..
+            } => (
+                Some(self.locals[locals_base + slot as usize]),
+                cmp,
+                when,
+                self.vars[var as usize],
+            ),
+            _ => unreachable!("a tested loop opens with its test (see `thread_back_jump`)"),
+        };
+        let Some(size) = size else {
+            return Some(test);
+        };
+        (cmp.holds(size, value) != when).then_some(test + program[test].len())
+    }
+
+    /// How many pieces the zone of a [`CellTest`]'s cell holds, or `None`
+    /// when the row and column are off the board.
+    #[inline(always)]
+    pub(super) fn cell_zone_size(&self, def: &GameDef, test: &CellTest, locals_base: usize) -> Option<i64> {
+        let value = |operand| match operand {
+            Operand::Number(v) => v,
+            Operand::Local(slot) => self.locals[locals_base + slot as usize],
+        };
+        let space = def.boards[test.board as usize].cell(value(test.row), value(test.column));
+        self.zone_size(def, test.family, space)
+    }
+}

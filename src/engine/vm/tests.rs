@@ -1,0 +1,168 @@
+//! The interpreter's tests: fused and joined instructions run as the ops
+//! they stand for.
+
+use super::*;
+use crate::engine::lower::BoardCount;
+use crate::engine::{Choice, MAX_STEPS_BETWEEN_DECISIONS};
+
+/// Both players pick a sign, after the flow has gone round `rounds` times.
+fn signs_after(rounds: u64, signs: &str) -> Game {
+    let source = format!(
+        r#"
+game "Signs"
+players 2: A, B
+kinds Sign = circle | square | star | moon
+flow {{
+  repeat {rounds} times {{ }}
+  each player chooses sign from {signs}
+}}
+"#
+    );
+    crate::engine::test_game("signs.rules", &source)
+}
+
+/// The same game with its kind offers left as the loops they are.
+fn loops_unjoined(mut game: Game) -> Game {
+    for at in 0..game.program.ins.len() {
+        if let Ins::OfferKinds(k) = game.program.ins[at] {
+            let slot = game.program.kind_offers[k as usize].index;
+            game.program.ins[at] = Ins::SetLocal { slot, value: 0 };
+        }
+    }
+    game
+}
+
+/// A kind offer runs as one instruction and offers what its loop
+/// offers; near the limit of an endless flow it runs round by round and
+/// stops where the loop stops.
+#[test]
+fn a_kind_offer_runs_as_its_loop_does() {
+    let game = signs_after(1, "Sign");
+    assert_eq!(game.program.kind_offers.len(), 2, "a loop per seat");
+    assert!(game.program.kind_offers.iter().all(|offer| offer.count == 4));
+    let mut events = vec![];
+    let state = State::start(&game, &game.default_options(), 1, vec![], &mut events).unwrap();
+    for seat in 0..2 {
+        assert_eq!(state.offers[seat], [0, 1, 2, 3]);
+    }
+    // A condition makes another loop, left alone.
+    let filtered = signs_after(1, "Sign where sign != moon");
+    assert!(filtered.program.kind_offers.is_empty());
+
+    let (mut stopped, mut asked) = (0, 0);
+    for short in 0..12 {
+        let rounds = MAX_STEPS_BETWEEN_DECISIONS - short;
+        let joined = signs_after(rounds, "Sign");
+        let unjoined = loops_unjoined(signs_after(rounds, "Sign"));
+        let run = |game: &Game| {
+            let mut events = vec![];
+            State::start(game, &game.default_options(), 1, vec![], &mut events)
+                .map(|state| (state.offers.clone(), state.steps))
+                .map_err(|error| format!("{error:?}"))
+        };
+        let (by_instruction, by_rounds) = (run(&joined), run(&unjoined));
+        assert_eq!(by_instruction, by_rounds, "{short} rounds short of the limit");
+        match by_instruction {
+            Ok(_) => asked += 1,
+            Err(_) => stopped += 1,
+        }
+    }
+    assert!(stopped > 0 && asked > 0, "the limit falls among the loops' rounds");
+}
+
+/// Counting a board piece by piece gives what counting it zone by zone
+/// gives, for every matcher, all through a game.
+#[test]
+fn counting_by_pieces_agrees_with_counting_by_zones() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/ring_guards.rules");
+    let mut game = crate::check::check_file(&path, &crate::check::FsLoader)
+        .expect("the game checks")
+        .def;
+    assert!(matches!(game.program.counts[0], BoardCount::ByPieces(_)));
+    let mut other = BoardCount::ByZones;
+    std::mem::swap(&mut game.program.counts[0], &mut other);
+    let mut events = vec![];
+    let options = game.def.default_options();
+    let mut state = State::start(&game, &options, 11, vec![], &mut events).expect("the game starts");
+    let types = game.def.pieces.iter().map(|p| p.ty).max().expect("pieces") as i64;
+    let matchers = [
+        (MatchBy::Any, false),
+        (MatchBy::Any, true),
+        (MatchBy::TypeOnStack, true),
+        (MatchBy::KindOnStack, true),
+        (MatchBy::KindOnStack, false),
+    ];
+    let mut counted_some = false;
+    for turn in 0..120 {
+        for (by, owner) in matchers {
+            for key in -1..=types.max(3) {
+                for seat in 0..2 {
+                    let matcher = Matcher { by, owner };
+                    let zones = state.count_on_board(&game, 0, matcher, key, seat);
+                    std::mem::swap(&mut game.program.counts[0], &mut other);
+                    let pieces = state.count_on_board(&game, 0, matcher, key, seat);
+                    std::mem::swap(&mut game.program.counts[0], &mut other);
+                    assert_eq!(zones, pieces, "turn {turn}: {matcher:?} {key} {seat}");
+                    counted_some |= pieces > 0;
+                }
+            }
+        }
+        let Some(pending) = state.pending() else { break };
+        let choices: Vec<Choice> = pending
+            .who()
+            .iter()
+            .map(|&seat| {
+                let legal = pending.legal(seat);
+                Choice::new(seat, legal[(turn * 7 + seat as usize) % legal.len()])
+            })
+            .collect();
+        state.apply(&game, &choices, &mut events).expect("a legal move");
+    }
+    assert!(counted_some, "the board held matching pieces");
+}
+
+/// `lines of` gives what checking every space of every line gives, on a
+/// board of up to 64 spaces (each space asked once) and on a larger one.
+#[test]
+fn full_lines_agree_with_checking_every_space() {
+    for size in [3, 9] {
+        let ending = "if lines of Mark of A in mark of cells > lines of Mark of B in mark of cells { win A }";
+        let game = crate::engine::marks_game(size, 40, (size * size).min(40), ending);
+        let mut events = vec![];
+        let mut state = State::start(&game, &game.def.default_options(), 5, vec![], &mut events).unwrap();
+        let (board, family) = (0, game.def.boards[0].slots[0]);
+        // Marks of a seat (tallied), and any marks (not).
+        let matchers = [(MatchBy::TypeOnStack, true), (MatchBy::Any, false)];
+        let mut full_seen = 0;
+        for turn in 0..40 {
+            for ((by, owner), seat) in matchers.into_iter().flat_map(|m| [(m, 0), (m, 1)]) {
+                let matcher = Matcher { by, owner };
+                let first = game.def.families[family as usize].first;
+                let naive = game.def.boards[0]
+                    .lines
+                    .iter()
+                    .filter(|line| {
+                        line.iter().all(|&space| {
+                            state.zones[(first + space) as usize]
+                                .iter()
+                                .any(|&p| state.matches(&game, matcher, p, 0, seat))
+                        })
+                    })
+                    .count() as i64;
+                assert_eq!(
+                    state.full_lines(&game, board, family, matcher, 0, seat),
+                    naive,
+                    "turn {turn}"
+                );
+                full_seen += naive;
+            }
+            let Some(pending) = state.pending() else { break };
+            let seat = pending.who()[0];
+            let legal = pending.legal(seat);
+            // In space order: rows fill up, and A takes a diagonal of 3 x 3.
+            let choice = Choice::new(seat, legal[0]);
+            state.apply(&game, &[choice], &mut events).unwrap();
+        }
+        assert!(full_seen > 0, "a {size} x {size} board had a full line");
+    }
+}
