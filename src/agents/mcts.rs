@@ -553,12 +553,7 @@ impl Mcts {
                 paid.clear();
                 paid.resize(def.players(), 1.0 / def.players() as f64);
             }
-            // Backpropagation.
-            for &(n, a) in path.iter() {
-                let arm = &mut tree.arms[tree.nodes[n as usize].arms.start as usize + a as usize];
-                arm.visits += 1;
-                arm.reward += paid[arm.seat as usize];
-            }
+            backpropagate(tree, path, paid);
             stats.rollout += laps.lap();
         }
         stats.nodes = tree.nodes.len() as u32;
@@ -574,18 +569,32 @@ impl Mcts {
         if !sampled_any {
             return None;
         }
-        let root = tree.arms(0);
-        Some(
-            root_keys
-                .iter()
-                .map(|&k| {
-                    root.iter()
-                        .find(|a| a.seat == me && a.key == k)
-                        .map_or((0, 0.0), |a| (a.visits, a.reward / a.visits.max(1) as f64))
-                })
-                .collect(),
-        )
+        Some(root_answer(tree, &root_keys, me))
     }
+}
+
+/// Each arm on the path gets the visit and the reward of its seat.
+#[inline]
+fn backpropagate(tree: &mut Tree, path: &[(u32, u32)], paid: &[f64]) {
+    for &(n, a) in path {
+        let arm = &mut tree.arms[tree.nodes[n as usize].arms.start as usize + a as usize];
+        arm.visits += 1;
+        arm.reward += paid[arm.seat as usize];
+    }
+}
+
+/// Per legal choice of the searching seat at the root (by its key), its
+/// visits and mean reward; `(0, 0.0)` for a choice the search never tried.
+fn root_answer(tree: &Tree, root_keys: &[u64], me: Seat) -> Vec<(u32, f64)> {
+    let root = tree.arms(0);
+    root_keys
+        .iter()
+        .map(|&k| {
+            root.iter()
+                .find(|a| a.seat == me && a.key == k)
+                .map_or((0, 0.0), |a| (a.visits, a.reward / a.visits.max(1) as f64))
+        })
+        .collect()
 }
 
 /// Picks `seat`'s move at `node` among `keys` (the moves available now):

@@ -120,56 +120,9 @@ impl Report {
             out.push_str(&agents_section(self, b, agents));
         }
 
-        out.push_str("\nLength per game\n");
-        let mut rows = vec![vec![
-            "".into(),
-            "mean".into(),
-            "sd".into(),
-            "median".into(),
-            "p10".into(),
-            "p90".into(),
-        ]];
-        for (name, l) in [("decision points", &s.decision_points), ("decisions", &s.decisions)] {
-            rows.push(vec![
-                name.into(),
-                number(l.mean),
-                number(l.sd),
-                l.median.to_string(),
-                l.p10.to_string(),
-                l.p90.to_string(),
-            ]);
-        }
-        out.push_str(&table(&rows, "  "));
-        let bars = self.decision_points.render(12, 40);
-        if !bars.is_empty() {
-            out.push_str("  decision points per game:\n");
-            for bar in bars {
-                out.push_str(&format!("    {bar}\n"));
-            }
-        }
+        out.push_str(&self.length_section(&s));
 
-        if let (Some(scores), Some(ss)) = (&self.scores, &s.scores) {
-            out.push_str(&format!(
-                "\nScores (over the {} games that reached scoring; {} ended before it, {} stopped)\n",
-                scores.scored,
-                ss.ended_before_scoring,
-                self.stopped_games()
-            ));
-            let mut rows = vec![vec!["".into(), "n".into(), "mean".into(), "sd".into()]];
-            let spread_row = |name: String, spread: &super::report::Spread| {
-                vec![
-                    name,
-                    spread.n.to_string(),
-                    or_na(spread.mean, number),
-                    or_na(spread.sd, number),
-                ]
-            };
-            for (seat, spread) in self.seats.iter().zip(&ss.totals) {
-                rows.push(spread_row(format!("{seat} total"), spread));
-            }
-            rows.push(spread_row("margin, first to second".into(), &ss.margin));
-            out.push_str(&table(&rows, "  "));
-        }
+        out.push_str(&self.scores_section(&s));
 
         out.push_str("\nDecisions\n");
         out.push_str(&format!(
@@ -200,6 +153,76 @@ impl Report {
         }
         out.push_str(&table(&rows, "  "));
 
+        out.push_str(&self.coverage_section(&s));
+
+        out.push_str(&self.stopped_section());
+        out
+    }
+
+    /// "Length per game": decision points and decisions, with a histogram.
+    fn length_section(&self, s: &super::report::Summary) -> String {
+        let mut out = String::new();
+        out.push_str("\nLength per game\n");
+        let mut rows = vec![vec![
+            "".into(),
+            "mean".into(),
+            "sd".into(),
+            "median".into(),
+            "p10".into(),
+            "p90".into(),
+        ]];
+        for (name, l) in [("decision points", &s.decision_points), ("decisions", &s.decisions)] {
+            rows.push(vec![
+                name.into(),
+                number(l.mean),
+                number(l.sd),
+                l.median.to_string(),
+                l.p10.to_string(),
+                l.p90.to_string(),
+            ]);
+        }
+        out.push_str(&table(&rows, "  "));
+        let bars = self.decision_points.render(12, 40);
+        if !bars.is_empty() {
+            out.push_str("  decision points per game:\n");
+            for bar in bars {
+                out.push_str(&format!("    {bar}\n"));
+            }
+        }
+        out
+    }
+
+    /// "Scores", when the game scores: each seat's total and the margin.
+    fn scores_section(&self, s: &super::report::Summary) -> String {
+        let mut out = String::new();
+        if let (Some(scores), Some(ss)) = (&self.scores, &s.scores) {
+            out.push_str(&format!(
+                "\nScores (over the {} games that reached scoring; {} ended before it, {} stopped)\n",
+                scores.scored,
+                ss.ended_before_scoring,
+                self.stopped_games()
+            ));
+            let mut rows = vec![vec!["".into(), "n".into(), "mean".into(), "sd".into()]];
+            let spread_row = |name: String, spread: &super::report::Spread| {
+                vec![
+                    name,
+                    spread.n.to_string(),
+                    or_na(spread.mean, number),
+                    or_na(spread.sd, number),
+                ]
+            };
+            for (seat, spread) in self.seats.iter().zip(&ss.totals) {
+                rows.push(spread_row(format!("{seat} total"), spread));
+            }
+            rows.push(spread_row("margin, first to second".into(), &ss.margin));
+            out.push_str(&table(&rows, "  "));
+        }
+        out
+    }
+
+    /// "Rule coverage": how often each part of the rules fired, and which never did.
+    fn coverage_section(&self, s: &super::report::Summary) -> String {
+        let mut out = String::new();
         out.push_str("\nRule coverage\n");
         let mut rows = vec![vec!["".into(), "in games".into(), "times".into()]];
         for c in &self.coverage {
@@ -218,7 +241,12 @@ impl Report {
                 out.push_str(&format!("    {part}\n"));
             }
         }
+        out
+    }
 
+    /// "Stopped games": each error with the command that replays its first game.
+    fn stopped_section(&self) -> String {
+        let mut out = String::new();
         if !self.stopped.is_empty() {
             out.push_str("\nStopped games\n");
             for (code, stop) in &self.stopped {

@@ -59,11 +59,31 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
     if let Some(text) = description(def) {
         out.push_str(&wrap(&text, "  "));
     }
-    let mut facts: Vec<(&str, String)> = vec![];
-    facts.push((
+    let mut facts: Vec<(&str, String)> = vec![(
         "players",
         format!("{} (you are {})", def.seats.join(", "), def.seat_name(you)),
-    ));
+    )];
+    facts.extend(kind_facts(def));
+    facts.push(("pieces", pieces_fact(def)));
+    facts.extend(board_facts(def));
+    facts.push(("zones", zones_fact(def)));
+    facts.extend(decision_facts(def));
+    facts.extend(flow_facts(def));
+    let width = facts.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 1;
+    for (key, text) in facts {
+        let head = format!("  {:width$} ", format!("{key}:"));
+        let body = wrap(&text, &" ".repeat(head.chars().count()));
+        out.push_str(&head);
+        out.push_str(body.trim_start());
+    }
+    out.push_str(&options_in_force(def, options));
+    out.push_str(KEYS);
+    out
+}
+
+/// Each kind set with what beats what: "Hand: a, b, c; a beats b, ...".
+fn kind_facts(def: &GameDef) -> Vec<(&'static str, String)> {
+    let mut facts = vec![];
     for set in &def.kind_sets {
         let names: Vec<&str> = set
             .members
@@ -88,6 +108,12 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
         }
         facts.push(("kinds", format!("{}: {line}", set.name)));
     }
+    facts
+}
+
+/// The pieces by type with their counts, starred when an option decides
+/// whether they play.
+fn pieces_fact(def: &GameDef) -> String {
     let mut pieces: Vec<(&str, usize, bool)> = vec![];
     for p in &def.pieces {
         let name = def.piece_types[p.ty as usize].as_str();
@@ -105,12 +131,21 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
     if optional {
         line.push_str(" (* only with some options)");
     }
-    facts.push(("pieces", line));
-    let seen = |v: Visibility| match v {
+    line
+}
+
+/// Who sees what is in a zone, in words.
+fn seen(v: Visibility) -> &'static str {
+    match v {
         Visibility::Public => "open",
         Visibility::Hidden => "hidden",
         Visibility::Owner => "seen by its owner",
-    };
+    }
+}
+
+/// Each board: its shape and what each space holds.
+fn board_facts(def: &GameDef) -> Vec<(&'static str, String)> {
+    let mut facts = vec![];
     for (b, board) in def.board_ids().zip(&def.boards) {
         let slots: Vec<String> = def
             .families
@@ -128,6 +163,11 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
             format!("{}, {shape}; each space holds {}", board.name, slots.join(", ")),
         ));
     }
+    facts
+}
+
+/// The zones off the boards, per player or shared, with who sees them.
+fn zones_fact(def: &GameDef) -> String {
     let zones: Vec<String> = def
         .families
         .iter()
@@ -142,7 +182,12 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
             format!("{}{each} ({})", f.name, seen(f.visibility))
         })
         .collect();
-    facts.push(("zones", zones.join(", ")));
+    zones.join(", ")
+}
+
+/// Each decision once, with what it asks and how.
+fn decision_facts(def: &GameDef) -> Vec<(&'static str, String)> {
+    let mut facts = vec![];
     let mut named: Vec<&str> = vec![];
     for d in &def.decisions {
         // A procedure asked in several places declares its decision once each.
@@ -162,6 +207,12 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
         }
         facts.push(("decision", line));
     }
+    facts
+}
+
+/// The `anytime` actions, the triggers, the scoring and the result.
+fn flow_facts(def: &GameDef) -> Vec<(&'static str, String)> {
+    let mut facts = vec![];
     for a in &def.anytime {
         facts.push((
             "anytime",
@@ -183,26 +234,23 @@ pub(crate) fn rules_summary(def: &GameDef, options: &[OptionValue], rules: &str,
             .collect();
         facts.push(("result", keys.join(", then ")));
     }
-    let width = facts.iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 1;
-    for (key, text) in facts {
-        let head = format!("  {:width$} ", format!("{key}:"));
-        let body = wrap(&text, &" ".repeat(head.chars().count()));
-        out.push_str(&head);
-        out.push_str(body.trim_start());
-    }
+    facts
+}
+
+/// Every option with its value, the changed ones marked, each with its
+/// description.
+fn options_in_force(def: &GameDef, options: &[OptionValue]) -> String {
     if def.options.is_empty() {
-        out.push_str("Options: none\n");
-    } else {
-        out.push_str("Options in force:\n");
-        let width = def.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
-        for (o, v) in def.options.iter().zip(options) {
-            let changed = if *v == o.default { "" } else { " (changed)" };
-            let head = format!("  {:width$} = {}{changed}", o.name, v.render(&o.ty));
-            out.push_str(&format!("{head}\n"));
-            out.push_str(&wrap(&o.description, "      "));
-        }
+        return "Options: none\n".into();
     }
-    out.push_str(KEYS);
+    let mut out = String::from("Options in force:\n");
+    let width = def.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
+    for (o, v) in def.options.iter().zip(options) {
+        let changed = if *v == o.default { "" } else { " (changed)" };
+        let head = format!("  {:width$} = {}{changed}", o.name, v.render(&o.ty));
+        out.push_str(&format!("{head}\n"));
+        out.push_str(&wrap(&o.description, "      "));
+    }
     out
 }
 
