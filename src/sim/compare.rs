@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::render::{number, percent, ratio, setup_line, table};
-use super::report::{Report, ReportJson};
+use super::report::{Report, ReportJson, Summary};
 use super::stats::{Moments, Test, two_proportion, welch};
 use crate::ir::GameDef;
 
@@ -178,198 +178,12 @@ fn union<'a>(a: impl IntoIterator<Item = &'a str>, b: impl IntoIterator<Item = &
 impl Comparison {
     /// Compares two runs: every figure of either side, tested where a test applies, and the summary.
     pub fn new(base: Report, variant: Report) -> Comparison {
-        let mut rows = vec![];
         let (bs, vs) = (base.summary(), variant.summary());
-        let seat = |r: &Report, name: &str| r.seats.iter().position(|s| s == name);
-        for name in union(
-            base.seats.iter().map(String::as_str),
-            variant.seats.iter().map(String::as_str),
-        ) {
-            rows.push(rate_row(
-                "Outcomes",
-                format!("{name} win rate"),
-                seat(&base, name).map(|s| (base.wins[s], base.games)),
-                seat(&variant, name).map(|s| (variant.wins[s], variant.games)),
-            ));
-        }
-        rows.push(rate_row(
-            "Outcomes",
-            "draw rate".into(),
-            Some((base.draws, base.games)),
-            Some((variant.draws, variant.games)),
-        ));
-        rows.push(rate_row(
-            "Outcomes",
-            "stopped by a limit or error".into(),
-            Some((bs.stopped_rate.count, base.games)),
-            Some((vs.stopped_rate.count, variant.games)),
-        ));
-        rows.push(figure_row(
-            "Outcomes",
-            "balance",
-            (bs.balance, bs.finished),
-            (vs.balance, vs.finished),
-        ));
-        rows.push(figure_row(
-            "Outcomes",
-            "first-player advantage (pts)",
-            (bs.first_player_advantage.map(|a| 100.0 * a), bs.finished),
-            (vs.first_player_advantage.map(|a| 100.0 * a), vs.finished),
-        ));
-        let agent_names = |r: &Report| -> Vec<String> {
-            r.by_agent.as_ref().map_or_else(Vec::new, |b| {
-                b.agents
-                    .iter()
-                    .enumerate()
-                    .map(|(a, name)| format!("{name} (agent {})", a + 1))
-                    .collect()
-            })
-        };
-        let (ba, va) = (agent_names(&base), agent_names(&variant));
-        for name in union(ba.iter().map(String::as_str), va.iter().map(String::as_str)) {
-            let wins = |r: &Report, names: &[String]| {
-                let a = names.iter().position(|n| n == name)?;
-                let b = r.by_agent.as_ref()?;
-                Some((b.wins[a].iter().sum(), r.games))
-            };
-            rows.push(rate_row(
-                "Outcomes",
-                format!("{name} win rate"),
-                wins(&base, &ba),
-                wins(&variant, &va),
-            ));
-        }
-
-        rows.push(mean_row(
-            "Length",
-            "decision points per game, mean".into(),
-            Some(&base.decision_points.moments()),
-            Some(&variant.decision_points.moments()),
-        ));
-        rows.push(mean_row(
-            "Length",
-            "decisions per game, mean".into(),
-            Some(&base.decisions.moments()),
-            Some(&variant.decisions.moments()),
-        ));
-        rows.push(shown_as(
-            Measure::Whole,
-            "Length",
-            "decisions per game, median",
-            (Some(bs.decisions.median as f64), base.games),
-            (Some(vs.decisions.median as f64), variant.games),
-        ));
-
-        if base.scores.is_some() || variant.scores.is_some() {
-            // The means below are over the games that reached scoring only;
-            // how many did is part of what a rule changes.
-            let scored = |r: &Report| r.scores.as_ref().map(|s| (s.scored, r.games));
-            rows.push(rate_row(
-                "Scores",
-                "games that reached scoring".into(),
-                scored(&base),
-                scored(&variant),
-            ));
-            let before = |r: &Report| {
-                r.scores
-                    .as_ref()
-                    .map(|s| (r.finished().saturating_sub(s.scored), r.games))
-            };
-            rows.push(rate_row(
-                "Scores",
-                "games that ended before scoring".into(),
-                before(&base),
-                before(&variant),
-            ));
-            let total = |r: &Report, name: &str| {
-                let s = seat(r, name)?;
-                r.scores.as_ref().map(|sc| sc.totals[s])
-            };
-            for name in union(
-                base.seats.iter().map(String::as_str),
-                variant.seats.iter().map(String::as_str),
-            ) {
-                rows.push(mean_row(
-                    "Scores",
-                    format!("{name} final score, mean"),
-                    total(&base, name).as_ref(),
-                    total(&variant, name).as_ref(),
-                ));
-            }
-            rows.push(mean_row(
-                "Scores",
-                "margin, first to second, mean".into(),
-                base.scores.as_ref().map(|s| &s.margin),
-                variant.scores.as_ref().map(|s| &s.margin),
-            ));
-        }
-
-        let decisions = |r: &Report| r.decisions.moments().sum as u64;
-        rows.push(figure_row(
-            "Decisions",
-            "branching factor",
-            (bs.branching_factor, decisions(&base)),
-            (vs.branching_factor, decisions(&variant)),
-        ));
-        rows.push(shown_as(
-            Measure::Share,
-            "Decisions",
-            "share with more than one choice",
-            (bs.real_choice_share, decisions(&base)),
-            (vs.real_choice_share, decisions(&variant)),
-        ));
-        let alike = |r: &Report, name: &str| {
-            r.together
-                .iter()
-                .find(|t| t.decision == name && t.rounds > 0)
-                .map(|t| (t.alike, t.rounds))
-        };
-        for name in union(
-            base.together
-                .iter()
-                .filter(|t| t.rounds > 0)
-                .map(|t| t.decision.as_str()),
-            variant
-                .together
-                .iter()
-                .filter(|t| t.rounds > 0)
-                .map(|t| t.decision.as_str()),
-        ) {
-            rows.push(rate_row(
-                "Decisions",
-                format!("{name}: all alike"),
-                alike(&base, name),
-                alike(&variant, name),
-            ));
-        }
-
-        for end in union(by_count(&base), by_count(&variant)) {
-            let count = |r: &Report| Some((r.ends.get(end).copied().unwrap_or(0), r.games));
-            rows.push(rate_row(
-                "How games end",
-                end.to_string(),
-                count(&base),
-                count(&variant),
-            ));
-        }
-
-        let titles = |r: &Report| r.coverage.iter().map(|c| c.title()).collect::<Vec<_>>();
-        let (bt, vt) = (titles(&base), titles(&variant));
-        for title in union(bt.iter().map(String::as_str), vt.iter().map(String::as_str)) {
-            let fired = |r: &Report, titles: &[String]| {
-                titles
-                    .iter()
-                    .position(|t| t == title)
-                    .map(|i| (r.coverage[i].games, r.games))
-            };
-            rows.push(rate_row(
-                "Rule coverage (share of games)",
-                title.to_string(),
-                fired(&base, &bt),
-                fired(&variant, &vt),
-            ));
-        }
-
+        let mut rows = outcome_rows(&base, &variant, &bs, &vs);
+        rows.extend(length_rows(&base, &variant, &bs, &vs));
+        rows.extend(score_rows(&base, &variant));
+        rows.extend(decision_rows(&base, &variant, &bs, &vs));
+        rows.extend(ending_and_coverage_rows(&base, &variant));
         let summary = summarise(&base, &variant, &rows);
         Comparison {
             base,
@@ -514,6 +328,220 @@ fn verdict(row: &Row) -> &'static str {
     } else {
         "not significant"
     }
+}
+
+/// The index of the seat called `name` in `r`, if it has one.
+fn seat_of(r: &Report, name: &str) -> Option<usize> {
+    r.seats.iter().position(|s| s == name)
+}
+
+/// "Outcomes": each seat's and each agent's win rate, draws, stops, balance and the first player's advantage.
+fn outcome_rows(base: &Report, variant: &Report, bs: &Summary, vs: &Summary) -> Vec<Row> {
+    let mut rows = vec![];
+    for name in union(
+        base.seats.iter().map(String::as_str),
+        variant.seats.iter().map(String::as_str),
+    ) {
+        rows.push(rate_row(
+            "Outcomes",
+            format!("{name} win rate"),
+            seat_of(base, name).map(|s| (base.wins[s], base.games)),
+            seat_of(variant, name).map(|s| (variant.wins[s], variant.games)),
+        ));
+    }
+    rows.push(rate_row(
+        "Outcomes",
+        "draw rate".into(),
+        Some((base.draws, base.games)),
+        Some((variant.draws, variant.games)),
+    ));
+    rows.push(rate_row(
+        "Outcomes",
+        "stopped by a limit or error".into(),
+        Some((bs.stopped_rate.count, base.games)),
+        Some((vs.stopped_rate.count, variant.games)),
+    ));
+    rows.push(figure_row(
+        "Outcomes",
+        "balance",
+        (bs.balance, bs.finished),
+        (vs.balance, vs.finished),
+    ));
+    rows.push(figure_row(
+        "Outcomes",
+        "first-player advantage (pts)",
+        (bs.first_player_advantage.map(|a| 100.0 * a), bs.finished),
+        (vs.first_player_advantage.map(|a| 100.0 * a), vs.finished),
+    ));
+    let agent_names = |r: &Report| -> Vec<String> {
+        r.by_agent.as_ref().map_or_else(Vec::new, |b| {
+            b.agents
+                .iter()
+                .enumerate()
+                .map(|(a, name)| format!("{name} (agent {})", a + 1))
+                .collect()
+        })
+    };
+    let (ba, va) = (agent_names(base), agent_names(variant));
+    for name in union(ba.iter().map(String::as_str), va.iter().map(String::as_str)) {
+        let wins = |r: &Report, names: &[String]| {
+            let a = names.iter().position(|n| n == name)?;
+            let b = r.by_agent.as_ref()?;
+            Some((b.wins[a].iter().sum(), r.games))
+        };
+        rows.push(rate_row(
+            "Outcomes",
+            format!("{name} win rate"),
+            wins(base, &ba),
+            wins(variant, &va),
+        ));
+    }
+    rows
+}
+
+/// "Length": decision points and decisions per game.
+fn length_rows(base: &Report, variant: &Report, bs: &Summary, vs: &Summary) -> Vec<Row> {
+    vec![
+        mean_row(
+            "Length",
+            "decision points per game, mean".into(),
+            Some(&base.decision_points.moments()),
+            Some(&variant.decision_points.moments()),
+        ),
+        mean_row(
+            "Length",
+            "decisions per game, mean".into(),
+            Some(&base.decisions.moments()),
+            Some(&variant.decisions.moments()),
+        ),
+        shown_as(
+            Measure::Whole,
+            "Length",
+            "decisions per game, median",
+            (Some(bs.decisions.median as f64), base.games),
+            (Some(vs.decisions.median as f64), variant.games),
+        ),
+    ]
+}
+
+/// "Scores", when either side scores: how many games reached scoring, each seat's final score and the margin.
+fn score_rows(base: &Report, variant: &Report) -> Vec<Row> {
+    let mut rows = vec![];
+    if base.scores.is_some() || variant.scores.is_some() {
+        // The means below are over the games that reached scoring only;
+        // how many did is part of what a rule changes.
+        let scored = |r: &Report| r.scores.as_ref().map(|s| (s.scored, r.games));
+        rows.push(rate_row(
+            "Scores",
+            "games that reached scoring".into(),
+            scored(base),
+            scored(variant),
+        ));
+        let before = |r: &Report| {
+            r.scores
+                .as_ref()
+                .map(|s| (r.finished().saturating_sub(s.scored), r.games))
+        };
+        rows.push(rate_row(
+            "Scores",
+            "games that ended before scoring".into(),
+            before(base),
+            before(variant),
+        ));
+        let total = |r: &Report, name: &str| {
+            let s = seat_of(r, name)?;
+            r.scores.as_ref().map(|sc| sc.totals[s])
+        };
+        for name in union(
+            base.seats.iter().map(String::as_str),
+            variant.seats.iter().map(String::as_str),
+        ) {
+            rows.push(mean_row(
+                "Scores",
+                format!("{name} final score, mean"),
+                total(base, name).as_ref(),
+                total(variant, name).as_ref(),
+            ));
+        }
+        rows.push(mean_row(
+            "Scores",
+            "margin, first to second, mean".into(),
+            base.scores.as_ref().map(|s| &s.margin),
+            variant.scores.as_ref().map(|s| &s.margin),
+        ));
+    }
+    rows
+}
+
+/// "Decisions": the branching factor, real choices, and how often simultaneous choices are all alike.
+fn decision_rows(base: &Report, variant: &Report, bs: &Summary, vs: &Summary) -> Vec<Row> {
+    let mut rows = vec![];
+    let decisions = |r: &Report| r.decisions.moments().sum as u64;
+    rows.push(figure_row(
+        "Decisions",
+        "branching factor",
+        (bs.branching_factor, decisions(base)),
+        (vs.branching_factor, decisions(variant)),
+    ));
+    rows.push(shown_as(
+        Measure::Share,
+        "Decisions",
+        "share with more than one choice",
+        (bs.real_choice_share, decisions(base)),
+        (vs.real_choice_share, decisions(variant)),
+    ));
+    let alike = |r: &Report, name: &str| {
+        r.together
+            .iter()
+            .find(|t| t.decision == name && t.rounds > 0)
+            .map(|t| (t.alike, t.rounds))
+    };
+    for name in union(
+        base.together
+            .iter()
+            .filter(|t| t.rounds > 0)
+            .map(|t| t.decision.as_str()),
+        variant
+            .together
+            .iter()
+            .filter(|t| t.rounds > 0)
+            .map(|t| t.decision.as_str()),
+    ) {
+        rows.push(rate_row(
+            "Decisions",
+            format!("{name}: all alike"),
+            alike(base, name),
+            alike(variant, name),
+        ));
+    }
+    rows
+}
+
+/// "How games end" and "Rule coverage": each ending's rate and each part of the rules' share of games.
+fn ending_and_coverage_rows(base: &Report, variant: &Report) -> Vec<Row> {
+    let mut rows = vec![];
+    for end in union(by_count(base), by_count(variant)) {
+        let count = |r: &Report| Some((r.ends.get(end).copied().unwrap_or(0), r.games));
+        rows.push(rate_row("How games end", end.to_string(), count(base), count(variant)));
+    }
+
+    let titles = |r: &Report| r.coverage.iter().map(|c| c.title()).collect::<Vec<_>>();
+    let (bt, vt) = (titles(base), titles(variant));
+    for title in union(bt.iter().map(String::as_str), vt.iter().map(String::as_str)) {
+        let fired = |r: &Report, titles: &[String]| {
+            titles
+                .iter()
+                .position(|t| t == title)
+                .map(|i| (r.coverage[i].games, r.games))
+        };
+        rows.push(rate_row(
+            "Rule coverage (share of games)",
+            title.to_string(),
+            fired(base, &bt),
+            fired(variant, &vt),
+        ));
+    }
+    rows
 }
 
 /// The comparison in plain words, most important first.

@@ -529,6 +529,16 @@ impl Report {
         if self.planned == 0 {
             return invalid("planned", "a run has at least 1 game");
         }
+        self.check_ranges()?;
+        let won = self.check_outcomes()?;
+        self.check_decisions()?;
+        self.check_scores(won)?;
+        self.check_by_agent()?;
+        self.check_coverage()
+    }
+
+    /// The ranges: in order, disjoint, non-empty, within the run, and holding `games`.
+    fn check_ranges(&self) -> Result<(), MergeError> {
         if self.ranges.is_empty() {
             return invalid("ranges", "no games: a report covers at least one game");
         }
@@ -560,6 +570,11 @@ impl Report {
         if self.games != covered {
             return invalid("games", format!("{} games, but the ranges hold {covered}", self.games));
         }
+        Ok(())
+    }
+
+    /// Every game won, drawn or stopped, and ended one way; returns the games won.
+    fn check_outcomes(&self) -> Result<u64, MergeError> {
         if self.seats.is_empty() {
             return invalid("seats", "no seats");
         }
@@ -606,6 +621,11 @@ impl Report {
         if ended != self.games {
             return invalid("ends", format!("{ended} games ended, but there are {}", self.games));
         }
+        Ok(won)
+    }
+
+    /// A length entry per game, and the decisions' shares within their totals.
+    fn check_decisions(&self) -> Result<(), MergeError> {
         let mut decisions = 0;
         for (field, h) in [
             ("decision_points", &self.decision_points),
@@ -656,6 +676,11 @@ impl Report {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// The scores: no more games scored than ended (`won` and drawn), a total per seat.
+    fn check_scores(&self, won: u64) -> Result<(), MergeError> {
         if let Some(s) = &self.scores {
             if s.scored > add(won, self.draws, "draws")? {
                 return invalid(
@@ -689,6 +714,11 @@ impl Report {
                 return invalid("scores.margin", "a margin is never negative");
             }
         }
+        Ok(())
+    }
+
+    /// The per-agent tables fit the seats and add up to the totals.
+    fn check_by_agent(&self) -> Result<(), MergeError> {
         if let Some(b) = &self.by_agent {
             let seats = self.seats.len();
             let shape_ok = b.agents.len() == seats
@@ -719,6 +749,11 @@ impl Report {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Each part of the rules fired at most in every game, and at least once a game it fired in.
+    fn check_coverage(&self) -> Result<(), MergeError> {
         for c in &self.coverage {
             let field = format!("coverage.{}", c.title());
             if c.games > self.games || c.times < c.games || c.yes.is_some_and(|y| y > c.times) {
