@@ -546,6 +546,23 @@ fn ending_and_coverage_rows(base: &Report, variant: &Report) -> Vec<Row> {
 
 /// The comparison in plain words, most important first.
 fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
+    let mut lines = outcome_lines(rows);
+    lines.extend(length_and_score_lines(rows));
+    lines.extend(ending_and_coverage_lines(rows));
+    if !rows.iter().any(Row::significant) {
+        lines.push("No difference is significant at 95%.".into());
+    }
+    if base.games != variant.games {
+        lines.push(format!(
+            "Warning: the runs have different sizes ({} and {} games).",
+            base.games, variant.games
+        ));
+    }
+    lines
+}
+
+/// Who wins, the balance, draws and stops, in words.
+fn outcome_lines(rows: &[Row]) -> Vec<String> {
     let mut lines = vec![];
     let wins: Vec<&Row> = rows
         .iter()
@@ -604,6 +621,12 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
             ));
         }
     }
+    lines
+}
+
+/// Whether games got shorter or longer, and what changed in the scores.
+fn length_and_score_lines(rows: &[Row]) -> Vec<String> {
+    let mut lines = vec![];
     if let Some(r) = find(rows, "Length", "decisions per game, mean")
         && let (Some(a), Some(b)) = (r.base, r.variant)
     {
@@ -662,6 +685,13 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
         line.push('.');
         lines.push(line);
     }
+    lines
+}
+
+/// Endings whose rate changed, and parts of the rules that fire more, less,
+/// newly or no more.
+fn ending_and_coverage_lines(rows: &[Row]) -> Vec<String> {
+    let mut lines = vec![];
     for r in rows.iter().filter(|r| r.section == "How games end" && r.significant()) {
         lines.push(format!(
             "Games that end by \"{}\": {} -> {} (significant).",
@@ -703,15 +733,6 @@ fn summarise(base: &Report, variant: &Report, rows: &[Row]) -> Vec<String> {
             }
             _ => {}
         }
-    }
-    if !rows.iter().any(Row::significant) {
-        lines.push("No difference is significant at 95%.".into());
-    }
-    if base.games != variant.games {
-        lines.push(format!(
-            "Warning: the runs have different sizes ({} and {} games).",
-            base.games, variant.games
-        ));
     }
     lines
 }

@@ -399,81 +399,8 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
             }
             Event::Reveal {
                 piece: p, to, value, ..
-            } => {
-                let whom = if *to == def.all_seats_mask() {
-                    "everyone".to_string()
-                } else {
-                    (0..def.players() as Seat)
-                        .filter(|s| to & (1 << s) != 0)
-                        .map(|s| def.seat_name(s))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                // Only the seats shown the piece read its name here: any
-                // other seat learns that a piece was shown, not what it is,
-                // whatever it knew before. Naming it to a seat that had
-                // peeked at it would write that seat's own secret (that it
-                // knew) into its transcript's account of someone else's peek.
-                let name = if viewer.sees(*to) {
-                    // A die is shown with the face it shows.
-                    match value {
-                        Some(v) => format!("{} showing {v}", def.piece_label(*p)),
-                        None => def.piece_label(*p),
-                    }
-                } else if def.pieces[*p as usize].kind_hidden {
-                    def.piece_back_label(*p)
-                } else {
-                    "a hidden piece".to_string()
-                };
-                lines.push(format!("  reveal {name} to {whom}"));
-            }
-            Event::Decision {
-                seat,
-                decision,
-                value,
-                offered,
-                count_seen_by,
-                seen_by,
-                reaction_ms,
-                pieces,
-            } => {
-                let d = &def.decisions[*decision as usize];
-                // A draft pick, an action and an `anytime` action are named by their label alone.
-                let chosen = ChoiceValue::from_raw(*value);
-                let name = if matches!(d.kind, ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) || chosen.is_anytime() {
-                    String::new()
-                } else {
-                    format!(" {}", d.name)
-                };
-                let (verb, time) = match reaction_ms {
-                    // Silence has no reaction time worth showing.
-                    Some(_) if chosen.is_none() => ("calls", String::new()),
-                    Some(ms) => ("calls", format!(" after {ms} ms")),
-                    None => ("chooses", String::new()),
-                };
-                let who = def.seat_name(*seat);
-                if viewer.sees(*seen_by) {
-                    let name_piece = |p: PieceId| {
-                        let mask = pieces.iter().find(|(q, _)| *q == p).map_or(0, |(_, m)| *m);
-                        if viewer.sees(mask) || !def.pieces[p as usize].kind_hidden {
-                            piece(def, p, mask, viewer)
-                        } else {
-                            def.piece_back_label(p)
-                        }
-                    };
-                    let what = def.choice_label_with(*decision, *value, &name_piece);
-                    // How many choices there were, only to a seat that could
-                    // count them (see `Event::Decision::count_seen_by`).
-                    let count = match viewer.sees(*count_seen_by) {
-                        true => format!("  [of {offered}]"),
-                        false => String::new(),
-                    };
-                    lines.push(format!("{who} {verb}{name}: {what}{time}{count}"));
-                } else {
-                    // How many choices there were would tell what is left.
-                    lines.push(format!("{who} {verb}{name}: (secret)"));
-                }
-            }
+            } => lines.push(reveal_line(def, viewer, *p, *to, *value)),
+            Event::Decision { .. } => lines.push(decision_line(def, viewer, event)),
             Event::Var { var, seat, value } => {
                 let var = &def.vars[*var as usize];
                 let (name, value) = (&var.name, def.show_value(var.shows, *value));
@@ -498,6 +425,89 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
         }
     }
     lines
+}
+
+/// `  reveal PIECE to WHOM`: the piece named only to the seats shown it.
+fn reveal_line(def: &GameDef, viewer: Viewer, p: PieceId, to: u32, value: Option<i64>) -> String {
+    let whom = if to == def.all_seats_mask() {
+        "everyone".to_string()
+    } else {
+        (0..def.players() as Seat)
+            .filter(|s| to & (1 << s) != 0)
+            .map(|s| def.seat_name(s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Only the seats shown the piece read its name here: any
+    // other seat learns that a piece was shown, not what it is,
+    // whatever it knew before. Naming it to a seat that had
+    // peeked at it would write that seat's own secret (that it
+    // knew) into its transcript's account of someone else's peek.
+    let name = if viewer.sees(to) {
+        // A die is shown with the face it shows.
+        match value {
+            Some(v) => format!("{} showing {v}", def.piece_label(p)),
+            None => def.piece_label(p),
+        }
+    } else if def.pieces[p as usize].kind_hidden {
+        def.piece_back_label(p)
+    } else {
+        "a hidden piece".to_string()
+    };
+    format!("  reveal {name} to {whom}")
+}
+
+/// `SEAT chooses DECISION: CHOICE`, or `(secret)` to a seat that may not see it.
+fn decision_line(def: &GameDef, viewer: Viewer, event: &Event) -> String {
+    let Event::Decision {
+        seat,
+        decision,
+        value,
+        offered,
+        count_seen_by,
+        seen_by,
+        reaction_ms,
+        pieces,
+    } = event
+    else {
+        unreachable!("called for decisions only")
+    };
+    let d = &def.decisions[*decision as usize];
+    // A draft pick, an action and an `anytime` action are named by their label alone.
+    let chosen = ChoiceValue::from_raw(*value);
+    let name = if matches!(d.kind, ChoiceKind::Menu(_) | ChoiceKind::Actions(_)) || chosen.is_anytime() {
+        String::new()
+    } else {
+        format!(" {}", d.name)
+    };
+    let (verb, time) = match reaction_ms {
+        // Silence has no reaction time worth showing.
+        Some(_) if chosen.is_none() => ("calls", String::new()),
+        Some(ms) => ("calls", format!(" after {ms} ms")),
+        None => ("chooses", String::new()),
+    };
+    let who = def.seat_name(*seat);
+    if viewer.sees(*seen_by) {
+        let name_piece = |p: PieceId| {
+            let mask = pieces.iter().find(|(q, _)| *q == p).map_or(0, |(_, m)| *m);
+            if viewer.sees(mask) || !def.pieces[p as usize].kind_hidden {
+                piece(def, p, mask, viewer)
+            } else {
+                def.piece_back_label(p)
+            }
+        };
+        let what = def.choice_label_with(*decision, *value, &name_piece);
+        // How many choices there were, only to a seat that could
+        // count them (see `Event::Decision::count_seen_by`).
+        let count = match viewer.sees(*count_seen_by) {
+            true => format!("  [of {offered}]"),
+            false => String::new(),
+        };
+        format!("{who} {verb}{name}: {what}{time}{count}")
+    } else {
+        // How many choices there were would tell what is left.
+        format!("{who} {verb}{name}: (secret)")
+    }
 }
 
 /// One line per scored seat, `score Ann: tokens 2 = 2; tie-breakers:
