@@ -8,7 +8,7 @@ use crate::check::{FsLoader, OptionSetting};
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 use crate::session;
 use crate::text::printable;
-use crate::transcript::{FORMAT, FORMAT_1, Format, Header, Transcript, UNFINISHED, Viewer};
+use crate::transcript::{FORMAT, FORMAT_1, Format, Header, ReplayScript, Transcript, UNFINISHED, Viewer};
 
 use super::report;
 use super::setup::printable_game;
@@ -44,73 +44,12 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
         report(&[d], sources);
         ExitCode::from(1)
     };
-    let Some(format) = Format::parse(&recorded.format) else {
-        return refuse(
-            bad_field(
-                "format",
-                format!(
-                    "this transcript's format is `{}`, which this version of rpsdsl does not read",
-                    printable(&recorded.format)
-                ),
-                field("format"),
-            )
-            .help(format!(
-                "this version reads `{FORMAT}` and `{FORMAT_1}` (a transcript without a `format` field)"
-            )),
-            &sources,
-        );
+    let (format, script, seed) = match replayable(&recorded, &field) {
+        Ok(found) => found,
+        Err(d) => return refuse(*d, &sources),
     };
-    if recorded.view != "all" {
-        return refuse(
-            bad_field(
-                "view",
-                format!(
-                    "this transcript was written for view `{}`: a seat's view cannot be replayed, only a `--view all` transcript can",
-                    printable(&recorded.view)
-                ),
-                field("view"),
-            )
-            .help("replay a `--view all` transcript: `rpsdsl run ... --json` writes one"),
-            &sources,
-        );
-    }
-    let Some(script) = &recorded.replay else {
-        return refuse(
-            bad_field(
-                "replay",
-                "this transcript has no `replay` field: nothing records its shuffles and decisions",
-                field("view"),
-            )
-            .help("replay a transcript as `rpsdsl run ... --json` wrote it"),
-            &sources,
-        );
-    };
-    let Some(seed) = recorded.seed else {
-        return refuse(
-            bad_field("seed", "this transcript has no `seed`", field("view"))
-                .help("a `--view all` transcript names its seed; replay one as `rpsdsl run ... --json` wrote it"),
-            &sources,
-        );
-    };
-    let rules = Path::new(&recorded.rules);
-    if !rules
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("rules") || e.eq_ignore_ascii_case("toml"))
-    {
-        return refuse(
-            bad_field(
-                "rules",
-                format!(
-                    "`{}` is not a `.rules` or house-rules `.toml` file",
-                    printable(&recorded.rules)
-                ),
-                field("rules"),
-            )
-            .help("`rules` names the file the game was played from, as given to `rpsdsl run`"),
-            &sources,
-        );
-    }
     let settings = OptionSetting::recorded(&recorded.options);
+    let rules = Path::new(&recorded.rules);
     let mut game = match crate::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
         Ok(game) => game,
         Err(failed) => {
@@ -179,6 +118,77 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     }
     say!("replay matches: {} lines, {}", again.lines.len(), again.result);
     ExitCode::SUCCESS
+}
+
+/// The fields a replay needs, checked: a format this version reads, the
+/// view of every seat, the record of shuffles and decisions, the seed, and a
+/// rules file; the first that is missing or wrong is the error.
+fn replayable<'a>(
+    recorded: &'a Transcript,
+    field: &dyn Fn(&str) -> Option<Span>,
+) -> Result<(Format, &'a ReplayScript, u64), Box<Diagnostic>> {
+    let Some(format) = Format::parse(&recorded.format) else {
+        return Err(Box::new(
+            bad_field(
+                "format",
+                format!(
+                    "this transcript's format is `{}`, which this version of rpsdsl does not read",
+                    printable(&recorded.format)
+                ),
+                field("format"),
+            )
+            .help(format!(
+                "this version reads `{FORMAT}` and `{FORMAT_1}` (a transcript without a `format` field)"
+            )),
+        ));
+    };
+    if recorded.view != "all" {
+        return Err(Box::new(
+            bad_field(
+                "view",
+                format!(
+                    "this transcript was written for view `{}`: a seat's view cannot be replayed, only a `--view all` transcript can",
+                    printable(&recorded.view)
+                ),
+                field("view"),
+            )
+            .help("replay a `--view all` transcript: `rpsdsl run ... --json` writes one"),
+        ));
+    }
+    let Some(script) = &recorded.replay else {
+        return Err(Box::new(
+            bad_field(
+                "replay",
+                "this transcript has no `replay` field: nothing records its shuffles and decisions",
+                field("view"),
+            )
+            .help("replay a transcript as `rpsdsl run ... --json` wrote it"),
+        ));
+    };
+    let Some(seed) = recorded.seed else {
+        return Err(Box::new(
+            bad_field("seed", "this transcript has no `seed`", field("view"))
+                .help("a `--view all` transcript names its seed; replay one as `rpsdsl run ... --json` wrote it"),
+        ));
+    };
+    let rules = Path::new(&recorded.rules);
+    if !rules
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rules") || e.eq_ignore_ascii_case("toml"))
+    {
+        return Err(Box::new(
+            bad_field(
+                "rules",
+                format!(
+                    "`{}` is not a `.rules` or house-rules `.toml` file",
+                    printable(&recorded.rules)
+                ),
+                field("rules"),
+            )
+            .help("`rules` names the file the game was played from, as given to `rpsdsl run`"),
+        ));
+    }
+    Ok((format, script, seed))
 }
 
 /// A transcript field that does not fit: code `bad-transcript`.
