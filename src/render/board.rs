@@ -232,44 +232,7 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable
         let (angle, radius) = positions[s as usize];
         (mid_x + radius * angle.cos(), mid_y + radius * angle.sin())
     };
-    let ring_of = |s: u16| {
-        circuits
-            .iter()
-            .position(|c| c.ring && (c.first..c.first + c.len).contains(&s))
-    };
-    let mut edges = Group::new()
-        .set("stroke", RULE)
-        .set("stroke-width", 2.5)
-        .set("fill", "none");
-    for a in 0..board.spaces() {
-        for &z in &board.adjacent[a as usize] {
-            if z <= a {
-                continue;
-            }
-            let (p, q) = (at(a), at(z));
-            match (ring_of(a), ring_of(z)) {
-                // Neighbours on a ring: the arc between them.
-                (Some(i), Some(j)) if i == j && circular_neighbours(&circuits[i], a, z) => {
-                    let radius = circuits[i].radius;
-                    let (from, to) = if (z - a) == 1 { (p, q) } else { (q, p) };
-                    let data = Data::new()
-                        .move_to((round(from.0), round(from.1)))
-                        // Counter-clockwise on screen: sweep flag 0.
-                        .elliptical_arc_to((round(radius), round(radius), 0, 0, 0, round(to.0), round(to.1)));
-                    edges = edges.add(Path::new().set("d", data));
-                }
-                _ => {
-                    edges = edges.add(
-                        Line::new()
-                            .set("x1", round(p.0))
-                            .set("y1", round(p.1))
-                            .set("x2", round(q.0))
-                            .set("y2", round(q.1)),
-                    );
-                }
-            }
-        }
-    }
+    let edges = graph_edges(board, &circuits, &at);
     let mut spaces = Group::new();
     let mut pieces = Group::new();
     for s in 0..board.spaces() {
@@ -322,6 +285,50 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable
         width: right - left + 2.0 * margin,
         height: bottom - top + 2.0 * margin,
     }
+}
+
+/// Every link of a graph board: an arc between neighbours on a ring, a
+/// straight line otherwise. `at` is where each space is drawn.
+fn graph_edges(board: &Board, circuits: &[Circuit], at: &dyn Fn(u16) -> (f64, f64)) -> Group {
+    let ring_of = |s: u16| {
+        circuits
+            .iter()
+            .position(|c| c.ring && (c.first..c.first + c.len).contains(&s))
+    };
+    let mut edges = Group::new()
+        .set("stroke", RULE)
+        .set("stroke-width", 2.5)
+        .set("fill", "none");
+    for a in 0..board.spaces() {
+        for &z in &board.adjacent[a as usize] {
+            if z <= a {
+                continue;
+            }
+            let (p, q) = (at(a), at(z));
+            match (ring_of(a), ring_of(z)) {
+                // Neighbours on a ring: the arc between them.
+                (Some(i), Some(j)) if i == j && circular_neighbours(&circuits[i], a, z) => {
+                    let radius = circuits[i].radius;
+                    let (from, to) = if (z - a) == 1 { (p, q) } else { (q, p) };
+                    let data = Data::new()
+                        .move_to((round(from.0), round(from.1)))
+                        // Counter-clockwise on screen: sweep flag 0.
+                        .elliptical_arc_to((round(radius), round(radius), 0, 0, 0, round(to.0), round(to.1)));
+                    edges = edges.add(Path::new().set("d", data));
+                }
+                _ => {
+                    edges = edges.add(
+                        Line::new()
+                            .set("x1", round(p.0))
+                            .set("y1", round(p.1))
+                            .set("x2", round(q.0))
+                            .set("y2", round(q.1)),
+                    );
+                }
+            }
+        }
+    }
+    edges
 }
 
 /// A space's drawing, marked as that space when the picture is clickable.
