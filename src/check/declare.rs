@@ -106,7 +106,15 @@ impl Declarer {
 
     fn declare(&mut self, items: &[Item]) {
         self.declare_game(items);
-        // Kinds and their relation.
+        self.declare_kinds(items);
+        self.declare_relation(items);
+        self.lint_incomplete_relation(items);
+        self.declare_components(items);
+        self.declare_names(items);
+    }
+
+    /// Each kind set and its kinds, in order, each kind named once.
+    fn declare_kinds(&mut self, items: &[Item]) {
         for item in items {
             if let Item::Kinds { name, values } = item {
                 let Some(set) = self.next_id(self.def.kind_sets.len(), Table::KindSets, name.span) else {
@@ -141,6 +149,11 @@ impl Declarer {
                 });
             }
         }
+    }
+
+    /// Who beats whom and which pairs tie, the kinds' display names and the
+    /// seats' colours.
+    fn declare_relation(&mut self, items: &[Item]) {
         let n = self.def.kinds.len();
         self.def.beats = vec![false; n * n];
         for item in items {
@@ -189,8 +202,11 @@ impl Declarer {
                 _ => {}
             }
         }
-        self.lint_incomplete_relation(items);
-        self.declare_components(items);
+    }
+
+    /// Options, variables and constants, tables, procedures, hooks and
+    /// triggers, in the order they are written (so are their diagnostics).
+    fn declare_names(&mut self, items: &[Item]) {
         for item in items {
             match item {
                 Item::Option(decl) => {
