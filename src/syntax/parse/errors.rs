@@ -54,13 +54,10 @@ pub(super) fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 /// line), left out of "expected ..." lists so those name the common starts.
 const UNLISTED: &[&str] = &["exists", "longest", "forward"];
 
-pub(super) fn syntax_error(
-    file: FileId,
-    offset: usize,
-    text: &str,
-    error: &pest::error::Error<Rule>,
-    braces: &mut BraceScanner,
-) -> (usize, Diagnostic) {
+/// Where pest gave up, and what it expected there in a designer's words:
+/// keywords and punctuation, "a name", "a number". Also whether a name
+/// would have done.
+fn expected_here(error: &pest::error::Error<Rule>) -> (usize, Vec<String>, bool) {
     let mut position = match error.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -103,6 +100,17 @@ pub(super) fn syntax_error(
         expected.push("a number".into());
     }
     expected.dedup();
+    (position, expected, wants_name)
+}
+
+pub(super) fn syntax_error(
+    file: FileId,
+    offset: usize,
+    text: &str,
+    error: &pest::error::Error<Rule>,
+    braces: &mut BraceScanner,
+) -> (usize, Diagnostic) {
+    let (position, expected, wants_name) = expected_here(error);
     let mut position = (offset + position).min(text.len());
     // Point at the offending word, not the blank before it.
     position += text[position..].len() - text[position..].trim_start().len();
