@@ -6,20 +6,9 @@
 mod common;
 
 use common::cli::{rpsdsl, stderr, stdout};
+use common::runs::{analysis, analysis_until};
 use rpsdsl::sim::analyze::{Config, analyze};
 use rpsdsl::sim::sequential::Goal;
-
-fn config(strong: &str, weak: &str, games: u64) -> Config {
-    Config {
-        strong: strong.into(),
-        weak: weak.into(),
-        games,
-        seed: 1,
-        jobs: 0,
-        chosen_for: None,
-        goal: None,
-    }
-}
 
 #[test]
 fn plain_rps_shows_no_skill() {
@@ -28,7 +17,7 @@ fn plain_rps_shows_no_skill() {
         &def,
         &def.default_options(),
         "games/rps.rules",
-        &config("mcts:iterations=40", "random", 400),
+        &analysis("mcts:iterations=40", "random", 400),
         &|_| {},
     )
     .unwrap();
@@ -63,7 +52,7 @@ fn skill_shows_where_it_matters() {
         &def,
         &def.default_options(),
         "games/rock.rules",
-        &config("greedy", "random", 100),
+        &analysis("greedy", "random", 100),
         &|_| {},
     )
     .unwrap();
@@ -89,7 +78,7 @@ fn tension_of_a_see_saw_matches_the_hand_worked_answers() {
         &def,
         &def.default_options(),
         "tests/games/seesaw.rules",
-        &config("random", "random", 4),
+        &analysis("random", "random", 4),
         &|_| {},
     )
     .unwrap();
@@ -208,13 +197,6 @@ fn the_default_budget_shrinks_for_long_games() {
     );
 }
 
-fn sequential(strong: &str, weak: &str, games: u64, goal: Goal) -> Config {
-    Config {
-        goal: Some(goal),
-        ..config(strong, weak, games)
-    }
-}
-
 #[test]
 fn until_significant_stops_a_matchup_as_soon_as_its_skill_is_clear() {
     let def = common::load("games/rock.rules");
@@ -222,7 +204,7 @@ fn until_significant_stops_a_matchup_as_soon_as_its_skill_is_clear() {
         &def,
         &def.default_options(),
         "games/rock.rules",
-        &sequential("greedy", "random", 400, Goal::Significant),
+        &analysis_until("greedy", "random", 400, Goal::Significant),
         &|_| {},
     )
     .unwrap();
@@ -252,7 +234,7 @@ fn until_significant_stops_a_matchup_as_soon_as_its_skill_is_clear() {
         &Config {
             // The bets of the stopped run were sized for 400 games; a fixed
             // run sizes them for its own, so only the counts must agree.
-            ..config("greedy", "random", skill.games)
+            ..analysis("greedy", "random", skill.games)
         },
         &|_| {},
     )
@@ -270,7 +252,7 @@ fn until_significant_runs_to_the_cap_where_nobody_plays_better() {
         &def,
         &def.default_options(),
         "tests/games/seesaw.rules",
-        &sequential("greedy", "random", 60, Goal::Significant),
+        &analysis_until("greedy", "random", 60, Goal::Significant),
         &|_| {},
     )
     .unwrap();
@@ -291,7 +273,7 @@ fn precision_stops_when_the_edge_is_known_that_well() {
         &def,
         &def.default_options(),
         "tests/games/rps_practice.rules",
-        &sequential("mcts:iterations=20", "random", 2000, Goal::Precision(0.3)),
+        &analysis_until("mcts:iterations=20", "random", 2000, Goal::Precision(0.3)),
         &|_| {},
     )
     .unwrap();
@@ -306,7 +288,7 @@ fn precision_stops_when_the_edge_is_known_that_well() {
         &def,
         &def.default_options(),
         "tests/games/rps_practice.rules",
-        &sequential("mcts:iterations=20", "random", 40, Goal::Precision(0.05)),
+        &analysis_until("mcts:iterations=20", "random", 40, Goal::Precision(0.05)),
         &|_| {},
     )
     .unwrap();

@@ -3,15 +3,7 @@
 
 mod common;
 
-use common::cli::rpsdsl;
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
+use common::cli::{rpsdsl, stderr, stdout};
 
 #[test]
 fn check_prints_ok_on_stdout_and_diagnostics_on_stderr() {

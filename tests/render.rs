@@ -11,20 +11,6 @@ use proptest::prelude::*;
 use rpsdsl::engine::View;
 use rpsdsl::render::{self, Frame, face_title};
 
-/// Every shipped game: `games/*.rules` and `games/classic/*.rules`.
-fn shipped() -> Vec<String> {
-    let mut games = common::games();
-    let mut classic: Vec<String> = std::fs::read_dir("games/classic")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
-        .map(|p| p.display().to_string())
-        .collect();
-    classic.sort();
-    games.extend(classic);
-    games
-}
-
 fn stem(path: &str) -> String {
     std::path::Path::new(path)
         .file_stem()
@@ -35,7 +21,7 @@ fn stem(path: &str) -> String {
 
 #[test]
 fn every_shipped_game_is_drawn_for_every_view() {
-    let games = shipped();
+    let games = common::shipped_games();
     assert!(games.len() >= 12, "{games:?}");
     for game in &games {
         let def = common::load(game);
@@ -218,7 +204,7 @@ proptest! {
     /// piece drawn from its back shows nothing but `?`.
     #[test]
     fn a_seat_s_picture_names_no_face_it_does_not_know(game in 0usize..12, seed in 0u64..1_000_000, steps in 0usize..80) {
-        let games = shipped();
+        let games = common::shipped_games();
         let def = common::load(&games[game % games.len()]);
         let state = random_walk(&def, &def.default_options(), seed, steps, Stop::AfterSteps);
         for seat in 0..def.players() as u8 {

@@ -176,13 +176,8 @@ fn games_stopped_by_a_limit_are_rows_too() {
     let path = "tests/games/sometimes_endless.rules";
     let def = common::load(path);
     let plan = Plan {
-        rules: path.into(),
-        seed: 1,
-        agents: "random".into(),
-        options: vec![],
-        games: 4,
-        range: (0, 4),
         rotate_seats: false,
+        ..common::runs::plan(path, "random", 4, 1)
     };
     let (report, games) = sim::simulate_games(&def, &def.default_options(), &plan, 2, &|_| {}).unwrap();
     assert!(report.stopped.contains_key("game-too-long"), "seed 1 stops a game");
@@ -227,13 +222,8 @@ fn the_same_seed_gives_the_same_csv_whatever_the_thread_count() {
 fn records_are_the_same_for_every_thread_count_and_match_the_plain_report() {
     let def = common::load(BASE);
     let plan = Plan {
-        rules: BASE.into(),
-        seed: 9,
-        agents: "random".into(),
-        options: vec![],
-        games: 60,
-        range: (0, 60),
         rotate_seats: false,
+        ..common::runs::plan(BASE, "random", 60, 9)
     };
     let options = def.default_options();
     let (one, games_one) = sim::simulate_games(&def, &options, &plan, 1, &|_| {}).unwrap();

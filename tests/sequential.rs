@@ -6,11 +6,13 @@
 
 mod common;
 
+use common::runs::plan;
+
 use common::cli::{rpsdsl, stderr, stdout};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rpsdsl::sim::Rate;
 use rpsdsl::sim::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, compare_until, simulate_until};
-use rpsdsl::sim::{Plan, Rate};
 
 /// Runs, out of `runs`, whose stream of `steps` coin flips with heads at
 /// `p` made a rule say "the rate is not 1/2" at some step.
@@ -63,18 +65,6 @@ fn a_fair_coin_is_called_unfair_at_most_five_percent_of_the_time() {
     // And a coin that is really unfair (60% heads) is found, mostly early.
     let found = Rate::new(rejections(runs, steps, 0.6, |f| sequence_rejects(f, steps)), runs);
     assert!(found.rate > 0.9, "{found:?}");
-}
-
-fn plan(rules: &str, agents: &str, games: u64, seed: u64) -> Plan {
-    Plan {
-        rules: rules.into(),
-        seed,
-        agents: agents.into(),
-        options: vec![],
-        games,
-        range: (0, games),
-        rotate_seats: true,
-    }
 }
 
 #[test]

@@ -9,16 +9,9 @@ use rpsdsl::engine::Event;
 use rpsdsl::engine::Game;
 use rpsdsl::sim::{self, Comparison, Plan, Report};
 
+/// A plan of uniform random players.
 fn plan(rules: &str, games: u64, seed: u64) -> Plan {
-    Plan {
-        rules: rules.into(),
-        seed,
-        agents: "random".into(),
-        options: vec![],
-        games,
-        range: (0, games),
-        rotate_seats: true,
-    }
+    common::runs::plan(rules, "random", games, seed)
 }
 
 fn simulate(def: &Game, plan: &Plan, jobs: usize) -> Report {

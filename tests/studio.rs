@@ -1,20 +1,16 @@
 //! `rpsdsl studio` over plain HTTP: secrets, bounds, failing games. The
 //! browser tests are in tests/studio_browser.rs.
 
-mod studio_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use studio_support::{Studio, request};
-
-fn games() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
+use common::studio::{Studio, games_dir, request};
 
 #[test]
 fn requests_without_the_right_secret_get_403() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links = studio.start_game("rps3.rules", "human,random", &[]);
     let link = links[0].clone().unwrap();
     assert_eq!(request(&studio.base, "GET", &format!("/api{link}"), &[], None).0, 200);
@@ -63,7 +59,7 @@ fn requests_without_the_right_secret_get_403() {
 
 #[test]
 fn a_seat_is_sent_its_own_view_and_never_the_seed() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links = studio.start_game("janken_deck.rules", "human,human", &[]);
     let (_, ann) = request(
         &studio.base,
@@ -118,7 +114,7 @@ fn listening_beyond_loopback_needs_listen() {
 
 #[test]
 fn request_bodies_are_bounded() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let text = "#".repeat(2 * 1024 * 1024);
     let body = serde_json::json!({ "path": "rps.rules", "text": text });
     let (status, _) = studio.owner("POST", "/api/check", Some(&body));
@@ -131,7 +127,11 @@ fn a_failing_game_ends_with_its_diagnostic_and_the_server_stays_up() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("games/prelude")).unwrap();
     std::fs::create_dir_all(root.join("tests/fixtures")).unwrap();
-    std::fs::copy(games().join("prelude/rps.rules"), root.join("games/prelude/rps.rules")).unwrap();
+    std::fs::copy(
+        games_dir().join("prelude/rps.rules"),
+        root.join("games/prelude/rps.rules"),
+    )
+    .unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hook_fails_behind_option.rules");
     std::fs::copy(fixture, root.join("tests/fixtures/broken.rules")).unwrap();
     let studio = Studio::start(&root, "random");
@@ -199,7 +199,7 @@ fn saving_writes_only_inside_the_folder() {
 
 #[test]
 fn every_place_a_choice_points_at_is_marked_on_the_board() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     for (rules, seats) in [("rps3.rules", "human,random"), ("janken_deck.rules", "human,random")] {
         let links = studio.start_game(rules, seats, &[]);
         let link = links[0].clone().unwrap();

@@ -8,7 +8,7 @@
 //! Without `chromium` and `chromedriver` these tests say so and pass; under
 //! `CI=true` a missing browser fails them (`.ci/run` installs it).
 
-mod studio_support;
+mod common;
 
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
@@ -16,8 +16,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::studio::{Studio, games_dir, names};
 use fantoccini::{Client, ClientBuilder, Locator};
-use studio_support::Studio;
 
 /// chromedriver in its own process group, which is ended on drop so that no
 /// Chromium outlives the test.
@@ -115,10 +115,6 @@ async fn browser(driver: &Driver) -> Client {
         .expect("a browser session")
 }
 
-fn games() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
-
 /// Where screenshots go when `STUDIO_SHOTS` names a folder.
 async fn shot(client: &Client, name: &str) {
     if let Some(dir) = std::env::var_os("STUDIO_SHOTS") {
@@ -184,7 +180,7 @@ async fn wait_until(client: &Client, script: &str, what: &str) {
 /// from the reserve, throws from the menu, moves on the board (the pawn's
 /// space, then where it goes).
 async fn rps3_by_clicking(driver: &Driver) {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links = studio.start_game("rps3.rules", "human,random", &["max_turns=6"]);
     let client = browser(driver).await;
     client
@@ -249,7 +245,7 @@ async fn rps3_by_clicking(driver: &Driver) {
 /// A typo typed in the editor: its diagnostic appears at its line, in the
 /// list and in the gutter, shortly after typing stops.
 async fn typo_in_the_editor(driver: &Driver) {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let client = browser(driver).await;
     client
         .goto(&format!("{}/?key={}&file=rps.rules", studio.base, studio.key))
@@ -261,7 +257,7 @@ async fn typo_in_the_editor(driver: &Driver) {
         "a clean check",
     )
     .await;
-    let text = std::fs::read_to_string(games().join("rps.rules")).unwrap();
+    let text = std::fs::read_to_string(games_dir().join("rps.rules")).unwrap();
     let line = 1 + text
         .lines()
         .position(|l| l.starts_with("flow"))
@@ -323,16 +319,10 @@ async fn titles(client: &Client) -> Vec<String> {
         .collect()
 }
 
-/// Whether `text` holds `label` as a whole name ("Card rock 1" is not in "Card rock 11").
-fn names(text: &str, label: &str) -> bool {
-    text.match_indices(label)
-        .any(|(i, _)| !text[i + label.len()..].starts_with(|c: char| c.is_ascii_digit()))
-}
-
 /// Two people, two browsers: each page's DOM and each response its seat
 /// receives never hold the other's cards in hand.
 async fn two_seats_of_janken(driver: &Driver) {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links = studio.start_game("janken_deck.rules", "human,human", &[]);
     let (ann_link, ben_link) = (links[0].clone().unwrap(), links[1].clone().unwrap());
     let ann = browser(driver).await;
@@ -357,7 +347,7 @@ async fn two_seats_of_janken(driver: &Driver) {
                 .filter(|t| t.starts_with("Card "))
                 .collect();
             let dom = client.source().await.unwrap();
-            let (_, response) = studio_support::request(&studio.base, "GET", &format!("/api{link}"), &[], None);
+            let (_, response) = common::studio::request(&studio.base, "GET", &format!("/api{link}"), &[], None);
             for card in &hand {
                 assert!(!names(&dom, card), "{name}'s page shows {other_name}'s {card}");
                 assert!(!names(&response, card), "{name} was sent {other_name}'s {card}");
@@ -391,7 +381,7 @@ async fn text_of(client: &Client, id: &str) -> String {
 /// Back and forward through a game, then a fork from an earlier step: the
 /// studio's page opened first in this browser lets the seat's page fork.
 async fn time_travel_and_fork(driver: &Driver) {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links = studio.start_game("janken_deck.rules", "human,random", &[]);
     let client = browser(driver).await;
     client
@@ -499,7 +489,7 @@ async fn time_travel_and_fork(driver: &Driver) {
 /// A comparison run from the studio's page: progress, then the report in
 /// the page's frame.
 async fn compare_in_the_page(driver: &Driver) {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let client = browser(driver).await;
     client
         .goto(&format!("{}/?key={}&file=janken_deck.rules", studio.base, studio.key))
@@ -539,7 +529,7 @@ async fn compare_in_the_page(driver: &Driver) {
         .await
         .unwrap();
     let path = src.as_str().unwrap().trim_start_matches(&studio.base).to_string();
-    let (status, html) = studio_support::request(&studio.base, "GET", &path, &[], None);
+    let (status, html) = common::studio::request(&studio.base, "GET", &path, &[], None);
     assert_eq!(status, 200);
     assert!(html.contains("Compare Janken Deck"));
     // Time for the frame to draw its charts.

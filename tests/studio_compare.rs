@@ -2,20 +2,16 @@
 //! same figures as `rpsdsl compare`, its HTML report, a bad file's
 //! diagnostic, paths outside PATH refused, and a run stopped.
 
-mod studio_support;
+mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use common::studio::{Studio, games_dir, request};
 use serde_json::{Value, json};
-use studio_support::{Studio, request};
-
-fn games() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
 
 /// The server-sent events of `path` until one of `last` names an event:
 /// `(event, data)` pairs.
@@ -49,7 +45,7 @@ fn start(studio: &Studio, ask: &Value) -> (u16, String) {
 
 #[test]
 fn a_comparison_from_the_page_shows_progress_and_the_reports_of_compare() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let ask = json!({ "base": "janken_deck.rules", "variant": "variants/janken_three_wilds.rules", "games": 60 });
     // The studio's key, in the header or (for the page's event stream and frame) the query.
     assert_eq!(
@@ -97,7 +93,7 @@ fn a_comparison_from_the_page_shows_progress_and_the_reports_of_compare() {
             "--agents",
             "random",
         ])
-        .current_dir(games())
+        .current_dir(games_dir())
         .output()
         .unwrap();
     assert!(cli.status.success());
@@ -128,10 +124,10 @@ fn a_bad_file_is_its_diagnostic_and_paths_stay_inside() {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("prelude")).unwrap();
     for file in ["rps.rules", "prelude/rps.rules"] {
-        std::fs::copy(games().join(file), root.join(file)).unwrap();
+        std::fs::copy(games_dir().join(file), root.join(file)).unwrap();
     }
     std::fs::write(root.join("typo.rules"), "game \"Typo\"\nplayers 2: A, B\nflowx\n").unwrap();
-    std::fs::copy(games().join("janken_deck.rules"), root.join("janken_deck.rules")).unwrap();
+    std::fs::copy(games_dir().join("janken_deck.rules"), root.join("janken_deck.rules")).unwrap();
     let studio = Studio::start(&root, "random");
     let (status, body) = start(
         &studio,
@@ -166,7 +162,7 @@ fn a_bad_file_is_its_diagnostic_and_paths_stay_inside() {
 
 #[test]
 fn a_comparison_stops_when_asked() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let ask = json!({ "base": "janken_deck.rules", "variant": "janken_deck.rules", "games": 5000 });
     let (status, body) = start(&studio, &ask);
     assert_eq!(status, 200, "{body}");

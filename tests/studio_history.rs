@@ -3,29 +3,20 @@
 //! saves the whole transcript; a saved transcript replays with `rpsdsl
 //! replay` and loads back as a game to step through.
 
-mod studio_support;
+mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
+use common::studio::{Studio, games_dir, get_json, names, request};
 use serde_json::Value;
-use studio_support::{Studio, request};
-
-fn games() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
-}
-
-fn get(studio: &Studio, path: &str) -> (u16, Value) {
-    let (status, body) = request(&studio.base, "GET", path, &[], None);
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
 
 /// Every seat with a link answers, each seat and step a different offer
 /// (two seats always throwing alike tie for ever), until the game has taken `steps`
 /// steps or is over. The seats' screens at the end.
 fn play(studio: &Studio, links: &[String], steps: u64) -> Vec<Value> {
     for _ in 0..400 {
-        let screens: Vec<Value> = links.iter().map(|l| get(studio, &format!("/api{l}")).1).collect();
+        let screens: Vec<Value> = links.iter().map(|l| get_json(studio, &format!("/api{l}")).1).collect();
         let turn = screens[0]["turn"].as_u64().unwrap();
         if turn >= steps || !screens[0]["over"].is_null() || !screens[0]["failure"].is_null() {
             return screens;
@@ -54,12 +45,6 @@ fn hand(screen: &Value, seat: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether `text` holds `label` as a whole name ("Card rock 1" is not in "Card rock 11").
-fn names(text: &str, label: &str) -> bool {
-    text.match_indices(label)
-        .any(|(i, _)| !text[i + label.len()..].starts_with(|c: char| c.is_ascii_digit()))
-}
-
 fn game_id(link: &str) -> &str {
     link.trim_start_matches("/play/").split('/').next().unwrap()
 }
@@ -76,7 +61,7 @@ fn seat_links(body: &str) -> Vec<String> {
 
 #[test]
 fn looking_back_a_seat_sees_only_what_it_saw_then() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links: Vec<String> = studio
         .start_game("janken_deck.rules", "human,human", &[])
         .into_iter()
@@ -87,9 +72,9 @@ fn looking_back_a_seat_sees_only_what_it_saw_then() {
     assert!(turn >= 4, "{turn}");
     let mut checked = 0;
     for step in 0..=turn {
-        let (status, ann) = get(&studio, &format!("/api{}/at/{step}", links[0]));
+        let (status, ann) = get_json(&studio, &format!("/api{}/at/{step}", links[0]));
         assert_eq!(status, 200);
-        let (_, ben) = get(&studio, &format!("/api{}/at/{step}", links[1]));
+        let (_, ben) = get_json(&studio, &format!("/api{}/at/{step}", links[1]));
         assert_eq!(ann["at"], step);
         assert_eq!(ann["turn"], turn);
         let raw = request(&studio.base, "GET", &format!("/api{}/at/{step}", links[0]), &[], None).1;
@@ -112,20 +97,20 @@ fn looking_back_a_seat_sees_only_what_it_saw_then() {
     }
     assert!(checked >= 10, "{checked}");
     // The past is the past: what Ann saw at step 1 stays what it was.
-    let (_, first) = get(&studio, &format!("/api{}/at/1", links[0]));
-    let (_, later) = get(&studio, &format!("/api{}/at/{turn}", links[0]));
+    let (_, first) = get_json(&studio, &format!("/api{}/at/1", links[0]));
+    let (_, later) = get_json(&studio, &format!("/api{}/at/{turn}", links[0]));
     assert!(first["happened"].as_array().unwrap().len() < later["happened"].as_array().unwrap().len());
     // A step past the end shows now.
-    let (_, beyond) = get(&studio, &format!("/api{}/at/9999", links[0]));
+    let (_, beyond) = get_json(&studio, &format!("/api{}/at/9999", links[0]));
     assert_eq!(beyond["at"], turn);
     // Without the seat's token: 403.
     let wrong = links[0].replace(game_id(&links[0]), "0000");
-    assert_eq!(get(&studio, &format!("/api{wrong}/at/0")).0, 403);
+    assert_eq!(get_json(&studio, &format!("/api{wrong}/at/0")).0, 403);
 }
 
 #[test]
 fn only_the_studio_key_forks_and_the_fork_starts_where_it_was_taken() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links: Vec<String> = studio
         .start_game("janken_deck.rules", "human,human", &[])
         .into_iter()
@@ -147,8 +132,8 @@ fn only_the_studio_key_forks_and_the_fork_starts_where_it_was_taken() {
     assert_ne!(new_links[0], links[0], "each person gets a new link");
     // The fork's first screen is the original's at step 2, for each seat.
     for (old, new) in links.iter().zip(&new_links) {
-        let (_, then) = get(&studio, &format!("/api{old}/at/2"));
-        let (_, fork_now) = get(&studio, &format!("/api{new}"));
+        let (_, then) = get_json(&studio, &format!("/api{old}/at/2"));
+        let (_, fork_now) = get_json(&studio, &format!("/api{new}"));
         assert_eq!(fork_now["turn"], 2);
         assert_eq!(fork_now["svg"], then["svg"]);
         assert_eq!(fork_now["happened"], then["happened"]);
@@ -169,7 +154,7 @@ fn only_the_studio_key_forks_and_the_fork_starts_where_it_was_taken() {
 
 #[test]
 fn a_saved_transcript_replays_and_loads_back() {
-    let studio = Studio::start(&games(), "random");
+    let studio = Studio::start(&games_dir(), "random");
     let links: Vec<String> = studio
         .start_game("janken_deck.rules", "human,human", &[])
         .into_iter()
@@ -190,7 +175,7 @@ fn a_saved_transcript_replays_and_loads_back() {
     // The same fields, in the same order, as `rpsdsl run --json` writes.
     let run = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
         .args(["run", "janken_deck.rules", "--json", "--seed", "1"])
-        .current_dir(games())
+        .current_dir(games_dir())
         .output()
         .unwrap();
     let run: Value = serde_json::from_slice(&run.stdout).unwrap();
@@ -207,7 +192,7 @@ fn a_saved_transcript_replays_and_loads_back() {
     let replay = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
         .arg("replay")
         .arg(&file)
-        .current_dir(games())
+        .current_dir(games_dir())
         .output()
         .unwrap();
     assert!(
@@ -218,23 +203,26 @@ fn a_saved_transcript_replays_and_loads_back() {
     );
     // A seat saves its own view any time; the whole one only when nothing
     // in it was hidden from anyone (Janken Deck's hands were).
-    let (status, mine) = get(&studio, &format!("/api{}/transcript", links[0]));
+    let (status, mine) = get_json(&studio, &format!("/api{}/transcript", links[0]));
     assert_eq!(status, 200);
     assert_eq!(mine["view"], "Ann");
     assert!(mine.get("seed").is_none() && mine.get("replay").is_none());
-    assert_eq!(get(&studio, &format!("/api{}/transcript?view=all", links[0])).0, 403);
+    assert_eq!(
+        get_json(&studio, &format!("/api{}/transcript?view=all", links[0])).0,
+        403
+    );
     // Loaded back: a game whose every seat steps through the same game.
     let (status, body) = studio.owner("POST", "/api/transcripts", Some(&serde_json::json!({ "text": text })));
     assert_eq!(status, 200, "{body}");
     let loaded = seat_links(&body);
     for (old, new) in links.iter().zip(&loaded) {
-        let (_, was) = get(&studio, &format!("/api{old}"));
-        let (_, again) = get(&studio, &format!("/api{new}"));
+        let (_, was) = get_json(&studio, &format!("/api{old}"));
+        let (_, again) = get_json(&studio, &format!("/api{new}"));
         assert_eq!(again["turn"], was["turn"]);
         assert_eq!(again["over"], was["over"]);
         assert_eq!(again["happened"], was["happened"]);
-        let (_, first) = get(&studio, &format!("/api{new}/at/1"));
-        let (_, first_was) = get(&studio, &format!("/api{old}/at/1"));
+        let (_, first) = get_json(&studio, &format!("/api{new}/at/1"));
+        let (_, first_was) = get_json(&studio, &format!("/api{old}/at/1"));
         assert_eq!(first["svg"], first_was["svg"]);
     }
     // What cannot be loaded says why.

@@ -3,7 +3,9 @@
 
 pub mod agree;
 pub mod cli;
+pub mod runs;
 pub mod snap;
+pub mod studio;
 pub mod walk;
 
 use std::path::Path;
@@ -22,6 +24,20 @@ pub fn load(path: &str) -> Game {
             rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
         ),
     }
+}
+
+/// Every shipped game: `games/*.rules`, then `games/classic/*.rules`.
+pub fn shipped_games() -> Vec<String> {
+    let mut games = games();
+    let mut classic: Vec<String> = std::fs::read_dir("games/classic")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .map(|p| p.display().to_string())
+        .collect();
+    classic.sort();
+    games.extend(classic);
+    games
 }
 
 pub fn games() -> Vec<String> {

@@ -1,11 +1,9 @@
 //! A running `rpsdsl studio` for a test, and plain HTTP requests to it.
 //! The server is stopped when the value is dropped.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -110,4 +108,23 @@ pub fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], b
         .unwrap_or_else(|| panic!("no HTTP status in {raw:?}"));
     let body = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
     (status, body)
+}
+
+/// The shipped games' folder, which the tests' studios serve.
+pub fn games_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("games")
+}
+
+/// A studio route's JSON answer: the status and the body (`Null` when the
+/// body is not JSON).
+pub fn get_json(studio: &Studio, path: &str) -> (u16, serde_json::Value) {
+    let (status, body) = request(&studio.base, "GET", path, &[], None);
+    (status, serde_json::from_str(&body).unwrap_or(serde_json::Value::Null))
+}
+
+/// Whether `text` holds `label` as a whole name ("Card 1" is not in
+/// "Card 11").
+pub fn names(text: &str, label: &str) -> bool {
+    text.match_indices(label)
+        .any(|(i, _)| !text[i + label.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
