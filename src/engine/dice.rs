@@ -47,6 +47,8 @@ impl State {
     }
 
     /// The value `piece` shows: a die's last roll, or its declared value.
+    /// Inlined: deduplicating offers compares values in a search's loop.
+    #[inline]
     pub fn value_of(&self, def: &GameDef, piece: PieceId) -> i64 {
         let face = self.face[piece as usize] as usize;
         self.rolled.get(face).copied().unwrap_or(def.pieces[face].value)

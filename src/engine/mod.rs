@@ -840,13 +840,7 @@ impl State {
                 && self.knows(seat, b)
                 && self.piece_zone[a as usize] == self.piece_zone[b as usize]
                 && def.same_identity(self.face[a as usize], self.face[b as usize])
-                && self.shows(def, a) == self.shows(def, b))
-    }
-
-    /// The value a piece shows, a die's roll included.
-    fn shows(&self, def: &GameDef, piece: PieceId) -> i64 {
-        let face = self.face[piece as usize] as usize;
-        self.rolled.get(face).copied().unwrap_or(def.pieces[face].value)
+                && self.value_of(def, a) == self.value_of(def, b))
     }
 }
 

@@ -29,19 +29,18 @@ pub fn load(path: &str) -> Game {
 /// Every shipped game: `games/*.rules`, then `games/classic/*.rules`.
 pub fn shipped_games() -> Vec<String> {
     let mut games = games();
-    let mut classic: Vec<String> = std::fs::read_dir("games/classic")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
-        .map(|p| p.display().to_string())
-        .collect();
-    classic.sort();
-    games.extend(classic);
+    games.extend(rules_in("games/classic"));
     games
 }
 
+/// The `.rules` files of `games/`, in order.
 pub fn games() -> Vec<String> {
-    let mut games: Vec<String> = std::fs::read_dir("games")
+    rules_in("games")
+}
+
+/// The `.rules` files directly in `dir`, in order.
+fn rules_in(dir: &str) -> Vec<String> {
+    let mut games: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "rules"))

@@ -4,6 +4,14 @@
 use super::*;
 use crate::ir::{MatchBy, Matcher};
 
+/// The program of `code` with the run `code[1..end]` fused where it
+/// starts, as a loop's test opens its body; every other op alone.
+fn with_test_fused(code: &[Op], end: usize) -> Vec<Ins> {
+    let mut program = singles(code);
+    program[1] = fuse(&code[1..end]).expect("the test fuses");
+    program
+}
+
 /// Each op as its own instruction, before any fusion.
 fn singles(code: &[Op]) -> Vec<Ins> {
     code.iter().map(|&op| single(op)).collect()
@@ -90,8 +98,7 @@ fn a_loops_jump_back_takes_its_zone_test_along() {
         Op::Jump(0),
         Op::Return,
     ];
-    let mut program = singles(&code);
-    program[1] = fuse(&code[1..7]).expect("the test fuses");
+    let mut program = with_test_fused(&code, 7);
     assert_eq!(
         thread_back_jump(&code, &program, &[], 9),
         Some(Ins::JumpNextTested {
@@ -266,8 +273,7 @@ fn a_loops_jump_back_takes_a_cell_test_or_a_test_against_a_variable_along() {
         Op::Jump(0),
         Op::Return,
     ];
-    let mut program = singles(&code);
-    program[1] = fuse(&code[1..5]).expect("the test fuses");
+    let program = with_test_fused(&code, 5);
     assert_eq!(
         program[1],
         Ins::LocalVarCmpJump {

@@ -3,7 +3,7 @@
 use super::super::events::{EndReason, Event};
 use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
 use super::Flow;
-use crate::ir::{GameDef, KeyReads, MAX_PLAYERS, Op, ProcId, Seat, id_from_index};
+use crate::ir::{GameDef, KeyReads, MAX_PLAYERS, Op, Seat, id_from_index};
 
 impl State {
     /// Runs an op that ends the game or ranks the seats.
@@ -154,7 +154,14 @@ impl State {
     /// that it gives the same, and nothing else: the whole test suite then
     /// checks which keys may read them.
     #[cfg(debug_assertions)]
-    pub(super) fn assert_key_reads(&mut self, def: &Game, key: ProcId, seat: Seat, read: i64, events: &mut Vec<Event>) {
+    pub(super) fn assert_key_reads(
+        &mut self,
+        def: &Game,
+        key: crate::ir::ProcId,
+        seat: Seat,
+        read: i64,
+        events: &mut Vec<Event>,
+    ) {
         let (steps, events_before) = (self.steps, events.len());
         let computed = self.call_sync::<1>(def, key, &[seat as i64], events).map(|[v]| v);
         assert!(
