@@ -234,10 +234,18 @@ fn the_architecture_names_every_room_and_no_other() {
     let modules: BTreeMap<String, &SourceFile> = files.iter().map(|f| (f.module_path(), f)).collect();
     let names_item = |path: &str| {
         let (parent, item) = path.rsplit_once("::").unwrap_or(("", path));
+        // Declared there, or brought in by a `use`: not just any word.
+        let declared = ["fn", "struct", "enum", "const", "static", "type", "trait", "mod"]
+            .map(|keyword| format!("{keyword} {item}"));
         modules.get(parent).is_some_and(|file| {
-            file.text
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|word| word == item)
+            file.text.lines().any(|line| {
+                let line = line.trim_start();
+                let words = || line.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+                declared
+                    .iter()
+                    .any(|d| line.contains(d.as_str()) && words().any(|w| w == item))
+                    || (line.starts_with("pub use") || line.starts_with("pub(crate) use")) && words().any(|w| w == item)
+            })
         })
     };
     let mut unknown = BTreeMap::new();

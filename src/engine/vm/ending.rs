@@ -1,66 +1,11 @@
-//! The end of a game: a win, a draw, the scoring and the ranking by the result's keys.
+//! The end of a game: a win or a draw recorded, score terms read, and
+//! the seats ranked by the result's keys.
 
 use super::super::events::{EndReason, Event};
 use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
-use super::Flow;
-use crate::ir::{GameDef, KeyReads, MAX_PLAYERS, Op, Seat, id_from_index};
+use crate::ir::{GameDef, KeyReads, MAX_PLAYERS, Seat, id_from_index};
 
 impl State {
-    /// Runs an op that ends the game or ranks the seats.
-    pub(super) fn ending_step(
-        &mut self,
-        def: &Game,
-        events: &mut Vec<Event>,
-        op: Op,
-        pc: u32,
-    ) -> Result<Flow, RuntimeError> {
-        match op {
-            Op::Win => {
-                let seat = self.pop() as Seat;
-                let reason = match self.running_trigger(def) {
-                    Some(t) => EndReason::Trigger(t),
-                    None if self.in_result_section(def) => EndReason::TieBreak(self.span(def)),
-                    None => EndReason::Win(self.span(def)),
-                };
-                self.end_game(Some(seat), reason, events);
-            }
-            Op::DeclareDraw(reason) => {
-                let trigger = self.running_trigger(def);
-                if trigger.is_none() && !self.triggers_checked {
-                    // The last action may have won the game: triggers
-                    // look at it before the flow calls it a draw.
-                    self.frames.last_mut().expect("frame").pc = pc;
-                    self.triggers_checked = true;
-                    self.run_triggers(def, events)?;
-                    return Ok(Flow::Reload);
-                }
-                let reason = match trigger {
-                    Some(t) => EndReason::Trigger(t),
-                    None => EndReason::Draw(self.span(def), reason),
-                };
-                self.end_game(None, reason, events);
-            }
-            Op::EndGame => {
-                // Leave every procedure and go to scoring.
-                let main = &self.frames[0];
-                self.stack.truncate(main.stack_base as usize);
-                self.locals
-                    .truncate(main.locals_base as usize + def.procs[def.main as usize].locals as usize);
-                self.frames.truncate(1);
-                self.frames[0].pc = def.result_pc;
-            }
-            Op::Rank => {
-                if self.run_triggers_before(def, pc, events)? == Flow::Reload {
-                    return Ok(Flow::Reload);
-                }
-                self.rank(def, events)?;
-            }
-            _ => unreachable!("`step` hands {op:?} to the wrong family"),
-        }
-        // Each of them ends the game or leaves the running procedures.
-        Ok(Flow::Reload)
-    }
-
     pub(super) fn end_game(&mut self, winner: Option<Seat>, reason: EndReason, events: &mut Vec<Event>) {
         events.push(Event::End {
             winner,

@@ -2,11 +2,10 @@
 //! ends, or a nested call (trigger, score term) returns.
 
 mod board;
-mod calls;
-mod choices;
 mod ending;
 mod loops;
 mod pieces;
+mod slow;
 #[cfg(test)]
 mod tests;
 mod triggers;
@@ -987,97 +986,6 @@ impl State {
                     }
                 }
             }
-        }
-    }
-
-    /// Runs one op that the inner loop of [`State::exec`] does not: the
-    /// frame's counter already points past it. Returns [`Flow::Reload`]
-    /// when the op may have changed the frames or the status.
-    fn step(
-        &mut self,
-        def: &Game,
-        events: &mut Vec<Event>,
-        op: Op,
-        pc: u32,
-        stop_depth: usize,
-    ) -> Result<Flow, RuntimeError> {
-        match op {
-            Op::Top
-            | Op::Bottom
-            | Op::First(..)
-            | Op::Matches(..)
-            | Op::Move
-            | Op::MoveAll
-            | Op::Deal
-            | Op::Shuffle
-            | Op::Reveal { .. }
-            | Op::Hide
-            | Op::Roll
-            | Op::RollAll => self.pieces_step(def, events, op),
-            Op::Lines { .. } | Op::SpaceOf(..) | Op::SpaceIn { .. } | Op::Coordinate { .. } | Op::LongestRun { .. } => {
-                self.board_step(def, op)
-            }
-            Op::HasOffers(..)
-            | Op::ActionValue { .. }
-            | Op::ChoiceReset
-            | Op::Ask(..)
-            | Op::AskEach(..)
-            | Op::ResumeAsk => self.choice_step(def, events, op, pc),
-            Op::StoreVar(..)
-            | Op::StoreVarAt(..)
-            | Op::Call(..)
-            | Op::CallHook(..)
-            | Op::OptionTable(..)
-            | Op::Fail(..) => self.call_step(def, events, op, stop_depth),
-            Op::Win | Op::DeclareDraw(..) | Op::EndGame | Op::Rank => self.ending_step(def, events, op, pc),
-            Op::Push(_)
-            | Op::Pop
-            | Op::Dup
-            | Op::Load(_)
-            | Op::Store(_)
-            | Op::LoadAt(_)
-            | Op::LoadVar(_)
-            | Op::LoadVarAt(_)
-            | Op::LoadOption(_)
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Div
-            | Op::Rem
-            | Op::Eq
-            | Op::Ne
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-            | Op::Not
-            | Op::Neg
-            | Op::Opponent
-            | Op::NextSeat
-            | Op::Jump(_)
-            | Op::JumpIfFalse(_)
-            | Op::JumpIfTrue(_)
-            | Op::Next { .. }
-            | Op::NextPiece { .. }
-            | Op::NextOnBoard { .. }
-            | Op::NextNeighbour { .. }
-            | Op::ChoiceAdd
-            | Op::ZoneOf(_)
-            | Op::CellAt(_)
-            | Op::Step(_)
-            | Op::Forward { .. }
-            | Op::ActionEntry(_)
-            | Op::ActionParam { .. }
-            | Op::KindAt(_)
-            | Op::TypeAt(_)
-            | Op::Beats
-            | Op::Size
-            | Op::Count(_)
-            | Op::CountOnBoard { .. }
-            | Op::CountInGame(_)
-            | Op::Attr(_)
-            | Op::Table(_)
-            | Op::Return => unreachable!("the inner loop of `exec` runs {op:?}"),
         }
     }
 }

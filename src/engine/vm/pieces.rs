@@ -1,117 +1,12 @@
-//! Pieces on the move: taken from a zone, moved, dealt, shuffled, shown, hidden and rolled.
+//! Pieces on the move, for the slow path: the top piece of a zone, a
+//! piece placed (its tallies and watches kept), a zone shuffled.
 
 use super::super::events::Event;
 use super::super::{Game, RuntimeError, State};
-use super::Flow;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{GameDef, Op, PieceId, ZoneId};
+use crate::ir::{GameDef, PieceId, ZoneId};
 
 impl State {
-    /// Runs an op that takes, moves, deals, shuffles, shows, hides or rolls pieces.
-    pub(super) fn pieces_step(&mut self, def: &Game, events: &mut Vec<Event>, op: Op) -> Result<Flow, RuntimeError> {
-        match op {
-            Op::Top | Op::Bottom => {
-                let zone = self.pop_zone();
-                let piece = self.top_piece(def, zone, op == Op::Bottom)?;
-                self.stack.push(piece as i64);
-            }
-            Op::First(m) => {
-                let zone = self.pop_zone();
-                let (key, owner) = self.pop_matcher(m);
-                let found = self.zones[zone as usize]
-                    .iter()
-                    .rev()
-                    .find(|&&p| self.matches(def, m, p, key, owner));
-                match found {
-                    Some(&p) => self.stack.push(p as i64),
-                    None => {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                Code::NoSuchPiece,
-                                format!("`{}` holds no such piece", def.zone_name(zone)),
-                            )
-                            .label(self.span(def), "nothing to take here"),
-                        ));
-                    }
-                }
-            }
-            Op::Matches(m) => {
-                let piece = self.pop_piece();
-                let (key, owner) = self.pop_matcher(m);
-                let r = self.matches(def, m, piece, key, owner);
-                self.stack.push(i64::from(r));
-            }
-            Op::Move => {
-                let zone = self.pop_zone();
-                let piece = self.pop_piece();
-                self.place(def, piece, zone, events);
-            }
-            Op::MoveAll => {
-                let to = self.pop_zone();
-                let from = self.pop_zone();
-                while let Some(&piece) = self.zones[from as usize].last() {
-                    self.place(def, piece, to, events);
-                }
-            }
-            Op::Deal => {
-                let to = self.pop_zone();
-                let from = self.pop_zone();
-                let n = self.pop();
-                let available = self.zones.len(from as usize) as i64;
-                if n > available {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            Code::EmptyZone,
-                            format!("cannot deal {n} from `{}`: only {available} left", def.zone_name(from)),
-                        )
-                        .label(self.span(def), "dealt here")
-                        .help("check `size of` the zone first, or decide what happens when it runs out"),
-                    ));
-                }
-                for _ in 0..n {
-                    let piece = *self.zones[from as usize].last().expect("counted above");
-                    self.place(def, piece, to, events);
-                }
-            }
-            Op::Shuffle => {
-                let zone = self.pop_zone();
-                self.shuffle(def, zone, events)?;
-            }
-            Op::Reveal { to_one } => {
-                let mask = if to_one {
-                    1u32 << self.pop()
-                } else {
-                    def.all_seats_mask()
-                };
-                let piece = self.pop_piece();
-                self.known[piece as usize] |= mask;
-                events.push(Event::Reveal {
-                    piece,
-                    value: self.die_value(def, piece),
-                    to: mask,
-                    seen_by: self.known[piece as usize],
-                });
-            }
-            Op::Hide => {
-                let piece = self.pop_piece();
-                events.push(Event::Hide {
-                    piece,
-                    seen_by: self.known[piece as usize],
-                });
-            }
-            Op::Roll => {
-                let piece = self.pop_piece();
-                self.roll(def, piece, events)?;
-            }
-            Op::RollAll => {
-                let zone = self.pop_zone();
-                self.roll_all(def, zone, events)?;
-            }
-            _ => unreachable!("`step` hands {op:?} to the wrong family"),
-        }
-        Ok(Flow::Continue)
-    }
-
     pub(super) fn top_piece(&self, def: &GameDef, zone: ZoneId, from_bottom: bool) -> Result<PieceId, RuntimeError> {
         let pieces = &self.zones[zone as usize];
         let piece = if from_bottom { pieces.first() } else { pieces.last() };
