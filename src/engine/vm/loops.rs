@@ -1,6 +1,6 @@
-//! Loops: each step over numbers, pieces, a board's spaces or a space's
-//! neighbours, the jumps back joined to them, and the count of rounds that
-//! stops an endless flow.
+//! Loops, for the interpreter: the next number, piece, space or neighbour
+//! of a loop, a tested loop's test, and the count of rounds that stops an
+//! endless flow.
 
 use super::super::lower::{CellTest, Ins, Operand};
 use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State};

@@ -1,6 +1,6 @@
-//! Zones and what is in them: a family's zones, sizes, counts of matching
-//! pieces (from the tallies where they are kept), a piece's attributes,
-//! tables, kinds and types.
+//! Zones and what is in them, for the interpreter: a family's zones and
+//! their sizes, counts of matching pieces (from the tallies where they are
+//! kept), and a piece's attributes.
 
 use super::super::lower::BoardCount;
 use super::super::{Game, State};
