@@ -3,7 +3,8 @@
 //!
 //! - no source file in `src/` is past [`MAX_FILE_LINES`] lines;
 //! - at most [`MAX_LONG_FUNCTIONS`] functions in `src/` are past
-//!   [`LONG_FUNCTION_LINES`] lines;
+//!   [`LONG_FUNCTION_LINES`] lines, and the interpreter's dispatch, one of
+//!   them, is thin: each arm a call;
 //! - the rooms (the modules `src/lib.rs` declares) import one another
 //!   without a cycle, read from every `crate::` path outside test code;
 //! - `src/` names no game of `games/`: not its title, its kinds or its piece
@@ -77,6 +78,30 @@ fn few_functions_are_long() {
          Split the newest by the steps it takes (a dispatch `match` may stay long if each arm is a call):\n{}",
         list.len(),
         list.join("\n")
+    );
+}
+
+/// The interpreter's dispatch, which may stay long only because each arm is
+/// a call into the op family that owns the instruction.
+const DISPATCH: (&str, &str) = ("src/engine/vm/mod.rs", "exec");
+
+#[test]
+fn the_interpreters_dispatch_is_thin() {
+    let (path, name) = DISPATCH;
+    let file = sources()
+        .into_iter()
+        .find(|file| file.path == path)
+        .unwrap_or_else(|| panic!("{path} is gone: point `DISPATCH` in tests/tidy.rs at the interpreter's dispatch"));
+    let thick: Vec<String> = file
+        .thick_dispatch_arms(name)
+        .into_iter()
+        .map(|arm| format!("{path}:{} {}", arm.line, arm.pattern))
+        .collect();
+    assert!(
+        thick.is_empty(),
+        "`{name}` may be long only as a thin dispatch, but these arms do the work themselves. \
+         Move each into a `run_` method of its op family in src/engine/vm/ (see ARCHITECTURE.md, `engine`):\n{}",
+        thick.join("\n")
     );
 }
 

@@ -285,3 +285,99 @@ impl<'ast> Visit<'ast> for Undocumented {
         self.check(&f.vis, &f.attrs, &f.sig.ident, format!("fn `{}`", f.sig.ident));
     }
 }
+
+/// An arm of a dispatch `match` that does the work itself instead of
+/// calling the function that does: its line and the line's text.
+pub struct ThickArm {
+    pub line: usize,
+    pub pattern: String,
+}
+
+impl SourceFile {
+    /// The arms of the `match`es inside function `name` that are not one
+    /// call: an arm may call (`self.run_x(..)`, `pc = self.run_x(..)?`),
+    /// and a block may hold at most [`THIN_ARM_STATEMENTS`] statements
+    /// with no loop and no `match` of its own (the arms that leave the
+    /// loop: `self.leave(def); break;`).
+    pub fn thick_dispatch_arms(&self, name: &str) -> Vec<ThickArm> {
+        let mut finder = FindFunction { name, body: None };
+        finder.visit_file(&self.ast);
+        let Some(body) = finder.body else {
+            panic!("{} has no function `{name}`", self.path)
+        };
+        let mut arms = ThickArms(vec![]);
+        arms.visit_block(body);
+        let lines: Vec<&str> = self.text.lines().collect();
+        arms.0
+            .into_iter()
+            .map(|line| ThickArm {
+                line,
+                pattern: lines[line - 1].trim().to_string(),
+            })
+            .collect()
+    }
+}
+
+/// A block arm holding more statements than this is work, not a call.
+pub const THIN_ARM_STATEMENTS: usize = 3;
+
+struct FindFunction<'a, 'ast> {
+    name: &'a str,
+    body: Option<&'ast syn::Block>,
+}
+
+impl<'ast> Visit<'ast> for FindFunction<'_, 'ast> {
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if f.sig.ident == self.name {
+            self.body = Some(&f.block);
+        }
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        if f.sig.ident == self.name {
+            self.body = Some(&f.block);
+        }
+    }
+}
+
+/// The lines of the thick arms.
+struct ThickArms(Vec<usize>);
+
+impl<'ast> Visit<'ast> for ThickArms {
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        if !is_thin(&arm.body) {
+            self.0.push(arm.pat.span().start().line);
+        }
+        // The arms are checked, not the matches they call into.
+    }
+}
+
+fn is_thin(body: &syn::Expr) -> bool {
+    match body {
+        syn::Expr::Block(block) => block.block.stmts.len() <= THIN_ARM_STATEMENTS && !has_own_control(&block.block),
+        expr => !is_control(expr),
+    }
+}
+
+/// Whether a block holds a loop or a `match`: work an arm should call.
+fn has_own_control(block: &syn::Block) -> bool {
+    struct Control(bool);
+    impl<'ast> Visit<'ast> for Control {
+        fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+            if is_control(expr) {
+                self.0 = true;
+            }
+            visit::visit_expr(self, expr);
+        }
+    }
+    let mut control = Control(false);
+    control.visit_block(block);
+    control.0
+}
+
+fn is_control(expr: &syn::Expr) -> bool {
+    matches!(
+        expr,
+        syn::Expr::Match(_) | syn::Expr::Loop(_) | syn::Expr::While(_) | syn::Expr::ForLoop(_)
+    )
+}

@@ -1,8 +1,10 @@
 //! Boards, for the inner loop: full lines, and the spaces a matcher holds
 //! as one mask (lines and the longest run alike).
 
-use super::super::{Game, State};
-use crate::ir::{GameDef, Matcher};
+use super::super::lower::Ins;
+use super::super::{Game, RuntimeError, State};
+use crate::ir::grid::NO_SPACE;
+use crate::ir::{ChoiceValue, GameDef, Matcher};
 
 impl State {
     /// How many lines of `board` hold a piece the matcher takes on every
@@ -55,5 +57,106 @@ impl State {
             }
         }
         bits
+    }
+
+    /// `CellAt`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_cell_at(&mut self, def: &Game, pc: usize, board: u16) -> usize {
+        let column = self.pop();
+        let row = self.pop();
+        self.stack.push(def.boards[board as usize].cell(row, column));
+        pc
+    }
+
+    /// `Step`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_step(&mut self, def: &Game, _program: &[Ins], pc: usize, board: u16) -> usize {
+        let direction = self.pop();
+        let space = self.pop();
+        self.stack
+            .push(def.program.steps[board as usize].step(space, direction));
+        pc
+    }
+
+    /// `Forward`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_forward(&mut self, def: &Game, pc: usize, board: u16, backward: bool) -> usize {
+        let seat = self.pop();
+        let ahead = def.boards[board as usize].forward[seat as usize];
+        let d = if backward {
+            crate::ir::grid::opposite(ahead)
+        } else {
+            ahead
+        };
+        self.stack.push(d as i64);
+        pc
+    }
+
+    /// `StepLocal`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_step_local(
+        &mut self,
+        def: &Game,
+        _program: &[Ins],
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        space: u16,
+        direction: u16,
+        to: u16,
+    ) -> usize {
+        let space = self.locals[locals_base + space as usize];
+        let direction = self.locals[locals_base + direction as usize];
+        self.locals[locals_base + to as usize] = def.program.steps[board as usize].step(space, direction);
+        pc += 3;
+        pc
+    }
+
+    /// `StepLocalJump`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_step_local_jump(
+        &mut self,
+        def: &Game,
+        _program: &[Ins],
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        space: u16,
+        direction: u16,
+        to: u16,
+        off_board: u32,
+    ) -> usize {
+        let space = self.locals[locals_base + space as usize];
+        let direction = self.locals[locals_base + direction as usize];
+        let there = def.program.steps[board as usize].step(space, direction);
+        self.locals[locals_base + to as usize] = there;
+        pc = if there == NO_SPACE { off_board as usize } else { pc + 7 };
+        pc
+    }
+
+    /// `SpaceOfLocal`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_space_of_local(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        piece: u16,
+        to: u16,
+    ) -> Result<usize, RuntimeError> {
+        let piece = ChoiceValue::from_raw(self.locals[locals_base + piece as usize]).piece_id();
+        match self.space_of(def, board, piece) {
+            Some(space) => self.locals[locals_base + to as usize] = space,
+            None => {
+                // Point at the `SpaceOf`, the second op of the run.
+                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                return Err(self.not_on_board(def, board, piece));
+            }
+        }
+        pc += 2;
+        Ok(pc)
     }
 }

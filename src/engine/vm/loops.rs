@@ -2,10 +2,10 @@
 //! of a loop, a tested loop's test, and the count of rounds that stops an
 //! endless flow.
 
-use super::super::lower::{CellTest, Ins, Operand};
+use super::super::lower::{CellTest, Cmp, Ins, Operand};
 use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::GameDef;
+use crate::ir::{GameDef, Op};
 
 impl State {
     /// Counts one round of a loop whose jump back is the op before `pc`:
@@ -38,6 +38,29 @@ impl State {
             ));
         }
         Ok(())
+    }
+
+    /// `NextNeighbour`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_next_neighbour(
+        &mut self,
+        def: &Game,
+        pc: usize,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+        exit: u32,
+    ) -> Result<usize, RuntimeError> {
+        match self.next_neighbour(def, locals_base, board, from, value) {
+            Some(true) => Ok(pc),
+            Some(false) => Ok(exit as usize),
+            None => {
+                self.frames.last_mut().expect("frame").pc = pc as u32;
+                Err(self.off_board(def))
+            }
+        }
     }
 
     /// [`Op::NextNeighbour`]: moves the loop to the next space the `from`
@@ -215,5 +238,324 @@ impl State {
         };
         let space = def.boards[test.board as usize].cell(value(test.row), value(test.column));
         self.zone_size(def, test.family, space)
+    }
+
+    /// `JumpNext`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        value: u16,
+        last: u16,
+        exit: u32,
+        head: u32,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        let v = &mut self.locals[locals_base + value as usize];
+        *v += 1;
+        pc = if *v > self.locals[locals_base + last as usize] {
+            exit as usize
+        } else {
+            head as usize + 1
+        };
+        Ok(pc)
+    }
+
+    /// `JumpNextNeighbour`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next_neighbour(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+        exit_after: u16,
+        head: u32,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        pc = match self.step_neighbour(def, locals_base, board, from, value, head)? {
+            true => head as usize + 1,
+            false => head as usize + exit_after as usize,
+        };
+        Ok(pc)
+    }
+
+    /// `JumpNextTested`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next_tested(
+        &mut self,
+        def: &Game,
+        program: &[Ins],
+        mut pc: usize,
+        locals_base: usize,
+        value: u16,
+        last: u16,
+        exit: u32,
+        head: u32,
+    ) -> Result<usize, RuntimeError> {
+        let head = head as usize;
+        pc = loop {
+            self.count_round(def, pc)?;
+            let v = &mut self.locals[locals_base + value as usize];
+            *v += 1;
+            if *v > self.locals[locals_base + last as usize] {
+                break exit as usize;
+            }
+            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
+                break next;
+            }
+        };
+        Ok(pc)
+    }
+
+    /// `JumpNextNeighbourTested`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next_neighbour_tested(
+        &mut self,
+        def: &Game,
+        program: &[Ins],
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        from: u16,
+        value: u16,
+        exit_after: u16,
+        head: u32,
+    ) -> Result<usize, RuntimeError> {
+        let head = head as usize;
+        pc = loop {
+            self.count_round(def, pc)?;
+            if !self.step_neighbour(def, locals_base, board, from, value, head as u32)? {
+                break head + exit_after as usize;
+            }
+            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
+                break next;
+            }
+        };
+        Ok(pc)
+    }
+
+    /// `Next`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_next(&mut self, mut pc: usize, locals_base: usize, value: u16, last: u16, exit: u32) -> usize {
+        let v = &mut self.locals[locals_base + value as usize];
+        *v += 1;
+        if *v > self.locals[locals_base + last as usize] {
+            pc = exit as usize;
+        }
+        pc
+    }
+
+    /// `NextPiece`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_next_piece(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        exit: u32,
+    ) -> usize {
+        if !self.next_piece(def, locals_base, zone, index, value, filter) {
+            pc = exit as usize;
+        }
+        pc
+    }
+
+    /// `NextOnBoard`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_next_on_board(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+        exit: u32,
+    ) -> usize {
+        if !self.next_on_board(def, locals_base, board, cursor, value, filter) {
+            pc = exit as usize;
+        }
+        pc
+    }
+
+    /// `AddJumpLocalCmp`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_add_jump_local_cmp(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        add: i16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+        back: u16,
+    ) -> Result<usize, RuntimeError> {
+        let at = locals_base + slot as usize;
+        let a = self.locals[at];
+        let Some(v) = a.checked_add(i64::from(add)) else {
+            // Point at the `Add`, the third op of the run.
+            self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
+            return Err(self.arithmetic_error(def, Op::Add, a, i64::from(add)));
+        };
+        self.locals[at] = v;
+        // Then the jump back, four ops on, as `JumpLocalCmp` runs it.
+        let jumped = pc + 4;
+        self.count_round(def, jumped)?;
+        pc = if cmp.holds(v, i64::from(value)) == when {
+            target as usize
+        } else {
+            jumped - 1 - back as usize + 4
+        };
+        Ok(pc)
+    }
+
+    /// `EnterPieces`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_enter_pieces(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        exit_after: u16,
+    ) -> Result<usize, RuntimeError> {
+        let space = self.locals[locals_base + slot as usize];
+        let Some(kept) = self.zone_of(def, family, space) else {
+            // Point at the `ZoneOf`, the second op of the run.
+            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+            return Err(self.off_board(def));
+        };
+        self.locals[locals_base + zone as usize] = kept as i64;
+        self.locals[locals_base + index as usize] = -1;
+        // The step is the sixth op, at `pc + 4`; its body follows it.
+        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
+            pc + 5
+        } else {
+            pc + 4 + exit_after as usize
+        };
+        Ok(pc)
+    }
+
+    /// `JumpCellTest`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_jump_cell_test(
+        &mut self,
+        def: &Game,
+        _program: &[Ins],
+        mut pc: usize,
+        locals_base: usize,
+        test: u16,
+        back: u16,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        let head = pc - 1 - back as usize;
+        let cell = &def.program.cell_tests[test as usize];
+        pc = match self.cell_zone_size(def, cell, locals_base) {
+            Some(size) if cell.cmp.holds(size, cell.value) == cell.when => cell.target as usize,
+            Some(_) => head + 8,
+            // Off the board: the test itself says so.
+            None => head,
+        };
+        Ok(pc)
+    }
+
+    /// `JumpNextPiece`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next_piece(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        zone: u16,
+        index: u16,
+        value: u16,
+        filter: u16,
+        back: u16,
+        exit: u32,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
+            pc - back as usize
+        } else {
+            exit as usize
+        };
+        Ok(pc)
+    }
+
+    /// `JumpNextOnBoard`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_next_on_board(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        board: u16,
+        cursor: u16,
+        value: u16,
+        filter: u16,
+        back: u16,
+        exit: u32,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        pc = if self.next_on_board(def, locals_base, board, cursor, value, filter) {
+            pc - back as usize
+        } else {
+            exit as usize
+        };
+        Ok(pc)
+    }
+
+    /// `JumpLocalCmp`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // an instruction's fields, as `exec` matched them
+    pub(super) fn run_jump_local_cmp(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        cmp: Cmp,
+        when: bool,
+        value: i16,
+        target: u32,
+        back: u16,
+    ) -> Result<usize, RuntimeError> {
+        self.count_round(def, pc)?;
+        let a = self.locals[locals_base + slot as usize];
+        // The test is four ops long, from `back` ops before the jump.
+        pc = if cmp.holds(a, i64::from(value)) == when {
+            target as usize
+        } else {
+            pc - 1 - back as usize + 4
+        };
+        Ok(pc)
     }
 }

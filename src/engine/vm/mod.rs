@@ -1,11 +1,15 @@
 //! The interpreter loop: executes ops until a decision is needed, the game
 //! ends, or a nested call (trigger, score term) returns.
 
+mod arith;
 mod board;
+mod choices;
 mod ending;
+mod jumps;
 mod loops;
 mod pieces;
 mod slow;
+mod stack;
 #[cfg(test)]
 mod tests;
 mod triggers;
@@ -13,13 +17,10 @@ mod zones;
 
 use super::Game;
 use super::events::Event;
-use super::lower::{Ins, KIND_OFFER_LEN, MAX_OFFER_PARAMS};
-use super::{Frame, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State, Status};
+use super::lower::Ins;
+use super::{Frame, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::ir::grid::NO_SPACE;
-use crate::ir::{
-    Attr, ChoiceKind, ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, ZoneId, id_from_value,
-};
+use crate::ir::{ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, ZoneId, id_from_value};
 
 /// Entry `n` of a table (`table set_values at n`) or of a list option: read
 /// from 1; 0 below it (and in an empty list), the last value past its end.
@@ -224,8 +225,9 @@ impl State {
     /// asked, or the game ends.
     ///
     /// The inner loop keeps the program counter and the frame's locals base
-    /// in registers and runs the ops that only touch the value stack, the
-    /// locals and the variables, and jumps, in place. Every other op goes
+    /// in registers and dispatches each fast instruction to the `run_`
+    /// method of its op family (inlined, fields passed as arguments, the
+    /// next counter returned). Every other op goes
     /// through [`State::step`] with the counter written back to the frame
     /// (errors point at it); an op that may change the frames or the status
     /// ends the inner loop, so the outer one looks at them again.
@@ -248,83 +250,31 @@ impl State {
             let locals_base = frame.locals_base as usize;
             loop {
                 // Matched in place: each arm reads only its own fields, not
-                // a copy of the whole instruction first.
+                // a copy of the whole instruction first, and hands them on.
                 let ins = &program[pc];
                 pc += 1;
                 match *ins {
                     Ins::Push(v) => self.stack.push(v),
-                    Ins::Pop => {
-                        self.pop();
-                    }
-                    Ins::Dup => {
-                        let v = *self.stack.last().expect("balanced");
-                        self.stack.push(v);
-                    }
+                    Ins::Pop => pc = self.run_pop(pc),
+                    Ins::Dup => pc = self.run_dup(pc),
                     Ins::Load(slot) => self.stack.push(self.locals[locals_base + slot as usize]),
-                    Ins::Store(slot) => {
-                        let v = self.pop();
-                        self.locals[locals_base + slot as usize] = v;
-                    }
-                    Ins::LoadAt(base) => {
-                        let i = self.pop();
-                        self.stack.push(self.locals[locals_base + base as usize + i as usize]);
-                    }
+                    Ins::Store(slot) => pc = self.run_store(pc, locals_base, slot),
+                    Ins::LoadAt(base) => pc = self.run_load_at(pc, locals_base, base),
                     Ins::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
-                    Ins::LoadVarAt(base) => {
-                        let seat = self.pop();
-                        self.stack.push(self.vars[base as usize + seat as usize]);
-                    }
+                    Ins::LoadVarAt(base) => pc = self.run_load_var_at(pc, base),
                     Ins::LoadOption(i) => self.stack.push(self.options[i as usize]),
-                    Ins::Arith(arith) => {
-                        let b = self.pop();
-                        let a = self.pop();
-                        match arith.apply(a, b) {
-                            Some(v) => self.stack.push(v),
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = pc as u32;
-                                return Err(self.arithmetic_error(def, arith.op(), a, b));
-                            }
-                        }
-                    }
-                    Ins::Cmp(cmp) => {
-                        let b = self.pop();
-                        let a = self.pop();
-                        self.stack.push(i64::from(cmp.holds(a, b)));
-                    }
-                    Ins::Not => {
-                        let v = self.pop();
-                        self.stack.push(i64::from(v == 0));
-                    }
-                    Ins::Neg => {
-                        let v = self.pop();
-                        self.stack.push(v.wrapping_neg());
-                    }
-                    Ins::NextSeat => {
-                        let seat = self.pop();
-                        self.stack.push((seat + 1) % def.players() as i64);
-                    }
-                    Ins::Jump(t) => {
-                        // Every loop jumps back: count the rounds, not every op.
-                        if (t as usize) < pc {
-                            self.count_round(def, pc)?;
-                        }
-                        pc = t as usize;
-                    }
+                    Ins::Arith(arith) => pc = self.run_arith(def, pc, arith)?,
+                    Ins::Cmp(cmp) => pc = self.run_cmp(pc, cmp),
+                    Ins::Not => pc = self.run_not(pc),
+                    Ins::Neg => pc = self.run_neg(pc),
+                    Ins::NextSeat => pc = self.run_next_seat(def, pc),
+                    Ins::Jump(t) => pc = self.run_jump(def, pc, t)?,
                     Ins::JumpNext {
                         value,
                         last,
                         exit,
                         head,
-                    } => {
-                        self.count_round(def, pc)?;
-                        let v = &mut self.locals[locals_base + value as usize];
-                        *v += 1;
-                        pc = if *v > self.locals[locals_base + last as usize] {
-                            exit as usize
-                        } else {
-                            head as usize + 1
-                        };
-                    }
+                    } => pc = self.run_jump_next(def, pc, locals_base, value, last, exit, head)?,
                     Ins::JumpNextNeighbour {
                         board,
                         from,
@@ -332,31 +282,14 @@ impl State {
                         exit_after,
                         head,
                     } => {
-                        self.count_round(def, pc)?;
-                        pc = match self.step_neighbour(def, locals_base, board, from, value, head)? {
-                            true => head as usize + 1,
-                            false => head as usize + exit_after as usize,
-                        };
+                        pc = self.run_jump_next_neighbour(def, pc, locals_base, board, from, value, exit_after, head)?
                     }
                     Ins::JumpNextTested {
                         value,
                         last,
                         exit,
                         head,
-                    } => {
-                        let head = head as usize;
-                        pc = loop {
-                            self.count_round(def, pc)?;
-                            let v = &mut self.locals[locals_base + value as usize];
-                            *v += 1;
-                            if *v > self.locals[locals_base + last as usize] {
-                                break exit as usize;
-                            }
-                            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
-                                break next;
-                            }
-                        };
-                    }
+                    } => pc = self.run_jump_next_tested(def, program, pc, locals_base, value, last, exit, head)?,
                     Ins::JumpNextNeighbourTested {
                         board,
                         from,
@@ -364,16 +297,17 @@ impl State {
                         exit_after,
                         head,
                     } => {
-                        let head = head as usize;
-                        pc = loop {
-                            self.count_round(def, pc)?;
-                            if !self.step_neighbour(def, locals_base, board, from, value, head as u32)? {
-                                break head + exit_after as usize;
-                            }
-                            if let Some(next) = self.after_loop_test(def, program, head, locals_base) {
-                                break next;
-                            }
-                        };
+                        pc = self.run_jump_next_neighbour_tested(
+                            def,
+                            program,
+                            pc,
+                            locals_base,
+                            board,
+                            from,
+                            value,
+                            exit_after,
+                            head,
+                        )?
                     }
                     Ins::LocalZoneSizeJump {
                         slot,
@@ -383,17 +317,8 @@ impl State {
                         value,
                         target,
                     } => {
-                        let index = self.locals[locals_base + slot as usize];
-                        let Some(size) = self.zone_size(def, family, index) else {
-                            // Point at the `ZoneOf`, the second op of the run.
-                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                            return Err(self.off_board(def));
-                        };
-                        pc = if cmp.holds(size, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            pc + 5
-                        };
+                        pc =
+                            self.run_local_zone_size_jump(def, pc, locals_base, slot, family, cmp, when, value, target)?
                     }
                     Ins::LocalVarCmpJump {
                         slot,
@@ -401,27 +326,8 @@ impl State {
                         cmp,
                         when,
                         target,
-                    } => {
-                        let (a, b) = (self.locals[locals_base + slot as usize], self.vars[var as usize]);
-                        pc = if cmp.holds(a, b) == when {
-                            target as usize
-                        } else {
-                            pc + 3
-                        };
-                    }
-                    Ins::CellTestJump(at) => {
-                        let test = &def.program.cell_tests[at as usize];
-                        let Some(size) = self.cell_zone_size(def, test, locals_base) else {
-                            // Point at the `ZoneOf`, the fourth op of the run.
-                            self.frames.last_mut().expect("frame").pc = (pc + 3) as u32;
-                            return Err(self.off_board(def));
-                        };
-                        pc = if test.cmp.holds(size, test.value) == test.when {
-                            test.target as usize
-                        } else {
-                            pc + 7
-                        };
-                    }
+                    } => pc = self.run_local_var_cmp_jump(pc, locals_base, slot, var, cmp, when, target),
+                    Ins::CellTestJump(at) => pc = self.run_cell_test_jump(def, program, pc, locals_base, at)?,
                     Ins::CellZoneSizeJump {
                         board,
                         family,
@@ -429,378 +335,99 @@ impl State {
                         when,
                         value,
                         target,
-                    } => {
-                        let column = self.pop();
-                        let row = self.pop();
-                        let space = def.boards[board as usize].cell(row, column);
-                        let Some(size) = self.zone_size(def, family, space) else {
-                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                            return Err(self.off_board(def));
-                        };
-                        pc = if cmp.holds(size, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            pc + 5
-                        };
-                    }
-                    Ins::JumpIfFalse(t) => {
-                        if self.pop() == 0 {
-                            pc = t as usize;
-                        }
-                    }
-                    Ins::JumpIfTrue(t) => {
-                        if self.pop() != 0 {
-                            pc = t as usize;
-                        }
-                    }
-                    Ins::Next { value, last, exit } => {
-                        let v = &mut self.locals[locals_base + value as usize];
-                        *v += 1;
-                        if *v > self.locals[locals_base + last as usize] {
-                            pc = exit as usize;
-                        }
-                    }
+                    } => pc = self.run_cell_zone_size_jump(def, pc, board, family, cmp, when, value, target)?,
+                    Ins::JumpIfFalse(t) => pc = self.run_jump_if_false(pc, t),
+                    Ins::JumpIfTrue(t) => pc = self.run_jump_if_true(pc, t),
+                    Ins::Next { value, last, exit } => pc = self.run_next(pc, locals_base, value, last, exit),
                     Ins::NextPiece {
                         zone,
                         index,
                         value,
                         filter,
                         exit,
-                    } => {
-                        if !self.next_piece(def, locals_base, zone, index, value, filter) {
-                            pc = exit as usize;
-                        }
-                    }
+                    } => pc = self.run_next_piece(def, pc, locals_base, zone, index, value, filter, exit),
                     Ins::NextOnBoard {
                         board,
                         cursor,
                         value,
                         filter,
                         exit,
-                    } => {
-                        if !self.next_on_board(def, locals_base, board, cursor, value, filter) {
-                            pc = exit as usize;
-                        }
-                    }
+                    } => pc = self.run_next_on_board(def, pc, locals_base, board, cursor, value, filter, exit),
                     Ins::NextNeighbour {
                         board,
                         from,
                         value,
                         exit,
-                    } => match self.next_neighbour(def, locals_base, board, from, value) {
-                        Some(true) => {}
-                        Some(false) => pc = exit as usize,
-                        None => {
-                            self.frames.last_mut().expect("frame").pc = pc as u32;
-                            return Err(self.off_board(def));
-                        }
-                    },
-                    Ins::ZoneOf(family) => {
-                        let index = self.pop();
-                        match self.zone_of(def, family, index) {
-                            Some(zone) => self.stack.push(zone as i64),
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = pc as u32;
-                                return Err(self.off_board(def));
-                            }
-                        }
-                    }
-                    Ins::Size => {
-                        let zone = self.pop();
-                        self.stack.push(self.zones.len(zone as usize) as i64);
-                    }
-                    Ins::ChoiceAdd => {
-                        let value = self.pop();
-                        let seat = self.pop();
-                        self.offers[seat as usize].push(value);
-                    }
-                    Ins::CellAt(board) => {
-                        let column = self.pop();
-                        let row = self.pop();
-                        self.stack.push(def.boards[board as usize].cell(row, column));
-                    }
-                    Ins::Step(board) => {
-                        let direction = self.pop();
-                        let space = self.pop();
-                        self.stack
-                            .push(def.program.steps[board as usize].step(space, direction));
-                    }
-                    Ins::Forward { board, backward } => {
-                        let seat = self.pop();
-                        let ahead = def.boards[board as usize].forward[seat as usize];
-                        let d = if backward {
-                            crate::ir::grid::opposite(ahead)
-                        } else {
-                            ahead
-                        };
-                        self.stack.push(d as i64);
-                    }
-                    Ins::ActionEntry(decision) => {
-                        let value = ChoiceValue::from_raw(self.pop());
-                        let entry = match &def.decisions[decision as usize].kind {
-                            ChoiceKind::Actions(actions) => value.action_entry(actions),
-                            _ => 0,
-                        };
-                        self.stack.push(entry as i64);
-                    }
+                    } => pc = self.run_next_neighbour(def, pc, locals_base, board, from, value, exit)?,
+                    Ins::ZoneOf(family) => pc = self.run_zone_of(def, pc, family)?,
+                    Ins::Size => pc = self.run_size(pc),
+                    Ins::ChoiceAdd => pc = self.run_choice_add(pc),
+                    Ins::CellAt(board) => pc = self.run_cell_at(def, pc, board),
+                    Ins::Step(board) => pc = self.run_step(def, program, pc, board),
+                    Ins::Forward { board, backward } => pc = self.run_forward(def, pc, board, backward),
+                    Ins::ActionEntry(decision) => pc = self.run_action_entry(def, pc, decision),
                     Ins::ActionParam { decision, entry, param } => {
-                        let value = ChoiceValue::from_raw(self.pop());
-                        let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
-                            unreachable!("the checker gives action values to action decisions")
-                        };
-                        let param = value.action_param(actions, entry as usize, param as usize);
-                        self.stack.push(param);
+                        pc = self.run_action_param(def, pc, decision, entry, param)
                     }
-                    Ins::KindAt(set) => {
-                        let i = self.pop();
-                        self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
-                    }
-                    Ins::TypeAt(group) => {
-                        let i = self.pop();
-                        self.stack.push(def.groups[group as usize].types[i as usize] as i64);
-                    }
-                    Ins::Beats => {
-                        let b = id_from_value(self.pop());
-                        let a = id_from_value(self.pop());
-                        self.stack.push(i64::from(def.beats(a, b)));
-                    }
-                    Ins::LoadLoad(a, b) => {
-                        self.stack.push(self.locals[locals_base + a as usize]);
-                        self.stack.push(self.locals[locals_base + b as usize]);
-                        pc += 1;
-                    }
-                    Ins::LoadConst { slot, value } => {
-                        self.stack.push(self.locals[locals_base + slot as usize]);
-                        self.stack.push(i64::from(value));
-                        pc += 1;
-                    }
-                    Ins::StoreLoad { store, load } => {
-                        let v = self.pop();
-                        self.locals[locals_base + store as usize] = v;
-                        self.stack.push(self.locals[locals_base + load as usize]);
-                        pc += 1;
-                    }
-                    Ins::Copy { from, to } => {
-                        self.locals[locals_base + to as usize] = self.locals[locals_base + from as usize];
-                        pc += 1;
-                    }
-                    Ins::SetLocal { slot, value } => {
-                        self.locals[locals_base + slot as usize] = i64::from(value);
-                        pc += 1;
-                    }
-                    Ins::OfferKinds(at) => {
-                        let offer = def.program.kind_offers[at as usize];
-                        let rounds = u64::from(offer.count);
-                        // Each round's jump back counts towards an endless
-                        // flow: rounds that could reach the limit run one by
-                        // one, to stop where they would.
-                        if self.steps + rounds <= MAX_STEPS_BETWEEN_DECISIONS {
-                            let members = &def.kind_sets[offer.set as usize].members[..usize::from(offer.count)];
-                            let seat = self.locals[locals_base + offer.seat as usize];
-                            self.offers[seat as usize].extend(members.iter().map(|&kind| i64::from(kind)));
-                            self.locals[locals_base + offer.index as usize] = i64::from(offer.count);
-                            if let Some(&last) = members.last() {
-                                self.locals[locals_base + offer.kind as usize] = i64::from(last);
-                            }
-                            self.steps += rounds;
-                            pc += KIND_OFFER_LEN - 1;
-                        } else {
-                            self.locals[locals_base + offer.index as usize] = 0;
-                            pc += 1;
-                        }
-                    }
-                    Ins::AddToLocal { slot, value } => {
-                        let at = locals_base + slot as usize;
-                        let a = self.locals[at];
-                        match a.checked_add(i64::from(value)) {
-                            Some(v) => self.locals[at] = v,
-                            None => {
-                                // Point at the `Add`, the third op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                                return Err(self.arithmetic_error(def, Op::Add, a, i64::from(value)));
-                            }
-                        }
-                        pc += 3;
-                    }
+                    Ins::KindAt(set) => pc = self.run_kind_at(def, pc, set),
+                    Ins::TypeAt(group) => pc = self.run_type_at(def, pc, group),
+                    Ins::Beats => pc = self.run_beats(def, pc),
+                    Ins::LoadLoad(a, b) => pc = self.run_load_load(pc, locals_base, a, b),
+                    Ins::LoadConst { slot, value } => pc = self.run_load_const(pc, locals_base, slot, value),
+                    Ins::StoreLoad { store, load } => pc = self.run_store_load(pc, locals_base, store, load),
+                    Ins::Copy { from, to } => pc = self.run_copy(pc, locals_base, from, to),
+                    Ins::SetLocal { slot, value } => pc = self.run_set_local(pc, locals_base, slot, value),
+                    Ins::OfferKinds(at) => pc = self.run_offer_kinds(def, program, pc, locals_base, at),
+                    Ins::AddToLocal { slot, value } => pc = self.run_add_to_local(def, pc, locals_base, slot, value)?,
                     Ins::SubFromLocal { slot, value } => {
-                        let at = locals_base + slot as usize;
-                        let a = self.locals[at];
-                        match a.checked_sub(i64::from(value)) {
-                            Some(v) => self.locals[at] = v,
-                            None => {
-                                // Point at the `Sub`, the third op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                                return Err(self.arithmetic_error(def, Op::Sub, a, i64::from(value)));
-                            }
-                        }
-                        pc += 3;
+                        pc = self.run_sub_from_local(def, pc, locals_base, slot, value)?
                     }
-                    Ins::ArithConst { arith, value } => {
-                        let a = self.pop();
-                        match arith.apply(a, i64::from(value)) {
-                            Some(v) => self.stack.push(v),
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
-                            }
-                        }
-                        pc += 1;
-                    }
-                    Ins::CmpJump { cmp, when, target } => {
-                        let b = self.pop();
-                        let a = self.pop();
-                        pc = if cmp.holds(a, b) == when {
-                            target as usize
-                        } else {
-                            pc + 1
-                        };
-                    }
+                    Ins::ArithConst { arith, value } => pc = self.run_arith_const(def, pc, arith, value)?,
+                    Ins::CmpJump { cmp, when, target } => pc = self.run_cmp_jump(pc, cmp, when, target),
                     Ins::CmpConstJump {
                         cmp,
                         when,
                         value,
                         target,
-                    } => {
-                        let a = self.pop();
-                        pc = if cmp.holds(a, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            pc + 2
-                        };
-                    }
+                    } => pc = self.run_cmp_const_jump(pc, cmp, when, value, target),
                     Ins::LocalCmpConstJump {
                         slot,
                         cmp,
                         when,
                         value,
                         target,
-                    } => {
-                        let a = self.locals[locals_base + slot as usize];
-                        pc = if cmp.holds(a, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            pc + 3
-                        };
-                    }
+                    } => pc = self.run_local_cmp_const_jump(pc, locals_base, slot, cmp, when, value, target),
                     Ins::LocalZoneSize { slot, family } => {
-                        let index = self.locals[locals_base + slot as usize];
-                        match self.zone_size(def, family, index) {
-                            Some(size) => self.stack.push(size),
-                            None => {
-                                // Point at the `ZoneOf`, the second op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                                return Err(self.off_board(def));
-                            }
-                        }
-                        pc += 2;
+                        pc = self.run_local_zone_size(def, pc, locals_base, slot, family)?
                     }
                     Ins::ZoneOfLocal { slot, family, to } => {
-                        let index = self.locals[locals_base + slot as usize];
-                        match self.zone_of(def, family, index) {
-                            Some(zone) => self.locals[locals_base + to as usize] = zone as i64,
-                            None => {
-                                // Point at the `ZoneOf`, the second op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                                return Err(self.off_board(def));
-                            }
-                        }
-                        pc += 2;
+                        pc = self.run_zone_of_local(def, pc, locals_base, slot, family, to)?
                     }
-                    Ins::ZoneSize(family) => {
-                        let index = self.pop();
-                        match self.zone_size(def, family, index) {
-                            Some(size) => self.stack.push(size),
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = pc as u32;
-                                return Err(self.off_board(def));
-                            }
-                        }
-                        pc += 1;
-                    }
-                    Ins::Count(m) => {
-                        let zone = self.pop_zone();
-                        let n = self.count_matching(def, zone as usize, m);
-                        self.stack.push(n);
-                    }
-                    Ins::Attr(attr) => {
-                        let value = self.pop();
-                        match self.attribute(def, attr, value) {
-                            Some(v) => self.stack.push(v),
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = pc as u32;
-                                let what = if attr == Attr::Kind { "kind" } else { "owner" };
-                                return Err(self.error(
-                                    def,
-                                    Code::MissingAttribute,
-                                    format!("this piece has no {what}"),
-                                ));
-                            }
-                        }
-                    }
-                    Ins::Table(table) => {
-                        let n = self.pop();
-                        self.stack.push(table_entry(&def.tables[table as usize], n));
-                    }
+                    Ins::ZoneSize(family) => pc = self.run_zone_size(def, pc, family)?,
+                    Ins::Count(m) => pc = self.run_count(def, pc, m),
+                    Ins::Attr(attr) => pc = self.run_attr(def, pc, attr)?,
+                    Ins::Table(table) => pc = self.run_table(def, pc, table),
                     Ins::CountInLocalZone { slot, family, matcher } => {
-                        let index = self.locals[locals_base + slot as usize];
-                        let Some(zone) = self.zone_of(def, family, index) else {
-                            // Point at the `ZoneOf`, the second op of the run.
-                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                            return Err(self.off_board(def));
-                        };
-                        let n = self.count_matching(def, zone, matcher);
-                        self.stack.push(n);
-                        pc += 2;
+                        pc = self.run_count_in_local_zone(def, pc, locals_base, slot, family, matcher)?
                     }
-                    Ins::CountInGame(m) => {
-                        let n = self.count_in_game(def, m);
-                        self.stack.push(n);
-                    }
+                    Ins::CountInGame(m) => pc = self.run_count_in_game(def, pc, m),
                     Ins::Return => {
                         self.leave(def);
                         break;
                     }
-                    Ins::CountOnBoard { board, matcher } => {
-                        let (key, owner) = self.pop_matcher(matcher);
-                        let n = self.count_on_board(def, board, matcher, key, owner);
-                        self.stack.push(n);
-                    }
+                    Ins::CountOnBoard { board, matcher } => pc = self.run_count_on_board(def, pc, board, matcher),
                     Ins::LoadLoadArith { a, b, arith } => {
-                        let x = self.locals[locals_base + a as usize];
-                        let y = self.locals[locals_base + b as usize];
-                        match arith.apply(x, y) {
-                            Some(v) => self.stack.push(v),
-                            None => {
-                                // Point at the arithmetic, the third op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                                return Err(self.arithmetic_error(def, arith.op(), x, y));
-                            }
-                        }
-                        pc += 2;
+                        pc = self.run_load_load_arith(def, pc, locals_base, a, b, arith)?
                     }
                     Ins::ArithConstStore { arith, value, slot } => {
-                        let a = self.pop();
-                        match arith.apply(a, i64::from(value)) {
-                            Some(v) => self.locals[locals_base + slot as usize] = v,
-                            None => {
-                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
-                            }
-                        }
-                        pc += 2;
+                        pc = self.run_arith_const_store(def, pc, locals_base, arith, value, slot)?
                     }
                     Ins::StepLocal {
                         board,
                         space,
                         direction,
                         to,
-                    } => {
-                        let space = self.locals[locals_base + space as usize];
-                        let direction = self.locals[locals_base + direction as usize];
-                        self.locals[locals_base + to as usize] =
-                            def.program.steps[board as usize].step(space, direction);
-                        pc += 3;
-                    }
+                    } => pc = self.run_step_local(def, program, pc, locals_base, board, space, direction, to),
                     Ins::StepLocalJump {
                         board,
                         space,
@@ -808,61 +435,26 @@ impl State {
                         to,
                         off_board,
                     } => {
-                        let space = self.locals[locals_base + space as usize];
-                        let direction = self.locals[locals_base + direction as usize];
-                        let there = def.program.steps[board as usize].step(space, direction);
-                        self.locals[locals_base + to as usize] = there;
-                        pc = if there == NO_SPACE { off_board as usize } else { pc + 7 };
+                        pc = self.run_step_local_jump(
+                            def,
+                            program,
+                            pc,
+                            locals_base,
+                            board,
+                            space,
+                            direction,
+                            to,
+                            off_board,
+                        )
                     }
                     Ins::ArithChainStore { a, b, c, d, ops, to } => {
-                        let mut v = self.locals[locals_base + a as usize];
-                        let operands = [self.locals[locals_base + b as usize], i64::from(c), i64::from(d)];
-                        for (k, (arith, operand)) in ops.into_iter().zip(operands).enumerate() {
-                            match arith.apply(v, operand) {
-                                Some(result) => v = result,
-                                None => {
-                                    // Point at this arithmetic: the run's third, fifth or seventh op.
-                                    self.frames.last_mut().expect("frame").pc = (pc + 2 + 2 * k) as u32;
-                                    return Err(self.arithmetic_error(def, arith.op(), v, operand));
-                                }
-                            }
-                        }
-                        self.locals[locals_base + to as usize] = v;
-                        pc += 7;
+                        pc = self.run_arith_chain_store(def, pc, locals_base, a, b, c, d, ops, to)?
                     }
                     Ins::SpaceOfLocal { board, piece, to } => {
-                        let piece = ChoiceValue::from_raw(self.locals[locals_base + piece as usize]).piece_id();
-                        match self.space_of(def, board, piece) {
-                            Some(space) => self.locals[locals_base + to as usize] = space,
-                            None => {
-                                // Point at the `SpaceOf`, the second op of the run.
-                                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                                return Err(self.not_on_board(def, board, piece));
-                            }
-                        }
-                        pc += 2;
+                        pc = self.run_space_of_local(def, pc, locals_base, board, piece, to)?
                     }
                     Ins::OfferAction { offer, len } => {
-                        let offer = &def.program.offers[offer as usize];
-                        let mut params = [0; MAX_OFFER_PARAMS];
-                        for (param, &slot) in params.iter_mut().zip(&offer.params) {
-                            *param = self.locals[locals_base + slot as usize];
-                        }
-                        let ChoiceKind::Actions(actions) = &def.decisions[offer.decision as usize].kind else {
-                            unreachable!("the checker gives action values to action decisions")
-                        };
-                        match ChoiceValue::action(actions, offer.entry as usize, &params[..offer.params.len()]) {
-                            Some(value) => {
-                                let seat = self.locals[locals_base + offer.seat as usize];
-                                self.offers[seat as usize].push(value.raw());
-                            }
-                            None => {
-                                // Point at the `ActionValue`, the run's last op but one.
-                                self.frames.last_mut().expect("frame").pc = (pc + len as usize - 2) as u32;
-                                return Err(self.bad_action(def));
-                            }
-                        }
-                        pc += len as usize - 1;
+                        pc = self.run_offer_action(def, program, pc, locals_base, offer, len)?
                     }
                     Ins::AddJumpLocalCmp {
                         slot,
@@ -873,22 +465,18 @@ impl State {
                         target,
                         back,
                     } => {
-                        let at = locals_base + slot as usize;
-                        let a = self.locals[at];
-                        let Some(v) = a.checked_add(i64::from(add)) else {
-                            // Point at the `Add`, the third op of the run.
-                            self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                            return Err(self.arithmetic_error(def, Op::Add, a, i64::from(add)));
-                        };
-                        self.locals[at] = v;
-                        // Then the jump back, four ops on, as `JumpLocalCmp` runs it.
-                        let jumped = pc + 4;
-                        self.count_round(def, jumped)?;
-                        pc = if cmp.holds(v, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            jumped - 1 - back as usize + 4
-                        };
+                        pc = self.run_add_jump_local_cmp(
+                            def,
+                            pc,
+                            locals_base,
+                            slot,
+                            add,
+                            cmp,
+                            when,
+                            value,
+                            target,
+                            back,
+                        )?
                     }
                     Ins::EnterPieces {
                         slot,
@@ -899,31 +487,21 @@ impl State {
                         filter,
                         exit_after,
                     } => {
-                        let space = self.locals[locals_base + slot as usize];
-                        let Some(kept) = self.zone_of(def, family, space) else {
-                            // Point at the `ZoneOf`, the second op of the run.
-                            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                            return Err(self.off_board(def));
-                        };
-                        self.locals[locals_base + zone as usize] = kept as i64;
-                        self.locals[locals_base + index as usize] = -1;
-                        // The step is the sixth op, at `pc + 4`; its body follows it.
-                        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
-                            pc + 5
-                        } else {
-                            pc + 4 + exit_after as usize
-                        };
+                        pc = self.run_enter_pieces(
+                            def,
+                            pc,
+                            locals_base,
+                            slot,
+                            family,
+                            zone,
+                            index,
+                            value,
+                            filter,
+                            exit_after,
+                        )?
                     }
                     Ins::JumpCellTest { test, back } => {
-                        self.count_round(def, pc)?;
-                        let head = pc - 1 - back as usize;
-                        let cell = &def.program.cell_tests[test as usize];
-                        pc = match self.cell_zone_size(def, cell, locals_base) {
-                            Some(size) if cell.cmp.holds(size, cell.value) == cell.when => cell.target as usize,
-                            Some(_) => head + 8,
-                            // Off the board: the test itself says so.
-                            None => head,
-                        };
+                        pc = self.run_jump_cell_test(def, program, pc, locals_base, test, back)?
                     }
                     Ins::JumpNextPiece {
                         zone,
@@ -932,14 +510,7 @@ impl State {
                         filter,
                         back,
                         exit,
-                    } => {
-                        self.count_round(def, pc)?;
-                        pc = if self.next_piece(def, locals_base, zone, index, value, filter) {
-                            pc - back as usize
-                        } else {
-                            exit as usize
-                        };
-                    }
+                    } => pc = self.run_jump_next_piece(def, pc, locals_base, zone, index, value, filter, back, exit)?,
                     Ins::JumpNextOnBoard {
                         board,
                         cursor,
@@ -948,18 +519,10 @@ impl State {
                         back,
                         exit,
                     } => {
-                        self.count_round(def, pc)?;
-                        pc = if self.next_on_board(def, locals_base, board, cursor, value, filter) {
-                            pc - back as usize
-                        } else {
-                            exit as usize
-                        };
+                        pc =
+                            self.run_jump_next_on_board(def, pc, locals_base, board, cursor, value, filter, back, exit)?
                     }
-                    Ins::OfferLocal { seat, value } => {
-                        let seat = self.locals[locals_base + seat as usize];
-                        self.offers[seat as usize].push(self.locals[locals_base + value as usize]);
-                        pc += 2;
-                    }
+                    Ins::OfferLocal { seat, value } => pc = self.run_offer_local(pc, locals_base, seat, value),
                     Ins::JumpLocalCmp {
                         slot,
                         cmp,
@@ -967,16 +530,7 @@ impl State {
                         value,
                         target,
                         back,
-                    } => {
-                        self.count_round(def, pc)?;
-                        let a = self.locals[locals_base + slot as usize];
-                        // The test is four ops long, from `back` ops before the jump.
-                        pc = if cmp.holds(a, i64::from(value)) == when {
-                            target as usize
-                        } else {
-                            pc - 1 - back as usize + 4
-                        };
-                    }
+                    } => pc = self.run_jump_local_cmp(def, pc, locals_base, slot, cmp, when, value, target, back)?,
                     Ins::Slow => {
                         let op = def.code[pc - 1];
                         self.frames.last_mut().expect("frame").pc = pc as u32;

@@ -3,8 +3,10 @@
 //! kept), and a piece's attributes.
 
 use super::super::lower::BoardCount;
-use super::super::{Game, State};
-use crate::ir::{Attr, ChoiceValue, GameDef, MatchBy, Matcher, PieceFilter, PieceId};
+use super::super::{Game, RuntimeError, State};
+use super::table_entry;
+use crate::diagnostic::Code;
+use crate::ir::{Attr, ChoiceValue, GameDef, MatchBy, Matcher, PieceFilter, PieceId, id_from_value};
 
 impl State {
     #[inline]
@@ -124,5 +126,186 @@ impl State {
     /// is no such zone (see [`State::zone_of`]).
     pub(super) fn zone_size(&self, def: &GameDef, family: u16, index: i64) -> Option<i64> {
         self.zone_of(def, family, index).map(|zone| self.zones.len(zone) as i64)
+    }
+
+    /// `ZoneOf`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_zone_of(&mut self, def: &Game, pc: usize, family: u16) -> Result<usize, RuntimeError> {
+        let index = self.pop();
+        match self.zone_of(def, family, index) {
+            Some(zone) => self.stack.push(zone as i64),
+            None => {
+                self.frames.last_mut().expect("frame").pc = pc as u32;
+                return Err(self.off_board(def));
+            }
+        }
+        Ok(pc)
+    }
+
+    /// `Size`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_size(&mut self, pc: usize) -> usize {
+        let zone = self.pop();
+        self.stack.push(self.zones.len(zone as usize) as i64);
+        pc
+    }
+
+    /// `KindAt`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_kind_at(&mut self, def: &Game, pc: usize, set: u16) -> usize {
+        let i = self.pop();
+        self.stack.push(def.kind_sets[set as usize].members[i as usize] as i64);
+        pc
+    }
+
+    /// `TypeAt`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_type_at(&mut self, def: &Game, pc: usize, group: u16) -> usize {
+        let i = self.pop();
+        self.stack.push(def.groups[group as usize].types[i as usize] as i64);
+        pc
+    }
+
+    /// `Beats`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_beats(&mut self, def: &Game, pc: usize) -> usize {
+        let b = id_from_value(self.pop());
+        let a = id_from_value(self.pop());
+        self.stack.push(i64::from(def.beats(a, b)));
+        pc
+    }
+
+    /// `LocalZoneSize`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_local_zone_size(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+    ) -> Result<usize, RuntimeError> {
+        let index = self.locals[locals_base + slot as usize];
+        match self.zone_size(def, family, index) {
+            Some(size) => self.stack.push(size),
+            None => {
+                // Point at the `ZoneOf`, the second op of the run.
+                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                return Err(self.off_board(def));
+            }
+        }
+        pc += 2;
+        Ok(pc)
+    }
+
+    /// `ZoneOfLocal`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_zone_of_local(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+        to: u16,
+    ) -> Result<usize, RuntimeError> {
+        let index = self.locals[locals_base + slot as usize];
+        match self.zone_of(def, family, index) {
+            Some(zone) => self.locals[locals_base + to as usize] = zone as i64,
+            None => {
+                // Point at the `ZoneOf`, the second op of the run.
+                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+                return Err(self.off_board(def));
+            }
+        }
+        pc += 2;
+        Ok(pc)
+    }
+
+    /// `ZoneSize`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_zone_size(&mut self, def: &Game, mut pc: usize, family: u16) -> Result<usize, RuntimeError> {
+        let index = self.pop();
+        match self.zone_size(def, family, index) {
+            Some(size) => self.stack.push(size),
+            None => {
+                self.frames.last_mut().expect("frame").pc = pc as u32;
+                return Err(self.off_board(def));
+            }
+        }
+        pc += 1;
+        Ok(pc)
+    }
+
+    /// `Count`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_count(&mut self, def: &Game, pc: usize, m: Matcher) -> usize {
+        let zone = self.pop_zone();
+        let n = self.count_matching(def, zone as usize, m);
+        self.stack.push(n);
+        pc
+    }
+
+    /// `Attr`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_attr(&mut self, def: &Game, pc: usize, attr: Attr) -> Result<usize, RuntimeError> {
+        let value = self.pop();
+        match self.attribute(def, attr, value) {
+            Some(v) => self.stack.push(v),
+            None => {
+                self.frames.last_mut().expect("frame").pc = pc as u32;
+                let what = if attr == Attr::Kind { "kind" } else { "owner" };
+                return Err(self.error(def, Code::MissingAttribute, format!("this piece has no {what}")));
+            }
+        }
+        Ok(pc)
+    }
+
+    /// `Table`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_table(&mut self, def: &Game, pc: usize, table: u16) -> usize {
+        let n = self.pop();
+        self.stack.push(table_entry(&def.tables[table as usize], n));
+        pc
+    }
+
+    /// `CountInLocalZone`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_count_in_local_zone(
+        &mut self,
+        def: &Game,
+        mut pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+        matcher: Matcher,
+    ) -> Result<usize, RuntimeError> {
+        let index = self.locals[locals_base + slot as usize];
+        let Some(zone) = self.zone_of(def, family, index) else {
+            // Point at the `ZoneOf`, the second op of the run.
+            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
+            return Err(self.off_board(def));
+        };
+        let n = self.count_matching(def, zone, matcher);
+        self.stack.push(n);
+        pc += 2;
+        Ok(pc)
+    }
+
+    /// `CountInGame`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_count_in_game(&mut self, def: &Game, pc: usize, m: Matcher) -> usize {
+        let n = self.count_in_game(def, m);
+        self.stack.push(n);
+        pc
+    }
+
+    /// `CountOnBoard`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_count_on_board(&mut self, def: &Game, pc: usize, board: u16, matcher: Matcher) -> usize {
+        let (key, owner) = self.pop_matcher(matcher);
+        let n = self.count_on_board(def, board, matcher, key, owner);
+        self.stack.push(n);
+        pc
     }
 }

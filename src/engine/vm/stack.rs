@@ -1,0 +1,123 @@
+//! The stack and the locals, as the inner loop runs them: fused loads and
+//! stores.
+
+use super::super::lower::Cmp;
+use super::super::{Game, State};
+
+impl State {
+    /// `Pop`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_pop(&mut self, pc: usize) -> usize {
+        self.pop();
+        pc
+    }
+
+    /// `Dup`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_dup(&mut self, pc: usize) -> usize {
+        let v = *self.stack.last().expect("balanced");
+        self.stack.push(v);
+        pc
+    }
+
+    /// `Store`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_store(&mut self, pc: usize, locals_base: usize, slot: u16) -> usize {
+        let v = self.pop();
+        self.locals[locals_base + slot as usize] = v;
+        pc
+    }
+
+    /// `LoadAt`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_load_at(&mut self, pc: usize, locals_base: usize, base: u16) -> usize {
+        let i = self.pop();
+        self.stack.push(self.locals[locals_base + base as usize + i as usize]);
+        pc
+    }
+
+    /// `LoadVarAt`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_load_var_at(&mut self, pc: usize, base: u16) -> usize {
+        let seat = self.pop();
+        self.stack.push(self.vars[base as usize + seat as usize]);
+        pc
+    }
+
+    /// `Cmp`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_cmp(&mut self, pc: usize, cmp: Cmp) -> usize {
+        let b = self.pop();
+        let a = self.pop();
+        self.stack.push(i64::from(cmp.holds(a, b)));
+        pc
+    }
+
+    /// `Not`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_not(&mut self, pc: usize) -> usize {
+        let v = self.pop();
+        self.stack.push(i64::from(v == 0));
+        pc
+    }
+
+    /// `Neg`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_neg(&mut self, pc: usize) -> usize {
+        let v = self.pop();
+        self.stack.push(v.wrapping_neg());
+        pc
+    }
+
+    /// `NextSeat`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_next_seat(&mut self, def: &Game, pc: usize) -> usize {
+        let seat = self.pop();
+        self.stack.push((seat + 1) % def.players() as i64);
+        pc
+    }
+
+    /// `LoadLoad`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_load_load(&mut self, mut pc: usize, locals_base: usize, a: u16, b: u16) -> usize {
+        self.stack.push(self.locals[locals_base + a as usize]);
+        self.stack.push(self.locals[locals_base + b as usize]);
+        pc += 1;
+        pc
+    }
+
+    /// `LoadConst`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_load_const(&mut self, mut pc: usize, locals_base: usize, slot: u16, value: i32) -> usize {
+        self.stack.push(self.locals[locals_base + slot as usize]);
+        self.stack.push(i64::from(value));
+        pc += 1;
+        pc
+    }
+
+    /// `StoreLoad`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_store_load(&mut self, mut pc: usize, locals_base: usize, store: u16, load: u16) -> usize {
+        let v = self.pop();
+        self.locals[locals_base + store as usize] = v;
+        self.stack.push(self.locals[locals_base + load as usize]);
+        pc += 1;
+        pc
+    }
+
+    /// `Copy`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_copy(&mut self, mut pc: usize, locals_base: usize, from: u16, to: u16) -> usize {
+        self.locals[locals_base + to as usize] = self.locals[locals_base + from as usize];
+        pc += 1;
+        pc
+    }
+
+    /// `SetLocal`: `pc` points past it; returns where to go on.
+    #[inline(always)]
+    pub(super) fn run_set_local(&mut self, mut pc: usize, locals_base: usize, slot: u16, value: i32) -> usize {
+        self.locals[locals_base + slot as usize] = i64::from(value);
+        pc += 1;
+        pc
+    }
+}
