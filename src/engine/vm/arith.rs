@@ -3,70 +3,44 @@
 
 use super::super::lower::Arith;
 use super::super::{Game, RuntimeError, State};
-use crate::ir::Op;
 
 impl State {
+    /// The result of a checked op, or its error with the frame's counter at
+    /// `at`, the pc of the op inside its run that failed.
+    #[inline(always)]
+    fn checked(&mut self, def: &Game, at: usize, arith: Arith, a: i64, b: i64) -> Result<i64, RuntimeError> {
+        arith.apply(a, b).ok_or_else(|| {
+            self.frames.last_mut().expect("frame").pc = at as u32;
+            self.arithmetic_error(def, arith.op(), a, b)
+        })
+    }
+
     /// `Arith`: `pc` points past it; returns where to go on.
     #[inline(always)]
     pub(super) fn run_arith(&mut self, def: &Game, pc: usize, arith: Arith) -> Result<usize, RuntimeError> {
         let b = self.pop();
         let a = self.pop();
-        match arith.apply(a, b) {
-            Some(v) => self.stack.push(v),
-            None => {
-                self.frames.last_mut().expect("frame").pc = pc as u32;
-                return Err(self.arithmetic_error(def, arith.op(), a, b));
-            }
-        }
+        let v = self.checked(def, pc, arith, a, b)?;
+        self.stack.push(v);
         Ok(pc)
     }
 
-    /// `AddToLocal`: `pc` points past it; returns where to go on.
+    /// `AddToLocal` (`arith` is `Add`) and `SubFromLocal` (`Sub`): `pc`
+    /// points past it; returns where to go on.
     #[inline(always)]
-    pub(super) fn run_add_to_local(
+    pub(super) fn run_local_step(
         &mut self,
         def: &Game,
-        mut pc: usize,
+        pc: usize,
         locals_base: usize,
         slot: u16,
         value: i32,
+        arith: Arith,
     ) -> Result<usize, RuntimeError> {
         let at = locals_base + slot as usize;
-        let a = self.locals[at];
-        match a.checked_add(i64::from(value)) {
-            Some(v) => self.locals[at] = v,
-            None => {
-                // Point at the `Add`, the third op of the run.
-                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                return Err(self.arithmetic_error(def, Op::Add, a, i64::from(value)));
-            }
-        }
-        pc += 3;
-        Ok(pc)
-    }
-
-    /// `SubFromLocal`: `pc` points past it; returns where to go on.
-    #[inline(always)]
-    pub(super) fn run_sub_from_local(
-        &mut self,
-        def: &Game,
-        mut pc: usize,
-        locals_base: usize,
-        slot: u16,
-        value: i32,
-    ) -> Result<usize, RuntimeError> {
-        let at = locals_base + slot as usize;
-        let a = self.locals[at];
-        match a.checked_sub(i64::from(value)) {
-            Some(v) => self.locals[at] = v,
-            None => {
-                // Point at the `Sub`, the third op of the run.
-                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                return Err(self.arithmetic_error(def, Op::Sub, a, i64::from(value)));
-            }
-        }
-        pc += 3;
-        Ok(pc)
+        // The arithmetic is the third op of the run.
+        self.locals[at] = self.checked(def, pc + 2, arith, self.locals[at], i64::from(value))?;
+        Ok(pc + 3)
     }
 
     /// `ArithConst`: `pc` points past it; returns where to go on.
@@ -74,20 +48,14 @@ impl State {
     pub(super) fn run_arith_const(
         &mut self,
         def: &Game,
-        mut pc: usize,
+        pc: usize,
         arith: Arith,
         value: i32,
     ) -> Result<usize, RuntimeError> {
         let a = self.pop();
-        match arith.apply(a, i64::from(value)) {
-            Some(v) => self.stack.push(v),
-            None => {
-                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
-            }
-        }
-        pc += 1;
-        Ok(pc)
+        let v = self.checked(def, pc + 1, arith, a, i64::from(value))?;
+        self.stack.push(v);
+        Ok(pc + 1)
     }
 
     /// `LoadLoadArith`: `pc` points past it; returns where to go on.
@@ -95,7 +63,7 @@ impl State {
     pub(super) fn run_load_load_arith(
         &mut self,
         def: &Game,
-        mut pc: usize,
+        pc: usize,
         locals_base: usize,
         a: u16,
         b: u16,
@@ -103,16 +71,10 @@ impl State {
     ) -> Result<usize, RuntimeError> {
         let x = self.locals[locals_base + a as usize];
         let y = self.locals[locals_base + b as usize];
-        match arith.apply(x, y) {
-            Some(v) => self.stack.push(v),
-            None => {
-                // Point at the arithmetic, the third op of the run.
-                self.frames.last_mut().expect("frame").pc = (pc + 2) as u32;
-                return Err(self.arithmetic_error(def, arith.op(), x, y));
-            }
-        }
-        pc += 2;
-        Ok(pc)
+        // The arithmetic is the third op of the run.
+        let v = self.checked(def, pc + 2, arith, x, y)?;
+        self.stack.push(v);
+        Ok(pc + 2)
     }
 
     /// `ArithConstStore`: `pc` points past it; returns where to go on.
@@ -120,22 +82,15 @@ impl State {
     pub(super) fn run_arith_const_store(
         &mut self,
         def: &Game,
-        mut pc: usize,
+        pc: usize,
         locals_base: usize,
         arith: Arith,
         value: i32,
         slot: u16,
     ) -> Result<usize, RuntimeError> {
         let a = self.pop();
-        match arith.apply(a, i64::from(value)) {
-            Some(v) => self.locals[locals_base + slot as usize] = v,
-            None => {
-                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                return Err(self.arithmetic_error(def, arith.op(), a, i64::from(value)));
-            }
-        }
-        pc += 2;
-        Ok(pc)
+        self.locals[locals_base + slot as usize] = self.checked(def, pc + 1, arith, a, i64::from(value))?;
+        Ok(pc + 2)
     }
 
     /// `ArithChainStore`: `pc` points past it; returns where to go on.
@@ -144,7 +99,7 @@ impl State {
     pub(super) fn run_arith_chain_store(
         &mut self,
         def: &Game,
-        mut pc: usize,
+        pc: usize,
         locals_base: usize,
         a: u16,
         b: u16,
@@ -156,17 +111,10 @@ impl State {
         let mut v = self.locals[locals_base + a as usize];
         let operands = [self.locals[locals_base + b as usize], i64::from(c), i64::from(d)];
         for (k, (arith, operand)) in ops.into_iter().zip(operands).enumerate() {
-            match arith.apply(v, operand) {
-                Some(result) => v = result,
-                None => {
-                    // Point at this arithmetic: the run's third, fifth or seventh op.
-                    self.frames.last_mut().expect("frame").pc = (pc + 2 + 2 * k) as u32;
-                    return Err(self.arithmetic_error(def, arith.op(), v, operand));
-                }
-            }
+            // This arithmetic is the run's third, fifth or seventh op.
+            v = self.checked(def, pc + 2 + 2 * k, arith, v, operand)?;
         }
         self.locals[locals_base + to as usize] = v;
-        pc += 7;
-        Ok(pc)
+        Ok(pc + 7)
     }
 }

@@ -31,12 +31,7 @@ impl State {
         value: i16,
         target: u32,
     ) -> Result<usize, RuntimeError> {
-        let index = self.locals[locals_base + slot as usize];
-        let Some(size) = self.zone_size(def, family, index) else {
-            // Point at the `ZoneOf`, the second op of the run.
-            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-            return Err(self.off_board(def));
-        };
+        let size = self.local_zone_size(def, pc, locals_base, slot, family)?;
         pc = if cmp.holds(size, i64::from(value)) == when {
             target as usize
         } else {
@@ -78,11 +73,8 @@ impl State {
         at: u16,
     ) -> Result<usize, RuntimeError> {
         let test = &def.program.cell_tests[at as usize];
-        let Some(size) = self.cell_zone_size(def, test, locals_base) else {
-            // Point at the `ZoneOf`, the fourth op of the run.
-            self.frames.last_mut().expect("frame").pc = (pc + 3) as u32;
-            return Err(self.off_board(def));
-        };
+        // Point at the `ZoneOf`, the fourth op of the run.
+        let size = self.on_board(def, pc + 3, self.cell_zone_size(def, test, locals_base))?;
         pc = if test.cmp.holds(size, test.value) == test.when {
             test.target as usize
         } else {
@@ -108,10 +100,7 @@ impl State {
         let column = self.pop();
         let row = self.pop();
         let space = def.boards[board as usize].cell(row, column);
-        let Some(size) = self.zone_size(def, family, space) else {
-            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-            return Err(self.off_board(def));
-        };
+        let size = self.on_board(def, pc + 1, self.zone_size(def, family, space))?;
         pc = if cmp.holds(size, i64::from(value)) == when {
             target as usize
         } else {

@@ -446,11 +446,8 @@ impl State {
         exit_after: u16,
     ) -> Result<usize, RuntimeError> {
         let space = self.locals[locals_base + slot as usize];
-        let Some(kept) = self.zone_of(def, family, space) else {
-            // Point at the `ZoneOf`, the second op of the run.
-            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-            return Err(self.off_board(def));
-        };
+        // Point at the `ZoneOf`, the second op of the run.
+        let kept = self.on_board(def, pc + 1, self.zone_of(def, family, space))?;
         self.locals[locals_base + zone as usize] = kept as i64;
         self.locals[locals_base + index as usize] = -1;
         // The step is the sixth op, at `pc + 4`; its body follows it.

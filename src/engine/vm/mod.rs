@@ -17,7 +17,7 @@ mod zones;
 
 use super::Game;
 use super::events::Event;
-use super::lower::Ins;
+use super::lower::{Arith, Ins};
 use super::{Frame, RuntimeError, State, Status};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, ZoneId, id_from_value};
@@ -133,6 +133,16 @@ impl State {
 
     pub(in crate::engine) fn error(&self, def: &GameDef, code: Code, message: String) -> RuntimeError {
         Box::new(Diagnostic::error(code, message).label(self.span(def), "while running this"))
+    }
+
+    /// `value`, or the off-board error with the frame's counter at `at`:
+    /// the pc of the op (inside its run) that found no space.
+    #[inline(always)]
+    pub(super) fn on_board<T>(&mut self, def: &GameDef, at: usize, value: Option<T>) -> Result<T, RuntimeError> {
+        value.ok_or_else(|| {
+            self.frames.last_mut().expect("frame").pc = at as u32;
+            self.off_board(def)
+        })
     }
 
     /// Using a space that is not there: a step past the edge of a grid.
@@ -378,9 +388,11 @@ impl State {
                     Ins::Copy { from, to } => pc = self.run_copy(pc, locals_base, from, to),
                     Ins::SetLocal { slot, value } => pc = self.run_set_local(pc, locals_base, slot, value),
                     Ins::OfferKinds(at) => pc = self.run_offer_kinds(def, program, pc, locals_base, at),
-                    Ins::AddToLocal { slot, value } => pc = self.run_add_to_local(def, pc, locals_base, slot, value)?,
+                    Ins::AddToLocal { slot, value } => {
+                        pc = self.run_local_step(def, pc, locals_base, slot, value, Arith::Add)?
+                    }
                     Ins::SubFromLocal { slot, value } => {
-                        pc = self.run_sub_from_local(def, pc, locals_base, slot, value)?
+                        pc = self.run_local_step(def, pc, locals_base, slot, value, Arith::Sub)?
                     }
                     Ins::ArithConst { arith, value } => pc = self.run_arith_const(def, pc, arith, value)?,
                     Ins::CmpJump { cmp, when, target } => pc = self.run_cmp_jump(pc, cmp, when, target),

@@ -132,13 +132,8 @@ impl State {
     #[inline(always)]
     pub(super) fn run_zone_of(&mut self, def: &Game, pc: usize, family: u16) -> Result<usize, RuntimeError> {
         let index = self.pop();
-        match self.zone_of(def, family, index) {
-            Some(zone) => self.stack.push(zone as i64),
-            None => {
-                self.frames.last_mut().expect("frame").pc = pc as u32;
-                return Err(self.off_board(def));
-            }
-        }
+        let zone = self.on_board(def, pc, self.zone_of(def, family, index))?;
+        self.stack.push(zone as i64);
         Ok(pc)
     }
 
@@ -185,17 +180,39 @@ impl State {
         slot: u16,
         family: u16,
     ) -> Result<usize, RuntimeError> {
-        let index = self.locals[locals_base + slot as usize];
-        match self.zone_size(def, family, index) {
-            Some(size) => self.stack.push(size),
-            None => {
-                // Point at the `ZoneOf`, the second op of the run.
-                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                return Err(self.off_board(def));
-            }
-        }
+        let size = self.local_zone_size(def, pc, locals_base, slot, family)?;
+        self.stack.push(size);
         pc += 2;
         Ok(pc)
+    }
+
+    /// The zone `family[local slot]` of a run that starts `Load(slot)
+    /// ZoneOf(family)` at `pc - 1`, or the off-board error at its `ZoneOf`.
+    #[inline(always)]
+    fn local_zone_of(
+        &mut self,
+        def: &Game,
+        pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+    ) -> Result<usize, RuntimeError> {
+        let index = self.locals[locals_base + slot as usize];
+        self.on_board(def, pc + 1, self.zone_of(def, family, index))
+    }
+
+    /// The size of that zone (see [`State::local_zone_of`]).
+    #[inline(always)]
+    pub(super) fn local_zone_size(
+        &mut self,
+        def: &Game,
+        pc: usize,
+        locals_base: usize,
+        slot: u16,
+        family: u16,
+    ) -> Result<i64, RuntimeError> {
+        let index = self.locals[locals_base + slot as usize];
+        self.on_board(def, pc + 1, self.zone_size(def, family, index))
     }
 
     /// `ZoneOfLocal`: `pc` points past it; returns where to go on.
@@ -209,15 +226,8 @@ impl State {
         family: u16,
         to: u16,
     ) -> Result<usize, RuntimeError> {
-        let index = self.locals[locals_base + slot as usize];
-        match self.zone_of(def, family, index) {
-            Some(zone) => self.locals[locals_base + to as usize] = zone as i64,
-            None => {
-                // Point at the `ZoneOf`, the second op of the run.
-                self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-                return Err(self.off_board(def));
-            }
-        }
+        let zone = self.local_zone_of(def, pc, locals_base, slot, family)?;
+        self.locals[locals_base + to as usize] = zone as i64;
         pc += 2;
         Ok(pc)
     }
@@ -226,13 +236,8 @@ impl State {
     #[inline(always)]
     pub(super) fn run_zone_size(&mut self, def: &Game, mut pc: usize, family: u16) -> Result<usize, RuntimeError> {
         let index = self.pop();
-        match self.zone_size(def, family, index) {
-            Some(size) => self.stack.push(size),
-            None => {
-                self.frames.last_mut().expect("frame").pc = pc as u32;
-                return Err(self.off_board(def));
-            }
-        }
+        let size = self.on_board(def, pc, self.zone_size(def, family, index))?;
+        self.stack.push(size);
         pc += 1;
         Ok(pc)
     }
@@ -280,12 +285,7 @@ impl State {
         family: u16,
         matcher: Matcher,
     ) -> Result<usize, RuntimeError> {
-        let index = self.locals[locals_base + slot as usize];
-        let Some(zone) = self.zone_of(def, family, index) else {
-            // Point at the `ZoneOf`, the second op of the run.
-            self.frames.last_mut().expect("frame").pc = (pc + 1) as u32;
-            return Err(self.off_board(def));
-        };
+        let zone = self.local_zone_of(def, pc, locals_base, slot, family)?;
         let n = self.count_matching(def, zone, matcher);
         self.stack.push(n);
         pc += 2;
