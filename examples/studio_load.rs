@@ -35,6 +35,7 @@ async fn main() {
         root: Path::new(env!("CARGO_MANIFEST_DIR")).join("games"),
         agents: "random".into(),
         key: key.clone(),
+        engine: rpsdsl::engine::Engine::default(),
     };
     tokio::spawn(rpsdsl::studio::serve(listener, config));
     let started = Instant::now();

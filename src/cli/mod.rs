@@ -47,6 +47,27 @@ use crate::diagnostic::{self, Code, Diagnostic, Sources};
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The back end that plays the games: the compiled tier, or the
+    /// interpreter, the reference. Both give byte-identical results; a game
+    /// the compiled tier can't run falls back to the interpreter, and says so.
+    #[arg(long, global = true, value_enum, default_value_t = EngineArg::Compiled)]
+    engine: EngineArg,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum EngineArg {
+    Compiled,
+    Interpreter,
+}
+
+impl From<EngineArg> for crate::engine::Engine {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Compiled => crate::engine::Engine::Compiled,
+            EngineArg::Interpreter => crate::engine::Engine::Interpreter,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -234,6 +255,7 @@ enum Command {
 /// Runs the `rpsdsl` command line: parses the arguments, runs the command, and returns its exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    setup::choose_engine(cli.engine.into());
     match cli.command {
         Command::Check {
             explain_diff: Some(pair),

@@ -51,7 +51,10 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     let settings = OptionSetting::recorded(&recorded.options);
     let rules = Path::new(&recorded.rules);
     let mut game = match crate::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
-        Ok(game) => game,
+        Ok(mut game) => {
+            super::setup::use_engine(&mut game.def);
+            game
+        }
         Err(failed) => {
             report(&failed.diagnostics, &failed.sources);
             if failed

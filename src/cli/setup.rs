@@ -52,6 +52,32 @@ pub(crate) fn seed_or_os(seed: Option<u64>) -> Result<u64, String> {
     }
 }
 
+/// The back end `--engine` chose, for every game the command loads.
+static ENGINE: std::sync::OnceLock<crate::engine::Engine> = std::sync::OnceLock::new();
+
+/// Sets the back end for the games this run loads (once, from `--engine`).
+pub(crate) fn choose_engine(engine: crate::engine::Engine) {
+    let _ = ENGINE.set(engine);
+}
+
+/// The back end `--engine` chose.
+pub(crate) fn engine() -> crate::engine::Engine {
+    ENGINE.get().copied().unwrap_or_default()
+}
+
+/// Puts `game` on the chosen back end, and says once on stderr what the
+/// compiled tier leaves to the interpreter.
+pub(crate) fn use_engine(game: &mut crate::engine::Game) {
+    let left = game.use_engine(engine());
+    if !left.is_empty() {
+        eprintln!(
+            "note: the compiled tier leaves part of `{}` to the interpreter (same results, slower): {}",
+            game.name,
+            left.join("; ")
+        );
+    }
+}
+
 /// A game from a `.rules` or house-rules `.toml` file, with a scenario's
 /// options and `--set` settings applied on top, in that order. Problems are
 /// reported; the error is the exit code to use.
@@ -86,6 +112,7 @@ pub(crate) fn load_game(
         Ok(mut game) => {
             super::report(&game.warnings, &game.def.sources);
             printable_game(&mut game);
+            use_engine(&mut game.def);
             Ok((game, scenario))
         }
         Err(failed) => {

@@ -68,6 +68,7 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
         root: args.path.clone(),
         agents: args.agents.clone(),
         key: key.clone(),
+        engine: super::setup::engine(),
     };
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;

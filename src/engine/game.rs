@@ -11,9 +11,32 @@
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
-use super::lower::{Program, lower};
+use super::lower::{Ins, Program, lower, single};
 use crate::ir::GameDef;
+use crate::native::NativeCode;
 use crate::script::Script;
+
+/// Which back end runs a game's flow. Both mean the same: the interpreter
+/// is the reference, and the compiled tier gives byte-identical results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The interpreter over the lowered program (`engine::vm`).
+    Interpreter,
+    /// The flow compiled to machine code (`native`), with the interpreter
+    /// running whatever the compiled code leaves to it.
+    #[default]
+    Compiled,
+}
+
+impl Engine {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interpreter => "interpreter",
+            Engine::Compiled => "compiled",
+        }
+    }
+}
 
 /// A checked definition and its compiled hooks. It is shared by reference,
 /// never cloned: simulations run games on many threads from one `Game`
@@ -30,6 +53,11 @@ pub struct Game {
     /// ([`GameDef::same_identity`]): only such pieces can be alike in a
     /// menu of choices.
     pub(crate) twinned: Vec<bool>,
+    /// The flow as machine code, when the compiled tier runs the game.
+    pub(crate) native: Option<NativeCode>,
+    /// Per pc, the instruction the interpreter runs for that op alone:
+    /// what compiled code has the engine run (empty for the interpreter).
+    pub(crate) singles: Vec<Ins>,
 }
 
 impl Game {
@@ -49,6 +77,38 @@ impl Game {
             script,
             program,
             twinned,
+            native: None,
+            singles: vec![],
+        }
+    }
+
+    /// Runs the game with `engine` from now on. For the compiled tier,
+    /// returns what it left to the interpreter (a procedure it can't
+    /// compile, or all of them on a machine with no code generator), one
+    /// line each, for the caller to say once.
+    pub fn use_engine(&mut self, engine: Engine) -> Vec<String> {
+        self.native = None;
+        self.singles = vec![];
+        if engine == Engine::Interpreter {
+            return vec![];
+        }
+        self.singles = self.def.code.iter().map(|&op| single(op)).collect();
+        match crate::native::compile(&self.def, super::vm::NATIVE_HELPERS, super::MAX_STEPS_BETWEEN_DECISIONS) {
+            Ok(code) => {
+                let skipped = code.skipped.clone();
+                self.native = (!code.is_empty()).then_some(code);
+                skipped
+            }
+            Err(why) => vec![why],
+        }
+    }
+
+    /// The back end that runs the game.
+    pub fn engine(&self) -> Engine {
+        if self.native.is_some() {
+            Engine::Compiled
+        } else {
+            Engine::Interpreter
         }
     }
 }

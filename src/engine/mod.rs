@@ -25,7 +25,7 @@ mod zones;
 pub use chance::{Chance, ChanceScript};
 pub use dice::ForcedRoll;
 pub use events::{EndReason, Event};
-pub use game::Game;
+pub use game::{Engine, Game};
 pub use observe::{Observation, Pick, Seen, SeenDecision, StepKey, World, mix};
 use tally::Tally;
 pub use view::{PieceFace, View};

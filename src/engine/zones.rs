@@ -50,6 +50,13 @@ impl Zones {
 
     /// How many pieces `zone` holds.
     #[inline(always)]
+    /// Where each zone begins, then the buffer's length, as compiled code
+    /// reads them (see `native::Machine::zone_starts`). Valid until the
+    /// zones are next changed.
+    pub(crate) fn starts(&self) -> *const u32 {
+        self.start.as_ptr()
+    }
+
     pub(crate) fn len(&self, zone: usize) -> usize {
         (self.start[zone + 1] - self.start[zone]) as usize
     }

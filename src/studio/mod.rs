@@ -45,6 +45,8 @@ pub struct Config {
     pub agents: String,
     /// The studio's key (see the module documentation).
     pub key: String,
+    /// The back end that plays the studio's games.
+    pub engine: crate::engine::Engine,
 }
 
 /// The server's state, shared by every request.

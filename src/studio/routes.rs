@@ -252,6 +252,8 @@ pub(super) fn load(
     let mut game = crate::load::load_game(path, &loader, extra)
         .map_err(|f| crate::diagnostic::render(&f.diagnostics, &f.sources, false))?;
     crate::text::printable_def(&mut game.def);
+    // What the compiled tier leaves to the interpreter plays the same.
+    game.def.use_engine(studio.config.engine);
     game.description = game
         .description
         .replace(&format!("{}{}", root.display(), std::path::MAIN_SEPARATOR), "");

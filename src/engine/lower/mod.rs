@@ -26,8 +26,8 @@ pub(crate) use ins::{Arith, Cmp, Ins};
 use loops::{join_counted_steps, join_piece_loop_entries, thread_back_jump};
 pub(crate) use offers::{KIND_OFFER_LEN, KindOffer, MAX_OFFER_PARAMS, Offer};
 use offers::{join_kind_offer_loops, offer_run};
-pub(crate) use runs::{CellTest, Operand};
-use runs::{fuse, single};
+use runs::fuse;
+pub(crate) use runs::{CellTest, Operand, single};
 use scoring::option_guard;
 pub(crate) use scoring::{OptionTest, PieceTotals};
 

@@ -77,7 +77,7 @@ impl CellTest {
 
 /// The instruction for one op alone: its own, for the ops the inner loop
 /// runs itself, else [`Ins::Slow`].
-pub(super) fn single(op: Op) -> Ins {
+pub(crate) fn single(op: Op) -> Ins {
     match op {
         Op::Push(v) => Ins::Push(v),
         Op::Load(slot) => Ins::Load(slot),

@@ -70,7 +70,7 @@ impl State {
 
     /// `Step`: `pc` points past it; returns where to go on.
     #[inline(always)]
-    pub(super) fn run_step(&mut self, def: &Game, _program: &[Ins], pc: usize, board: u16) -> usize {
+    pub(super) fn run_step(&mut self, def: &Game, pc: usize, board: u16) -> usize {
         let direction = self.pop();
         let space = self.pop();
         self.stack

@@ -7,6 +7,10 @@ mod choices;
 mod ending;
 mod jumps;
 mod loops;
+mod native;
+
+pub(crate) use native::HELPERS as NATIVE_HELPERS;
+use native::Ran;
 mod pieces;
 mod slow;
 mod stack;
@@ -255,6 +259,11 @@ impl State {
             if !matches!(self.status, Status::Running) {
                 return Ok(Stop::Suspended);
             }
+            if let Some(code) = &def.native
+                && let Ran::Reload = self.run_native(def, code, events, stop_depth)?
+            {
+                continue;
+            }
             let frame = self.frames.last().expect("checked above");
             let mut pc = frame.pc as usize;
             let locals_base = frame.locals_base as usize;
@@ -373,7 +382,7 @@ impl State {
                     Ins::Size => pc = self.run_size(pc),
                     Ins::ChoiceAdd => pc = self.run_choice_add(pc),
                     Ins::CellAt(board) => pc = self.run_cell_at(def, pc, board),
-                    Ins::Step(board) => pc = self.run_step(def, program, pc, board),
+                    Ins::Step(board) => pc = self.run_step(def, pc, board),
                     Ins::Forward { board, backward } => pc = self.run_forward(def, pc, board, backward),
                     Ins::ActionEntry(decision) => pc = self.run_action_entry(def, pc, decision),
                     Ins::ActionParam { decision, entry, param } => {

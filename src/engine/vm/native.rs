@@ -1,0 +1,208 @@
+//! The engine's side of the compiled tier ([`crate::native`]): entering
+//! compiled code from a frame, running the ops it hands back with the
+//! interpreter's own code, and the helper it calls for the ops that read
+//! the game.
+
+use std::ffi::c_void;
+
+use super::super::events::Event;
+use super::super::lower::Ins;
+use super::super::{Game, RuntimeError, State};
+use super::Flow;
+use crate::native::{Exit, FAULT, Helpers, Machine, NativeCode, RELOAD};
+
+/// What the engine keeps for the helpers while compiled code runs.
+struct Host {
+    state: *mut State,
+    game: *const Game,
+    events: *mut Vec<Event>,
+    stop_depth: usize,
+    /// The running frame's first local.
+    locals_base: usize,
+    /// The deepest stack of the running region, above the frame's base:
+    /// the room the stack must keep past its length.
+    room: usize,
+    /// The error of the op that failed.
+    fault: Option<RuntimeError>,
+}
+
+/// The helpers compiled code calls.
+pub(crate) const HELPERS: Helpers = Helpers { run_op, run_step };
+
+/// How a stretch of compiled code ended.
+pub(super) enum Ran {
+    /// The frames or the status may have changed: look at them again.
+    Reload,
+    /// No compiled code starts here: the interpreter goes on.
+    Interpret,
+}
+
+impl State {
+    /// Runs the top frame in compiled code for as long as it can, with the
+    /// ops it hands back run by [`State::step`], as the interpreter runs them.
+    pub(super) fn run_native(
+        &mut self,
+        def: &Game,
+        code: &NativeCode,
+        events: &mut Vec<Event>,
+        stop_depth: usize,
+    ) -> Result<Ran, RuntimeError> {
+        let frame = self.frames.last().expect("the caller checked");
+        let (pc, locals_base, stack_base) = (frame.pc, frame.locals_base as usize, frame.stack_base as usize);
+        let Some(entry) = code.entry(pc) else {
+            return Ok(Ran::Interpret);
+        };
+        if self.stack.len() - stack_base != entry.depth as usize {
+            return Ok(Ran::Interpret);
+        }
+        let room = entry.max_depth as usize;
+        self.stack.reserve(room);
+        let mut host = Host {
+            state: self,
+            game: def,
+            events,
+            stop_depth,
+            locals_base,
+            room,
+            fault: None,
+        };
+        let mut machine = Machine {
+            stack: self.stack.as_mut_ptr(),
+            stack_len: self.stack.len() as u64,
+            // SAFETY: the frame's locals are in the vector.
+            locals: unsafe { self.locals.as_mut_ptr().add(locals_base) },
+            vars: self.vars.as_mut_ptr(),
+            options: self.options.as_ptr(),
+            steps: self.steps,
+            zone_starts: self.zones.starts(),
+            host: (&raw mut host).cast::<c_void>(),
+        };
+        // SAFETY: the machine points into this state, for this frame,
+        // with `room` reserved past the stack's length; the helper gets
+        // the state back through `host`, and nothing else touches the
+        // state until the code returns.
+        let exit = unsafe { entry.run(&mut machine, pc) };
+        // SAFETY: compiled code and the helper wrote every value up to
+        // this length, within the capacity reserved.
+        unsafe { self.stack.set_len(machine.stack_len as usize) };
+        self.steps = machine.steps;
+        match exit {
+            Exit::Return(_) => {
+                self.leave(def);
+                Ok(Ran::Reload)
+            }
+            Exit::Reload => Ok(Ran::Reload),
+            Exit::Fault => Err(host.fault.take().expect("the helper kept the error")),
+            Exit::NoEntry => Ok(Ran::Interpret),
+        }
+    }
+
+    /// Runs the one op at `pc` that compiled code leaves to the engine,
+    /// with the instruction the interpreter runs for it alone; returns the
+    /// pc to go on at.
+    fn run_single(&mut self, def: &Game, pc: usize, locals_base: usize) -> Result<usize, RuntimeError> {
+        // The instruction's methods take the pc past it, as the inner loop
+        // hands it to them.
+        let past = pc + 1;
+        Ok(match def.singles[pc] {
+            Ins::LoadAt(base) => self.run_load_at(past, locals_base, base),
+            Ins::LoadVarAt(base) => self.run_load_var_at(past, base),
+            Ins::Arith(arith) => self.run_arith(def, past, arith)?,
+            Ins::Jump(t) => self.run_jump(def, past, t)?,
+            Ins::NextNeighbour {
+                board,
+                from,
+                value,
+                exit,
+            } => self.run_next_neighbour(def, past, locals_base, board, from, value, exit)?,
+            Ins::NextPiece {
+                zone,
+                index,
+                value,
+                filter,
+                exit,
+            } => self.run_next_piece(def, past, locals_base, zone, index, value, filter, exit),
+            Ins::NextOnBoard {
+                board,
+                cursor,
+                value,
+                filter,
+                exit,
+            } => self.run_next_on_board(def, past, locals_base, board, cursor, value, filter, exit),
+            Ins::ChoiceAdd => self.run_choice_add(past),
+            Ins::ZoneOf(family) => self.run_zone_of(def, past, family)?,
+            Ins::CellAt(board) => self.run_cell_at(def, past, board),
+            Ins::Step(board) => self.run_step(def, past, board),
+            Ins::Forward { board, backward } => self.run_forward(def, past, board, backward),
+            Ins::ActionEntry(decision) => self.run_action_entry(def, past, decision),
+            Ins::ActionParam { decision, entry, param } => self.run_action_param(def, past, decision, entry, param),
+            Ins::KindAt(set) => self.run_kind_at(def, past, set),
+            Ins::TypeAt(group) => self.run_type_at(def, past, group),
+            Ins::Beats => self.run_beats(def, past),
+            Ins::Size => self.run_size(past),
+            Ins::Count(m) => self.run_count(def, past, m),
+            Ins::CountOnBoard { board, matcher } => self.run_count_on_board(def, past, board, matcher),
+            Ins::CountInGame(m) => self.run_count_in_game(def, past, m),
+            Ins::Attr(attr) => self.run_attr(def, past, attr)?,
+            Ins::Table(table) => self.run_table(def, past, table),
+            ins => unreachable!("compiled code runs {ins:?} itself, or returns to the engine for it"),
+        })
+    }
+}
+
+/// The helper compiled code calls for an op that reads the game.
+extern "C" fn run_op(machine: *mut Machine, pc: u32) -> u32 {
+    with_state(machine, |state, def, host| {
+        state
+            .run_single(def, pc as usize, host.locals_base)
+            .map(|next| next as u32)
+    })
+}
+
+/// The helper compiled code calls for every other op but `Return`, run as
+/// the interpreter's slow path runs it.
+extern "C" fn run_step(machine: *mut Machine, pc: u32) -> u32 {
+    with_state(machine, |state, def, host| {
+        let op = def.code[pc as usize];
+        state.frames.last_mut().expect("frame").pc = pc + 1;
+        // SAFETY: `run_native` passed its caller's events, not otherwise
+        // in use while the code runs.
+        let events = unsafe { &mut *host.events };
+        Ok(match state.step(def, events, op, pc, host.stop_depth)? {
+            Flow::Continue => pc + 1,
+            Flow::Reload => RELOAD,
+        })
+    })
+}
+
+/// Gives a helper the state as the interpreter has it (the stack at the
+/// machine's length), then hands the machine what may have moved.
+fn with_state(machine: *mut Machine, op: impl FnOnce(&mut State, &Game, &Host) -> Result<u32, RuntimeError>) -> u32 {
+    // SAFETY: compiled code passes the machine `run_native` built, whose
+    // `host` is that call's `Host`, and the state and game it points at
+    // are not otherwise in use while the code runs.
+    let (machine, host) = unsafe {
+        let machine = &mut *machine;
+        let host = &mut *machine.host.cast::<Host>();
+        (machine, host)
+    };
+    // SAFETY: as above.
+    let (state, def) = unsafe { (&mut *host.state, &*host.game) };
+    // SAFETY: compiled code wrote the values up to this length, within
+    // the capacity reserved.
+    unsafe { state.stack.set_len(machine.stack_len as usize) };
+    state.steps = machine.steps;
+    let result = op(state, def, host);
+    state.stack.reserve(host.room);
+    machine.stack = state.stack.as_mut_ptr();
+    machine.stack_len = state.stack.len() as u64;
+    machine.steps = state.steps;
+    machine.zone_starts = state.zones.starts();
+    if let Some(locals) = state.locals.get_mut(host.locals_base..) {
+        machine.locals = locals.as_mut_ptr();
+    }
+    result.unwrap_or_else(|error| {
+        host.fault = Some(error);
+        FAULT
+    })
+}

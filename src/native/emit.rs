@@ -1,0 +1,748 @@
+//! Cranelift code for one region: a block per op, the stack's values in
+//! variables (so in registers), the locals, variables and options in the
+//! engine's memory.
+
+use std::mem::offset_of;
+
+use cranelift_codegen::Context;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, InstBuilder, JumpTableData, MemFlagsData, Signature, UserFuncName, Value,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module};
+
+use super::depth::{Effect, effect};
+use super::{FAULT, Helpers, Machine, RELOAD, Region, exit_kind};
+use crate::ir::grid::{DIRECTIONS, NO_SPACE, opposite};
+use crate::ir::{GameDef, Op};
+
+/// Whether the engine may run `op` with [`Helpers::run_step`], or return
+/// at it: the engine may resume the frame at it, or after it.
+pub(super) fn leaves_to_engine(op: Op) -> bool {
+    !compiled(op) && !helped(op)
+}
+
+/// The ops that are machine code.
+fn compiled(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Push(_)
+            | Op::Pop
+            | Op::Dup
+            | Op::Load(_)
+            | Op::Store(_)
+            | Op::LoadVar(_)
+            | Op::LoadOption(_)
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Rem
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::Not
+            | Op::Neg
+            | Op::Opponent
+            | Op::NextSeat
+            | Op::Jump(_)
+            | Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::Next { .. }
+            | Op::ZoneOf(_)
+            | Op::Size
+            | Op::CellAt(_)
+            | Op::Step(_)
+            | Op::Forward { .. }
+    )
+}
+
+/// The ops compiled code asks the engine to run in place with
+/// [`Helpers::run_op`]: they read the game but change neither the frames
+/// nor the status. The interpreter's inner loop runs exactly these besides
+/// the compiled ones (and `Return`).
+fn helped(op: Op) -> bool {
+    matches!(
+        op,
+        Op::LoadAt(_)
+            | Op::LoadVarAt(_)
+            | Op::NextNeighbour { .. }
+            | Op::NextPiece { .. }
+            | Op::NextOnBoard { .. }
+            | Op::ChoiceAdd
+            | Op::ActionEntry(_)
+            | Op::ActionParam { .. }
+            | Op::KindAt(_)
+            | Op::TypeAt(_)
+            | Op::Beats
+            | Op::Count(_)
+            | Op::CountOnBoard { .. }
+            | Op::CountInGame(_)
+            | Op::Attr(_)
+            | Op::Table(_)
+    )
+}
+
+/// Emits regions into one module.
+pub(super) struct Emitter<'m> {
+    module: &'m mut JITModule,
+    context: Context,
+    builder: FunctionBuilderContext,
+    helpers: Helpers,
+    round_limit: u64,
+    emitted: u32,
+    /// The tables the code reads; they must live as long as it.
+    pub(super) tables: Tables,
+}
+
+/// Tables compiled code reads at addresses built into it, made from `ir`
+/// once per board and kept with the code (a boxed slice never moves).
+#[derive(Default)]
+pub(crate) struct Tables {
+    /// Per board: per space, the space one step away in each direction, or
+    /// [`NO_SPACE`] (as `Board::step`).
+    steps: Vec<Option<Box<[i16]>>>,
+    /// Per board and way (forward, backward): each seat's direction.
+    forward: Vec<Option<Box<[u8]>>>,
+}
+
+impl Tables {
+    fn steps(&mut self, def: &GameDef, board: u16) -> *const i16 {
+        let b = &def.boards[board as usize];
+        let slot = slot(&mut self.steps, board as usize);
+        slot.get_or_insert_with(|| {
+            let mut table: Vec<i16> = (0..i64::from(b.spaces()))
+                .flat_map(|space| (0..DIRECTIONS.len() as i64).map(move |direction| (space, direction)))
+                .map(|(space, direction)| b.step(space, direction) as i16)
+                .collect();
+            // A board of no space still gives a row to read (and discard).
+            table.resize(table.len().max(DIRECTIONS.len()), NO_SPACE as i16);
+            table.into_boxed_slice()
+        })
+        .as_ptr()
+    }
+
+    fn forward(&mut self, def: &GameDef, board: u16, backward: bool) -> *const u8 {
+        let b = &def.boards[board as usize];
+        let slot = slot(&mut self.forward, 2 * board as usize + usize::from(backward));
+        slot.get_or_insert_with(|| {
+            b.forward
+                .iter()
+                .map(|&ahead| if backward { opposite(ahead) } else { ahead })
+                .collect()
+        })
+        .as_ptr()
+    }
+}
+
+fn slot<T>(slots: &mut Vec<Option<T>>, at: usize) -> &mut Option<T> {
+    if slots.len() <= at {
+        slots.resize_with(at + 1, || None);
+    }
+    &mut slots[at]
+}
+
+/// Where the fields of [`Machine`] are.
+const STACK: i32 = offset_of!(Machine, stack) as i32;
+const STACK_LEN: i32 = offset_of!(Machine, stack_len) as i32;
+const LOCALS: i32 = offset_of!(Machine, locals) as i32;
+const VARS: i32 = offset_of!(Machine, vars) as i32;
+const OPTIONS: i32 = offset_of!(Machine, options) as i32;
+const STEPS: i32 = offset_of!(Machine, steps) as i32;
+const ZONE_STARTS: i32 = offset_of!(Machine, zone_starts) as i32;
+
+impl<'m> Emitter<'m> {
+    pub(super) fn new(module: &'m mut JITModule, helpers: Helpers, round_limit: u64) -> Emitter<'m> {
+        let context = module.make_context();
+        Emitter {
+            module,
+            context,
+            builder: FunctionBuilderContext::new(),
+            helpers,
+            round_limit,
+            emitted: 0,
+            tables: Tables::default(),
+        }
+    }
+
+    /// Emits one region; `Err` says why it stays with the interpreter.
+    pub(super) fn region(&mut self, def: &GameDef, region: &Region) -> Result<FuncId, String> {
+        check_slots(def, region)?;
+        let pointer = self.module.target_config().pointer_type();
+        let mut signature = self.module.make_signature();
+        signature.params.push(AbiParam::new(pointer));
+        signature.params.push(AbiParam::new(I32));
+        signature.returns.push(AbiParam::new(I64));
+        let mut helper = self.module.make_signature();
+        helper.params.push(AbiParam::new(pointer));
+        helper.params.push(AbiParam::new(I32));
+        helper.returns.push(AbiParam::new(I32));
+
+        self.module.clear_context(&mut self.context);
+        self.context.func.signature = signature.clone();
+        self.context.func.name = UserFuncName::user(0, self.emitted);
+        let name = format!("region{}", self.emitted);
+        self.emitted += 1;
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &signature)
+            .map_err(|e| e.to_string())?;
+        {
+            let b = FunctionBuilder::new(&mut self.context.func, &mut self.builder);
+            let mut f = Function::start(b, def, region, helper, self.helpers, self.round_limit, &mut self.tables);
+            f.ops();
+            f.finish(self.module.target_config());
+        }
+        self.module
+            .define_function(id, &mut self.context)
+            .map_err(|e| format!("`{}`: {e}", region.name))?;
+        Ok(id)
+    }
+}
+
+/// Refuses a region whose ops name a local, variable or option that does
+/// not exist: compiled code does not check its indexes.
+fn check_slots(def: &GameDef, region: &Region) -> Result<(), String> {
+    let locals = usize::from(region.locals);
+    let options = def.options.len();
+    for pc in region.start..region.end {
+        let ok = match def.code[pc as usize] {
+            Op::Load(slot) | Op::Store(slot) => usize::from(slot) < locals,
+            Op::Next { value, last, .. } => usize::from(value.max(last)) < locals,
+            Op::LoadVar(slot) => usize::from(slot) < def.var_slots,
+            Op::LoadOption(i) => usize::from(i) < options,
+            _ => true,
+        };
+        if !ok {
+            return Err(format!("`{}`: op {pc} names a slot that does not exist", region.name));
+        }
+    }
+    Ok(())
+}
+
+/// One region's function as it is built.
+struct Function<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    def: &'a GameDef,
+    tables: &'a mut Tables,
+    region: &'a Region,
+    helpers: Helpers,
+    helper: cranelift_codegen::ir::SigRef,
+    round_limit: u64,
+    machine: Value,
+    /// The frame's locals (they move when a helper's call grows them).
+    locals: Variable,
+    vars: Value,
+    options: Value,
+    /// The stack's values, bottom first, above the frame's base.
+    stack: Vec<Variable>,
+    /// The stack's buffer (it moves when a helper grows it).
+    buffer: Variable,
+    /// The index of the frame's first stack value in the buffer.
+    base: Variable,
+    /// Per op of the region, its block (ops that can't run have none).
+    blocks: Vec<Option<Block>>,
+}
+
+fn trusted() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl<'a, 'f> Function<'a, 'f> {
+    /// The entry: loads the machine, then jumps by the pc asked for.
+    fn start(
+        mut b: FunctionBuilder<'f>,
+        def: &'a GameDef,
+        region: &'a Region,
+        helper: Signature,
+        helpers: Helpers,
+        round_limit: u64,
+        tables: &'a mut Tables,
+    ) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let machine = b.block_params(entry)[0];
+        let pc = b.block_params(entry)[1];
+        let locals = b.declare_var(I64);
+        let first_locals = b.ins().load(I64, trusted(), machine, LOCALS);
+        b.def_var(locals, first_locals);
+        let vars = b.ins().load(I64, trusted(), machine, VARS);
+        let options = b.ins().load(I64, trusted(), machine, OPTIONS);
+        let helper = b.import_signature(helper);
+        let stack = (0..region.max_depth).map(|_| b.declare_var(I64)).collect();
+        let buffer = b.declare_var(I64);
+        let base = b.declare_var(I64);
+        let blocks = region.depths.iter().map(|d| d.map(|_| b.create_block())).collect();
+        let mut f = Function {
+            b,
+            def,
+            tables,
+            region,
+            helpers,
+            helper,
+            round_limit,
+            machine,
+            locals,
+            vars,
+            options,
+            stack,
+            buffer,
+            base,
+            blocks,
+        };
+        f.dispatch(pc);
+        f
+    }
+
+    /// Jumps to the entry block of the pc asked for; any other pc returns
+    /// [`super::Exit::NoEntry`].
+    fn dispatch(&mut self, pc: Value) {
+        let no_entry = self.b.create_block();
+        let mut entry_blocks = vec![no_entry; self.region.depths.len()];
+        for &(at, depth) in &self.region.entries {
+            let block = self.b.create_block();
+            entry_blocks[(at - self.region.start) as usize] = block;
+            let previous = self.b.current_block();
+            self.b.switch_to_block(block);
+            self.load_stack(depth);
+            let target = self.block(at);
+            self.b.ins().jump(target, &[]);
+            if let Some(previous) = previous {
+                self.b.switch_to_block(previous);
+            }
+        }
+        let index = self.b.ins().iadd_imm_s(pc, -i64::from(self.region.start));
+        let default = self.b.func.dfg.block_call(no_entry, &[]);
+        let table: Vec<_> = entry_blocks
+            .iter()
+            .map(|&block| self.b.func.dfg.block_call(block, &[]))
+            .collect();
+        let jump_table = self.b.create_jump_table(JumpTableData::new(default, &table));
+        self.b.ins().br_table(index, jump_table);
+        self.b.switch_to_block(no_entry);
+        self.leave(exit_kind::NO_ENTRY, 0);
+    }
+
+    /// At an entry: the frame's `depth` values come off the engine's stack
+    /// into variables.
+    fn load_stack(&mut self, depth: u32) {
+        let buffer = self.b.ins().load(I64, trusted(), self.machine, STACK);
+        let len = self.b.ins().load(I64, trusted(), self.machine, STACK_LEN);
+        let base = self.b.ins().iadd_imm_s(len, -i64::from(depth));
+        self.b.def_var(self.buffer, buffer);
+        self.b.def_var(self.base, base);
+        self.reload(0, depth);
+    }
+
+    /// Reads stack values `from..to` back from the engine's stack.
+    fn reload(&mut self, from: u32, to: u32) {
+        if from >= to {
+            return;
+        }
+        let bottom = self.bottom();
+        for i in from..to {
+            let v = self.b.ins().load(I64, trusted(), bottom, (8 * i) as i32);
+            self.b.def_var(self.stack[i as usize], v);
+        }
+    }
+
+    /// The address of the frame's first stack value.
+    fn bottom(&mut self) -> Value {
+        let buffer = self.b.use_var(self.buffer);
+        let base = self.b.use_var(self.base);
+        let offset = self.b.ins().ishl_imm_s(base, 3);
+        self.b.ins().iadd(buffer, offset)
+    }
+
+    /// Writes the `depth` values to the engine's stack and sets its length,
+    /// as the interpreter would have them.
+    fn flush(&mut self, depth: u32) {
+        let bottom = self.bottom();
+        for i in 0..depth {
+            let v = self.b.use_var(self.stack[i as usize]);
+            self.b.ins().store(trusted(), v, bottom, (8 * i) as i32);
+        }
+        let base = self.b.use_var(self.base);
+        let len = self.b.ins().iadd_imm_s(base, i64::from(depth));
+        self.b.ins().store(trusted(), len, self.machine, STACK_LEN);
+    }
+
+    /// Returns to the engine.
+    fn leave(&mut self, kind: u64, pc: u32) {
+        let raw = self.b.ins().iconst(I64, ((kind << 32) | u64::from(pc)) as i64);
+        self.b.ins().return_(&[raw]);
+    }
+
+    fn block(&self, pc: u32) -> Block {
+        self.blocks[(pc - self.region.start) as usize].expect("the depth pass reached every successor")
+    }
+
+    fn top(&mut self, depth: u32, below: u32) -> Value {
+        self.b.use_var(self.stack[(depth - 1 - below) as usize])
+    }
+
+    fn set(&mut self, at: u32, v: Value) {
+        self.b.def_var(self.stack[at as usize], v);
+    }
+
+    /// Every op's block.
+    fn ops(&mut self) {
+        for i in 0..self.region.depths.len() {
+            let Some(depth) = self.region.depths[i] else { continue };
+            let pc = self.region.start + i as u32;
+            let block = self.block(pc);
+            self.b.switch_to_block(block);
+            self.op(pc, depth);
+        }
+    }
+
+    fn next(&mut self, pc: u32) {
+        let next = self.block(pc + 1);
+        self.b.ins().jump(next, &[]);
+    }
+
+    /// The code of the op at `pc`, run with `depth` values on the stack.
+    fn op(&mut self, pc: u32, depth: u32) {
+        let op = self.def.code[pc as usize];
+        let word = |i: u16| i32::from(i) * 8;
+        let locals = self.b.use_var(self.locals);
+        match op {
+            Op::Push(v) => {
+                let v = self.b.ins().iconst(I64, v);
+                self.set(depth, v);
+                self.next(pc);
+            }
+            Op::Pop => self.next(pc),
+            Op::Dup => {
+                let v = self.top(depth, 0);
+                self.set(depth, v);
+                self.next(pc);
+            }
+            Op::Load(slot) => {
+                let v = self.b.ins().load(I64, trusted(), locals, word(slot));
+                self.set(depth, v);
+                self.next(pc);
+            }
+            Op::Store(slot) => {
+                let v = self.top(depth, 0);
+                self.b.ins().store(trusted(), v, locals, word(slot));
+                self.next(pc);
+            }
+            Op::LoadVar(slot) => {
+                let v = self.b.ins().load(I64, trusted(), self.vars, word(slot));
+                self.set(depth, v);
+                self.next(pc);
+            }
+            Op::LoadOption(i) => {
+                let v = self.b.ins().load(I64, trusted(), self.options, word(i));
+                self.set(depth, v);
+                self.next(pc);
+            }
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arithmetic(pc, depth, op),
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                let cc = match op {
+                    Op::Eq => IntCC::Equal,
+                    Op::Ne => IntCC::NotEqual,
+                    Op::Lt => IntCC::SignedLessThan,
+                    Op::Le => IntCC::SignedLessThanOrEqual,
+                    Op::Gt => IntCC::SignedGreaterThan,
+                    _ => IntCC::SignedGreaterThanOrEqual,
+                };
+                let (a, b) = (self.top(depth, 1), self.top(depth, 0));
+                let holds = self.b.ins().icmp(cc, a, b);
+                let v = self.b.ins().uextend(I64, holds);
+                self.set(depth - 2, v);
+                self.next(pc);
+            }
+            Op::Not => {
+                let v = self.top(depth, 0);
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, v, 0);
+                let v = self.b.ins().uextend(I64, zero);
+                self.set(depth - 1, v);
+                self.next(pc);
+            }
+            Op::Neg => {
+                let v = self.top(depth, 0);
+                let v = self.b.ins().ineg(v);
+                self.set(depth - 1, v);
+                self.next(pc);
+            }
+            Op::Opponent | Op::NextSeat => {
+                // `(seat + 1) % players`, as the interpreter computes it.
+                let v = self.top(depth, 0);
+                let v = self.b.ins().iadd_imm_s(v, 1);
+                let players = self.b.ins().iconst(I64, self.def.players() as i64);
+                let v = self.b.ins().srem(v, players);
+                self.set(depth - 1, v);
+                self.next(pc);
+            }
+            Op::Jump(target) => {
+                if target <= pc {
+                    self.count_round(pc, depth, target);
+                } else {
+                    let target = self.block(target);
+                    self.b.ins().jump(target, &[]);
+                }
+            }
+            Op::JumpIfFalse(target) | Op::JumpIfTrue(target) => {
+                let v = self.top(depth, 0);
+                let (jump, next) = (self.block(target), self.block(pc + 1));
+                if matches!(op, Op::JumpIfTrue(_)) {
+                    self.b.ins().brif(v, jump, &[], next, &[]);
+                } else {
+                    self.b.ins().brif(v, next, &[], jump, &[]);
+                }
+            }
+            Op::Next { value, last, exit } => {
+                let v = self.b.ins().load(I64, trusted(), locals, word(value));
+                let v = self.b.ins().iadd_imm_s(v, 1);
+                self.b.ins().store(trusted(), v, locals, word(value));
+                let last = self.b.ins().load(I64, trusted(), locals, word(last));
+                let past = self.b.ins().icmp(IntCC::SignedGreaterThan, v, last);
+                let (exit, next) = (self.block(exit), self.block(pc + 1));
+                self.b.ins().brif(past, exit, &[], next, &[]);
+            }
+            Op::ZoneOf(family) => {
+                let f = &self.def.families[family as usize];
+                let (first, len) = (i64::from(f.first), i64::from(f.len));
+                let index = self.top(depth, 0);
+                let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, index, len);
+                self.guarded(pc, depth, inside, |f| {
+                    let zone = f.b.ins().iadd_imm_s(index, first);
+                    f.set(depth - 1, zone);
+                });
+            }
+            Op::Size => {
+                let zone = self.top(depth, 0);
+                let zones = self.def.zones.len() as i64;
+                let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, zones);
+                self.guarded(pc, depth, inside, |f| {
+                    let starts = f.b.ins().load(I64, trusted(), f.machine, ZONE_STARTS);
+                    let offset = f.b.ins().ishl_imm_s(zone, 2);
+                    let at = f.b.ins().iadd(starts, offset);
+                    let start = f.b.ins().uload32(trusted(), at, 0);
+                    let end = f.b.ins().uload32(trusted(), at, 4);
+                    let size = f.b.ins().isub(end, start);
+                    f.set(depth - 1, size);
+                });
+            }
+            Op::CellAt(board) => {
+                let b = &self.def.boards[board as usize];
+                let (rows, cols) = (i64::from(b.rows), i64::from(b.cols));
+                let (row, column) = (self.top(depth, 1), self.top(depth, 0));
+                // `Board::cell`: rows and columns from 1, else no space.
+                let row0 = self.b.ins().iadd_imm_s(row, -1);
+                let column0 = self.b.ins().iadd_imm_s(column, -1);
+                let row_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, row0, rows);
+                let column_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, column0, cols);
+                let inside = self.b.ins().band(row_in, column_in);
+                let across = self.b.ins().imul_imm_s(row0, cols);
+                let space = self.b.ins().iadd(across, column0);
+                let none = self.b.ins().iconst(I64, NO_SPACE);
+                let v = self.b.ins().select(inside, space, none);
+                self.set(depth - 2, v);
+                self.next(pc);
+            }
+            Op::Step(board) => {
+                let table = self.tables.steps(self.def, board);
+                let spaces = i64::from(self.def.boards[board as usize].spaces());
+                let (space, direction) = (self.top(depth, 1), self.top(depth, 0));
+                let space_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, space, spaces);
+                let direction_in = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedLessThan, direction, DIRECTIONS.len() as i64);
+                let inside = self.b.ins().band(space_in, direction_in);
+                // Clamped into the table, then the answer thrown away if
+                // it was outside: no branch.
+                let zero = self.b.ins().iconst(I64, 0);
+                let space = self.b.ins().select(inside, space, zero);
+                let direction = self.b.ins().select(inside, direction, zero);
+                let row = self.b.ins().imul_imm_s(space, DIRECTIONS.len() as i64);
+                let index = self.b.ins().iadd(row, direction);
+                let offset = self.b.ins().ishl_imm_s(index, 1);
+                let base = self.b.ins().iconst(I64, table as i64);
+                let at = self.b.ins().iadd(base, offset);
+                let to = self.b.ins().sload16(I64, trusted(), at, 0);
+                let none = self.b.ins().iconst(I64, NO_SPACE);
+                let v = self.b.ins().select(inside, to, none);
+                self.set(depth - 2, v);
+                self.next(pc);
+            }
+            Op::Forward { board, backward } => {
+                let table = self.tables.forward(self.def, board, backward);
+                let seats = self.def.boards[board as usize].forward.len() as i64;
+                let seat = self.top(depth, 0);
+                let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, seat, seats);
+                self.guarded(pc, depth, inside, |f| {
+                    let base = f.b.ins().iconst(I64, table as i64);
+                    let at = f.b.ins().iadd(base, seat);
+                    let direction = f.b.ins().uload8(I64, trusted(), at, 0);
+                    f.set(depth - 1, direction);
+                });
+            }
+            Op::Return => {
+                self.flush(depth);
+                self.leave(exit_kind::RETURN, pc);
+            }
+            _ => {
+                let e = effect(self.def, op).expect("the depth pass knew this op");
+                let helper = if helped(op) {
+                    self.helpers.run_op
+                } else {
+                    self.helpers.run_step
+                };
+                self.call_engine(pc, depth, e, helper);
+            }
+        }
+    }
+
+    /// An op whose machine code holds when `inside`; otherwise the engine
+    /// runs it (and fails as the interpreter does).
+    fn guarded(&mut self, pc: u32, depth: u32, inside: Value, fast: impl FnOnce(&mut Self)) {
+        let (fast_block, slow_block) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(inside, fast_block, &[], slow_block, &[]);
+        self.b.switch_to_block(fast_block);
+        fast(self);
+        self.next(pc);
+        self.b.switch_to_block(slow_block);
+        let op = self.def.code[pc as usize];
+        let e = effect(self.def, op).expect("the depth pass knew this op");
+        self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// Checked arithmetic; when it would fail, the engine runs the op and
+    /// reports the error as the interpreter does.
+    fn arithmetic(&mut self, pc: u32, depth: u32, op: Op) {
+        let (a, b) = (self.top(depth, 1), self.top(depth, 0));
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let value = match op {
+            Op::Add | Op::Sub | Op::Mul => {
+                let (v, overflow) = match op {
+                    Op::Add => self.b.ins().sadd_overflow(a, b),
+                    Op::Sub => self.b.ins().ssub_overflow(a, b),
+                    _ => self.b.ins().smul_overflow(a, b),
+                };
+                self.b.ins().brif(overflow, slow, &[], fast, &[]);
+                v
+            }
+            _ => {
+                // Division by zero, and MIN / -1, fail as `checked_div` does.
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+                let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+                let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+                let overflow = self.b.ins().band(minus_one, min);
+                let fails = self.b.ins().bor(zero, overflow);
+                self.b.ins().brif(fails, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
+                let v = if op == Op::Div {
+                    self.b.ins().sdiv(a, b)
+                } else {
+                    self.b.ins().srem(a, b)
+                };
+                self.set(depth - 2, v);
+                self.next(pc);
+                self.b.switch_to_block(slow);
+                self.call_engine(
+                    pc,
+                    depth,
+                    effect(self.def, op).expect("arithmetic"),
+                    self.helpers.run_op,
+                );
+                return;
+            }
+        };
+        self.b.switch_to_block(fast);
+        self.set(depth - 2, value);
+        self.next(pc);
+        self.b.switch_to_block(slow);
+        self.call_engine(
+            pc,
+            depth,
+            effect(self.def, op).expect("arithmetic"),
+            self.helpers.run_op,
+        );
+    }
+
+    /// A jump back: one loop round, counted as the interpreter counts it.
+    fn count_round(&mut self, pc: u32, depth: u32, target: u32) {
+        let steps = self.b.ins().load(I64, trusted(), self.machine, STEPS);
+        let under = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, steps, self.round_limit as i64);
+        let counted = self.b.create_block();
+        let stuck = self.b.create_block();
+        self.b.ins().brif(under, counted, &[], stuck, &[]);
+        self.b.switch_to_block(counted);
+        let steps = self.b.ins().iadd_imm_s(steps, 1);
+        self.b.ins().store(trusted(), steps, self.machine, STEPS);
+        let target_block = self.block(target);
+        self.b.ins().jump(target_block, &[]);
+        self.b.switch_to_block(stuck);
+        let e = effect(self.def, Op::Jump(target)).expect("a jump");
+        self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// Has the engine run the op at `pc` on its own stack, then goes on
+    /// where it says: the next op, or the op's branch; or returns to the
+    /// engine, when the op failed or may have changed the frames.
+    fn call_engine(&mut self, pc: u32, depth: u32, e: Effect, helper: super::Helper) {
+        self.flush(depth);
+        let callee = self.b.ins().iconst(I64, helper as usize as i64);
+        let at = self.b.ins().iconst(I32, i64::from(pc));
+        let call = self.b.ins().call_indirect(self.helper, callee, &[self.machine, at]);
+        let next_pc = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(FAULT as i32));
+        let fault = self.b.create_block();
+        let went_on = self.b.create_block();
+        self.b.ins().brif(failed, fault, &[], went_on, &[]);
+        self.b.switch_to_block(fault);
+        self.leave(exit_kind::FAULT, pc);
+        self.b.switch_to_block(went_on);
+        if !e.falls_through && e.branch.is_none() {
+            // The game ended, or the flow left: the engine looks again.
+            self.leave(exit_kind::RELOAD, pc);
+            return;
+        }
+        let reloaded = self.b.create_block();
+        let again = self.b.create_block();
+        let reload = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(RELOAD as i32));
+        self.b.ins().brif(reload, again, &[], reloaded, &[]);
+        self.b.switch_to_block(again);
+        self.leave(exit_kind::RELOAD, pc);
+        self.b.switch_to_block(reloaded);
+        let buffer = self.b.ins().load(I64, trusted(), self.machine, STACK);
+        self.b.def_var(self.buffer, buffer);
+        let locals = self.b.ins().load(I64, trusted(), self.machine, LOCALS);
+        self.b.def_var(self.locals, locals);
+        let kept = depth - e.pops;
+        self.reload(kept, kept + e.pushes);
+        match (e.falls_through, e.branch) {
+            (true, None) => self.next(pc),
+            (false, Some(target)) => {
+                let target = self.block(target);
+                self.b.ins().jump(target, &[]);
+            }
+            (true, Some(target)) => {
+                let taken = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(target as i32));
+                let (jump, next) = (self.block(target), self.block(pc + 1));
+                self.b.ins().brif(taken, jump, &[], next, &[]);
+            }
+            (false, None) => unreachable!("handled above"),
+        }
+    }
+
+    fn finish(mut self, config: cranelift_codegen::isa::TargetFrontendConfig) {
+        self.b.seal_all_blocks();
+        self.b.finalize(config);
+    }
+}

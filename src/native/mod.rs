@@ -1,0 +1,323 @@
+//! The compiled tier: a game's flow program turned into machine code with
+//! Cranelift, run beside the interpreter and meaning exactly what it means.
+//!
+//! The program is cut into regions, one per procedure. A region compiles
+//! to one function that can be entered at the ops the interpreter may
+//! resume at, and that runs until it meets an op it leaves to the engine:
+//!
+//! - the ops that only move values (the stack, locals, variables, options,
+//!   arithmetic, comparisons, jumps and counted loops) are machine code,
+//!   with the stack's values in registers;
+//! - the board's geometry (cells, steps, forward) and zone sizes are
+//!   machine code too, from tables built from `ir`;
+//! - the other ops call back into the engine, which runs that one op with
+//!   the interpreter's own code ([`Helpers`]); when the op may have changed
+//!   the frames or the status (a call, a decision, the end), the code
+//!   returns to the engine, which enters the region again where the frame
+//!   stands.
+//!
+//! An op that fails (an overflow, a runaway loop) is run again by the
+//! engine, so its error is the interpreter's own. This room reads `ir`
+//! only: the engine hands it the helpers, and it hands back code.
+
+mod depth;
+mod emit;
+
+use std::ffi::c_void;
+
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::default_libcall_names;
+
+use crate::ir::GameDef;
+
+/// The interpreter's registers as compiled code reads and writes them.
+/// The engine fills it before a call and reads it back after; a helper
+/// does the same around the op it runs.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Machine {
+    /// The value stack's buffer. It holds room for the region's deepest
+    /// stack past `stack_len` (see [`Entry::max_depth`]).
+    pub stack: *mut i64,
+    /// The values on the stack, the frame's and those below it.
+    pub stack_len: u64,
+    /// The frame's locals (its base applied).
+    pub locals: *mut i64,
+    /// The game's variables.
+    pub vars: *mut i64,
+    /// The option values.
+    pub options: *const i64,
+    /// Loop rounds since the last decision (see [`compile`]'s `round_limit`).
+    pub steps: u64,
+    /// Per zone, where its pieces begin in the engine's buffer of pieces,
+    /// and after the last zone, the buffer's length: a zone's size is the
+    /// difference of two neighbours.
+    pub zone_starts: *const u32,
+    /// The engine's side, for the helpers; opaque here.
+    pub host: *mut c_void,
+}
+
+/// Runs the op at `pc` as the interpreter does, on the machine's stack,
+/// and returns the pc to go on at, or [`FAULT`] when the op failed (the
+/// engine keeps the error).
+pub type Helper = extern "C" fn(*mut Machine, u32) -> u32;
+
+/// What a helper returns for an op that failed.
+pub const FAULT: u32 = u32::MAX;
+
+/// What a helper returns for an op that may have changed the frames or
+/// the status (a call, a decision, the end): compiled code returns to the
+/// engine, which looks at them again.
+pub const RELOAD: u32 = u32::MAX - 1;
+
+/// The engine's side of the calls compiled code makes. Each runs the op at
+/// the pc it is given with the interpreter's own code; after it, compiled
+/// code reads the stack's buffer and the locals again (a helper may have
+/// moved them).
+#[derive(Clone, Copy, Debug)]
+pub struct Helpers {
+    /// Runs an op that reads the game and changes neither the frames nor
+    /// the status; returns the pc to go on at, or [`FAULT`].
+    pub run_op: Helper,
+    /// Runs any other op but `Return`; returns the pc after it, [`RELOAD`]
+    /// or [`FAULT`].
+    pub run_step: Helper,
+}
+
+/// Why compiled code gave control back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The procedure returns at this pc: its `Return` is the engine's to
+    /// run (the stack is as the interpreter would have it).
+    Return(u32),
+    /// A helper ran an op that may have changed the frames or the status.
+    Reload,
+    /// An op failed; the engine holds its error.
+    Fault,
+    /// The region cannot start at this pc.
+    NoEntry,
+}
+
+impl Exit {
+    fn decode(raw: u64) -> Exit {
+        match raw >> 32 {
+            exit_kind::RETURN => Exit::Return(raw as u32),
+            exit_kind::RELOAD => Exit::Reload,
+            exit_kind::FAULT => Exit::Fault,
+            _ => Exit::NoEntry,
+        }
+    }
+}
+
+/// How compiled code encodes an [`Exit`]: a kind in the high half, a pc
+/// in the low one.
+pub(crate) mod exit_kind {
+    pub const RETURN: u64 = 0;
+    pub const RELOAD: u64 = 1;
+    pub const FAULT: u64 = 2;
+    pub const NO_ENTRY: u64 = 3;
+}
+
+type RegionFn = unsafe extern "C" fn(*mut Machine, u32) -> u64;
+
+/// Where compiled code can start, and what it needs there.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    code: RegionFn,
+    /// The stack depth the frame must have here, above its base.
+    pub depth: u32,
+    /// The deepest stack the region reaches, above the frame's base.
+    pub max_depth: u32,
+}
+
+impl Entry {
+    /// Runs compiled code from `pc` until it gives control back.
+    ///
+    /// # Safety
+    /// Every pointer in `machine` is valid for the frame that stands at
+    /// `pc`: `stack` has room for `max_depth` values past `stack_len`, of
+    /// which the top `depth` are the frame's; `locals` holds the frame's
+    /// procedure's locals; `vars` and `options` are the game's; and the
+    /// helpers' `host` is what they expect.
+    pub unsafe fn run(&self, machine: &mut Machine, pc: u32) -> Exit {
+        // SAFETY: the caller keeps the contract above, which is all the
+        // code reads or writes.
+        Exit::decode(unsafe { (self.code)(machine, pc) })
+    }
+}
+
+/// A game's flow program as machine code.
+pub struct NativeCode {
+    /// Per pc, the compiled code that can start there.
+    entries: Vec<Option<Entry>>,
+    /// Why regions were left to the interpreter, one line each.
+    pub skipped: Vec<String>,
+    memory: Option<JITModule>,
+    /// The tables the code reads (see [`emit::Tables`]).
+    _tables: emit::Tables,
+}
+
+// SAFETY: after `compile` the module is never used again but to free its
+// memory when the code is dropped; the code itself is immutable and reads
+// only what each call is given, so any thread may run it.
+unsafe impl Send for NativeCode {}
+// SAFETY: as above.
+unsafe impl Sync for NativeCode {}
+
+impl std::fmt::Debug for NativeCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeCode")
+            .field("entries", &self.entries.iter().filter(|e| e.is_some()).count())
+            .field("skipped", &self.skipped)
+            .finish()
+    }
+}
+
+impl Drop for NativeCode {
+    fn drop(&mut self) {
+        if let Some(module) = self.memory.take() {
+            // SAFETY: the entries, the only pointers into this memory,
+            // are dropped with `self`.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+impl NativeCode {
+    /// The compiled code that can start at `pc`, if any.
+    #[inline]
+    pub fn entry(&self, pc: u32) -> Option<&Entry> {
+        self.entries.get(pc as usize)?.as_ref()
+    }
+
+    /// Whether any region compiled.
+    pub fn is_empty(&self) -> bool {
+        self.entries.iter().all(Option::is_none)
+    }
+}
+
+/// Compiles `def`'s flow program. A jump back counts a loop round while
+/// `steps < round_limit`; at the limit the engine runs the jump, and fails.
+/// The regions that can't be compiled are listed in
+/// [`NativeCode::skipped`]; `Err` when the machine has no code generator.
+pub fn compile(def: &GameDef, helpers: Helpers, round_limit: u64) -> Result<NativeCode, String> {
+    let mut flags = settings::builder();
+    for (flag, value) in [
+        ("opt_level", "speed"),
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+    ] {
+        flags.set(flag, value).map_err(|e| e.to_string())?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("this machine has no code generator: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| e.to_string())?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut emitter = emit::Emitter::new(&mut module, helpers, round_limit);
+    let mut planned = vec![];
+    let mut skipped = vec![];
+    for plan in regions(def) {
+        match plan {
+            Ok(plan) => match emitter.region(def, &plan) {
+                Ok(id) => planned.push((plan, id)),
+                Err(why) => skipped.push(why),
+            },
+            Err(why) => skipped.push(why),
+        }
+    }
+    let tables = std::mem::take(&mut emitter.tables);
+    drop(emitter);
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let mut entries: Vec<Option<Entry>> = vec![None; def.code.len()];
+    for (plan, id) in planned {
+        let address = module.get_finalized_function(id);
+        // SAFETY: the function was emitted with this signature.
+        let code: RegionFn = unsafe { std::mem::transmute::<*const u8, RegionFn>(address) };
+        for &(pc, depth) in &plan.entries {
+            entries[pc as usize] = Some(Entry {
+                code,
+                depth,
+                max_depth: plan.max_depth,
+            });
+        }
+    }
+    Ok(NativeCode {
+        entries,
+        skipped,
+        memory: Some(module),
+        _tables: tables,
+    })
+}
+
+/// One procedure's code, ready to emit.
+pub(crate) struct Region {
+    /// The procedure's name, for messages.
+    pub name: String,
+    pub start: u32,
+    pub end: u32,
+    /// The number of the procedure's locals.
+    pub locals: u16,
+    /// Per op of the region, the stack depth there, if it can run.
+    pub depths: Vec<Option<u32>>,
+    /// The pcs the engine may start the region at, with their depths.
+    pub entries: Vec<(u32, u32)>,
+    pub max_depth: u32,
+}
+
+/// The procedures as regions, each from its entry to the next one's.
+fn regions(def: &GameDef) -> Vec<Result<Region, String>> {
+    let mut starts: Vec<(u32, usize)> = def.procs.iter().enumerate().map(|(i, p)| (p.entry, i)).collect();
+    starts.sort_unstable();
+    let code_end = def.code.len() as u32;
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &(start, proc))| {
+            let end = starts.get(k + 1).map_or(code_end, |&(next, _)| next);
+            let p = &def.procs[proc];
+            let mut seeds = vec![(start, 0)];
+            if (start..end).contains(&def.result_pc) {
+                // `end game` leaves every frame but the first, emptied.
+                seeds.push((def.result_pc, 0));
+            }
+            let depths = depth::depths(def, start, end, &seeds)
+                .ok_or_else(|| format!("`{}`: its stack depth is not the same on every path", p.name))?;
+            let entries = resume_points(def, start, &depths);
+            let max_depth = depths.iter().flatten().copied().max().unwrap_or(0) + 1;
+            Ok(Region {
+                name: p.name.clone(),
+                start,
+                end,
+                locals: p.locals,
+                depths,
+                entries,
+                max_depth,
+            })
+        })
+        .collect()
+}
+
+/// The pcs the engine may start a region at: its first op, the end of the
+/// game's flow, and around every op it runs itself (it may run the op
+/// again, or go on after it).
+fn resume_points(def: &GameDef, start: u32, depths: &[Option<u32>]) -> Vec<(u32, u32)> {
+    let at = |pc: u32| depths.get((pc - start) as usize).copied().flatten().map(|d| (pc, d));
+    let mut points: Vec<(u32, u32)> = vec![];
+    for (i, depth) in depths.iter().enumerate() {
+        let pc = start + i as u32;
+        if depth.is_none() {
+            continue;
+        }
+        if pc == start || pc == def.result_pc || emit::leaves_to_engine(def.code[pc as usize]) {
+            points.extend(at(pc));
+        }
+        if emit::leaves_to_engine(def.code[pc as usize]) {
+            points.extend(at(pc + 1));
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    points
+}

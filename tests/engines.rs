@@ -1,0 +1,172 @@
+//! One meaning, two back ends: every game in `games/` (the five, the
+//! classics, the variants, the house rules, and the test games of
+//! `tests/games/`) played under the interpreter and under the compiled tier,
+//! over many seeds, must give the same offers, the same events (every chance
+//! draw, move and reveal), the same outcome and the same errors, step by step.
+//! Searching players (whose copies and sampled worlds run the flow many
+//! times) must choose the same, and the reports of `simulate` must be
+//! byte-identical.
+
+mod common;
+
+use std::path::Path;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rpsdsl::agents;
+use rpsdsl::check::FsLoader;
+use rpsdsl::engine::{Choice, Engine, Event, Game, State};
+use rpsdsl::ir::OptionValue;
+use rpsdsl::session;
+
+/// Random games per file and back end.
+const RANDOM_SEEDS: u64 = 40;
+/// Games between searching players per file.
+const SEARCH_SEEDS: u64 = 2;
+
+/// Every game file the project ships, with its house rules, and the test
+/// games.
+fn every_game() -> Vec<String> {
+    let mut files = common::shipped_games();
+    for dir in ["games/variants", "games/house", "tests/games"] {
+        let mut more: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rules" || e == "toml"))
+            .map(|p| p.display().to_string())
+            .collect();
+        more.sort();
+        files.extend(more);
+    }
+    files
+}
+
+/// The game at `path` on `engine`, with its options; `None` for a file
+/// that does not load (a test game that is meant to fail checking).
+fn load(path: &str, engine: Engine) -> Option<(Game, Vec<OptionValue>)> {
+    let mut loaded = rpsdsl::load::load_game(Path::new(path), &FsLoader, |_| Ok(vec![])).ok()?;
+    loaded.def.use_engine(engine);
+    Some((loaded.def, loaded.options))
+}
+
+/// Everything a game shows, step by step, as text: the offers at each
+/// decision, the events after each answer, and how it ended.
+fn random_game(def: &Game, options: &[OptionValue], seed: u64) -> Vec<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ff);
+    let mut events: Vec<Event> = vec![];
+    let mut log = vec![];
+    let mut state = match State::start(def, options, seed, vec![], &mut events) {
+        Ok(state) => state,
+        Err(e) => return vec![format!("{events:?}"), format!("failed to start: {}", e.message)],
+    };
+    log.push(format!("{events:?}"));
+    for _ in 0..2_000 {
+        let Some(pending) = state.pending() else { break };
+        let mut choices = vec![];
+        for &seat in pending.who() {
+            let legal = pending.legal(seat);
+            log.push(format!("decision {} seat {seat}: {legal:?}", pending.decision()));
+            choices.push(Choice::new(seat, legal[rng.random_range(0..legal.len())]));
+        }
+        events.clear();
+        let applied = state.apply(def, &choices, &mut events);
+        log.push(format!("{events:?}"));
+        if let Err(e) = applied {
+            log.push(format!("failed: {e}"));
+            return log;
+        }
+    }
+    log.push(format!("{:?}", state.outcome()));
+    log
+}
+
+/// A game between two searching players, as the answers they chose.
+fn searched_game(def: &Game, options: &[OptionValue], seed: u64) -> Vec<String> {
+    let mut players = agents::from_spec("mcts:iterations=24", def.players(), seed).expect("mcts exists");
+    let mut events = vec![];
+    let mut log = vec![];
+    let Ok(mut state) = State::start(def, options, seed, vec![], &mut events) else {
+        return vec!["failed to start".into()];
+    };
+    session::tell_agents(def, &events, &mut players);
+    for _ in 0..200 {
+        let Some(pending) = state.pending() else { break };
+        let decision = pending.decision();
+        let choices: Vec<Choice> = pending
+            .who()
+            .iter()
+            .map(|&seat| {
+                let legal = pending.legal(seat);
+                session::agent_choice(def, &state, decision, seat, legal, players[seat as usize].as_mut())
+            })
+            .collect();
+        log.push(format!("{choices:?}"));
+        events.clear();
+        if let Err(e) = state.apply(def, &choices, &mut events) {
+            log.push(format!("failed: {e}"));
+            break;
+        }
+        session::tell_agents(def, &events, &mut players);
+    }
+    log.push(format!("{:?}", state.outcome()));
+    log
+}
+
+fn first_difference(a: &[String], b: &[String]) -> String {
+    let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    format!(
+        "step {at}:\n  interpreter: {}\n  compiled:    {}",
+        a.get(at).map_or("(ended)", String::as_str),
+        b.get(at).map_or("(ended)", String::as_str)
+    )
+}
+
+#[test]
+fn every_game_plays_the_same_on_both_back_ends() {
+    let mut compared = 0;
+    for path in every_game() {
+        let (Some((reference, options)), Some((compiled, _))) =
+            (load(&path, Engine::Interpreter), load(&path, Engine::Compiled))
+        else {
+            continue;
+        };
+        assert_eq!(reference.engine(), Engine::Interpreter);
+        assert_eq!(
+            compiled.engine(),
+            Engine::Compiled,
+            "{path}: the compiled tier compiled nothing"
+        );
+        for seed in 0..RANDOM_SEEDS {
+            let (a, b) = (
+                random_game(&reference, &options, seed),
+                random_game(&compiled, &options, seed),
+            );
+            assert!(a == b, "{path}, seed {seed}, random players: {}", first_difference(&a, &b));
+        }
+        for seed in 0..SEARCH_SEEDS {
+            let (a, b) = (
+                searched_game(&reference, &options, seed),
+                searched_game(&compiled, &options, seed),
+            );
+            assert!(a == b, "{path}, seed {seed}, searching players: {}", first_difference(&a, &b));
+        }
+        compared += 1;
+    }
+    assert!(compared >= 20, "only {compared} games compared");
+}
+
+#[test]
+fn simulate_reports_are_byte_identical() {
+    for path in ["games/rps3.rules", "games/janken_deck.rules", "games/classic/breakthrough.rules"] {
+        let run = |engine: &str| {
+            common::cli::rpsdsl(&["simulate", path, "-n", "300", "--seed", "5", "--json", "--engine", engine])
+        };
+        let (a, b) = (run("interpreter"), run("compiled"));
+        assert!(a.status.success(), "{path}: {}", String::from_utf8_lossy(&a.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&a.stdout),
+            String::from_utf8_lossy(&b.stdout),
+            "{path}: the reports differ"
+        );
+    }
+}
