@@ -506,6 +506,8 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
     let mut commands: Vec<(Vec<String>, Vec<u8>)> = vec![];
     let mut keep: Vec<(PathBuf, Vec<u8>)> = vec![];
     let s = |v: &str| v.to_string();
+    // A rules mutant is also played on both back ends, which must agree.
+    let mut both_engines: Option<Vec<String>> = None;
     match rng.random_range(0..10u32) {
         // Rules files: the main surface.
         0..=5 => {
@@ -524,6 +526,17 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
                 vec![s("simulate"), file.clone(), s("-n"), s("4"), s("--jobs"), s("1")],
                 vec![],
             ));
+            both_engines = Some(vec![
+                s("simulate"),
+                file.clone(),
+                s("-n"),
+                s("6"),
+                s("--jobs"),
+                s("1"),
+                s("--json"),
+                s("--seed"),
+                rng.random::<u32>().to_string(),
+            ]);
             commands.push((vec![s("options"), file], vec![]));
         }
         // House files and scenarios.
@@ -660,6 +673,34 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
             ));
             break;
         }
+    }
+    if let (Some(args), None) = (both_engines, &result.failure) {
+        let on = |engine: &str| {
+            let mut args = args.clone();
+            args.extend([s("--engine"), s(engine)]);
+            run(&dir, &args, &[])
+        };
+        let (reference, compiled) = (on("interpreter"), on("compiled"));
+        if reference.verdict != Verdict::Hung
+            && (reference.status != compiled.status || reference.stdout != compiled.stdout)
+        {
+            let saved = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("fuzz-failures")
+                .join(format!("case-{seed}-{index}"));
+            let _ = std::fs::remove_dir_all(&saved);
+            std::fs::create_dir_all(&saved).unwrap();
+            for (file, bytes) in &keep {
+                std::fs::write(saved.join(file.file_name().unwrap()), bytes).unwrap();
+            }
+            result.failure = Some(format!(
+                "case {index} (seed {seed}): `rpsdsl {}` differs between --engine interpreter ({}) and compiled ({})\n  inputs kept in {}",
+                args.join(" "),
+                reference.status,
+                compiled.status,
+                saved.display(),
+            ));
+        }
+        result.runs.push(("simulate --engine".into(), compiled.verdict));
     }
     let _ = std::fs::remove_dir_all(&dir);
     result

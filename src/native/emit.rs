@@ -411,6 +411,28 @@ impl<'a, 'f> Function<'a, 'f> {
     /// The code of the op at `pc`, run with `depth` values on the stack.
     fn op(&mut self, pc: u32, depth: u32) {
         let op = self.def.code[pc as usize];
+        match op {
+            Op::Jump(_) | Op::JumpIfFalse(_) | Op::JumpIfTrue(_) | Op::Next { .. } => self.flow_op(pc, depth, op),
+            Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
+            _ if compiled(op) => self.value_op(pc, depth, op),
+            Op::Return => {
+                self.flush(depth);
+                self.leave(exit_kind::RETURN, pc);
+            }
+            _ => {
+                let e = effect(self.def, op).expect("the depth pass knew this op");
+                let helper = if helped(op) {
+                    self.helpers.run_op
+                } else {
+                    self.helpers.run_step
+                };
+                self.call_engine(pc, depth, e, helper);
+            }
+        }
+    }
+
+    /// The ops that move values: the stack, locals, variables, options, arithmetic and comparisons.
+    fn value_op(&mut self, pc: u32, depth: u32, op: Op) {
         let word = |i: u16| i32::from(i) * 8;
         let locals = self.b.use_var(self.locals);
         match op {
@@ -483,6 +505,15 @@ impl<'a, 'f> Function<'a, 'f> {
                 self.set(depth - 1, v);
                 self.next(pc);
             }
+            _ => unreachable!("{op:?} is not a value op"),
+        }
+    }
+
+    /// Jumps and counted loops.
+    fn flow_op(&mut self, pc: u32, depth: u32, op: Op) {
+        let word = |i: u16| i32::from(i) * 8;
+        let locals = self.b.use_var(self.locals);
+        match op {
             Op::Jump(target) => {
                 if target <= pc {
                     self.count_round(pc, depth, target);
@@ -509,6 +540,13 @@ impl<'a, 'f> Function<'a, 'f> {
                 let (exit, next) = (self.block(exit), self.block(pc + 1));
                 self.b.ins().brif(past, exit, &[], next, &[]);
             }
+            _ => unreachable!("{op:?} is not a flow op"),
+        }
+    }
+
+    /// The board's geometry and the sizes of zones, from tables built from `ir`.
+    fn board_op(&mut self, pc: u32, depth: u32, op: Op) {
+        match op {
             Op::ZoneOf(family) => {
                 let f = &self.def.families[family as usize];
                 let (first, len) = (i64::from(f.first), i64::from(f.len));
@@ -588,19 +626,7 @@ impl<'a, 'f> Function<'a, 'f> {
                     f.set(depth - 1, direction);
                 });
             }
-            Op::Return => {
-                self.flush(depth);
-                self.leave(exit_kind::RETURN, pc);
-            }
-            _ => {
-                let e = effect(self.def, op).expect("the depth pass knew this op");
-                let helper = if helped(op) {
-                    self.helpers.run_op
-                } else {
-                    self.helpers.run_step
-                };
-                self.call_engine(pc, depth, e, helper);
-            }
+            _ => unreachable!("{op:?} is not a board op"),
         }
     }
 

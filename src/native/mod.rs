@@ -113,9 +113,13 @@ impl Exit {
 /// How compiled code encodes an [`Exit`]: a kind in the high half, a pc
 /// in the low one.
 pub(crate) mod exit_kind {
+    /// [`super::Exit::Return`].
     pub const RETURN: u64 = 0;
+    /// [`super::Exit::Reload`].
     pub const RELOAD: u64 = 1;
+    /// [`super::Exit::Fault`].
     pub const FAULT: u64 = 2;
+    /// [`super::Exit::NoEntry`].
     pub const NO_ENTRY: u64 = 3;
 }
 
