@@ -30,6 +30,8 @@ use rand::{RngExt, SeedableRng};
 /// takes this long is a hang.
 const TIME_LIMIT: Duration = Duration::from_secs(20);
 const DEFAULT_CASES: usize = 120;
+/// The most of a run's output kept to look at.
+const OUTPUT_KEPT: u64 = 16 << 20;
 const DEFAULT_SEED: u64 = 0x5eed;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -371,10 +373,13 @@ fn run(dir: &Path, args: &[String], stdin: &[u8]) -> Run {
     });
     let out_pipe = child.stdout.take().unwrap();
     let err_pipe = child.stderr.take().unwrap();
+    // A mutant may print without end until it is killed: keep the first
+    // part of what it prints, and read the rest only to drain the pipe.
     let reader = |mut pipe: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = vec![];
-            let _ = pipe.read_to_end(&mut bytes);
+            let _ = std::io::Read::read_to_end(&mut std::io::Read::take(&mut pipe, OUTPUT_KEPT), &mut bytes);
+            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
             bytes
         })
     };

@@ -17,16 +17,72 @@ use cranelift_module::{FuncId, Linkage, Module};
 use super::depth::{Effect, effect};
 use super::{FAULT, Helpers, Machine, RELOAD, Region, exit_kind};
 use crate::ir::grid::{DIRECTIONS, NO_SPACE, opposite};
-use crate::ir::{GameDef, Op};
+use crate::ir::{ChoiceKind, FamilyIndex, GameDef, Op};
 
-/// Whether the engine may run `op` with [`Helpers::run_step`], or return
-/// at it: the engine may resume the frame at it, or after it.
+/// Whether the engine may resume a frame at `op` or after it: the ops the
+/// interpreter runs on its slow path (a call, a decision, a move, the end).
 pub(super) fn leaves_to_engine(op: Op) -> bool {
-    !compiled(op) && !helped(op)
+    !runs_in_place(op)
 }
 
-/// The ops that are machine code.
-fn compiled(op: Op) -> bool {
+/// The ops the interpreter's inner loop runs in place (the others go to its
+/// slow path, `step`): when compiled code needs the engine for one of them,
+/// it calls [`Helpers::run_op`], else [`Helpers::run_step`].
+pub fn runs_in_place(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Push(_)
+            | Op::Pop
+            | Op::Dup
+            | Op::Load(_)
+            | Op::Store(_)
+            | Op::LoadAt(_)
+            | Op::LoadVar(_)
+            | Op::LoadVarAt(_)
+            | Op::LoadOption(_)
+            | Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Rem
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::Not
+            | Op::Neg
+            | Op::Opponent
+            | Op::NextSeat
+            | Op::Jump(_)
+            | Op::JumpIfFalse(_)
+            | Op::JumpIfTrue(_)
+            | Op::Next { .. }
+            | Op::NextNeighbour { .. }
+            | Op::NextPiece { .. }
+            | Op::NextOnBoard { .. }
+            | Op::ChoiceAdd
+            | Op::ZoneOf(_)
+            | Op::CellAt(_)
+            | Op::Step(_)
+            | Op::Forward { .. }
+            | Op::ActionEntry(_)
+            | Op::ActionParam { .. }
+            | Op::KindAt(_)
+            | Op::TypeAt(_)
+            | Op::Beats
+            | Op::Size
+            | Op::Count(_)
+            | Op::CountOnBoard { .. }
+            | Op::CountInGame(_)
+            | Op::Attr(_)
+            | Op::Table(_)
+    )
+}
+
+/// The ops that move values: machine code, with no table.
+fn moves_values(op: Op) -> bool {
     matches!(
         op,
         Op::Push(_)
@@ -51,41 +107,6 @@ fn compiled(op: Op) -> bool {
             | Op::Neg
             | Op::Opponent
             | Op::NextSeat
-            | Op::Jump(_)
-            | Op::JumpIfFalse(_)
-            | Op::JumpIfTrue(_)
-            | Op::Next { .. }
-            | Op::ZoneOf(_)
-            | Op::Size
-            | Op::CellAt(_)
-            | Op::Step(_)
-            | Op::Forward { .. }
-    )
-}
-
-/// The ops compiled code asks the engine to run in place with
-/// [`Helpers::run_op`]: they read the game but change neither the frames
-/// nor the status. The interpreter's inner loop runs exactly these besides
-/// the compiled ones (and `Return`).
-fn helped(op: Op) -> bool {
-    matches!(
-        op,
-        Op::LoadAt(_)
-            | Op::LoadVarAt(_)
-            | Op::NextNeighbour { .. }
-            | Op::NextPiece { .. }
-            | Op::NextOnBoard { .. }
-            | Op::ChoiceAdd
-            | Op::ActionEntry(_)
-            | Op::ActionParam { .. }
-            | Op::KindAt(_)
-            | Op::TypeAt(_)
-            | Op::Beats
-            | Op::Count(_)
-            | Op::CountOnBoard { .. }
-            | Op::CountInGame(_)
-            | Op::Attr(_)
-            | Op::Table(_)
     )
 }
 
@@ -110,7 +131,16 @@ pub(crate) struct Tables {
     steps: Vec<Option<Box<[i16]>>>,
     /// Per board and way (forward, backward): each seat's direction.
     forward: Vec<Option<Box<[u8]>>>,
+    /// Per board of at most [`NEIGHBOUR_TABLE_SPACES`] spaces: per space and
+    /// per neighbour a loop stands at (from -1), the next neighbour, or -1.
+    neighbours: Vec<Option<Box<[i16]>>>,
+    /// Per board: per zone, its space on the board, or -1.
+    spaces_of_zones: Vec<Option<Box<[i16]>>>,
 }
+
+/// The largest board whose neighbour table is built (it has a row per
+/// space and a column per space).
+const NEIGHBOUR_TABLE_SPACES: u16 = 256;
 
 impl Tables {
     fn steps(&mut self, def: &GameDef, board: u16) -> *const i16 {
@@ -141,6 +171,46 @@ impl Tables {
     }
 }
 
+impl Tables {
+    fn neighbours(&mut self, def: &GameDef, board: u16) -> Option<*const i16> {
+        let b = &def.boards[board as usize];
+        if b.spaces() > NEIGHBOUR_TABLE_SPACES {
+            return None;
+        }
+        let slot = slot(&mut self.neighbours, board as usize);
+        let table = slot.get_or_insert_with(|| {
+            b.adjacent
+                .iter()
+                .flat_map(|near| {
+                    (-1..i64::from(b.spaces())).map(move |after| {
+                        // As the interpreter walks the list: the first one
+                        // past where the loop stands.
+                        near.iter().find(|&&t| i64::from(t) > after).map_or(-1, |&t| t as i16)
+                    })
+                })
+                .collect()
+        });
+        Some(table.as_ptr())
+    }
+
+    fn spaces_of_zones(&mut self, def: &GameDef, board: u16) -> *const i16 {
+        let slot = slot(&mut self.spaces_of_zones, board as usize);
+        slot.get_or_insert_with(|| {
+            def.zones
+                .iter()
+                .map(|zone| {
+                    if def.families[zone.family as usize].by == FamilyIndex::PerSpace(board) {
+                        zone.index as i16
+                    } else {
+                        -1
+                    }
+                })
+                .collect()
+        })
+        .as_ptr()
+    }
+}
+
 fn slot<T>(slots: &mut Vec<Option<T>>, at: usize) -> &mut Option<T> {
     if slots.len() <= at {
         slots.resize_with(at + 1, || None);
@@ -156,6 +226,7 @@ const VARS: i32 = offset_of!(Machine, vars) as i32;
 const OPTIONS: i32 = offset_of!(Machine, options) as i32;
 const STEPS: i32 = offset_of!(Machine, steps) as i32;
 const ZONE_STARTS: i32 = offset_of!(Machine, zone_starts) as i32;
+const PIECE_ZONE: i32 = offset_of!(Machine, piece_zone) as i32;
 
 impl<'m> Emitter<'m> {
     pub(super) fn new(module: &'m mut JITModule, helpers: Helpers, round_limit: u64) -> Emitter<'m> {
@@ -414,18 +485,15 @@ impl<'a, 'f> Function<'a, 'f> {
         match op {
             Op::Jump(_) | Op::JumpIfFalse(_) | Op::JumpIfTrue(_) | Op::Next { .. } => self.flow_op(pc, depth, op),
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
-            _ if compiled(op) => self.value_op(pc, depth, op),
+            Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
+            _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
                 self.flush(depth);
                 self.leave(exit_kind::RETURN, pc);
             }
             _ => {
                 let e = effect(self.def, op).expect("the depth pass knew this op");
-                let helper = if helped(op) {
-                    self.helpers.run_op
-                } else {
-                    self.helpers.run_step
-                };
+                let helper = self.helper_for(op);
                 self.call_engine(pc, depth, e, helper);
             }
         }
@@ -626,8 +694,112 @@ impl<'a, 'f> Function<'a, 'f> {
                     f.set(depth - 1, direction);
                 });
             }
+            Op::NextNeighbour {
+                board,
+                from,
+                value,
+                exit,
+            } => self.next_neighbour(pc, depth, board, from, value, exit),
+            Op::SpaceOf(board) => {
+                let spaces = self.tables.spaces_of_zones(self.def, board);
+                let piece = self.top(depth, 0);
+                let pieces = self.def.pieces.len() as i64;
+                let known = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, piece, pieces);
+                // A piece's zone, then the zone's space on this board (or
+                // -1): off the board, the engine reports where it is.
+                let clamped = self.clamp(known, piece);
+                let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+                let offset = self.b.ins().ishl_imm_s(clamped, 1);
+                let at = self.b.ins().iadd(piece_zone, offset);
+                let zone = self.b.ins().uload16(I64, trusted(), at, 0);
+                let table = self.b.ins().iconst(I64, spaces as i64);
+                let offset = self.b.ins().ishl_imm_s(zone, 1);
+                let at = self.b.ins().iadd(table, offset);
+                let space = self.b.ins().sload16(I64, trusted(), at, 0);
+                let on_board = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, space, 0);
+                let found = self.b.ins().band(known, on_board);
+                self.guarded(pc, depth, found, |f| f.set(depth - 1, space));
+            }
+            Op::ActionValue { decision, entry } => self.action_value(pc, depth, decision, entry),
             _ => unreachable!("{op:?} is not a board op"),
         }
+    }
+
+    /// `value` where `inside`, else 0: an index safe to read a table at,
+    /// whose answer is thrown away when it was outside.
+    fn clamp(&mut self, inside: Value, value: Value) -> Value {
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().select(inside, value, zero)
+    }
+
+    /// `NextNeighbour`: a table gives, for a space and the neighbour the
+    /// loop stands at, the next neighbour (as `Board::adjacent` lists them).
+    fn next_neighbour(&mut self, pc: u32, depth: u32, board: u16, from: u16, value: u16, exit: u32) {
+        let spaces = i64::from(self.def.boards[board as usize].spaces());
+        let Some(table) = self.tables.neighbours(self.def, board) else {
+            let e = effect(self.def, self.def.code[pc as usize]).expect("a loop step");
+            self.call_engine(pc, depth, e, self.helpers.run_op);
+            return;
+        };
+        let locals = self.b.use_var(self.locals);
+        let from = self.b.ins().load(I64, trusted(), locals, i32::from(from) * 8);
+        let after = self.b.ins().load(I64, trusted(), locals, i32::from(value) * 8);
+        // The loop starts at -1: the row's first column.
+        let column = self.b.ins().iadd_imm_s(after, 1);
+        let from_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, from, spaces);
+        let column_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, column, spaces + 1);
+        let inside = self.b.ins().band(from_in, column_in);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(inside, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let row = self.b.ins().imul_imm_s(from, spaces + 1);
+        let index = self.b.ins().iadd(row, column);
+        let offset = self.b.ins().ishl_imm_s(index, 1);
+        let base = self.b.ins().iconst(I64, table as i64);
+        let at = self.b.ins().iadd(base, offset);
+        let next = self.b.ins().sload16(I64, trusted(), at, 0);
+        let found = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, next, 0);
+        let (store, exit_block) = (self.b.create_block(), self.block(exit));
+        self.b.ins().brif(found, store, &[], exit_block, &[]);
+        self.b.switch_to_block(store);
+        self.b.ins().store(trusted(), next, locals, i32::from(value) * 8);
+        self.next(pc);
+        self.b.switch_to_block(slow);
+        let e = effect(self.def, self.def.code[pc as usize]).expect("a loop step");
+        self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// `ActionValue`: the parameters in mixed radix, then the action. When
+    /// no value in range can overflow, a parameter out of range is the only
+    /// failure, and the engine reports it.
+    fn action_value(&mut self, pc: u32, depth: u32, decision: u16, entry: u16) {
+        let e = effect(self.def, self.def.code[pc as usize]).expect("an action value");
+        let ChoiceKind::Actions(actions) = &self.def.decisions[decision as usize].kind else {
+            self.call_engine(pc, depth, e, self.helpers.run_step);
+            return;
+        };
+        let radixes: Vec<i64> = actions[entry as usize].params.iter().map(|&(_, radix)| radix).collect();
+        let largest = radixes
+            .iter()
+            .try_fold(1i64, |product, &radix| product.checked_mul(radix))
+            .and_then(|product| product.checked_mul(actions.len() as i64));
+        if largest.is_none() || radixes.iter().any(|&radix| radix <= 0) {
+            self.call_engine(pc, depth, e, self.helpers.run_step);
+            return;
+        }
+        let n = radixes.len() as u32;
+        let mut inside = self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
+        let mut value = self.b.ins().iconst(I64, 0);
+        for (k, &radix) in radixes.iter().enumerate().rev() {
+            let p = self.b.use_var(self.stack[(depth - n) as usize + k]);
+            let in_range = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, p, radix);
+            inside = self.b.ins().band(inside, in_range);
+            let scaled = self.b.ins().imul_imm_s(value, radix);
+            value = self.b.ins().iadd(scaled, p);
+        }
+        let scaled = self.b.ins().imul_imm_s(value, actions.len() as i64);
+        let value = self.b.ins().iadd_imm_s(scaled, i64::from(entry));
+        self.guarded(pc, depth, inside, |f| f.set(depth - n, value));
     }
 
     /// An op whose machine code holds when `inside`; otherwise the engine
@@ -641,7 +813,17 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.switch_to_block(slow_block);
         let op = self.def.code[pc as usize];
         let e = effect(self.def, op).expect("the depth pass knew this op");
-        self.call_engine(pc, depth, e, self.helpers.run_op);
+        let helper = self.helper_for(op);
+        self.call_engine(pc, depth, e, helper);
+    }
+
+    /// The helper that runs `op` as the interpreter does.
+    fn helper_for(&self, op: Op) -> super::Helper {
+        if runs_in_place(op) {
+            self.helpers.run_op
+        } else {
+            self.helpers.run_step
+        }
     }
 
     /// Checked arithmetic; when it would fail, the engine runs the op and

@@ -54,6 +54,8 @@ pub struct Machine {
     /// and after the last zone, the buffer's length: a zone's size is the
     /// difference of two neighbours.
     pub zone_starts: *const u32,
+    /// Per piece, the zone it lies in.
+    pub piece_zone: *const u16,
     /// The engine's side, for the helpers; opaque here.
     pub host: *mut c_void,
 }

@@ -75,6 +75,7 @@ impl State {
             options: self.options.as_ptr(),
             steps: self.steps,
             zone_starts: self.zones.starts(),
+            piece_zone: self.piece_zone.as_ptr(),
             host: (&raw mut host).cast::<c_void>(),
         };
         // SAFETY: the machine points into this state, for this frame,
