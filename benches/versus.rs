@@ -14,6 +14,13 @@
 //! - `--no-openspiel`: rpsdsl and the native baselines only.
 //! - `--only random` or `--only mcts`: one of the two measures (for a
 //!   profile of one of them).
+//! - `--workflow`: also time the designer's workflow on both back ends:
+//!   `compare` of Rubber Paper Scissors against a variant between
+//!   `mcts:iterations=200` players (`--workflow-games N`, default 2000), and
+//!   one RPS3 game between such players.
+//!
+//! rpsdsl is measured on both back ends: the compiled tier (the default)
+//! and the interpreter (`--engine interpreter`, the reference).
 //!
 //! OpenSpiel runs in `benches/versus/openspiel_rates.py`, in a venv that
 //! `benches/versus/setup.sh` creates once in `target/versus-venv` (python3
@@ -36,8 +43,7 @@ use serde_json::Value;
 
 use rpsdsl::agents;
 use rpsdsl::check::{self, FsLoader};
-use rpsdsl::engine::Game;
-use rpsdsl::engine::{Choice, State};
+use rpsdsl::engine::{Choice, Engine, Game, State};
 use rpsdsl::ir::OptionValue;
 use rpsdsl::session;
 
@@ -139,13 +145,15 @@ struct Args {
     /// Run only this measure (`random` or `mcts`).
     only: Option<String>,
     games: Vec<&'static Versus>,
+    /// Games of the workflow's compare, if it is timed.
+    workflow: Option<u64>,
 }
 
 fn usage(problem: &str) -> ! {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
     eprintln!("versus: {problem}");
     eprintln!(
-        "usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts]"
+        "usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts] [--workflow] [--workflow-games N]"
     );
     eprintln!("games: {}", names.join(" "));
     std::process::exit(2);
@@ -159,6 +167,7 @@ fn parse_args() -> Args {
         openspiel: true,
         only: None,
         games: vec![],
+        workflow: None,
     };
     let mut it = std::env::args().skip(1).filter(|a| a != "--bench");
     while let Some(arg) = it.next() {
@@ -178,6 +187,8 @@ fn parse_args() -> Args {
             "--iterations" => args.iterations = value("--iterations") as u32,
             "--reps" => args.reps = value("--reps") as usize,
             "--no-openspiel" => args.openspiel = false,
+            "--workflow" => args.workflow = Some(args.workflow.unwrap_or(2000)),
+            "--workflow-games" => args.workflow = Some(value("--workflow-games")),
             "--only" => match inline.clone().or_else(|| it.next()).as_deref() {
                 Some(m @ ("random" | "mcts")) => args.only = Some(m.to_string()),
                 _ => usage("--only takes `random` or `mcts`"),
@@ -202,19 +213,23 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A game checked, with the options both engines play it with, and notes on
-/// options that had to be set.
-fn load(v: &Versus) -> (Game, Vec<OptionValue>, Vec<String>) {
+/// A game checked and put on `engine`, with the options both engines play
+/// it with, and notes on options that had to be set.
+fn load(v: &Versus, engine: Engine) -> (Game, Vec<OptionValue>, Vec<String>) {
     let path = root().join(v.rules);
-    let def = match check::check_file(&path, &FsLoader) {
+    let mut def = match check::check_file(&path, &FsLoader) {
         Ok(c) => c.def,
         Err(_) => {
             eprintln!("versus: {} does not check; run `rpsdsl check` on it", v.rules);
             std::process::exit(1);
         }
     };
+    let mut notes: Vec<String> = def
+        .use_engine(engine)
+        .into_iter()
+        .map(|left| format!("{}: the compiled tier left {left}", v.name))
+        .collect();
     let mut options = def.default_options();
-    let mut notes = vec![];
     for &(name, want) in v.options {
         let Some(i) = def.options.iter().position(|o| o.name == name) else {
             eprintln!(
@@ -459,7 +474,10 @@ impl Side {
 /// One game's row in a table.
 struct Row {
     name: &'static str,
+    /// rpsdsl on the compiled tier.
     rpsdsl: Side,
+    /// rpsdsl on the interpreter.
+    interpreter: Side,
     openspiel: Side,
     native: Side,
     /// OpenSpiel's mean decisions per game under random play (measured apart).
@@ -475,6 +493,7 @@ impl Row {
         Row {
             name,
             rpsdsl: Side::default(),
+            interpreter: Side::default(),
             openspiel: Side::default(),
             native: Side::default(),
             openspiel_length: None,
@@ -523,11 +542,12 @@ fn main() {
         .games
         .iter()
         .map(|v| {
-            let (def, options, n) = load(v);
+            let (def, options, n) = load(v, Engine::Compiled);
             notes.extend(n);
             (*v, def, options)
         })
         .collect();
+    let reference: Vec<Game> = args.games.iter().map(|v| load(v, Engine::Interpreter).0).collect();
     let mut played = vec![];
     for (v, def, options) in &loaded {
         let set: Vec<String> = def
@@ -564,13 +584,15 @@ fn main() {
     // Random playouts.
     let mut random_rows = vec![];
     let wants = |measure: &str| args.only.as_ref().is_none_or(|m| m == measure);
-    for (v, def, options) in loaded.iter().filter(|_| wants("random")) {
+    for ((v, def, options), reference) in loaded.iter().zip(&reference).filter(|_| wants("random")) {
         eprint!("random playouts: {} ", v.name);
         let mut row = Row::new(v.name);
         for rep in 0..args.reps {
             let seed = 1 + rep as u64 * 1_000_003;
             let (run, results) = rpsdsl_random(def, options, budget, seed);
             row.rpsdsl.push(Ok(run));
+            row.interpreter
+                .push(Ok(rpsdsl_random(reference, options, budget, seed).0));
             (0..3).for_each(|i| row.results[0][i] += results[i]);
             match (v.openspiel, openspiel.as_mut()) {
                 (Some(name), Some(os)) => row.openspiel.push(os.run(serde_json::json!({
@@ -602,13 +624,19 @@ fn main() {
 
     // MCTS.
     let mut mcts_rows = vec![];
-    for (v, def, options) in loaded.iter().filter(|(v, _, _)| v.mcts && wants("mcts")) {
+    for ((v, def, options), reference) in loaded
+        .iter()
+        .zip(&reference)
+        .filter(|((v, _, _), _)| v.mcts && wants("mcts"))
+    {
         eprint!("MCTS: {} ", v.name);
         let mut row = Row::new(v.name);
         for rep in 0..args.reps {
             let seed = 1 + rep as u64 * 1_000_003;
             row.rpsdsl
                 .push(Ok(rpsdsl_mcts(def, options, budget, args.iterations, seed)));
+            row.interpreter
+                .push(Ok(rpsdsl_mcts(reference, options, budget, args.iterations, seed)));
             match (v.openspiel, openspiel.as_mut()) {
                 (Some(name), Some(os)) => {
                     let answer = os.ask(serde_json::json!({
@@ -636,9 +664,17 @@ fn main() {
         mcts_rows.push(row);
     }
     drop(openspiel);
+    let workflow = args.workflow.map(workflow);
 
     print_random(&random_rows);
     print_mcts(&mcts_rows, args.iterations);
+    if let Some(lines) = workflow {
+        println!();
+        println!("the designer's workflow (wall time, one run each):");
+        for line in lines {
+            println!("  {line}");
+        }
+    }
     for row in random_rows.iter().chain(&mcts_rows) {
         for (side, e) in [("OpenSpiel", &row.openspiel.error), ("native", &row.native.error)] {
             if let Some(e) = e.as_ref().filter(|e| *e != "no such game" && *e != "not run") {
@@ -679,13 +715,25 @@ fn main() {
 
 fn print_random(rows: &[Row]) {
     println!();
-    println!("random playouts (games/s), median of each side's repetitions");
     println!(
-        "{:<14} {:>10} {:>14} {:>7} {:>10} {:>14}   {:>24}",
-        "game", "rpsdsl", "OpenSpiel C++", "ratio", "native", "rpsdsl/native", "decisions/game rs/OS/nat"
+        "random playouts (games/s), median of each side's repetitions; rpsdsl on the compiled tier, \
+         then on the interpreter"
+    );
+    println!(
+        "{:<14} {:>10} {:>14} {:>7} {:>10} {:>7} {:>10} {:>14}   {:>24}",
+        "game",
+        "compiled",
+        "OpenSpiel C++",
+        "ratio",
+        "interp.",
+        "ratio",
+        "native",
+        "rpsdsl/native",
+        "decisions/game rs/OS/nat"
     );
     for row in rows {
         let (r, o, n) = (row.rpsdsl.median(), row.openspiel.median(), row.native.median());
+        let i = row.interpreter.median();
         let lengths = format!(
             "{} / {} / {}",
             length(row.rpsdsl.length()),
@@ -693,11 +741,13 @@ fn print_random(rows: &[Row]) {
             length(row.native.length())
         );
         println!(
-            "{:<14} {:>10} {:>14} {:>7} {:>10} {:>14}   {:>24}",
+            "{:<14} {:>10} {:>14} {:>7} {:>10} {:>7} {:>10} {:>14}   {:>24}",
             row.name,
             rate(r),
             rate(o),
             ratio(r, o),
+            rate(i),
+            ratio(i, o),
             if row.native.runs.is_empty() {
                 "-".into()
             } else {
@@ -737,19 +787,81 @@ fn print_mcts(rows: &[Row], iterations: u32) {
     println!();
     println!("MCTS iterations/s at {iterations} iterations a decision, self-play, median of each side's repetitions");
     println!(
-        "{:<14} {:>10} {:>14} {:>7}   {:<10} {:>22}",
-        "game", "rpsdsl", "OpenSpiel C++", "ratio", "OS bot", "decisions/game rs/OS"
+        "{:<14} {:>10} {:>14} {:>7} {:>10} {:>7}   {:<10} {:>22}",
+        "game", "compiled", "OpenSpiel C++", "ratio", "interp.", "ratio", "OS bot", "decisions/game rs/OS"
     );
     for row in rows {
-        let (r, o) = (row.rpsdsl.median(), row.openspiel.median());
+        let (r, o, i) = (row.rpsdsl.median(), row.openspiel.median(), row.interpreter.median());
         println!(
-            "{:<14} {:>10} {:>14} {:>7}   {:<10} {:>22}",
+            "{:<14} {:>10} {:>14} {:>7} {:>10} {:>7}   {:<10} {:>22}",
             row.name,
             rate(r),
             rate(o),
             ratio(r, o),
+            rate(i),
+            ratio(i, o),
             row.bot.as_deref().unwrap_or("-"),
             format!("{} / {}", length(row.rpsdsl.length()), length(row.openspiel.length()))
         );
     }
+}
+
+/// Times the designer's workflow with the release binary, on both back
+/// ends: `compare` between strong players, and one RPS3 game between them.
+fn workflow(games: u64) -> Vec<String> {
+    let binary = env!("CARGO_BIN_EXE_rpsdsl");
+    let time = |args: &[String]| -> String {
+        let started = Instant::now();
+        let out = Command::new(binary).args(args).current_dir(root()).output();
+        match out {
+            Ok(out) if out.status.success() => format!("{:.2} s", started.elapsed().as_secs_f64()),
+            Ok(out) => format!(
+                "failed: {}",
+                String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            ),
+            Err(e) => format!("cannot run {binary}: {e}"),
+        }
+    };
+    let mut lines = vec![];
+    for engine in ["compiled", "interpreter"] {
+        eprintln!("workflow: {engine}");
+        let compare: Vec<String> = [
+            "compare",
+            "games/rubber_paper_scissors.rules",
+            "games/variants/fourth_token_six.rules",
+            "-n",
+            &games.to_string(),
+            "--agents",
+            "mcts:iterations=200",
+            "--seed",
+            "1",
+            "--engine",
+            engine,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        lines.push(format!(
+            "{engine:<11} compare rubber_paper_scissors fourth_token_six -n {games} mcts:iterations=200: {}",
+            time(&compare)
+        ));
+        let game: Vec<String> = [
+            "run",
+            "games/rps3.rules",
+            "--agents",
+            "mcts:iterations=200",
+            "--seed",
+            "1",
+            "--engine",
+            engine,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        lines.push(format!(
+            "{engine:<11} one RPS3 game, mcts:iterations=200 both seats: {}",
+            time(&game)
+        ));
+    }
+    lines
 }

@@ -294,7 +294,11 @@ fn mutate_once(text: &mut Vec<u8>, corpus: &Corpus, rng: &mut ChaCha8Rng) {
             let start = text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let end = text[at..].iter().position(|&b| b == b'\n').map_or(len, |i| at + i);
             let line = text[start..end].to_vec();
-            let times = [2, 50, 3000][rng.random_range(0..3)];
+            // At most a few MiB: a transcript is one long line, and 3000
+            // copies of it would fill the machine's memory.
+            let times = [2, 50, 3000][rng.random_range(0..3)]
+                .min((4 << 20) / line.len().max(1))
+                .max(1);
             let separator: &[u8] = if rng.random() { b"\n" } else { b" " };
             let mut block = vec![];
             for _ in 0..times {

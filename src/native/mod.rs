@@ -23,6 +23,8 @@
 mod depth;
 mod emit;
 
+pub use emit::runs_in_place;
+
 use std::ffi::c_void;
 
 use cranelift_codegen::settings::{self, Configurable};

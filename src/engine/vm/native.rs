@@ -101,6 +101,7 @@ impl State {
     /// Runs the one op at `pc` that compiled code leaves to the engine,
     /// with the instruction the interpreter runs for it alone; returns the
     /// pc to go on at.
+    #[inline(always)]
     fn run_single(&mut self, def: &Game, pc: usize, locals_base: usize) -> Result<usize, RuntimeError> {
         // The instruction's methods take the pc past it, as the inner loop
         // hands it to them.
@@ -153,7 +154,9 @@ impl State {
 
 /// The helper compiled code calls for an op that reads the game.
 extern "C" fn run_op(machine: *mut Machine, pc: u32) -> u32 {
-    with_state(machine, |state, def, host| {
+    // These ops neither call nor move pieces: the locals and the zones
+    // stay where they are.
+    with_state::<false>(machine, |state, def, host| {
         state
             .run_single(def, pc as usize, host.locals_base)
             .map(|next| next as u32)
@@ -163,7 +166,7 @@ extern "C" fn run_op(machine: *mut Machine, pc: u32) -> u32 {
 /// The helper compiled code calls for every other op but `Return`, run as
 /// the interpreter's slow path runs it.
 extern "C" fn run_step(machine: *mut Machine, pc: u32) -> u32 {
-    with_state(machine, |state, def, host| {
+    with_state::<true>(machine, |state, def, host| {
         let op = def.code[pc as usize];
         state.frames.last_mut().expect("frame").pc = pc + 1;
         // SAFETY: `run_native` passed its caller's events, not otherwise
@@ -177,8 +180,13 @@ extern "C" fn run_step(machine: *mut Machine, pc: u32) -> u32 {
 }
 
 /// Gives a helper the state as the interpreter has it (the stack at the
-/// machine's length), then hands the machine what may have moved.
-fn with_state(machine: *mut Machine, op: impl FnOnce(&mut State, &Game, &Host) -> Result<u32, RuntimeError>) -> u32 {
+/// machine's length), then hands the machine what may have moved: the
+/// stack, and when `MOVED`, the locals and the zones too.
+#[inline(always)]
+fn with_state<const MOVED: bool>(
+    machine: *mut Machine,
+    op: impl FnOnce(&mut State, &Game, &Host) -> Result<u32, RuntimeError>,
+) -> u32 {
     // SAFETY: compiled code passes the machine `run_native` built, whose
     // `host` is that call's `Host`, and the state and game it points at
     // are not otherwise in use while the code runs.
@@ -198,9 +206,12 @@ fn with_state(machine: *mut Machine, op: impl FnOnce(&mut State, &Game, &Host) -
     machine.stack = state.stack.as_mut_ptr();
     machine.stack_len = state.stack.len() as u64;
     machine.steps = state.steps;
-    machine.zone_starts = state.zones.starts();
-    if let Some(locals) = state.locals.get_mut(host.locals_base..) {
-        machine.locals = locals.as_mut_ptr();
+    if MOVED {
+        machine.zone_starts = state.zones.starts();
+        machine.piece_zone = state.piece_zone.as_ptr();
+        if let Some(locals) = state.locals.get_mut(host.locals_base..) {
+            machine.locals = locals.as_mut_ptr();
+        }
     }
     result.unwrap_or_else(|error| {
         host.fault = Some(error);

@@ -166,3 +166,35 @@ fn full_lines_agree_with_checking_every_space() {
         assert!(full_seen > 0, "a {size} x {size} board had a full line");
     }
 }
+
+/// Compiled code asks the engine for an op in place exactly when the
+/// interpreter's inner loop runs it in place (else the slow path would meet
+/// an op it leaves to the inner loop, or the reverse), checked on every op
+/// of every game in `games/` and `tests/games/`.
+#[test]
+fn compiled_code_and_the_interpreter_split_the_ops_alike() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = std::collections::BTreeSet::new();
+    for dir in ["games", "games/classic", "games/variants", "tests/games"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("the folder exists") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_none_or(|e| e != "rules") {
+                continue;
+            }
+            let Ok(checked) = crate::check::check_file(&path, &crate::check::FsLoader) else {
+                continue;
+            };
+            for &op in &checked.def.code {
+                let in_place = !matches!(crate::engine::lower::single(op), Ins::Slow) || op == Op::Return;
+                assert_eq!(
+                    crate::native::runs_in_place(op) || op == Op::Return,
+                    in_place,
+                    "{op:?} in {}",
+                    path.display()
+                );
+                seen.insert(format!("{op:?}").split(['(', ' ']).next().map(str::to_string));
+            }
+        }
+    }
+    assert!(seen.len() > 40, "only {} kinds of op met", seen.len());
+}
