@@ -305,6 +305,7 @@ struct Function<'a, 'f> {
     region: &'a Region,
     helpers: Helpers,
     helper: cranelift_codegen::ir::SigRef,
+    call_conv: cranelift_codegen::isa::CallConv,
     round_limit: u64,
     machine: Value,
     /// The frame's locals (they move when a helper's call grows them).
@@ -346,6 +347,7 @@ impl<'a, 'f> Function<'a, 'f> {
         b.def_var(locals, first_locals);
         let vars = b.ins().load(I64, trusted(), machine, VARS);
         let options = b.ins().load(I64, trusted(), machine, OPTIONS);
+        let call_conv = helper.call_conv;
         let helper = b.import_signature(helper);
         let stack = (0..region.max_depth).map(|_| b.declare_var(I64)).collect();
         let buffer = b.declare_var(I64);
@@ -358,6 +360,7 @@ impl<'a, 'f> Function<'a, 'f> {
             region,
             helpers,
             helper,
+            call_conv,
             round_limit,
             machine,
             locals,
@@ -375,20 +378,20 @@ impl<'a, 'f> Function<'a, 'f> {
     /// Jumps to the entry block of the pc asked for; any other pc returns
     /// [`super::Exit::NoEntry`].
     fn dispatch(&mut self, pc: Value) {
+        // The entry blocks are filled after the jump table: a block is
+        // finished before the next one starts.
         let no_entry = self.b.create_block();
         let mut entry_blocks = vec![no_entry; self.region.depths.len()];
-        for &(at, depth) in &self.region.entries {
-            let block = self.b.create_block();
-            entry_blocks[(at - self.region.start) as usize] = block;
-            let previous = self.b.current_block();
-            self.b.switch_to_block(block);
-            self.load_stack(depth);
-            let target = self.block(at);
-            self.b.ins().jump(target, &[]);
-            if let Some(previous) = previous {
-                self.b.switch_to_block(previous);
-            }
-        }
+        let entries: Vec<(Block, u32, u32)> = self
+            .region
+            .entries
+            .iter()
+            .map(|&(at, depth)| {
+                let block = self.b.create_block();
+                entry_blocks[(at - self.region.start) as usize] = block;
+                (block, at, depth)
+            })
+            .collect();
         let index = self.b.ins().iadd_imm_s(pc, -i64::from(self.region.start));
         let default = self.b.func.dfg.block_call(no_entry, &[]);
         let table: Vec<_> = entry_blocks
@@ -399,6 +402,12 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.ins().br_table(index, jump_table);
         self.b.switch_to_block(no_entry);
         self.leave(exit_kind::NO_ENTRY, 0);
+        for (block, at, depth) in entries {
+            self.b.switch_to_block(block);
+            self.load_stack(depth);
+            let target = self.block(at);
+            self.b.ins().jump(target, &[]);
+        }
     }
 
     /// At an entry: the frame's `depth` values come off the engine's stack
@@ -486,6 +495,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::Jump(_) | Op::JumpIfFalse(_) | Op::JumpIfTrue(_) | Op::Next { .. } => self.flow_op(pc, depth, op),
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
+            Op::ChoiceAdd => self.offer(pc, depth),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
                 self.flush(depth);
@@ -723,6 +733,32 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ActionValue { decision, entry } => self.action_value(pc, depth, decision, entry),
             _ => unreachable!("{op:?} is not a board op"),
         }
+    }
+
+    /// `ChoiceAdd`: the seat and the value go to the engine as arguments,
+    /// not through its stack.
+    fn offer(&mut self, pc: u32, depth: u32) {
+        let (seat, value) = (self.top(depth, 1), self.top(depth, 0));
+        let mut signature = Signature::new(self.call_conv);
+        signature
+            .params
+            .extend([AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)]);
+        signature.returns.push(AbiParam::new(I32));
+        let signature = self.b.import_signature(signature);
+        let callee = self.b.ins().iconst(I64, self.helpers.offer as usize as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(signature, callee, &[self.machine, seat, value]);
+        let answer = self.b.inst_results(call)[0];
+        let offered = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(offered, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        self.next(pc);
+        self.b.switch_to_block(slow);
+        let e = effect(self.def, Op::ChoiceAdd).expect("an offer");
+        self.call_engine(pc, depth, e, self.helpers.run_op);
     }
 
     /// `value` where `inside`, else 0: an index safe to read a table at,

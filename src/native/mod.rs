@@ -87,6 +87,10 @@ pub struct Helpers {
     /// Runs any other op but `Return`; returns the pc after it, [`RELOAD`]
     /// or [`FAULT`].
     pub run_step: Helper,
+    /// `ChoiceAdd` with its seat and value, the stack untouched: offers
+    /// the value to the seat and returns 0, or [`FAULT`] for a seat that
+    /// does not exist (the code then has [`Helpers::run_op`] run the op).
+    pub offer: extern "C" fn(*mut Machine, i64, i64) -> u32,
 }
 
 /// Why compiled code gave control back.

@@ -24,10 +24,18 @@ struct Host {
     room: usize,
     /// The error of the op that failed.
     fault: Option<RuntimeError>,
+    /// A panic inside a helper, carried across the machine code (a panic
+    /// must not unwind through it) and resumed on the engine's side, as if
+    /// the interpreter had panicked there.
+    panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
 /// The helpers compiled code calls.
-pub(crate) const HELPERS: Helpers = Helpers { run_op, run_step };
+pub(crate) const HELPERS: Helpers = Helpers {
+    run_op,
+    run_step,
+    offer,
+};
 
 /// How a stretch of compiled code ended.
 pub(super) enum Ran {
@@ -65,6 +73,7 @@ impl State {
             locals_base,
             room,
             fault: None,
+            panic: None,
         };
         let mut machine = Machine {
             stack: self.stack.as_mut_ptr(),
@@ -93,7 +102,10 @@ impl State {
                 Ok(Ran::Reload)
             }
             Exit::Reload => Ok(Ran::Reload),
-            Exit::Fault => Err(host.fault.take().expect("the helper kept the error")),
+            Exit::Fault => match host.panic.take() {
+                Some(panic) => std::panic::resume_unwind(panic),
+                None => Err(host.fault.take().expect("the helper kept the error")),
+            },
             Exit::NoEntry => Ok(Ran::Interpret),
         }
     }
@@ -163,6 +175,19 @@ extern "C" fn run_op(machine: *mut Machine, pc: u32) -> u32 {
     })
 }
 
+/// `ChoiceAdd` as `run_choice_add` does it, from arguments.
+extern "C" fn offer(machine: *mut Machine, seat: i64, value: i64) -> u32 {
+    // SAFETY: as in `with_state`; this touches only the offers.
+    let state = unsafe { &mut *(*(*machine).host.cast::<Host>()).state };
+    match usize::try_from(seat).ok().and_then(|seat| state.offers.get_mut(seat)) {
+        Some(offers) => {
+            offers.push(value);
+            0
+        }
+        None => FAULT,
+    }
+}
+
 /// The helper compiled code calls for every other op but `Return`, run as
 /// the interpreter's slow path runs it.
 extern "C" fn run_step(machine: *mut Machine, pc: u32) -> u32 {
@@ -201,7 +226,7 @@ fn with_state<const MOVED: bool>(
     // the capacity reserved.
     unsafe { state.stack.set_len(machine.stack_len as usize) };
     state.steps = machine.steps;
-    let result = op(state, def, host);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| op(state, def, host)));
     state.stack.reserve(host.room);
     machine.stack = state.stack.as_mut_ptr();
     machine.stack_len = state.stack.len() as u64;
@@ -213,8 +238,15 @@ fn with_state<const MOVED: bool>(
             machine.locals = locals.as_mut_ptr();
         }
     }
-    result.unwrap_or_else(|error| {
-        host.fault = Some(error);
-        FAULT
-    })
+    match result {
+        Ok(Ok(next)) => next,
+        Ok(Err(error)) => {
+            host.fault = Some(error);
+            FAULT
+        }
+        Err(panic) => {
+            host.panic = Some(panic);
+            FAULT
+        }
+    }
 }
