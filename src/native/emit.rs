@@ -496,6 +496,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
+            Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
                 self.flush(depth);
@@ -733,6 +734,24 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ActionValue { decision, entry } => self.action_value(pc, depth, decision, entry),
             _ => unreachable!("{op:?} is not a board op"),
         }
+    }
+
+    /// A loop step over pieces: the engine moves the loop's locals, and
+    /// says whether a piece is left.
+    fn piece_loop(&mut self, pc: u32, exit: u32) {
+        let callee = self.b.ins().iconst(I64, self.helpers.run_loop as usize as i64);
+        let at = self.b.ins().iconst(I32, i64::from(pc));
+        let call = self.b.ins().call_indirect(self.helper, callee, &[self.machine, at]);
+        let next_pc = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(FAULT as i32));
+        let (fault, went_on) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(failed, fault, &[], went_on, &[]);
+        self.b.switch_to_block(fault);
+        self.leave(exit_kind::FAULT, pc);
+        self.b.switch_to_block(went_on);
+        let taken = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(exit as i32));
+        let (jump, next) = (self.block(exit), self.block(pc + 1));
+        self.b.ins().brif(taken, jump, &[], next, &[]);
     }
 
     /// `ChoiceAdd`: the seat and the value go to the engine as arguments,

@@ -87,6 +87,11 @@ pub struct Helpers {
     /// Runs any other op but `Return`; returns the pc after it, [`RELOAD`]
     /// or [`FAULT`].
     pub run_step: Helper,
+    /// A loop step over pieces (`NextPiece`, `NextOnBoard`), which reads
+    /// and writes only locals: it runs without the stack (compiled code
+    /// neither writes its values out nor reads them back); returns the pc
+    /// to go on at, or [`FAULT`].
+    pub run_loop: Helper,
     /// `ChoiceAdd` with its seat and value, the stack untouched: offers
     /// the value to the seat and returns 0, or [`FAULT`] for a seat that
     /// does not exist (the code then has [`Helpers::run_op`] run the op).

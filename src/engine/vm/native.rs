@@ -34,6 +34,7 @@ struct Host {
 pub(crate) const HELPERS: Helpers = Helpers {
     run_op,
     run_step,
+    run_loop,
     offer,
 };
 
@@ -173,6 +174,30 @@ extern "C" fn run_op(machine: *mut Machine, pc: u32) -> u32 {
             .run_single(def, pc as usize, host.locals_base)
             .map(|next| next as u32)
     })
+}
+
+/// A loop step over pieces, which touches only the locals (so the stack
+/// need not be in the state: compiled code holds it).
+extern "C" fn run_loop(machine: *mut Machine, pc: u32) -> u32 {
+    // SAFETY: as in `with_state`.
+    let host = unsafe { &mut *(*machine).host.cast::<Host>() };
+    // SAFETY: as in `with_state`.
+    let (state, def) = unsafe { (&mut *host.state, &*host.game) };
+    let locals_base = host.locals_base;
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        state.run_single(def, pc as usize, locals_base)
+    }));
+    match result {
+        Ok(Ok(next)) => next as u32,
+        Ok(Err(error)) => {
+            host.fault = Some(error);
+            FAULT
+        }
+        Err(panic) => {
+            host.panic = Some(panic);
+            FAULT
+        }
+    }
 }
 
 /// `ChoiceAdd` as `run_choice_add` does it, from arguments.
