@@ -8,8 +8,9 @@
 //! - the ops that only move values (the stack, locals, variables, options,
 //!   arithmetic, comparisons, jumps and counted loops) are machine code,
 //!   with the stack's values in registers;
-//! - the board's geometry (cells, steps, forward) and zone sizes are
-//!   machine code too, from tables built from `ir`;
+//! - so are the board's geometry (cells, steps, forward directions,
+//!   neighbour loops), a piece's space, zone sizes and action values, from
+//!   tables built from `ir`;
 //! - the other ops call back into the engine, which runs that one op with
 //!   the interpreter's own code ([`Helpers`]); when the op may have changed
 //!   the frames or the status (a call, a decision, the end), the code

@@ -47,8 +47,10 @@ pub(super) enum Ran {
 }
 
 impl State {
-    /// Runs the top frame in compiled code for as long as it can, with the
-    /// ops it hands back run by [`State::step`], as the interpreter runs them.
+    /// Runs the top frame in compiled code from where it stands, until the
+    /// code returns, fails, or runs an op that may change the frames or the
+    /// status; `Interpret` when no compiled code starts there (or the stack
+    /// is not as the code expects), for the interpreter to go on.
     pub(super) fn run_native(
         &mut self,
         def: &Game,
@@ -61,7 +63,7 @@ impl State {
         let Some(entry) = code.entry(pc) else {
             return Ok(Ran::Interpret);
         };
-        if self.stack.len() - stack_base != entry.depth as usize {
+        if self.stack.len().checked_sub(stack_base) != Some(entry.depth as usize) {
             return Ok(Ran::Interpret);
         }
         let room = entry.max_depth as usize;
