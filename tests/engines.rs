@@ -4,8 +4,8 @@
 //! over many seeds, must give the same offers, the same events (every chance
 //! draw, move and reveal), the same outcome and the same errors, step by step.
 //! Searching players (whose copies and sampled worlds run the flow many
-//! times) must choose the same, and the reports of `simulate` must be
-//! byte-identical.
+//! times) must choose the same, and every game's `simulate` report must be
+//! byte-identical, in-process and from the command line.
 
 mod common;
 
@@ -18,11 +18,14 @@ use rpsdsl::check::FsLoader;
 use rpsdsl::engine::{Choice, Engine, Event, Game, State};
 use rpsdsl::ir::OptionValue;
 use rpsdsl::session;
+use rpsdsl::sim::{self, Plan};
 
 /// Random games per file and back end.
 const RANDOM_SEEDS: u64 = 16;
 /// Games between searching players per file.
 const SEARCH_SEEDS: u64 = 1;
+/// Games in each report compared.
+const REPORT_GAMES: u64 = 40;
 
 /// Every game file the project ships, with its house rules, and the test
 /// games.
@@ -180,6 +183,41 @@ fn every_game_plays_the_same_on_both_back_ends() {
             .sum()
     });
     assert!(compared >= 20, "only {compared} games compared");
+}
+
+/// Every game's `simulate` report, in-process: the same on both back ends,
+/// to the byte of its JSON.
+#[test]
+fn every_games_report_is_byte_identical() {
+    let files = every_game();
+    std::thread::scope(|scope| {
+        for k in 0..2 {
+            let files = &files;
+            scope.spawn(move || {
+                for path in files.iter().skip(k).step_by(2) {
+                    let (Some((reference, options)), Some((compiled, _))) =
+                        (load(path, Engine::Interpreter), load(path, Engine::Compiled))
+                    else {
+                        continue;
+                    };
+                    let plan = Plan {
+                        rules: path.clone(),
+                        seed: 11,
+                        agents: "random".into(),
+                        options: vec![],
+                        games: REPORT_GAMES,
+                        range: (0, REPORT_GAMES),
+                        rotate_seats: true,
+                    };
+                    let report = |def: &Game| {
+                        sim::simulate(def, &options, &plan, 1, &|_| {})
+                            .map(|r| serde_json::to_string(&r).expect("a report serializes"))
+                    };
+                    assert_eq!(report(&reference), report(&compiled), "{path}: the reports differ");
+                }
+            });
+        }
+    });
 }
 
 #[test]
