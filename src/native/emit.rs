@@ -136,6 +136,9 @@ pub(crate) struct Tables {
     neighbours: Vec<Option<Box<[i16]>>>,
     /// Per board: per zone, its space on the board, or -1.
     spaces_of_zones: Vec<Option<Box<[i16]>>>,
+    /// Other tables of the definition's (which kind beats which, the
+    /// members of kind sets and groups), one per op that reads one.
+    lists: Vec<Box<[i16]>>,
 }
 
 /// The largest board whose neighbour table is built (it has a row per
@@ -191,6 +194,12 @@ impl Tables {
                 .collect()
         });
         Some(table.as_ptr())
+    }
+
+    /// A table kept with the code (read only at indexes checked in range).
+    fn list(&mut self, values: impl Iterator<Item = i16>) -> *const i16 {
+        self.lists.push(values.collect());
+        self.lists.last().expect("just pushed").as_ptr()
     }
 
     fn spaces_of_zones(&mut self, def: &GameDef, board: u16) -> *const i16 {
@@ -496,6 +505,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
+            Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
@@ -734,6 +744,59 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ActionValue { decision, entry } => self.action_value(pc, depth, decision, entry),
             _ => unreachable!("{op:?} is not a board op"),
         }
+    }
+
+    /// `Beats`, `KindAt` and `TypeAt`: a look-up in a table of the
+    /// definition's (indexes out of range go to the engine, which fails as
+    /// the interpreter does).
+    fn lookup(&mut self, pc: u32, depth: u32, op: Op) {
+        let (table, len, index, pops) = match op {
+            Op::Beats => {
+                let kinds = self.def.kinds.len() as i64;
+                let (a, b) = (self.top(depth, 1), self.top(depth, 0));
+                let a_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, a, kinds);
+                let b_in = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, b, kinds);
+                let inside = self.b.ins().band(a_in, b_in);
+                let row = self.b.ins().imul_imm_s(a, kinds);
+                let index = self.b.ins().iadd(row, b);
+                let table = self.tables.list(self.def.beats.iter().map(|&beats| i16::from(beats)));
+                self.read_table(pc, depth, table, inside, index, 2);
+                return;
+            }
+            Op::KindAt(set) => {
+                let members = &self.def.kind_sets[set as usize].members;
+                (
+                    self.tables.list(members.iter().map(|&k| k as i16)),
+                    members.len(),
+                    self.top(depth, 0),
+                    1,
+                )
+            }
+            Op::TypeAt(group) => {
+                let types = &self.def.groups[group as usize].types;
+                (
+                    self.tables.list(types.iter().map(|&t| t as i16)),
+                    types.len(),
+                    self.top(depth, 0),
+                    1,
+                )
+            }
+            _ => unreachable!("{op:?} is no look-up"),
+        };
+        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, index, len as i64);
+        self.read_table(pc, depth, table, inside, index, pops);
+    }
+
+    /// `table[index]` replaces the top `pops` values when `inside`; else
+    /// the engine runs the op.
+    fn read_table(&mut self, pc: u32, depth: u32, table: *const i16, inside: Value, index: Value, pops: u32) {
+        self.guarded(pc, depth, inside, |f| {
+            let offset = f.b.ins().ishl_imm_s(index, 1);
+            let base = f.b.ins().iconst(I64, table as i64);
+            let at = f.b.ins().iadd(base, offset);
+            let v = f.b.ins().sload16(I64, trusted(), at, 0);
+            f.set(depth - pops, v);
+        });
     }
 
     /// A loop step over pieces: the engine moves the loop's locals, and
