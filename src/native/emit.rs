@@ -689,15 +689,11 @@ impl<'a, 'f> Function<'a, 'f> {
                 let inside = self.b.ins().band(space_in, direction_in);
                 // Clamped into the table, then the answer thrown away if
                 // it was outside: no branch.
-                let zero = self.b.ins().iconst(I64, 0);
-                let space = self.b.ins().select(inside, space, zero);
-                let direction = self.b.ins().select(inside, direction, zero);
+                let space = self.clamp(inside, space);
+                let direction = self.clamp(inside, direction);
                 let row = self.b.ins().imul_imm_s(space, DIRECTIONS.len() as i64);
                 let index = self.b.ins().iadd(row, direction);
-                let offset = self.b.ins().ishl_imm_s(index, 1);
-                let base = self.b.ins().iconst(I64, table as i64);
-                let at = self.b.ins().iadd(base, offset);
-                let to = self.b.ins().sload16(I64, trusted(), at, 0);
+                let to = self.table_entry(table, index);
                 let none = self.b.ins().iconst(I64, NO_SPACE);
                 let v = self.b.ins().select(inside, to, none);
                 self.set(depth - 2, v);
@@ -733,10 +729,7 @@ impl<'a, 'f> Function<'a, 'f> {
                 let offset = self.b.ins().ishl_imm_s(clamped, 1);
                 let at = self.b.ins().iadd(piece_zone, offset);
                 let zone = self.b.ins().uload16(I64, trusted(), at, 0);
-                let table = self.b.ins().iconst(I64, spaces as i64);
-                let offset = self.b.ins().ishl_imm_s(zone, 1);
-                let at = self.b.ins().iadd(table, offset);
-                let space = self.b.ins().sload16(I64, trusted(), at, 0);
+                let space = self.table_entry(spaces, zone);
                 let on_board = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, space, 0);
                 let found = self.b.ins().band(known, on_board);
                 self.guarded(pc, depth, found, |f| f.set(depth - 1, space));
@@ -791,10 +784,7 @@ impl<'a, 'f> Function<'a, 'f> {
     /// the engine runs the op.
     fn read_table(&mut self, pc: u32, depth: u32, table: *const i16, inside: Value, index: Value, pops: u32) {
         self.guarded(pc, depth, inside, |f| {
-            let offset = f.b.ins().ishl_imm_s(index, 1);
-            let base = f.b.ins().iconst(I64, table as i64);
-            let at = f.b.ins().iadd(base, offset);
-            let v = f.b.ins().sload16(I64, trusted(), at, 0);
+            let v = f.table_entry(table, index);
             f.set(depth - pops, v);
         });
     }
@@ -802,16 +792,7 @@ impl<'a, 'f> Function<'a, 'f> {
     /// A loop step over pieces: the engine moves the loop's locals, and
     /// says whether a piece is left.
     fn piece_loop(&mut self, pc: u32, exit: u32) {
-        let callee = self.b.ins().iconst(I64, self.helpers.run_loop as usize as i64);
-        let at = self.b.ins().iconst(I32, i64::from(pc));
-        let call = self.b.ins().call_indirect(self.helper, callee, &[self.machine, at]);
-        let next_pc = self.b.inst_results(call)[0];
-        let failed = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(FAULT as i32));
-        let (fault, went_on) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(failed, fault, &[], went_on, &[]);
-        self.b.switch_to_block(fault);
-        self.leave(exit_kind::FAULT, pc);
-        self.b.switch_to_block(went_on);
+        let next_pc = self.call_helper(pc, self.helpers.run_loop);
         let taken = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(exit as i32));
         let (jump, next) = (self.block(exit), self.block(pc + 1));
         self.b.ins().brif(taken, jump, &[], next, &[]);
@@ -843,6 +824,14 @@ impl<'a, 'f> Function<'a, 'f> {
         self.call_engine(pc, depth, e, self.helpers.run_op);
     }
 
+    /// Entry `index` of a table of `i16`s kept with the code.
+    fn table_entry(&mut self, table: *const i16, index: Value) -> Value {
+        let offset = self.b.ins().ishl_imm_s(index, 1);
+        let base = self.b.ins().iconst(I64, table as i64);
+        let at = self.b.ins().iadd(base, offset);
+        self.b.ins().sload16(I64, trusted(), at, 0)
+    }
+
     /// `value` where `inside`, else 0: an index safe to read a table at,
     /// whose answer is thrown away when it was outside.
     fn clamp(&mut self, inside: Value, value: Value) -> Value {
@@ -872,10 +861,7 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.switch_to_block(fast);
         let row = self.b.ins().imul_imm_s(from, spaces + 1);
         let index = self.b.ins().iadd(row, column);
-        let offset = self.b.ins().ishl_imm_s(index, 1);
-        let base = self.b.ins().iconst(I64, table as i64);
-        let at = self.b.ins().iadd(base, offset);
-        let next = self.b.ins().sload16(I64, trusted(), at, 0);
+        let next = self.table_entry(table, index);
         let found = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, next, 0);
         let (store, exit_block) = (self.b.create_block(), self.block(exit));
         self.b.ins().brif(found, store, &[], exit_block, &[]);
@@ -948,54 +934,32 @@ impl<'a, 'f> Function<'a, 'f> {
     /// reports the error as the interpreter does.
     fn arithmetic(&mut self, pc: u32, depth: u32, op: Op) {
         let (a, b) = (self.top(depth, 1), self.top(depth, 0));
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
-        let value = match op {
-            Op::Add | Op::Sub | Op::Mul => {
-                let (v, overflow) = match op {
-                    Op::Add => self.b.ins().sadd_overflow(a, b),
-                    Op::Sub => self.b.ins().ssub_overflow(a, b),
-                    _ => self.b.ins().smul_overflow(a, b),
-                };
-                self.b.ins().brif(overflow, slow, &[], fast, &[]);
-                v
-            }
-            _ => {
-                // Division by zero, and MIN / -1, fail as `checked_div` does.
-                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
-                let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
-                let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
-                let overflow = self.b.ins().band(minus_one, min);
-                let fails = self.b.ins().bor(zero, overflow);
-                self.b.ins().brif(fails, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
-                let v = if op == Op::Div {
-                    self.b.ins().sdiv(a, b)
-                } else {
-                    self.b.ins().srem(a, b)
-                };
-                self.set(depth - 2, v);
-                self.next(pc);
-                self.b.switch_to_block(slow);
-                self.call_engine(
-                    pc,
-                    depth,
-                    effect(self.def, op).expect("arithmetic"),
-                    self.helpers.run_op,
-                );
-                return;
-            }
-        };
-        self.b.switch_to_block(fast);
-        self.set(depth - 2, value);
-        self.next(pc);
-        self.b.switch_to_block(slow);
-        self.call_engine(
-            pc,
-            depth,
-            effect(self.def, op).expect("arithmetic"),
-            self.helpers.run_op,
-        );
+        if let Op::Add | Op::Sub | Op::Mul = op {
+            let (v, overflow) = match op {
+                Op::Add => self.b.ins().sadd_overflow(a, b),
+                Op::Sub => self.b.ins().ssub_overflow(a, b),
+                _ => self.b.ins().smul_overflow(a, b),
+            };
+            let fits = self.b.ins().icmp_imm_s(IntCC::Equal, overflow, 0);
+            self.guarded(pc, depth, fits, |f| f.set(depth - 2, v));
+            return;
+        }
+        // Division by zero, and MIN / -1, fail as `checked_div` does; the
+        // division itself stays behind the test (it would trap).
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+        let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+        let overflow = self.b.ins().band(minus_one, min);
+        let fails = self.b.ins().bor(zero, overflow);
+        let fits = self.b.ins().icmp_imm_s(IntCC::Equal, fails, 0);
+        self.guarded(pc, depth, fits, |f| {
+            let v = if op == Op::Div {
+                f.b.ins().sdiv(a, b)
+            } else {
+                f.b.ins().srem(a, b)
+            };
+            f.set(depth - 2, v);
+        });
     }
 
     /// A jump back: one loop round, counted as the interpreter counts it.
@@ -1018,22 +982,29 @@ impl<'a, 'f> Function<'a, 'f> {
         self.call_engine(pc, depth, e, self.helpers.run_op);
     }
 
-    /// Has the engine run the op at `pc` on its own stack, then goes on
-    /// where it says: the next op, or the op's branch; or returns to the
-    /// engine, when the op failed or may have changed the frames.
-    fn call_engine(&mut self, pc: u32, depth: u32, e: Effect, helper: super::Helper) {
-        self.flush(depth);
+    /// Calls `helper` for the op at `pc` and returns the pc it answers;
+    /// when it answers [`FAULT`], returns to the engine, which holds the
+    /// error.
+    fn call_helper(&mut self, pc: u32, helper: super::Helper) -> Value {
         let callee = self.b.ins().iconst(I64, helper as usize as i64);
         let at = self.b.ins().iconst(I32, i64::from(pc));
         let call = self.b.ins().call_indirect(self.helper, callee, &[self.machine, at]);
         let next_pc = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(FAULT as i32));
-        let fault = self.b.create_block();
-        let went_on = self.b.create_block();
+        let (fault, went_on) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(failed, fault, &[], went_on, &[]);
         self.b.switch_to_block(fault);
         self.leave(exit_kind::FAULT, pc);
         self.b.switch_to_block(went_on);
+        next_pc
+    }
+
+    /// Has the engine run the op at `pc` on its own stack, then goes on
+    /// where it says: the next op, or the op's branch; or returns to the
+    /// engine, when the op failed or may have changed the frames.
+    fn call_engine(&mut self, pc: u32, depth: u32, e: Effect, helper: super::Helper) {
+        self.flush(depth);
+        let next_pc = self.call_helper(pc, helper);
         if !e.falls_through && e.branch.is_none() {
             // The game ended, or the flow left: the engine looks again.
             self.leave(exit_kind::RELOAD, pc);

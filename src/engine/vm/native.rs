@@ -187,19 +187,9 @@ extern "C" fn run_loop(machine: *mut Machine, pc: u32) -> u32 {
     let (state, def) = unsafe { (&mut *host.state, &*host.game) };
     let locals_base = host.locals_base;
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        state.run_single(def, pc as usize, locals_base)
+        state.run_single(def, pc as usize, locals_base).map(|next| next as u32)
     }));
-    match result {
-        Ok(Ok(next)) => next as u32,
-        Ok(Err(error)) => {
-            host.fault = Some(error);
-            FAULT
-        }
-        Err(panic) => {
-            host.panic = Some(panic);
-            FAULT
-        }
-    }
+    settle(host, result)
 }
 
 /// `ChoiceAdd` as `run_choice_add` does it, from arguments.
@@ -265,6 +255,12 @@ fn with_state<const MOVED: bool>(
             machine.locals = locals.as_mut_ptr();
         }
     }
+    settle(host, result)
+}
+
+/// A helper's answer: the pc to go on at, or [`FAULT`] with the error or
+/// the panic kept for the engine's side.
+fn settle(host: &mut Host, result: std::thread::Result<Result<u32, RuntimeError>>) -> u32 {
     match result {
         Ok(Ok(next)) => next,
         Ok(Err(error)) => {
