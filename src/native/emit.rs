@@ -506,6 +506,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
+            Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
             Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
@@ -596,6 +597,28 @@ impl<'a, 'f> Function<'a, 'f> {
             }
             _ => unreachable!("{op:?} is not a value op"),
         }
+    }
+
+    /// `LoadAt` and `LoadVarAt`: a local or variable of a row, by the
+    /// index on the stack. An index inside the frame's locals (the
+    /// variables) reads what the interpreter reads; any other goes to the
+    /// engine, which reads or fails as the interpreter does.
+    fn indexed_load(&mut self, pc: u32, depth: u32, op: Op) {
+        let (base, slots, row) = match op {
+            Op::LoadAt(base) => (base, usize::from(self.region.locals), self.b.use_var(self.locals)),
+            Op::LoadVarAt(base) => (base, self.def.var_slots, self.vars),
+            _ => unreachable!("{op:?} is not an indexed load"),
+        };
+        let index = self.top(depth, 0);
+        let room = slots.saturating_sub(usize::from(base)) as i64;
+        // Unsigned, so a negative index is outside too.
+        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, index, room);
+        self.guarded(pc, depth, inside, |f| {
+            let offset = f.b.ins().ishl_imm_u(index, 3);
+            let address = f.b.ins().iadd(row, offset);
+            let v = f.b.ins().load(I64, trusted(), address, i32::from(base) * 8);
+            f.set(depth - 1, v);
+        });
     }
 
     /// Jumps and counted loops.
