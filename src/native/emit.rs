@@ -507,6 +507,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ChoiceAdd => self.offer(pc, depth),
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
+            Op::ActionEntry(_) | Op::ActionParam { .. } => self.action_part(pc, depth, op),
             Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
@@ -927,6 +928,59 @@ impl<'a, 'f> Function<'a, 'f> {
         let scaled = self.b.ins().imul_imm_s(value, actions.len() as i64);
         let value = self.b.ins().iadd_imm_s(scaled, i64::from(entry));
         self.guarded(pc, depth, inside, |f| f.set(depth - n, value));
+    }
+
+    /// `ActionEntry` and `ActionParam`: which action an action value chose,
+    /// or one of its parameters, by the divisions the interpreter makes
+    /// (by constants, so multiplications in machine code). A definition
+    /// whose divisions could fail leaves the op to the engine.
+    fn action_part(&mut self, pc: u32, depth: u32, op: Op) {
+        let decision = match op {
+            Op::ActionEntry(decision) | Op::ActionParam { decision, .. } => decision,
+            _ => unreachable!("{op:?} reads no action value"),
+        };
+        let value = self.top(depth, 0);
+        let def = self.def;
+        let part = match &def.decisions[decision as usize].kind {
+            ChoiceKind::Actions(actions) => self.decode_action(value, actions, op),
+            // Not an action decision: the entry is 0.
+            _ if matches!(op, Op::ActionEntry(_)) => Some(self.b.ins().iconst(I64, 0)),
+            _ => None,
+        };
+        match part {
+            Some(part) => {
+                self.set(depth - 1, part);
+                self.next(pc);
+            }
+            None => {
+                let e = effect(self.def, op).expect("an action value");
+                self.call_engine(pc, depth, e, self.helpers.run_op);
+            }
+        }
+    }
+
+    /// The part of `value` that `op` reads, as `ChoiceValue::action_entry`
+    /// and `ChoiceValue::action_param` compute it; `None` when a division
+    /// there could fail.
+    fn decode_action(&mut self, value: Value, actions: &[crate::ir::ActionDef], op: Op) -> Option<Value> {
+        let n = i64::try_from(actions.len()).ok().filter(|&n| n > 0)?;
+        match op {
+            Op::ActionEntry(_) => Some(self.b.ins().srem_imm_s(value, n)),
+            Op::ActionParam { entry, param, .. } => {
+                let params = &actions.get(usize::from(entry))?.params;
+                let radixes: Vec<i64> = params.get(..=usize::from(param))?.iter().map(|&(_, r)| r).collect();
+                if radixes.iter().any(|&radix| radix <= 0) {
+                    return None;
+                }
+                let (last, before) = radixes.split_last()?;
+                let mut rest = self.b.ins().sdiv_imm_s(value, n);
+                for &radix in before {
+                    rest = self.b.ins().sdiv_imm_s(rest, radix);
+                }
+                Some(self.b.ins().srem_imm_s(rest, *last))
+            }
+            _ => None,
+        }
     }
 
     /// An op whose machine code holds when `inside`; otherwise the engine
