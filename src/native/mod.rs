@@ -23,6 +23,7 @@
 
 mod depth;
 mod emit;
+mod tables;
 
 pub use emit::runs_in_place;
 
@@ -172,8 +173,8 @@ pub struct NativeCode {
     /// Why regions were left to the interpreter, one line each.
     pub skipped: Vec<String>,
     memory: Option<JITModule>,
-    /// The tables the code reads (see [`emit::Tables`]).
-    _tables: emit::Tables,
+    /// The tables the code reads (see [`tables::Tables`]).
+    _tables: tables::Tables,
 }
 
 // SAFETY: after `compile` the module is never used again but to free its
