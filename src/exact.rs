@@ -90,7 +90,7 @@ struct Totals {
 }
 
 /// What running one step from a position gives.
-type Step<'s> = dyn Fn(&mut State, &mut Vec<Event>) -> Result<(), RuntimeError> + 's;
+pub(crate) type Step<'s> = dyn Fn(&mut State, &mut Vec<Event>) -> Result<(), RuntimeError> + 's;
 
 /// Enumerates `def` with `options` under uniform random play, visiting at
 /// most `budget` positions.
@@ -190,67 +190,53 @@ impl Walk<'_> {
 
     /// Runs `step` from `from` (reached with `probability` times the
     /// probability of the choices), once for every outcome of every draw it
-    /// meets, and puts each position it reaches on the stack.
-    ///
-    /// A run takes the outcomes its script names and outcome 0 past them,
-    /// and tells how many outcomes each draw had. So a run that met a draw
-    /// beyond its script is run again once per outcome of that draw, with
-    /// that outcome added to the script; the draws after it are found the
-    /// same way. Each run repeats the step from the start: a draw happens in
-    /// the middle of the engine's work, and the engine cannot stop there.
+    /// meets (see [`each_outcome`]), and puts each position it reaches on
+    /// the stack.
     fn step(&mut self, from: &Node, probability: f64, step: &Step<'_>) -> Result<(), Box<Diagnostic>> {
-        let mut scripts: Vec<Vec<u64>> = vec![vec![]];
-        while let Some(path) = scripts.pop() {
-            let mut state = from.state.clone();
-            state.set_chance(Chance::scripted(path.clone()));
-            self.events.clear();
-            let result = step(&mut state, &mut self.events);
-            let outcomes = &state.chance().script().expect("scripted above").outcomes;
-            if let Some(&count) = outcomes.get(path.len()) {
-                if count > self.budget.saturating_sub(self.positions) {
+        let mut events = std::mem::take(&mut self.events);
+        let walked = each_outcome(
+            self,
+            &from.state,
+            &mut events,
+            step,
+            |walk, count| {
+                if count > walk.budget.saturating_sub(walk.positions) {
                     let count = match count {
                         u64::MAX => "more than 18446744073709551614".to_string(),
                         count => count.to_string(),
                     };
-                    return Err(Box::new(self.over_budget(format!(
+                    return Err(Box::new(walk.over_budget(format!(
                         "a shuffle after {} positions has {count} distinct outcomes, more than the budget of {} \
                          leaves",
-                        self.positions, self.budget
+                        walk.positions, walk.budget
                     ))));
                 }
-                // Pushed last first, so outcome 0 is walked first.
-                for outcome in (0..count).rev() {
-                    let mut longer = path.clone();
-                    longer.push(outcome);
-                    scripts.push(longer);
+                Ok(())
+            },
+            |walk, state, chance, result, events| {
+                let decisions = events.iter().filter(|e| matches!(e, Event::Decision { .. })).count() as u32;
+                let node = Node {
+                    state,
+                    probability: probability * chance,
+                    decision_points: from.decision_points + u32::from(from.state.pending().is_some()),
+                    decisions: from.decisions + decisions,
+                };
+                walk.positions += 1;
+                if walk.positions > walk.budget {
+                    return Err(Box::new(walk.over_budget(format!(
+                        "{} positions visited, and the budget is {}",
+                        walk.budget, walk.budget
+                    ))));
                 }
-                continue;
-            }
-            let chance: f64 = outcomes.iter().map(|&k| 1.0 / k as f64).product();
-            let decisions = self
-                .events
-                .iter()
-                .filter(|e| matches!(e, Event::Decision { .. }))
-                .count() as u32;
-            let node = Node {
-                state,
-                probability: probability * chance,
-                decision_points: from.decision_points + u32::from(from.state.pending().is_some()),
-                decisions: from.decisions + decisions,
-            };
-            self.positions += 1;
-            if self.positions > self.budget {
-                return Err(Box::new(self.over_budget(format!(
-                    "{} positions visited, and the budget is {}",
-                    self.budget, self.budget
-                ))));
-            }
-            match result {
-                Ok(()) => self.open.push(node),
-                Err(_) => self.settle(&node, true),
-            }
-        }
-        Ok(())
+                match result {
+                    Ok(()) => walk.open.push(node),
+                    Err(_) => walk.settle(&node, true),
+                }
+                Ok(())
+            },
+        );
+        self.events = events;
+        walked
     }
 
     /// Counts a game that ended (or stopped, when `stopped` is set).
@@ -286,4 +272,48 @@ impl Walk<'_> {
             self.budget.saturating_mul(10)
         ))
     }
+}
+
+/// Runs `step` from `from` once for every outcome of every draw it meets,
+/// and hands `visit` each position reached, with the probability of the
+/// draws that led there, the step's result and its events. `allow` hears
+/// of each draw met (its number of outcomes) before its outcomes are
+/// walked, and may refuse it. Both get `context` to work on.
+///
+/// A run takes the outcomes its script names and outcome 0 past them, and
+/// tells how many outcomes each draw had. So a run that met a draw beyond
+/// its script is run again once per outcome of that draw, with that outcome
+/// added to the script; the draws after it are found the same way. Each run
+/// repeats the step from the start: a draw happens in the middle of the
+/// engine's work, and the engine cannot stop there. Outcomes are visited in
+/// order, outcome 0 first.
+pub(crate) fn each_outcome<C, E>(
+    context: &mut C,
+    from: &State,
+    events: &mut Vec<Event>,
+    step: &Step<'_>,
+    allow: impl Fn(&mut C, u64) -> Result<(), E>,
+    visit: impl Fn(&mut C, State, f64, Result<(), RuntimeError>, &[Event]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut scripts: Vec<Vec<u64>> = vec![vec![]];
+    while let Some(path) = scripts.pop() {
+        let mut state = from.clone();
+        state.set_chance(Chance::scripted(path.clone()));
+        events.clear();
+        let result = step(&mut state, events);
+        let outcomes = &state.chance().script().expect("scripted above").outcomes;
+        if let Some(&count) = outcomes.get(path.len()) {
+            allow(context, count)?;
+            // Pushed last first, so outcome 0 is walked first.
+            for outcome in (0..count).rev() {
+                let mut longer = path.clone();
+                longer.push(outcome);
+                scripts.push(longer);
+            }
+            continue;
+        }
+        let chance: f64 = outcomes.iter().map(|&k| 1.0 / k as f64).product();
+        visit(context, state, chance, result, events)?;
+    }
+    Ok(())
 }

@@ -25,6 +25,7 @@ pub mod scenario;
 pub mod script;
 pub mod session;
 pub mod sim;
+pub mod solve;
 pub mod studio;
 pub mod syntax;
 pub mod text;

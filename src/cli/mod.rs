@@ -32,6 +32,7 @@ mod screen;
 mod setup;
 // The studio writes transcripts with the same header as the command line.
 mod simulate_cmd;
+mod solve_cmd;
 mod studio_cmd;
 mod term;
 
@@ -210,6 +211,8 @@ enum Command {
         #[command(flatten)]
         args: analyze_cmd::AnalyzeArgs,
     },
+    /// An equilibrium strategy, the game's value and the strategy's exploitability, by CFR+ on the whole tree.
+    Solve(solve_cmd::SolveArgs),
     /// The exact outcome rates of random play, by enumerating every chance outcome and choice.
     Exact {
         /// A `.rules` file, or a house-rules `.toml` file.
@@ -320,6 +323,7 @@ pub fn main() -> ExitCode {
         }
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
         Command::Analyze { file, house, args } => analyze_cmd::analyze(&analyze_cmd::file(file, house), &args),
+        Command::Solve(args) => solve_cmd::solve(&args),
         Command::Exact {
             file,
             settings,

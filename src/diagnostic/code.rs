@@ -168,7 +168,7 @@ codes! {
     NotAScenarioFile = "not-a-scenario-file",
     /// A file given to `rpsdsl replay` that is not JSON.
     NotATranscript = "not-a-transcript",
-    /// A game `rpsdsl exact` cannot enumerate exactly, such as one with a race.
+    /// A game `rpsdsl exact` cannot enumerate, or `rpsdsl solve` cannot solve, such as one with a race.
     NotEnumerable = "not-enumerable",
     /// A piece asked for its board space while it is not on that board.
     NotOnBoard = "not-on-board",
@@ -192,6 +192,8 @@ codes! {
     RuntimeError = "runtime-error",
     /// A scenario whose fixed shuffles or decisions do not match the game as played.
     ScenarioMismatch = "scenario-mismatch",
+    /// A game tree that does not fit the budget of `rpsdsl solve --budget`.
+    SolveBudget = "solve-budget",
     /// Text that does not follow the grammar.
     Syntax = "syntax",
     /// Procedures that call each other too deep while the game runs.

@@ -55,6 +55,33 @@ pub struct View {
     pub options: Vec<i64>,
 }
 
+impl View {
+    /// A 64-bit digest of everything in the view: two views that differ
+    /// anywhere differ here but for a hash collision. A solver keys a seat's
+    /// information by the views it has had.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = super::mix(0, u64::from(self.seat));
+        for zone in &self.zones {
+            h = super::mix(h, zone.len() as u64);
+            for face in zone {
+                h = match face {
+                    None => super::mix(h, u64::MAX),
+                    Some(f) => {
+                        let h = super::mix(h, u64::from(f.ty));
+                        let h = super::mix(h, f.kind.map_or(u64::MAX - 1, u64::from));
+                        let h = super::mix(h, f.value as u64);
+                        super::mix(h, f.owner.map_or(u64::MAX - 1, u64::from))
+                    }
+                };
+            }
+        }
+        for &v in self.vars.iter().chain(&self.options) {
+            h = super::mix(h, v as u64);
+        }
+        h
+    }
+}
+
 impl State {
     /// Everything `seat` may know.
     pub fn view(&self, def: &GameDef, seat: Seat) -> View {

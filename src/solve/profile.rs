@@ -1,0 +1,202 @@
+//! Strategy profiles on a tree, and what they are worth: each seat's
+//! expected payoff, a best response's, and NashConv (how much all seats
+//! together would gain by each switching alone to its best response).
+
+use super::tree::{Node, Tree};
+
+/// A strategy for every seat: per information set, a probability per
+/// action (flat, in the tree's order of sets and actions).
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub(super) probs: Vec<f64>,
+}
+
+impl Profile {
+    /// The probabilities of information set `set`'s actions.
+    pub fn at(&self, tree: &Tree, set: usize) -> &[f64] {
+        let s = &tree.infosets[set];
+        &self.probs[s.offset..s.offset + s.actions.len()]
+    }
+}
+
+/// How likely play under a profile reaches each node, and what it is worth.
+pub struct Reach {
+    /// Per node, the probability of reaching it.
+    pub(super) reach: Vec<f64>,
+}
+
+impl Tree {
+    /// Every seat picking uniformly among its actions.
+    pub fn uniform(&self) -> Profile {
+        let mut probs = vec![0.0; self.actions];
+        for set in &self.infosets {
+            let n = set.actions.len();
+            probs[set.offset..set.offset + n].fill(1.0 / n as f64);
+        }
+        Profile { probs }
+    }
+
+    /// The probability of reaching every node when every seat plays
+    /// `profile`, or (with `except`) when that seat's own choices count as
+    /// certain: its counterfactual reach.
+    pub(super) fn reach(&self, profile: &Profile, except: Option<usize>) -> Reach {
+        let mut reach = vec![0.0; self.nodes.len()];
+        reach[0] = 1.0;
+        // A node's children come after it, so one pass in order does it.
+        for (i, node) in self.nodes.iter().enumerate() {
+            let here = reach[i];
+            match *node {
+                Node::Decision {
+                    seat,
+                    infoset,
+                    first,
+                    len,
+                } => {
+                    let offset = self.infosets[infoset as usize].offset;
+                    for (a, c) in self.children_of(first, len).enumerate() {
+                        let p = if except == Some(seat as usize) {
+                            1.0
+                        } else {
+                            profile.probs[offset + a]
+                        };
+                        reach[self.children[c] as usize] = here * p;
+                    }
+                }
+                Node::Chance { first, len } => {
+                    for c in self.children_of(first, len) {
+                        reach[self.children[c] as usize] = here * self.odds[c];
+                    }
+                }
+                Node::Terminal { .. } | Node::Cut | Node::Open => {}
+            }
+        }
+        Reach { reach }
+    }
+
+    /// Each seat's expected payoff under `profile`, and the probability that
+    /// play reaches a cut node.
+    pub fn values(&self, profile: &Profile) -> (Vec<f64>, f64) {
+        let reach = self.reach(profile, None).reach;
+        let mut values = vec![0.0; self.seats];
+        let mut cut = 0.0;
+        for (node, &p) in self.nodes.iter().zip(&reach) {
+            match *node {
+                Node::Terminal { at } => {
+                    for (seat, v) in values.iter_mut().enumerate() {
+                        *v += p * self.payoffs[at as usize + seat];
+                    }
+                }
+                Node::Cut => cut += p,
+                _ => {}
+            }
+        }
+        (values, cut)
+    }
+
+    /// What `seat` gets by playing its best response to everyone else's
+    /// `profile`.
+    pub fn best_response_value(&self, profile: &Profile, seat: usize) -> f64 {
+        let mut br = BestResponse {
+            tree: self,
+            profile,
+            seat,
+            reach: self.reach(profile, Some(seat)).reach,
+            value: vec![f64::NAN; self.nodes.len()],
+            choice: vec![u32::MAX; self.infosets.len()],
+        };
+        br.value(0)
+    }
+
+    /// NashConv: the sum over seats of what each would gain by switching
+    /// alone to its best response. 0 exactly at a Nash equilibrium.
+    pub fn nash_conv(&self, profile: &Profile) -> f64 {
+        let (values, _) = self.values(profile);
+        (0..self.seats)
+            .map(|seat| self.best_response_value(profile, seat) - values[seat])
+            .sum::<f64>()
+            .max(0.0)
+    }
+}
+
+/// A best response's value, found depth first: at each of the seat's
+/// information sets, the action that is best over every position of the
+/// set, weighted by how likely the others make each.
+struct BestResponse<'a> {
+    tree: &'a Tree,
+    profile: &'a Profile,
+    seat: usize,
+    reach: Vec<f64>,
+    /// Per node, its value to the seat (NaN: not yet known).
+    value: Vec<f64>,
+    /// Per information set of the seat, its best action (MAX: not yet known).
+    choice: Vec<u32>,
+}
+
+impl BestResponse<'_> {
+    fn value(&mut self, node: usize) -> f64 {
+        if !self.value[node].is_nan() {
+            return self.value[node];
+        }
+        let t = self.tree;
+        let v = stacker::maybe_grow(64 * 1024, 1024 * 1024, || match t.nodes[node] {
+            Node::Terminal { at } => t.payoffs[at as usize + self.seat],
+            Node::Cut | Node::Open => 0.0,
+            Node::Chance { first, len } => t
+                .children_of(first, len)
+                .map(|c| t.odds[c] * self.value(t.children[c] as usize))
+                .sum(),
+            Node::Decision {
+                seat,
+                infoset,
+                first,
+                len,
+            } => {
+                if seat as usize == self.seat {
+                    let a = self.choose(infoset as usize);
+                    self.value(t.children[first as usize + a] as usize)
+                } else {
+                    let offset = t.infosets[infoset as usize].offset;
+                    t.children_of(first, len)
+                        .enumerate()
+                        .map(|(a, c)| {
+                            let p = self.profile.probs[offset + a];
+                            if p == 0.0 {
+                                0.0
+                            } else {
+                                p * self.value(t.children[c] as usize)
+                            }
+                        })
+                        .sum()
+                }
+            }
+        });
+        self.value[node] = v;
+        v
+    }
+
+    /// The best action at `set`, over all of its positions.
+    fn choose(&mut self, set: usize) -> usize {
+        if self.choice[set] != u32::MAX {
+            return self.choice[set] as usize;
+        }
+        let t = self.tree;
+        let n = t.infosets[set].actions.len();
+        let mut worth = vec![0.0; n];
+        for k in 0..t.infosets[set].nodes.len() {
+            let node = t.infosets[set].nodes[k] as usize;
+            let w = self.reach[node];
+            if w == 0.0 {
+                continue;
+            }
+            let Node::Decision { first, .. } = t.nodes[node] else {
+                unreachable!("an information set holds decision nodes")
+            };
+            for (a, q) in worth.iter_mut().enumerate() {
+                *q += w * self.value(t.children[first as usize + a] as usize);
+            }
+        }
+        let best = (0..n).fold(0, |best, a| if worth[a] > worth[best] + 1e-12 { a } else { best });
+        self.choice[set] = best as u32;
+        best
+    }
+}

@@ -1,0 +1,669 @@
+//! The game tree a solver works on, built by playing the engine itself.
+//!
+//! Every decision point of the game becomes one decision node per answering
+//! seat: a simultaneous decision is the seats deciding one after another,
+//! each in an information set that does not hold the others' answers.
+//! Chance is the engine's own: a step is run once per outcome of every draw
+//! it meets (`exact::each_outcome`), and a step with more than one outcome
+//! becomes a chance node.
+//!
+//! **Information sets** are what a seat's view lets it know, taken from the
+//! engine's visibility rules and never from the true state: a seat's key
+//! is a digest of every view it has had ([`View::fingerprint`]) and every
+//! step as it saw it ([`StepKey`]: another seat's secret answer is one hidden
+//! answer), so the seat recalls everything it has seen. Two positions share
+//! an information set exactly when the seat has seen the same things in
+//! both.
+//!
+//! **Size.** The tree is built level by level (a level is a decision point
+//! of the game). A level that would take the tree past its node budget, or
+//! past the depth asked for, is not built: the positions there become cut
+//! nodes, which count as a draw, and the solver reports how likely play is
+//! to reach them. So a game whose ties are thrown again (an unbounded tree)
+//! is solved to a depth, with the mass it leaves out measured.
+//!
+//! [`View::fingerprint`]: crate::engine::View::fingerprint
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, RuntimeError, State, StepKey, mix};
+use crate::exact::each_outcome;
+use crate::ir::{DecisionId, OptionValue, Seat};
+
+/// What a terminal position pays each seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Payoff {
+    /// The game's score (its points, as `score` sums them) when it is
+    /// scored; otherwise as [`Payoff::Win`].
+    Score,
+    /// A win is worth 1, shared out of the losers' pockets (each loser pays
+    /// 1/(seats-1)), a draw 0: zero-sum for any number of seats.
+    Win,
+}
+
+/// One node of the tree.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Node {
+    /// A seat picks one of its information set's actions; child `a` follows
+    /// action `a`.
+    Decision {
+        seat: Seat,
+        infoset: u32,
+        first: u32,
+        len: u32,
+    },
+    /// Chance picks a child with the probabilities in `Tree::odds`.
+    Chance { first: u32, len: u32 },
+    /// The game is over; `Tree::payoffs[at..at + seats]` is what each seat gets.
+    Terminal { at: u32 },
+    /// Past the depth the tree was built to: counts as a draw (0 each).
+    Cut,
+    /// Not expanded yet (only while building).
+    Open,
+}
+
+/// A seat's information set: every position the seat cannot tell apart.
+#[derive(Clone, Debug)]
+pub struct InfoSet {
+    /// The deciding seat.
+    pub seat: Seat,
+    /// The decision asked.
+    pub decision: DecisionId,
+    /// The actions, as the seat reads them, in a fixed order.
+    pub actions: Vec<String>,
+    /// What the seat knows there, in the game's words (what it holds, and
+    /// what it saw happen).
+    pub situation: String,
+    /// Decision points before it.
+    pub depth: u32,
+    /// The actions' keys, which match the same move in every position of the set.
+    pub(super) keys: Vec<u64>,
+    /// The decision nodes in the set.
+    pub(super) nodes: Vec<u32>,
+    /// Where its actions start in the solver's flat tables.
+    pub(super) offset: usize,
+}
+
+/// A game's tree, built to a depth and a node budget.
+pub struct Tree {
+    pub(super) nodes: Vec<Node>,
+    pub(super) children: Vec<u32>,
+    /// Per child of a chance node, its probability (1 for other children).
+    pub(super) odds: Vec<f64>,
+    pub(super) payoffs: Vec<f64>,
+    /// The information sets, in the order they were met.
+    pub infosets: Vec<InfoSet>,
+    /// The seats.
+    pub seats: usize,
+    /// The decision point at which the tree was cut, if it was.
+    pub cut_at: Option<u32>,
+    /// Terminal positions reached by a runtime error (they pay 0 each).
+    pub stopped: u64,
+    /// Whether every terminal's payoffs sum to zero.
+    pub zero_sum: bool,
+    /// The payoff used.
+    pub payoff: Payoff,
+    /// Total actions over all information sets.
+    pub(super) actions: usize,
+}
+
+/// Limits on the tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Nodes at most.
+    pub nodes: usize,
+    /// Decision points at most (the rest is cut); `None`: as deep as the budget allows.
+    pub depth: Option<u32>,
+}
+
+/// What one seat saw on the way to a position, newest first.
+struct Told {
+    before: Option<Rc<Told>>,
+    /// Each answering seat's choice: its label, and whether it was secret.
+    answers: Vec<(Seat, String, bool)>,
+}
+
+/// A position waiting to be expanded.
+struct Open {
+    node: u32,
+    state: State,
+    /// Per seat, the digest of everything it has seen.
+    seen: Vec<u64>,
+    told: Option<Rc<Told>>,
+}
+
+struct Builder<'a> {
+    def: &'a Game,
+    limits: Limits,
+    tree: Tree,
+    index: HashMap<u64, u32>,
+    by_score: bool,
+    events: Vec<Event>,
+}
+
+impl Tree {
+    /// Builds the tree of `def` with `options`.
+    pub fn build(def: &Game, options: &[OptionValue], limits: Limits, payoff: Payoff) -> Result<Tree, Box<Diagnostic>> {
+        if let Some(race) = def.decisions.iter().find(|d| d.race) {
+            return Err(Box::new(
+                Diagnostic::error(Code::NotEnumerable, "a game with a race cannot be solved")
+                    .label(race.span, "each answer here comes with a reaction time")
+                    .help(
+                        "who answers first depends on reaction times drawn from a continuous distribution, so \
+                         the game has no finite tree; `rpsdsl analyze` measures such a game by play",
+                    ),
+            ));
+        }
+        let seats = def.players();
+        let mut b = Builder {
+            def,
+            limits,
+            tree: Tree {
+                nodes: vec![Node::Open],
+                children: vec![],
+                odds: vec![],
+                payoffs: vec![],
+                infosets: vec![],
+                seats,
+                cut_at: None,
+                stopped: 0,
+                zero_sum: true,
+                payoff,
+                actions: 0,
+            },
+            index: HashMap::new(),
+            by_score: payoff == Payoff::Score && !def.score_terms.is_empty(),
+            events: vec![],
+        };
+        let root = State::new(def, options, Chance::scripted(vec![]), vec![]);
+        let mut frontier = vec![];
+        let seen = vec![0u64; seats];
+        b.step(
+            0,
+            &root,
+            &seen,
+            None,
+            &[],
+            &|state, events| state.set_up(def, events),
+            &mut frontier,
+        )?;
+        let mut depth = 0u32;
+        while !frontier.is_empty() {
+            if limits.depth.is_some_and(|most| depth >= most) {
+                b.cut(&frontier, depth);
+                break;
+            }
+            let mark = b.mark();
+            let mut next = vec![];
+            let mut over = false;
+            for open in &frontier {
+                b.expand(open, depth, &mut next)?;
+                if b.tree.nodes.len() > limits.nodes {
+                    over = true;
+                    break;
+                }
+            }
+            if over {
+                if depth == 0 {
+                    return Err(Box::new(too_large(limits.nodes)));
+                }
+                b.rewind(mark);
+                b.cut(&frontier, depth);
+                break;
+            }
+            frontier = next;
+            depth += 1;
+        }
+        let mut tree = b.tree;
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if let Node::Decision { infoset, .. } = *node {
+                tree.infosets[infoset as usize].nodes.push(i as u32);
+            }
+        }
+        let mut offset = 0;
+        for set in &mut tree.infosets {
+            set.offset = offset;
+            offset += set.actions.len();
+        }
+        tree.actions = offset;
+        Ok(tree)
+    }
+
+    /// Nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree has no node (never: it has a root).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Terminal positions.
+    pub fn terminals(&self) -> usize {
+        self.nodes.iter().filter(|n| matches!(n, Node::Terminal { .. })).count()
+    }
+
+    /// Positions cut off at the depth the tree was built to.
+    pub fn cuts(&self) -> usize {
+        self.nodes.iter().filter(|n| matches!(n, Node::Cut)).count()
+    }
+
+    /// Information sets per seat.
+    pub fn infosets_per_seat(&self) -> Vec<usize> {
+        let mut per = vec![0; self.seats];
+        for set in &self.infosets {
+            per[set.seat as usize] += 1;
+        }
+        per
+    }
+
+    pub(super) fn children_of(&self, first: u32, len: u32) -> std::ops::Range<usize> {
+        first as usize..(first + len) as usize
+    }
+}
+
+/// Where the tree stood before a level, to go back to.
+struct Mark {
+    nodes: usize,
+    children: usize,
+    payoffs: usize,
+    infosets: usize,
+    stopped: u64,
+}
+
+impl Builder<'_> {
+    fn mark(&self) -> Mark {
+        Mark {
+            nodes: self.tree.nodes.len(),
+            children: self.tree.children.len(),
+            payoffs: self.tree.payoffs.len(),
+            infosets: self.tree.infosets.len(),
+            stopped: self.tree.stopped,
+        }
+    }
+
+    /// Undoes everything built since `mark`.
+    fn rewind(&mut self, mark: Mark) {
+        let t = &mut self.tree;
+        t.nodes.truncate(mark.nodes);
+        t.children.truncate(mark.children);
+        t.odds.truncate(mark.children);
+        t.payoffs.truncate(mark.payoffs);
+        t.infosets.truncate(mark.infosets);
+        t.stopped = mark.stopped;
+        self.index.retain(|_, &mut set| (set as usize) < mark.infosets);
+    }
+
+    /// Cuts the tree at `frontier`, the positions at decision point `depth`.
+    fn cut(&mut self, frontier: &[Open], depth: u32) {
+        for open in frontier {
+            self.tree.nodes[open.node as usize] = Node::Cut;
+        }
+        self.tree.cut_at = Some(depth);
+    }
+
+    /// Reserves `len` new nodes, the children of one node, side by side.
+    fn reserve(&mut self, len: usize) -> u32 {
+        let first = self.tree.children.len() as u32;
+        for _ in 0..len {
+            let node = self.tree.nodes.len() as u32;
+            self.tree.nodes.push(Node::Open);
+            self.tree.children.push(node);
+            self.tree.odds.push(1.0);
+        }
+        first
+    }
+
+    /// The decision `open` waits for: a decision node per answering seat.
+    fn expand(&mut self, open: &Open, depth: u32, next: &mut Vec<Open>) -> Result<(), Box<Diagnostic>> {
+        let pending = open.state.pending().expect("open positions wait for a decision");
+        let decision = pending.decision();
+        let who: Vec<Seat> = pending.who().to_vec();
+        let mut sets = Vec::with_capacity(who.len());
+        for &seat in &who {
+            sets.push(self.infoset(open, seat, decision, depth)?);
+        }
+        let mut picked = vec![];
+        self.decide(open, &who, &sets, 0, open.node, &mut picked, next)
+    }
+
+    /// Seat `who[at]` decides at `node`; `picked` holds the values the
+    /// seats before it chose.
+    #[allow(clippy::too_many_arguments)] // one recursion's state
+    fn decide(
+        &mut self,
+        open: &Open,
+        who: &[Seat],
+        sets: &[(u32, Vec<i64>)],
+        at: usize,
+        node: u32,
+        picked: &mut Vec<Choice>,
+        next: &mut Vec<Open>,
+    ) -> Result<(), Box<Diagnostic>> {
+        let Some(&seat) = who.get(at) else {
+            return self.answer(open, node, picked, next);
+        };
+        let (set, values) = &sets[at];
+        let first = self.reserve(values.len());
+        self.tree.nodes[node as usize] = Node::Decision {
+            seat,
+            infoset: *set,
+            first,
+            len: values.len() as u32,
+        };
+        for (a, &value) in values.iter().enumerate() {
+            let child = self.tree.children[first as usize + a];
+            picked.push(Choice::new(seat, value));
+            self.decide(open, who, sets, at + 1, child, picked, next)?;
+            picked.pop();
+        }
+        Ok(())
+    }
+
+    /// Every seat has picked: the step, with its chance outcomes, from `node`.
+    fn answer(
+        &mut self,
+        open: &Open,
+        node: u32,
+        picked: &[Choice],
+        next: &mut Vec<Open>,
+    ) -> Result<(), Box<Diagnostic>> {
+        let def = self.def;
+        let seats = self.tree.seats as Seat;
+        let steps: Vec<Option<StepKey>> = (0..seats)
+            .map(|seat| Observation::new(def, &open.state, seat).step_key(picked))
+            .collect();
+        let pending = open.state.pending().expect("waiting");
+        let secret = def.decisions[pending.decision() as usize].secret;
+        let answers = picked
+            .iter()
+            .map(|c| {
+                let i = pending.legal(c.seat).iter().position(|&v| v == c.value).unwrap_or(0);
+                (c.seat, Observation::new(def, &open.state, c.seat).label(i), secret)
+            })
+            .collect();
+        let told = Some(Rc::new(Told {
+            before: open.told.clone(),
+            answers,
+        }));
+        let seen: Vec<u64> = open
+            .seen
+            .iter()
+            .zip(&steps)
+            .map(|(&h, step)| mix(h, step.map_or(0, |k| k.0)))
+            .collect();
+        let choices = picked.to_vec();
+        self.step(
+            node,
+            &open.state,
+            &seen,
+            told,
+            &choices,
+            &|state, events| {
+                state.apply(def, &choices, events).map_err(|e| match e {
+                    EngineError::Runtime(d) => d,
+                    EngineError::Illegal(illegal) => {
+                        Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string()))
+                    }
+                })
+            },
+            next,
+        )
+    }
+
+    /// Runs `step` from `from` into `node`: a chance node when it meets a
+    /// draw, and each position reached placed below it.
+    #[allow(clippy::too_many_arguments)] // a step and where it goes
+    fn step(
+        &mut self,
+        node: u32,
+        from: &State,
+        seen: &[u64],
+        told: Option<Rc<Told>>,
+        _choices: &[Choice],
+        step: &crate::exact::Step<'_>,
+        next: &mut Vec<Open>,
+    ) -> Result<(), Box<Diagnostic>> {
+        let mut reached: Vec<(State, f64, Result<(), RuntimeError>)> = vec![];
+        let mut events = std::mem::take(&mut self.events);
+        // A draw with more outcomes than the whole budget is refused before
+        // it is walked; a smaller one that only overfills the budget is the
+        // level loop's to cut.
+        let room = self.limits.nodes as u64;
+        let walked = each_outcome(
+            &mut reached,
+            from,
+            &mut events,
+            step,
+            |reached, count| {
+                if count.saturating_mul(reached.len().max(1) as u64) > room {
+                    return Err(Box::new(too_large_a_draw(count, self.limits.nodes)));
+                }
+                Ok(())
+            },
+            |reached, state, chance, result, _| {
+                reached.push((state, chance, result));
+                if reached.len() as u64 > room {
+                    return Err(Box::new(too_large_a_draw(reached.len() as u64, self.limits.nodes)));
+                }
+                Ok(())
+            },
+        );
+        self.events = events;
+        walked?;
+        let targets: Vec<u32> = if reached.len() == 1 {
+            vec![node]
+        } else {
+            let first = self.reserve(reached.len());
+            self.tree.nodes[node as usize] = Node::Chance {
+                first,
+                len: reached.len() as u32,
+            };
+            for (i, (_, chance, _)) in reached.iter().enumerate() {
+                self.tree.odds[first as usize + i] = *chance;
+            }
+            (0..reached.len())
+                .map(|i| self.tree.children[first as usize + i])
+                .collect()
+        };
+        for ((state, _, result), target) in reached.into_iter().zip(targets) {
+            self.place(target, state, result, seen, told.clone(), next);
+        }
+        Ok(())
+    }
+
+    /// A position reached: over, or open to expand at the next level.
+    fn place(
+        &mut self,
+        node: u32,
+        state: State,
+        result: Result<(), RuntimeError>,
+        seen: &[u64],
+        told: Option<Rc<Told>>,
+        next: &mut Vec<Open>,
+    ) {
+        if result.is_err() || state.pending().is_none() {
+            let at = self.tree.payoffs.len() as u32;
+            let payoffs = if result.is_err() {
+                self.tree.stopped += 1;
+                vec![0.0; self.tree.seats]
+            } else {
+                self.payoffs(&state)
+            };
+            if payoffs.iter().sum::<f64>().abs() > 1e-9 {
+                self.tree.zero_sum = false;
+            }
+            self.tree.payoffs.extend(payoffs);
+            self.tree.nodes[node as usize] = Node::Terminal { at };
+            return;
+        }
+        let def = self.def;
+        let seen = seen
+            .iter()
+            .enumerate()
+            .map(|(seat, &h)| mix(h, state.view(def, seat as Seat).fingerprint()))
+            .collect();
+        next.push(Open {
+            node,
+            state,
+            seen,
+            told,
+        });
+    }
+
+    /// What each seat gets at the end of `state`.
+    fn payoffs(&self, state: &State) -> Vec<f64> {
+        let seats = self.tree.seats;
+        if self.by_score && !state.scores().is_empty() {
+            return state
+                .scores()
+                .iter()
+                .map(|terms| self.def.points(terms) as f64)
+                .collect();
+        }
+        match state.outcome().and_then(|o| o.winner) {
+            Some(winner) => (0..seats)
+                .map(|seat| {
+                    if seat == winner as usize {
+                        1.0
+                    } else {
+                        -1.0 / (seats - 1).max(1) as f64
+                    }
+                })
+                .collect(),
+            None => vec![0.0; seats],
+        }
+    }
+
+    /// `seat`'s information set at `open`, made on first meeting, and its
+    /// legal values in the set's order of actions.
+    fn infoset(
+        &mut self,
+        open: &Open,
+        seat: Seat,
+        decision: DecisionId,
+        depth: u32,
+    ) -> Result<(u32, Vec<i64>), Box<Diagnostic>> {
+        let def = self.def;
+        let observation = Observation::new(def, &open.state, seat);
+        let legal = open.state.pending().expect("waiting").legal(seat);
+        let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
+        let key = mix(
+            mix(open.seen[seat as usize], u64::from(decision)),
+            0x5345_4154 + u64::from(seat),
+        );
+        if let Some(&set) = self.index.get(&key) {
+            let known = &self.tree.infosets[set as usize].keys;
+            if *known == keys {
+                return Ok((set, legal.to_vec()));
+            }
+            // The same moves in another order: follow the set's order.
+            let values: Option<Vec<i64>> = known
+                .iter()
+                .map(|k| keys.iter().position(|x| x == k).map(|i| legal[i]))
+                .collect();
+            return match values {
+                Some(values) if values.len() == keys.len() => Ok((set, values)),
+                _ => Err(Box::new(
+                    Diagnostic::error(
+                        Code::NotEnumerable,
+                        format!(
+                            "{} is offered different choices in positions it cannot tell apart",
+                            def.seats[seat as usize]
+                        ),
+                    )
+                    .label(def.decisions[decision as usize].span, "this decision")
+                    .help(
+                        "a seat's choices here depend on something it cannot see, so no strategy can name \
+                         them; solving needs choices that follow from what the seat knows",
+                    ),
+                )),
+            };
+        }
+        let set = self.tree.infosets.len() as u32;
+        self.index.insert(key, set);
+        self.tree.infosets.push(InfoSet {
+            seat,
+            decision,
+            actions: (0..legal.len()).map(|i| observation.label(i)).collect(),
+            situation: situation(def, &open.state, seat, open.told.as_deref()),
+            depth,
+            keys,
+            nodes: vec![],
+            offset: 0,
+        });
+        Ok((set, legal.to_vec()))
+    }
+}
+
+/// What `seat` knows at `state`, in the game's words: the pieces it knows
+/// that not everyone does, the pieces everyone knows that could have been
+/// hidden, and what it saw happen, oldest first.
+fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Told>) -> String {
+    let mut parts = vec![];
+    let seats = def.players() as Seat;
+    for zone in def.zone_ids() {
+        let mut mine = vec![];
+        for piece in state.zone(zone) {
+            if !state.knows(seat, piece) {
+                continue;
+            }
+            let everyone = (0..seats).all(|s| state.knows(s, piece));
+            let could_hide =
+                !(0..seats).all(|s| def.zone_visible_to(zone, s)) || def.pieces[piece as usize].kind_hidden;
+            if !everyone || could_hide {
+                mine.push(def.piece_label(state.face_of(piece)));
+            }
+        }
+        if !mine.is_empty() && mine.len() <= 6 {
+            parts.push(format!("{}: {}", def.zone_name(zone), mine.join(", ")));
+        }
+    }
+    let mut steps = vec![];
+    let mut at = told;
+    while let Some(t) = at {
+        let said: Vec<String> = t
+            .answers
+            .iter()
+            .map(|(who, label, secret)| {
+                let label = if *secret && *who != seat { "?" } else { label.as_str() };
+                format!("{} {label}", def.seats[*who as usize])
+            })
+            .collect();
+        steps.push(said.join(" & "));
+        at = t.before.as_deref();
+    }
+    steps.reverse();
+    if !steps.is_empty() {
+        parts.push(format!("after {}", steps.join(", ")));
+    }
+    if parts.is_empty() {
+        "at the start".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn too_large(nodes: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::SolveBudget,
+        format!("the game's first decision alone takes more than {nodes} nodes"),
+    )
+    .help("raise the budget with `--budget N`, or make the game smaller with `--set`")
+}
+
+fn too_large_a_draw(outcomes: u64, nodes: usize) -> Diagnostic {
+    let outcomes = match outcomes {
+        u64::MAX => "more than 18446744073709551614".to_string(),
+        n => n.to_string(),
+    };
+    Diagnostic::error(
+        Code::SolveBudget,
+        format!("a draw of the game has {outcomes} distinct outcomes, more than the tree's budget of {nodes} nodes"),
+    )
+    .help("a shuffle of many different cards has too many orders to solve whole; make the game smaller with `--set`, or raise the budget with `--budget N`")
+}

@@ -1,0 +1,171 @@
+//! `rpsdsl solve`: equilibria and exploitability, checked against
+//! OpenSpiel's published and test values (its `cfr_test.py`,
+//! `exploitability_test.py` and the Leduc figures of its docs).
+
+mod common;
+
+use common::cli::rpsdsl;
+use common::load;
+use rpsdsl::solve::{self, Cfr, Limits, Payoff, Settings, Tree};
+
+const KUHN_POKER: &str = "games/classic/kuhn_poker.rules";
+const LEDUC_POKER: &str = "games/classic/leduc_poker.rules";
+
+fn tree_of(path: &str, limits: Limits) -> Tree {
+    let def = load(path);
+    Tree::build(&def, &def.default_options(), limits, Payoff::Score).unwrap()
+}
+
+fn whole(nodes: usize) -> Limits {
+    Limits { nodes, depth: None }
+}
+
+/// CFR+ until NashConv is at most `target` (checked every 64 iterations).
+fn solve_to(tree: &Tree, target: f64, most: u64) -> (Vec<f64>, f64, u64) {
+    let mut cfr = Cfr::new(tree);
+    loop {
+        for _ in 0..64 {
+            cfr.iterate();
+        }
+        let average = cfr.average();
+        let nash_conv = tree.nash_conv(&average);
+        if nash_conv <= target || cfr.iterations() >= most {
+            return (tree.values(&average).0, nash_conv, cfr.iterations());
+        }
+    }
+}
+
+/// The best response itself: against uniform random play, NashConv is
+/// 0.916667 in Kuhn poker and 4.747222 in Leduc poker.
+#[test]
+fn uniform_play_has_openspiels_nash_conv() {
+    let kuhn = tree_of(KUHN_POKER, whole(10_000));
+    assert!((kuhn.nash_conv(&kuhn.uniform()) - 0.916_667).abs() < 1e-6);
+    let leduc = tree_of(LEDUC_POKER, whole(100_000));
+    assert!((leduc.nash_conv(&leduc.uniform()) - 4.747_222).abs() < 1e-6);
+}
+
+/// Kuhn poker: the first seat's value is -1/18, and CFR+ gets NashConv to
+/// 1e-3; 12 information sets, 6 a seat, as in OpenSpiel.
+#[test]
+fn kuhn_poker_is_worth_minus_one_eighteenth_to_the_first_seat() {
+    let tree = tree_of(KUHN_POKER, whole(10_000));
+    assert_eq!(tree.infosets_per_seat(), [6, 6]);
+    assert_eq!(tree.cut_at, None);
+    let (values, nash_conv, _) = solve_to(&tree, 1e-3, 10_000);
+    assert!(nash_conv <= 1e-3, "NashConv {nash_conv}");
+    assert!((values[0] + 1.0 / 18.0).abs() < 1e-3, "value {}", values[0]);
+    assert!((values[0] + values[1]).abs() < 1e-9, "zero-sum");
+}
+
+/// Leduc poker: the first seat's value is -0.085606424078, NashConv 1e-3.
+#[test]
+fn leduc_poker_has_openspiels_value() {
+    let tree = tree_of(LEDUC_POKER, whole(100_000));
+    assert_eq!(tree.cut_at, None);
+    let (values, nash_conv, iterations) = solve_to(&tree, 1e-3, 20_000);
+    assert!(nash_conv <= 1e-3, "NashConv {nash_conv} after {iterations} iterations");
+    assert!((values[0] + 0.085_606_424_078).abs() < 2e-3, "value {}", values[0]);
+}
+
+/// Classic RPS: a tied throw is thrown again, so the tree has no depth
+/// bound; built to a depth, it is worth 0 and its equilibrium is uniform,
+/// and the mass past the cut is reported.
+#[test]
+fn rock_paper_scissors_is_fair_and_uniform_to_a_depth() {
+    let def = load("games/rps.rules");
+    let settings = Settings {
+        limits: Limits {
+            nodes: 1_000_000,
+            depth: Some(6),
+        },
+        payoff: Payoff::Score,
+        iterations: Some(200),
+        time: None,
+        target: Some(1e-9),
+    };
+    let s = solve::solve(&def, &def.default_options(), &settings, &mut |_| {}).unwrap();
+    assert_eq!(s.tree.cut_at, Some(6));
+    // Ties all the way: (1/3)^6 of play reaches the cut.
+    assert!((s.cut_mass - 3f64.powi(-6)).abs() < 1e-9, "cut mass {}", s.cut_mass);
+    assert!(s.values.iter().all(|v| v.abs() < 1e-4), "{:?}", s.values);
+    assert!(s.exploitability < 1e-4);
+    let first = s.strategy.iter().find(|r| r.depth == 0).unwrap();
+    assert_eq!(first.situation, "at the start");
+    for (throw, p) in &first.actions {
+        assert!((p - 1.0 / 3.0).abs() < 1e-4, "{throw} {p}");
+    }
+}
+
+/// The same game with its declarations in another order has the same
+/// value and the same number of information sets.
+#[test]
+fn the_value_does_not_depend_on_how_the_rules_are_written() {
+    let plain = tree_of(KUHN_POKER, whole(10_000));
+    let reordered = tree_of("tests/games/kuhn_poker_reordered.rules", whole(10_000));
+    assert_eq!(plain.infosets_per_seat(), reordered.infosets_per_seat());
+    let (a, _, _) = solve_to(&plain, 1e-4, 100_000);
+    let (b, _, _) = solve_to(&reordered, 1e-4, 100_000);
+    assert!((a[0] - b[0]).abs() < 1e-3, "{} against {}", a[0], b[0]);
+}
+
+/// The command tells the strategy in the game's words.
+#[test]
+fn the_command_reads_like_the_rulebook() {
+    let out = rpsdsl(&["solve", KUHN_POKER]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  Ann                  -0.0556"), "{text}");
+    assert!(
+        text.contains("two seats, zero-sum: this is an approximate Nash equilibrium"),
+        "{text}"
+    );
+    // Holding the king, facing a bet: always call.
+    assert!(
+        text.contains("  hand of Ben: Card king; after Ann bet (answer, reached ")
+            && text.contains("      bet 100.0%\n"),
+        "{text}"
+    );
+    let out = rpsdsl(&["solve", KUHN_POKER, "--json", "--iterations", "50"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["solution"]["tree"]["infosets"], serde_json::json!([6, 6]));
+    assert_eq!(json["solution"]["strategy"].as_array().unwrap().len(), 12);
+}
+
+/// A game of three seats is solved with the caveat that CFR+ promises no
+/// Nash equilibrium there.
+#[test]
+fn more_than_two_seats_come_with_a_caveat() {
+    let out = rpsdsl(&["solve", "tests/games/odd_one_out.rules"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("caveat: with more than two seats"), "{text}");
+    assert!(!text.contains("approximate Nash equilibrium,"), "{text}");
+}
+
+/// What cannot be solved says why: a race, a draw too large for the
+/// budget, a tree too large for it.
+#[test]
+fn what_cannot_be_solved_says_why() {
+    let out = rpsdsl(&["solve", "games/rock.rules"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("rpsdsl::not-enumerable") && err.contains("a game with a race cannot be solved"),
+        "{err}"
+    );
+    assert!(err.contains("rock.rules:44:5"), "{err}");
+
+    let out = rpsdsl(&["solve", "games/janken_deck.rules"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("rpsdsl::solve-budget") && err.contains("distinct outcomes"),
+        "{err}"
+    );
+
+    let out = rpsdsl(&["solve", LEDUC_POKER, "--budget", "3000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rpsdsl::solve-budget") && err.contains("--depth"), "{err}");
+}
