@@ -1,8 +1,9 @@
 //! rpsdsl side by side with OpenSpiel's C++ engine and hand-written Rust, in
 //! one run (issue 15): random playouts per second and MCTS iterations per
-//! second, per game, with the ratios.
+//! second, per game, with the ratios; and CFR+ iterations per second
+//! (`rpsdsl solve`) on Kuhn and Leduc poker.
 //!
-//! `cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts]`
+//! `cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts|cfr]`
 //!
 //! - SECONDS: the budget of each measurement (default 1). MCTS measures
 //!   whole self-play games, so one can run over the budget.
@@ -12,8 +13,8 @@
 //! - `--reps N`: interleaved repetitions per measurement (default 3); the
 //!   table shows medians, and ratios of medians.
 //! - `--no-openspiel`: rpsdsl and the native baselines only.
-//! - `--only random` or `--only mcts`: one of the two measures (for a
-//!   profile of one of them).
+//! - `--only random`, `--only mcts` or `--only cfr`: one of the measures
+//!   (for a profile of one of them).
 //! - `--workflow`: also time the designer's workflow on both back ends:
 //!   `compare` of Rubber Paper Scissors against a variant between
 //!   `mcts:iterations=200` players (`--workflow-games N`, default 2000), and
@@ -46,6 +47,7 @@ use rpsdsl::check::{self, FsLoader};
 use rpsdsl::engine::{Choice, Engine, Game, State};
 use rpsdsl::ir::OptionValue;
 use rpsdsl::session;
+use rpsdsl::solve;
 
 /// A hand-written baseline: random games until the budget has passed,
 /// returning (games, decisions, wall time, [first seat's wins, second
@@ -153,7 +155,7 @@ fn usage(problem: &str) -> ! {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
     eprintln!("versus: {problem}");
     eprintln!(
-        "usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts] [--workflow] [--workflow-games N]"
+        "usage: cargo bench --bench versus -- [SECONDS] [GAME...] [--iterations N] [--reps N] [--no-openspiel] [--only random|mcts|cfr] [--workflow] [--workflow-games N]"
     );
     eprintln!("games: {}", names.join(" "));
     std::process::exit(2);
@@ -190,8 +192,8 @@ fn parse_args() -> Args {
             "--workflow" => args.workflow = Some(args.workflow.unwrap_or(2000)),
             "--workflow-games" => args.workflow = Some(value("--workflow-games")),
             "--only" => match inline.clone().or_else(|| it.next()).as_deref() {
-                Some(m @ ("random" | "mcts")) => args.only = Some(m.to_string()),
-                _ => usage("--only takes `random` or `mcts`"),
+                Some(m @ ("random" | "mcts" | "cfr")) => args.only = Some(m.to_string()),
+                _ => usage("--only takes `random`, `mcts` or `cfr`"),
             },
             "-h" | "--help" => usage("help"),
             _ if arg.parse::<f64>().is_ok_and(|s| s > 0.0) => args.seconds = arg.parse().unwrap(),
@@ -663,11 +665,33 @@ fn main() {
         eprintln!();
         mcts_rows.push(row);
     }
+    // CFR+ on the whole tree, where OpenSpiel's solver runs in time.
+    let mut cfr_rows = vec![];
+    for (v, def, options) in loaded
+        .iter()
+        .filter(|(v, _, _)| CFR_GAMES.contains(&v.name) && wants("cfr"))
+    {
+        eprint!("CFR+: {} ", v.name);
+        let mut ours = vec![];
+        let mut theirs = vec![];
+        for _ in 0..args.reps {
+            ours.push(rpsdsl_cfr(def, options, budget));
+            if let (Some(name), Some(os)) = (v.openspiel, openspiel.as_mut()) {
+                theirs.push(os.ask(serde_json::json!({
+                    "measure": "cfr", "game": name, "seconds": args.seconds,
+                })));
+            }
+            eprint!(".");
+        }
+        eprintln!();
+        cfr_rows.push((v.name, ours, theirs));
+    }
     drop(openspiel);
     let workflow = args.workflow.map(workflow);
 
     print_random(&random_rows);
     print_mcts(&mcts_rows, args.iterations);
+    print_cfr(&cfr_rows);
     if let Some(lines) = workflow {
         println!();
         println!("the designer's workflow (wall time, one run each):");
@@ -710,10 +734,85 @@ fn main() {
         "  - MCTS decisions/game count every answer; OpenSpiel searches forced ones too (and counts \
          their simulations), rpsdsl plays them without searching."
     );
+    if !cfr_rows.is_empty() {
+        println!(
+            "  - CFR+: rpsdsl's Leduc poker has no suits (the rules never read them), so its tree has 288 \
+             information sets to OpenSpiel's 936; Kuhn poker's trees are the same size (12)."
+        );
+    }
     println!("  - total time {:.0} s", started.elapsed().as_secs_f64());
 }
 
+/// The games whose whole tree CFR+ solves in a bench's time.
+const CFR_GAMES: [&str; 2] = ["kuhn_poker", "leduc_poker"];
+
+/// CFR+ iterations per second on the whole tree (built first, not timed),
+/// and the average strategy's NashConv at the end.
+fn rpsdsl_cfr(def: &Game, options: &[OptionValue], budget: Duration) -> (f64, f64) {
+    let limits = solve::Limits {
+        nodes: solve::DEFAULT_NODES,
+        depth: None,
+    };
+    let tree = solve::Tree::build(def, options, limits, solve::Payoff::Score).expect("the tree fits");
+    let mut cfr = solve::Cfr::new(&tree);
+    let started = Instant::now();
+    while started.elapsed() < budget {
+        cfr.iterate();
+    }
+    let rate = cfr.iterations() as f64 / started.elapsed().as_secs_f64();
+    (rate, tree.nash_conv(&cfr.average()))
+}
+
+type CfrRow = (&'static str, Vec<(f64, f64)>, Vec<Result<Value, String>>);
+
+fn print_cfr(rows: &[CfrRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    println!();
+    println!("CFR+ iterations/s on the whole tree, median of the repetitions, and NashConv after the budget");
+    println!(
+        "{:<14} {:>10} {:>14} {:>8} {:>13} {:>13}",
+        "game", "rpsdsl", "OpenSpiel C++", "ratio", "NashConv rs", "NashConv OS"
+    );
+    for (name, ours, theirs) in rows {
+        let median = |mut v: Vec<f64>| -> Option<f64> {
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied()
+        };
+        let rate = median(ours.iter().map(|o| o.0).collect());
+        let nash = median(ours.iter().map(|o| o.1).collect());
+        let os_rate = median(
+            theirs
+                .iter()
+                .filter_map(|a| a.as_ref().ok()?["rate"].as_f64())
+                .collect(),
+        );
+        let os_nash = median(
+            theirs
+                .iter()
+                .filter_map(|a| a.as_ref().ok()?["nash_conv"].as_f64())
+                .collect(),
+        );
+        let show = |v: Option<f64>, digits: usize| v.map_or("n/a".to_string(), |v| format!("{v:.digits$}"));
+        let ratio = match (rate, os_rate) {
+            (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
+            _ => "-".to_string(),
+        };
+        println!(
+            "{name:<14} {:>10} {:>14} {ratio:>8} {:>13} {:>13}",
+            show(rate, 0),
+            show(os_rate, 0),
+            nash.map_or("n/a".into(), |v| format!("{v:.2e}")),
+            os_nash.map_or("n/a".into(), |v| format!("{v:.2e}"))
+        );
+    }
+}
+
 fn print_random(rows: &[Row]) {
+    if rows.is_empty() {
+        return;
+    }
     println!();
     println!(
         "random playouts (games/s), median of each side's repetitions; rpsdsl on the compiled tier, \
@@ -781,6 +880,9 @@ fn print_random(rows: &[Row]) {
 }
 
 fn print_mcts(rows: &[Row], iterations: u32) {
+    if rows.is_empty() {
+        return;
+    }
     if rows.is_empty() {
         return;
     }

@@ -356,7 +356,7 @@ fn every_page_with_console_examples_is_run() {
     );
 }
 
-const CONSOLE_PAGES: [&str; 8] = [
+const CONSOLE_PAGES: [&str; 9] = [
     "README.md",
     "docs/house-rules.md",
     "docs/pictures.md",
@@ -364,6 +364,7 @@ const CONSOLE_PAGES: [&str; 8] = [
     "docs/scale.md",
     "docs/scenarios.md",
     "docs/simulate.md",
+    "docs/solve.md",
     "docs/transcripts.md",
 ];
 
@@ -400,6 +401,11 @@ fn scenarios_console_examples() {
 #[test]
 fn simulate_console_examples() {
     console::check_page("docs/simulate.md");
+}
+
+#[test]
+fn solve_console_examples() {
+    console::check_page("docs/solve.md");
 }
 
 #[test]

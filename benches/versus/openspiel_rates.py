@@ -13,6 +13,9 @@ Measures, for a game and a time budget in seconds:
            information games and liar's dice (MCTSBot searches the true
            state); pyspiel.ISMCTSBot for Kuhn and Leduc poker. Simultaneous
            games (goofspiel) are converted to turn-based for MCTSBot;
+  cfr      CFR+ iterations per second on the whole tree:
+           pyspiel.CFRPlusSolver, one evaluate_and_update_policy() an
+           iteration, and the average policy's NashConv at the end;
   length   mean decisions per game under uniform random play (a Python
            loop, not timed): every player action counts, forced ones and
            each player's part of a simultaneous move included; chance
@@ -26,6 +29,7 @@ One measurement from the command line:
   openspiel_rates.py random tic_tac_toe 1.0 [SEED]
   openspiel_rates.py mcts connect_four 1.0 [SEED] [SIMS]
   openspiel_rates.py length kuhn_poker 0.5 [SEED]
+  openspiel_rates.py cfr leduc_poker 2.0
 
 or, with --serve, one JSON command a line on stdin, e.g.
 {"measure": "mcts", "game": "kuhn_poker", "seconds": 1.0, "seed": 1, "sims": 400},
@@ -143,6 +147,21 @@ def mcts_rate(name, seconds, seed, sims):
     }
 
 
+def cfr_rate(name, seconds):
+    game = load(name)
+    solver = pyspiel.CFRPlusSolver(game)
+    iterations = 0
+    started = time.perf_counter()
+    while True:
+        solver.evaluate_and_update_policy()
+        iterations += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            break
+    nash_conv = pyspiel.nash_conv(game, solver.average_policy())
+    return {"iterations": iterations, "seconds": elapsed, "rate": iterations / elapsed, "nash_conv": nash_conv}
+
+
 def run(command):
     measure = command["measure"]
     name = command["game"]
@@ -153,6 +172,8 @@ def run(command):
             out = random_rate(name, seconds, seed)
         elif measure == "mcts":
             out = mcts_rate(name, seconds, seed, int(command.get("sims", 400)))
+        elif measure == "cfr":
+            out = cfr_rate(name, seconds)
         elif measure == "length":
             out = length(name, seconds, seed)
         else:

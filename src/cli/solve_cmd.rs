@@ -209,7 +209,9 @@ fn to_text(name: &str, rules: &str, options: &[(String, String)], s: &Solution, 
     };
     out.push_str(&format!("payoff: {payoff}\n\n"));
     out.push_str("Value per game, when every seat plays the strategy below\n");
-    for (seat, v) in s.seats.iter().zip(&s.values) {
+    for (seat, &v) in s.seats.iter().zip(&s.values) {
+        // What rounds to zero shows as +0.0000, never -0.0000.
+        let v = if v.abs() < 5e-5 { 0.0 } else { v };
         out.push_str(&format!("  {seat:<20} {v:+.4}\n"));
     }
     out.push_str(&format!(
