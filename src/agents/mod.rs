@@ -38,6 +38,13 @@ pub trait Agent: Send {
     /// only when the seat must decide, so there is at least one choice.
     fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize;
 
+    /// The probability with which this player picks each of the seat's
+    /// choices here, when it knows it exactly (`None`: it does not say, and
+    /// whoever needs it samples [`Agent::choose`]). `rpsdsl exploit` uses it.
+    fn policy(&mut self, _def: &Game, _obs: &Observation<'_>) -> Option<Vec<f64>> {
+        None
+    }
+
     /// In a race, how long this player takes to give choice `index`, in
     /// milliseconds.
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
@@ -164,6 +171,11 @@ impl Agent for RandomAgent {
             params: self.reaction.describe(),
         }
         .to_text()
+    }
+
+    fn policy(&mut self, _def: &Game, obs: &Observation<'_>) -> Option<Vec<f64>> {
+        let n = obs.legal_len();
+        Some(vec![1.0 / n as f64; n])
     }
 
     fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {

@@ -22,6 +22,7 @@ mod analyze_cmd;
 mod check_cmd;
 mod compare_cmd;
 mod exact_cmd;
+mod exploit_cmd;
 mod merge_cmd;
 mod options_cmd;
 mod play_cmd;
@@ -213,6 +214,8 @@ enum Command {
     },
     /// An equilibrium strategy, the game's value and the strategy's exploitability, by CFR+ on the whole tree.
     Solve(solve_cmd::SolveArgs),
+    /// How strong are my players? What a best response wins against the agents given, seat by seat.
+    Exploit(exploit_cmd::ExploitArgs),
     /// The exact outcome rates of random play, by enumerating every chance outcome and choice.
     Exact {
         /// A `.rules` file, or a house-rules `.toml` file.
@@ -324,6 +327,7 @@ pub fn main() -> ExitCode {
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
         Command::Analyze { file, house, args } => analyze_cmd::analyze(&analyze_cmd::file(file, house), &args),
         Command::Solve(args) => solve_cmd::solve(&args),
+        Command::Exploit(args) => exploit_cmd::exploit(&args),
         Command::Exact {
             file,
             settings,

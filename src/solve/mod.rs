@@ -8,10 +8,14 @@
 //! response ([`Tree::best_response_value`]) measures how far it still is:
 //! NashConv, and exploitability (NashConv over the seats).
 //!
+//! [`exploit`] measures players instead: the best response to any lineup
+//! of agents, and what each seat's agent leaves on the table.
+//!
 //! For more seats, or a game that is not zero-sum, CFR+'s average strategy
 //! is a coarse correlated equilibrium at best; the answer says so.
 
 mod cfr;
+mod exploit;
 mod profile;
 mod tree;
 
@@ -20,6 +24,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 pub use cfr::Cfr;
+pub use exploit::{Exploit, exploit};
 pub use profile::Profile;
 pub use tree::{InfoSet, Limits, Payoff, Tree};
 

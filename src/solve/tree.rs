@@ -108,6 +108,9 @@ pub struct Tree {
     pub payoff: Payoff,
     /// Total actions over all information sets.
     pub(super) actions: usize,
+    /// Per information set, the first position met in it (kept only when
+    /// asked for: a player is asked what it would do there).
+    pub(super) examples: Vec<State>,
 }
 
 /// Limits on the tree.
@@ -140,6 +143,7 @@ struct Builder<'a> {
     limits: Limits,
     tree: Tree,
     index: HashMap<u64, u32>,
+    keep_examples: bool,
     by_score: bool,
     events: Vec<Event>,
 }
@@ -147,6 +151,27 @@ struct Builder<'a> {
 impl Tree {
     /// Builds the tree of `def` with `options`.
     pub fn build(def: &Game, options: &[OptionValue], limits: Limits, payoff: Payoff) -> Result<Tree, Box<Diagnostic>> {
+        Tree::build_as(def, options, limits, payoff, false)
+    }
+
+    /// Builds the tree and keeps a position of every information set, for
+    /// players to be asked what they would do there.
+    pub fn build_with_examples(
+        def: &Game,
+        options: &[OptionValue],
+        limits: Limits,
+        payoff: Payoff,
+    ) -> Result<Tree, Box<Diagnostic>> {
+        Tree::build_as(def, options, limits, payoff, true)
+    }
+
+    fn build_as(
+        def: &Game,
+        options: &[OptionValue],
+        limits: Limits,
+        payoff: Payoff,
+        keep_examples: bool,
+    ) -> Result<Tree, Box<Diagnostic>> {
         if let Some(race) = def.decisions.iter().find(|d| d.race) {
             return Err(Box::new(
                 Diagnostic::error(Code::NotEnumerable, "a game with a race cannot be solved")
@@ -173,8 +198,10 @@ impl Tree {
                 zero_sum: true,
                 payoff,
                 actions: 0,
+                examples: vec![],
             },
             index: HashMap::new(),
+            keep_examples,
             by_score: payoff == Payoff::Score && !def.score_terms.is_empty(),
             events: vec![],
         };
@@ -294,6 +321,7 @@ impl Builder<'_> {
         t.odds.truncate(mark.children);
         t.payoffs.truncate(mark.payoffs);
         t.infosets.truncate(mark.infosets);
+        t.examples.truncate(mark.infosets);
         t.stopped = mark.stopped;
         self.index.retain(|_, &mut set| (set as usize) < mark.infosets);
     }
@@ -586,6 +614,9 @@ impl Builder<'_> {
         }
         let set = self.tree.infosets.len() as u32;
         self.index.insert(key, set);
+        if self.keep_examples {
+            self.tree.examples.push(open.state.clone());
+        }
         self.tree.infosets.push(InfoSet {
             seat,
             decision,
