@@ -25,13 +25,13 @@ pub(crate) struct SolveArgs {
     #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
     /// Stop once the exploitability is at most this (in payoff units).
-    #[arg(long, value_name = "E", default_value_t = 0.0005)]
+    #[arg(long, value_name = "E", default_value_t = 0.0005, value_parser = parse_target)]
     pub target_exploitability: f64,
     /// Stop after this many CFR+ iterations.
     #[arg(long)]
     pub iterations: Option<u64>,
     /// Stop after this many seconds of iterating.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub time: f64,
     /// Nodes the game tree may have.
     #[arg(long, default_value_t = solve::DEFAULT_NODES)]
@@ -56,6 +56,22 @@ pub(crate) enum PayoffArg {
     Win,
 }
 
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 1e7 => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds above 0, such as 30 or 0.5"
+        )),
+    }
+}
+
+fn parse_target(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(e) if e >= 0.0 && e.is_finite() => Ok(e),
+        _ => Err(format!("`{text}` is not an exploitability of 0 or more, such as 0.001")),
+    }
+}
+
 /// Situations shown per seat unless `--all`.
 const SHOWN: usize = 12;
 
@@ -64,10 +80,6 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    if !(args.time > 0.0 && args.time.is_finite()) {
-        eprintln!("error: --time must be a positive number of seconds");
-        return ExitCode::from(2);
-    }
     let settings = Settings {
         limits: Limits {
             nodes: args.budget,
