@@ -201,10 +201,7 @@ impl Walk<'_> {
             step,
             |walk, count| {
                 if count > walk.budget.saturating_sub(walk.positions) {
-                    let count = match count {
-                        u64::MAX => "more than 18446744073709551614".to_string(),
-                        count => count.to_string(),
-                    };
+                    let count = outcomes_text(count);
                     return Err(Box::new(walk.over_budget(format!(
                         "a shuffle after {} positions has {count} distinct outcomes, more than the budget of {} \
                          leaves",
@@ -316,4 +313,13 @@ pub(crate) fn each_outcome<C, E>(
         visit(context, state, chance, result, events)?;
     }
     Ok(())
+}
+
+/// A draw's number of outcomes in words: the engine counts up to
+/// `u64::MAX - 1`, and `u64::MAX` stands for more.
+pub(crate) fn outcomes_text(count: u64) -> String {
+    match count {
+        u64::MAX => "more than 18446744073709551614".to_string(),
+        count => count.to_string(),
+    }
 }

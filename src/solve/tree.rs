@@ -213,7 +213,6 @@ impl Tree {
             &root,
             &seen,
             None,
-            &[],
             &|state, events| state.set_up(def, events),
             &mut frontier,
         )?;
@@ -430,7 +429,6 @@ impl Builder<'_> {
             &open.state,
             &seen,
             told,
-            &choices,
             &|state, events| {
                 state.apply(def, &choices, events).map_err(|e| match e {
                     EngineError::Runtime(d) => d,
@@ -452,7 +450,6 @@ impl Builder<'_> {
         from: &State,
         seen: &[u64],
         told: Option<Rc<Told>>,
-        _choices: &[Choice],
         step: &crate::exact::Step<'_>,
         next: &mut Vec<Open>,
     ) -> Result<(), Box<Diagnostic>> {
@@ -688,10 +685,7 @@ fn too_large(nodes: usize) -> Diagnostic {
 }
 
 fn too_large_a_draw(outcomes: u64, nodes: usize) -> Diagnostic {
-    let outcomes = match outcomes {
-        u64::MAX => "more than 18446744073709551614".to_string(),
-        n => n.to_string(),
-    };
+    let outcomes = crate::exact::outcomes_text(outcomes);
     Diagnostic::error(
         Code::SolveBudget,
         format!("a draw of the game has {outcomes} distinct outcomes, more than the tree's budget of {nodes} nodes"),
