@@ -224,3 +224,22 @@ fn exploit_estimates_a_search_player() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `mcts`?"));
 }
+
+/// Every tree keeps perfect recall: a seat never forgets what it did.
+#[test]
+fn information_sets_have_perfect_recall() {
+    for (path, setting) in [
+        (KUHN_POKER, None),
+        (LEDUC_POKER, None),
+        ("games/classic/goofspiel.rules", Some(("num_cards", 3))),
+    ] {
+        let def = load(path);
+        let mut options = def.default_options();
+        if let Some((name, value)) = setting {
+            let at = def.options.iter().position(|o| o.name == name).unwrap();
+            options[at] = rpsdsl::ir::OptionValue::Int(value);
+        }
+        let tree = Tree::build(&def, &options, whole(100_000), Payoff::Score).unwrap();
+        assert_eq!(tree.recall_breaks(), None, "{path}");
+    }
+}

@@ -200,3 +200,44 @@ impl BestResponse<'_> {
         best
     }
 }
+
+impl Tree {
+    /// Checks perfect recall: every position of an information set was
+    /// reached through the same decisions of its seat (the same sets, the
+    /// same actions). Returns the first set that breaks it.
+    pub fn recall_breaks(&self) -> Option<usize> {
+        let mut parent = vec![(u32::MAX, 0u32); self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if let Node::Decision { first, len, .. } | Node::Chance { first, len } = *node {
+                for (a, c) in self.children_of(first, len).enumerate() {
+                    parent[self.children[c] as usize] = (i as u32, a as u32);
+                }
+            }
+        }
+        let mut seen: Vec<Option<Vec<(u32, u32)>>> = vec![None; self.infosets.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            let Node::Decision { seat, infoset, .. } = *node else {
+                continue;
+            };
+            let mut path = vec![];
+            let mut at = i as u32;
+            while parent[at as usize].0 != u32::MAX {
+                let (up, a) = parent[at as usize];
+                if let Node::Decision {
+                    seat: s, infoset: set, ..
+                } = self.nodes[up as usize]
+                    && s == seat
+                {
+                    path.push((set, a));
+                }
+                at = up;
+            }
+            match &seen[infoset as usize] {
+                None => seen[infoset as usize] = Some(path),
+                Some(known) if *known != path => return Some(infoset as usize),
+                Some(_) => {}
+            }
+        }
+        None
+    }
+}
