@@ -628,27 +628,19 @@ impl Builder<'_> {
     }
 }
 
-/// What `seat` knows at `state`, in the game's words: the pieces it knows
-/// that not everyone does, the pieces everyone knows that could have been
-/// hidden, and what it saw happen, oldest first.
+/// What `seat` knows at `state`, in the game's words: the pieces it knows,
+/// zone by zone (a zone of more than six is left out: a full hand or board
+/// says too much to read), and what it saw happen, oldest first.
 fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Told>) -> String {
     let mut parts = vec![];
-    let seats = def.players() as Seat;
     for zone in def.zone_ids() {
-        let mut mine = vec![];
-        for piece in state.zone(zone) {
-            if !state.knows(seat, piece) {
-                continue;
-            }
-            let everyone = (0..seats).all(|s| state.knows(s, piece));
-            let could_hide =
-                !(0..seats).all(|s| def.zone_visible_to(zone, s)) || def.pieces[piece as usize].kind_hidden;
-            if !everyone || could_hide {
-                mine.push(def.piece_label(state.face_of(piece)));
-            }
-        }
-        if !mine.is_empty() && mine.len() <= 6 {
-            parts.push(format!("{}: {}", def.zone_name(zone), mine.join(", ")));
+        let known: Vec<String> = state
+            .zone(zone)
+            .filter(|&piece| state.knows(seat, piece))
+            .map(|piece| def.piece_label(state.face_of(piece)))
+            .collect();
+        if !known.is_empty() && known.len() <= 6 {
+            parts.push(format!("{}: {}", def.zone_name(zone), known.join(", ")));
         }
     }
     let mut steps = vec![];
