@@ -114,7 +114,11 @@ impl<'a> Cfr<'a> {
                     let mut v = 0.0;
                     for a in 0..n {
                         let p = self.current[offset + a];
-                        if p > 0.0 {
+                        // Below a move the others never make, the seat's
+                        // regrets do not change, but its average strategy
+                        // still follows what it would play there: a best
+                        // response that makes that move meets it.
+                        if p > 0.0 || mine > 0.0 {
                             let child = t.children[first as usize + a] as usize;
                             v += p * self.walk(child, seat, mine, others * p, weight);
                         }
