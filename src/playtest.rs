@@ -14,7 +14,7 @@ use crate::session;
 pub(crate) fn smoke_test_with(def: &Game, options: &[OptionValue], games: u64) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = vec![];
     for seed in 0..games {
-        let Ok(mut players) = agents::from_spec("random", def.players(), seed) else {
+        let Ok(mut players) = agents::for_game("random", def, options, seed) else {
             break;
         };
         if let Err(failure) = session::play(def, options, seed, &Scenario::default(), &mut players) {

@@ -110,6 +110,16 @@ fn tidy(text: &mut String) {
     }
 }
 
+/// Options set away from their defaults, as a header says them:
+/// "options rounds=3 blind=2", or "default options".
+pub(crate) fn options_phrase(options: &[(String, String)]) -> String {
+    if options.is_empty() {
+        return "default options".to_string();
+    }
+    let set: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("options {}", set.join(" "))
+}
+
 /// Makes every name of `def` that a person reads printable: the game's and
 /// the seats' names, piece types, kinds as displayed, draft entries, action
 /// and `anytime` labels, messages, result keys, option descriptions and

@@ -6,7 +6,7 @@ mod common;
 
 use common::cli::rpsdsl;
 use common::load;
-use rpsdsl::solve::{self, Cfr, Limits, Payoff, Settings, Tree};
+use rpsdsl::solve::{self, Cfr, Limits, Method, Payoff, Settings, Tree};
 
 const KUHN_POKER: &str = "games/classic/kuhn_poker.rules";
 const LEDUC_POKER: &str = "games/classic/leduc_poker.rules";
@@ -83,13 +83,17 @@ fn rock_paper_scissors_is_fair_and_uniform_to_a_depth() {
         iterations: Some(200),
         time: None,
         target: Some(1e-9),
+        method: Method::Auto,
+        seed: 1,
+        jobs: 1,
+        sampling: None,
     };
     let s = solve::solve(&def, &def.default_options(), &settings, &mut |_| {}).unwrap();
-    assert_eq!(s.tree.cut_at, Some(6));
+    assert_eq!(s.tree.as_ref().unwrap().cut_at, Some(6));
     // Ties all the way: (1/3)^6 of play reaches the cut.
     assert!((s.cut_mass - 3f64.powi(-6)).abs() < 1e-9, "cut mass {}", s.cut_mass);
     assert!(s.values.iter().all(|v| v.abs() < 1e-4), "{:?}", s.values);
-    assert!(s.exploitability < 1e-4);
+    assert!(s.exploitability.unwrap() < 1e-4);
     let first = s.strategy.iter().find(|r| r.depth == 0).unwrap();
     assert_eq!(first.situation, "at the start");
     for (throw, p) in &first.actions {
@@ -143,8 +147,9 @@ fn more_than_two_seats_come_with_a_caveat() {
     assert!(!text.contains("approximate Nash equilibrium,"), "{text}");
 }
 
-/// What cannot be solved says why: a race, a draw too large for the
-/// budget, a tree too large for it.
+/// What cannot be solved says why: a race, and, when the whole tree is
+/// asked for (`--method cfr+`), a draw too large for the budget or a tree
+/// too large for it.
 #[test]
 fn what_cannot_be_solved_says_why() {
     let out = rpsdsl(&["solve", "games/rock.rules"]);
@@ -156,7 +161,7 @@ fn what_cannot_be_solved_says_why() {
     );
     assert!(err.contains("rock.rules:44:5"), "{err}");
 
-    let out = rpsdsl(&["solve", "games/janken_deck.rules"]);
+    let out = rpsdsl(&["solve", "games/janken_deck.rules", "--method", "cfr+"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -164,10 +169,22 @@ fn what_cannot_be_solved_says_why() {
         "{err}"
     );
 
-    let out = rpsdsl(&["solve", LEDUC_POKER, "--budget", "3000"]);
+    let out = rpsdsl(&[
+        "solve",
+        LEDUC_POKER,
+        "--budget",
+        "3000",
+        "--method",
+        "cfr+",
+        "--time",
+        "1",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("rpsdsl::solve-budget") && err.contains("--depth"), "{err}");
+    assert!(
+        err.contains("rpsdsl::solve-budget") && err.contains("--depth") && err.contains("--method mccfr"),
+        "{err}"
+    );
 }
 
 /// `rpsdsl exploit` against uniform random play: the gains add up to the
@@ -259,4 +276,226 @@ fn goofspiel_converges_to_its_value() {
     let (values, nash_conv, iterations) = solve_to(&tree, 1e-3, 5_000);
     assert!(nash_conv <= 1e-3, "NashConv {nash_conv} after {iterations} iterations");
     assert!(values[0].abs() < 1e-3, "value {}", values[0]);
+}
+
+fn settings(method: Method, iterations: u64, jobs: usize, sampling: Option<solve::Sampling>) -> Settings {
+    Settings {
+        limits: whole(solve::DEFAULT_NODES),
+        payoff: Payoff::Score,
+        iterations: Some(iterations),
+        time: None,
+        target: None,
+        method,
+        seed: 7,
+        jobs,
+        sampling,
+    }
+}
+
+/// The strategy as plain numbers, to compare two runs exactly.
+fn strategy_of(s: &solve::Solution) -> Vec<(String, Vec<(String, f64)>)> {
+    s.strategy
+        .iter()
+        .map(|r| (r.situation.clone(), r.actions.clone()))
+        .collect()
+}
+
+/// External-sampling MCCFR gives the very same strategy (to the last bit)
+/// on one thread and on two, and on Kuhn poker it approaches the
+/// equilibrium; its exploitability is measured on the whole tree.
+#[test]
+fn external_sampling_is_the_same_on_any_threads_and_learns_kuhn() {
+    let def = load(KUHN_POKER);
+    let options = def.default_options();
+    let run = |jobs| {
+        let s = settings(Method::Sampled, 10_000, jobs, Some(solve::Sampling::External));
+        solve::solve(&def, &options, &s, &mut |_| {}).unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(strategy_of(&one), strategy_of(&two));
+    assert_eq!(one.values, two.values);
+    assert_eq!(one.method, "mccfr");
+    let sampled = one.sampled.as_ref().unwrap();
+    assert_eq!(sampled.sampling, solve::Sampling::External);
+    let e = one.exploitability.unwrap();
+    assert!(e < 0.035, "exploitability {e}");
+    assert!((one.values[0] + 1.0 / 18.0).abs() < 0.01, "{:?}", one.values);
+}
+
+/// Outcome sampling follows one game per traversal, and learns Kuhn poker
+/// too, more slowly per iteration.
+#[test]
+fn outcome_sampling_learns_kuhn() {
+    let def = load(KUHN_POKER);
+    let s = settings(Method::Sampled, 100_000, 2, Some(solve::Sampling::Outcome));
+    let solution = solve::solve(&def, &def.default_options(), &s, &mut |_| {}).unwrap();
+    assert_eq!(solution.sampled.as_ref().unwrap().sampling, solve::Sampling::Outcome);
+    let e = solution.exploitability.unwrap();
+    assert!(e < 0.02, "exploitability {e}");
+}
+
+/// A tree past its budget is sampled instead, and the answer says what it
+/// cannot promise: no exploitability, values estimated with intervals.
+#[test]
+fn a_tree_past_its_budget_is_sampled_and_says_so() {
+    let def = load(LEDUC_POKER);
+    let mut s = settings(Method::Auto, 2_000, 2, None);
+    s.limits = whole(1_000);
+    let solution = solve::solve(&def, &def.default_options(), &s, &mut |_| {}).unwrap();
+    assert_eq!(solution.method, "mccfr");
+    assert!(solution.tree.is_none(), "a cut tree cannot measure it");
+    assert!(solution.exploitability.is_none());
+    let run = solution.sampled.as_ref().unwrap();
+    assert!(run.why.contains("passes 1000 nodes"), "{}", run.why);
+    let margins = solution.value_margins.as_ref().unwrap();
+    assert!(margins.iter().all(|m| *m > 0.0 && *m < 0.2), "{margins:?}");
+    // Leduc has 144 information sets per seat; sampling meets them all.
+    assert_eq!(solution.infosets, vec![144, 144]);
+    assert!(run.trained.unwrap() > 0.9, "{:?}", run.trained);
+
+    // Asked for the whole tree, it refuses instead.
+    s.method = Method::Whole;
+    s.limits = whole(100);
+    let err = solve::solve(&def, &def.default_options(), &s, &mut |_| {})
+        .err()
+        .unwrap();
+    assert_eq!(err.code.as_str(), "solve-budget");
+}
+
+/// A saved strategy plays through `policy:FILE`: the player follows the
+/// game step by step and finds every situation in the file; `exploit`
+/// measures it exactly as `solve` did; another game, other options or
+/// another build are refused with the reason.
+#[test]
+fn a_saved_strategy_plays_every_situation_and_is_refused_elsewhere() {
+    use rpsdsl::agents::{Agent, Policy, PolicyAgent};
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+
+    let dir = common::cli::scratch("solve/policy");
+    let file = dir.join("kuhn.policy.json");
+    let out = rpsdsl(&[
+        "solve",
+        KUHN_POKER,
+        "--target-exploitability",
+        "0.001",
+        "--save",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exploitability = solved["solution"]["exploitability"].as_f64().unwrap();
+
+    let def = load(KUHN_POKER);
+    let options = def.default_options();
+    let policy = Arc::new(Policy::load(&file, &def, &options).unwrap());
+    assert_eq!(policy.len(), 12);
+    let players: Vec<PolicyAgent> = (0..2)
+        .map(|seat| PolicyAgent::new(file.display().to_string(), policy.clone(), seat, 3))
+        .collect();
+    let missed: Vec<_> = players.iter().map(|p| p.missed()).collect();
+    let mut agents: Vec<Box<dyn Agent>> = players.into_iter().map(|p| Box::new(p) as Box<dyn Agent>).collect();
+    for seed in 0..200 {
+        rpsdsl::session::play(&def, &options, seed, &Default::default(), &mut agents).unwrap();
+    }
+    assert_eq!(
+        missed.iter().map(|m| m.load(Ordering::Relaxed)).collect::<Vec<_>>(),
+        vec![0, 0],
+        "every decision was in a situation the file holds"
+    );
+
+    let spec = format!("policy:{}", file.display());
+    let out = rpsdsl(&["exploit", KUHN_POKER, "--agents", &spec, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gains: f64 = json["exploit"]["gains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_f64().unwrap())
+        .sum();
+    assert!(
+        (gains / 2.0 - exploitability).abs() < 1e-9,
+        "{gains} against {exploitability}"
+    );
+    assert_eq!(json["exploit"]["exact"], serde_json::json!([true, true]));
+
+    let refused = |args: &[&str], why: &str| {
+        let out = rpsdsl(args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!out.status.success(), "{args:?} was played");
+        assert!(err.contains(why), "{args:?}: {err}");
+    };
+    refused(
+        &["run", LEDUC_POKER, "--agents", &spec],
+        "other rules than `Leduc Poker`",
+    );
+    let goofspiel = dir.join("goofspiel.policy.json");
+    let out = rpsdsl(&[
+        "solve",
+        "games/classic/goofspiel.rules",
+        "--set",
+        "num_cards=3",
+        "--save",
+        goofspiel.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let spec3 = format!("policy:{}", goofspiel.display());
+    refused(
+        &[
+            "simulate",
+            "games/classic/goofspiel.rules",
+            "--set",
+            "num_cards=4",
+            "--agents",
+            &spec3,
+        ],
+        "num_cards is 4 here but 3 in the file",
+    );
+    let out = rpsdsl(&[
+        "run",
+        "games/classic/goofspiel.rules",
+        "--set",
+        "num_cards=3",
+        "--agents",
+        &spec3,
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let text = std::fs::read_to_string(&file).unwrap();
+    let old = dir.join("old.policy.json");
+    let build = format!("\"build\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&build));
+    std::fs::write(&old, text.replace(&build, "\"build\": \"0.0.0\"")).unwrap();
+    refused(
+        &["run", KUHN_POKER, "--agents", &format!("policy:{}", old.display())],
+        "written by rpsdsl 0.0.0",
+    );
+    refused(&["run", KUHN_POKER, "--agents", "policy"], "`policy` needs its file");
+}
+
+/// `--html` draws the solution: values, the convergence chart, and each
+/// seat's likeliest situations as bars.
+#[test]
+fn solve_draws_a_page() {
+    let dir = common::cli::scratch("solve/html");
+    let page = dir.join("kuhn.html");
+    let out = rpsdsl(&["solve", KUHN_POKER, "--html", page.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    for needle in [
+        "Kuhn Poker: an equilibrium",
+        "How it converged",
+        "Ann: the likeliest situations",
+        "Ben: the likeliest situations",
+        "-0.0556",
+    ] {
+        assert!(html.contains(needle), "no {needle:?} in the page");
+    }
+    assert_eq!(
+        html.matches("<svg").count(),
+        3,
+        "a convergence chart and a chart per seat"
+    );
 }

@@ -237,9 +237,9 @@ impl HumanLike {
         }
     }
 
-    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+    pub(super) fn from_params(p: &Params<'_>, game: super::ForGame<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
         let fallback_spec = parse_agent(p.raw("fallback").unwrap_or("random"))?;
-        let fallback = build(&fallback_spec, seat, seed)?;
+        let fallback = build(&fallback_spec, game, seat, seed)?;
         let mut h = HumanLike::new(seat, seed, fallback);
         let m = &mut h.model;
         m.share = p.triple("share")?.unwrap_or(m.share);

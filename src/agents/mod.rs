@@ -6,12 +6,13 @@
 //! [`World`](crate::engine::World)s from the observation, in which everything
 //! the seat cannot see was dealt afresh.
 //!
-//! Agents are built from an `--agents` spec by [`from_spec`], the one entry
-//! point for every command; [`AGENTS`] documents them and their parameters.
+//! Agents are built from an `--agents` spec by [`for_game`], the one entry
+//! point for every command ([`from_spec`] builds those that need no game); [`AGENTS`] documents them and their parameters.
 
 mod greedy;
 mod human_like;
 mod mcts;
+pub mod policy;
 mod search;
 pub(crate) mod spec;
 
@@ -22,11 +23,12 @@ pub use greedy::Greedy;
 pub(crate) use human_like::cannot_apply;
 pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
 pub use mcts::{Mcts, SearchStats};
+pub use policy::{Policy, PolicyAgent, PolicyFile};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 
 use crate::engine::Game;
-use crate::engine::{Choice, Observation, Seen};
-use crate::ir::{GameDef, Seat};
+use crate::engine::{Choice, Observation, Recall, Seen};
+use crate::ir::{GameDef, OptionValue, Seat};
 use spec::Params;
 
 /// A player.
@@ -40,8 +42,11 @@ pub trait Agent: Send {
 
     /// The probability with which this player picks each of the seat's
     /// choices here, when it knows it exactly (`None`: it does not say, and
-    /// whoever needs it samples [`Agent::choose`]). `rpsdsl exploit` uses it.
-    fn policy(&mut self, _def: &Game, _obs: &Observation<'_>) -> Option<Vec<f64>> {
+    /// whoever needs it samples [`Agent::choose`]). `recall` is everything
+    /// the seat has seen up to here, its view here included: the player is
+    /// asked out of the order of play, so it cannot have followed the game.
+    /// `rpsdsl exploit` uses it.
+    fn policy(&mut self, _def: &Game, _obs: &Observation<'_>, _recall: Recall) -> Option<Vec<f64>> {
         None
     }
 
@@ -133,7 +138,7 @@ const REACTION_PARAMS: [ParamInfo; 2] = [
     },
 ];
 
-const SEED_PARAM: ParamInfo = ParamInfo {
+pub(crate) const SEED_PARAM: ParamInfo = ParamInfo {
     name: "seed",
     default: "the game's seed",
     about: "the agent's own random stream (mixed with its seat)",
@@ -173,7 +178,7 @@ impl Agent for RandomAgent {
         .to_text()
     }
 
-    fn policy(&mut self, _def: &Game, obs: &Observation<'_>) -> Option<Vec<f64>> {
+    fn policy(&mut self, _def: &Game, obs: &Observation<'_>, _recall: Recall) -> Option<Vec<f64>> {
         let n = obs.legal_len();
         Some(vec![1.0 / n as f64; n])
     }
@@ -197,6 +202,7 @@ pub const AGENTS: &[AgentInfo] = &[
     human_like::INFO,
     greedy::INFO,
     mcts::INFO,
+    policy::INFO,
     AgentInfo {
         name: "human",
         about: "a person at the terminal: only in `rpsdsl play`, for the seat given by --seat",
@@ -204,8 +210,13 @@ pub const AGENTS: &[AgentInfo] = &[
     },
 ];
 
-/// Builds one agent from its spec for `seat`; `seed` is the game's seed.
-pub(crate) fn build(spec: &AgentSpec, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
+/// The game an agent is built for, and its option values: a saved
+/// strategy (`policy`) plays one game only.
+pub type ForGame<'a> = Option<(&'a Game, &'a [OptionValue])>;
+
+/// Builds one agent from its spec for `seat` of `game`; `seed` is the
+/// game's seed.
+pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
     let name = spec.name.as_str();
     let Some(info) = AGENTS
         .iter()
@@ -235,18 +246,29 @@ pub(crate) fn build(spec: &AgentSpec, seat: Seat, seed: u64) -> Result<Box<dyn A
             agent.reaction = Reaction::from_params(&params)?;
             Ok(Box::new(agent))
         }
-        "human-like" => Ok(Box::new(HumanLike::from_params(&params, seat, seed)?)),
+        "human-like" => Ok(Box::new(HumanLike::from_params(&params, game, seat, seed)?)),
         "greedy" => Ok(Box::new(Greedy::from_params(&params, seat, seed)?)),
         "mcts" => Ok(Box::new(Mcts::from_params(&params, seat, seed)?)),
+        "policy" => Ok(Box::new(PolicyAgent::from_params(&params, game, seat, seed)?)),
         "human" => Err("`human` is a person at the terminal: use `rpsdsl play FILE --seat N`".into()),
         _ => unreachable!("every listed agent is built"),
     }
 }
 
-/// Builds agents from a spec such as `mcts:iterations=2000,human-like` (one
-/// per seat; a single agent plays every seat). Seat `i`'s agent draws from
-/// its own stream of `seed`.
+/// Builds agents for `def` played with `options` from a spec such as
+/// `mcts:iterations=2000,human-like` (one per seat; a single agent plays
+/// every seat). Seat `i`'s agent draws from its own stream of `seed`.
+pub fn for_game(spec: &str, def: &Game, options: &[OptionValue], seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    built(spec, def.players(), Some((def, options)), seed)
+}
+
+/// Builds agents that need no particular game (every agent but `policy`)
+/// for `players` seats, as [`for_game`] does.
 pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+    built(spec, players, None, seed)
+}
+
+fn built(spec: &str, players: usize, game: ForGame<'_>, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
     let specs = spec::parse_spec(spec)?;
     if specs.len() != 1 && specs.len() != players {
         return Err(format!(
@@ -257,7 +279,7 @@ pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Ag
     (0..players)
         .map(|seat| {
             let s = if specs.len() == 1 { &specs[0] } else { &specs[seat] };
-            build(s, seat as Seat, seed)
+            build(s, game, seat as Seat, seed)
         })
         .collect()
 }

@@ -96,7 +96,12 @@ pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
         name: name.to_string(),
         params: vec![],
     };
-    for param in params.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+    for (i, param) in params.into_iter().map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+        // `policy:FILE`: a player of a file names it first, without a key.
+        if i == 0 && name == "policy" && !param.contains('=') {
+            out.params.push(("file".into(), param.to_string()));
+            continue;
+        }
         let Some((key, value)) = param.split_once('=') else {
             return Err(format!(
                 "`{param}` in `{text}` is not key=value; write e.g. `{name}:seed=7`"
@@ -147,6 +152,8 @@ pub enum Domain {
     Bool,
     /// Another agent's spec.
     Agent,
+    /// A file's path.
+    Path,
 }
 
 impl std::fmt::Display for Domain {
@@ -158,6 +165,7 @@ impl std::fmt::Display for Domain {
             Domain::Shares => write!(f, "three numbers written a/b/c, each 0 or more, e.g. .5/.25/.25"),
             Domain::Bool => write!(f, "true or false"),
             Domain::Agent => write!(f, "an agent, e.g. greedy or mcts(iterations=200)"),
+            Domain::Path => write!(f, "a file's path"),
         }
     }
 }

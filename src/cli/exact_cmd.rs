@@ -50,12 +50,7 @@ pub(crate) fn exact(file: &Path, settings: &[String], budget: u64, json: bool) -
 }
 
 fn to_text(name: &str, rules: &str, options: &[(String, String)], exact: &Exact) -> String {
-    let options = if options.is_empty() {
-        "default options".to_string()
-    } else {
-        let set: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("options {}", set.join(" "))
-    };
+    let options = crate::text::options_phrase(options);
     let mut out = format!("{name}: exact outcome rates of {rules}\n");
     out.push_str(&format!(
         "agents random (every seat picks uniformly among its legal choices), {options}\n"

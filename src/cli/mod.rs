@@ -34,6 +34,7 @@ mod setup;
 // The studio writes transcripts with the same header as the command line.
 mod simulate_cmd;
 mod solve_cmd;
+mod solve_report;
 mod studio_cmd;
 mod term;
 

@@ -67,7 +67,7 @@ pub(crate) fn play(
             return ExitCode::from(1);
         }
     };
-    let players = match players(&game.def, human, agent_spec, seed) {
+    let players = match players(&game.def, &game.options, human, agent_spec, seed) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");

@@ -69,7 +69,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
     if let Some(script) = recorded.as_ref().and_then(|t| t.replay.as_ref()) {
         scenario = script.to_scenario(seed);
     }
-    let mut agents = match agents::from_spec(args.agents, def.players(), seed) {
+    let mut agents = match agents::for_game(args.agents, def, &game.options, seed) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}");

@@ -82,7 +82,7 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
     }
     let mut scenario = script.to_scenario(seed);
     scenario.silence_times = format == Format::V1;
-    let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
+    let mut agents = agents::for_game("random", def, options, seed).unwrap_or_default();
     // A game left unfinished (a person quit `rpsdsl play`) is checked as far
     // as it went: past its decisions the agents play on, or the rules stop.
     let unfinished = recorded.result == UNFINISHED;
@@ -293,7 +293,7 @@ fn check_header(
     for (seat, agent) in recorded.agents.iter().enumerate() {
         let known = agent.eq_ignore_ascii_case("human")
             || agents::spec::parse_agent(agent)
-                .and_then(|spec| agents::build(&spec, seat as u8, 0))
+                .and_then(|spec| agents::build(&spec, Some((def, &game.options)), seat as u8, 0))
                 .is_ok();
         if !known {
             return Some(
@@ -329,7 +329,7 @@ fn check_seed(
     unforced.silence_times = format == Format::V1;
     unforced.shuffles.clear();
     unforced.rolls.clear();
-    let mut agents = agents::from_spec("random", def.players(), seed).unwrap_or_default();
+    let mut agents = agents::for_game("random", def, options, seed).unwrap_or_default();
     let (dealt, rolled) = match session::play(def, options, seed, &unforced, &mut agents) {
         Ok(record) => (record.shuffles, record.rolls),
         Err(failure) => (failure.record.shuffles, failure.record.rolls),

@@ -40,7 +40,7 @@ pub(crate) fn run(
             return ExitCode::from(2);
         }
     };
-    let mut agents = match agents::from_spec(agent_spec, def.players(), seed) {
+    let mut agents = match agents::for_game(agent_spec, def, options, seed) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}");

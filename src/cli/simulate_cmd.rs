@@ -96,7 +96,7 @@ fn parse_games(text: &str) -> Result<u64, String> {
 }
 
 /// `--jobs`: 0 (one thread per core) to [`sim::MAX_JOBS`].
-fn parse_jobs(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_jobs(text: &str) -> Result<usize, String> {
     let range = format!("0 (one per core) to {}", sim::MAX_JOBS);
     match text.trim().parse::<usize>() {
         Ok(n) if n <= sim::MAX_JOBS => Ok(n),

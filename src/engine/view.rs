@@ -138,3 +138,35 @@ impl State {
         }
     }
 }
+
+/// Everything one seat has seen of a game, as a digest: the view it had at
+/// every decision point and every step as it saw it ([`StepKey`]: another
+/// seat's secret answer is one hidden answer). Two histories the seat cannot
+/// tell apart have the same recall, and (but for a hash collision) two it
+/// can tell apart differ. A solver's information sets, and the saved
+/// strategies that play them, are keyed by it.
+///
+/// [`StepKey`]: super::StepKey
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Recall(pub u64);
+
+impl Recall {
+    /// The recall after the seat had `view` at a decision point.
+    #[must_use]
+    pub fn saw_view(self, view: &View) -> Recall {
+        Recall(super::mix(self.0, view.fingerprint()))
+    }
+
+    /// The recall after a step the seat saw as `step` (`None`: a step it
+    /// could not key, kept as one such step).
+    #[must_use]
+    pub fn saw_step(self, step: Option<super::StepKey>) -> Recall {
+        Recall(super::mix(self.0, step.map_or(0, |k| k.0)))
+    }
+
+    /// The key of the seat's information set when it is asked `decision`:
+    /// everything it recalls, and which decision and seat this is.
+    pub fn infoset(self, decision: crate::ir::DecisionId, seat: crate::ir::Seat) -> u64 {
+        super::mix(super::mix(self.0, u64::from(decision)), 0x5345_4154 + u64::from(seat))
+    }
+}

@@ -61,12 +61,7 @@ pub(crate) fn number(x: f64) -> String {
 
 /// "seed 1, agents random, options rounds=3".
 pub(crate) fn setup_line(report: &Report) -> String {
-    let options = if report.options.is_empty() {
-        "default options".to_string()
-    } else {
-        let set: Vec<String> = report.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("options {}", set.join(" "))
-    };
+    let options = crate::text::options_phrase(&report.options);
     let seating = match &report.by_agent {
         Some(b) if b.rotated => ", seats rotated",
         Some(_) => ", seats not rotated",

@@ -312,18 +312,7 @@ fn sum(values: impl IntoIterator<Item = u64>, field: &str) -> Result<u64, MergeE
     values.into_iter().try_fold(0, |total, v| add(total, v, field))
 }
 
-/// The `rules_hash` of a game's source files: FNV-1a (64 bits) over each
-/// file's length and text, in the order they were read.
-pub(crate) fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for text in texts {
-        for byte in (text.len() as u64).to_le_bytes().iter().chain(text.as_bytes()) {
-            hash ^= u64::from(*byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("fnv1a64:{hash:016x}")
-}
+pub(crate) use crate::ir::rules_hash;
 
 impl Report {
     /// An empty report for `plan` with the given rows; `merge` adds games.

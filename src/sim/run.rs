@@ -87,7 +87,7 @@ fn drive(
     progress: &(dyn Fn(u64) + Sync),
     keep_games: bool,
 ) -> Result<(Report, Vec<GameRecord>), String> {
-    agents::from_spec(&plan.agents, def.players(), 0)?;
+    agents::for_game(&plan.agents, def, options, 0)?;
     let seating = Seating::new(def, plan)?;
     let (start, end) = plan.range;
     if start > end || end > plan.games {
@@ -188,11 +188,22 @@ impl Seating {
         (seat + seats - arrangement) % seats
     }
 
-    fn agents(&self, arrangement: usize, seed: u64) -> Vec<Box<dyn Agent>> {
+    fn agents(
+        &self,
+        def: &crate::engine::Game,
+        options: &[OptionValue],
+        arrangement: usize,
+        seed: u64,
+    ) -> Vec<Box<dyn Agent>> {
         (0..self.specs.len())
             .map(|seat| {
-                agents::build(&self.specs[self.agent_at(seat, arrangement)], seat as u8, seed)
-                    .expect("the spec was checked")
+                agents::build(
+                    &self.specs[self.agent_at(seat, arrangement)],
+                    Some((def, options)),
+                    seat as u8,
+                    seed,
+                )
+                .expect("the spec was checked")
             })
             .collect()
     }
@@ -524,7 +535,7 @@ impl<'a> Game<'a> {
     ) -> Option<GameRecord> {
         let (deal, arrangement) = seating.of_game(index);
         let seed = game_seed(plan.seed, deal);
-        let mut agents = seating.agents(arrangement, seed);
+        let mut agents = seating.agents(def, options, arrangement, seed);
         self.decision_points = 0;
         self.decisions = 0;
         let mut record = None;

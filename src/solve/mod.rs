@@ -11,29 +11,58 @@
 //! [`exploit`] measures players instead: the best response to any lineup
 //! of agents, and what each seat's agent leaves on the table.
 //!
-//! For more seats, or a game that is not zero-sum, CFR+'s average strategy
+//! A game whose tree does not fit is solved by sampling instead:
+//! external-sampling Monte Carlo CFR ([`Sampler`]) plays the engine from
+//! fresh deals, and keeps regrets only for the information sets it meets.
+//!
+//! For more seats, or a game that is not zero-sum, CFR's average strategy
 //! is a coarse correlated equilibrium at best; the answer says so.
 
 mod cfr;
 mod exploit;
+mod outcome;
+mod policy_file;
 mod profile;
+mod run;
+mod sample;
 mod tree;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
 pub use cfr::Cfr;
 pub use exploit::{Exploit, exploit};
+pub use policy_file::policy_file;
 pub use profile::Profile;
+pub use run::solve;
+pub use sample::{BATCH, EXTERNAL_LIMIT, SampledSet, Sampler, Sampling, TRAINED_VISITS};
 pub use tree::{InfoSet, Limits, Payoff, Tree};
-
-use crate::diagnostic::Diagnostic;
-use crate::engine::Game;
-use crate::ir::OptionValue;
 
 /// Nodes a tree may have unless told otherwise.
 pub const DEFAULT_NODES: usize = 2_000_000;
+
+/// Decision points a sampled game is played to, unless told otherwise,
+/// before it counts as a draw (a game whose ties are thrown again has no
+/// bound of its own).
+pub const SAMPLED_DEPTH: u32 = 1_000;
+
+/// How much of play may lie past the cut of a whole tree before the tree is
+/// not enough (unless the depth was asked for): `auto` samples instead.
+pub const CUT_TOLERANCE: f64 = 0.01;
+
+/// Which algorithm solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// CFR+ on the whole tree when it fits, else external-sampling MCCFR.
+    Auto,
+    /// CFR+ on the whole tree, or an error saying why it does not fit.
+    Whole,
+    /// External-sampling MCCFR, even when the tree fits (its
+    /// exploitability is then measured on the tree).
+    Sampled,
+}
 
 /// How long and how far to solve.
 #[derive(Clone, Debug)]
@@ -48,6 +77,15 @@ pub struct Settings {
     pub time: Option<Duration>,
     /// Stop once the exploitability is at most this.
     pub target: Option<f64>,
+    /// Which algorithm.
+    pub method: Method,
+    /// The seed of sampling's deals and choices.
+    pub seed: u64,
+    /// Threads for sampling (0: one per core); the answer is the same for any.
+    pub jobs: usize,
+    /// How to sample (`None`: external sampling unless its traversals
+    /// would be too long, see [`EXTERNAL_LIMIT`]).
+    pub sampling: Option<Sampling>,
 }
 
 /// Where a solve stands, for a progress bar.
@@ -57,8 +95,13 @@ pub struct Progress {
     pub iterations: u64,
     /// Time spent iterating.
     pub elapsed: Duration,
-    /// The exploitability at the last check.
-    pub exploitability: f64,
+    /// The exploitability at the last check, when it can be measured.
+    pub exploitability: Option<f64>,
+    /// Information sets met so far.
+    pub infosets: usize,
+    /// About how long until the target or the time budget, whichever
+    /// comes first (from how fast the exploitability has been falling).
+    pub left: Option<Duration>,
 }
 
 /// What solving a game found.
@@ -68,30 +111,42 @@ pub struct Solution {
     pub seats: Vec<String>,
     /// What the payoffs are.
     pub payoff: Payoff,
-    /// Whether every ending's payoffs sum to zero.
+    /// Whether every ending's payoffs sum to zero (every ending met, when
+    /// sampled).
     pub zero_sum: bool,
-    /// The tree: its size, and where it was cut.
-    pub tree: TreeSize,
-    /// Iterations of CFR+ run.
+    /// `cfr+` on the whole tree, or `mccfr` (external sampling).
+    pub method: String,
+    /// Information sets per seat (met, when sampled).
+    pub infosets: Vec<usize>,
+    /// The whole tree, when it was built: its size, and where it was cut.
+    pub tree: Option<TreeSize>,
+    /// The sampling, when the game was sampled.
+    pub sampled: Option<SampledRun>,
+    /// Iterations run (sampled: one traversal per seat each).
     pub iterations: u64,
     /// Seconds spent building the tree.
     pub build_seconds: f64,
     /// Seconds spent iterating (and checking).
     pub solve_seconds: f64,
-    /// Each seat's expected payoff when all play the strategy found.
+    /// Each seat's expected payoff when all play the strategy found: exact
+    /// on the whole tree, else estimated by play.
     pub values: Vec<f64>,
+    /// When the values were estimated by play: per seat, the half-width of
+    /// their 95% interval.
+    pub value_margins: Option<Vec<f64>>,
     /// NashConv: what all seats together would gain by each switching alone
-    /// to a best response.
-    pub nash_conv: f64,
+    /// to a best response (measured on the whole tree only).
+    pub nash_conv: Option<f64>,
     /// NashConv over the number of seats.
-    pub exploitability: f64,
+    pub exploitability: Option<f64>,
     /// The probability that play under the strategy reaches the cut.
     pub cut_mass: f64,
     /// Exploitability as the iterations went.
     pub convergence: Vec<Checkpoint>,
     /// The strategy, per information set.
     pub strategy: Vec<Situation>,
-    /// Why the stop came: `target`, `iterations` or `time`.
+    /// Why the stop came: `target`, `iterations`, `time`, or `budget` (the
+    /// information sets met filled the budget).
     pub stopped_by: String,
 }
 
@@ -119,8 +174,36 @@ pub struct Checkpoint {
     pub iterations: u64,
     /// Seconds spent.
     pub seconds: f64,
-    /// The exploitability then.
-    pub exploitability: f64,
+    /// The exploitability then, when it can be measured.
+    pub exploitability: Option<f64>,
+}
+
+/// How a game was sampled.
+#[derive(Clone, Debug, Serialize)]
+pub struct SampledRun {
+    /// Why the whole tree was not used.
+    pub why: String,
+    /// `external` (the traversing seat tries every choice) or `outcome`
+    /// (one game per traversal).
+    pub sampling: Sampling,
+    /// Positions an external-sampling traversal was expected to visit.
+    pub positions_per_traversal: f64,
+    /// Traversals of the game.
+    pub traversals: u64,
+    /// The seed of the deals and the sampled choices.
+    pub seed: u64,
+    /// Decision points a traversal went before the game counted as a draw.
+    pub depth: u32,
+    /// Branches cut at that depth.
+    pub cut: u64,
+    /// Branches that stopped on an error in the rules (they count as a draw).
+    pub stopped: u64,
+    /// Games played with the strategy found, to estimate its values.
+    pub estimate_games: u64,
+    /// The share of those games' decisions made in situations sampling met
+    /// at least [`TRAINED_VISITS`] times (`None`: no games were played,
+    /// the whole tree measured the strategy).
+    pub trained: Option<f64>,
 }
 
 /// One information set's strategy.
@@ -134,101 +217,15 @@ pub struct Situation {
     pub situation: String,
     /// Decision points before it.
     pub depth: u32,
-    /// How likely play under the strategy gets here.
+    /// How likely play under the strategy gets here (when sampled: how
+    /// often the games played with it did).
     pub reach: f64,
+    /// The information set's key, as a policy file writes it.
+    #[serde(skip)]
+    pub key: u64,
+    /// The actions' keys.
+    #[serde(skip)]
+    pub keys: Vec<u64>,
     /// Each action and its probability.
     pub actions: Vec<(String, f64)>,
-}
-
-/// Builds the tree of `def` and runs CFR+ on it until `settings` says stop.
-pub fn solve(
-    def: &Game,
-    options: &[OptionValue],
-    settings: &Settings,
-    progress: &mut dyn FnMut(&Progress),
-) -> Result<Solution, Box<Diagnostic>> {
-    let started = Instant::now();
-    let tree = Tree::build(def, options, settings.limits, settings.payoff)?;
-    let build_seconds = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let mut cfr = Cfr::new(&tree);
-    let mut convergence = vec![];
-    let mut next_check = 1;
-    let stopped_by = loop {
-        cfr.iterate();
-        let done = cfr.iterations();
-        let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_time = settings.time.is_some_and(|most| started.elapsed() >= most);
-        // Checks cost about as much as an iteration or two: at powers of
-        // two, and at the end.
-        if done >= next_check || out_of_iterations || out_of_time {
-            next_check = (done * 2).max(next_check);
-            let exploitability = tree.nash_conv(&cfr.average()) / tree.seats as f64;
-            let elapsed = started.elapsed();
-            convergence.push(Checkpoint {
-                iterations: done,
-                seconds: elapsed.as_secs_f64(),
-                exploitability,
-            });
-            progress(&Progress {
-                iterations: done,
-                elapsed,
-                exploitability,
-            });
-            if settings.target.is_some_and(|target| exploitability <= target) {
-                break "target";
-            }
-        }
-        if out_of_iterations {
-            break "iterations";
-        }
-        if out_of_time {
-            break "time";
-        }
-    };
-    let average = cfr.average();
-    let (values, cut_mass) = tree.values(&average);
-    let nash_conv = tree.nash_conv(&average);
-    let reach = tree.reach(&average, None).reach;
-    let strategy = tree
-        .infosets
-        .iter()
-        .enumerate()
-        .map(|(i, set)| Situation {
-            seat: def.seats[set.seat as usize].clone(),
-            decision: def.decisions[set.decision as usize].name.clone(),
-            situation: set.situation.clone(),
-            depth: set.depth,
-            reach: set.nodes.iter().map(|&n| reach[n as usize]).sum(),
-            actions: set
-                .actions
-                .iter()
-                .cloned()
-                .zip(average.at(&tree, i).iter().copied())
-                .collect(),
-        })
-        .collect();
-    Ok(Solution {
-        seats: def.seats.clone(),
-        payoff: tree.payoff,
-        zero_sum: tree.zero_sum,
-        tree: TreeSize {
-            nodes: tree.len(),
-            terminals: tree.terminals(),
-            infosets: tree.infosets_per_seat(),
-            cut_at: tree.cut_at,
-            cut_nodes: tree.cuts(),
-            stopped: tree.stopped,
-        },
-        iterations: cfr.iterations(),
-        build_seconds,
-        solve_seconds: started.elapsed().as_secs_f64(),
-        values,
-        nash_conv,
-        exploitability: nash_conv / tree.seats as f64,
-        cut_mass,
-        convergence,
-        strategy,
-        stopped_by: stopped_by.to_string(),
-    })
 }

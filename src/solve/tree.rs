@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, RuntimeError, State, StepKey, mix};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, RuntimeError, State, StepKey};
 use crate::exact::each_outcome;
 use crate::ir::{DecisionId, OptionValue, Seat};
 
@@ -79,8 +79,12 @@ pub struct InfoSet {
     pub situation: String,
     /// Decision points before it.
     pub depth: u32,
+    /// What the seat recalls there, its view included.
+    pub recall: Recall,
+    /// The set's key ([`Recall::infoset`]).
+    pub key: u64,
     /// The actions' keys, which match the same move in every position of the set.
-    pub(super) keys: Vec<u64>,
+    pub keys: Vec<u64>,
     /// The decision nodes in the set.
     pub(super) nodes: Vec<u32>,
     /// Where its actions start in the solver's flat tables.
@@ -122,19 +126,19 @@ pub struct Limits {
     pub depth: Option<u32>,
 }
 
-/// What one seat saw on the way to a position, newest first.
-struct Told {
-    before: Option<Rc<Told>>,
+/// What the seats saw on the way to a position, newest first.
+pub(super) struct Told {
+    pub(super) before: Option<Rc<Told>>,
     /// Each answering seat's choice: its label, and whether it was secret.
-    answers: Vec<(Seat, String, bool)>,
+    pub(super) answers: Vec<(Seat, String, bool)>,
 }
 
 /// A position waiting to be expanded.
 struct Open {
     node: u32,
     state: State,
-    /// Per seat, the digest of everything it has seen.
-    seen: Vec<u64>,
+    /// Per seat, everything it has seen.
+    seen: Vec<Recall>,
     told: Option<Rc<Told>>,
 }
 
@@ -207,7 +211,7 @@ impl Tree {
         };
         let root = State::new(def, options, Chance::scripted(vec![]), vec![]);
         let mut frontier = vec![];
-        let seen = vec![0u64; seats];
+        let seen = vec![Recall::default(); seats];
         b.step(
             0,
             &root,
@@ -404,24 +408,12 @@ impl Builder<'_> {
         let steps: Vec<Option<StepKey>> = (0..seats)
             .map(|seat| Observation::new(def, &open.state, seat).step_key(picked))
             .collect();
-        let pending = open.state.pending().expect("waiting");
-        let secret = def.decisions[pending.decision() as usize].secret;
-        let answers = picked
-            .iter()
-            .map(|c| {
-                let i = pending.legal(c.seat).iter().position(|&v| v == c.value).unwrap_or(0);
-                (c.seat, Observation::new(def, &open.state, c.seat).label(i), secret)
-            })
-            .collect();
-        let told = Some(Rc::new(Told {
-            before: open.told.clone(),
-            answers,
-        }));
-        let seen: Vec<u64> = open
+        let told = told_after(def, &open.state, picked, open.told.clone());
+        let seen: Vec<Recall> = open
             .seen
             .iter()
             .zip(&steps)
-            .map(|(&h, step)| mix(h, step.map_or(0, |k| k.0)))
+            .map(|(r, &step)| r.saw_step(step))
             .collect();
         let choices = picked.to_vec();
         self.step(
@@ -448,7 +440,7 @@ impl Builder<'_> {
         &mut self,
         node: u32,
         from: &State,
-        seen: &[u64],
+        seen: &[Recall],
         told: Option<Rc<Told>>,
         step: &crate::exact::Step<'_>,
         next: &mut Vec<Open>,
@@ -507,7 +499,7 @@ impl Builder<'_> {
         node: u32,
         state: State,
         result: Result<(), RuntimeError>,
-        seen: &[u64],
+        seen: &[Recall],
         told: Option<Rc<Told>>,
         next: &mut Vec<Open>,
     ) {
@@ -517,7 +509,7 @@ impl Builder<'_> {
                 self.tree.stopped += 1;
                 vec![0.0; self.tree.seats]
             } else {
-                self.payoffs(&state)
+                payoffs(self.def, &state, self.by_score)
             };
             if payoffs.iter().sum::<f64>().abs() > 1e-9 {
                 self.tree.zero_sum = false;
@@ -530,7 +522,7 @@ impl Builder<'_> {
         let seen = seen
             .iter()
             .enumerate()
-            .map(|(seat, &h)| mix(h, state.view(def, seat as Seat).fingerprint()))
+            .map(|(seat, r)| r.saw_view(&state.view(def, seat as Seat)))
             .collect();
         next.push(Open {
             node,
@@ -538,30 +530,6 @@ impl Builder<'_> {
             seen,
             told,
         });
-    }
-
-    /// What each seat gets at the end of `state`.
-    fn payoffs(&self, state: &State) -> Vec<f64> {
-        let seats = self.tree.seats;
-        if self.by_score && !state.scores().is_empty() {
-            return state
-                .scores()
-                .iter()
-                .map(|terms| self.def.points(terms) as f64)
-                .collect();
-        }
-        match state.outcome().and_then(|o| o.winner) {
-            Some(winner) => (0..seats)
-                .map(|seat| {
-                    if seat == winner as usize {
-                        1.0
-                    } else {
-                        -1.0 / (seats - 1).max(1) as f64
-                    }
-                })
-                .collect(),
-            None => vec![0.0; seats],
-        }
     }
 
     /// `seat`'s information set at `open`, made on first meeting, and its
@@ -577,36 +545,15 @@ impl Builder<'_> {
         let observation = Observation::new(def, &open.state, seat);
         let legal = open.state.pending().expect("waiting").legal(seat);
         let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
-        let key = mix(
-            mix(open.seen[seat as usize], u64::from(decision)),
-            0x5345_4154 + u64::from(seat),
-        );
+        let key = open.seen[seat as usize].infoset(decision, seat);
         if let Some(&set) = self.index.get(&key) {
             let known = &self.tree.infosets[set as usize].keys;
             if *known == keys {
                 return Ok((set, legal.to_vec()));
             }
-            // The same moves in another order: follow the set's order.
-            let values: Option<Vec<i64>> = known
-                .iter()
-                .map(|k| keys.iter().position(|x| x == k).map(|i| legal[i]))
-                .collect();
-            return match values {
-                Some(values) if values.len() == keys.len() => Ok((set, values)),
-                _ => Err(Box::new(
-                    Diagnostic::error(
-                        Code::NotEnumerable,
-                        format!(
-                            "{} is offered different choices in positions it cannot tell apart",
-                            def.seats[seat as usize]
-                        ),
-                    )
-                    .label(def.decisions[decision as usize].span, "this decision")
-                    .help(
-                        "a seat's choices here depend on something it cannot see, so no strategy can name \
-                         them; solving needs choices that follow from what the seat knows",
-                    ),
-                )),
+            return match align(known, &keys, legal) {
+                Some(values) => Ok((set, values)),
+                None => Err(Box::new(offered_differently(def, seat, decision))),
             };
         }
         let set = self.tree.infosets.len() as u32;
@@ -620,6 +567,8 @@ impl Builder<'_> {
             actions: (0..legal.len()).map(|i| observation.label(i)).collect(),
             situation: situation(def, &open.state, seat, open.told.as_deref()),
             depth,
+            recall: open.seen[seat as usize],
+            key,
             keys,
             nodes: vec![],
             offset: 0,
@@ -628,10 +577,45 @@ impl Builder<'_> {
     }
 }
 
+/// What the seats saw after `picked` was answered at `state`, after `before`.
+pub(super) fn told_after(def: &Game, state: &State, picked: &[Choice], before: Option<Rc<Told>>) -> Option<Rc<Told>> {
+    let pending = state.pending()?;
+    let secret = def.decisions[pending.decision() as usize].secret;
+    let answers = picked
+        .iter()
+        .map(|c| {
+            let i = pending.legal(c.seat).iter().position(|&v| v == c.value).unwrap_or(0);
+            (c.seat, Observation::new(def, state, c.seat).label(i), secret)
+        })
+        .collect();
+    Some(Rc::new(Told { before, answers }))
+}
+
+/// What each seat gets at the end of `state`: its points when `by_score`
+/// and the game was scored, else a win's share.
+pub(super) fn payoffs(def: &Game, state: &State, by_score: bool) -> Vec<f64> {
+    let seats = def.players();
+    if by_score && !state.scores().is_empty() {
+        return state.scores().iter().map(|terms| def.points(terms) as f64).collect();
+    }
+    match state.outcome().and_then(|o| o.winner) {
+        Some(winner) => (0..seats)
+            .map(|seat| {
+                if seat == winner as usize {
+                    1.0
+                } else {
+                    -1.0 / (seats - 1).max(1) as f64
+                }
+            })
+            .collect(),
+        None => vec![0.0; seats],
+    }
+}
+
 /// What `seat` knows at `state`, in the game's words: the pieces it knows,
 /// zone by zone (a zone of more than six is left out: a full hand or board
 /// says too much to read), and what it saw happen, oldest first.
-fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Told>) -> String {
+pub(super) fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Told>) -> String {
     let mut parts = vec![];
     for zone in def.zone_ids() {
         let known: Vec<String> = state
@@ -666,6 +650,34 @@ fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Told>) -> Stri
     } else {
         parts.join("; ")
     }
+}
+
+/// The legal values in the order of a set's action keys `known`, when the
+/// position offers the same moves (`keys`, for `legal`) in any order.
+pub(super) fn align(known: &[u64], keys: &[u64], legal: &[i64]) -> Option<Vec<i64>> {
+    if keys.len() != known.len() {
+        return None;
+    }
+    known
+        .iter()
+        .map(|k| keys.iter().position(|x| x == k).map(|i| legal[i]))
+        .collect()
+}
+
+/// A seat offered different moves in positions it cannot tell apart.
+pub(super) fn offered_differently(def: &Game, seat: Seat, decision: DecisionId) -> Diagnostic {
+    Diagnostic::error(
+        Code::NotEnumerable,
+        format!(
+            "{} is offered different choices in positions it cannot tell apart",
+            def.seats[seat as usize]
+        ),
+    )
+    .label(def.decisions[decision as usize].span, "this decision")
+    .help(
+        "a seat's choices here depend on something it cannot see, so no strategy can name them; solving \
+         needs choices that follow from what the seat knows",
+    )
 }
 
 fn too_large(nodes: usize) -> Diagnostic {

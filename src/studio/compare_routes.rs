@@ -63,7 +63,7 @@ pub(super) async fn start_compare(State(studio): Shared, headers: HeaderMap, Jso
             .clone()
             .filter(|a| !a.trim().is_empty())
             .unwrap_or_else(|| "random".into());
-        crate::agents::from_spec(&agents, base.def.players(), 0)?;
+        crate::agents::for_game(&agents, &base.def, &base.options, 0)?;
         Ok(Sides {
             base: (ask.base.clone(), base),
             variant: (ask.variant.clone(), variant),

@@ -157,7 +157,7 @@ impl Table {
         let mut specs = vec![];
         for (s, (sitter, spec)) in seats.into_iter().enumerate() {
             agents.push(match &spec {
-                Some(spec) => agents::build(spec, s as Seat, seed)?,
+                Some(spec) => agents::build(spec, Some((def, &game.options)), s as Seat, seed)?,
                 None => Box::new(Person) as Box<dyn Agent>,
             });
             sitters.push(sitter);

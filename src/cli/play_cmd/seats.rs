@@ -42,7 +42,13 @@ impl Agent for Person {
 
 /// One agent per seat from `--agents`: one spec for every other seat, or
 /// one per seat with `human` at the person's.
-pub(crate) fn players(def: &GameDef, human: Seat, spec: &str, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+pub(crate) fn players(
+    def: &crate::engine::Game,
+    options: &[crate::ir::OptionValue],
+    human: Seat,
+    spec: &str,
+    seed: u64,
+) -> Result<Vec<Box<dyn Agent>>, String> {
     let specs = agents::spec::parse_spec(spec)?;
     let you = format!("seat {}, {}", human + 1, def.seat_name(human));
     let is_human = |s: &agents::AgentSpec| s.name.eq_ignore_ascii_case("human");
@@ -79,7 +85,7 @@ pub(crate) fn players(def: &GameDef, human: Seat, spec: &str, seed: u64) -> Resu
                 return Ok(Box::new(Person) as Box<dyn Agent>);
             }
             let spec = specs.get(s).filter(|_| specs.len() > 1).unwrap_or(&specs[0]);
-            agents::build(spec, s as Seat, seed)
+            agents::build(spec, Some((def, options)), s as Seat, seed)
         })
         .collect()
 }

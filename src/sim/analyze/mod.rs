@@ -354,7 +354,7 @@ pub fn analyze(
         let specs = parse_spec(text)?;
         match specs.as_slice() {
             [spec] => {
-                crate::agents::build(spec, 0, 0)?;
+                crate::agents::build(spec, Some((def, options)), 0, 0)?;
                 Ok(spec.clone())
             }
             _ => Err(format!("`{text}`: give one agent, e.g. `mcts:iterations=80`")),

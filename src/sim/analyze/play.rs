@@ -38,7 +38,9 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
         .enumerate()
-        .map(|(seat, spec)| agents::build(spec, seat as u8, seed).expect("the specs were checked"))
+        .map(|(seat, spec)| {
+            agents::build(spec, Some((def, options)), seat as u8, seed).expect("the specs were checked")
+        })
         .collect();
     let mut played = Played::default();
     let mut events = vec![];

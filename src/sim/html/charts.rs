@@ -76,7 +76,8 @@ pub(crate) fn bar_chart(rows: &[BarRow], x_desc: &str) -> Drawn {
     let plot_height = row_height * rows.len().max(1) as u32;
     let height = plot_height + 60;
     let longest = rows.iter().map(|r| short(&r.label).chars().count()).max().unwrap_or(0);
-    let label_width = (longest as u32 * 7 + 24).clamp(80, 340);
+    // About 8 px a character at the labels' size, so a long label is not clipped.
+    let label_width = (longest as u32 * 8 + 24).clamp(80, 380);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
@@ -305,7 +306,8 @@ pub(crate) fn edge_chart(rows: &[EdgeRow], x_desc: &str) -> Drawn {
     let row_height = 34;
     let height = row_height * rows.len().max(1) as u32 + 60;
     let longest = rows.iter().map(|r| short(&r.label).chars().count()).max().unwrap_or(0);
-    let label_width = (longest as u32 * 7 + 24).clamp(80, 340);
+    // About 8 px a character at the labels' size, so a long label is not clipped.
+    let label_width = (longest as u32 * 8 + 24).clamp(80, 380);
     let n = rows.len().max(1) as f64;
     let mut svg = String::new();
     {
@@ -354,6 +356,59 @@ pub(crate) fn edge_chart(rows: &[EdgeRow], x_desc: &str) -> Drawn {
             let style = font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
             root.draw(&Text::new(format!("{value:+.2}"), (x + 10, y), style))?;
         }
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// A line on log-log axes: how a measure falls as work goes on (a solver's
+/// exploitability by iteration), with a dashed line at `target`.
+pub(crate) fn falling_chart(points: &[(f64, f64)], x_desc: &str, y_desc: &str, target: Option<f64>) -> Drawn {
+    let positive: Vec<(f64, f64)> = points.iter().copied().filter(|&(x, y)| x > 0.0 && y > 0.0).collect();
+    let x1 = positive.iter().map(|p| p.0).fold(1.0, f64::max) * 1.5;
+    let mut ys: Vec<f64> = positive.iter().map(|p| p.1).collect();
+    ys.extend(target.filter(|t| *t > 0.0));
+    let y0 = ys.iter().copied().fold(f64::INFINITY, f64::min).min(1.0) / 2.0;
+    let y1 = ys.iter().copied().fold(0.0, f64::max).max(y0 * 10.0) * 2.0;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 300)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin_top(12)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d((1f64..x1).log_scale(), (y0..y1).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_labels(10)
+            .y_labels(8)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .axis_desc_style(font(13.0))
+            .label_style(font(12.0))
+            .max_light_lines(1)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .draw()?;
+        if let Some(target) = target.filter(|t| *t > 0.0) {
+            // Dashes of equal length on the log scale.
+            let dashes = (0..40).map(|k| {
+                let at = |f: f64| x1.powf(f);
+                PathElement::new(
+                    vec![(at(k as f64 / 40.0), target), (at((k as f64 + 0.6) / 40.0), target)],
+                    FAINT.stroke_width(1),
+                )
+            });
+            chart.draw_series(dashes)?;
+        }
+        chart.draw_series(std::iter::once(PathElement::new(
+            positive.clone(),
+            BASE.stroke_width(2),
+        )))?;
+        chart.draw_series(positive.iter().map(|&p| Circle::new(p, 3, BASE.filled())))?;
         root.present()?;
     }
     Ok(svg)

@@ -9,7 +9,7 @@
 //! the text inside the charts.
 
 mod analyze;
-mod charts;
+pub(crate) mod charts;
 
 use std::collections::BTreeMap;
 
@@ -214,7 +214,7 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
 
 /// A whole page: the head every report shares (with `style` added to the
 /// shared styles) and `body` in its `main`.
-fn shell(title: &str, style: &str, body: Markup) -> String {
+pub(crate) fn shell(title: &str, style: &str, body: Markup) -> String {
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -266,7 +266,7 @@ fn never_fired(runs: &[Run]) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-fn figure(svg: String, caption: &str) -> Markup {
+pub(crate) fn figure(svg: String, caption: &str) -> Markup {
     html! {
         figure.chart {
             (PreEscaped(svg))

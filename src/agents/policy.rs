@@ -1,0 +1,370 @@
+//! `policy:FILE`: a player that plays a saved strategy, such as the
+//! equilibrium `rpsdsl solve --save FILE` writes.
+//!
+//! A policy file names, per information set, the probability of each
+//! action. Sets are keyed by what the seat recalls ([`Recall`]): every view
+//! it had at a decision point and every step as it saw it. The player keeps
+//! its own recall as the game goes (it is told every step, see
+//! [`Agent::before_step`]), so it finds its set without ever seeing what its
+//! seat may not.
+//!
+//! A file is tied to its game: the rules' text (its hash), every option's
+//! value and the build that wrote it. Any other game or build is refused
+//! when the player is built, never half-played. A situation the file does
+//! not hold (the solver never met it, or cut the game before it) is played
+//! uniformly at random, and the player counts those.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
+use super::{Agent, seat_rng};
+use crate::engine::{Choice, Game, Observation, Recall};
+use crate::ir::{GameDef, OptionValue, Seat};
+
+/// What a policy file says it is.
+pub const FORMAT: &str = "rpsdsl policy";
+
+/// The version of the file's layout and of its keys ([`Recall`]): a file of
+/// another version is refused.
+pub const VERSION: u32 = 1;
+
+/// The build that writes and reads policy files.
+pub const BUILD: &str = env!("CARGO_PKG_VERSION");
+
+/// A saved strategy for every seat of one game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PolicyFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`] when written.
+    pub version: u32,
+    /// [`BUILD`] when written.
+    pub build: String,
+    /// The game's name.
+    pub game: String,
+    /// The hash of the rules' text ([`rules_identity`]).
+    pub rules_hash: String,
+    /// Every option, `name = value`, in the rules' order.
+    pub options: Vec<(String, String)>,
+    /// The seats, in order.
+    pub seats: Vec<String>,
+    /// How the strategy was found, e.g. `CFR+, 1024 iterations`.
+    pub method: String,
+    /// Its exploitability, when it was measured.
+    pub exploitability: Option<f64>,
+    /// The strategy, one entry per information set.
+    pub situations: Vec<PolicySituation>,
+}
+
+/// One information set's strategy.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PolicySituation {
+    /// The set's key, in hex ([`Recall::infoset`]).
+    pub key: String,
+    /// The deciding seat's name.
+    pub seat: String,
+    /// The decision's name.
+    pub decision: String,
+    /// What the seat knows there, in the game's words (for people reading
+    /// the file; the key is what is matched).
+    pub situation: String,
+    /// Each action and its probability.
+    pub actions: Vec<PolicyAction>,
+}
+
+/// One action of a situation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PolicyAction {
+    /// The action, as the seat reads it.
+    pub action: String,
+    /// The action's key, in hex: the same move in every position of the set.
+    pub key: String,
+    /// Its probability.
+    pub p: f64,
+}
+
+/// The rules' identity a policy file is tied to: a hash of the text of every
+/// rules file the game was read from (house-rules files and command-line
+/// settings are options, compared as such), and every option's value.
+pub fn rules_identity(def: &GameDef, options: &[OptionValue]) -> (String, Vec<(String, String)>) {
+    let hash = crate::ir::rules_hash(
+        def.sources
+            .files
+            .iter()
+            .filter(|f| f.name != "command line" && !f.name.ends_with(".toml"))
+            .map(|f| &*f.text),
+    );
+    let options = def
+        .options
+        .iter()
+        .zip(options)
+        .map(|(o, v)| (o.name.clone(), v.render(&o.ty)))
+        .collect();
+    (hash, options)
+}
+
+/// A policy file read and checked, ready to play.
+#[derive(Debug)]
+pub struct Policy {
+    /// Per set key, its action keys and their probabilities.
+    sets: HashMap<u64, (Vec<u64>, Vec<f64>)>,
+}
+
+impl Policy {
+    /// Reads the file at `path` and checks that it was written for `def`
+    /// with `options` by this build.
+    pub fn load(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Policy, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the policy file {shown}: {e}"))?;
+        let file: PolicyFile = serde_json::from_str(&text).map_err(|e| {
+            format!("{shown} is not a policy file (`rpsdsl solve FILE --save {shown}` writes one): {e}")
+        })?;
+        Policy::from_file(&file, def, options).map_err(|e| format!("{shown}: {e}"))
+    }
+
+    /// Checks `file` against `def` with `options` and this build.
+    pub fn from_file(file: &PolicyFile, def: &GameDef, options: &[OptionValue]) -> Result<Policy, String> {
+        if file.format != FORMAT {
+            return Err(format!("not a policy file: its format is `{}`", file.format));
+        }
+        if file.version != VERSION || file.build != BUILD {
+            return Err(format!(
+                "written by rpsdsl {} (policy version {}), and this is rpsdsl {BUILD} (policy version {VERSION}): \
+                 solve the game again with this build",
+                file.build, file.version
+            ));
+        }
+        let (hash, now) = rules_identity(def, options);
+        if file.rules_hash != hash {
+            return Err(format!(
+                "solved for `{}` with other rules than `{}` has now (the rules' text differs): solve the game \
+                 again, or play the rules it was solved for",
+                file.game, def.name
+            ));
+        }
+        if file.options != now {
+            let differ: Vec<String> = now
+                .iter()
+                .filter(|o| !file.options.contains(o))
+                .map(|(name, value)| {
+                    let then = file
+                        .options
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map_or("none", |(_, v)| v.as_str());
+                    format!("{name} is {value} here but {then} in the file")
+                })
+                .collect();
+            return Err(format!(
+                "solved with other options ({}): play with the options it was solved for, or solve again",
+                differ.join("; ")
+            ));
+        }
+        let mut sets = HashMap::with_capacity(file.situations.len());
+        for s in &file.situations {
+            let key = parse_key(&s.key)?;
+            let keys = s
+                .actions
+                .iter()
+                .map(|a| parse_key(&a.key))
+                .collect::<Result<Vec<_>, _>>()?;
+            let probs: Vec<f64> = s.actions.iter().map(|a| a.p).collect();
+            let total: f64 = probs.iter().sum();
+            if probs.iter().any(|p| !p.is_finite() || *p < 0.0) || (total - 1.0).abs() > 1e-6 {
+                return Err(format!(
+                    "the situation `{}` has probabilities that are not a distribution (they sum to {total})",
+                    s.situation
+                ));
+            }
+            sets.insert(key, (keys, probs));
+        }
+        Ok(Policy { sets })
+    }
+
+    /// The probabilities of the set `key`'s actions, in the order of
+    /// `actions` (the keys of the moves offered); `None` when the file does
+    /// not hold the set, or holds other moves for it.
+    pub fn probabilities(&self, key: u64, actions: &[u64]) -> Option<Vec<f64>> {
+        let (keys, probs) = self.sets.get(&key)?;
+        if keys.len() != actions.len() {
+            return None;
+        }
+        actions
+            .iter()
+            .map(|a| keys.iter().position(|k| k == a).map(|i| probs[i]))
+            .collect()
+    }
+
+    /// Information sets in the file.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Whether the file holds no set.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+}
+
+/// A key written in hex.
+pub fn key_text(key: u64) -> String {
+    format!("{key:016x}")
+}
+
+fn parse_key(text: &str) -> Result<u64, String> {
+    u64::from_str_radix(text, 16).map_err(|_| format!("`{text}` is not a key (16 hex digits)"))
+}
+
+/// Policies read in this process, by path: a simulation builds a player per
+/// game, and reads each file once (again when it changes on disk).
+fn cached(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Arc<Policy>, String> {
+    type Cache = Mutex<HashMap<(PathBuf, Option<std::time::SystemTime>, String), Arc<Policy>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let stamp = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let (hash, options_now) = rules_identity(def, options);
+    let identity = format!("{hash} {options_now:?}");
+    let key = (path.to_path_buf(), stamp, identity);
+    let cache = CACHE.get_or_init(Mutex::default);
+    if let Some(policy) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(policy.clone());
+    }
+    let policy = Arc::new(Policy::load(path, def, options)?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, policy.clone());
+    Ok(policy)
+}
+
+/// The `policy` agent's documentation.
+pub(crate) const INFO: AgentInfo = AgentInfo {
+    name: "policy",
+    about: "plays a saved strategy (`rpsdsl solve FILE --save P` writes one): `policy:P` or `policy(file=P)`",
+    params: &[
+        ParamInfo {
+            name: "file",
+            default: "(required)",
+            about: "the policy file",
+            domain: Domain::Path,
+        },
+        super::SEED_PARAM,
+    ],
+};
+
+/// Plays a saved strategy.
+pub struct PolicyAgent {
+    path: String,
+    policy: Arc<Policy>,
+    seat: Seat,
+    /// What the seat recalls, up to the last step.
+    recall: Recall,
+    rng: ChaCha8Rng,
+    /// Decisions in situations the file does not hold (shared with
+    /// whoever asked for [`PolicyAgent::missed`]).
+    missed: Arc<AtomicU64>,
+}
+
+impl PolicyAgent {
+    /// The player of `policy` (read from `path`) at `seat`.
+    pub fn new(path: String, policy: Arc<Policy>, seat: Seat, seed: u64) -> Self {
+        PolicyAgent {
+            path,
+            policy,
+            seat,
+            recall: Recall::default(),
+            rng: seat_rng(seed, seat),
+            missed: Arc::default(),
+        }
+    }
+
+    pub(crate) fn from_params(
+        params: &Params<'_>,
+        game: super::ForGame<'_>,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Self, String> {
+        let Some(path) = params.raw("file") else {
+            return Err("`policy` needs its file: `policy:FILE` (`rpsdsl solve RULES --save FILE` writes one)".into());
+        };
+        let Some((def, options)) = game else {
+            return Err("`policy` plays the strategy of one game, and no game is given here".into());
+        };
+        let policy = cached(Path::new(path), def, options)?;
+        Ok(PolicyAgent::new(path.to_string(), policy, seat, seed))
+    }
+
+    /// A count of the decisions this player makes in situations the file
+    /// does not hold (it plays them uniformly), which goes on counting
+    /// after the player is handed to a game.
+    pub fn missed(&self) -> Arc<AtomicU64> {
+        self.missed.clone()
+    }
+
+    /// A player kept from one game to the next starts recalling afresh at
+    /// a game's first decision point.
+    fn new_game_at(&mut self, obs: &Observation<'_>) {
+        if obs.decisions_taken() == 0 {
+            self.recall = Recall::default();
+        }
+    }
+
+    /// The probabilities at `obs`, where the seat recalls `recall` (its
+    /// view there included).
+    fn probabilities(&self, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
+        let key = recall.infoset(obs.decision(), self.seat);
+        let actions: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
+        self.policy.probabilities(key, &actions)
+    }
+}
+
+impl Agent for PolicyAgent {
+    fn name(&self) -> String {
+        // `policy:FILE` unless the path would not read back that way.
+        if self.path.contains([':', ',', '=', '(', ')']) {
+            return AgentSpec {
+                name: "policy".into(),
+                params: vec![("file".into(), self.path.clone())],
+            }
+            .to_text();
+        }
+        format!("policy:{}", self.path)
+    }
+
+    fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {
+        self.new_game_at(obs);
+        let recall = self.recall.saw_view(obs.view());
+        let p = self.probabilities(obs, recall).unwrap_or_else(|| {
+            self.missed.fetch_add(1, Ordering::Relaxed);
+            vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
+        });
+        let mut u: f64 = self.rng.random::<f64>();
+        for (i, &q) in p.iter().enumerate() {
+            if u < q {
+                return i;
+            }
+            u -= q;
+        }
+        p.iter().rposition(|&q| q > 0.0).unwrap_or(0)
+    }
+
+    fn policy(&mut self, _def: &Game, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
+        // Asking is not playing: only decisions count as missed.
+        let n = obs.legal_len();
+        Some(
+            self.probabilities(obs, recall)
+                .unwrap_or_else(|| vec![1.0 / n as f64; n]),
+        )
+    }
+
+    fn before_step(&mut self, _def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
+        self.new_game_at(obs);
+        self.recall = self.recall.saw_view(obs.view()).saw_step(obs.step_key(choices));
+    }
+}

@@ -1,0 +1,315 @@
+//! A solution in words (`rpsdsl solve`) and as a page (`--html`): the game's
+//! value per seat, how exploitable the strategy is, and the strategy
+//! situation by situation, the likeliest first.
+
+use maud::html;
+
+use crate::sim::html::charts::{Bar, BarRow, bar_chart, falling_chart};
+use crate::sim::html::{figure, shell};
+use crate::solve::{Payoff, SampledRun, Sampling, Situation, Solution, TRAINED_VISITS};
+
+/// Situations shown per seat unless `--all`.
+const SHOWN: usize = 12;
+
+/// The solution as `rpsdsl solve` prints it.
+pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: &Solution, all: bool) -> String {
+    let mut out = format!(
+        "{name}: an equilibrium of {rules}, {}\n",
+        crate::text::options_phrase(options)
+    );
+    out.push_str(&size_line(s));
+    out.push('\n');
+    if let Some(tree) = &s.tree
+        && let Some(cut) = tree.cut_at
+    {
+        out.push_str(&format!(
+            "  cut at decision point {}: {} positions there count as a draw; play reaches them with probability {:.2e}\n",
+            cut + 1,
+            tree.cut_nodes,
+            s.cut_mass
+        ));
+    }
+    if let Some(tree) = &s.tree
+        && tree.stopped > 0
+    {
+        out.push_str(&format!(
+            "  {} endings stopped on an error in the rules; they count as a draw\n",
+            tree.stopped
+        ));
+    }
+    let why = match s.stopped_by.as_str() {
+        "target" => "reached the target exploitability",
+        "iterations" => "ran the iterations asked for",
+        "budget" => "the information sets met filled the budget",
+        _ => "ran out of time",
+    };
+    match &s.sampled {
+        None => out.push_str(&format!(
+            "CFR+ on the whole tree: {} iterations in {:.2} s ({why})\n",
+            s.iterations, s.solve_seconds
+        )),
+        Some(run) => {
+            out.push_str(&format!("sampled: {}\n", run.why));
+            out.push_str(&format!(
+                "{}: {} iterations ({} traversals, seed {}) in {:.2} s ({why})\n",
+                sampling_name(run),
+                s.iterations,
+                run.traversals,
+                run.seed,
+                s.solve_seconds
+            ));
+            if run.sampling == Sampling::Outcome {
+                out.push_str(&format!(
+                    "  one game per traversal: trying every choice of a seat would visit about {:.0e} positions each\n",
+                    run.positions_per_traversal
+                ));
+            }
+            if run.cut > 0 || run.stopped > 0 {
+                out.push_str(&format!(
+                    "  {} branches went past decision point {} and {} stopped on an error; they count as a draw\n",
+                    run.cut, run.depth, run.stopped
+                ));
+            }
+        }
+    }
+    let payoff = match s.payoff {
+        Payoff::Score => "the game's score, or 1 for a win when it has none",
+        Payoff::Win => "1 for a win, shared out of the losers'",
+    };
+    out.push_str(&format!("payoff: {payoff}\n\n"));
+    match (&s.value_margins, &s.sampled) {
+        (Some(margins), Some(run)) => {
+            out.push_str(&format!(
+                "Value per game, when every seat plays the strategy below (from {} games, with 95% intervals)\n",
+                run.estimate_games
+            ));
+            for ((seat, &v), m) in s.seats.iter().zip(&s.values).zip(margins) {
+                out.push_str(&format!("  {seat:<20} {:+.4} ± {m:.4}\n", shown(v)));
+            }
+            if let Some(trained) = run.trained {
+                out.push_str(&format!(
+                    "  {:.1}% of those games' decisions were in situations sampling met at least {TRAINED_VISITS} times{}\n",
+                    100.0 * trained,
+                    if trained < 0.5 {
+                        "; the rest are barely trained and play close to uniformly: give it more time, or make the \
+                         game smaller with `--set`"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        _ => {
+            out.push_str("Value per game, when every seat plays the strategy below\n");
+            for (seat, &v) in s.seats.iter().zip(&s.values) {
+                out.push_str(&format!("  {seat:<20} {:+.4}\n", shown(v)));
+            }
+        }
+    }
+    match (s.exploitability, s.nash_conv) {
+        (Some(e), Some(n)) => out.push_str(&format!(
+            "exploitability {e:.6} (NashConv {n:.6}): what a best response gains per game, averaged over the seats\n"
+        )),
+        _ => out.push_str(
+            "exploitability not measured: a best response needs the whole tree, which does not fit; the strategy \
+             is what sampling learnt, not a certified equilibrium\n",
+        ),
+    }
+    if s.seats.len() == 2 && s.zero_sum {
+        if s.exploitability.is_some() {
+            out.push_str(
+                "  two seats, zero-sum: this is an approximate Nash equilibrium, and the values are the game's\n",
+            );
+        } else {
+            out.push_str(
+                "  two seats, zero-sum: sampling converges to a Nash equilibrium; the values are those of the \
+                 strategy found, estimated by play\n",
+            );
+        }
+    } else {
+        out.push_str(
+            "  caveat: with more than two seats, or payoffs that do not sum to zero, CFR promises no Nash \
+             equilibrium; the strategy is the average of regret minimisation, and the exploitability says how \
+             much each seat could still gain alone\n",
+        );
+    }
+    out.push_str("\nStrategy, by situation (the likeliest first)\n");
+    for seat in &s.seats {
+        let (rows, total) = rows_of(s, seat, all);
+        out.push_str(&format!("{seat} ({total} situations)\n"));
+        for r in &rows {
+            let said: Vec<String> = ranked(r)
+                .iter()
+                .map(|(a, p)| format!("{a} {:.1}%", 100.0 * p))
+                .collect();
+            out.push_str(&format!(
+                "  {} ({}, reached {:.1}%)\n      {}\n",
+                r.situation,
+                r.decision,
+                100.0 * r.reach,
+                said.join(", ")
+            ));
+        }
+        if rows.len() < total {
+            out.push_str(&format!(
+                "  ... {} more (`--all` shows every one, `--json` gives them all)\n",
+                total - rows.len()
+            ));
+        }
+    }
+    out
+}
+
+/// "external-sampling MCCFR" or "outcome-sampling MCCFR".
+fn sampling_name(run: &SampledRun) -> &'static str {
+    match run.sampling {
+        Sampling::External => "external-sampling MCCFR",
+        Sampling::Outcome => "outcome-sampling MCCFR",
+    }
+}
+
+/// What rounds to zero shows as +0.0000, never -0.0000.
+fn shown(v: f64) -> f64 {
+    if v.abs() < 5e-5 { 0.0 } else { v }
+}
+
+/// "tree: 58 nodes, 30 endings; information sets: first 6, second 6".
+fn size_line(s: &Solution) -> String {
+    let sets: Vec<String> = s
+        .seats
+        .iter()
+        .zip(&s.infosets)
+        .map(|(seat, n)| format!("{seat} {n}"))
+        .collect();
+    match (&s.tree, &s.sampled) {
+        (Some(tree), _) => format!(
+            "tree: {} nodes, {} endings; information sets: {}",
+            tree.nodes,
+            tree.terminals,
+            sets.join(", ")
+        ),
+        (None, _) => format!("information sets met by sampling: {}", sets.join(", ")),
+    }
+}
+
+/// A seat's situations, the likeliest first (the first [`SHOWN`] that play
+/// reaches, unless `all`), and how many it has.
+fn rows_of<'a>(s: &'a Solution, seat: &str, all: bool) -> (Vec<&'a Situation>, usize) {
+    let mut rows: Vec<&Situation> = s.strategy.iter().filter(|r| r.seat == seat).collect();
+    rows.sort_by(|a, b| b.reach.total_cmp(&a.reach).then(a.depth.cmp(&b.depth)));
+    let total = rows.len();
+    if !all {
+        rows.retain(|r| r.reach > 1e-9);
+        rows.truncate(SHOWN);
+    }
+    (rows, total)
+}
+
+/// A situation's actions, the likeliest first, without those it never plays.
+fn ranked(r: &Situation) -> Vec<(String, f64)> {
+    let mut actions = r.actions.clone();
+    actions.sort_by(|a, b| b.1.total_cmp(&a.1));
+    actions.retain(|(_, p)| *p >= 0.0005);
+    actions
+}
+
+/// Styles the solve page adds to the shared ones.
+const STYLE: &str = r#"
+table.values { border-collapse: collapse; margin: 8px 0; }
+table.values td, table.values th { padding: 4px 12px; border-bottom: 1px solid #e4e4e4; text-align: right; }
+table.values th:first-child, table.values td:first-child { text-align: left; }
+p.verdict { font-size: 1.1em; margin: 8px 0; }
+"#;
+
+/// The page of `rpsdsl solve --html`: the values and exploitability, how
+/// it converged, and each seat's likeliest situations as bars.
+pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: &Solution) -> String {
+    let title = format!("{name}: an equilibrium");
+    let text = to_text(name, rules, options, s, false);
+    let convergence: Vec<(f64, f64)> = s
+        .convergence
+        .iter()
+        .filter_map(|c| c.exploitability.map(|e| (c.iterations as f64, e)))
+        .collect();
+    let chart = |drawn: Result<String, Box<dyn std::error::Error>>| match drawn {
+        Ok(svg) => svg,
+        Err(e) => format!(
+            "<p>(the chart could not be drawn: {})</p>",
+            crate::text::printable_string(&e.to_string())
+        ),
+    };
+    let method = match &s.sampled {
+        None => format!(
+            "CFR+ on the whole tree, {} iterations in {:.2} s",
+            s.iterations, s.solve_seconds
+        ),
+        Some(run) => format!(
+            "{}, {} iterations in {:.2} s (seed {}): {}",
+            sampling_name(run),
+            s.iterations,
+            s.solve_seconds,
+            run.seed,
+            run.why
+        ),
+    };
+    let body = html! {
+        h1 { (title) }
+        p.meta { code { (rules) } " · " (crate::text::options_phrase(options)) " · " (size_line(s)) }
+        p.meta { (method) }
+        section.summary {
+            h2 { "Value and exploitability" }
+            table.values {
+                tr { th { "seat" } th { "value per game" } @if s.value_margins.is_some() { th { "95% interval" } } }
+                @for (k, seat) in s.seats.iter().enumerate() {
+                    tr {
+                        td { (seat) }
+                        td { (format!("{:+.4}", shown(s.values[k]))) }
+                        @if let Some(m) = &s.value_margins { td { (format!("± {:.4}", m[k])) } }
+                    }
+                }
+            }
+            @match s.exploitability {
+                Some(e) => p.verdict { "Exploitability " strong { (format!("{e:.6}")) }
+                    ": what a best response would gain per game, averaged over the seats." },
+                None => p.verdict { "Exploitability not measured: the whole tree does not fit, so no best response was computed." },
+            }
+        }
+        @if !convergence.is_empty() {
+            section {
+                h2 { "How it converged" }
+                (figure(chart(falling_chart(&convergence, "iterations", "exploitability", None)),
+                    "Exploitability after each check, on log scales."))
+            }
+        }
+        @for seat in &s.seats {
+            @let (rows, total) = rows_of(s, seat, false);
+            section {
+                h2 { (seat) ": the likeliest situations" }
+                p.note { (rows.len()) " of " (total) " situations; a bar is an action's probability there." }
+                (figure(chart(bar_chart(&strategy_rows(&rows), "probability")), ""))
+            }
+        }
+        details {
+            summary { "The text report" }
+            pre { (text) }
+        }
+    };
+    shell(&title, STYLE, body)
+}
+
+/// A bar per action played in each situation: "situation: action".
+fn strategy_rows(rows: &[&Situation]) -> Vec<BarRow> {
+    rows.iter()
+        .flat_map(|r| {
+            ranked(r).into_iter().map(move |(action, p)| BarRow {
+                label: format!("{}: {action}", r.situation),
+                warn: false,
+                bars: vec![Some(Bar {
+                    value: p,
+                    interval: None,
+                    note: None,
+                })],
+            })
+        })
+        .collect()
+}

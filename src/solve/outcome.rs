@@ -1,0 +1,156 @@
+//! Outcome sampling (Lanctot et al. 2009), for games too long to explore
+//! every choice of a seat: each traversal follows one game. The traversing
+//! seat picks with some exploration (`EXPLORE` of uniform play mixed in),
+//! the others with their current strategies, chance as the engine draws;
+//! regrets and the average strategy are weighted by how likely the sampled
+//! game was, so they estimate the same sums external sampling does. Each
+//! traversal costs one game, whatever the game's branching.
+//!
+//! The formulas follow OpenSpiel's `outcome_sampling_mccfr.py` (with no
+//! baseline). Chance is the engine's own: its probability multiplies the
+//! others' reach and the sampling reach alike, so it cancels and is never
+//! asked for.
+
+use std::rc::Rc;
+
+use super::sample::{Walk, sample};
+use super::tree::{Told, payoffs, told_after};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::{Choice, EngineError, Observation, Recall, State};
+use crate::ir::Seat;
+
+/// The share of uniform play mixed into the traversing seat's choices, so
+/// every choice keeps being tried (OpenSpiel's default).
+const EXPLORE: f64 = 0.6;
+
+/// The traversing seat's choice at one step, kept to update its set after
+/// the game below is known.
+struct Mine {
+    change: usize,
+    strategy: Vec<f64>,
+    picked: usize,
+    /// Its sampling probability of the pick.
+    sampled: f64,
+    /// The others' reach over the sampling reach, at this decision.
+    weight: f64,
+    /// The seat's own reach over the sampling reach, at this decision.
+    own: f64,
+}
+
+/// How likely the play so far was: under the traversing seat's strategy,
+/// under the others', and under the sampling.
+#[derive(Clone, Copy)]
+pub(super) struct Reach {
+    pub mine: f64,
+    pub others: f64,
+    pub sampled: f64,
+}
+
+impl Walk<'_, '_> {
+    /// The sampled value of `state` to the traverser (already divided by
+    /// how likely the sampling was), updating the traverser's sets on the way back.
+    pub(super) fn outcome(
+        &mut self,
+        state: State,
+        seen: Vec<Recall>,
+        told: Option<Rc<Told>>,
+        depth: u32,
+        reach: Reach,
+    ) -> Result<f64, Box<Diagnostic>> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            self.outcome_here(state, seen, told, depth, reach)
+        })
+    }
+
+    fn outcome_here(
+        &mut self,
+        mut state: State,
+        mut seen: Vec<Recall>,
+        told: Option<Rc<Told>>,
+        depth: u32,
+        mut reach: Reach,
+    ) -> Result<f64, Box<Diagnostic>> {
+        let def = self.run.def;
+        let Some(pending) = state.pending() else {
+            let pays = payoffs(def, &state, self.run.by_score);
+            if pays.iter().sum::<f64>().abs() > 1e-9 {
+                self.changes.zero_sum = false;
+            }
+            return Ok(pays[self.traverser as usize]);
+        };
+        if depth >= self.run.depth {
+            self.changes.cut += 1;
+            return Ok(0.0);
+        }
+        let decision = pending.decision();
+        let who: Vec<Seat> = pending.who().to_vec();
+        let mut picked = Vec::with_capacity(who.len());
+        let mut mine = None;
+        for &seat in &who {
+            let asked = self.ask(&state, &seen, told.as_ref(), seat, decision, depth)?;
+            if seat == self.traverser {
+                let n = asked.strategy.len() as f64;
+                let sampling: Vec<f64> = asked
+                    .strategy
+                    .iter()
+                    .map(|p| EXPLORE / n + (1.0 - EXPLORE) * p)
+                    .collect();
+                let a = sample(&sampling, &mut self.rng);
+                mine = Some(Mine {
+                    change: asked.change,
+                    picked: a,
+                    sampled: sampling[a],
+                    weight: reach.others / reach.sampled,
+                    own: reach.mine / reach.sampled,
+                    strategy: asked.strategy.clone(),
+                });
+                reach.mine *= asked.strategy[a];
+                reach.sampled *= sampling[a];
+                picked.push(Choice::new(seat, asked.values[a]));
+            } else {
+                let a = sample(&asked.strategy, &mut self.rng);
+                reach.others *= asked.strategy[a];
+                reach.sampled *= asked.strategy[a];
+                picked.push(Choice::new(seat, asked.values[a]));
+            }
+        }
+        for (seat, r) in seen.iter_mut().enumerate() {
+            *r = r.saw_step(Observation::new(def, &state, seat as Seat).step_key(&picked));
+        }
+        let told = told_after(def, &state, &picked, told);
+        self.events.clear();
+        match state.apply(def, &picked, &mut self.events) {
+            Ok(()) => {}
+            Err(EngineError::Runtime(_)) => {
+                self.changes.stopped += 1;
+                return Ok(0.0);
+            }
+            Err(EngineError::Illegal(illegal)) => {
+                return Err(Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string())));
+            }
+        }
+        if state.pending().is_some() {
+            for (seat, r) in seen.iter_mut().enumerate() {
+                *r = r.saw_view(&state.view(def, seat as Seat));
+            }
+        }
+        let child = self.outcome(state, seen, told, depth + 1, reach)?;
+        let Some(mine) = mine else {
+            // The others play their strategies: the estimate passes through.
+            return Ok(child);
+        };
+        // The picked choice's value, over its sampling probability; the
+        // others' estimates are 0 (no baseline).
+        let picked_value = child / mine.sampled;
+        let value = mine.strategy[mine.picked] * picked_value;
+        let change = &mut self.changes.sets[mine.change];
+        for (a, r) in change.regrets.iter_mut().enumerate() {
+            let action_value = if a == mine.picked { picked_value } else { 0.0 };
+            *r += mine.weight * (action_value - value);
+        }
+        for (s, p) in change.sums.iter_mut().zip(&mine.strategy) {
+            *s += mine.own * p;
+        }
+        Ok(value)
+    }
+}

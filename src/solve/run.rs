@@ -1,0 +1,370 @@
+//! The solve loop: which algorithm, when to check, when to stop.
+
+use std::time::{Duration, Instant};
+
+use super::cfr::Cfr;
+use super::profile::Profile;
+use super::sample::Sampler;
+use super::tree::Tree;
+use super::{
+    CUT_TOLERANCE, Checkpoint, Method, Progress, SAMPLED_DEPTH, SampledRun, Settings, Situation, Solution, TreeSize,
+};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::Game;
+use crate::ir::OptionValue;
+
+/// Games played with a sampled strategy to estimate what it is worth.
+const ESTIMATE_GAMES: u64 = 16_384;
+
+/// Solves `def` until `settings` says stop: CFR+ on the whole tree when it
+/// fits (and `settings.method` allows), external-sampling MCCFR otherwise.
+pub fn solve(
+    def: &Game,
+    options: &[OptionValue],
+    settings: &Settings,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solution, Box<Diagnostic>> {
+    let started = Instant::now();
+    let built = Tree::build(def, options, settings.limits, settings.payoff);
+    let build_seconds = started.elapsed().as_secs_f64();
+    let tree = match built {
+        Ok(tree) => Ok(tree),
+        // Too large is the one refusal sampling can answer.
+        Err(d) if d.code == Code::SolveBudget && settings.method != Method::Whole => Err(d.message),
+        Err(d) => return Err(d),
+    };
+    match (settings.method, tree) {
+        (Method::Whole, Ok(tree)) => whole(def, &tree, settings, build_seconds, progress),
+        (Method::Whole, Err(_)) => unreachable!("a whole tree's refusal was returned"),
+        (Method::Auto, Ok(tree)) => match too_deep(&tree, settings) {
+            None => whole(def, &tree, settings, build_seconds, progress),
+            // A cut tree cannot measure a strategy that plays past the cut.
+            Some(why) => sampled(def, options, None, why, settings, build_seconds, progress),
+        },
+        (Method::Auto, Err(why)) => sampled(def, options, None, why, settings, build_seconds, progress),
+        (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => {
+            let why = "sampling was asked for (`--method mccfr`); the whole tree measures it".to_string();
+            sampled(def, options, Some(&tree), why, settings, build_seconds, progress)
+        }
+        (Method::Sampled, Ok(tree)) => {
+            let why = too_deep(&tree, settings).expect("the arm above takes a tree that is deep enough");
+            sampled(def, options, None, why, settings, build_seconds, progress)
+        }
+        (Method::Sampled, Err(why)) => sampled(def, options, None, why, settings, build_seconds, progress),
+    }
+}
+
+/// Why a tree that was cut is not enough, if it is not: uniform play goes
+/// past the cut more often than [`CUT_TOLERANCE`], and no depth was asked for.
+fn too_deep(tree: &Tree, settings: &Settings) -> Option<String> {
+    let cut_at = tree.cut_at?;
+    if settings.limits.depth.is_some() {
+        return None;
+    }
+    let (_, mass) = tree.values(&tree.uniform());
+    (mass > CUT_TOLERANCE).then(|| {
+        format!(
+            "the whole tree passes {} nodes by decision point {}, and play goes past that point {:.1}% of the time",
+            settings.limits.nodes,
+            cut_at + 1,
+            100.0 * mass
+        )
+    })
+}
+
+/// CFR+ on the whole tree.
+fn whole(
+    def: &Game,
+    tree: &Tree,
+    settings: &Settings,
+    build_seconds: f64,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solution, Box<Diagnostic>> {
+    let started = Instant::now();
+    let mut cfr = Cfr::new(tree);
+    let mut convergence = vec![];
+    let mut next_check = 1;
+    let stopped_by = loop {
+        cfr.iterate();
+        let done = cfr.iterations();
+        let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
+        let out_of_time = settings.time.is_some_and(|most| started.elapsed() >= most);
+        // Checks cost about as much as an iteration or two: at powers of
+        // two, and at the end.
+        if done >= next_check || out_of_iterations || out_of_time {
+            next_check = (done * 2).max(next_check);
+            let exploitability = tree.nash_conv(&cfr.average()) / tree.seats as f64;
+            if let Some(stop) = check(
+                &mut convergence,
+                done,
+                started,
+                Some(exploitability),
+                settings,
+                tree.infosets.len(),
+                progress,
+            ) {
+                break stop;
+            }
+        }
+        if out_of_iterations {
+            break "iterations";
+        }
+        if out_of_time {
+            break "time";
+        }
+    };
+    let average = cfr.average();
+    let (values, cut_mass) = tree.values(&average);
+    let nash_conv = tree.nash_conv(&average);
+    let strategy = situations_on_tree(def, tree, &average);
+    Ok(Solution {
+        seats: def.seats.clone(),
+        payoff: tree.payoff,
+        zero_sum: tree.zero_sum,
+        method: "cfr+".into(),
+        infosets: tree.infosets_per_seat(),
+        tree: Some(tree_size(tree)),
+        sampled: None,
+        iterations: cfr.iterations(),
+        build_seconds,
+        solve_seconds: started.elapsed().as_secs_f64(),
+        values,
+        value_margins: None,
+        nash_conv: Some(nash_conv),
+        exploitability: Some(nash_conv / tree.seats as f64),
+        cut_mass,
+        convergence,
+        strategy,
+        stopped_by: stopped_by.to_string(),
+    })
+}
+
+/// External-sampling MCCFR; measured on `tree` when there is one.
+#[allow(clippy::too_many_arguments)] // the loop's inputs, each used once
+fn sampled(
+    def: &Game,
+    options: &[OptionValue],
+    tree: Option<&Tree>,
+    why: String,
+    settings: &Settings,
+    build_seconds: f64,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solution, Box<Diagnostic>> {
+    let started = Instant::now();
+    let seats = def.players();
+    let depth = settings.limits.depth.unwrap_or(SAMPLED_DEPTH);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.jobs)
+        .build()
+        .map_err(|e| {
+            Box::new(Diagnostic::error(
+                Code::SolveBudget,
+                format!("cannot start threads: {e}"),
+            ))
+        })?;
+    let sampler = Sampler::new(def, options, settings.payoff, settings.seed, depth);
+    let mut sampler = match settings.sampling {
+        Some(sampling) => sampler.with_sampling(sampling),
+        None => sampler,
+    };
+    let mut convergence = vec![];
+    let mut batches = 0u64;
+    let mut next_check = 1;
+    let stopped_by = loop {
+        sampler.batch(&pool)?;
+        batches += 1;
+        let done = sampler.traversals() / seats as u64;
+        let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
+        let out_of_time = settings.time.is_some_and(|most| started.elapsed() >= most);
+        if batches >= next_check || out_of_iterations || out_of_time {
+            next_check = (batches * 2).max(next_check);
+            let exploitability = tree.map(|t| t.nash_conv(&sampler.profile_on(t)) / seats as f64);
+            if let Some(stop) = check(
+                &mut convergence,
+                done,
+                started,
+                exploitability,
+                settings,
+                sampler.sets().len(),
+                progress,
+            ) {
+                break stop;
+            }
+        }
+        if out_of_iterations {
+            break "iterations";
+        }
+        if out_of_time {
+            break "time";
+        }
+        if sampler.sets().len() >= settings.limits.nodes {
+            break "budget";
+        }
+    };
+    let iterations = sampler.traversals() / seats as u64;
+    let (cut, stopped) = sampler.cut_and_stopped();
+    let mut infosets = vec![0; seats];
+    for set in sampler.sets() {
+        infosets[set.seat as usize] += 1;
+    }
+    let (values, value_margins, nash_conv, cut_mass, strategy, estimate_games, trained) = match tree {
+        Some(tree) => {
+            let average = sampler.profile_on(tree);
+            let (values, cut_mass) = tree.values(&average);
+            let nash_conv = tree.nash_conv(&average);
+            let strategy = situations_on_tree(def, tree, &average);
+            (values, None, Some(nash_conv), cut_mass, strategy, 0, None)
+        }
+        None => {
+            let estimate = sampler.play_average(&pool, ESTIMATE_GAMES, settings.seed);
+            let strategy = sampler
+                .sets()
+                .iter()
+                .map(|set| Situation {
+                    seat: def.seats[set.seat as usize].clone(),
+                    decision: def.decisions[set.decision as usize].name.clone(),
+                    situation: set.situation.clone(),
+                    depth: set.depth,
+                    reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / ESTIMATE_GAMES as f64,
+                    key: set.key,
+                    keys: set.keys.clone(),
+                    actions: set.actions.iter().cloned().zip(set.average()).collect(),
+                })
+                .collect();
+            let cut_mass = estimate.cut as f64 / ESTIMATE_GAMES as f64;
+            (
+                estimate.means,
+                Some(estimate.margins),
+                None,
+                cut_mass,
+                strategy,
+                ESTIMATE_GAMES,
+                Some(estimate.trained),
+            )
+        }
+    };
+    Ok(Solution {
+        seats: def.seats.clone(),
+        payoff: settings.payoff,
+        zero_sum: sampler.zero_sum() && tree.is_none_or(|t| t.zero_sum),
+        method: "mccfr".into(),
+        infosets,
+        tree: tree.map(tree_size),
+        sampled: Some(SampledRun {
+            why,
+            sampling: sampler.sampling().0,
+            positions_per_traversal: sampler.sampling().1,
+            traversals: sampler.traversals(),
+            seed: settings.seed,
+            depth,
+            cut,
+            stopped,
+            estimate_games,
+            trained,
+        }),
+        iterations,
+        build_seconds,
+        solve_seconds: started.elapsed().as_secs_f64(),
+        values,
+        value_margins,
+        nash_conv,
+        exploitability: nash_conv.map(|n| n / seats as f64),
+        cut_mass,
+        convergence,
+        strategy,
+        stopped_by: stopped_by.to_string(),
+    })
+}
+
+/// Records a check and tells `progress`; says `target` when it is reached.
+fn check(
+    convergence: &mut Vec<Checkpoint>,
+    iterations: u64,
+    started: Instant,
+    exploitability: Option<f64>,
+    settings: &Settings,
+    infosets: usize,
+    progress: &mut dyn FnMut(&Progress),
+) -> Option<&'static str> {
+    let elapsed = started.elapsed();
+    convergence.push(Checkpoint {
+        iterations,
+        seconds: elapsed.as_secs_f64(),
+        exploitability,
+    });
+    progress(&Progress {
+        iterations,
+        elapsed,
+        exploitability,
+        infosets,
+        left: time_left(convergence, settings),
+    });
+    let reached = exploitability
+        .zip(settings.target)
+        .is_some_and(|(e, target)| e <= target);
+    reached.then_some("target")
+}
+
+/// About how long until the target or the time budget: the last two
+/// checks give how fast the exploitability falls (as a power of time, as
+/// CFR's bounds have it), extrapolated to the target and capped by the
+/// time left.
+fn time_left(convergence: &[Checkpoint], settings: &Settings) -> Option<Duration> {
+    let last = convergence.last()?;
+    let budget = settings.time.map(|t| (t.as_secs_f64() - last.seconds).max(0.0));
+    let to_target = (|| {
+        let before = convergence.get(convergence.len().checked_sub(2)?)?;
+        let (e0, e1) = (before.exploitability?, last.exploitability?);
+        let target = settings.target?;
+        if e1 <= target {
+            return Some(0.0);
+        }
+        if before.seconds <= 0.0 || e0 <= e1 || e1 <= 0.0 || target <= 0.0 {
+            return None;
+        }
+        let slope = (e1 / e0).ln() / (last.seconds / before.seconds).ln();
+        let at = last.seconds * (target / e1).powf(1.0 / slope);
+        (at.is_finite()).then_some((at - last.seconds).max(0.0))
+    })();
+    let left = match (to_target, budget) {
+        (Some(t), Some(b)) => t.min(b),
+        (Some(t), None) => t,
+        (None, b) => b?,
+    };
+    Some(Duration::from_secs_f64(left))
+}
+
+/// Each of `tree`'s information sets and the strategy `profile` plays there.
+fn situations_on_tree(def: &Game, tree: &Tree, profile: &Profile) -> Vec<Situation> {
+    let reach = tree.reach(profile, None).reach;
+    tree.infosets
+        .iter()
+        .enumerate()
+        .map(|(i, set)| Situation {
+            seat: def.seats[set.seat as usize].clone(),
+            decision: def.decisions[set.decision as usize].name.clone(),
+            situation: set.situation.clone(),
+            depth: set.depth,
+            reach: set.nodes.iter().map(|&n| reach[n as usize]).sum(),
+            key: set.key,
+            keys: set.keys.clone(),
+            actions: set
+                .actions
+                .iter()
+                .cloned()
+                .zip(profile.at(tree, i).iter().copied())
+                .collect(),
+        })
+        .collect()
+}
+
+fn tree_size(tree: &Tree) -> TreeSize {
+    TreeSize {
+        nodes: tree.len(),
+        terminals: tree.terminals(),
+        infosets: tree.infosets_per_seat(),
+        cut_at: tree.cut_at,
+        cut_nodes: tree.cuts(),
+        stopped: tree.stopped,
+    }
+}

@@ -1,0 +1,711 @@
+//! External-sampling Monte Carlo CFR (Lanctot et al. 2009), for games whose
+//! tree does not fit.
+//!
+//! Nothing is built ahead: each traversal plays the engine from a fresh
+//! deal. Chance is the engine's own, drawn from a stream seeded by the
+//! traversal's number; the other seats' choices are sampled from their
+//! current strategies; the traversing seat tries every choice it has. Its
+//! regrets, and the others' average strategies, are kept per information
+//! set, keyed exactly as the whole tree keys them ([`Recall`]), so a
+//! strategy found either way plays the same positions.
+//!
+//! **Deterministic for any number of threads.** Traversals run in batches of
+//! [`BATCH`]. Every traversal of a batch reads the strategies as they stood
+//! when the batch began and writes its changes apart; the batch's changes
+//! are then added in the traversals' order. Which thread ran which traversal
+//! changes nothing, not even the rounding.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use super::outcome::Reach;
+use super::profile::Profile;
+use super::tree::{Payoff, Told, Tree, align, offered_differently, payoffs, situation, told_after};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, State, mix};
+use crate::ir::{DecisionId, OptionValue, Seat};
+
+/// Traversals per batch: the unit of work whose result does not depend on
+/// the threads that ran it.
+pub const BATCH: u64 = 128;
+
+/// What one information set has learnt.
+#[derive(Clone, Debug)]
+pub struct SampledSet {
+    /// The deciding seat.
+    pub seat: Seat,
+    /// The decision asked.
+    pub decision: DecisionId,
+    /// The set's key ([`Recall::infoset`]).
+    pub key: u64,
+    /// The actions, as the seat reads them.
+    pub actions: Vec<String>,
+    /// The actions' keys, in the same order.
+    pub keys: Vec<u64>,
+    /// What the seat knows there, in the game's words.
+    pub situation: String,
+    /// Decision points before it, when it was first met.
+    pub depth: u32,
+    /// Per action, the cumulative regret.
+    regrets: Vec<f64>,
+    /// Per action, the sum of the strategies played there.
+    sums: Vec<f64>,
+    /// Traversals that met it.
+    pub visits: u64,
+}
+
+impl SampledSet {
+    /// The average strategy: what converges to an equilibrium.
+    pub fn average(&self) -> Vec<f64> {
+        normalised(&self.sums)
+    }
+
+    /// How often the average strategy was updated here (a visit count).
+    pub fn weight(&self) -> f64 {
+        self.sums.iter().sum()
+    }
+
+    /// Regret matching: the strategy played now.
+    fn current(&self) -> Vec<f64> {
+        normalised(&self.regrets.iter().map(|r| r.max(0.0)).collect::<Vec<_>>())
+    }
+}
+
+/// `weights` scaled to sum to 1; uniform when they sum to nothing.
+fn normalised(weights: &[f64]) -> Vec<f64> {
+    let total: f64 = weights.iter().sum();
+    let n = weights.len() as f64;
+    weights
+        .iter()
+        .map(|&w| if total > 0.0 { w / total } else { 1.0 / n })
+        .collect()
+}
+
+/// How a traversal samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sampling {
+    /// The traversing seat tries every choice; the rest is sampled.
+    External,
+    /// Everything is sampled: one game per traversal ([`super::outcome`]).
+    Outcome,
+}
+
+/// Positions one external-sampling traversal may be expected to visit
+/// before outcome sampling is used instead: past it, trying every choice
+/// of a seat all the way down takes too long.
+pub const EXTERNAL_LIMIT: f64 = 20_000.0;
+
+/// A Monte Carlo CFR run on one game.
+pub struct Sampler<'a> {
+    pub(super) def: &'a Game,
+    options: &'a [OptionValue],
+    pub(super) by_score: bool,
+    seed: u64,
+    /// Decision points a traversal goes before the game counts as a draw.
+    pub(super) depth: u32,
+    sampling: Sampling,
+    /// Positions an external-sampling traversal would visit, as probed.
+    probed: f64,
+    index: HashMap<u64, u32>,
+    sets: Vec<SampledSet>,
+    traversals: u64,
+    /// Traversals that reached the depth limit.
+    cut: u64,
+    /// Traversals that ended on an error in the rules.
+    stopped: u64,
+    zero_sum: bool,
+}
+
+/// One traversal's changes, in the order it met the sets.
+#[derive(Default)]
+pub(super) struct Changes {
+    index: HashMap<u64, u32>,
+    pub(super) sets: Vec<Change>,
+    pub(super) cut: u64,
+    pub(super) stopped: u64,
+    pub(super) zero_sum: bool,
+}
+
+/// The changes to one set; `new` holds the set when the batch did not know it.
+pub(super) struct Change {
+    key: u64,
+    new: Option<SampledSet>,
+    pub(super) regrets: Vec<f64>,
+    pub(super) sums: Vec<f64>,
+}
+
+impl<'a> Sampler<'a> {
+    /// A run on `def` with `options`, traversals seeded from `seed`, games
+    /// cut (counted as draws) after `depth` decision points.
+    /// External sampling unless a probe finds its traversals too long
+    /// ([`EXTERNAL_LIMIT`]).
+    pub fn new(def: &'a Game, options: &'a [OptionValue], payoff: Payoff, seed: u64, depth: u32) -> Self {
+        let mut sampler = Sampler {
+            def,
+            options,
+            by_score: payoff == Payoff::Score && !def.score_terms.is_empty(),
+            seed,
+            depth,
+            sampling: Sampling::External,
+            probed: 0.0,
+            index: HashMap::new(),
+            sets: vec![],
+            traversals: 0,
+            cut: 0,
+            stopped: 0,
+            zero_sum: true,
+        };
+        sampler.probed = sampler.probe();
+        if sampler.probed > EXTERNAL_LIMIT {
+            sampler.sampling = Sampling::Outcome;
+        }
+        sampler
+    }
+
+    /// Samples with `sampling` whatever the probe found.
+    pub fn with_sampling(mut self, sampling: Sampling) -> Self {
+        self.sampling = sampling;
+        self
+    }
+
+    /// How traversals sample, and the positions the probe expected an
+    /// external-sampling traversal to visit.
+    pub fn sampling(&self) -> (Sampling, f64) {
+        (self.sampling, self.probed)
+    }
+
+    /// About how many positions an external-sampling traversal visits: over
+    /// a few games of uniform play, the product of each seat's numbers of
+    /// choices along the game (the most for any seat, averaged over games).
+    fn probe(&self) -> f64 {
+        const GAMES: u64 = 8;
+        let def = self.def;
+        let seats = def.players();
+        let mut total = 0.0;
+        for g in 0..GAMES {
+            let stream = mix(self.seed ^ 0x5052_4f42, g);
+            let mut rng = ChaCha8Rng::seed_from_u64(stream);
+            let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
+            let mut events = vec![];
+            let mut product = vec![1.0f64; seats];
+            let mut depth = 0;
+            if state.set_up(def, &mut events).is_ok() {
+                while let Some(pending) = state.pending() {
+                    if depth >= self.depth {
+                        break;
+                    }
+                    let picked: Vec<Choice> = pending
+                        .who()
+                        .iter()
+                        .map(|&seat| {
+                            let legal = pending.legal(seat);
+                            product[seat as usize] *= legal.len() as f64;
+                            Choice::new(seat, legal[rng.random_range(0..legal.len())])
+                        })
+                        .collect();
+                    events.clear();
+                    if state.apply(def, &picked, &mut events).is_err() {
+                        break;
+                    }
+                    depth += 1;
+                }
+            }
+            total += product.iter().copied().fold(1.0, f64::max).min(1e300);
+        }
+        total / GAMES as f64
+    }
+
+    /// Traversals done (one per seat makes an iteration).
+    pub fn traversals(&self) -> u64 {
+        self.traversals
+    }
+
+    /// The information sets met so far, in the order they were met.
+    pub fn sets(&self) -> &[SampledSet] {
+        &self.sets
+    }
+
+    /// The set with key `key`, if it was met.
+    pub fn set(&self, key: u64) -> Option<&SampledSet> {
+        self.index.get(&key).map(|&i| &self.sets[i as usize])
+    }
+
+    /// Traversals that reached the depth limit, and that stopped on an error.
+    pub fn cut_and_stopped(&self) -> (u64, u64) {
+        (self.cut, self.stopped)
+    }
+
+    /// Whether every ending met paid zero in all.
+    pub fn zero_sum(&self) -> bool {
+        self.zero_sum
+    }
+
+    /// Runs one batch of [`BATCH`] traversals on `pool`.
+    pub fn batch(&mut self, pool: &rayon::ThreadPool) -> Result<(), Box<Diagnostic>> {
+        let first = self.traversals;
+        let this = &*self;
+        let changes: Vec<Result<Changes, Box<Diagnostic>>> = pool.install(|| {
+            (first..first + BATCH)
+                .into_par_iter()
+                .map(|t| this.traverse(t))
+                .collect()
+        });
+        for changes in changes {
+            self.merge(changes?);
+        }
+        self.traversals += BATCH;
+        Ok(())
+    }
+
+    /// Adds one traversal's changes.
+    fn merge(&mut self, changes: Changes) {
+        self.cut += changes.cut;
+        self.stopped += changes.stopped;
+        self.zero_sum &= changes.zero_sum;
+        for change in changes.sets {
+            let at = match self.index.get(&change.key) {
+                Some(&at) => at as usize,
+                None => {
+                    let set = change
+                        .new
+                        .expect("a set the batch did not know comes with its description");
+                    self.index.insert(change.key, self.sets.len() as u32);
+                    self.sets.push(set);
+                    self.sets.len() - 1
+                }
+            };
+            let set = &mut self.sets[at];
+            set.visits += 1;
+            for (r, d) in set.regrets.iter_mut().zip(&change.regrets) {
+                *r += d;
+            }
+            for (s, d) in set.sums.iter_mut().zip(&change.sums) {
+                *s += d;
+            }
+        }
+    }
+
+    /// Traversal number `t`: seat `t % seats` traverses a game dealt by the
+    /// stream of `t`.
+    fn traverse(&self, t: u64) -> Result<Changes, Box<Diagnostic>> {
+        let def = self.def;
+        let seats = def.players();
+        let stream = mix(self.seed, t);
+        let mut walk = Walk {
+            run: self,
+            traverser: (t % seats as u64) as Seat,
+            rng: ChaCha8Rng::seed_from_u64(stream),
+            changes: Changes {
+                zero_sum: true,
+                ..Changes::default()
+            },
+            events: vec![],
+        };
+        let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
+        let mut events = vec![];
+        if state.set_up(def, &mut events).is_err() {
+            walk.changes.stopped += 1;
+            return Ok(walk.changes);
+        }
+        let seen: Vec<Recall> = (0..seats)
+            .map(|seat| Recall::default().saw_view(&state.view(def, seat as Seat)))
+            .collect();
+        match self.sampling {
+            Sampling::External => {
+                walk.walk(&state, &seen, None, 0)?;
+            }
+            Sampling::Outcome => {
+                let reach = Reach {
+                    mine: 1.0,
+                    others: 1.0,
+                    sampled: 1.0,
+                };
+                walk.outcome(state, seen, None, 0, reach)?;
+            }
+        }
+        Ok(walk.changes)
+    }
+
+    /// The average strategy on `tree`'s information sets (uniform where
+    /// sampling never went), to measure it there.
+    pub fn profile_on(&self, tree: &Tree) -> Profile {
+        let mut probs = vec![0.0; tree.actions];
+        for set in &tree.infosets {
+            let out = &mut probs[set.offset..set.offset + set.actions.len()];
+            let learnt = self.set(set.key).and_then(|s| {
+                let average = s.average();
+                set.keys
+                    .iter()
+                    .map(|k| s.keys.iter().position(|x| x == k).map(|i| average[i]))
+                    .collect::<Option<Vec<f64>>>()
+            });
+            match learnt {
+                Some(p) => out.copy_from_slice(&p),
+                None => out.fill(1.0 / set.actions.len() as f64),
+            }
+        }
+        Profile { probs }
+    }
+
+    /// Plays `games` games with every seat on the average strategy, dealt
+    /// from `seed`: what each seat wins (mean, and the half-width of a 95%
+    /// interval), and how often each information set was met.
+    pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64) -> Estimate {
+        let seats = self.def.players();
+        let averages: HashMap<u64, Vec<f64>> = self.sets.iter().map(|s| (s.key, s.average())).collect();
+        let played: Vec<Played> = pool.install(|| {
+            (0..games)
+                .into_par_iter()
+                .map(|g| self.play_one(&averages, mix(seed ^ 0x504c_4159, g)))
+                .collect()
+        });
+        let mut sums = vec![0.0; seats];
+        let mut squares = vec![0.0; seats];
+        let mut visits: HashMap<u64, u64> = HashMap::new();
+        let mut cut = 0;
+        let (mut decisions, mut trained) = (0u64, 0u64);
+        for game in played {
+            for key in &game.met {
+                decisions += 1;
+                trained += u64::from(self.set(*key).is_some_and(|s| s.visits >= TRAINED_VISITS));
+            }
+            for (seat, v) in game.payoffs.iter().enumerate() {
+                sums[seat] += v;
+                squares[seat] += v * v;
+            }
+            for key in game.met {
+                *visits.entry(key).or_default() += 1;
+            }
+            cut += u64::from(game.cut);
+        }
+        let n = games.max(1) as f64;
+        let means: Vec<f64> = sums.iter().map(|s| s / n).collect();
+        let margins = squares
+            .iter()
+            .zip(&means)
+            .map(|(sq, m)| {
+                let variance = (sq / n - m * m).max(0.0) * n / (n - 1.0).max(1.0);
+                1.96 * (variance / n).sqrt()
+            })
+            .collect();
+        Estimate {
+            means,
+            margins,
+            visits,
+            cut,
+            trained: trained as f64 / decisions.max(1) as f64,
+        }
+    }
+
+    /// One game on the average strategy.
+    fn play_one(&self, averages: &HashMap<u64, Vec<f64>>, stream: u64) -> Played {
+        let def = self.def;
+        let seats = def.players();
+        let mut rng = ChaCha8Rng::seed_from_u64(stream);
+        let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
+        let mut events = vec![];
+        let mut played = Played {
+            payoffs: vec![0.0; seats],
+            met: vec![],
+            cut: false,
+        };
+        if state.set_up(def, &mut events).is_err() {
+            return played;
+        }
+        let mut seen: Vec<Recall> = vec![Recall::default(); seats];
+        let mut depth = 0;
+        while let Some(pending) = state.pending() {
+            if depth >= self.depth {
+                played.cut = true;
+                return played;
+            }
+            for (seat, r) in seen.iter_mut().enumerate() {
+                *r = r.saw_view(&state.view(def, seat as Seat));
+            }
+            let decision = pending.decision();
+            let mut picked = vec![];
+            for &seat in pending.who() {
+                let key = seen[seat as usize].infoset(decision, seat);
+                played.met.push(key);
+                let observation = Observation::new(def, &state, seat);
+                let legal = pending.legal(seat);
+                let p = averages.get(&key).and_then(|average| {
+                    let set = self.set(key)?;
+                    (0..legal.len())
+                        .map(|i| {
+                            set.keys
+                                .iter()
+                                .position(|&k| k == observation.key(i))
+                                .map(|j| average[j])
+                        })
+                        .collect::<Option<Vec<f64>>>()
+                });
+                let p = p.unwrap_or_else(|| uniform(legal.len()));
+                picked.push(Choice::new(seat, legal[sample(&p, &mut rng)]));
+            }
+            for (seat, r) in seen.iter_mut().enumerate() {
+                *r = r.saw_step(Observation::new(def, &state, seat as Seat).step_key(&picked));
+            }
+            events.clear();
+            if state.apply(def, &picked, &mut events).is_err() {
+                return played;
+            }
+            depth += 1;
+        }
+        played.payoffs = payoffs(def, &state, self.by_score);
+        played
+    }
+
+    /// The set with key `key` as the batch knows it.
+    fn known(&self, key: u64) -> Option<&SampledSet> {
+        self.set(key)
+    }
+}
+
+/// What games played with a strategy found.
+pub struct Estimate {
+    /// Each seat's mean payoff.
+    pub means: Vec<f64>,
+    /// Per seat, the half-width of the mean's 95% interval.
+    pub margins: Vec<f64>,
+    /// Per information set key, the games that met it.
+    pub visits: HashMap<u64, u64>,
+    /// Games cut at the depth limit (counted as draws).
+    pub cut: u64,
+    /// The share of the games' decisions made in situations sampling met
+    /// at least [`TRAINED_VISITS`] times.
+    pub trained: f64,
+}
+
+/// Traversals that must meet a situation before its strategy counts as
+/// trained, for [`Estimate::trained`].
+pub const TRAINED_VISITS: u64 = 100;
+
+/// One game played with a strategy.
+struct Played {
+    payoffs: Vec<f64>,
+    /// The information sets met, by key (with repeats).
+    met: Vec<u64>,
+    cut: bool,
+}
+
+/// One traversal in progress.
+pub(super) struct Walk<'r, 'a> {
+    pub(super) run: &'r Sampler<'a>,
+    pub(super) traverser: Seat,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) changes: Changes,
+    pub(super) events: Vec<Event>,
+}
+
+/// A seat at a decision: its set's change, the legal values in the set's
+/// order, and the strategy it plays.
+pub(super) struct Asked {
+    pub(super) change: usize,
+    pub(super) values: Vec<i64>,
+    pub(super) strategy: Vec<f64>,
+}
+
+impl Walk<'_, '_> {
+    /// The value of `state` to the traverser, sampling the others' choices
+    /// and chance, and recording the traverser's regrets below it.
+    fn walk(
+        &mut self,
+        state: &State,
+        seen: &[Recall],
+        told: Option<&Rc<Told>>,
+        depth: u32,
+    ) -> Result<f64, Box<Diagnostic>> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth))
+    }
+
+    fn walk_here(
+        &mut self,
+        state: &State,
+        seen: &[Recall],
+        told: Option<&Rc<Told>>,
+        depth: u32,
+    ) -> Result<f64, Box<Diagnostic>> {
+        let def = self.run.def;
+        let Some(pending) = state.pending() else {
+            let pays = payoffs(def, state, self.run.by_score);
+            if pays.iter().sum::<f64>().abs() > 1e-9 {
+                self.changes.zero_sum = false;
+            }
+            return Ok(pays[self.traverser as usize]);
+        };
+        if depth >= self.run.depth {
+            self.changes.cut += 1;
+            return Ok(0.0);
+        }
+        let decision = pending.decision();
+        let who: Vec<Seat> = pending.who().to_vec();
+        let mut picked = Vec::with_capacity(who.len());
+        let mut mine = None;
+        for &seat in &who {
+            let asked = self.ask(state, seen, told, seat, decision, depth)?;
+            if seat == self.traverser {
+                picked.push(Choice::new(seat, asked.values[0]));
+                mine = Some((picked.len() - 1, asked));
+            } else {
+                let a = sample(&asked.strategy, &mut self.rng);
+                let change = &mut self.changes.sets[asked.change];
+                for (s, p) in change.sums.iter_mut().zip(&asked.strategy) {
+                    *s += p;
+                }
+                picked.push(Choice::new(seat, asked.values[a]));
+            }
+        }
+        let Some((at, asked)) = mine else {
+            return self.step(state, seen, told, &picked, depth);
+        };
+        let mut values = Vec::with_capacity(asked.values.len());
+        for &value in &asked.values {
+            picked[at] = Choice::new(self.traverser, value);
+            values.push(self.step(state, seen, told, &picked, depth)?);
+        }
+        let v: f64 = values.iter().zip(&asked.strategy).map(|(v, p)| v * p).sum();
+        let change = &mut self.changes.sets[asked.change];
+        for (r, value) in change.regrets.iter_mut().zip(&values) {
+            *r += value - v;
+        }
+        Ok(v)
+    }
+
+    /// Every seat has picked: the step from `state`, and the game below it.
+    fn step(
+        &mut self,
+        state: &State,
+        seen: &[Recall],
+        told: Option<&Rc<Told>>,
+        picked: &[Choice],
+        depth: u32,
+    ) -> Result<f64, Box<Diagnostic>> {
+        let def = self.run.def;
+        let seen: Vec<Recall> = seen
+            .iter()
+            .enumerate()
+            .map(|(seat, r)| r.saw_step(Observation::new(def, state, seat as Seat).step_key(picked)))
+            .collect();
+        let told = told_after(def, state, picked, told.cloned());
+        let mut next = state.clone();
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        let applied = next.apply(def, picked, &mut events);
+        self.events = events;
+        match applied {
+            Ok(()) => {}
+            Err(EngineError::Runtime(_)) => {
+                self.changes.stopped += 1;
+                return Ok(0.0);
+            }
+            Err(EngineError::Illegal(illegal)) => {
+                return Err(Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string())));
+            }
+        }
+        if next.pending().is_none() {
+            return self.walk(&next, &seen, told.as_ref(), depth + 1);
+        }
+        let seen: Vec<Recall> = seen
+            .iter()
+            .enumerate()
+            .map(|(seat, r)| r.saw_view(&next.view(def, seat as Seat)))
+            .collect();
+        self.walk(&next, &seen, told.as_ref(), depth + 1)
+    }
+
+    /// `seat`'s information set at `state`: its change (made on first
+    /// meeting), its legal values in the set's order, and its strategy.
+    pub(super) fn ask(
+        &mut self,
+        state: &State,
+        seen: &[Recall],
+        told: Option<&Rc<Told>>,
+        seat: Seat,
+        decision: DecisionId,
+        depth: u32,
+    ) -> Result<Asked, Box<Diagnostic>> {
+        let def = self.run.def;
+        let observation = Observation::new(def, state, seat);
+        let legal = state.pending().expect("waiting").legal(seat);
+        let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
+        let key = seen[seat as usize].infoset(decision, seat);
+        let (change, known_keys, strategy) = match self.changes.index.get(&key) {
+            Some(&at) => {
+                let change = &self.changes.sets[at as usize];
+                let set = change
+                    .new
+                    .as_ref()
+                    .or_else(|| self.run.known(key))
+                    .expect("a set met is known");
+                let strategy = match &change.new {
+                    Some(_) => uniform(keys.len()),
+                    None => set.current(),
+                };
+                (at as usize, set.keys.clone(), strategy)
+            }
+            None => {
+                let known = self.run.known(key);
+                let (new, known_keys, strategy) = match known {
+                    Some(set) => (None, set.keys.clone(), set.current()),
+                    None => {
+                        let set = SampledSet {
+                            seat,
+                            decision,
+                            key,
+                            actions: (0..legal.len()).map(|i| observation.label(i)).collect(),
+                            keys: keys.clone(),
+                            situation: situation(def, state, seat, told.map(|t| &**t)),
+                            depth,
+                            regrets: vec![0.0; legal.len()],
+                            sums: vec![0.0; legal.len()],
+                            visits: 0,
+                        };
+                        (Some(set), keys.clone(), uniform(legal.len()))
+                    }
+                };
+                let at = self.changes.sets.len();
+                self.changes.index.insert(key, at as u32);
+                self.changes.sets.push(Change {
+                    key,
+                    new,
+                    regrets: vec![0.0; known_keys.len()],
+                    sums: vec![0.0; known_keys.len()],
+                });
+                (at, known_keys, strategy)
+            }
+        };
+        let values = if known_keys == keys {
+            legal.to_vec()
+        } else {
+            align(&known_keys, &keys, legal).ok_or_else(|| Box::new(offered_differently(def, seat, decision)))?
+        };
+        Ok(Asked {
+            change,
+            values,
+            strategy,
+        })
+    }
+}
+
+fn uniform(n: usize) -> Vec<f64> {
+    vec![1.0 / n as f64; n]
+}
+
+/// An index drawn with the probabilities `p`.
+pub(super) fn sample(p: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let mut u: f64 = rng.random::<f64>();
+    for (i, &q) in p.iter().enumerate() {
+        if u < q {
+            return i;
+        }
+        u -= q;
+    }
+    // Rounding left a sliver past the last: the last action with any weight.
+    p.iter().rposition(|&q| q > 0.0).unwrap_or(0)
+}
