@@ -667,6 +667,7 @@ fn main() {
     }
     // CFR+ on the whole tree, where OpenSpiel's solver runs in time.
     let mut cfr_rows = vec![];
+    let mut mccfr_rows = vec![];
     for (v, def, options) in loaded
         .iter()
         .filter(|(v, _, _)| CFR_GAMES.contains(&v.name) && wants("cfr"))
@@ -685,6 +686,17 @@ fn main() {
         }
         eprintln!();
         cfr_rows.push((v.name, ours, theirs));
+        eprint!("MCCFR: {} ", v.name);
+        for sampling in [solve::Sampling::External, solve::Sampling::Outcome] {
+            let runs: Vec<(f64, f64)> = (0..args.reps)
+                .map(|_| {
+                    eprint!(".");
+                    rpsdsl_mccfr(def, options, budget, sampling)
+                })
+                .collect();
+            mccfr_rows.push((v.name, sampling, runs));
+        }
+        eprintln!();
     }
     drop(openspiel);
     let workflow = args.workflow.map(workflow);
@@ -692,6 +704,7 @@ fn main() {
     print_random(&random_rows);
     print_mcts(&mcts_rows, args.iterations);
     print_cfr(&cfr_rows);
+    print_mccfr(&mccfr_rows);
     if let Some(lines) = workflow {
         println!();
         println!("the designer's workflow (wall time, one run each):");
@@ -761,6 +774,56 @@ fn rpsdsl_cfr(def: &Game, options: &[OptionValue], budget: Duration) -> (f64, f6
     }
     let rate = cfr.iterations() as f64 / started.elapsed().as_secs_f64();
     (rate, tree.nash_conv(&cfr.average()))
+}
+
+/// Monte Carlo CFR iterations per second (one traversal per seat each) on
+/// one thread, and the average strategy's NashConv after the budget,
+/// measured on the whole tree.
+fn rpsdsl_mccfr(def: &Game, options: &[OptionValue], budget: Duration, sampling: solve::Sampling) -> (f64, f64) {
+    let limits = solve::Limits {
+        nodes: solve::DEFAULT_NODES,
+        depth: None,
+    };
+    let tree = solve::Tree::build(def, options, limits, solve::Payoff::Score).expect("the tree fits");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("one thread");
+    let mut sampler =
+        solve::Sampler::new(def, options, solve::Payoff::Score, 1, solve::SAMPLED_DEPTH).with_sampling(sampling);
+    let started = Instant::now();
+    while started.elapsed() < budget {
+        sampler.batch(&pool).expect("the game samples");
+    }
+    let iterations = sampler.traversals() as f64 / def.players() as f64;
+    let rate = iterations / started.elapsed().as_secs_f64();
+    (rate, tree.nash_conv(&sampler.profile_on(&tree)))
+}
+
+type MccfrRow = (&'static str, solve::Sampling, Vec<(f64, f64)>);
+
+fn print_mccfr(rows: &[MccfrRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "rpsdsl's Monte Carlo CFR iterations/s (one thread), median of the repetitions, and NashConv after the budget"
+    );
+    println!("{:<14} {:<10} {:>10} {:>13}", "game", "sampling", "rpsdsl", "NashConv");
+    for (name, sampling, runs) in rows {
+        let median = |mut v: Vec<f64>| -> f64 {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let rate = median(runs.iter().map(|r| r.0).collect());
+        let nash = median(runs.iter().map(|r| r.1).collect());
+        let sampling = match sampling {
+            solve::Sampling::External => "external",
+            solve::Sampling::Outcome => "outcome",
+        };
+        println!("{name:<14} {sampling:<10} {rate:>10.0} {nash:>13.2e}");
+    }
 }
 
 type CfrRow = (&'static str, Vec<(f64, f64)>, Vec<Result<Value, String>>);

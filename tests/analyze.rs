@@ -417,3 +417,49 @@ fn a_drafts_first_pick_is_counted_apart_from_the_later_ones() {
     assert!(!rows("draft (2 offered)").is_empty());
     assert!(rows("draft (1 offered)").is_empty() && rows("draft").is_empty());
 }
+
+/// Where the whole tree fits, `analyze` measures how exploitable each
+/// player is, and says when the "strong" one is not closer to best play:
+/// in Rock Paper Scissors uniform random play cannot be beaten, and a
+/// search can. Random play's figure is exact (half of Kuhn poker's uniform
+/// NashConv, 0.916667); a game whose tree does not fit says why.
+#[test]
+fn analyze_checks_its_players_against_a_perfect_opponent() {
+    let run = |args: &[&str]| {
+        let out = rpsdsl(args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let kuhn = run(&[
+        "analyze",
+        "games/classic/kuhn_poker.rules",
+        "-n",
+        "40",
+        "--agents",
+        "mcts:iterations=40,random",
+    ]);
+    assert!(
+        kuhn.contains(
+            "exploitability (what a perfect opponent wins per game, averaged over the seats): mcts:iterations=40 "
+        ) && kuhn.contains("(estimated), random 0.458\n"),
+        "{kuhn}"
+    );
+    let rps = run(&[
+        "analyze",
+        "games/rps.rules",
+        "-n",
+        "40",
+        "--agents",
+        "mcts:iterations=40,random",
+    ]);
+    assert!(rps.contains(", random 0.000\n"), "{rps}");
+    assert!(
+        rps.contains("caution: the strong player is no less exploitable than the weak one"),
+        "{rps}"
+    );
+    let janken = run(&["analyze", "games/janken_deck.rules", "-n", "8"]);
+    assert!(
+        janken.contains("exploitability not measured: a draw of the game has"),
+        "{janken}"
+    );
+}

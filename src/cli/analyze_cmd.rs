@@ -3,8 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::sim::analyze::{self, Config};
+use crate::engine::Game;
+use crate::ir::OptionValue;
+use crate::sim::analyze::{self, Config, Strength};
 use crate::sim::sequential::Goal;
+use crate::solve;
 
 use super::simulate_cmd::files::{check_output, write};
 use super::simulate_cmd::{load_game_input, parse_precision, with_progress};
@@ -100,10 +103,17 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         let played = analysis.matchups.iter().map(|m| m.games).sum();
         Ok((analysis, played))
     });
-    let analysis = match analysis {
+    let mut analysis = match analysis {
         Ok(a) => a,
         Err(code) => return code,
     };
+    // Each player once: the weak one may be random itself.
+    let mut players = vec![config.strong.as_str(), config.weak.as_str(), "random"];
+    players.dedup();
+    match strength(&input.def, &input.options, &players, args.seed) {
+        Ok(strength) => analysis.strength = Some(strength),
+        Err(note) => analysis.strength_note = Some(note),
+    }
     if args.json {
         say!("{}", analysis.to_json().trim_end());
     } else {
@@ -116,6 +126,46 @@ pub(crate) fn analyze(file: &Path, args: &AnalyzeArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Nodes of the tree the players' exploitability is measured on: enough
+/// for the classic card games, small enough to stay a fraction of the
+/// analysis' time.
+const STRENGTH_NODES: usize = 200_000;
+
+/// Answers asked of a player per situation when it does not tell its
+/// probabilities.
+const STRENGTH_SAMPLES: u32 = 16;
+
+/// Each player's exploitability, every seat playing it (`rpsdsl exploit`),
+/// or why it cannot be measured.
+fn strength(def: &Game, options: &[OptionValue], players: &[&str], seed: u64) -> Result<Strength, String> {
+    let limits = solve::Limits {
+        nodes: STRENGTH_NODES,
+        depth: None,
+    };
+    let mut measured = vec![];
+    for &spec in players {
+        let mut agents = crate::agents::for_game(spec, def, options, seed)?;
+        let e = solve::exploit(
+            def,
+            options,
+            limits,
+            solve::Payoff::Score,
+            &mut agents,
+            STRENGTH_SAMPLES,
+        )
+        .map_err(|d| format!("{} (`rpsdsl exploit` needs the whole tree)", d.message))?;
+        if e.cut_at.is_some() && e.cut_mass > solve::CUT_TOLERANCE {
+            return Err(format!(
+                "the game's tree passes {STRENGTH_NODES} nodes, and play goes past that point {:.0}% of the time",
+                100.0 * e.cut_mass
+            ));
+        }
+        let exploitability = e.gains.iter().sum::<f64>() / e.gains.len() as f64;
+        measured.push((spec.to_string(), exploitability, e.exact.iter().all(|&x| x)));
+    }
+    Ok(Strength { players: measured })
 }
 
 /// The path given as FILE or `--house`.

@@ -164,6 +164,17 @@ pub struct ExactNote {
     pub draws: f64,
 }
 
+/// How much a perfect opponent wins against each player, measured on the
+/// game's whole tree (`rpsdsl exploit`): whether the strong player really
+/// plays better.
+#[derive(Clone, Debug, Serialize)]
+pub struct Strength {
+    /// Per player (strong, weak, random): its spec, the exploitability of
+    /// every seat playing it (a best response's gain per game, averaged over
+    /// the seats), and whether that is exact (else estimated from sampled answers).
+    pub players: Vec<(String, f64, bool)>,
+}
+
 /// The whole analysis.
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
@@ -190,6 +201,12 @@ pub struct Analysis {
     pub seed: u64,
     /// Strong vs random, weak vs random, strong vs weak.
     pub matchups: Vec<Matchup>,
+    /// How exploitable each player is, where the game's tree fits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strength>,
+    /// Why the players' exploitability was not measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength_note: Option<String>,
     /// The skill index: strong's edge over random (0: no skill can help).
     pub skill_index: f64,
     /// Its 95% interval's low end.
@@ -426,6 +443,8 @@ pub fn analyze(
         skill_high: skill.edge_high,
         luck: skill.second_wins,
         matchups,
+        strength: None,
+        strength_note: None,
         exact_random,
         choices: tally.rows(),
         tension,
@@ -558,6 +577,7 @@ impl Analysis {
             self.skill_index, self.skill_low, self.skill_high
         );
         out += &format!("  luck: random still beats strong in {} of games\n", rate(&self.luck));
+        out += &self.strength_text();
         if let Some(exact) = &self.exact_random {
             let wins: Vec<String> = self
                 .seats
@@ -636,6 +656,33 @@ impl Analysis {
                     pct(t.comebacks.rate)
                 );
             }
+        }
+        out
+    }
+
+    /// The players' exploitability, or why it was not measured.
+    fn strength_text(&self) -> String {
+        if let Some(note) = &self.strength_note {
+            return format!("  exploitability not measured: {note}\n");
+        }
+        let Some(strength) = &self.strength else {
+            return String::new();
+        };
+        let said: Vec<String> = strength
+            .players
+            .iter()
+            .map(|(spec, e, exact)| format!("{spec} {e:.3}{}", if *exact { "" } else { " (estimated)" }))
+            .collect();
+        let mut out = format!(
+            "  exploitability (what a perfect opponent wins per game, averaged over the seats): {}\n",
+            said.join(", ")
+        );
+        if let [(_, strong, _), (_, weak, _), ..] = strength.players.as_slice() {
+            out += if strong < weak {
+                "    the strong player is the less exploitable: it plays closer to best play\n"
+            } else {
+                "    caution: the strong player is no less exploitable than the weak one, so its wins over it say little about skill\n"
+            };
         }
         out
     }
