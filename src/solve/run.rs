@@ -25,7 +25,12 @@ pub fn solve(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, Box<Diagnostic>> {
     let started = Instant::now();
-    let built = Tree::build(def, options, settings.limits, settings.payoff);
+    // A quarter of the time budget may go to building the tree: past it,
+    // sampling (or the refusal) gets the rest.
+    let built = match settings.time {
+        Some(time) => Tree::build_by(def, options, settings.limits, settings.payoff, started + time / 4),
+        None => Tree::build(def, options, settings.limits, settings.payoff),
+    };
     let build_seconds = started.elapsed().as_secs_f64();
     let tree = match built {
         Ok(tree) => Ok(tree),
@@ -167,6 +172,9 @@ fn sampled(
         Some(sampling) => sampler.with_sampling(sampling),
         None => sampler,
     };
+    // Without a tree to measure on, the strategy's values are estimated by
+    // play afterwards: the last quarter of the time budget is theirs.
+    let iterate_for = settings.time.map(|t| if tree.is_some() { t } else { t.mul_f64(0.75) });
     let mut convergence = vec![];
     let mut batches = 0u64;
     let mut next_check = 1;
@@ -175,7 +183,7 @@ fn sampled(
         batches += 1;
         let done = sampler.traversals() / seats as u64;
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_time = settings.time.is_some_and(|most| started.elapsed() >= most);
+        let out_of_time = iterate_for.is_some_and(|most| started.elapsed() >= most);
         if batches >= next_check || out_of_iterations || out_of_time {
             next_check = (batches * 2).max(next_check);
             let exploitability = tree.map(|t| t.nash_conv(&sampler.profile_on(t)) / seats as f64);
@@ -216,7 +224,9 @@ fn sampled(
             (values, None, Some(nash_conv), cut_mass, strategy, 0, None)
         }
         None => {
-            let estimate = sampler.play_average(&pool, ESTIMATE_GAMES, settings.seed);
+            let deadline = settings.time.map(|t| started + t);
+            let estimate = sampler.play_average(&pool, ESTIMATE_GAMES, settings.seed, deadline);
+            let games = estimate.games;
             let strategy = sampler
                 .sets()
                 .iter()
@@ -225,20 +235,20 @@ fn sampled(
                     decision: def.decisions[set.decision as usize].name.clone(),
                     situation: set.situation.clone(),
                     depth: set.depth,
-                    reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / ESTIMATE_GAMES as f64,
+                    reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / games as f64,
                     key: set.key,
                     keys: set.keys.clone(),
                     actions: set.actions.iter().cloned().zip(set.average()).collect(),
                 })
                 .collect();
-            let cut_mass = estimate.cut as f64 / ESTIMATE_GAMES as f64;
+            let cut_mass = estimate.cut as f64 / games as f64;
             (
                 estimate.means,
                 Some(estimate.margins),
                 None,
                 cut_mass,
                 strategy,
-                ESTIMATE_GAMES,
+                games,
                 Some(estimate.trained),
             )
         }

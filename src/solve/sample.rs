@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -352,18 +353,27 @@ impl<'a> Sampler<'a> {
         Profile { probs }
     }
 
-    /// Plays `games` games with every seat on the average strategy, dealt
-    /// from `seed`: what each seat wins (mean, and the half-width of a 95%
-    /// interval), and how often each information set was met.
-    pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64) -> Estimate {
+    /// Plays up to `games` games with every seat on the average strategy,
+    /// dealt from `seed`, in chunks of [`ESTIMATE_CHUNK`], stopping after the
+    /// chunk that passes `deadline`: what each seat wins (mean, and the
+    /// half-width of a 95% interval), and how often each information set was met.
+    pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64, deadline: Option<Instant>) -> Estimate {
         let seats = self.def.players();
         let averages: HashMap<u64, Vec<f64>> = self.sets.iter().map(|s| (s.key, s.average())).collect();
-        let played: Vec<Played> = pool.install(|| {
-            (0..games)
-                .into_par_iter()
-                .map(|g| self.play_one(&averages, mix(seed ^ 0x504c_4159, g)))
-                .collect()
-        });
+        let mut played: Vec<Played> = vec![];
+        // At least one chunk, however late.
+        let in_time = |played: &Vec<Played>| played.is_empty() || deadline.is_none_or(|d| Instant::now() <= d);
+        while (played.len() as u64) < games && in_time(&played) {
+            let from = played.len() as u64;
+            let to = (from + ESTIMATE_CHUNK).min(games);
+            played.extend(pool.install(|| {
+                (from..to)
+                    .into_par_iter()
+                    .map(|g| self.play_one(&averages, mix(seed ^ 0x504c_4159, g)))
+                    .collect::<Vec<_>>()
+            }));
+        }
+        let games = played.len() as u64;
         let mut sums = vec![0.0; seats];
         let mut squares = vec![0.0; seats];
         let mut visits: HashMap<u64, u64> = HashMap::new();
@@ -394,6 +404,7 @@ impl<'a> Sampler<'a> {
             })
             .collect();
         Estimate {
+            games,
             means,
             margins,
             visits,
@@ -460,15 +471,16 @@ impl<'a> Sampler<'a> {
         played.payoffs = payoffs(def, &state, self.by_score);
         played
     }
-
-    /// The set with key `key` as the batch knows it.
-    fn known(&self, key: u64) -> Option<&SampledSet> {
-        self.set(key)
-    }
 }
+
+/// Games played at a time when estimating a strategy's values: the time
+/// budget is looked at between chunks.
+pub const ESTIMATE_CHUNK: u64 = 1_024;
 
 /// What games played with a strategy found.
 pub struct Estimate {
+    /// Games played.
+    pub games: u64,
     /// Each seat's mean payoff.
     pub means: Vec<f64>,
     /// Per seat, the half-width of the mean's 95% interval.
@@ -641,7 +653,7 @@ impl Walk<'_, '_> {
                 let set = change
                     .new
                     .as_ref()
-                    .or_else(|| self.run.known(key))
+                    .or_else(|| self.run.set(key))
                     .expect("a set met is known");
                 let strategy = match &change.new {
                     Some(_) => uniform(keys.len()),
@@ -650,7 +662,7 @@ impl Walk<'_, '_> {
                 (at as usize, set.keys.clone(), strategy)
             }
             None => {
-                let known = self.run.known(key);
+                let known = self.run.set(key);
                 let (new, known_keys, strategy) = match known {
                     Some(set) => (None, set.keys.clone(), set.current()),
                     None => {

@@ -26,6 +26,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Instant;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, RuntimeError, State, StepKey};
@@ -155,7 +156,20 @@ struct Builder<'a> {
 impl Tree {
     /// Builds the tree of `def` with `options`.
     pub fn build(def: &Game, options: &[OptionValue], limits: Limits, payoff: Payoff) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, false)
+        Tree::build_as(def, options, limits, payoff, false, None)
+    }
+
+    /// Builds the tree, or gives up with `rpsdsl::solve-budget` once
+    /// `deadline` has passed: a tree that slow to build is too large to
+    /// solve whole in the time at hand.
+    pub fn build_by(
+        def: &Game,
+        options: &[OptionValue],
+        limits: Limits,
+        payoff: Payoff,
+        deadline: Instant,
+    ) -> Result<Tree, Box<Diagnostic>> {
+        Tree::build_as(def, options, limits, payoff, false, Some(deadline))
     }
 
     /// Builds the tree and keeps a position of every information set, for
@@ -166,7 +180,7 @@ impl Tree {
         limits: Limits,
         payoff: Payoff,
     ) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, true)
+        Tree::build_as(def, options, limits, payoff, true, None)
     }
 
     fn build_as(
@@ -175,6 +189,7 @@ impl Tree {
         limits: Limits,
         payoff: Payoff,
         keep_examples: bool,
+        deadline: Option<Instant>,
     ) -> Result<Tree, Box<Diagnostic>> {
         if let Some(race) = def.decisions.iter().find(|d| d.race) {
             return Err(Box::new(
@@ -186,6 +201,7 @@ impl Tree {
                     ),
             ));
         }
+        let started = Instant::now();
         let seats = def.players();
         let mut b = Builder {
             def,
@@ -229,7 +245,11 @@ impl Tree {
             let mark = b.mark();
             let mut next = vec![];
             let mut over = false;
-            for open in &frontier {
+            for (i, open) in frontier.iter().enumerate() {
+                // The clock is read now and then, not at every position.
+                if i % 1024 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
+                    return Err(Box::new(too_slow(b.tree.nodes.len(), started)));
+                }
                 b.expand(open, depth, &mut next)?;
                 if b.tree.nodes.len() > limits.nodes {
                     over = true;
@@ -678,6 +698,17 @@ pub(super) fn offered_differently(def: &Game, seat: Seat, decision: DecisionId) 
         "a seat's choices here depend on something it cannot see, so no strategy can name them; solving \
          needs choices that follow from what the seat knows",
     )
+}
+
+fn too_slow(nodes: usize, started: Instant) -> Diagnostic {
+    Diagnostic::error(
+        Code::SolveBudget,
+        format!(
+            "the game's tree was still growing after {:.1} s, at {nodes} nodes",
+            started.elapsed().as_secs_f64()
+        ),
+    )
+    .help("give `--time` more seconds (a quarter of them may go to building the tree), or make the game smaller with `--set`")
 }
 
 fn too_large(nodes: usize) -> Diagnostic {
