@@ -319,7 +319,8 @@ pub(crate) fn each_outcome<C, E>(
 /// `u64::MAX - 1`, and `u64::MAX` stands for more.
 pub(crate) fn outcomes_text(count: u64) -> String {
     match count {
-        u64::MAX => "more than 18446744073709551614".to_string(),
+        // The count saturates: past it, only the order of magnitude is known.
+        u64::MAX => "more than 10^19".to_string(),
         count => count.to_string(),
     }
 }

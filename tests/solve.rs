@@ -499,3 +499,75 @@ fn solve_draws_a_page() {
         "a convergence chart and a chart per seat"
     );
 }
+
+/// Where the tree does not fit, `exploit` learns a best response by play
+/// and measures it on fresh deals. In Kuhn poker against random play it
+/// finds the exact gains (0.375 and 0.541667), within its intervals, and
+/// says that they are lower bounds.
+#[test]
+fn exploit_learns_a_best_response_where_the_tree_does_not_fit() {
+    let out = rpsdsl(&[
+        "exploit", KUHN_POKER, "--agents", "random", "--budget", "10", "--games", "20000", "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = &json["exploit"];
+    assert_eq!(e["method"], "sampled");
+    assert!(e["why_sampled"].as_str().unwrap().contains("10 nodes"), "{e}");
+    for (seat, exact) in [0.375, 0.541_667].into_iter().enumerate() {
+        let learnt = &e["learnt"][seat];
+        let gain = learnt["gain"]["mean"].as_f64().unwrap();
+        let margin = learnt["gain"]["margin"].as_f64().unwrap();
+        assert!(margin > 0.0 && margin < 0.05, "{learnt}");
+        assert!(
+            (gain - exact).abs() < margin + 0.01,
+            "seat {seat}: {gain} ± {margin} against {exact}"
+        );
+        assert_eq!(learnt["measured_games"], rpsdsl::solve::MEASURE_FIXED);
+        assert!(learnt["trained"].as_f64().unwrap() > 0.99, "{learnt}");
+    }
+
+    let out = rpsdsl(&[
+        "exploit", KUHN_POKER, "--agents", "random", "--method", "sampled", "--games", "2000",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("learnt by play: learning by play was asked for"),
+        "{text}"
+    );
+    assert!(text.contains("exploitability of the lineup at least "), "{text}");
+    assert!(text.contains("each gain is at least what is shown"), "{text}");
+}
+
+/// A learnt response is the same for any number of threads, even against
+/// a searching player, and a race is refused as `solve` refuses it.
+#[test]
+fn a_learnt_response_is_deterministic_and_a_race_is_refused() {
+    let run = |jobs: &str| {
+        let out = rpsdsl(&[
+            "exploit",
+            KUHN_POKER,
+            "--agents",
+            "mcts:iterations=10",
+            "--method",
+            "sampled",
+            "--games",
+            "640",
+            "--jobs",
+            jobs,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    assert_eq!(run("1"), run("2"));
+
+    let out = rpsdsl(&["exploit", "games/rock.rules", "--method", "sampled", "--games", "64"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a game with a race cannot be solved"), "{err}");
+
+    let out = rpsdsl(&["exploit", KUHN_POKER, "--method", "tree", "--budget", "10"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rpsdsl::solve-budget"));
+}

@@ -146,16 +146,23 @@ fn strength(def: &Game, options: &[OptionValue], players: &[&str], seed: u64) ->
     };
     let mut measured = vec![];
     for &spec in players {
-        let mut agents = crate::agents::for_game(spec, def, options, seed)?;
-        let e = solve::exploit(
-            def,
-            options,
+        crate::agents::for_game(spec, def, options, seed)?;
+        let lineup = |seed: u64| crate::agents::for_game(spec, def, options, seed);
+        let settings = solve::ExploitSettings {
             limits,
-            solve::Payoff::Score,
-            &mut agents,
-            STRENGTH_SAMPLES,
-        )
-        .map_err(|d| format!("{} (`rpsdsl exploit` needs the whole tree)", d.message))?;
+            payoff: solve::Payoff::Score,
+            samples: STRENGTH_SAMPLES,
+            method: solve::ExploitMethod::Tree,
+            learning: solve::Learning {
+                games: None,
+                time: std::time::Duration::from_secs(20),
+                seed,
+                jobs: 0,
+                depth: solve::SAMPLED_DEPTH,
+            },
+        };
+        let e = solve::exploit(def, options, &settings, &lineup)
+            .map_err(|d| format!("{} (`rpsdsl exploit` needs the whole tree)", d.message))?;
         if e.cut_at.is_some() && e.cut_mass > solve::CUT_TOLERANCE {
             return Err(format!(
                 "the game's tree passes {STRENGTH_NODES} nodes, and play goes past that point {:.0}% of the time",

@@ -96,7 +96,7 @@ pub(crate) enum SamplingArg {
     Outcome,
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s <= 1e7 => Ok(s),
         _ => Err(format!(

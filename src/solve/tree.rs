@@ -173,14 +173,16 @@ impl Tree {
     }
 
     /// Builds the tree and keeps a position of every information set, for
-    /// players to be asked what they would do there.
+    /// players to be asked what they would do there; gives up as
+    /// [`Tree::build_by`] does once `deadline` has passed.
     pub fn build_with_examples(
         def: &Game,
         options: &[OptionValue],
         limits: Limits,
         payoff: Payoff,
+        deadline: Option<Instant>,
     ) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, true, None)
+        Tree::build_as(def, options, limits, payoff, true, deadline)
     }
 
     fn build_as(
@@ -191,16 +193,7 @@ impl Tree {
         keep_examples: bool,
         deadline: Option<Instant>,
     ) -> Result<Tree, Box<Diagnostic>> {
-        if let Some(race) = def.decisions.iter().find(|d| d.race) {
-            return Err(Box::new(
-                Diagnostic::error(Code::NotEnumerable, "a game with a race cannot be solved")
-                    .label(race.span, "each answer here comes with a reaction time")
-                    .help(
-                        "who answers first depends on reaction times drawn from a continuous distribution, so \
-                         the game has no finite tree; `rpsdsl analyze` measures such a game by play",
-                    ),
-            ));
-        }
+        refuse_races(def)?;
         let started = Instant::now();
         let seats = def.players();
         let mut b = Builder {
@@ -594,6 +587,22 @@ impl Builder<'_> {
             offset: 0,
         });
         Ok((set, legal.to_vec()))
+    }
+}
+
+/// A game with a race has no tree: who answers first depends on reaction
+/// times, drawn from a continuous distribution.
+pub(super) fn refuse_races(def: &Game) -> Result<(), Box<Diagnostic>> {
+    match def.decisions.iter().find(|d| d.race) {
+        None => Ok(()),
+        Some(race) => Err(Box::new(
+            Diagnostic::error(Code::NotEnumerable, "a game with a race cannot be solved")
+                .label(race.span, "each answer here comes with a reaction time")
+                .help(
+                    "who answers first depends on reaction times drawn from a continuous distribution, so \
+                     the game has no finite tree; `rpsdsl analyze` measures such a game by play",
+                ),
+        )),
     }
 }
 
