@@ -356,8 +356,9 @@ fn every_page_with_console_examples_is_run() {
     );
 }
 
-const CONSOLE_PAGES: [&str; 9] = [
+const CONSOLE_PAGES: [&str; 10] = [
     "README.md",
+    "docs/agents.md",
     "docs/house-rules.md",
     "docs/pictures.md",
     "docs/play.md",
@@ -371,6 +372,11 @@ const CONSOLE_PAGES: [&str; 9] = [
 #[test]
 fn readme_console_examples() {
     console::check_page("README.md");
+}
+
+#[test]
+fn agents_console_examples() {
+    console::check_page("docs/agents.md");
 }
 
 #[test]

@@ -571,3 +571,63 @@ fn a_learnt_response_is_deterministic_and_a_race_is_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("rpsdsl::solve-budget"));
 }
+
+/// `--agents solve:...` trains once per game within its budget, then plays
+/// the strategy found: `exploit` finds it as unexploitable as `solve`'s
+/// own, and `save=` hands on a policy file that plays the same.
+#[test]
+fn the_solve_player_trains_once_and_plays_the_equilibrium() {
+    let saved = common::cli::scratch("solve-player").join("kuhn.policy.json");
+    let spec = format!("solve:iterations=4000:save={}", saved.display());
+    let out = rpsdsl(&["exploit", KUHN_POKER, "--agents", &spec, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("solve: trained Kuhn Poker").count(), 1, "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gains: f64 = json["exploit"]["gains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_f64().unwrap())
+        .sum();
+    assert!(gains < 2e-3, "NashConv of the trained player {gains}");
+    assert!((json["exploit"]["values"][0].as_f64().unwrap() + 1.0 / 18.0).abs() < 2e-3);
+    assert_eq!(json["exploit"]["agents"][0], spec);
+
+    let replayed = rpsdsl(&[
+        "exploit",
+        KUHN_POKER,
+        "--agents",
+        &format!("policy:{}", saved.display()),
+        "--json",
+    ]);
+    let again: serde_json::Value = serde_json::from_slice(&replayed.stdout).unwrap();
+    assert_eq!(again["exploit"]["gains"], json["exploit"]["gains"]);
+
+    // A simulation builds players for every game and seat: one training.
+    let out = rpsdsl(&[
+        "simulate",
+        KUHN_POKER,
+        "--agents",
+        "solve:iterations=300,random",
+        "-n",
+        "300",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("solve: training a strategy").count(), 1, "{err}");
+
+    let out = rpsdsl(&[
+        "simulate",
+        "games/rock.rules",
+        "--agents",
+        "solve:iterations=10",
+        "-n",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a game with a race cannot be solved"));
+    let out = rpsdsl(&["simulate", KUHN_POKER, "--agents", "solve:time=0", "-n", "2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("time must be a number from 0.01"));
+}

@@ -15,6 +15,7 @@ mod mcts;
 pub mod policy;
 mod search;
 pub(crate) mod spec;
+mod trained;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -25,6 +26,7 @@ pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
 pub use mcts::{Mcts, SearchStats};
 pub use policy::{Policy, PolicyAgent, PolicyFile};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
+pub use trained::{Trainer, Training, set_trainer};
 
 use crate::engine::Game;
 use crate::engine::{Choice, Observation, Recall, Seen};
@@ -203,6 +205,7 @@ pub const AGENTS: &[AgentInfo] = &[
     greedy::INFO,
     mcts::INFO,
     policy::INFO,
+    trained::INFO,
     AgentInfo {
         name: "human",
         about: "a person at the terminal: only in `rpsdsl play`, for the seat given by --seat",
@@ -250,6 +253,13 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
         "greedy" => Ok(Box::new(Greedy::from_params(&params, seat, seed)?)),
         "mcts" => Ok(Box::new(Mcts::from_params(&params, seat, seed)?)),
         "policy" => Ok(Box::new(PolicyAgent::from_params(&params, game, seat, seed)?)),
+        "solve" => Ok(Box::new(trained::from_params(
+            &params,
+            game,
+            seat,
+            seed,
+            spec.to_text(),
+        )?)),
         "human" => Err("`human` is a person at the terminal: use `rpsdsl play FILE --seat N`".into()),
         _ => unreachable!("every listed agent is built"),
     }

@@ -260,7 +260,8 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
 
 /// Plays a saved strategy.
 pub struct PolicyAgent {
-    path: String,
+    /// The spec that builds it again (`policy:FILE`).
+    name: String,
     policy: Arc<Policy>,
     seat: Seat,
     /// What the seat recalls, up to the last step.
@@ -272,10 +273,11 @@ pub struct PolicyAgent {
 }
 
 impl PolicyAgent {
-    /// The player of `policy` (read from `path`) at `seat`.
-    pub fn new(path: String, policy: Arc<Policy>, seat: Seat, seed: u64) -> Self {
+    /// The player of `policy` at `seat`; `name` is the spec that builds it
+    /// again (`policy:FILE`).
+    pub fn new(name: String, policy: Arc<Policy>, seat: Seat, seed: u64) -> Self {
         PolicyAgent {
-            path,
+            name,
             policy,
             seat,
             recall: Recall::default(),
@@ -297,7 +299,17 @@ impl PolicyAgent {
             return Err("`policy` plays the strategy of one game, and no game is given here".into());
         };
         let policy = cached(Path::new(path), def, options)?;
-        Ok(PolicyAgent::new(path.to_string(), policy, seat, seed))
+        // `policy:FILE` unless the path would not read back that way.
+        let name = if path.contains([':', ',', '=', '(', ')']) {
+            AgentSpec {
+                name: "policy".into(),
+                params: vec![("file".into(), path.to_string())],
+            }
+            .to_text()
+        } else {
+            format!("policy:{path}")
+        };
+        Ok(PolicyAgent::new(name, policy, seat, seed))
     }
 
     /// A count of the decisions this player makes in situations the file
@@ -326,15 +338,7 @@ impl PolicyAgent {
 
 impl Agent for PolicyAgent {
     fn name(&self) -> String {
-        // `policy:FILE` unless the path would not read back that way.
-        if self.path.contains([':', ',', '=', '(', ')']) {
-            return AgentSpec {
-                name: "policy".into(),
-                params: vec![("file".into(), self.path.clone())],
-            }
-            .to_text();
-        }
-        format!("policy:{}", self.path)
+        self.name.clone()
     }
 
     fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {

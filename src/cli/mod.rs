@@ -37,6 +37,7 @@ mod solve_cmd;
 mod solve_report;
 mod studio_cmd;
 mod term;
+mod train_cmd;
 
 use crate::agents;
 use crate::diagnostic::{self, Code, Diagnostic, Sources};
@@ -261,6 +262,7 @@ enum Command {
 
 /// Runs the `rpsdsl` command line: parses the arguments, runs the command, and returns its exit code.
 pub fn main() -> ExitCode {
+    crate::agents::set_trainer(train_cmd::train);
     let cli = Cli::parse();
     setup::choose_engine(cli.engine.into());
     match cli.command {
