@@ -476,7 +476,7 @@ fn a_saved_strategy_plays_every_situation_and_is_refused_elsewhere() {
 }
 
 /// `--html` draws the solution: values, the convergence chart, and each
-/// seat's likeliest situations as bars.
+/// seat's likeliest situations as a table of bars.
 #[test]
 fn solve_draws_a_page() {
     let dir = common::cli::scratch("solve/html");
@@ -493,11 +493,14 @@ fn solve_draws_a_page() {
     ] {
         assert!(html.contains(needle), "no {needle:?} in the page");
     }
-    assert_eq!(
-        html.matches("<svg").count(),
-        3,
-        "a convergence chart and a chart per seat"
+    assert_eq!(html.matches("<svg").count(), 1, "the convergence chart");
+    // Each seat's table: every situation in full, and each action's bar.
+    assert_eq!(html.matches("<table class=\"strategy\">").count(), 2);
+    assert!(
+        html.contains("<td>hand of Ann: Card jack; after Ann pass, Ben bet</td>"),
+        "{html}"
     );
+    assert!(html.contains("<span class=\"name\">pass</span>"));
 }
 
 /// Where the tree does not fit, `exploit` learns a best response by play

@@ -147,6 +147,20 @@ pub(crate) const SEED_PARAM: ParamInfo = ParamInfo {
     domain: Domain::Whole(0, u64::MAX),
 };
 
+/// An index drawn with the probabilities `p` (which sum to 1): one draw of
+/// `rng`, whatever `p` holds.
+pub fn draw(p: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let mut u: f64 = rng.random::<f64>();
+    for (i, &q) in p.iter().enumerate() {
+        if u < q {
+            return i;
+        }
+        u -= q;
+    }
+    // Rounding left a sliver past the last: the last choice with any weight.
+    p.iter().rposition(|&q| q > 0.0).unwrap_or(0)
+}
+
 /// A seat's random stream, from a seed: seats never share one, and agents
 /// never disturb the game's chance outcomes.
 pub(crate) fn seat_rng(seed: u64, seat: Seat) -> ChaCha8Rng {

@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -348,14 +347,7 @@ impl Agent for PolicyAgent {
             self.missed.fetch_add(1, Ordering::Relaxed);
             vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
         });
-        let mut u: f64 = self.rng.random::<f64>();
-        for (i, &q) in p.iter().enumerate() {
-            if u < q {
-                return i;
-            }
-            u -= q;
-        }
-        p.iter().rposition(|&q| q > 0.0).unwrap_or(0)
+        super::draw(&p, &mut self.rng)
     }
 
     fn policy(&mut self, _def: &Game, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {

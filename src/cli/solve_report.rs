@@ -4,7 +4,7 @@
 
 use maud::html;
 
-use crate::sim::html::charts::{Bar, BarRow, bar_chart, falling_chart};
+use crate::sim::html::charts::falling_chart;
 use crate::sim::html::{figure, shell};
 use crate::solve::{Payoff, SampledRun, Sampling, Situation, Solution, TRAINED_VISITS};
 
@@ -219,6 +219,14 @@ table.values { border-collapse: collapse; margin: 8px 0; }
 table.values td, table.values th { padding: 4px 12px; border-bottom: 1px solid #e4e4e4; text-align: right; }
 table.values th:first-child, table.values td:first-child { text-align: left; }
 p.verdict { font-size: 1.1em; margin: 8px 0; }
+table.strategy { border-collapse: collapse; margin: 8px 0; width: 100%; }
+table.strategy th { text-align: left; padding: 4px 8px; border-bottom: 2px solid #d7d7d7; }
+table.strategy td { padding: 6px 8px; border-bottom: 1px solid #e4e4e4; vertical-align: top; }
+table.strategy td.reach { text-align: right; white-space: nowrap; }
+div.action { display: flex; align-items: center; gap: 6px; white-space: nowrap; }
+div.action span.name { min-width: 5em; }
+div.action span.bar { display: inline-block; height: 12px; background: #3a6ea5; }
+div.action span.p { font-variant-numeric: tabular-nums; }
 "#;
 
 /// The page of `rpsdsl solve --html`: the values and exploitability, how
@@ -285,8 +293,25 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
             @let (rows, total) = rows_of(s, seat, false);
             section {
                 h2 { (seat) ": the likeliest situations" }
-                p.note { (rows.len()) " of " (total) " situations; a bar is an action's probability there." }
-                (figure(chart(bar_chart(&strategy_rows(&rows), "probability")), ""))
+                p.note { (rows.len()) " of " (total) " situations, the likeliest first; a bar is an action's probability there." }
+                table.strategy {
+                    tr { th { "situation" } th { "reached" } th { "strategy" } }
+                    @for r in &rows {
+                        tr {
+                            td { (r.situation) }
+                            td.reach { (format!("{:.1}%", 100.0 * r.reach)) }
+                            td {
+                                @for (action, p) in ranked(r) {
+                                    div.action {
+                                        span.name { (action) }
+                                        span.bar style=(format!("width: {:.0}px", (160.0 * p).max(1.0))) {}
+                                        span.p { (format!("{:.1}%", 100.0 * p)) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         details {
@@ -295,21 +320,4 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
         }
     };
     shell(&title, STYLE, body)
-}
-
-/// A bar per action played in each situation: "situation: action".
-fn strategy_rows(rows: &[&Situation]) -> Vec<BarRow> {
-    rows.iter()
-        .flat_map(|r| {
-            ranked(r).into_iter().map(move |(action, p)| BarRow {
-                label: format!("{}: {action}", r.situation),
-                warn: false,
-                bars: vec![Some(Bar {
-                    value: p,
-                    interval: None,
-                    note: None,
-                })],
-            })
-        })
-        .collect()
 }

@@ -13,8 +13,9 @@
 
 use std::rc::Rc;
 
-use super::sample::{Walk, sample};
+use super::sample::Walk;
 use super::tree::{Told, payoffs, told_after};
+use crate::agents::draw;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Choice, EngineError, Observation, Recall, State};
 use crate::ir::Seat;
@@ -95,7 +96,7 @@ impl Walk<'_, '_> {
                     .iter()
                     .map(|p| EXPLORE / n + (1.0 - EXPLORE) * p)
                     .collect();
-                let a = sample(&sampling, &mut self.rng);
+                let a = draw(&sampling, &mut self.rng);
                 mine = Some(Mine {
                     change: asked.change,
                     picked: a,
@@ -108,7 +109,7 @@ impl Walk<'_, '_> {
                 reach.sampled *= sampling[a];
                 picked.push(Choice::new(seat, asked.values[a]));
             } else {
-                let a = sample(&asked.strategy, &mut self.rng);
+                let a = draw(&asked.strategy, &mut self.rng);
                 reach.others *= asked.strategy[a];
                 reach.sampled *= asked.strategy[a];
                 picked.push(Choice::new(seat, asked.values[a]));

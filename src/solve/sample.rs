@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use super::outcome::Reach;
 use super::profile::Profile;
 use super::tree::{Payoff, Told, Tree, align, offered_differently, payoffs, situation, told_after};
+use crate::agents::draw;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, State, mix};
 use crate::ir::{DecisionId, OptionValue, Seat};
@@ -359,7 +360,8 @@ impl<'a> Sampler<'a> {
     /// half-width of a 95% interval), and how often each information set was met.
     pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64, deadline: Option<Instant>) -> Estimate {
         let seats = self.def.players();
-        let averages: HashMap<u64, Vec<f64>> = self.sets.iter().map(|s| (s.key, s.average())).collect();
+        // In the order of `self.sets`.
+        let averages: Vec<Vec<f64>> = self.sets.iter().map(SampledSet::average).collect();
         let mut played: Vec<Played> = vec![];
         // At least one chunk, however late.
         let in_time = |played: &Vec<Played>| played.is_empty() || deadline.is_none_or(|d| Instant::now() <= d);
@@ -414,7 +416,7 @@ impl<'a> Sampler<'a> {
     }
 
     /// One game on the average strategy.
-    fn play_one(&self, averages: &HashMap<u64, Vec<f64>>, stream: u64) -> Played {
+    fn play_one(&self, averages: &[Vec<f64>], stream: u64) -> Played {
         let def = self.def;
         let seats = def.players();
         let mut rng = ChaCha8Rng::seed_from_u64(stream);
@@ -445,8 +447,8 @@ impl<'a> Sampler<'a> {
                 played.met.push(key);
                 let observation = Observation::new(def, &state, seat);
                 let legal = pending.legal(seat);
-                let p = averages.get(&key).and_then(|average| {
-                    let set = self.set(key)?;
+                let p = self.index.get(&key).and_then(|&at| {
+                    let (set, average) = (&self.sets[at as usize], &averages[at as usize]);
                     (0..legal.len())
                         .map(|i| {
                             set.keys
@@ -457,7 +459,7 @@ impl<'a> Sampler<'a> {
                         .collect::<Option<Vec<f64>>>()
                 });
                 let p = p.unwrap_or_else(|| uniform(legal.len()));
-                picked.push(Choice::new(seat, legal[sample(&p, &mut rng)]));
+                picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
             }
             for (seat, r) in seen.iter_mut().enumerate() {
                 *r = r.saw_step(Observation::new(def, &state, seat as Seat).step_key(&picked));
@@ -565,7 +567,7 @@ impl Walk<'_, '_> {
                 picked.push(Choice::new(seat, asked.values[0]));
                 mine = Some((picked.len() - 1, asked));
             } else {
-                let a = sample(&asked.strategy, &mut self.rng);
+                let a = draw(&asked.strategy, &mut self.rng);
                 let change = &mut self.changes.sets[asked.change];
                 for (s, p) in change.sums.iter_mut().zip(&asked.strategy) {
                     *s += p;
@@ -707,17 +709,4 @@ impl Walk<'_, '_> {
 
 fn uniform(n: usize) -> Vec<f64> {
     vec![1.0 / n as f64; n]
-}
-
-/// An index drawn with the probabilities `p`.
-pub(super) fn sample(p: &[f64], rng: &mut ChaCha8Rng) -> usize {
-    let mut u: f64 = rng.random::<f64>();
-    for (i, &q) in p.iter().enumerate() {
-        if u < q {
-            return i;
-        }
-        u -= q;
-    }
-    // Rounding left a sliver past the last: the last action with any weight.
-    p.iter().rposition(|&q| q > 0.0).unwrap_or(0)
 }
