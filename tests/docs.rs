@@ -356,7 +356,7 @@ fn every_page_with_console_examples_is_run() {
     );
 }
 
-const CONSOLE_PAGES: [&str; 10] = [
+const CONSOLE_PAGES: [&str; 11] = [
     "README.md",
     "docs/agents.md",
     "docs/house-rules.md",
@@ -367,6 +367,7 @@ const CONSOLE_PAGES: [&str; 10] = [
     "docs/simulate.md",
     "docs/solve.md",
     "docs/transcripts.md",
+    "docs/verdict.md",
 ];
 
 #[test]
@@ -412,6 +413,11 @@ fn simulate_console_examples() {
 #[test]
 fn solve_console_examples() {
     console::check_page("docs/solve.md");
+}
+
+#[test]
+fn verdict_console_examples() {
+    console::check_page("docs/verdict.md");
 }
 
 #[test]

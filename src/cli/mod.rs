@@ -38,6 +38,7 @@ mod solve_report;
 mod studio_cmd;
 mod term;
 mod train_cmd;
+mod verdict_cmd;
 
 use crate::agents;
 use crate::diagnostic::{self, Code, Diagnostic, Sources};
@@ -203,6 +204,8 @@ enum Command {
         #[command(flatten)]
         run: compare_cmd::CompareArgs,
     },
+    /// Did the variant make the game fairer, shorter, more decisive, more skill-driven, more tense?
+    Verdict(verdict_cmd::VerdictArgs),
     /// Does skill matter, which choices do strong players make, does the lead change hands?
     Analyze {
         /// A `.rules` file, or a house-rules `.toml` file.
@@ -329,6 +332,7 @@ pub fn main() -> ExitCode {
         }
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
         Command::Analyze { file, house, args } => analyze_cmd::analyze(&analyze_cmd::file(file, house), &args),
+        Command::Verdict(args) => verdict_cmd::verdict(&args),
         Command::Solve(args) => solve_cmd::solve(&args),
         Command::Exploit(args) => exploit_cmd::exploit(&args),
         Command::Exact {

@@ -16,7 +16,7 @@ pub use choices::ChoiceRow;
 pub use tension::{GameTension, TensionSummary};
 
 use self::choices::{ChoiceTally, Role};
-use self::play::{Played, play};
+pub(crate) use self::play::{Played, play};
 use self::tension::Tension;
 use super::run::MAX_JOBS;
 use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};

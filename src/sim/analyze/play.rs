@@ -31,6 +31,8 @@ pub(crate) struct Played {
     pub standings: Vec<Vec<i64>>,
     /// Every choice, in order.
     pub picks: Vec<Pick>,
+    /// Decision points played.
+    pub steps: u64,
 }
 
 /// Plays one game on `seed` with `specs[s]` at seat `s`.
@@ -66,6 +68,7 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
             choices.push(choice);
         }
         events.clear();
+        played.steps += 1;
         session::tell_choices(def, &state, &choices, &mut agents);
         let applied = state.apply(def, &choices, &mut events);
         session::tell_agents(def, &events, &mut agents);

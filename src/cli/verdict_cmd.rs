@@ -1,0 +1,217 @@
+//! `rpsdsl verdict`: did the variant make the game fairer, shorter, more
+//! decisive, more skill-driven or more tense, with players who play well?
+//! One line per question first, then the figures behind each.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::simulate_cmd::{load_game_input, parse_jobs};
+use super::solve_cmd::parse_seconds;
+use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::sim::verdict::{self, Config, Interval, Side, Verdict};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct VerdictArgs {
+    /// The base game: a `.rules` file, or a house-rules `.toml` file.
+    pub base: PathBuf,
+    /// The variant: a `.rules` file, a variant that extends the base, or a house-rules `.toml` file.
+    pub variant: PathBuf,
+    /// The strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`; by default the strongest MCTS whose games fit the time, and a quarter of it.
+    #[arg(long)]
+    pub agents: Option<String>,
+    /// Seconds the verdict may take, all told.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    pub time: f64,
+    /// The most deals to play (each is played in both games, in every matchup).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub deals: u64,
+    /// Set an option in both games: `--set rounds=3` (repeatable).
+    #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+    /// The seed the deals derive from; both games play the same deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_jobs)]
+    pub jobs: usize,
+    /// Judge even games that do not share seats and outcomes.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the verdict as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
+    let mut inputs = vec![];
+    for path in [&args.base, &args.variant] {
+        match load_game_input(path, &args.settings) {
+            Ok(input) => inputs.push(input),
+            Err(code) => return code,
+        }
+    }
+    if !args.force
+        && let Some(why) = crate::sim::unrelated(&inputs[0].def, &inputs[1].def)
+    {
+        let diagnostic = Diagnostic::error(
+            Code::UnrelatedGames,
+            format!(
+                "`{}` and `{}` are not two versions of one game: {why}",
+                inputs[0].label, inputs[1].label
+            ),
+        )
+        .help("judge a game against a variant or house rules of it (the same seats and outcomes); pass --force to judge them anyway");
+        super::report(&[diagnostic], &Sources::default());
+        return ExitCode::from(2);
+    }
+    let players = match &args.agents {
+        None => None,
+        Some(spec) => match spec.split_once(',') {
+            Some((strong, weak)) if !weak.contains(',') => Some((strong.to_string(), weak.to_string())),
+            _ => {
+                eprintln!(
+                    "error: --agents: give the strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`"
+                );
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let config = Config {
+        players,
+        time: Duration::from_secs_f64(args.time),
+        most_deals: args.deals,
+        seed: args.seed,
+        jobs: args.jobs,
+    };
+    let sides: Vec<Side<'_>> = inputs
+        .iter()
+        .map(|input| Side {
+            def: &input.def,
+            options: &input.options,
+            label: input.label.clone(),
+        })
+        .collect();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("verdict {spinner} {elapsed} of {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(format!("{:.0} s: choosing the players", args.time));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    });
+    let budget = args.time;
+    let result = verdict::verdict(&sides[0], &sides[1], &config, &|deals, open| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{budget:.0} s: {deals} deals, open: {}", open.join(", ")));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let verdict = match result {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&verdict).expect("plain data serializes")
+        );
+    } else {
+        say!("{}", to_text(&verdict).trim_end());
+    }
+    ExitCode::SUCCESS
+}
+
+fn shown(i: &Interval) -> String {
+    format!("{:.3} ({:.3} to {:.3})", i.estimate, i.low, i.high)
+}
+
+fn signed(i: &Interval) -> String {
+    format!("{:+.3} ({:+.3} to {:+.3})", i.estimate, i.low, i.high)
+}
+
+/// The verdict in words: the answers first, then the players, then the figures.
+pub(crate) fn to_text(v: &Verdict) -> String {
+    let mut out = format!("Verdict: {} against {}\n", v.variant, v.base);
+    let unseparated: Vec<&str> = v
+        .separation
+        .iter()
+        .zip(["base", "variant"])
+        .filter(|(s, _)| !s.separated)
+        .map(|(_, name)| name)
+        .collect();
+    if !unseparated.is_empty() {
+        out.push_str(&format!(
+            "caution: the strong player was not shown to beat both the weak one and random in the {}; the \
+             skill answer is withheld, and the others rest on players that may not play well (give more --time, \
+             or --agents)\n",
+            unseparated.join(" and the ")
+        ));
+    }
+    out.push('\n');
+    for q in &v.questions {
+        let because = match (&q.difference, &q.skipped) {
+            (_, Some(why)) => why.clone(),
+            (Some(d), None) => format!("variant minus base {}", signed(d)),
+            (None, None) => format!("base {}, variant {}", signed(&q.base), signed(&q.variant)),
+        };
+        out.push_str(&format!("  {:<9} {:<18} {because}\n", q.question, q.answer));
+    }
+    let open: Vec<&str> = v
+        .questions
+        .iter()
+        .filter(|q| q.direction == 0 && q.skipped.is_none())
+        .map(|q| q.question)
+        .collect();
+    out.push_str(&format!(
+        "\nstopped after {:.1} s of {:.0}: {}; {} deals with the strong player in every seat, {} in the matchups, \
+         the same deals in both games\n",
+        v.seconds, v.budget_seconds, v.stopped, v.self_play_deals, v.matchup_deals
+    ));
+    if !open.is_empty() {
+        out.push_str(&format!(
+            "  no clear change in: {} (each interval still covers no change; more --time narrows it)\n",
+            open.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "players: strong {}, weak {}{}\n",
+        v.strong,
+        v.weak,
+        if v.players_chosen {
+            " (the strongest search whose games fit the time)"
+        } else {
+            ""
+        }
+    ));
+    for (s, name) in v.separation.iter().zip(["base", "variant"]) {
+        out.push_str(&format!(
+            "  {name:<8} strong over weak {}, strong over random {}\n",
+            signed(&s.strong_vs_weak),
+            signed(&s.strong_vs_random)
+        ));
+    }
+    out.push_str("\nThe figures (mean per deal, and its 95% confidence sequence)\n");
+    for q in &v.questions {
+        if q.deals == 0 {
+            continue;
+        }
+        out.push_str(&format!("  {}: {}\n", q.question, q.measure));
+        out.push_str(&format!(
+            "    base     {}\n    variant  {}\n",
+            shown(&q.base),
+            shown(&q.variant)
+        ));
+    }
+    out
+}

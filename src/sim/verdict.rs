@@ -1,0 +1,609 @@
+//! `rpsdsl verdict`: did the variant make the game better, with players
+//! who play well? One line per question (fair, short, decisive, skill,
+//! tension), each read from a 95% confidence sequence on the same deals in
+//! both games, so the answer stays valid wherever the run stops.
+//!
+//! Every deal is played in both games: once with the strong player in every
+//! seat (fair, short, decisive, tension), and, seats rotated, the strong
+//! player against random and against the weak one (skill, and whether the
+//! players differ at all). A question stops costing games once it is
+//! settled: self-play stops when its four questions are, the matchups when
+//! skill and the players' separation are. The run stops when every question
+//! is settled, the deals run out, or the time does.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::analyze::{Played, play};
+use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+use super::stats::game_seed;
+use crate::agents::spec::{AgentSpec, parse_spec};
+use crate::engine::Game;
+use crate::ir::OptionValue;
+
+/// Deals played between two looks at the questions.
+const BATCH_DEALS: u64 = 8;
+
+/// The strong player's search sizes tried when none is given, weakest
+/// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
+const LADDER: [u64; 7] = [10, 20, 40, 80, 160, 320, 640];
+
+/// Deals the default players are chosen to fit in the budget.
+pub const TARGET_DEALS: u64 = 160;
+
+/// One game to judge: its rules, options and name as the user gave it.
+pub struct Side<'a> {
+    /// The game.
+    pub def: &'a Game,
+    /// Its options.
+    pub options: &'a [OptionValue],
+    /// The file, as named.
+    pub label: String,
+}
+
+/// How to judge.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The strong and the weak player; `None`: the strongest MCTS that fits
+    /// the budget, and a quarter of it.
+    pub players: Option<(String, String)>,
+    /// The time budget.
+    pub time: Duration,
+    /// The most deals.
+    pub most_deals: u64,
+    /// The deals derive from it; both games play the same ones.
+    pub seed: u64,
+    /// Threads (0: one per core).
+    pub jobs: usize,
+}
+
+/// A mean with its 95% interval.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Interval {
+    /// The mean over the deals.
+    pub estimate: f64,
+    /// The confidence sequence's low end.
+    pub low: f64,
+    /// Its high end.
+    pub high: f64,
+}
+
+impl Interval {
+    fn excludes_zero(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+}
+
+/// One question's answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Question {
+    /// `fair`, `short`, `decisive`, `skill` or `tension`.
+    pub question: &'static str,
+    /// The answer in a word: `fairer`, `less fair`, ... or `no clear change`.
+    pub answer: String,
+    /// +1: the variant is better at it; -1: worse; 0: no clear change.
+    pub direction: i8,
+    /// What is measured, per deal.
+    pub measure: &'static str,
+    /// The base's figure.
+    pub base: Interval,
+    /// The variant's.
+    pub variant: Interval,
+    /// The variant's minus the base's, paired by deal (`None` for
+    /// fairness, judged on the two figures' sizes).
+    pub difference: Option<Interval>,
+    /// Deals it was judged on.
+    pub deals: u64,
+    /// Why it was not judged, when it was not: no score terms for tension,
+    /// players not shown to differ for skill.
+    pub skipped: Option<String>,
+}
+
+/// Whether the strong player is shown to play better, in one game.
+#[derive(Clone, Debug, Serialize)]
+pub struct Separation {
+    /// Strong against weak, seats rotated: the strong player's edge.
+    pub strong_vs_weak: Interval,
+    /// Strong against random.
+    pub strong_vs_random: Interval,
+    /// Both edges' intervals lie above 0.
+    pub separated: bool,
+}
+
+/// The whole verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// The base game's file.
+    pub base: String,
+    /// The variant's.
+    pub variant: String,
+    /// The strong player.
+    pub strong: String,
+    /// The weak player.
+    pub weak: String,
+    /// Whether the players were chosen to fit the budget.
+    pub players_chosen: bool,
+    /// The seed.
+    pub seed: u64,
+    /// The budget, in seconds.
+    pub budget_seconds: f64,
+    /// Time spent.
+    pub seconds: f64,
+    /// Deals played with the strong player in every seat.
+    pub self_play_deals: u64,
+    /// Deals played in the matchups.
+    pub matchup_deals: u64,
+    /// Per game (base, variant): whether the players differ.
+    pub separation: [Separation; 2],
+    /// One answer per question.
+    pub questions: Vec<Question>,
+    /// Why the run stopped.
+    pub stopped: String,
+}
+
+/// One watched figure: a confidence sequence for values in `[-scale, scale]`.
+struct Watch {
+    sequence: ConfidenceSequence,
+    scale: f64,
+}
+
+impl Watch {
+    fn new(scale: f64, horizon: u64) -> Watch {
+        Watch {
+            sequence: ConfidenceSequence::new(ALPHA, Bets::Horizon(horizon)),
+            scale: scale.max(f64::MIN_POSITIVE),
+        }
+    }
+
+    fn push(&mut self, x: f64) {
+        self.sequence.push(((x / self.scale + 1.0) / 2.0).clamp(0.0, 1.0));
+    }
+
+    fn interval(&self) -> Interval {
+        let back = |u: f64| (2.0 * u - 1.0) * self.scale;
+        let (low, high) = self.sequence.interval();
+        let estimate = if self.sequence.steps() == 0 {
+            0.0
+        } else {
+            back(self.sequence.mean())
+        };
+        Interval {
+            estimate,
+            low: back(low),
+            high: back(high),
+        }
+    }
+}
+
+/// The figures one self-play deal gives, in one game.
+struct SelfPlay {
+    /// The first seat's edge: its win share minus the others' mean.
+    edge: f64,
+    /// Decision points.
+    length: f64,
+    drawn: bool,
+    lead_changes: Option<f64>,
+}
+
+/// One game's share of a side's work, per deal.
+struct Deal {
+    self_play: Option<SelfPlay>,
+    /// Strong against random, and against weak: the strong player's edge.
+    matchups: Option<(f64, f64)>,
+}
+
+/// The verdict on `base` and `variant`, played on the same deals.
+/// `progress` is told the deals played so far and the questions still open.
+pub fn verdict(
+    base: &Side<'_>,
+    variant: &Side<'_>,
+    config: &Config,
+    progress: &(dyn Fn(u64, &[&str]) + Sync),
+) -> Result<Verdict, String> {
+    let started = Instant::now();
+    let seats = base.def.players();
+    if seats < 2 || variant.def.players() != seats {
+        return Err(format!(
+            "the verdict pits players against each other on the same seats: the base has {seats} seats and the \
+             variant {}",
+            variant.def.players()
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let random = one("random")?;
+    let (strong, weak, chosen, scale) = match &config.players {
+        Some((strong, weak)) => {
+            let (strong, weak) = (one(strong)?, one(weak)?);
+            for side in [base, variant] {
+                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
+                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
+            }
+            let (seconds, scale) = pilot(base, variant, &strong, config, &pool);
+            (strong, weak, false, (seconds, scale))
+        }
+        None => {
+            let (strong, weak, seconds, scale) = choose_players(base, variant, seats, config, &pool)?;
+            (strong, weak, true, (seconds, scale))
+        }
+    };
+    let (seconds_per_game, scale) = scale;
+    // The sequences are tightest at the deals the budget is expected to
+    // hold: sizing them for more would widen every interval on the way.
+    let per_deal = seconds_per_game * games_per_deal(seats) / pool.current_num_threads() as f64;
+    let expected = (config.time.as_secs_f64() / per_deal.max(1e-9)) as u64;
+    let horizon = expected.clamp(16, config.most_deals.max(16));
+    let mut fair = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
+    let mut short = Watch::new(scale, horizon);
+    let mut decisive = Watch::new(1.0, horizon);
+    let mut tension = Watch::new(scale, horizon);
+    let mut lengths = [Watch::new(scale, horizon), Watch::new(scale, horizon)];
+    let mut draws = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
+    let mut changes = [Watch::new(scale, horizon), Watch::new(scale, horizon)];
+    let mut skill = Watch::new(2.0, horizon);
+    let mut over_random = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
+    let mut over_weak = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
+    let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
+    let (mut self_play_deals, mut matchup_deals) = (0u64, 0u64);
+    let mut deal = 0u64;
+    let mut per_deal = Duration::ZERO;
+    let stopped = loop {
+        let fair_settled = fairness(&fair).1 != 0;
+        let self_open = !(fair_settled
+            && short.interval().excludes_zero()
+            && decisive.interval().excludes_zero()
+            && (!scored || tension.interval().excludes_zero()));
+        let matchups_open = !(skill.interval().excludes_zero()
+            && over_weak.iter().all(|w| w.interval().low > 0.0)
+            && over_random.iter().all(|w| w.interval().low > 0.0));
+        if !self_open && !matchups_open {
+            break "every question is settled".to_string();
+        }
+        if deal >= config.most_deals {
+            break format!("it played the most deals asked for ({})", config.most_deals);
+        }
+        let elapsed = started.elapsed();
+        if deal > 0 && elapsed + per_deal.mul_f64(BATCH_DEALS as f64) > config.time {
+            break format!("the time ran out ({:.0} s)", config.time.as_secs_f64());
+        }
+        let to = (deal + BATCH_DEALS).min(config.most_deals);
+        let batch_started = Instant::now();
+        let players = Players {
+            strong: &strong,
+            weak: &weak,
+            random: &random,
+        };
+        let played: Vec<[Deal; 2]> = pool.install(|| {
+            (deal..to)
+                .into_par_iter()
+                .map(|d| {
+                    let seed = game_seed(config.seed, d);
+                    [base, variant].map(|side| play_deal(side, seed, &players, self_open, matchups_open))
+                })
+                .collect()
+        });
+        per_deal = batch_started.elapsed().div_f64((to - deal) as f64);
+        for [b, v] in played {
+            if let (Some(b), Some(v)) = (&b.self_play, &v.self_play) {
+                self_play_deals += 1;
+                fair[0].push(b.edge);
+                fair[1].push(v.edge);
+                short.push(v.length - b.length);
+                lengths[0].push(b.length);
+                lengths[1].push(v.length);
+                decisive.push(f64::from(u8::from(v.drawn)) - f64::from(u8::from(b.drawn)));
+                draws[0].push(f64::from(u8::from(b.drawn)));
+                draws[1].push(f64::from(u8::from(v.drawn)));
+                if let (Some(bc), Some(vc)) = (b.lead_changes, v.lead_changes) {
+                    tension.push(vc - bc);
+                    changes[0].push(bc);
+                    changes[1].push(vc);
+                }
+            }
+            if let (Some(b), Some(v)) = (b.matchups, v.matchups) {
+                matchup_deals += 1;
+                skill.push(v.0 - b.0);
+                over_random[0].push(b.0);
+                over_random[1].push(v.0);
+                over_weak[0].push(b.1);
+                over_weak[1].push(v.1);
+            }
+        }
+        deal = to;
+        let open = open_questions(&fair, &short, &decisive, &skill, scored.then_some(&tension));
+        progress(deal, &open);
+    };
+    let separation = [0, 1].map(|i| {
+        let (w, r) = (over_weak[i].interval(), over_random[i].interval());
+        Separation {
+            strong_vs_weak: w,
+            strong_vs_random: r,
+            separated: w.low > 0.0 && r.low > 0.0,
+        }
+    });
+    let mut questions = vec![];
+    let (fair_intervals, fair_direction) = fairness(&fair);
+    questions.push(Question {
+        question: "fair",
+        answer: word(fair_direction, "fairer", "less fair"),
+        direction: fair_direction,
+        measure: "the first seat's edge, strong player in every seat (0 is fair)",
+        base: fair_intervals[0],
+        variant: fair_intervals[1],
+        difference: None,
+        deals: self_play_deals,
+        skipped: None,
+    });
+    let paired = |question,
+                  measure,
+                  better: (&'static str, &'static str),
+                  watch: &Watch,
+                  sides: &[Watch; 2],
+                  lower_is_better| {
+        let difference = watch.interval();
+        let sign = if lower_is_better { -1 } else { 1 };
+        let direction = if difference.low > 0.0 {
+            sign
+        } else if difference.high < 0.0 {
+            -sign
+        } else {
+            0
+        };
+        Question {
+            question,
+            answer: word(direction, better.0, better.1),
+            direction,
+            measure,
+            base: sides[0].interval(),
+            variant: sides[1].interval(),
+            difference: Some(difference),
+            deals: watch.sequence.steps(),
+            skipped: None,
+        }
+    };
+    questions.push(paired(
+        "short",
+        "decision points per game, strong player in every seat",
+        ("shorter", "longer"),
+        &short,
+        &lengths,
+        true,
+    ));
+    questions.push(paired(
+        "decisive",
+        "the share of games drawn, strong player in every seat",
+        ("more decisive", "less decisive"),
+        &decisive,
+        &draws,
+        true,
+    ));
+    let mut skill_question = paired(
+        "skill",
+        "the strong player's edge over random, seats rotated",
+        ("more skill-driven", "less skill-driven"),
+        &skill,
+        &over_random,
+        false,
+    );
+    if !separation.iter().all(|s| s.separated) {
+        skill_question.answer = "not judged".to_string();
+        skill_question.direction = 0;
+        skill_question.skipped =
+            Some("the strong player was not shown to beat both the weak one and random in both games".into());
+    }
+    questions.push(skill_question);
+    let mut tension_question = paired(
+        "tension",
+        "lead changes per game, strong player in every seat",
+        ("more tense", "less tense"),
+        &tension,
+        &changes,
+        false,
+    );
+    if !scored {
+        tension_question.answer = "not judged".to_string();
+        tension_question.skipped = Some("a game without score terms has no lead to change".into());
+    }
+    questions.push(tension_question);
+    Ok(Verdict {
+        base: base.label.clone(),
+        variant: variant.label.clone(),
+        strong: strong.to_text(),
+        weak: weak.to_text(),
+        players_chosen: chosen,
+        seed: config.seed,
+        budget_seconds: config.time.as_secs_f64(),
+        seconds: started.elapsed().as_secs_f64(),
+        self_play_deals,
+        matchup_deals,
+        separation,
+        questions,
+        stopped,
+    })
+}
+
+fn one(text: &str) -> Result<AgentSpec, String> {
+    let specs = parse_spec(text)?;
+    match specs.as_slice() {
+        [spec] => Ok(spec.clone()),
+        _ => Err(format!("`{text}`: give one agent, e.g. `mcts:iterations=80`")),
+    }
+}
+
+fn word(direction: i8, better: &str, worse: &str) -> String {
+    match direction {
+        1 => better.to_string(),
+        -1 => worse.to_string(),
+        _ => "no clear change".to_string(),
+    }
+}
+
+/// The two games' first-seat edges, and which is fairer: +1 when the
+/// variant's edge is surely smaller in size than the base's, -1 when surely
+/// larger, 0 when their sizes' intervals overlap.
+fn fairness(fair: &[Watch; 2]) -> ([Interval; 2], i8) {
+    let [b, v] = [fair[0].interval(), fair[1].interval()];
+    // The size of an edge known to lie in [low, high].
+    let size = |i: &Interval| {
+        let least = if i.low > 0.0 {
+            i.low
+        } else if i.high < 0.0 {
+            -i.high
+        } else {
+            0.0
+        };
+        (least, i.low.abs().max(i.high.abs()))
+    };
+    let (b_size, v_size) = (size(&b), size(&v));
+    let direction = if fair[0].sequence.steps() == 0 {
+        0
+    } else if v_size.1 < b_size.0 {
+        1
+    } else if b_size.1 < v_size.0 {
+        -1
+    } else {
+        0
+    };
+    ([b, v], direction)
+}
+
+fn open_questions(
+    fair: &[Watch; 2],
+    short: &Watch,
+    decisive: &Watch,
+    skill: &Watch,
+    tension: Option<&Watch>,
+) -> Vec<&'static str> {
+    let mut open = vec![];
+    if fairness(fair).1 == 0 {
+        open.push("fair");
+    }
+    for (name, watch) in [("short", short), ("decisive", decisive), ("skill", skill)] {
+        if !watch.interval().excludes_zero() {
+            open.push(name);
+        }
+    }
+    if tension.is_some_and(|t| !t.interval().excludes_zero()) {
+        open.push("tension");
+    }
+    open
+}
+
+struct Players<'p> {
+    strong: &'p AgentSpec,
+    weak: &'p AgentSpec,
+    random: &'p AgentSpec,
+}
+
+/// One deal of one game: self-play, and the matchups, as asked.
+fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_play: bool, matchups: bool) -> Deal {
+    let seats = side.def.players();
+    let self_play = self_play.then(|| {
+        let played = play(side.def, side.options, seed, &vec![players.strong.clone(); seats]);
+        // Lead changes do not depend on who won (a drawn game has them too).
+        let lead_changes = super::analyze::GameTension::of(&played.standings, played.winner.unwrap_or(0))
+            .map(|t| t.lead_changes as f64);
+        SelfPlay {
+            edge: share(&played, 0, seats),
+            length: played.steps as f64,
+            drawn: played.winner.is_none() && !played.stopped,
+            lead_changes,
+        }
+    });
+    let matchups = matchups.then(|| {
+        let edge = |other: &AgentSpec| {
+            (0..seats)
+                .map(|seat| {
+                    let specs: Vec<AgentSpec> = (0..seats)
+                        .map(|s| {
+                            if s == seat {
+                                players.strong.clone()
+                            } else {
+                                other.clone()
+                            }
+                        })
+                        .collect();
+                    share(&play(side.def, side.options, seed, &specs), seat, seats)
+                })
+                .sum::<f64>()
+                / seats as f64
+        };
+        (edge(players.random), edge(players.weak))
+    });
+    Deal { self_play, matchups }
+}
+
+/// What `seat` made of a game: 1 for a win, -1/(seats-1) when another seat
+/// won, 0 for a draw.
+fn share(played: &Played, seat: usize, seats: usize) -> f64 {
+    match played.winner {
+        Some(w) if w == seat => 1.0,
+        Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
+        None => 0.0,
+    }
+}
+
+/// A few self-play deals of both games with `strong`: the seconds a deal of
+/// self-play takes, and a bound for the lengths (three times the longest
+/// game seen, so a difference of lengths is rarely clipped).
+fn pilot(
+    base: &Side<'_>,
+    variant: &Side<'_>,
+    strong: &AgentSpec,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+) -> (f64, f64) {
+    const PILOT_DEALS: u64 = 4;
+    let started = Instant::now();
+    let longest = pool.install(|| {
+        (0..PILOT_DEALS)
+            .into_par_iter()
+            .flat_map(|d| {
+                let seed = game_seed(config.seed ^ 0x5049_4c4f, d);
+                [base, variant].into_par_iter().map(move |side| {
+                    play(side.def, side.options, seed, &vec![strong.clone(); side.def.players()]).steps
+                })
+            })
+            .max()
+            .unwrap_or(1)
+    });
+    let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / (2 * PILOT_DEALS) as f64;
+    (seconds, 3.0 * longest.max(1) as f64)
+}
+
+/// The strongest MCTS of [`LADDER`] whose deals fit [`TARGET_DEALS`] in the
+/// budget (timed on a pilot at the ladder's foot), a weak player a quarter
+/// its size, the seconds a game of the strong one takes on one thread, and
+/// the length bound.
+fn choose_players(
+    base: &Side<'_>,
+    variant: &Side<'_>,
+    seats: usize,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+) -> Result<(AgentSpec, AgentSpec, f64, f64), String> {
+    let mcts = |iterations: u64| one(&format!("mcts:iterations={iterations}"));
+    let (seconds, scale) = pilot(base, variant, &mcts(LADDER[0])?, config, pool);
+    // A search's cost grows about with its iterations.
+    let per_game = |iterations: u64| seconds * iterations as f64 / LADDER[0] as f64;
+    let threads = pool.current_num_threads() as f64;
+    let budget = config.time.as_secs_f64() * 0.8;
+    let fits = |iterations: u64| {
+        let per_deal = per_game(iterations) * games_per_deal(seats) / threads;
+        per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
+    };
+    let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
+    let weak = (strong / 4).max(2);
+    Ok((mcts(strong)?, mcts(weak)?, per_game(strong), scale))
+}
+
+/// Games a deal costs, in both games: self-play, and the two matchups of a
+/// game per seat (a random or weak opponent costs less than a strong one:
+/// counted as half).
+fn games_per_deal(seats: usize) -> f64 {
+    2.0 * (1.0 + seats as f64 * 1.5)
+}

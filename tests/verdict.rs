@@ -1,0 +1,113 @@
+//! `rpsdsl verdict`: the answers, against crafted variants whose answer is
+//! known, and the check that the strong player really is stronger.
+
+mod common;
+
+use common::cli::rpsdsl;
+
+const BEST_OF_THREE: &str = "tests/games/rps_best_of_three.rules";
+
+/// The verdict as JSON, with a small search against random so that a test
+/// stays quick; `--deals` bounds it whatever the machine's speed.
+fn verdict(base: &str, variant: &str, agents: &str, deals: &str) -> serde_json::Value {
+    let out = rpsdsl(&[
+        "verdict", base, variant, "--agents", agents, "--deals", deals, "--time", "120", "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn answer<'v>(v: &'v serde_json::Value, question: &str) -> &'v serde_json::Value {
+    v["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["question"] == question)
+        .unwrap()
+}
+
+/// A variant that hands Left a duel before play reads "less fair"; a single
+/// duel instead of a best of three reads "shorter"; neither changes draws.
+#[test]
+fn a_head_start_is_less_fair_and_a_single_duel_is_shorter() {
+    let head_start = verdict(
+        BEST_OF_THREE,
+        "tests/games/rps_head_start.rules",
+        "mcts:iterations=10,random",
+        "600",
+    );
+    let fair = answer(&head_start, "fair");
+    assert_eq!(fair["answer"], "less fair", "{fair}");
+    assert_eq!(fair["direction"], -1);
+    assert!(fair["variant"]["low"].as_f64().unwrap() > 0.3, "{fair}");
+
+    let single = verdict(BEST_OF_THREE, "games/rps.rules", "mcts:iterations=10,random", "160");
+    let short = answer(&single, "short");
+    assert_eq!(short["answer"], "shorter", "{short}");
+    assert!(short["difference"]["high"].as_f64().unwrap() < 0.0);
+    assert_eq!(answer(&single, "fair")["answer"], "no clear change");
+    assert_eq!(answer(&single, "decisive")["answer"], "no clear change");
+    assert_eq!(answer(&single, "tension")["answer"], "not judged");
+}
+
+/// In rock-paper-scissors no player beats random: the verdict says so
+/// first, and withholds the skill answer. In tic-tac-toe a search does.
+#[test]
+fn the_skill_answer_needs_players_shown_to_differ() {
+    let out = rpsdsl(&[
+        "verdict",
+        BEST_OF_THREE,
+        "games/rps.rules",
+        "--agents",
+        "mcts:iterations=10,random",
+        "--deals",
+        "64",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[1].starts_with("caution: the strong player was not shown to beat"),
+        "{text}"
+    );
+    assert!(text.contains("  skill     not judged"), "{text}");
+
+    let ttt = "games/classic/tic_tac_toe.rules";
+    let v = verdict(ttt, ttt, "mcts:iterations=200,random", "160");
+    for side in v["separation"].as_array().unwrap() {
+        assert_eq!(side["separated"], true, "{side}");
+    }
+    assert_eq!(answer(&v, "skill")["answer"], "no clear change");
+}
+
+/// Games that are not versions of one game are refused, as `compare`
+/// refuses them; so is an --agents that is not a strong and a weak player.
+#[test]
+fn unrelated_games_and_bad_players_are_refused() {
+    let out = rpsdsl(&[
+        "verdict",
+        BEST_OF_THREE,
+        "games/classic/tic_tac_toe.rules",
+        "--deals",
+        "8",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("rpsdsl::unrelated-games") && err.contains("--force"),
+        "{err}"
+    );
+
+    let out = rpsdsl(&[
+        "verdict",
+        BEST_OF_THREE,
+        "games/rps.rules",
+        "--agents",
+        "mcts,random,greedy",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the strong and the weak player"));
+    let out = rpsdsl(&["verdict", BEST_OF_THREE, "games/rps.rules", "--agents", "mcst,random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `mcts`?"));
+}
