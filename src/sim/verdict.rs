@@ -237,37 +237,19 @@ pub fn verdict(
     let per_deal = seconds_per_game * games_per_deal(seats) / pool.current_num_threads() as f64;
     let expected = (config.time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
-    let mut fair = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
-    let mut short = Watch::new(scale, horizon);
-    let mut decisive = Watch::new(1.0, horizon);
-    let mut tension = Watch::new(scale, horizon);
-    let mut lengths = [Watch::new(scale, horizon), Watch::new(scale, horizon)];
-    let mut draws = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
-    let mut changes = [Watch::new(scale, horizon), Watch::new(scale, horizon)];
-    let mut skill = Watch::new(2.0, horizon);
-    let mut over_random = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
-    let mut over_weak = [Watch::new(1.0, horizon), Watch::new(1.0, horizon)];
     let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
-    let (mut self_play_deals, mut matchup_deals) = (0u64, 0u64);
+    let mut watches = Watches::new(scale, horizon, scored);
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
     let stopped = loop {
-        let fair_settled = fairness(&fair).1 != 0;
-        let self_open = !(fair_settled
-            && short.interval().excludes_zero()
-            && decisive.interval().excludes_zero()
-            && (!scored || tension.interval().excludes_zero()));
-        let matchups_open = !(skill.interval().excludes_zero()
-            && over_weak.iter().all(|w| w.interval().low > 0.0)
-            && over_random.iter().all(|w| w.interval().low > 0.0));
+        let (self_open, matchups_open) = (watches.self_play_open(), watches.matchups_open());
         if !self_open && !matchups_open {
             break "every question is settled".to_string();
         }
         if deal >= config.most_deals {
             break format!("it played the most deals asked for ({})", config.most_deals);
         }
-        let elapsed = started.elapsed();
-        if deal > 0 && elapsed + per_deal.mul_f64(BATCH_DEALS as f64) > config.time {
+        if deal > 0 && started.elapsed() + per_deal.mul_f64(BATCH_DEALS as f64) > config.time {
             break format!("the time ran out ({:.0} s)", config.time.as_secs_f64());
         }
         let to = (deal + BATCH_DEALS).min(config.most_deals);
@@ -287,128 +269,13 @@ pub fn verdict(
                 .collect()
         });
         per_deal = batch_started.elapsed().div_f64((to - deal) as f64);
-        for [b, v] in played {
-            if let (Some(b), Some(v)) = (&b.self_play, &v.self_play) {
-                self_play_deals += 1;
-                fair[0].push(b.edge);
-                fair[1].push(v.edge);
-                short.push(v.length - b.length);
-                lengths[0].push(b.length);
-                lengths[1].push(v.length);
-                decisive.push(f64::from(u8::from(v.drawn)) - f64::from(u8::from(b.drawn)));
-                draws[0].push(f64::from(u8::from(b.drawn)));
-                draws[1].push(f64::from(u8::from(v.drawn)));
-                if let (Some(bc), Some(vc)) = (b.lead_changes, v.lead_changes) {
-                    tension.push(vc - bc);
-                    changes[0].push(bc);
-                    changes[1].push(vc);
-                }
-            }
-            if let (Some(b), Some(v)) = (b.matchups, v.matchups) {
-                matchup_deals += 1;
-                skill.push(v.0 - b.0);
-                over_random[0].push(b.0);
-                over_random[1].push(v.0);
-                over_weak[0].push(b.1);
-                over_weak[1].push(v.1);
-            }
+        for pair in &played {
+            watches.push(pair);
         }
         deal = to;
-        let open = open_questions(&fair, &short, &decisive, &skill, scored.then_some(&tension));
-        progress(deal, &open);
+        progress(deal, &watches.open());
     };
-    let separation = [0, 1].map(|i| {
-        let (w, r) = (over_weak[i].interval(), over_random[i].interval());
-        Separation {
-            strong_vs_weak: w,
-            strong_vs_random: r,
-            separated: w.low > 0.0 && r.low > 0.0,
-        }
-    });
-    let mut questions = vec![];
-    let (fair_intervals, fair_direction) = fairness(&fair);
-    questions.push(Question {
-        question: "fair",
-        answer: word(fair_direction, "fairer", "less fair"),
-        direction: fair_direction,
-        measure: "the first seat's edge, strong player in every seat (0 is fair)",
-        base: fair_intervals[0],
-        variant: fair_intervals[1],
-        difference: None,
-        deals: self_play_deals,
-        skipped: None,
-    });
-    let paired = |question,
-                  measure,
-                  better: (&'static str, &'static str),
-                  watch: &Watch,
-                  sides: &[Watch; 2],
-                  lower_is_better| {
-        let difference = watch.interval();
-        let sign = if lower_is_better { -1 } else { 1 };
-        let direction = if difference.low > 0.0 {
-            sign
-        } else if difference.high < 0.0 {
-            -sign
-        } else {
-            0
-        };
-        Question {
-            question,
-            answer: word(direction, better.0, better.1),
-            direction,
-            measure,
-            base: sides[0].interval(),
-            variant: sides[1].interval(),
-            difference: Some(difference),
-            deals: watch.sequence.steps(),
-            skipped: None,
-        }
-    };
-    questions.push(paired(
-        "short",
-        "decision points per game, strong player in every seat",
-        ("shorter", "longer"),
-        &short,
-        &lengths,
-        true,
-    ));
-    questions.push(paired(
-        "decisive",
-        "the share of games drawn, strong player in every seat",
-        ("more decisive", "less decisive"),
-        &decisive,
-        &draws,
-        true,
-    ));
-    let mut skill_question = paired(
-        "skill",
-        "the strong player's edge over random, seats rotated",
-        ("more skill-driven", "less skill-driven"),
-        &skill,
-        &over_random,
-        false,
-    );
-    if !separation.iter().all(|s| s.separated) {
-        skill_question.answer = "not judged".to_string();
-        skill_question.direction = 0;
-        skill_question.skipped =
-            Some("the strong player was not shown to beat both the weak one and random in both games".into());
-    }
-    questions.push(skill_question);
-    let mut tension_question = paired(
-        "tension",
-        "lead changes per game, strong player in every seat",
-        ("more tense", "less tense"),
-        &tension,
-        &changes,
-        false,
-    );
-    if !scored {
-        tension_question.answer = "not judged".to_string();
-        tension_question.skipped = Some("a game without score terms has no lead to change".into());
-    }
-    questions.push(tension_question);
+    let separation = watches.separation();
     Ok(Verdict {
         base: base.label.clone(),
         variant: variant.label.clone(),
@@ -418,12 +285,212 @@ pub fn verdict(
         seed: config.seed,
         budget_seconds: config.time.as_secs_f64(),
         seconds: started.elapsed().as_secs_f64(),
-        self_play_deals,
-        matchup_deals,
+        self_play_deals: watches.self_play_deals,
+        matchup_deals: watches.matchup_deals,
+        questions: watches.questions(&separation),
         separation,
-        questions,
         stopped,
     })
+}
+
+/// Every figure the verdict watches, base and variant.
+struct Watches {
+    scored: bool,
+    /// The first seat's edge, per game.
+    fair: [Watch; 2],
+    /// Differences, variant minus base.
+    short: Watch,
+    decisive: Watch,
+    tension: Watch,
+    skill: Watch,
+    /// Per game.
+    lengths: [Watch; 2],
+    draws: [Watch; 2],
+    changes: [Watch; 2],
+    over_random: [Watch; 2],
+    over_weak: [Watch; 2],
+    self_play_deals: u64,
+    matchup_deals: u64,
+}
+
+impl Watches {
+    /// Lengths and lead changes lie within `scale`; the sequences are
+    /// tightest at `horizon` deals.
+    fn new(scale: f64, horizon: u64, scored: bool) -> Watches {
+        let pair = |scale: f64| [Watch::new(scale, horizon), Watch::new(scale, horizon)];
+        Watches {
+            scored,
+            fair: pair(1.0),
+            short: Watch::new(scale, horizon),
+            decisive: Watch::new(1.0, horizon),
+            tension: Watch::new(scale, horizon),
+            skill: Watch::new(2.0, horizon),
+            lengths: pair(scale),
+            draws: pair(1.0),
+            changes: pair(scale),
+            over_random: pair(1.0),
+            over_weak: pair(1.0),
+            self_play_deals: 0,
+            matchup_deals: 0,
+        }
+    }
+
+    /// Adds one deal, played in the base and the variant.
+    fn push(&mut self, [b, v]: &[Deal; 2]) {
+        if let (Some(b), Some(v)) = (&b.self_play, &v.self_play) {
+            self.self_play_deals += 1;
+            self.fair[0].push(b.edge);
+            self.fair[1].push(v.edge);
+            self.short.push(v.length - b.length);
+            self.lengths[0].push(b.length);
+            self.lengths[1].push(v.length);
+            let drawn = |s: &SelfPlay| f64::from(u8::from(s.drawn));
+            self.decisive.push(drawn(v) - drawn(b));
+            self.draws[0].push(drawn(b));
+            self.draws[1].push(drawn(v));
+            if let (Some(bc), Some(vc)) = (b.lead_changes, v.lead_changes) {
+                self.tension.push(vc - bc);
+                self.changes[0].push(bc);
+                self.changes[1].push(vc);
+            }
+        }
+        if let (Some(b), Some(v)) = (b.matchups, v.matchups) {
+            self.matchup_deals += 1;
+            self.skill.push(v.0 - b.0);
+            self.over_random[0].push(b.0);
+            self.over_random[1].push(v.0);
+            self.over_weak[0].push(b.1);
+            self.over_weak[1].push(v.1);
+        }
+    }
+
+    /// Whether a self-play question is still open.
+    fn self_play_open(&self) -> bool {
+        fairness(&self.fair).1 == 0
+            || !self.short.interval().excludes_zero()
+            || !self.decisive.interval().excludes_zero()
+            || (self.scored && !self.tension.interval().excludes_zero())
+    }
+
+    /// Whether skill, or the players' separation, is still open.
+    fn matchups_open(&self) -> bool {
+        !self.skill.interval().excludes_zero()
+            || !self.over_weak.iter().all(|w| w.interval().low > 0.0)
+            || !self.over_random.iter().all(|w| w.interval().low > 0.0)
+    }
+
+    /// The questions not settled yet.
+    fn open(&self) -> Vec<&'static str> {
+        let mut open = vec![];
+        if fairness(&self.fair).1 == 0 {
+            open.push("fair");
+        }
+        for (name, watch) in [("short", &self.short), ("decisive", &self.decisive), ("skill", &self.skill)] {
+            if !watch.interval().excludes_zero() {
+                open.push(name);
+            }
+        }
+        if self.scored && !self.tension.interval().excludes_zero() {
+            open.push("tension");
+        }
+        open
+    }
+
+    /// Per game, whether the strong player is shown to beat both others.
+    fn separation(&self) -> [Separation; 2] {
+        [0, 1].map(|i| {
+            let (w, r) = (self.over_weak[i].interval(), self.over_random[i].interval());
+            Separation {
+                strong_vs_weak: w,
+                strong_vs_random: r,
+                separated: w.low > 0.0 && r.low > 0.0,
+            }
+        })
+    }
+
+    /// The answers.
+    fn questions(&self, separation: &[Separation; 2]) -> Vec<Question> {
+        let (fair_intervals, fair_direction) = fairness(&self.fair);
+        let mut questions = vec![Question {
+            question: "fair",
+            answer: word(fair_direction, "fairer", "less fair"),
+            direction: fair_direction,
+            measure: "the first seat's edge, strong player in every seat (0 is fair)",
+            base: fair_intervals[0],
+            variant: fair_intervals[1],
+            difference: None,
+            deals: self.self_play_deals,
+            skipped: None,
+        }];
+        questions.push(paired(
+            ("short", "decision points per game, strong player in every seat"),
+            ("shorter", "longer"),
+            (&self.short, &self.lengths),
+            true,
+        ));
+        questions.push(paired(
+            ("decisive", "the share of games drawn, strong player in every seat"),
+            ("more decisive", "less decisive"),
+            (&self.decisive, &self.draws),
+            true,
+        ));
+        let mut skill = paired(
+            ("skill", "the strong player's edge over random, seats rotated"),
+            ("more skill-driven", "less skill-driven"),
+            (&self.skill, &self.over_random),
+            false,
+        );
+        if !separation.iter().all(|s| s.separated) {
+            skill.answer = "not judged".to_string();
+            skill.direction = 0;
+            skill.skipped =
+                Some("the strong player was not shown to beat both the weak one and random in both games".into());
+        }
+        questions.push(skill);
+        let mut tension = paired(
+            ("tension", "lead changes per game, strong player in every seat"),
+            ("more tense", "less tense"),
+            (&self.tension, &self.changes),
+            false,
+        );
+        if !self.scored {
+            tension.answer = "not judged".to_string();
+            tension.skipped = Some("a game without score terms has no lead to change".into());
+        }
+        questions.push(tension);
+        questions
+    }
+}
+
+/// A question answered by a paired difference: `better` and `worse` name
+/// its answers; a difference whose interval lies below 0 is better when
+/// `lower_is_better`.
+fn paired(
+    (question, measure): (&'static str, &'static str),
+    (better, worse): (&str, &str),
+    (difference, sides): (&Watch, &[Watch; 2]),
+    lower_is_better: bool,
+) -> Question {
+    let interval = difference.interval();
+    let sign = if lower_is_better { -1 } else { 1 };
+    let direction = if interval.low > 0.0 {
+        sign
+    } else if interval.high < 0.0 {
+        -sign
+    } else {
+        0
+    };
+    Question {
+        question,
+        answer: word(direction, better, worse),
+        direction,
+        measure,
+        base: sides[0].interval(),
+        variant: sides[1].interval(),
+        difference: Some(interval),
+        deals: difference.sequence.steps(),
+        skipped: None,
+    }
 }
 
 fn one(text: &str) -> Result<AgentSpec, String> {
@@ -469,28 +536,6 @@ fn fairness(fair: &[Watch; 2]) -> ([Interval; 2], i8) {
         0
     };
     ([b, v], direction)
-}
-
-fn open_questions(
-    fair: &[Watch; 2],
-    short: &Watch,
-    decisive: &Watch,
-    skill: &Watch,
-    tension: Option<&Watch>,
-) -> Vec<&'static str> {
-    let mut open = vec![];
-    if fairness(fair).1 == 0 {
-        open.push("fair");
-    }
-    for (name, watch) in [("short", short), ("decisive", decisive), ("skill", skill)] {
-        if !watch.interval().excludes_zero() {
-            open.push(name);
-        }
-    }
-    if tension.is_some_and(|t| !t.interval().excludes_zero()) {
-        open.push("tension");
-    }
-    open
 }
 
 struct Players<'p> {
