@@ -111,3 +111,46 @@ fn unrelated_games_and_bad_players_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `mcts`?"));
 }
+
+/// `sweep` plays every value on the same deals and names the best for a
+/// target: a single duel is the shortest rock-paper-scissors match.
+#[test]
+fn a_sweep_names_the_shortest_match() {
+    let out = rpsdsl(&[
+        "sweep",
+        "games/rps.rules",
+        "--vary",
+        "best_of=1..3",
+        "--target",
+        "short",
+        "--agents",
+        "mcts:iterations=10,random",
+        "--deals",
+        "400",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sweep: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let labels: Vec<&str> = sweep["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["best_of=1", "best_of=2", "best_of=3"]);
+    assert_eq!(sweep["best"]["label"], "best_of=1");
+    assert_eq!(sweep["best"]["not_clearly_better_than"], serde_json::json!([]));
+    assert_eq!(sweep["deals"], 400);
+
+    let out = rpsdsl(&["sweep", "games/rps.rules", "--vary", "best_of"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not NAME=VALUES"));
+    let out = rpsdsl(&["sweep", "games/rps.rules", "--vary", "best_of=5..1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = rpsdsl(&["sweep", "games/rps.rules", "--vary", "best_ov=1,3", "--deals", "8"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("best_of"),
+        "a did-you-mean for the option"
+    );
+}

@@ -36,6 +36,7 @@ mod simulate_cmd;
 mod solve_cmd;
 mod solve_report;
 mod studio_cmd;
+mod sweep_cmd;
 mod term;
 mod train_cmd;
 mod verdict_cmd;
@@ -206,6 +207,8 @@ enum Command {
     },
     /// Did the variant make the game fairer, shorter, more decisive, more skill-driven, more tense?
     Verdict(verdict_cmd::VerdictArgs),
+    /// Play a game over the values of its options and find the best for a question.
+    Sweep(sweep_cmd::SweepArgs),
     /// Does skill matter, which choices do strong players make, does the lead change hands?
     Analyze {
         /// A `.rules` file, or a house-rules `.toml` file.
@@ -333,6 +336,7 @@ pub fn main() -> ExitCode {
         Command::Compare { base, variant, run } => compare_cmd::compare(&base, &variant, &run),
         Command::Analyze { file, house, args } => analyze_cmd::analyze(&analyze_cmd::file(file, house), &args),
         Command::Verdict(args) => verdict_cmd::verdict(&args),
+        Command::Sweep(args) => sweep_cmd::sweep(&args),
         Command::Solve(args) => solve_cmd::solve(&args),
         Command::Exploit(args) => exploit_cmd::exploit(&args),
         Command::Exact {

@@ -22,6 +22,7 @@ mod report;
 mod run;
 pub mod sequential;
 pub(crate) mod stats;
+pub mod sweep;
 pub mod verdict;
 
 pub use compare::{Comparison, Measure, Row, unrelated};

@@ -24,7 +24,7 @@ use crate::engine::Game;
 use crate::ir::OptionValue;
 
 /// Deals played between two looks at the questions.
-const BATCH_DEALS: u64 = 8;
+pub(super) const BATCH_DEALS: u64 = 8;
 
 /// The strong player's search sizes tried when none is given, weakest
 /// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
@@ -143,26 +143,36 @@ pub struct Verdict {
     pub stopped: String,
 }
 
-/// One watched figure: a confidence sequence for values in `[-scale, scale]`.
-struct Watch {
+/// One watched figure: a confidence sequence for values in a known range.
+pub(super) struct Watch {
     sequence: ConfidenceSequence,
-    scale: f64,
+    low: f64,
+    width: f64,
 }
 
 impl Watch {
-    fn new(scale: f64, horizon: u64) -> Watch {
+    /// For values in `[low, high]`, tightest at `horizon` values.
+    pub(super) fn new((low, high): (f64, f64), horizon: u64) -> Watch {
         Watch {
             sequence: ConfidenceSequence::new(ALPHA, Bets::Horizon(horizon)),
-            scale: scale.max(f64::MIN_POSITIVE),
+            low,
+            width: (high - low).max(f64::MIN_POSITIVE),
         }
     }
 
-    fn push(&mut self, x: f64) {
-        self.sequence.push(((x / self.scale + 1.0) / 2.0).clamp(0.0, 1.0));
+    /// Adds a value (one past the range counts as its end).
+    pub(super) fn push(&mut self, x: f64) {
+        self.sequence.push(((x - self.low) / self.width).clamp(0.0, 1.0));
     }
 
-    fn interval(&self) -> Interval {
-        let back = |u: f64| (2.0 * u - 1.0) * self.scale;
+    /// Values pushed so far.
+    pub(super) fn steps(&self) -> u64 {
+        self.sequence.steps()
+    }
+
+    /// The mean so far (0 before any value), and the interval.
+    pub(super) fn interval(&self) -> Interval {
+        let back = |u: f64| self.low + u * self.width;
         let (low, high) = self.sequence.interval();
         let estimate = if self.sequence.steps() == 0 {
             0.0
@@ -177,21 +187,26 @@ impl Watch {
     }
 }
 
+/// Values from -`bound` to `bound`: an edge, a difference.
+pub(super) fn either_way(bound: f64) -> (f64, f64) {
+    (-bound, bound)
+}
+
 /// The figures one self-play deal gives, in one game.
-struct SelfPlay {
+pub(super) struct SelfPlay {
     /// The first seat's edge: its win share minus the others' mean.
-    edge: f64,
+    pub(super) edge: f64,
     /// Decision points.
-    length: f64,
-    drawn: bool,
-    lead_changes: Option<f64>,
+    pub(super) length: f64,
+    pub(super) drawn: bool,
+    pub(super) lead_changes: Option<f64>,
 }
 
 /// One game's share of a side's work, per deal.
-struct Deal {
-    self_play: Option<SelfPlay>,
+pub(super) struct Deal {
+    pub(super) self_play: Option<SelfPlay>,
     /// Strong against random, and against weak: the strong player's edge.
-    matchups: Option<(f64, f64)>,
+    pub(super) matchups: Option<(f64, f64)>,
 }
 
 /// The verdict on `base` and `variant`, played on the same deals.
@@ -223,18 +238,18 @@ pub fn verdict(
                 crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
                 crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
             }
-            let (seconds, scale) = pilot(base, variant, &strong, config, &pool);
+            let (seconds, scale) = pilot(&[base, variant], &strong, config, &pool);
             (strong, weak, false, (seconds, scale))
         }
         None => {
-            let (strong, weak, seconds, scale) = choose_players(base, variant, seats, config, &pool)?;
+            let (strong, weak, seconds, scale) = choose_players(&[base, variant], seats, config, &pool)?;
             (strong, weak, true, (seconds, scale))
         }
     };
     let (seconds_per_game, scale) = scale;
     // The sequences are tightest at the deals the budget is expected to
     // hold: sizing them for more would widen every interval on the way.
-    let per_deal = seconds_per_game * games_per_deal(seats) / pool.current_num_threads() as f64;
+    let per_deal = seconds_per_game * games_per_deal(seats, 2) / pool.current_num_threads() as f64;
     let expected = (config.time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
     let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
@@ -317,19 +332,19 @@ impl Watches {
     /// Lengths and lead changes lie within `scale`; the sequences are
     /// tightest at `horizon` deals.
     fn new(scale: f64, horizon: u64, scored: bool) -> Watches {
-        let pair = |scale: f64| [Watch::new(scale, horizon), Watch::new(scale, horizon)];
+        let pair = |range: (f64, f64)| [Watch::new(range, horizon), Watch::new(range, horizon)];
         Watches {
             scored,
-            fair: pair(1.0),
-            short: Watch::new(scale, horizon),
-            decisive: Watch::new(1.0, horizon),
-            tension: Watch::new(scale, horizon),
-            skill: Watch::new(2.0, horizon),
-            lengths: pair(scale),
-            draws: pair(1.0),
-            changes: pair(scale),
-            over_random: pair(1.0),
-            over_weak: pair(1.0),
+            fair: pair(either_way(1.0)),
+            short: Watch::new(either_way(scale), horizon),
+            decisive: Watch::new(either_way(1.0), horizon),
+            tension: Watch::new(either_way(scale), horizon),
+            skill: Watch::new(either_way(2.0), horizon),
+            lengths: pair((0.0, scale)),
+            draws: pair((0.0, 1.0)),
+            changes: pair((0.0, scale)),
+            over_random: pair(either_way(1.0)),
+            over_weak: pair(either_way(1.0)),
             self_play_deals: 0,
             matchup_deals: 0,
         }
@@ -385,7 +400,11 @@ impl Watches {
         if fairness(&self.fair).1 == 0 {
             open.push("fair");
         }
-        for (name, watch) in [("short", &self.short), ("decisive", &self.decisive), ("skill", &self.skill)] {
+        for (name, watch) in [
+            ("short", &self.short),
+            ("decisive", &self.decisive),
+            ("skill", &self.skill),
+        ] {
             if !watch.interval().excludes_zero() {
                 open.push(name);
             }
@@ -493,7 +512,7 @@ fn paired(
     }
 }
 
-fn one(text: &str) -> Result<AgentSpec, String> {
+pub(super) fn one(text: &str) -> Result<AgentSpec, String> {
     let specs = parse_spec(text)?;
     match specs.as_slice() {
         [spec] => Ok(spec.clone()),
@@ -538,14 +557,14 @@ fn fairness(fair: &[Watch; 2]) -> ([Interval; 2], i8) {
     ([b, v], direction)
 }
 
-struct Players<'p> {
-    strong: &'p AgentSpec,
-    weak: &'p AgentSpec,
-    random: &'p AgentSpec,
+pub(super) struct Players<'p> {
+    pub(super) strong: &'p AgentSpec,
+    pub(super) weak: &'p AgentSpec,
+    pub(super) random: &'p AgentSpec,
 }
 
 /// One deal of one game: self-play, and the matchups, as asked.
-fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_play: bool, matchups: bool) -> Deal {
+pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_play: bool, matchups: bool) -> Deal {
     let seats = side.def.players();
     let self_play = self_play.then(|| {
         let played = play(side.def, side.options, seed, &vec![players.strong.clone(); seats]);
@@ -592,16 +611,10 @@ fn share(played: &Played, seat: usize, seats: usize) -> f64 {
     }
 }
 
-/// A few self-play deals of both games with `strong`: the seconds a deal of
-/// self-play takes, and a bound for the lengths (three times the longest
-/// game seen, so a difference of lengths is rarely clipped).
-fn pilot(
-    base: &Side<'_>,
-    variant: &Side<'_>,
-    strong: &AgentSpec,
-    config: &Config,
-    pool: &rayon::ThreadPool,
-) -> (f64, f64) {
+/// A few self-play deals of every game with `strong`: the seconds a game
+/// of self-play takes on one thread, and a bound for the lengths (three
+/// times the longest game seen, so a difference of lengths is rarely clipped).
+pub(super) fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, f64) {
     const PILOT_DEALS: u64 = 4;
     let started = Instant::now();
     let longest = pool.install(|| {
@@ -609,14 +622,15 @@ fn pilot(
             .into_par_iter()
             .flat_map(|d| {
                 let seed = game_seed(config.seed ^ 0x5049_4c4f, d);
-                [base, variant].into_par_iter().map(move |side| {
+                sides.par_iter().map(move |side| {
                     play(side.def, side.options, seed, &vec![strong.clone(); side.def.players()]).steps
                 })
             })
             .max()
             .unwrap_or(1)
     });
-    let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / (2 * PILOT_DEALS) as f64;
+    let games = (sides.len() as u64 * PILOT_DEALS) as f64;
+    let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
     (seconds, 3.0 * longest.max(1) as f64)
 }
 
@@ -624,21 +638,20 @@ fn pilot(
 /// budget (timed on a pilot at the ladder's foot), a weak player a quarter
 /// its size, the seconds a game of the strong one takes on one thread, and
 /// the length bound.
-fn choose_players(
-    base: &Side<'_>,
-    variant: &Side<'_>,
+pub(super) fn choose_players(
+    sides: &[&Side<'_>],
     seats: usize,
     config: &Config,
     pool: &rayon::ThreadPool,
 ) -> Result<(AgentSpec, AgentSpec, f64, f64), String> {
     let mcts = |iterations: u64| one(&format!("mcts:iterations={iterations}"));
-    let (seconds, scale) = pilot(base, variant, &mcts(LADDER[0])?, config, pool);
+    let (seconds, scale) = pilot(sides, &mcts(LADDER[0])?, config, pool);
     // A search's cost grows about with its iterations.
     let per_game = |iterations: u64| seconds * iterations as f64 / LADDER[0] as f64;
     let threads = pool.current_num_threads() as f64;
     let budget = config.time.as_secs_f64() * 0.8;
     let fits = |iterations: u64| {
-        let per_deal = per_game(iterations) * games_per_deal(seats) / threads;
+        let per_deal = per_game(iterations) * games_per_deal(seats, sides.len()) / threads;
         per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
     };
     let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
@@ -646,9 +659,9 @@ fn choose_players(
     Ok((mcts(strong)?, mcts(weak)?, per_game(strong), scale))
 }
 
-/// Games a deal costs, in both games: self-play, and the two matchups of a
-/// game per seat (a random or weak opponent costs less than a strong one:
-/// counted as half).
-fn games_per_deal(seats: usize) -> f64 {
-    2.0 * (1.0 + seats as f64 * 1.5)
+/// Self-play games a deal costs, in each of `games` games: self-play, and
+/// the two matchups of a game per seat (a random or weak opponent costs
+/// less than a strong one: counted as half).
+pub(super) fn games_per_deal(seats: usize, games: usize) -> f64 {
+    games as f64 * (1.0 + seats as f64 * 1.5)
 }

@@ -1,0 +1,286 @@
+//! `rpsdsl sweep`: a game over the values of its options, with the
+//! verdict's players and figures, and the best value for a target.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::simulate_cmd::{GameInput, load_game_input, parse_jobs};
+use super::solve_cmd::parse_seconds;
+use crate::sim::sweep::{self, Sweep, Target};
+use crate::sim::verdict::{Config, Interval, Side};
+
+/// The most values a sweep plays.
+const MOST_POINTS: usize = 64;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct SweepArgs {
+    /// A `.rules` file, or a house-rules `.toml` file.
+    pub file: PathBuf,
+    /// An option and its values: `rounds=1..5` (whole numbers), or `rounds=10,20,40`, `open=true,false`. Several --vary play every combination.
+    #[arg(long = "vary", value_name = "NAME=VALUES", required = true)]
+    pub vary: Vec<String>,
+    /// Name the best value for this question.
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+    /// The strong and the weak player; by default the strongest MCTS whose games fit the time, and a quarter of it.
+    #[arg(long)]
+    pub agents: Option<String>,
+    /// Seconds the sweep may take, all told.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    pub time: f64,
+    /// The most deals to play with every value.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub deals: u64,
+    /// Set another option, the same for every value: `--set rounds=3` (repeatable).
+    #[arg(long = "set", alias = "option", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+    /// The seed the deals derive from; every value plays the same deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_jobs)]
+    pub jobs: usize,
+    /// Print the sweep as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum TargetArg {
+    Fair,
+    Short,
+    Decisive,
+    Skill,
+}
+
+/// `name=1..5` or `name=a,b,c` as the name and its values, in order.
+fn values_of(vary: &str) -> Result<(String, Vec<String>), String> {
+    let Some((name, values)) = vary.split_once('=') else {
+        return Err(format!(
+            "`{vary}` is not NAME=VALUES, such as rounds=1..5 or rounds=10,20,40"
+        ));
+    };
+    let name = name.trim().to_string();
+    if let Some((low, high)) = values.split_once("..")
+        && let (Ok(low), Ok(high)) = (low.trim().parse::<i64>(), high.trim().parse::<i64>())
+    {
+        if low > high || high - low >= MOST_POINTS as i64 {
+            return Err(format!(
+                "`{vary}`: a range runs from low to high, with at most {MOST_POINTS} values"
+            ));
+        }
+        return Ok((name, (low..=high).map(|v| v.to_string()).collect()));
+    }
+    // Commas inside brackets belong to a list value: `schedule=[1,2],[2,4]`.
+    let mut parts = vec![];
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in values.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(values[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(values[start..].trim().to_string());
+    if parts.iter().any(String::is_empty) {
+        return Err(format!("`{vary}` has an empty value"));
+    }
+    Ok((name, parts))
+}
+
+pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
+    let mut varied = vec![];
+    for vary in &args.vary {
+        match values_of(vary) {
+            Ok(v) => varied.push(v),
+            Err(e) => {
+                eprintln!("error: --vary: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    // Every combination, the first --vary changing slowest.
+    let mut points: Vec<Vec<(String, String)>> = vec![vec![]];
+    for (name, values) in &varied {
+        points = points
+            .into_iter()
+            .flat_map(|p| {
+                values.iter().map(move |v| {
+                    let mut p = p.clone();
+                    p.push((name.clone(), v.clone()));
+                    p
+                })
+            })
+            .collect();
+    }
+    if points.len() > MOST_POINTS {
+        eprintln!("error: --vary: {} combinations; at most {MOST_POINTS}", points.len());
+        return ExitCode::from(2);
+    }
+    let mut inputs: Vec<GameInput> = vec![];
+    let mut labels = vec![];
+    for point in &points {
+        let mut settings = args.settings.clone();
+        settings.extend(point.iter().map(|(n, v)| format!("{n}={v}")));
+        match load_game_input(&args.file, &settings) {
+            Ok(input) => inputs.push(input),
+            Err(code) => return code,
+        }
+        labels.push(
+            point
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    let players = match &args.agents {
+        None => None,
+        Some(spec) => match spec.split_once(',') {
+            Some((strong, weak)) if !weak.contains(',') => Some((strong.to_string(), weak.to_string())),
+            _ => {
+                eprintln!(
+                    "error: --agents: give the strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`"
+                );
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let config = Config {
+        players,
+        time: Duration::from_secs_f64(args.time),
+        most_deals: args.deals,
+        seed: args.seed,
+        jobs: args.jobs,
+    };
+    let sides: Vec<Side<'_>> = inputs
+        .iter()
+        .zip(&labels)
+        .map(|(input, label)| Side {
+            def: &input.def,
+            options: &input.options,
+            label: label.clone(),
+        })
+        .collect();
+    let target = args.target.map(|t| match t {
+        TargetArg::Fair => Target::Fair,
+        TargetArg::Short => Target::Short,
+        TargetArg::Decisive => Target::Decisive,
+        TargetArg::Skill => Target::Skill,
+    });
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("sweep {spinner} {elapsed} of {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(format!("{:.0} s: choosing the players", args.time));
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    });
+    let budget = args.time;
+    let rules = crate::text::printable_string(&args.file.display().to_string());
+    let result = sweep::sweep(&rules, &sides, &config, target, &|deals| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{budget:.0} s: {deals} deals with every value"));
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let sweep = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&sweep).expect("plain data serializes")
+        );
+    } else {
+        say!("{}", to_text(&sweep).trim_end());
+    }
+    ExitCode::SUCCESS
+}
+
+/// An edge, signed, or a count or share, not.
+fn cell(i: &Interval, signed: bool) -> String {
+    if signed {
+        format!("{:+.3} ({:+.2} to {:+.2})", i.estimate, i.low, i.high)
+    } else {
+        format!("{:.3} ({:.2} to {:.2})", i.estimate, i.low, i.high)
+    }
+}
+
+/// The sweep in words: a row per value, then the best.
+fn to_text(s: &Sweep) -> String {
+    let mut out = format!("Sweep of {}\n", s.rules);
+    out.push_str(&format!(
+        "players: strong {}, weak {}{}; {} deals with every value in {:.1} s of {:.0} ({})\n\n",
+        s.strong,
+        s.weak,
+        if s.players_chosen {
+            " (the strongest search whose games fit the time)"
+        } else {
+            ""
+        },
+        s.deals,
+        s.seconds,
+        s.budget_seconds,
+        s.stopped
+    ));
+    let width = s.points.iter().map(|p| p.label.len()).max().unwrap_or(5).max(5);
+    let header = format!(
+        "  {:<width$}  {:<26} {:<26} {:<26} {:<26}",
+        "value", "fair: first seat's edge", "short: decision points", "decisive: draws", "skill: edge over random"
+    );
+    out.push_str(header.trim_end());
+    out.push('\n');
+    for p in &s.points {
+        let mark = if p.separated { "" } else { "  (players not separated)" };
+        let row = format!(
+            "  {:<width$}  {:<26} {:<26} {:<26} {:<26}{mark}",
+            p.label,
+            cell(&p.fair, true),
+            cell(&p.length, false),
+            cell(&p.draws, false),
+            cell(&p.skill, true)
+        );
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out.push_str("  each: the mean per deal, and its 95% confidence sequence\n");
+    if let Some(best) = &s.best {
+        let (question, signed) = match best.target {
+            Target::Fair => ("fair", true),
+            Target::Short => ("short", false),
+            Target::Decisive => ("decisive", false),
+            Target::Skill => ("skill", true),
+        };
+        out.push_str(&format!(
+            "\nbest for {question}: {} {}",
+            best.label,
+            cell(&best.interval, signed)
+        ));
+        if best.not_clearly_better_than.is_empty() {
+            out.push_str(", better than every other value\n");
+        } else {
+            out.push_str(&format!(
+                "; not clearly better than {} (their intervals overlap)\n",
+                best.not_clearly_better_than.join(", ")
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,286 @@
+//! `rpsdsl sweep`: one game over the values of its options, every value
+//! played on the same deals with the verdict's players, and, for a target
+//! question, the best value with its interval.
+//!
+//! Each value gets the verdict's self-play figures (the first seat's edge,
+//! length, draws, lead changes) and its matchups (the strong player's edge
+//! over random and over the weak one), each a 95% confidence sequence.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::stats::game_seed;
+use super::verdict::{
+    BATCH_DEALS, Config, Deal, Interval, Players, Side, Watch, choose_players, either_way, games_per_deal, one, pilot,
+    play_deal,
+};
+
+/// What a sweep may look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// The first seat's edge closest to 0.
+    Fair,
+    /// The fewest decision points.
+    Short,
+    /// The fewest draws.
+    Decisive,
+    /// The strong player's largest edge over random.
+    Skill,
+}
+
+/// One value (or combination of values) of the options swept.
+#[derive(Clone, Debug, Serialize)]
+pub struct Point {
+    /// The settings, as `name=value`.
+    pub label: String,
+    /// The first seat's edge, the strong player in every seat.
+    pub fair: Interval,
+    /// Decision points per game, the strong player in every seat.
+    pub length: Interval,
+    /// The share of games drawn, the strong player in every seat.
+    pub draws: Interval,
+    /// Lead changes per game (games with score terms).
+    pub lead_changes: Option<Interval>,
+    /// The strong player's edge over random, seats rotated.
+    pub skill: Interval,
+    /// The strong player's edge over the weak one.
+    pub strong_vs_weak: Interval,
+    /// Both edges' intervals lie above 0.
+    pub separated: bool,
+}
+
+/// The best value for a target.
+#[derive(Clone, Debug, Serialize)]
+pub struct Best {
+    /// The question.
+    pub target: Target,
+    /// The best value's settings.
+    pub label: String,
+    /// Its figure for the target.
+    pub interval: Interval,
+    /// The other values its interval does not beat outright (they may be as good).
+    pub not_clearly_better_than: Vec<String>,
+}
+
+/// The whole sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sweep {
+    /// The rules file.
+    pub rules: String,
+    /// The strong player.
+    pub strong: String,
+    /// The weak player.
+    pub weak: String,
+    /// Whether the players were chosen to fit the budget.
+    pub players_chosen: bool,
+    /// Deals played with every value.
+    pub deals: u64,
+    /// The budget, in seconds.
+    pub budget_seconds: f64,
+    /// Time spent.
+    pub seconds: f64,
+    /// Why the run stopped.
+    pub stopped: String,
+    /// One per value, in the order given.
+    pub points: Vec<Point>,
+    /// The best value, when a target was asked for.
+    pub best: Option<Best>,
+}
+
+/// Plays every side (one per value) on the same deals until the time or
+/// the deals run out; `progress` is told the deals played.
+pub fn sweep(
+    rules: &str,
+    sides: &[Side<'_>],
+    config: &Config,
+    target: Option<Target>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Sweep, String> {
+    let started = Instant::now();
+    let Some(first) = sides.first() else {
+        return Err("no values to sweep".into());
+    };
+    let seats = first.def.players();
+    if seats < 2 {
+        return Err("a sweep pits players against each other, and this game has one seat".into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let all: Vec<&Side<'_>> = sides.iter().collect();
+    let random = one("random")?;
+    let (strong, weak, chosen, seconds, scale) = match &config.players {
+        Some((strong, weak)) => {
+            let (strong, weak) = (one(strong)?, one(weak)?);
+            for side in sides {
+                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
+                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
+            }
+            let (seconds, scale) = pilot(&all, &strong, config, &pool);
+            (strong, weak, false, seconds, scale)
+        }
+        None => {
+            let (strong, weak, seconds, scale) = choose_players(&all, seats, config, &pool)?;
+            (strong, weak, true, seconds, scale)
+        }
+    };
+    let per_deal = seconds * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
+    let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
+    let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(scale, horizon)).collect();
+    let players = Players {
+        strong: &strong,
+        weak: &weak,
+        random: &random,
+    };
+    let mut deal = 0;
+    let mut per_batch = Duration::ZERO;
+    let stopped = loop {
+        if deal >= config.most_deals {
+            break format!("it played the most deals asked for ({})", config.most_deals);
+        }
+        if deal > 0 && started.elapsed() + per_batch > config.time {
+            break format!("the time ran out ({:.0} s)", config.time.as_secs_f64());
+        }
+        let to = (deal + BATCH_DEALS).min(config.most_deals);
+        let batch_started = Instant::now();
+        let played: Vec<Vec<Deal>> = pool.install(|| {
+            (deal..to)
+                .into_par_iter()
+                .map(|d| {
+                    let seed = game_seed(config.seed, d);
+                    sides
+                        .iter()
+                        .map(|side| play_deal(side, seed, &players, true, true))
+                        .collect()
+                })
+                .collect()
+        });
+        per_batch = batch_started.elapsed();
+        for deals in &played {
+            for (watch, deal) in watches.iter_mut().zip(deals) {
+                watch.push(deal);
+            }
+        }
+        deal = to;
+        progress(deal);
+    };
+    let points: Vec<Point> = sides
+        .iter()
+        .zip(&watches)
+        .map(|(side, w)| w.point(side.label.clone()))
+        .collect();
+    let best = target.map(|target| best(&points, target));
+    Ok(Sweep {
+        rules: rules.to_string(),
+        strong: strong.to_text(),
+        weak: weak.to_text(),
+        players_chosen: chosen,
+        deals: deal,
+        budget_seconds: config.time.as_secs_f64(),
+        seconds: started.elapsed().as_secs_f64(),
+        stopped,
+        points,
+        best,
+    })
+}
+
+/// One value's watched figures.
+struct PointWatch {
+    fair: Watch,
+    length: Watch,
+    draws: Watch,
+    lead_changes: Watch,
+    skill: Watch,
+    strong_vs_weak: Watch,
+}
+
+impl PointWatch {
+    fn new(scale: f64, horizon: u64) -> PointWatch {
+        PointWatch {
+            fair: Watch::new(either_way(1.0), horizon),
+            length: Watch::new((0.0, scale), horizon),
+            draws: Watch::new((0.0, 1.0), horizon),
+            lead_changes: Watch::new((0.0, scale), horizon),
+            skill: Watch::new(either_way(1.0), horizon),
+            strong_vs_weak: Watch::new(either_way(1.0), horizon),
+        }
+    }
+
+    fn push(&mut self, deal: &Deal) {
+        if let Some(s) = &deal.self_play {
+            self.fair.push(s.edge);
+            self.length.push(s.length);
+            self.draws.push(f64::from(u8::from(s.drawn)));
+            if let Some(changes) = s.lead_changes {
+                self.lead_changes.push(changes);
+            }
+        }
+        if let Some((over_random, over_weak)) = deal.matchups {
+            self.skill.push(over_random);
+            self.strong_vs_weak.push(over_weak);
+        }
+    }
+
+    fn point(&self, label: String) -> Point {
+        let (skill, strong_vs_weak) = (self.skill.interval(), self.strong_vs_weak.interval());
+        Point {
+            label,
+            fair: self.fair.interval(),
+            length: self.length.interval(),
+            draws: self.draws.interval(),
+            lead_changes: (self.lead_changes.steps() > 0).then(|| self.lead_changes.interval()),
+            skill,
+            strong_vs_weak,
+            separated: skill.low > 0.0 && strong_vs_weak.low > 0.0,
+        }
+    }
+}
+
+/// The value best for `target`, and the values it does not beat outright:
+/// scored so that higher is better, as an interval `(low, estimate, high)`.
+fn best(points: &[Point], target: Target) -> Best {
+    let scored: Vec<(f64, f64, f64)> = points
+        .iter()
+        .map(|p| match target {
+            // The size of the edge: the least and the most it may be.
+            Target::Fair => {
+                let i = p.fair;
+                let most = i.low.abs().max(i.high.abs());
+                let least = if i.low > 0.0 {
+                    i.low
+                } else if i.high < 0.0 {
+                    -i.high
+                } else {
+                    0.0
+                };
+                (-most, -i.estimate.abs(), -least)
+            }
+            Target::Short => (-p.length.high, -p.length.estimate, -p.length.low),
+            Target::Decisive => (-p.draws.high, -p.draws.estimate, -p.draws.low),
+            Target::Skill => (p.skill.low, p.skill.estimate, p.skill.high),
+        })
+        .collect();
+    let top = (0..points.len())
+        .max_by(|&a, &b| scored[a].1.total_cmp(&scored[b].1))
+        .expect("a sweep has at least one value");
+    let not_clearly_better_than = (0..points.len())
+        .filter(|&i| i != top && scored[i].2 >= scored[top].0)
+        .map(|i| points[i].label.clone())
+        .collect();
+    let p = &points[top];
+    Best {
+        target,
+        label: p.label.clone(),
+        interval: match target {
+            Target::Fair => p.fair,
+            Target::Short => p.length,
+            Target::Decisive => p.draws,
+            Target::Skill => p.skill,
+        },
+        not_clearly_better_than,
+    }
+}
