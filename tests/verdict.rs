@@ -154,3 +154,33 @@ fn a_sweep_names_the_shortest_match() {
         "a did-you-mean for the option"
     );
 }
+
+/// `--html` writes the verdict as a page: the answers first, then a chart
+/// of the players and one per question judged on deals.
+#[test]
+fn the_verdict_draws_a_page() {
+    let page = common::cli::scratch("verdict/html").join("verdict.html");
+    let out = rpsdsl(&[
+        "verdict",
+        BEST_OF_THREE,
+        "tests/games/rps_head_start.rules",
+        "--agents",
+        "mcts:iterations=10,random",
+        "--deals",
+        "64",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    for needle in [
+        "The answers",
+        "The players",
+        "Caution: the strong player was not shown",
+        "<h2>short: ",
+    ] {
+        assert!(html.contains(needle), "no {needle:?} in the page");
+    }
+    // The players, then fair, short, decisive and skill (tension has no scores here).
+    assert_eq!(html.matches("<svg").count(), 5);
+}

@@ -44,6 +44,9 @@ pub(crate) struct VerdictArgs {
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the verdict as a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
@@ -121,13 +124,20 @@ pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let text = to_text(&verdict);
     if args.json {
         say!(
             "{}",
             serde_json::to_string_pretty(&verdict).expect("plain data serializes")
         );
     } else {
-        say!("{}", to_text(&verdict).trim_end());
+        say!("{}", text.trim_end());
+    }
+    if let Some(path) = &args.html {
+        let page = crate::sim::html::verdict_page(&verdict, &text).map_err(|e| e.to_string());
+        if let Err(code) = super::simulate_cmd::files::write("HTML report", path, page) {
+            return code;
+        }
     }
     ExitCode::SUCCESS
 }
@@ -178,7 +188,14 @@ pub(crate) fn to_text(v: &Verdict) -> String {
          the same deals in both games\n",
         v.seconds, v.budget_seconds, v.stopped, v.self_play_deals, v.matchup_deals
     ));
-    if !open.is_empty() {
+    let judged = v.questions.iter().filter(|q| q.skipped.is_none()).count();
+    if open.len() == judged && v.stopped.starts_with("the time ran out") {
+        out.push_str(&format!(
+            "  nothing settled in {:.0} s: try `--time {:.0}`\n",
+            v.budget_seconds,
+            4.0 * v.budget_seconds
+        ));
+    } else if !open.is_empty() {
         out.push_str(&format!(
             "  no clear change in: {} (each interval still covers no change; more --time narrows it)\n",
             open.join(", ")

@@ -361,6 +361,80 @@ pub(crate) fn edge_chart(rows: &[EdgeRow], x_desc: &str) -> Drawn {
     Ok(svg)
 }
 
+/// One row of an interval chart: a mean and its interval, in a run's colour.
+pub(crate) struct IntervalRow {
+    pub label: String,
+    pub value: f64,
+    pub interval: (f64, f64),
+    /// 0: the base's colour; 1: the variant's; 2: ink (a difference).
+    pub run: usize,
+}
+
+/// Means with their intervals on a common axis spanning every interval
+/// (and 0), one row each, with a line at 0 to read them against.
+pub(crate) fn interval_chart(rows: &[IntervalRow], x_desc: &str) -> Drawn {
+    let row_height = 34;
+    let height = row_height * rows.len().max(1) as u32 + 60;
+    let longest = rows.iter().map(|r| short(&r.label).chars().count()).max().unwrap_or(0);
+    let label_width = (longest as u32 * 8 + 24).clamp(80, 380);
+    let n = rows.len().max(1) as f64;
+    let low = rows.iter().map(|r| r.interval.0).fold(0.0, f64::min);
+    let high = rows.iter().map(|r| r.interval.1).fold(0.0, f64::max);
+    let pad = ((high - low) * 0.05).max(1e-6);
+    let (low, high) = (low - pad, high + pad);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin_top(12)
+            .margin_right(80)
+            .x_label_area_size(44)
+            .y_label_area_size(label_width)
+            .build_cartesian_2d(low..high, 0f64..n)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .x_labels(9)
+            .x_desc(x_desc)
+            .axis_desc_style(font(13.0))
+            .x_label_style(font(12.0))
+            .max_light_lines(1)
+            .light_line_style(RGBColor(242, 242, 242))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 0.0), (0.0, n)],
+            FAINT.stroke_width(2),
+        )))?;
+        for (i, row) in rows.iter().enumerate() {
+            let mid = n - i as f64 - 0.5;
+            let (lx, ly) = chart.backend_coord(&(low, mid));
+            let style = font(14.0).pos(Pos::new(HPos::Right, VPos::Center));
+            root.draw(&Text::new(short(&row.label), (lx - 8, ly), style))?;
+            let colour = match row.run {
+                0 => BASE,
+                1 => VARIANT,
+                _ => INK,
+            };
+            let (from, to) = row.interval;
+            let cap = 0.18;
+            chart.draw_series([
+                PathElement::new(vec![(from, mid), (to, mid)], colour.stroke_width(3)),
+                PathElement::new(vec![(from, mid - cap), (from, mid + cap)], colour.stroke_width(2)),
+                PathElement::new(vec![(to, mid - cap), (to, mid + cap)], colour.stroke_width(2)),
+            ])?;
+            chart.draw_series(std::iter::once(Circle::new((row.value, mid), 6, colour.filled())))?;
+            let (x, y) = chart.backend_coord(&(to, mid));
+            let style = font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
+            root.draw(&Text::new(format!("{:+.3}", row.value), (x + 10, y), style))?;
+        }
+        root.present()?;
+    }
+    Ok(svg)
+}
+
 /// A line on log-log axes: how a measure falls as work goes on (a solver's
 /// exploitability by iteration), with a dashed line at `target`.
 pub(crate) fn falling_chart(points: &[(f64, f64)], x_desc: &str, y_desc: &str, target: Option<f64>) -> Drawn {

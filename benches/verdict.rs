@@ -1,0 +1,97 @@
+//! The designer's verdict on each seed game and a variant of it, within its
+//! budget: wall time, the questions settled, and whether the players were
+//! shown to differ.
+//!
+//! `cargo bench --bench verdict [-- SECONDS]` (default 60, the command's own).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rpsdsl::check::FsLoader;
+use rpsdsl::load::{LoadedGame, load_game};
+use rpsdsl::sim::verdict::{Config, Side, verdict};
+
+/// Each seed game and its variant or house rules.
+const PAIRS: &[(&str, &str)] = &[
+    (
+        "games/rubber_paper_scissors.rules",
+        "games/variants/fourth_token_six.rules",
+    ),
+    ("games/janken_deck.rules", "games/variants/janken_three_wilds.rules"),
+    ("games/rps3.rules", "games/variants/rps3_small.rules"),
+    ("games/rps_poker.rules", "benches/verdict/rps_poker_blinds.toml"),
+    ("games/rock.rules", "benches/verdict/rock_same_time_100.toml"),
+];
+
+fn load(path: &str) -> LoadedGame {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    match load_game(&full, &FsLoader, |_| Ok(vec![])) {
+        Ok(game) => game,
+        Err(_) => panic!("{path} does not load"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let seconds: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(60.0);
+    println!("rpsdsl verdict, default players, a budget of {seconds} s, all cores");
+    println!(
+        "{:<58} {:>7} {:>7} {:<26} {:<22} separated (base, variant)",
+        "pair", "wall s", "deals", "players", "settled"
+    );
+    for (base, variant) in PAIRS {
+        let (b, v) = (load(base), load(variant));
+        let sides = [
+            Side {
+                def: &b.def,
+                options: &b.options,
+                label: base.to_string(),
+            },
+            Side {
+                def: &v.def,
+                options: &v.options,
+                label: variant.to_string(),
+            },
+        ];
+        let config = Config {
+            players: None,
+            time: Duration::from_secs_f64(seconds),
+            most_deals: 100_000,
+            seed: 1,
+            jobs: 0,
+        };
+        let started = Instant::now();
+        let result = match verdict(&sides[0], &sides[1], &config, &|_, _| {}) {
+            Ok(result) => result,
+            Err(e) => {
+                println!("{base} / {variant}: {e}");
+                continue;
+            }
+        };
+        let settled: Vec<String> = result
+            .questions
+            .iter()
+            .filter(|q| q.direction != 0)
+            .map(|q| format!("{} {}", q.question, q.answer))
+            .collect();
+        let name = format!(
+            "{} / {}",
+            base.trim_start_matches("games/"),
+            variant.rsplit('/').next().unwrap_or(variant)
+        );
+        println!(
+            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {}, {}",
+            name,
+            started.elapsed().as_secs_f64(),
+            result.self_play_deals,
+            result.strong,
+            if settled.is_empty() {
+                "none".to_string()
+            } else {
+                settled.join("; ")
+            },
+            result.separation[0].separated,
+            result.separation[1].separated
+        );
+    }
+}
