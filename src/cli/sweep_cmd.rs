@@ -142,17 +142,9 @@ pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
                 .join(" "),
         );
     }
-    let players = match &args.agents {
-        None => None,
-        Some(spec) => match spec.split_once(',') {
-            Some((strong, weak)) if !weak.contains(',') => Some((strong.to_string(), weak.to_string())),
-            _ => {
-                eprintln!(
-                    "error: --agents: give the strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`"
-                );
-                return ExitCode::from(2);
-            }
-        },
+    let players = match super::verdict_cmd::strong_and_weak(args.agents.as_deref()) {
+        Ok(players) => players,
+        Err(code) => return code,
     };
     let config = Config {
         players,

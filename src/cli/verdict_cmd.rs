@@ -71,17 +71,9 @@ pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
         super::report(&[diagnostic], &Sources::default());
         return ExitCode::from(2);
     }
-    let players = match &args.agents {
-        None => None,
-        Some(spec) => match spec.split_once(',') {
-            Some((strong, weak)) if !weak.contains(',') => Some((strong.to_string(), weak.to_string())),
-            _ => {
-                eprintln!(
-                    "error: --agents: give the strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`"
-                );
-                return ExitCode::from(2);
-            }
-        },
+    let players = match strong_and_weak(args.agents.as_deref()) {
+        Ok(players) => players,
+        Err(code) => return code,
     };
     let config = Config {
         players,
@@ -140,6 +132,21 @@ pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--agents STRONG,WEAK` as the two specs (`None`: chosen to fit the
+/// time); anything else is refused with the form it takes.
+pub(crate) fn strong_and_weak(agents: Option<&str>) -> Result<Option<(String, String)>, ExitCode> {
+    match agents.map(|spec| spec.split_once(',')) {
+        None => Ok(None),
+        Some(Some((strong, weak))) if !weak.contains(',') => Ok(Some((strong.to_string(), weak.to_string()))),
+        Some(_) => {
+            eprintln!(
+                "error: --agents: give the strong and the weak player, e.g. `mcts:iterations=200,mcts:iterations=50`"
+            );
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 fn shown(i: &Interval) -> String {

@@ -13,8 +13,7 @@ use serde::Serialize;
 
 use super::stats::game_seed;
 use super::verdict::{
-    BATCH_DEALS, Config, Deal, Interval, Players, Side, Watch, choose_players, either_way, games_per_deal, one, pilot,
-    play_deal,
+    BATCH_DEALS, Config, Deal, Interval, Players, Side, Watch, either_way, games_per_deal, one, play_deal, players_for,
 };
 
 /// What a sweep may look for.
@@ -113,21 +112,7 @@ pub fn sweep(
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let all: Vec<&Side<'_>> = sides.iter().collect();
     let random = one("random")?;
-    let (strong, weak, chosen, seconds, scale) = match &config.players {
-        Some((strong, weak)) => {
-            let (strong, weak) = (one(strong)?, one(weak)?);
-            for side in sides {
-                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
-                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
-            }
-            let (seconds, scale) = pilot(&all, &strong, config, &pool);
-            (strong, weak, false, seconds, scale)
-        }
-        None => {
-            let (strong, weak, seconds, scale) = choose_players(&all, seats, config, &pool)?;
-            (strong, weak, true, seconds, scale)
-        }
-    };
+    let (strong, weak, chosen, seconds, scale) = players_for(&all, seats, config, &pool)?;
     let per_deal = seconds * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
     let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
     let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(scale, horizon)).collect();

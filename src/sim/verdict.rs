@@ -231,22 +231,7 @@ pub fn verdict(
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let random = one("random")?;
-    let (strong, weak, chosen, scale) = match &config.players {
-        Some((strong, weak)) => {
-            let (strong, weak) = (one(strong)?, one(weak)?);
-            for side in [base, variant] {
-                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
-                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
-            }
-            let (seconds, scale) = pilot(&[base, variant], &strong, config, &pool);
-            (strong, weak, false, (seconds, scale))
-        }
-        None => {
-            let (strong, weak, seconds, scale) = choose_players(&[base, variant], seats, config, &pool)?;
-            (strong, weak, true, (seconds, scale))
-        }
-    };
-    let (seconds_per_game, scale) = scale;
+    let (strong, weak, chosen, seconds_per_game, scale) = players_for(&[base, variant], seats, config, &pool)?;
     // The sequences are tightest at the deals the budget is expected to
     // hold: sizing them for more would widen every interval on the way.
     let per_deal = seconds_per_game * games_per_deal(seats, 2) / pool.current_num_threads() as f64;
@@ -614,7 +599,7 @@ fn share(played: &Played, seat: usize, seats: usize) -> f64 {
 /// A few self-play deals of every game with `strong`: the seconds a game
 /// of self-play takes on one thread, and a bound for the lengths (three
 /// times the longest game seen, so a difference of lengths is rarely clipped).
-pub(super) fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, f64) {
+fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, f64) {
     const PILOT_DEALS: u64 = 4;
     let started = Instant::now();
     let longest = pool.install(|| {
@@ -638,7 +623,7 @@ pub(super) fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, po
 /// budget (timed on a pilot at the ladder's foot), a weak player a quarter
 /// its size, the seconds a game of the strong one takes on one thread, and
 /// the length bound.
-pub(super) fn choose_players(
+fn choose_players(
     sides: &[&Side<'_>],
     seats: usize,
     config: &Config,
@@ -657,6 +642,33 @@ pub(super) fn choose_players(
     let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
     let weak = (strong / 4).max(2);
     Ok((mcts(strong)?, mcts(weak)?, per_game(strong), scale))
+}
+
+/// The strong and weak players for `sides`: those `config` names (checked
+/// on every side), or the strongest that fit the budget. Also whether they
+/// were chosen, the seconds a strong game takes on one thread, and the
+/// length bound.
+pub(super) fn players_for(
+    sides: &[&Side<'_>],
+    seats: usize,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+) -> Result<(AgentSpec, AgentSpec, bool, f64, f64), String> {
+    match &config.players {
+        Some((strong, weak)) => {
+            let (strong, weak) = (one(strong)?, one(weak)?);
+            for side in sides {
+                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
+                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
+            }
+            let (seconds, scale) = pilot(sides, &strong, config, pool);
+            Ok((strong, weak, false, seconds, scale))
+        }
+        None => {
+            let (strong, weak, seconds, scale) = choose_players(sides, seats, config, pool)?;
+            Ok((strong, weak, true, seconds, scale))
+        }
+    }
 }
 
 /// Self-play games a deal costs, in each of `games` games: self-play, and
