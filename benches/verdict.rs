@@ -36,8 +36,8 @@ fn main() {
     let seconds: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(60.0);
     println!("rpsdsl verdict, default players, a budget of {seconds} s, all cores");
     println!(
-        "{:<58} {:>7} {:>7} {:<26} {:<22} separated (base, variant)",
-        "pair", "wall s", "deals", "players", "settled"
+        "{:<58} {:>7} {:>7} {:<26} {:<22} {:<14} {:>12} separated (base, variant)",
+        "pair", "wall s", "deals", "players", "settled", "choices", "choice deals"
     );
     for (base, variant) in PAIRS {
         let (b, v) = (load(base), load(variant));
@@ -79,8 +79,10 @@ fn main() {
             base.trim_start_matches("games/"),
             variant.rsplit('/').next().unwrap_or(variant)
         );
+        let shifted = result.choices.rows.iter().filter(|r| r.direction != 0).count();
+        let choices = format!("{} ({shifted} shifted)", result.choices.rows.len());
         println!(
-            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {}, {}",
+            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {:<14} {:>12} {}, {}",
             name,
             started.elapsed().as_secs_f64(),
             result.self_play_deals,
@@ -90,6 +92,8 @@ fn main() {
             } else {
                 settled.join("; ")
             },
+            choices,
+            result.choices.deals,
             result.separation[0].separated,
             result.separation[1].separated
         );

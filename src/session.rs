@@ -237,13 +237,41 @@ pub fn agent_choice(
 ) -> Choice {
     let obs = Observation::new(def, state, seat);
     let index = agent.choose(def, &obs).min(legal.len() - 1);
+    answer(def, &obs, decision, legal, index, agent)
+}
+
+/// [`agent_choice`] under restricted play: the agent picks among the
+/// choices `allowed` marks, at least one of which must be. `None`: the
+/// agent cannot be restricted ([`Agent::choose_allowed`]).
+pub fn agent_choice_allowed(
+    def: &Game,
+    state: &State,
+    (decision, seat): (u16, Seat),
+    legal: &[i64],
+    allowed: &[bool],
+    agent: &mut dyn Agent,
+) -> Option<Choice> {
+    let obs = Observation::new(def, state, seat);
+    let index = agent.choose_allowed(def, &obs, allowed)?.min(legal.len() - 1);
+    Some(answer(def, &obs, decision, legal, index, agent))
+}
+
+/// The choice at `index`, with the agent's reaction time in a race.
+fn answer(
+    def: &Game,
+    obs: &Observation<'_>,
+    decision: u16,
+    legal: &[i64],
+    index: usize,
+    agent: &mut dyn Agent,
+) -> Choice {
     let reaction_ms = if def.decisions[decision as usize].race {
-        agent.reaction_ms(def, &obs, index)
+        agent.reaction_ms(def, obs, index)
     } else {
         0
     };
     Choice {
-        seat,
+        seat: obs.seat(),
         value: legal[index],
         reaction_ms,
     }

@@ -116,6 +116,7 @@ fn unrelated_games_and_bad_players_are_refused() {
 /// target: a single duel is the shortest rock-paper-scissors match.
 #[test]
 fn a_sweep_names_the_shortest_match() {
+    let page = common::cli::scratch("verdict/sweep").join("sweep.html");
     let out = rpsdsl(&[
         "sweep",
         "games/rps.rules",
@@ -128,6 +129,8 @@ fn a_sweep_names_the_shortest_match() {
         "--deals",
         "400",
         "--json",
+        "--html",
+        page.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let sweep: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -141,6 +144,12 @@ fn a_sweep_names_the_shortest_match() {
     assert_eq!(sweep["best"]["label"], "best_of=1");
     assert_eq!(sweep["best"]["not_clearly_better_than"], serde_json::json!([]));
     assert_eq!(sweep["deals"], 400);
+    // The page: the best value on top and marked in the table, and a chart
+    // per question (fair, short, decisive, skill; no scores, so no tension).
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Best for short: <strong>best_of=1</strong>"), "{html}");
+    assert!(html.contains(r#"<tr class="best"><td>best_of=1</td>"#), "{html}");
+    assert_eq!(html.matches("<svg").count(), 4);
 
     let out = rpsdsl(&["sweep", "games/rps.rules", "--vary", "best_of"]);
     assert_eq!(out.status.code(), Some(2));
@@ -178,9 +187,86 @@ fn the_verdict_draws_a_page() {
         "The players",
         "Caution: the strong player was not shown",
         "<h2>short: ",
+        "The choices",
     ] {
         assert!(html.contains(needle), "no {needle:?} in the page");
     }
-    // The players, then fair, short, decisive and skill (tension has no scores here).
-    assert_eq!(html.matches("<svg").count(), 5);
+    // The players, then fair, short, decisive and skill (tension has no
+    // scores here), then the choices' worth.
+    assert_eq!(html.matches("<svg").count(), 6);
+}
+
+/// A throw that beats every other is worth most of a game: kept from it, the
+/// strong player loses to one who throws it. Where paper beats it, it is
+/// worth little, and the verdict reads the shift; the other throws' worth
+/// stays in doubt, and no shift is claimed for them.
+#[test]
+fn restricted_play_prices_a_choice_and_sees_its_worth_shift() {
+    let v = verdict(
+        "tests/games/rps_dynamite.rules",
+        "tests/games/rps_dynamite_fizzles.rules",
+        "mcts:iterations=30,random",
+        "300",
+    );
+    let rows = v["choices"]["rows"].as_array().unwrap();
+    let row = |choice: &str| rows.iter().find(|r| r["choice"] == choice).unwrap();
+    let dynamite = row("dynamite");
+    assert_eq!(dynamite["decision"], "throw");
+    assert!(dynamite["base"]["worth"]["low"].as_f64().unwrap() > 0.5, "{dynamite}");
+    assert!(
+        dynamite["variant"]["worth"]["high"].as_f64().unwrap() < 0.5,
+        "{dynamite}"
+    );
+    assert!(dynamite["shift"]["high"].as_f64().unwrap() < 0.0, "{dynamite}");
+    assert_eq!(dynamite["direction"], -1);
+    // The strong player takes dynamite far more often where nothing beats it.
+    let taken = |game: &str| dynamite[game]["taken"]["rate"].as_f64().unwrap();
+    assert!(taken("base") > taken("variant") + 0.2, "{dynamite}");
+    for throw in ["rock", "scissors"] {
+        assert_eq!(row(throw)["direction"], 0, "{}", row(throw));
+    }
+    assert_eq!(v["choices"]["deals"], 300);
+    assert!(v["choices"]["skipped"].is_null());
+}
+
+/// A player that cannot be kept from a choice leaves the worths unmeasured,
+/// and the verdict says why instead of guessing.
+#[test]
+fn a_player_that_cannot_be_restricted_is_named() {
+    let out = rpsdsl(&[
+        "verdict",
+        "tests/games/rps_dynamite.rules",
+        "tests/games/rps_dynamite_fizzles.rules",
+        "--agents",
+        "human_like,random",
+        "--deals",
+        "16",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.trim_start().starts_with("choices")).unwrap();
+    assert!(line.contains("not measured"), "{line}");
+    assert!(line.contains("cannot be kept from a choice"), "{line}");
+}
+
+/// Where both games' whole trees are small, the strong player is their
+/// solved strategy, playing to win, and the verdict gives its
+/// exploitability; a search is the weak player.
+#[test]
+fn a_small_game_is_judged_with_its_solved_strategy() {
+    let kuhn = "games/classic/kuhn_poker.rules";
+    let out = rpsdsl(&["verdict", kuhn, kuhn, "--time", "10", "--deals", "64", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["strong"].as_str().unwrap().starts_with("solve:"), "{}", v["strong"]);
+    assert!(v["strong"].as_str().unwrap().contains("wins=true"), "{}", v["strong"]);
+    assert!(v["weak"].as_str().unwrap().starts_with("mcts:"), "{}", v["weak"]);
+    for e in v["strong_exploitability"].as_array().unwrap() {
+        let e = e.as_f64().unwrap();
+        assert!((0.0..0.01).contains(&e), "{e}");
+    }
+    // The solved strategy beats random at winning hands.
+    for side in v["separation"].as_array().unwrap() {
+        assert!(side["strong_vs_random"]["low"].as_f64().unwrap() > 0.0, "{side}");
+    }
 }

@@ -103,6 +103,37 @@ impl Greedy {
     }
 }
 
+impl Greedy {
+    /// The best standing among the choices `allowed` marks, ties broken at random.
+    fn pick_best(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> usize {
+        let open: Vec<usize> = (0..obs.legal_len())
+            .filter(|&i| allowed.get(i) == Some(&true))
+            .collect();
+        if open.len() <= 1 {
+            return open.first().copied().unwrap_or(0);
+        }
+        let Some(values) = self.values(def, obs) else {
+            return open[self.rng.random_range(0..open.len())];
+        };
+        let best = open
+            .iter()
+            .copied()
+            .reduce(|best, i| {
+                if better(&values[i], &values[best]).is_gt() {
+                    i
+                } else {
+                    best
+                }
+            })
+            .unwrap_or(0);
+        let ties: Vec<usize> = open
+            .into_iter()
+            .filter(|&i| better(&values[i], &values[best]).is_eq())
+            .collect();
+        ties[self.rng.random_range(0..ties.len())]
+    }
+}
+
 fn add(sum: &mut Vec<f64>, x: &[f64]) {
     if sum.len() < x.len() {
         sum.resize(x.len(), 0.0);
@@ -137,17 +168,11 @@ impl Agent for Greedy {
         if n <= 1 {
             return 0;
         }
-        let Some(values) = self.values(def, obs) else {
-            return self.rng.random_range(0..n);
-        };
-        let mut best = 0;
-        for i in 1..n {
-            if better(&values[i], &values[best]).is_gt() {
-                best = i;
-            }
-        }
-        let ties: Vec<usize> = (0..n).filter(|&i| better(&values[i], &values[best]).is_eq()).collect();
-        ties[self.rng.random_range(0..ties.len())]
+        self.pick_best(def, obs, &vec![true; n])
+    }
+
+    fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
+        Some(self.pick_best(def, obs, allowed))
     }
 
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {

@@ -657,18 +657,20 @@ fn select(
     (sel[best.1] as usize, best.1)
 }
 
-impl Agent for Mcts {
-    fn name(&self) -> String {
-        self.spec.to_text()
-    }
-
-    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
+impl Mcts {
+    /// The search's pick among the choices `allowed` marks (all when
+    /// `None`): the most visited, or in a duel's throw one drawn by visits.
+    /// The search itself still looks at every choice, as the opponents may.
+    fn choose_among(&mut self, def: &Game, obs: &Observation<'_>, allowed: Option<&[bool]>) -> usize {
         let n = obs.legal_len();
-        if n <= 1 {
-            return 0;
+        let ok = |i: usize| allowed.is_none_or(|a| a.get(i).copied().unwrap_or(false));
+        let first = (0..n).find(|&i| ok(i)).unwrap_or(0);
+        if (0..n).filter(|&i| ok(i)).count() <= 1 {
+            return first;
         }
         let Some(scores) = self.search(def, obs) else {
-            return self.rng.random_range(0..n);
+            let open: Vec<usize> = (0..n).filter(|&i| ok(i)).collect();
+            return open[self.rng.random_range(0..open.len())];
         };
         // Mixed play suits a duel's throw (a predictable throw can be
         // exploited); elsewhere, a race's call or a secret card, the best
@@ -676,10 +678,10 @@ impl Agent for Mcts {
         let d = &def.decisions[obs.decision() as usize];
         let duel = !d.race && d.kind == ChoiceKind::Kind;
         if self.mixed && obs.is_simultaneous() && duel {
-            let total: u32 = scores.iter().map(|s| s.0).sum();
+            let total: u32 = (0..n).filter(|&i| ok(i)).map(|i| scores[i].0).sum();
             if total > 0 {
                 let mut x = self.rng.random_range(0..total);
-                for (i, s) in scores.iter().enumerate() {
+                for (i, s) in scores.iter().enumerate().filter(|&(i, _)| ok(i)) {
                     if x < s.0 {
                         return i;
                     }
@@ -687,14 +689,28 @@ impl Agent for Mcts {
                 }
             }
         }
-        let mut best = 0;
-        for i in 1..n {
+        let mut best = first;
+        for i in (first + 1..n).filter(|&i| ok(i)) {
             let (a, b) = (scores[i], scores[best]);
             if a.0 > b.0 || (a.0 == b.0 && a.1 > b.1) {
                 best = i;
             }
         }
         best
+    }
+}
+
+impl Agent for Mcts {
+    fn name(&self) -> String {
+        self.spec.to_text()
+    }
+
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
+        self.choose_among(def, obs, None)
+    }
+
+    fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
+        Some(self.choose_among(def, obs, Some(allowed)))
     }
 
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {

@@ -42,6 +42,14 @@ pub trait Agent: Send {
     /// only when the seat must decide, so there is at least one choice.
     fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize;
 
+    /// Restricted play (Jaffe et al. 2012): picks as [`Agent::choose`]
+    /// would, but only among the choices `allowed` marks (at least one is),
+    /// so a study can measure what a choice is worth by forbidding it.
+    /// `None`: this player cannot be restricted.
+    fn choose_allowed(&mut self, _def: &Game, _obs: &Observation<'_>, _allowed: &[bool]) -> Option<usize> {
+        None
+    }
+
     /// The probability with which this player picks each of the seat's
     /// choices here, when it knows it exactly (`None`: it does not say, and
     /// whoever needs it samples [`Agent::choose`]). `recall` is everything
@@ -49,6 +57,12 @@ pub trait Agent: Send {
     /// asked out of the order of play, so it cannot have followed the game.
     /// `rpsdsl exploit` uses it.
     fn policy(&mut self, _def: &Game, _obs: &Observation<'_>, _recall: Recall) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// What this player's strategy concedes to a best response, when known
+    /// (a solved strategy whose exploitability the solver measured).
+    fn exploitability(&self) -> Option<f64> {
         None
     }
 
@@ -201,6 +215,12 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {
         self.rng.random_range(0..obs.legal_len())
+    }
+
+    fn choose_allowed(&mut self, _def: &Game, _obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
+        let count = allowed.iter().filter(|&&a| a).count();
+        let nth = self.rng.random_range(0..count.max(1));
+        allowed.iter().enumerate().filter(|&(_, &a)| a).nth(nth).map(|(i, _)| i)
     }
 
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {

@@ -114,6 +114,8 @@ pub fn rules_identity(def: &GameDef, options: &[OptionValue]) -> (String, Vec<(S
 pub struct Policy {
     /// Per set key, its action keys and their probabilities.
     sets: HashMap<u64, (Vec<u64>, Vec<f64>)>,
+    /// The strategy's exploitability, when the solver measured it.
+    exploitability: Option<f64>,
 }
 
 impl Policy {
@@ -184,7 +186,10 @@ impl Policy {
             }
             sets.insert(key, (keys, probs));
         }
-        Ok(Policy { sets })
+        Ok(Policy {
+            sets,
+            exploitability: file.exploitability,
+        })
     }
 
     /// The probabilities of the set `key`'s actions, in the order of
@@ -348,6 +353,31 @@ impl Agent for PolicyAgent {
             vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
         });
         super::draw(&p, &mut self.rng)
+    }
+
+    fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
+        self.new_game_at(obs);
+        let recall = self.recall.saw_view(obs.view());
+        let mut p = self.policy(def, obs, recall)?;
+        for (q, &ok) in p.iter_mut().zip(allowed) {
+            if !ok {
+                *q = 0.0;
+            }
+        }
+        // The strategy's weight on what is left, renormalised; when it put
+        // none there, the allowed choices alike.
+        let total: f64 = p.iter().sum();
+        if total > 0.0 {
+            p.iter_mut().for_each(|q| *q /= total);
+        } else {
+            let count = allowed.iter().filter(|&&a| a).count().max(1) as f64;
+            p = allowed.iter().map(|&a| if a { 1.0 / count } else { 0.0 }).collect();
+        }
+        Some(super::draw(&p, &mut self.rng))
+    }
+
+    fn exploitability(&self) -> Option<f64> {
+        self.policy.exploitability
     }
 
     fn policy(&mut self, _def: &Game, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {

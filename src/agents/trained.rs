@@ -29,6 +29,10 @@ pub struct Training {
     pub seed: u64,
     /// Where to keep the strategy as a policy file, if anywhere.
     pub save: Option<PathBuf>,
+    /// Play to win games (a win 1, a loss paid by the losers) rather than
+    /// to make the most of the game's score: a study that counts wins
+    /// wants a player that plays for them.
+    pub wins: bool,
 }
 
 /// Solves a game within a [`Training`] and gives its strategy as a policy file.
@@ -73,6 +77,12 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
             about: "seeds training where the game is sampled (the player's own choices follow the game's seed)",
             domain: Domain::Whole(0, u64::MAX),
         },
+        ParamInfo {
+            name: "wins",
+            default: "false",
+            about: "play to win games rather than to make the most of the score (as `rpsdsl solve --payoff win`)",
+            domain: Domain::Bool,
+        },
     ],
 };
 
@@ -99,6 +109,7 @@ pub(crate) fn from_params(
         iterations,
         seed: params.u64("seed")?.unwrap_or(1),
         save: params.raw("save").map(PathBuf::from),
+        wins: params.bool("wins")?.unwrap_or(false),
     };
     let policy = trained(def, options, &training)?;
     Ok(PolicyAgent::new(name, policy, seat, seed))

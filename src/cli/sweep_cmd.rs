@@ -47,6 +47,9 @@ pub(crate) struct SweepArgs {
     /// Print the sweep as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also write the sweep as a self-contained HTML page with a chart per question.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -195,13 +198,20 @@ pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let text = to_text(&sweep);
     if args.json {
         say!(
             "{}",
             serde_json::to_string_pretty(&sweep).expect("plain data serializes")
         );
     } else {
-        say!("{}", to_text(&sweep).trim_end());
+        say!("{}", text.trim_end());
+    }
+    if let Some(path) = &args.html {
+        let page = crate::sim::html::sweep_page(&sweep, &text).map_err(|e| e.to_string());
+        if let Err(code) = super::simulate_cmd::files::write("HTML report", path, page) {
+            return code;
+        }
     }
     ExitCode::SUCCESS
 }

@@ -27,7 +27,7 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
             nodes: solve::DEFAULT_NODES,
             depth: None,
         },
-        payoff: Payoff::Score,
+        payoff: if training.wins { Payoff::Win } else { Payoff::Score },
         iterations: training.iterations,
         time: training.time.map(Duration::from_secs_f64),
         target: Some(TARGET),

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::simulate_cmd::{load_game_input, parse_jobs};
 use super::solve_cmd::parse_seconds;
 use crate::diagnostic::{Code, Diagnostic, Sources};
-use crate::sim::verdict::{self, Config, Interval, Side, Verdict};
+use crate::sim::verdict::{self, ChoiceFigures, Choices, Config, Interval, Side, Verdict};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct VerdictArgs {
@@ -184,6 +184,7 @@ pub(crate) fn to_text(v: &Verdict) -> String {
         };
         out.push_str(&format!("  {:<9} {:<18} {because}\n", q.question, q.answer));
     }
+    out.push_str(&choices_line(&v.choices));
     let open: Vec<&str> = v
         .questions
         .iter()
@@ -196,7 +197,7 @@ pub(crate) fn to_text(v: &Verdict) -> String {
         v.seconds, v.budget_seconds, v.stopped, v.self_play_deals, v.matchup_deals
     ));
     let judged = v.questions.iter().filter(|q| q.skipped.is_none()).count();
-    if open.len() == judged && v.stopped.starts_with("the time ran out") {
+    if open.len() == judged && v.stopped.contains("time ran out") {
         out.push_str(&format!(
             "  nothing settled in {:.0} s: try `--time {:.0}`\n",
             v.budget_seconds,
@@ -208,16 +209,23 @@ pub(crate) fn to_text(v: &Verdict) -> String {
             open.join(", ")
         ));
     }
+    let solved = v.strong_exploitability.iter().all(Option::is_some);
     out.push_str(&format!(
         "players: strong {}, weak {}{}\n",
         v.strong,
         v.weak,
-        if v.players_chosen {
-            " (the strongest search whose games fit the time)"
-        } else {
-            ""
+        match (v.players_chosen, solved) {
+            (true, true) => " (both games' trees fit: the strong player is their solved strategy)",
+            (true, false) => " (the strongest search whose games fit the time)",
+            (false, _) => "",
         }
     ));
+    if let [Some(base), Some(variant)] = v.strong_exploitability {
+        out.push_str(&format!(
+            "  the strong player's exploitability: {base:.4} in the base, {variant:.4} in the variant (0: it \
+             cannot be beaten on average)\n"
+        ));
+    }
     for (s, name) in v.separation.iter().zip(["base", "variant"]) {
         out.push_str(&format!(
             "  {name:<8} strong over weak {}, strong over random {}\n",
@@ -236,6 +244,75 @@ pub(crate) fn to_text(v: &Verdict) -> String {
             shown(&q.base),
             shown(&q.variant)
         ));
+        for d in &q.details {
+            let figure = |i: &Option<Interval>| i.as_ref().map_or_else(|| "no game counted".to_string(), shown);
+            out.push_str(&format!(
+                "    {}\n      base     {}\n      variant  {}\n",
+                d.measure,
+                figure(&d.base),
+                figure(&d.variant)
+            ));
+        }
+    }
+    out.push_str(&choices_table(&v.choices));
+    out
+}
+
+/// The choices' line in the opening verdict: which choices' worth shifted.
+fn choices_line(c: &Choices) -> String {
+    let shifted: Vec<String> = c
+        .rows
+        .iter()
+        .filter(|r| r.direction != 0)
+        .map(|r| {
+            let way = if r.direction > 0 { "worth more" } else { "worth less" };
+            format!("{} {} {way}", r.decision, r.choice)
+        })
+        .collect();
+    let (answer, because) = match (&c.skipped, shifted.is_empty()) {
+        (Some(why), _) => ("not measured", why.clone()),
+        (None, true) => (
+            "no clear shift",
+            format!("{} choices measured on {} deals (below)", c.rows.len(), c.deals),
+        ),
+        (None, false) => ("shifted", shifted.join("; ")),
+    };
+    format!("  {:<9} {answer:<18} {because}\n", "choices")
+}
+
+/// The choice table: per choice, how often the strong player takes it and
+/// what it is worth, in both games.
+fn choices_table(c: &Choices) -> String {
+    if c.rows.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\nChoices (the strong player's, in self-play; worth: the edge it loses, seats rotated, when kept from the \
+         choice; {} deals)\n",
+        c.deals
+    );
+    let taken = |f: &Option<ChoiceFigures>| {
+        f.as_ref()
+            .map_or_else(|| "-".to_string(), |f| format!("{:.0}%", 100.0 * f.taken.rate))
+    };
+    let worth = |f: &Option<ChoiceFigures>| {
+        f.as_ref()
+            .and_then(|f| f.worth.as_ref())
+            .map_or_else(|| "-".to_string(), signed)
+    };
+    for r in &c.rows {
+        out.push_str(&format!(
+            "  {}: {}\n    taken    base {:>4}, variant {:>4}\n    worth    base {}, variant {}\n",
+            r.decision,
+            r.choice,
+            taken(&r.base),
+            taken(&r.variant),
+            worth(&r.base),
+            worth(&r.variant)
+        ));
+        if let Some(shift) = &r.shift {
+            out.push_str(&format!("    shift    {}\n", signed(shift)));
+        }
     }
     out
 }

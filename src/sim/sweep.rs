@@ -112,13 +112,14 @@ pub fn sweep(
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let all: Vec<&Side<'_>> = sides.iter().collect();
     let random = one("random")?;
-    let (strong, weak, chosen, seconds, scale) = players_for(&all, seats, config, &pool)?;
-    let per_deal = seconds * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
+    let lineup = players_for(&all, seats, (config, 0.8), &pool)?;
+    let (strong, weak, chosen, scale) = (&lineup.strong, &lineup.weak, lineup.chosen, lineup.scales.length);
+    let per_deal = lineup.seconds_per_game * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
     let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
     let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(scale, horizon)).collect();
     let players = Players {
-        strong: &strong,
-        weak: &weak,
+        strong,
+        weak,
         random: &random,
     };
     let mut deal = 0;

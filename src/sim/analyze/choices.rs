@@ -20,6 +20,17 @@ const DOMINANT: f64 = 0.9;
 /// Taken by the strong player at most this share of its offers: "never worth it".
 const NEVER: f64 = 0.05;
 
+/// A value's choice as studies group it: an action by its title (whatever
+/// its parameters), anything else by its label.
+pub(crate) fn choice_group(def: &GameDef, decision: u16, value: i64) -> String {
+    match &def.decisions[decision as usize].kind {
+        ChoiceKind::Actions(actions) if value >= 0 && !ChoiceValue::from_raw(value).is_none() => actions
+            .get(value as usize % actions.len().max(1))
+            .map_or_else(|| def.choice_label(decision, value), action_title),
+        _ => def.choice_label(decision, value),
+    }
+}
+
 /// Who made a pick: the strong player, or random.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -61,12 +72,7 @@ impl<'a> ChoiceTally<'a> {
         let def = self.def;
         self.labels
             .entry((decision, value))
-            .or_insert_with(|| match &def.decisions[decision as usize].kind {
-                ChoiceKind::Actions(actions) if value >= 0 && !ChoiceValue::from_raw(value).is_none() => actions
-                    .get(value as usize % actions.len().max(1))
-                    .map_or_else(|| def.choice_label(decision, value), action_title),
-                _ => def.choice_label(decision, value),
-            })
+            .or_insert_with(|| choice_group(def, decision, value))
             .clone()
     }
 

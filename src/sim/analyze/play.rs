@@ -33,10 +33,32 @@ pub(crate) struct Played {
     pub picks: Vec<Pick>,
     /// Decision points played.
     pub steps: u64,
+    /// Under restricted play: decisions at which the restricted seat was
+    /// kept from a choice it was offered.
+    pub restricted: u64,
+}
+
+/// Restricted play: one seat may not take the choices `forbids` names
+/// (by decision and value) whenever it has another.
+pub(crate) struct Restriction<'r> {
+    pub seat: usize,
+    pub forbids: &'r (dyn Fn(u16, i64) -> bool + Sync),
 }
 
 /// Plays one game on `seed` with `specs[s]` at seat `s`.
 pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[AgentSpec]) -> Played {
+    play_restricted(def, options, seed, specs, None).expect("an unrestricted game always plays")
+}
+
+/// [`play`], with one seat's choices restricted; an error when that seat's
+/// player cannot be restricted.
+pub(crate) fn play_restricted(
+    def: &Game,
+    options: &[OptionValue],
+    seed: u64,
+    specs: &[AgentSpec],
+    restriction: Option<&Restriction<'_>>,
+) -> Result<Played, String> {
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
         .enumerate()
@@ -48,7 +70,7 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
     let mut events = vec![];
     let Ok(mut state) = State::start(def, options, seed, vec![], &mut events) else {
         played.stopped = true;
-        return played;
+        return Ok(played);
     };
     let scored = !def.score_terms.is_empty();
     let mut choices: Vec<Choice> = vec![];
@@ -58,7 +80,19 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
         choices.clear();
         for &seat in pending.who() {
             let legal = pending.legal(seat);
-            let choice = session::agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut());
+            let agent = agents[seat as usize].as_mut();
+            let allowed: Option<Vec<bool>> = restriction
+                .filter(|r| r.seat == seat as usize)
+                .map(|r| legal.iter().map(|&v| !(r.forbids)(decision, v)).collect())
+                .filter(|allowed: &Vec<bool>| allowed.contains(&false) && allowed.contains(&true));
+            let choice = match allowed {
+                Some(allowed) => {
+                    played.restricted += 1;
+                    session::agent_choice_allowed(def, &state, (decision, seat), legal, &allowed, agent)
+                        .ok_or_else(|| format!("`{}` cannot be kept from a choice", agent.name()))?
+                }
+                None => session::agent_choice(def, &state, decision, seat, legal, agent),
+            };
             played.picks.push(Pick {
                 seat: seat as usize,
                 decision,
@@ -74,7 +108,7 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
         session::tell_agents(def, &events, &mut agents);
         if let Err(EngineError::Runtime(_) | EngineError::Illegal(_)) = applied {
             played.stopped = true;
-            return played;
+            return Ok(played);
         }
         if scored {
             scratch.clear();
@@ -88,5 +122,5 @@ pub(crate) fn play(def: &Game, options: &[OptionValue], seed: u64, specs: &[Agen
         }
     }
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
-    played
+    Ok(played)
 }

@@ -397,6 +397,7 @@ pub(crate) fn interval_chart(rows: &[IntervalRow], x_desc: &str) -> Drawn {
             .disable_y_mesh()
             .y_labels(0)
             .x_labels(9)
+            .x_label_formatter(&|v| tick(*v, high - low))
             .x_desc(x_desc)
             .axis_desc_style(font(13.0))
             .x_label_style(font(12.0))
@@ -433,6 +434,19 @@ pub(crate) fn interval_chart(rows: &[IntervalRow], x_desc: &str) -> Drawn {
         root.present()?;
     }
     Ok(svg)
+}
+
+/// A tick's label: to six places, trailing zeros dropped, and a tick that
+/// rounding put a hair off 0 shown as 0 (never "-0.0").
+fn tick(value: f64, span: f64) -> String {
+    let value = if value.abs() < span * 1e-9 { 0.0 } else { value };
+    let text = format!("{value:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
 }
 
 /// A line on log-log axes: how a measure falls as work goes on (a solver's

@@ -10,6 +10,7 @@
 
 mod analyze;
 pub(crate) mod charts;
+mod sweep;
 mod verdict;
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use super::report::{Part, Report};
 use super::stats::Rate;
 
 pub use self::analyze::analyze_page;
+pub use self::sweep::sweep_page;
 pub use self::verdict::verdict_page;
 
 /// A chart, or why it could not be drawn.

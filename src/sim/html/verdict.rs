@@ -7,7 +7,7 @@ use maud::{Markup, html};
 use super::charts::{IntervalRow, interval_chart};
 use super::{ChartError, figure, shell};
 use crate::sim::render::METRICS_DOC;
-use crate::sim::verdict::{Interval, Question, Verdict};
+use crate::sim::verdict::{ChoiceFigures, ChoiceWorth, Choices, Detail, Interval, Question, Verdict};
 
 /// Styles the verdict page adds to the shared ones.
 const STYLE: &str = r#"
@@ -17,7 +17,10 @@ td.answer span { display: inline-block; padding: 1px 8px; border-radius: 3px; fo
 td.answer span.better { background: #e3f1e3; color: #1f6b1f; }
 td.answer span.worse { background: #f9e1e1; color: rgb(192, 40, 40); }
 td.answer span.unclear { background: #eeeeee; color: #555; }
+td.answer span.shift { background: #e2ecf7; color: #1d4f91; }
 p.caution { background: #fff4e0; border-left: 4px solid #de7d2c; padding: 8px 12px; }
+table.choices { border-collapse: collapse; margin: 8px 0; }
+table.choices th, table.choices td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4; text-align: left; }
 "#;
 
 /// The page of `rpsdsl verdict --html`.
@@ -44,6 +47,7 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
             h2 { "The answers" }
             table.answers {
                 @for q in &v.questions { (answer_row(q)) }
+                (choices_answer(&v.choices))
             }
         }
         section {
@@ -55,6 +59,25 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
             section {
                 h2 { (q.question) ": " (q.answer) }
                 (figure(interval_chart(&question_rows(q), q.measure)?, "Means per deal with their 95% confidence sequences."))
+                @for d in &q.details {
+                    (figure(interval_chart(&detail_rows(d), d.measure)?, "Base and variant, with their 95% confidence sequences."))
+                }
+            }
+        }
+        @if !v.choices.rows.is_empty() {
+            section {
+                h2 { "The choices" }
+                p { "What the strong player takes in self-play, and what each choice is worth to it: the edge it \
+                    loses, seats rotated, when it is kept from the choice and plays on at its best (restricted play). "
+                    (v.choices.deals) " deals; the intervals hold at 95% jointly over the choices." }
+                table.choices {
+                    tr { th { "decision" } th { "choice" } th { "taken: base" } th { "variant" } th { "worth shift" } }
+                    @for r in &v.choices.rows { (choice_row(r)) }
+                }
+                @if v.choices.rows.iter().any(|r| worth_of(&r.base).or(worth_of(&r.variant)).is_some()) {
+                    (figure(interval_chart(&worth_rows(&v.choices.rows), "the edge lost when kept from the choice")?,
+                        "Each choice's worth in the base and in the variant."))
+                }
             }
         }
         details {
@@ -85,6 +108,72 @@ fn answer_row(q: &Question) -> Markup {
     html! {
         tr { td { strong { (q.question) } } td.answer { span class=(class) { (q.answer) } } td { (why) } }
     }
+}
+
+/// The choices' line among the answers.
+fn choices_answer(c: &Choices) -> Markup {
+    let shifted: Vec<String> = c
+        .rows
+        .iter()
+        .filter(|r| r.direction != 0)
+        .map(|r| {
+            format!(
+                "{}: {} worth {}",
+                r.decision,
+                r.choice,
+                if r.direction > 0 { "more" } else { "less" }
+            )
+        })
+        .collect();
+    let (class, answer, why) = match (&c.skipped, shifted.is_empty()) {
+        (Some(why), _) => ("unclear", "not measured", why.clone()),
+        (None, true) => (
+            "unclear",
+            "no clear shift",
+            format!("{} choices measured on {} deals", c.rows.len(), c.deals),
+        ),
+        (None, false) => ("shift", "shifted", shifted.join("; ")),
+    };
+    html! {
+        tr { td { strong { "choices" } } td.answer { span class=(class) { (answer) } } td { (why) } }
+    }
+}
+
+fn worth_of(f: &Option<ChoiceFigures>) -> Option<&Interval> {
+    f.as_ref().and_then(|f| f.worth.as_ref())
+}
+
+fn choice_row(r: &ChoiceWorth) -> Markup {
+    let taken = |f: &Option<ChoiceFigures>| {
+        f.as_ref()
+            .map_or_else(|| "–".to_string(), |f| format!("{:.0}%", 100.0 * f.taken.rate))
+    };
+    let shift = r.shift.as_ref().map_or_else(
+        || "–".to_string(),
+        |s| format!("{:+.3} ({:+.3} to {:+.3})", s.estimate, s.low, s.high),
+    );
+    html! {
+        tr { td { (r.decision) } td { (r.choice) } td { (taken(&r.base)) } td { (taken(&r.variant)) } td { (shift) } }
+    }
+}
+
+fn worth_rows(rows: &[ChoiceWorth]) -> Vec<IntervalRow> {
+    rows.iter()
+        .flat_map(|r| {
+            [(&r.base, "base", 0), (&r.variant, "variant", 1)]
+                .into_iter()
+                .filter_map(move |(f, game, run)| {
+                    worth_of(f).map(|i| row(&format!("{}: {} ({game})", r.decision, r.choice), i, run))
+                })
+        })
+        .collect()
+}
+
+fn detail_rows(d: &Detail) -> Vec<IntervalRow> {
+    [(&d.base, "base", 0), (&d.variant, "variant", 1)]
+        .into_iter()
+        .filter_map(|(i, label, run)| i.as_ref().map(|i| row(label, i, run)))
+        .collect()
 }
 
 fn row(label: &str, i: &Interval, run: usize) -> IntervalRow {

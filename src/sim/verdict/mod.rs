@@ -11,12 +11,17 @@
 //! skill and the players' separation are. The run stops when every question
 //! is settled, the deals run out, or the time does.
 
+mod choices;
+mod players;
+
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::analyze::{Played, play};
+pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
+pub(crate) use self::players::players_for;
+use super::analyze::{GameTension, Pick, Played, play};
 use super::sequential::{ALPHA, Bets, ConfidenceSequence};
 use super::stats::game_seed;
 use crate::agents::spec::{AgentSpec, parse_spec};
@@ -26,12 +31,9 @@ use crate::ir::OptionValue;
 /// Deals played between two looks at the questions.
 pub(super) const BATCH_DEALS: u64 = 8;
 
-/// The strong player's search sizes tried when none is given, weakest
-/// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
-const LADDER: [u64; 7] = [10, 20, 40, 80, 160, 320, 640];
-
-/// Deals the default players are chosen to fit in the budget.
-pub const TARGET_DEALS: u64 = 160;
+/// The share of the budget the questions may take; the rest measures what
+/// the choices are worth (the questions' leftover time too, when they settle early).
+const QUESTIONS_SHARE: f64 = 0.7;
 
 /// One game to judge: its rules, options and name as the user gave it.
 pub struct Side<'a> {
@@ -96,9 +98,24 @@ pub struct Question {
     pub difference: Option<Interval>,
     /// Deals it was judged on.
     pub deals: u64,
+    /// Figures that say more about the question without deciding it (for
+    /// decisive: the margins, and how early games are decided).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Detail>,
     /// Why it was not judged, when it was not: no score terms for tension,
     /// players not shown to differ for skill.
     pub skipped: Option<String>,
+}
+
+/// A figure beside a question, base and variant.
+#[derive(Clone, Debug, Serialize)]
+pub struct Detail {
+    /// What is measured.
+    pub measure: &'static str,
+    /// The base's figure (`None`: no game counted).
+    pub base: Option<Interval>,
+    /// The variant's.
+    pub variant: Option<Interval>,
 }
 
 /// Whether the strong player is shown to play better, in one game.
@@ -125,6 +142,9 @@ pub struct Verdict {
     pub weak: String,
     /// Whether the players were chosen to fit the budget.
     pub players_chosen: bool,
+    /// Per game (base, variant), the strong player's exploitability where
+    /// it is known: a solved strategy's, as the solver measured it.
+    pub strong_exploitability: [Option<f64>; 2],
     /// The seed.
     pub seed: u64,
     /// The budget, in seconds.
@@ -139,6 +159,8 @@ pub struct Verdict {
     pub separation: [Separation; 2],
     /// One answer per question.
     pub questions: Vec<Question>,
+    /// The strong player's choices, their worth and how it shifted.
+    pub choices: Choices,
     /// Why the run stopped.
     pub stopped: String,
 }
@@ -152,9 +174,15 @@ pub(super) struct Watch {
 
 impl Watch {
     /// For values in `[low, high]`, tightest at `horizon` values.
-    pub(super) fn new((low, high): (f64, f64), horizon: u64) -> Watch {
+    pub(super) fn new(range: (f64, f64), horizon: u64) -> Watch {
+        Watch::with_alpha(range, horizon, ALPHA)
+    }
+
+    /// [`Watch::new`] at level `alpha`: a share of the error allowed for
+    /// several figures read together.
+    pub(super) fn with_alpha((low, high): (f64, f64), horizon: u64, alpha: f64) -> Watch {
         Watch {
-            sequence: ConfidenceSequence::new(ALPHA, Bets::Horizon(horizon)),
+            sequence: ConfidenceSequence::new(alpha, Bets::Horizon(horizon)),
             low,
             width: (high - low).max(f64::MIN_POSITIVE),
         }
@@ -200,6 +228,11 @@ pub(super) struct SelfPlay {
     pub(super) length: f64,
     pub(super) drawn: bool,
     pub(super) lead_changes: Option<f64>,
+    /// For a won game with score terms: the winner's final margin in
+    /// points, and whether it led alone for good from the first half on.
+    pub(super) won: Option<(f64, bool)>,
+    /// Every choice made (for the choice study).
+    pub(super) picks: Vec<Pick>,
 }
 
 /// One game's share of a side's work, per deal.
@@ -231,14 +264,17 @@ pub fn verdict(
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let random = one("random")?;
-    let (strong, weak, chosen, seconds_per_game, scale) = players_for(&[base, variant], seats, config, &pool)?;
+    let lineup = players_for(&[base, variant], seats, (config, QUESTIONS_SHARE * 0.8), &pool)?;
+    let (strong, weak) = (&lineup.strong, &lineup.weak);
+    let questions_time = config.time.mul_f64(QUESTIONS_SHARE);
     // The sequences are tightest at the deals the budget is expected to
     // hold: sizing them for more would widen every interval on the way.
-    let per_deal = seconds_per_game * games_per_deal(seats, 2) / pool.current_num_threads() as f64;
-    let expected = (config.time.as_secs_f64() / per_deal.max(1e-9)) as u64;
+    let per_deal = lineup.seconds_per_game * games_per_deal(seats, 2) / pool.current_num_threads() as f64;
+    let expected = (questions_time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
     let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
-    let mut watches = Watches::new(scale, horizon, scored);
+    let mut watches = Watches::new(lineup.scales, horizon, scored);
+    let mut tallies = [choices::Tally::new(base.def), choices::Tally::new(variant.def)];
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
     let stopped = loop {
@@ -249,14 +285,18 @@ pub fn verdict(
         if deal >= config.most_deals {
             break format!("it played the most deals asked for ({})", config.most_deals);
         }
-        if deal > 0 && started.elapsed() + per_deal.mul_f64(BATCH_DEALS as f64) > config.time {
-            break format!("the time ran out ({:.0} s)", config.time.as_secs_f64());
+        if deal > 0 && started.elapsed() + per_deal.mul_f64(BATCH_DEALS as f64) > questions_time {
+            break format!(
+                "the questions' share of the time ran out ({:.0} s of {:.0})",
+                questions_time.as_secs_f64(),
+                config.time.as_secs_f64()
+            );
         }
         let to = (deal + BATCH_DEALS).min(config.most_deals);
         let batch_started = Instant::now();
         let players = Players {
-            strong: &strong,
-            weak: &weak,
+            strong,
+            weak,
             random: &random,
         };
         let played: Vec<[Deal; 2]> = pool.install(|| {
@@ -271,17 +311,31 @@ pub fn verdict(
         per_deal = batch_started.elapsed().div_f64((to - deal) as f64);
         for pair in &played {
             watches.push(pair);
+            for (tally, game) in tallies.iter_mut().zip(pair) {
+                if let Some(s) = &game.self_play {
+                    tally.add(&s.picks);
+                }
+            }
         }
         deal = to;
         progress(deal, &watches.open());
     };
     let separation = watches.separation();
+    let choices = choices::measure(
+        [base, variant],
+        &tallies,
+        strong,
+        (config.seed, config.most_deals),
+        (started + config.time, lineup.seconds_per_game),
+        &pool,
+    );
     Ok(Verdict {
         base: base.label.clone(),
         variant: variant.label.clone(),
         strong: strong.to_text(),
         weak: weak.to_text(),
-        players_chosen: chosen,
+        players_chosen: lineup.chosen,
+        strong_exploitability: [lineup.exploitability[0], lineup.exploitability[1]],
         seed: config.seed,
         budget_seconds: config.time.as_secs_f64(),
         seconds: started.elapsed().as_secs_f64(),
@@ -289,6 +343,7 @@ pub fn verdict(
         matchup_deals: watches.matchup_deals,
         questions: watches.questions(&separation),
         separation,
+        choices,
         stopped,
     })
 }
@@ -309,14 +364,18 @@ struct Watches {
     changes: [Watch; 2],
     over_random: [Watch; 2],
     over_weak: [Watch; 2],
+    /// Won games' margins, and whether they were decided early, per game.
+    margins: [Watch; 2],
+    early: [Watch; 2],
     self_play_deals: u64,
     matchup_deals: u64,
 }
 
 impl Watches {
-    /// Lengths and lead changes lie within `scale`; the sequences are
-    /// tightest at `horizon` deals.
-    fn new(scale: f64, horizon: u64, scored: bool) -> Watches {
+    /// Lengths and lead changes lie within `scales.length`, margins
+    /// within `scales.margin`; the sequences are tightest at `horizon` deals.
+    fn new(scales: players::Scales, horizon: u64, scored: bool) -> Watches {
+        let scale = scales.length;
         let pair = |range: (f64, f64)| [Watch::new(range, horizon), Watch::new(range, horizon)];
         Watches {
             scored,
@@ -330,6 +389,8 @@ impl Watches {
             changes: pair((0.0, scale)),
             over_random: pair(either_way(1.0)),
             over_weak: pair(either_way(1.0)),
+            margins: pair((0.0, scales.margin)),
+            early: pair((0.0, 1.0)),
             self_play_deals: 0,
             matchup_deals: 0,
         }
@@ -348,6 +409,12 @@ impl Watches {
             self.decisive.push(drawn(v) - drawn(b));
             self.draws[0].push(drawn(b));
             self.draws[1].push(drawn(v));
+            for (game, s) in [b, v].into_iter().enumerate() {
+                if let Some((margin, early)) = s.won {
+                    self.margins[game].push(margin);
+                    self.early[game].push(f64::from(u8::from(early)));
+                }
+            }
             if let (Some(bc), Some(vc)) = (b.lead_changes, v.lead_changes) {
                 self.tension.push(vc - bc);
                 self.changes[0].push(bc);
@@ -424,6 +491,7 @@ impl Watches {
             variant: fair_intervals[1],
             difference: None,
             deals: self.self_play_deals,
+            details: vec![],
             skipped: None,
         }];
         questions.push(paired(
@@ -432,12 +500,28 @@ impl Watches {
             (&self.short, &self.lengths),
             true,
         ));
-        questions.push(paired(
+        let mut decisive = paired(
             ("decisive", "the share of games drawn, strong player in every seat"),
             ("more decisive", "less decisive"),
             (&self.decisive, &self.draws),
             true,
-        ));
+        );
+        if self.scored {
+            let figure = |watch: &Watch| (watch.steps() > 0).then(|| watch.interval());
+            decisive.details = vec![
+                Detail {
+                    measure: "the winner's final margin in points, won games",
+                    base: figure(&self.margins[0]),
+                    variant: figure(&self.margins[1]),
+                },
+                Detail {
+                    measure: "the share of won games the winner led alone from the first half on",
+                    base: figure(&self.early[0]),
+                    variant: figure(&self.early[1]),
+                },
+            ];
+        }
+        questions.push(decisive);
         let mut skill = paired(
             ("skill", "the strong player's edge over random, seats rotated"),
             ("more skill-driven", "less skill-driven"),
@@ -493,6 +577,7 @@ fn paired(
         variant: sides[1].interval(),
         difference: Some(interval),
         deals: difference.sequence.steps(),
+        details: vec![],
         skipped: None,
     }
 }
@@ -554,13 +639,22 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
     let self_play = self_play.then(|| {
         let played = play(side.def, side.options, seed, &vec![players.strong.clone(); seats]);
         // Lead changes do not depend on who won (a drawn game has them too).
-        let lead_changes = super::analyze::GameTension::of(&played.standings, played.winner.unwrap_or(0))
-            .map(|t| t.lead_changes as f64);
+        let lead_changes =
+            GameTension::of(&played.standings, played.winner.unwrap_or(0)).map(|t| t.lead_changes as f64);
+        let won = played
+            .winner
+            .and_then(|w| GameTension::of(&played.standings, w))
+            .map(|t| {
+                let early = t.leads_for_good_from.is_some_and(|from| 2 * from <= t.points + 1);
+                (t.end_margin.max(0) as f64, early)
+            });
         SelfPlay {
             edge: share(&played, 0, seats),
             length: played.steps as f64,
             drawn: played.winner.is_none() && !played.stopped,
             lead_changes,
+            won,
+            picks: played.picks,
         }
     });
     let matchups = matchups.then(|| {
@@ -593,81 +687,6 @@ fn share(played: &Played, seat: usize, seats: usize) -> f64 {
         Some(w) if w == seat => 1.0,
         Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
         None => 0.0,
-    }
-}
-
-/// A few self-play deals of every game with `strong`: the seconds a game
-/// of self-play takes on one thread, and a bound for the lengths (three
-/// times the longest game seen, so a difference of lengths is rarely clipped).
-fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, f64) {
-    const PILOT_DEALS: u64 = 4;
-    let started = Instant::now();
-    let longest = pool.install(|| {
-        (0..PILOT_DEALS)
-            .into_par_iter()
-            .flat_map(|d| {
-                let seed = game_seed(config.seed ^ 0x5049_4c4f, d);
-                sides.par_iter().map(move |side| {
-                    play(side.def, side.options, seed, &vec![strong.clone(); side.def.players()]).steps
-                })
-            })
-            .max()
-            .unwrap_or(1)
-    });
-    let games = (sides.len() as u64 * PILOT_DEALS) as f64;
-    let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
-    (seconds, 3.0 * longest.max(1) as f64)
-}
-
-/// The strongest MCTS of [`LADDER`] whose deals fit [`TARGET_DEALS`] in the
-/// budget (timed on a pilot at the ladder's foot), a weak player a quarter
-/// its size, the seconds a game of the strong one takes on one thread, and
-/// the length bound.
-fn choose_players(
-    sides: &[&Side<'_>],
-    seats: usize,
-    config: &Config,
-    pool: &rayon::ThreadPool,
-) -> Result<(AgentSpec, AgentSpec, f64, f64), String> {
-    let mcts = |iterations: u64| one(&format!("mcts:iterations={iterations}"));
-    let (seconds, scale) = pilot(sides, &mcts(LADDER[0])?, config, pool);
-    // A search's cost grows about with its iterations.
-    let per_game = |iterations: u64| seconds * iterations as f64 / LADDER[0] as f64;
-    let threads = pool.current_num_threads() as f64;
-    let budget = config.time.as_secs_f64() * 0.8;
-    let fits = |iterations: u64| {
-        let per_deal = per_game(iterations) * games_per_deal(seats, sides.len()) / threads;
-        per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
-    };
-    let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
-    let weak = (strong / 4).max(2);
-    Ok((mcts(strong)?, mcts(weak)?, per_game(strong), scale))
-}
-
-/// The strong and weak players for `sides`: those `config` names (checked
-/// on every side), or the strongest that fit the budget. Also whether they
-/// were chosen, the seconds a strong game takes on one thread, and the
-/// length bound.
-pub(super) fn players_for(
-    sides: &[&Side<'_>],
-    seats: usize,
-    config: &Config,
-    pool: &rayon::ThreadPool,
-) -> Result<(AgentSpec, AgentSpec, bool, f64, f64), String> {
-    match &config.players {
-        Some((strong, weak)) => {
-            let (strong, weak) = (one(strong)?, one(weak)?);
-            for side in sides {
-                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
-                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
-            }
-            let (seconds, scale) = pilot(sides, &strong, config, pool);
-            Ok((strong, weak, false, seconds, scale))
-        }
-        None => {
-            let (strong, weak, seconds, scale) = choose_players(sides, seats, config, pool)?;
-            Ok((strong, weak, true, seconds, scale))
-        }
     }
 }
 

@@ -1,0 +1,190 @@
+//! Who plays a verdict or a sweep: the strong and the weak player the user
+//! names, or the strongest search whose games fit the time budget, and the
+//! scales the confidence sequences need (timed and measured on a pilot).
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{Config, Side, games_per_deal, one};
+use crate::agents::spec::AgentSpec;
+use crate::sim::analyze::{GameTension, play};
+use crate::sim::stats::game_seed;
+use crate::solve::{Limits, Payoff, Tree};
+
+/// The strong player's search sizes tried when none is given, weakest
+/// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
+const LADDER: [u64; 7] = [10, 20, 40, 80, 160, 320, 640];
+
+/// Deals the default players are chosen to fit in the budget.
+const TARGET_DEALS: u64 = 160;
+
+/// The most nodes a game's whole tree may have for its solved strategy to
+/// be the strong player (a tree this size solves in seconds).
+const SOLVED_NODES: usize = 200_000;
+
+/// Shares of the budget the solved strategy may take: to find out whether
+/// the trees fit, and to train.
+const TREE_SHARE: f64 = 0.05;
+const TRAIN_SHARE: f64 = 0.1;
+
+/// The players, and what the pilot measured with the strong one.
+pub(crate) struct Lineup {
+    pub strong: AgentSpec,
+    pub weak: AgentSpec,
+    /// Whether they were chosen to fit the budget (not named by the user).
+    pub chosen: bool,
+    /// Seconds a game of self-play by the strong player takes on one thread.
+    pub seconds_per_game: f64,
+    pub scales: Scales,
+    /// Per game, the strong player's exploitability, where it is known (a
+    /// solved strategy).
+    pub exploitability: Vec<Option<f64>>,
+}
+
+/// Bounds for figures with no natural range: three times the largest seen
+/// in the pilot, so a difference is rarely clipped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scales {
+    /// Decision points per game (and lead changes, which are fewer).
+    pub length: f64,
+    /// A won game's final margin, in points.
+    pub margin: f64,
+}
+
+/// A few self-play deals of every game with `strong`: the seconds a game
+/// of self-play takes on one thread, and the scales.
+fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, Scales) {
+    const PILOT_DEALS: u64 = 4;
+    let started = Instant::now();
+    let (longest, widest) = pool.install(|| {
+        (0..PILOT_DEALS)
+            .into_par_iter()
+            .flat_map(|d| {
+                let seed = game_seed(config.seed ^ 0x5049_4c4f, d);
+                sides.par_iter().map(move |side| {
+                    let played = play(side.def, side.options, seed, &vec![strong.clone(); side.def.players()]);
+                    let margin = played
+                        .winner
+                        .and_then(|w| GameTension::of(&played.standings, w))
+                        .map_or(0, |t| t.end_margin.max(0));
+                    (played.steps, margin as u64)
+                })
+            })
+            .reduce(|| (1, 1), |a, b| (a.0.max(b.0), a.1.max(b.1)))
+    });
+    let games = (sides.len() as u64 * PILOT_DEALS) as f64;
+    let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
+    let scales = Scales {
+        length: 3.0 * longest.max(1) as f64,
+        margin: 3.0 * widest.max(1) as f64,
+    };
+    (seconds, scales)
+}
+
+/// The strongest MCTS of [`LADDER`] whose deals fit [`TARGET_DEALS`] in
+/// `share` of the budget (timed on a pilot at the ladder's foot), and a weak
+/// player a quarter its size.
+fn choose_players(
+    sides: &[&Side<'_>],
+    seats: usize,
+    (config, share): (&Config, f64),
+    pool: &rayon::ThreadPool,
+) -> Result<Lineup, String> {
+    let mcts = |iterations: u64| one(&format!("mcts:iterations={iterations}"));
+    let (seconds, scales) = pilot(sides, &mcts(LADDER[0])?, config, pool);
+    // A search's cost grows about with its iterations.
+    let per_game = |iterations: u64| seconds * iterations as f64 / LADDER[0] as f64;
+    let threads = pool.current_num_threads() as f64;
+    let budget = config.time.as_secs_f64() * share;
+    let fits = |iterations: u64| {
+        let per_deal = per_game(iterations) * games_per_deal(seats, sides.len()) / threads;
+        per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
+    };
+    let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
+    let weak = (strong / 4).max(2);
+    let searches = Lineup {
+        strong: mcts(strong)?,
+        weak: mcts(weak)?,
+        chosen: true,
+        seconds_per_game: per_game(strong),
+        scales,
+        exploitability: vec![None; sides.len()],
+    };
+    Ok(solved(sides, config, pool, &searches.weak).unwrap_or(searches))
+}
+
+/// Where every game's whole tree is small enough to solve in the budget:
+/// the solved strategy as the strong player (trained once, as `--agents
+/// solve:time=T` does), `weak` as the weak one, and the strategy's
+/// exploitability in each game. `None` where a tree does not fit, a game
+/// has a race, or the solver is not wired in.
+fn solved(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool, weak: &AgentSpec) -> Option<Lineup> {
+    let budget = config.time.as_secs_f64();
+    let deadline = Instant::now() + config.time.mul_f64(TREE_SHARE);
+    let limits = Limits {
+        nodes: SOLVED_NODES,
+        depth: None,
+    };
+    for side in sides {
+        let tree = Tree::build_by(side.def, side.options, limits, Payoff::Win, deadline).ok()?;
+        if tree.cuts() > 0 {
+            return None;
+        }
+    }
+    // The verdict counts wins, so the strategy plays for them.
+    let strong = one(&format!("solve:time={:.2}:wins=true", (budget * TRAIN_SHARE).max(0.05))).ok()?;
+    let mut exploitability = vec![];
+    for side in sides {
+        // Building the player trains it; later builds find the strategy.
+        let agent = crate::agents::build(&strong, Some((side.def, side.options)), 0, 0).ok()?;
+        exploitability.push(agent.exploitability());
+    }
+    let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
+    Some(Lineup {
+        strong,
+        weak: weak.clone(),
+        chosen: true,
+        seconds_per_game,
+        scales,
+        exploitability,
+    })
+}
+
+/// The strong and weak players for `sides`: those `config` names (checked
+/// on every side), or the strongest whose questions fit in `share` of the
+/// budget.
+pub(crate) fn players_for(
+    sides: &[&Side<'_>],
+    seats: usize,
+    (config, share): (&Config, f64),
+    pool: &rayon::ThreadPool,
+) -> Result<Lineup, String> {
+    match &config.players {
+        Some((strong, weak)) => {
+            let (strong, weak) = (one(strong)?, one(weak)?);
+            for side in sides {
+                crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)?;
+                crate::agents::build(&weak, Some((side.def, side.options)), 0, 0)?;
+            }
+            let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
+            let exploitability = sides
+                .iter()
+                .map(|side| {
+                    crate::agents::build(&strong, Some((side.def, side.options)), 0, 0)
+                        .ok()
+                        .and_then(|agent| agent.exploitability())
+                })
+                .collect();
+            Ok(Lineup {
+                strong,
+                weak,
+                chosen: false,
+                seconds_per_game,
+                scales,
+                exploitability,
+            })
+        }
+        None => choose_players(sides, seats, (config, share), pool),
+    }
+}
