@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use super::stats::game_seed;
 use super::verdict::{
-    BATCH_DEALS, Config, Deal, Interval, Players, Side, Watch, either_way, games_per_deal, one, play_deal, players_for,
+    BATCH_DEALS, Config, Deal, Interval, Players, Scales, Side, Watch, either_way, games_per_deal, one, play_deal,
+    players_for,
 };
 
 /// What a sweep may look for.
@@ -113,10 +114,10 @@ pub fn sweep(
     let all: Vec<&Side<'_>> = sides.iter().collect();
     let random = one("random")?;
     let lineup = players_for(&all, seats, (config, 0.8), &pool)?;
-    let (strong, weak, chosen, scale) = (&lineup.strong, &lineup.weak, lineup.chosen, lineup.scales.length);
+    let (strong, weak, chosen) = (&lineup.strong, &lineup.weak, lineup.chosen);
     let per_deal = lineup.seconds_per_game * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
     let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
-    let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(scale, horizon)).collect();
+    let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(lineup.scales, horizon)).collect();
     let players = Players {
         strong,
         weak,
@@ -185,12 +186,12 @@ struct PointWatch {
 }
 
 impl PointWatch {
-    fn new(scale: f64, horizon: u64) -> PointWatch {
+    fn new(scales: Scales, horizon: u64) -> PointWatch {
         PointWatch {
             fair: Watch::new(either_way(1.0), horizon),
-            length: Watch::new((0.0, scale), horizon),
+            length: Watch::new((0.0, scales.length), horizon),
             draws: Watch::new((0.0, 1.0), horizon),
-            lead_changes: Watch::new((0.0, scale), horizon),
+            lead_changes: Watch::new((0.0, scales.changes), horizon),
             skill: Watch::new(either_way(1.0), horizon),
             strong_vs_weak: Watch::new(either_way(1.0), horizon),
         }

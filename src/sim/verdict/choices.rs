@@ -282,9 +282,10 @@ impl Study {
         }
         let mut deal = 0u64;
         while deal < most_deals {
-            // As many deals as are expected to end by the deadline, at most a batch.
+            // As many deals as are expected to end by the deadline, at most
+            // a batch; a deal's cost varies, so a quarter is kept in hand.
             let left = deadline.saturating_duration_since(Instant::now());
-            let fit = (left.as_secs_f64() / per_deal.as_secs_f64().max(1e-9)) as u64;
+            let fit = (left.as_secs_f64() / (1.25 * per_deal.as_secs_f64()).max(1e-9)) as u64;
             if fit == 0 {
                 break;
             }

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
-pub(crate) use self::players::players_for;
+pub(crate) use self::players::{Scales, players_for};
 use super::analyze::{GameTension, Pick, Played, play};
 use super::sequential::{ALPHA, Bets, ConfidenceSequence};
 use super::stats::game_seed;
@@ -382,11 +382,11 @@ impl Watches {
             fair: pair(either_way(1.0)),
             short: Watch::new(either_way(scale), horizon),
             decisive: Watch::new(either_way(1.0), horizon),
-            tension: Watch::new(either_way(scale), horizon),
+            tension: Watch::new(either_way(scales.changes), horizon),
             skill: Watch::new(either_way(2.0), horizon),
             lengths: pair((0.0, scale)),
             draws: pair((0.0, 1.0)),
-            changes: pair((0.0, scale)),
+            changes: pair((0.0, scales.changes)),
             over_random: pair(either_way(1.0)),
             over_weak: pair(either_way(1.0)),
             margins: pair((0.0, scales.margin)),

@@ -46,8 +46,10 @@ pub(crate) struct Lineup {
 /// in the pilot, so a difference is rarely clipped.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scales {
-    /// Decision points per game (and lead changes, which are fewer).
+    /// Decision points per game.
     pub length: f64,
+    /// Lead changes per game.
+    pub changes: f64,
     /// A won game's final margin, in points.
     pub margin: f64,
 }
@@ -57,7 +59,7 @@ pub(crate) struct Scales {
 fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, Scales) {
     const PILOT_DEALS: u64 = 4;
     let started = Instant::now();
-    let (longest, widest) = pool.install(|| {
+    let (longest, widest, changes) = pool.install(|| {
         (0..PILOT_DEALS)
             .into_par_iter()
             .flat_map(|d| {
@@ -68,16 +70,21 @@ fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon:
                         .winner
                         .and_then(|w| GameTension::of(&played.standings, w))
                         .map_or(0, |t| t.end_margin.max(0));
-                    (played.steps, margin as u64)
+                    // Lead changes do not depend on who won.
+                    let changes =
+                        GameTension::of(&played.standings, played.winner.unwrap_or(0)).map_or(0, |t| t.lead_changes);
+                    (played.steps, margin as u64, changes)
                 })
             })
-            .reduce(|| (1, 1), |a, b| (a.0.max(b.0), a.1.max(b.1)))
+            .reduce(|| (1, 1, 1), |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)))
     });
     let games = (sides.len() as u64 * PILOT_DEALS) as f64;
     let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
     let scales = Scales {
         length: 3.0 * longest.max(1) as f64,
         margin: 3.0 * widest.max(1) as f64,
+        // Never past the length: a game changes leader at most once a decision point.
+        changes: (3.0 * changes.max(1) as f64).min(3.0 * longest.max(1) as f64),
     };
     (seconds, scales)
 }
