@@ -8,8 +8,10 @@
 //! player against random and against the weak one (skill, and whether the
 //! players differ at all). A question stops costing games once it is
 //! settled: self-play stops when its four questions are, the matchups when
-//! skill and the players' separation are. The run stops when every question
-//! is settled, the deals run out, or the time does.
+//! skill and the players' separation are. The questions stop when every
+//! one is settled, the deals run out, or their share of the time does; the
+//! rest of the budget prices the strong player's choices by restricted play
+//! (`verdict::choices`); `verdict::players` chooses who plays.
 
 mod choices;
 mod players;
@@ -48,8 +50,9 @@ pub struct Side<'a> {
 /// How to judge.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The strong and the weak player; `None`: the strongest MCTS that fits
-    /// the budget, and a quarter of it.
+    /// The strong and the weak player; `None`: chosen to fit the budget
+    /// (the solved strategy where every tree is small, else the strongest
+    /// MCTS that fits; see `verdict::players`).
     pub players: Option<(String, String)>,
     /// The time budget.
     pub time: Duration,
