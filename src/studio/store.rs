@@ -1,0 +1,399 @@
+//! Where the studio keeps its games: an embedded SQLite database in the
+//! data folder, so that nothing accepted is lost to a crash or a restart.
+//!
+//! A game is kept as what replays it: the rules text it started with (a
+//! game owns its rules: editing the file later changes nothing), its
+//! options, seed and seats, and every decision in order. A decision is
+//! committed, durably (`synchronous = FULL`), before the studio answers
+//! the move, so a move that was acknowledged is a move that was kept.
+//!
+//! One studio owns a database at a time: the connection takes SQLite's
+//! exclusive lock when it opens, and a second studio on the same folder
+//! is refused at once. The schema's version is SQLite's `user_version`:
+//! a database from a newer build is refused, one from an older build is
+//! copied aside and migrated.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+
+/// The database's file name in the data folder.
+pub(crate) const FILE: &str = "studio.db";
+
+/// The migrations, in order: the one at index `i` takes a database from
+/// version `i` to `i + 1`. The schema's version is their count.
+const MIGRATIONS: &[&str] = &[
+    // 1: the studio's key, its games and their decisions.
+    "CREATE TABLE studio (
+         key TEXT NOT NULL
+     );
+     CREATE TABLE games (
+         id TEXT PRIMARY KEY,
+         rules_path TEXT NOT NULL,
+         rules_text TEXT NOT NULL,
+         options TEXT NOT NULL,
+         seed INTEGER NOT NULL,
+         seats TEXT NOT NULL,
+         created INTEGER NOT NULL,
+         updated INTEGER NOT NULL,
+         finished INTEGER NOT NULL DEFAULT 0
+     );
+     CREATE TABLE decisions (
+         game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+         step INTEGER NOT NULL,
+         seat INTEGER NOT NULL,
+         choice TEXT NOT NULL,
+         reaction_ms INTEGER NOT NULL,
+         PRIMARY KEY (game, step, seat)
+     );",
+];
+
+/// The schema this build writes.
+pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The studio's database.
+pub(crate) struct Store {
+    connection: Mutex<Connection>,
+    path: PathBuf,
+}
+
+/// A game as it is kept: what replays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KeptGame {
+    pub id: String,
+    /// The rules file, as the studio's folder names it.
+    pub rules_path: String,
+    /// The rules text the game began with.
+    pub rules_text: String,
+    /// The options, as JSON.
+    pub options: String,
+    pub seed: u64,
+    /// The seats (token hashes, agents), as JSON.
+    pub seats: String,
+    /// Unix seconds.
+    pub created: i64,
+    /// Unix seconds of the last decision.
+    pub updated: i64,
+    pub finished: bool,
+    /// Every decision, in order.
+    pub decisions: Vec<KeptDecision>,
+}
+
+/// One seat's answer at one step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KeptDecision {
+    pub step: u64,
+    pub seat: u16,
+    /// As the transcript names it (`Seat: choice`).
+    pub choice: String,
+    pub reaction_ms: u32,
+}
+
+impl Store {
+    /// Opens the database in `folder`, creating both if need be; refuses a
+    /// folder that cannot be written, a database another studio holds, one
+    /// that is not a studio database, and one from a newer build. A
+    /// database from an older build is copied aside first
+    /// (`studio.db.vN.bak`), then migrated.
+    pub(crate) fn open(folder: &Path) -> Result<Store, String> {
+        std::fs::create_dir_all(folder).map_err(|e| {
+            format!(
+                "cannot make the data folder {}: {e}; give a folder the studio may write with --data",
+                folder.display()
+            )
+        })?;
+        let path = folder.join(FILE);
+        let shown = path.display().to_string();
+        let connection = Connection::open(&path).map_err(|e| explain(&shown, &e))?;
+        // A studio that is stopping lets go within moments; one that runs does not.
+        connection
+            .busy_timeout(Duration::from_millis(250))
+            .map_err(|e| explain(&shown, &e))?;
+        // One studio at a time: the exclusive lock is taken by the first
+        // write below and held while the connection lives.
+        let setup = "PRAGMA locking_mode = EXCLUSIVE;
+                     PRAGMA journal_mode = WAL;
+                     PRAGMA synchronous = FULL;
+                     PRAGMA foreign_keys = ON;";
+        connection.execute_batch(setup).map_err(|e| explain(&shown, &e))?;
+        let version: i64 = connection
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(|e| explain(&shown, &e))?;
+        if version > SCHEMA_VERSION {
+            return Err(format!(
+                "{shown} was written by a newer rpsdsl (its schema is version {version}, and this build reads up \
+                 to {SCHEMA_VERSION}): run the newer rpsdsl, or give another folder with --data"
+            ));
+        }
+        if version > 0 && version < SCHEMA_VERSION {
+            let backup = folder.join(format!("{FILE}.v{version}.bak"));
+            connection
+                .execute("VACUUM INTO ?1", params![backup.to_string_lossy()])
+                .map_err(|e| explain(&shown, &e))?;
+        }
+        let mut store = Store {
+            connection: Mutex::new(connection),
+            path,
+        };
+        store.migrate(version)?;
+        Ok(store)
+    }
+
+    /// Runs the migrations past `from`, all in one transaction.
+    fn migrate(&mut self, from: i64) -> Result<(), String> {
+        let shown = self.path.display().to_string();
+        let connection = self.connection.get_mut().unwrap_or_else(|e| e.into_inner());
+        let transaction = connection.transaction().map_err(|e| explain(&shown, &e))?;
+        for migration in &MIGRATIONS[from as usize..] {
+            transaction.execute_batch(migration).map_err(|e| explain(&shown, &e))?;
+        }
+        transaction
+            .pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(|e| explain(&shown, &e))?;
+        transaction.commit().map_err(|e| explain(&shown, &e))
+    }
+
+    /// Runs `work` on the connection, each error told with what to do.
+    fn with<T>(&self, work: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T, String> {
+        let mut connection = self.connection.lock().unwrap_or_else(|e| e.into_inner());
+        work(&mut connection).map_err(|e| explain(&self.path.display().to_string(), &e))
+    }
+
+    /// The studio's key, once one was kept.
+    pub(crate) fn key(&self) -> Result<Option<String>, String> {
+        self.with(|c| c.query_row("SELECT key FROM studio", [], |row| row.get(0)).optional())
+    }
+
+    /// Keeps the studio's key, so that its links work after a restart.
+    pub(crate) fn set_key(&self, key: &str) -> Result<(), String> {
+        self.with(|c| {
+            let t = c.transaction()?;
+            t.execute("DELETE FROM studio", [])?;
+            t.execute("INSERT INTO studio (key) VALUES (?1)", params![key])?;
+            t.commit()
+        })
+    }
+
+    /// Keeps a new game, before any decision.
+    pub(crate) fn add_game(&self, game: &KeptGame) -> Result<(), String> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO games (id, rules_path, rules_text, options, seed, seats, created, updated, finished)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    game.id,
+                    game.rules_path,
+                    game.rules_text,
+                    game.options,
+                    // SQLite's integers are signed: the seed's bits, as they are.
+                    game.seed as i64,
+                    game.seats,
+                    game.created,
+                    game.updated,
+                    game.finished
+                ],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Keeps one step's decisions and whether the game ended with it, in
+    /// one transaction: when this returns, they survive a crash.
+    pub(crate) fn add_step(
+        &self,
+        game: &str,
+        decisions: &[KeptDecision],
+        (now, finished): (i64, bool),
+    ) -> Result<(), String> {
+        self.with(|c| {
+            let t = c.transaction()?;
+            for d in decisions {
+                t.execute(
+                    "INSERT INTO decisions (game, step, seat, choice, reaction_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![game, d.step as i64, d.seat, d.choice, d.reaction_ms],
+                )?;
+            }
+            t.execute(
+                "UPDATE games SET updated = ?2, finished = ?3 WHERE id = ?1",
+                params![game, now, finished],
+            )?;
+            t.commit()
+        })
+    }
+
+    /// Forgets a game and its decisions.
+    pub(crate) fn delete_game(&self, game: &str) -> Result<(), String> {
+        self.with(|c| c.execute("DELETE FROM games WHERE id = ?1", params![game]).map(|_| ()))
+    }
+
+    /// Every game kept, oldest first, with its decisions in order.
+    pub(crate) fn games(&self) -> Result<Vec<KeptGame>, String> {
+        self.with(|c| {
+            let mut games: Vec<KeptGame> = c
+                .prepare(
+                    "SELECT id, rules_path, rules_text, options, seed, seats, created, updated, finished
+                     FROM games ORDER BY created, rowid",
+                )?
+                .query_map([], |row| {
+                    Ok(KeptGame {
+                        id: row.get(0)?,
+                        rules_path: row.get(1)?,
+                        rules_text: row.get(2)?,
+                        options: row.get(3)?,
+                        seed: row.get::<_, i64>(4)? as u64,
+                        seats: row.get(5)?,
+                        created: row.get(6)?,
+                        updated: row.get(7)?,
+                        finished: row.get(8)?,
+                        decisions: vec![],
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut query =
+                c.prepare("SELECT step, seat, choice, reaction_ms FROM decisions WHERE game = ?1 ORDER BY step, seat")?;
+            for game in &mut games {
+                game.decisions = query
+                    .query_map(params![game.id], |row| {
+                        Ok(KeptDecision {
+                            step: row.get::<_, i64>(0)? as u64,
+                            seat: row.get(1)?,
+                            choice: row.get(2)?,
+                            reaction_ms: row.get(3)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+            }
+            Ok(games)
+        })
+    }
+}
+
+/// An SQLite error as the person running the studio can act on it.
+fn explain(shown: &str, error: &rusqlite::Error) -> String {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            format!("{shown} is in use by another studio: stop it first, or give this one another folder with --data")
+        }
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => format!(
+            "{shown} is not a studio database, or it is damaged: move it aside (the studio then starts a new \
+             one), or give another folder with --data"
+        ),
+        Some(ErrorCode::DiskFull) => {
+            format!("the disk holding {shown} is full: nothing was changed; free some space and try again")
+        }
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+            format!("cannot write {shown}: give a folder the studio may write with --data ({error})")
+        }
+        _ => format!("{shown}: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rpsdsl-store-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn game(id: &str) -> KeptGame {
+        KeptGame {
+            id: id.into(),
+            rules_path: "rps.rules".into(),
+            rules_text: "game \"x\"".into(),
+            options: "[]".into(),
+            seed: u64::MAX - 3,
+            seats: "[]".into(),
+            created: 10,
+            updated: 10,
+            finished: false,
+            decisions: vec![],
+        }
+    }
+
+    /// What is kept reads back the same after the studio reopens.
+    #[test]
+    fn games_and_decisions_survive_a_reopening() {
+        let dir = folder("reopen");
+        {
+            let store = Store::open(&dir).unwrap();
+            store.set_key("k1").unwrap();
+            store.add_game(&game("g1")).unwrap();
+            let step = |step, seat| KeptDecision {
+                step,
+                seat,
+                choice: format!("Left: rock {step}"),
+                reaction_ms: 5,
+            };
+            store.add_step("g1", &[step(0, 0), step(0, 1)], (11, false)).unwrap();
+            store.add_step("g1", &[step(1, 0)], (12, true)).unwrap();
+        }
+        let store = Store::open(&dir).unwrap();
+        assert_eq!(store.key().unwrap().as_deref(), Some("k1"));
+        let games = store.games().unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].seed, u64::MAX - 3);
+        assert!(games[0].finished);
+        assert_eq!(games[0].updated, 12);
+        let steps: Vec<(u64, u16)> = games[0].decisions.iter().map(|d| (d.step, d.seat)).collect();
+        assert_eq!(steps, [(0, 0), (0, 1), (1, 0)]);
+        store.delete_game("g1").unwrap();
+        assert!(store.games().unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A second studio on the same folder is refused while the first runs.
+    #[test]
+    fn a_second_studio_is_refused() {
+        let dir = folder("second");
+        let first = Store::open(&dir).unwrap();
+        let refused = Store::open(&dir).err().unwrap();
+        assert!(refused.contains("in use by another studio"), "{refused}");
+        drop(first);
+        Store::open(&dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A database from a newer build is refused, and left as it was.
+    #[test]
+    fn a_newer_database_is_refused() {
+        let dir = folder("newer");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            let c = Connection::open(dir.join(FILE)).unwrap();
+            c.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        }
+        let refused = Store::open(&dir).err().unwrap();
+        assert!(refused.contains("written by a newer rpsdsl"), "{refused}");
+        let c = Connection::open(dir.join(FILE)).unwrap();
+        let version: i64 = c.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version, SCHEMA_VERSION + 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file that is not a database is named as such, not overwritten.
+    #[test]
+    fn a_damaged_database_is_refused() {
+        let dir = folder("damaged");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(FILE), vec![0x5a; 8192]).unwrap();
+        let refused = Store::open(&dir).err().unwrap();
+        assert!(refused.contains("not a studio database"), "{refused}");
+        assert_eq!(std::fs::read(dir.join(FILE)).unwrap(), vec![0x5a; 8192]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A folder that cannot be made is refused with what to do.
+    #[test]
+    fn an_unwritable_folder_is_refused() {
+        let file = folder("file");
+        std::fs::write(&file, "a file, not a folder").unwrap();
+        let refused = Store::open(&file.join("data")).err().unwrap();
+        assert!(refused.contains("cannot make the data folder"), "{refused}");
+        let _ = std::fs::remove_file(&file);
+    }
+}
