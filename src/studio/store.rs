@@ -303,7 +303,7 @@ mod tests {
     fn game(id: &str) -> KeptGame {
         KeptGame {
             id: id.into(),
-            rules_path: "rps.rules".into(),
+            rules_path: "a.rules".into(),
             rules_text: "game \"x\"".into(),
             options: "[]".into(),
             seed: u64::MAX - 3,
@@ -326,7 +326,7 @@ mod tests {
             let step = |step, seat| KeptDecision {
                 step,
                 seat,
-                choice: format!("Left: rock {step}"),
+                choice: format!("Seat: choice {step}"),
                 reaction_ms: 5,
             };
             store.add_step("g1", &[step(0, 0), step(0, 1)], (11, false)).unwrap();
