@@ -104,11 +104,11 @@ impl Greedy {
 }
 
 impl Greedy {
-    /// The best standing among the choices `allowed` marks, ties broken at random.
-    fn pick_best(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> usize {
-        let open: Vec<usize> = (0..obs.legal_len())
-            .filter(|&i| allowed.get(i) == Some(&true))
-            .collect();
+    /// The best standing among the choices `allowed` marks (all when
+    /// `None`), ties broken at random.
+    fn pick_best(&mut self, def: &Game, obs: &Observation<'_>, allowed: Option<&[bool]>) -> usize {
+        let ok = |i: usize| allowed.is_none_or(|a| a.get(i) == Some(&true));
+        let open: Vec<usize> = (0..obs.legal_len()).filter(|&i| ok(i)).collect();
         if open.len() <= 1 {
             return open.first().copied().unwrap_or(0);
         }
@@ -164,15 +164,11 @@ impl Agent for Greedy {
     }
 
     fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
-        let n = obs.legal_len();
-        if n <= 1 {
-            return 0;
-        }
-        self.pick_best(def, obs, &vec![true; n])
+        self.pick_best(def, obs, None)
     }
 
     fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
-        Some(self.pick_best(def, obs, allowed))
+        Some(self.pick_best(def, obs, Some(allowed)))
     }
 
     fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {

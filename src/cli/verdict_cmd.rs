@@ -260,22 +260,11 @@ pub(crate) fn to_text(v: &Verdict) -> String {
 
 /// The choices' line in the opening verdict: which choices' worth shifted.
 fn choices_line(c: &Choices) -> String {
-    let shifted: Vec<String> = c
-        .rows
-        .iter()
-        .filter(|r| r.direction != 0)
-        .map(|r| {
-            let way = if r.direction > 0 { "worth more" } else { "worth less" };
-            format!("{} {} {way}", r.decision, r.choice)
-        })
-        .collect();
-    let (answer, because) = match (&c.skipped, shifted.is_empty()) {
-        (Some(why), _) => ("not measured", why.clone()),
-        (None, true) => (
-            "no clear shift",
-            format!("{} choices measured on {} deals (below)", c.rows.len(), c.deals),
-        ),
-        (None, false) => ("shifted", shifted.join("; ")),
+    let (answer, because) = c.answer();
+    let because = if answer == "no clear shift" {
+        format!("{because} (below)")
+    } else {
+        because
     };
     format!("  {:<9} {answer:<18} {because}\n", "choices")
 }

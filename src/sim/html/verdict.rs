@@ -112,28 +112,8 @@ fn answer_row(q: &Question) -> Markup {
 
 /// The choices' line among the answers.
 fn choices_answer(c: &Choices) -> Markup {
-    let shifted: Vec<String> = c
-        .rows
-        .iter()
-        .filter(|r| r.direction != 0)
-        .map(|r| {
-            format!(
-                "{}: {} worth {}",
-                r.decision,
-                r.choice,
-                if r.direction > 0 { "more" } else { "less" }
-            )
-        })
-        .collect();
-    let (class, answer, why) = match (&c.skipped, shifted.is_empty()) {
-        (Some(why), _) => ("unclear", "not measured", why.clone()),
-        (None, true) => (
-            "unclear",
-            "no clear shift",
-            format!("{} choices measured on {} deals", c.rows.len(), c.deals),
-        ),
-        (None, false) => ("shift", "shifted", shifted.join("; ")),
-    };
+    let (answer, why) = c.answer();
+    let class = if answer == "shifted" { "shift" } else { "unclear" };
     html! {
         tr { td { strong { "choices" } } td.answer { span class=(class) { (answer) } } td { (why) } }
     }

@@ -150,6 +150,31 @@ pub struct Choices {
     pub skipped: Option<String>,
 }
 
+impl Choices {
+    /// The study in a line: `shifted`, `no clear shift` or `not measured`,
+    /// and what stands behind it (the choices that shifted, how much was
+    /// measured, or why nothing was).
+    pub fn answer(&self) -> (&'static str, String) {
+        let shifted: Vec<String> = self
+            .rows
+            .iter()
+            .filter(|r| r.direction != 0)
+            .map(|r| {
+                let way = if r.direction > 0 { "worth more" } else { "worth less" };
+                format!("{}: {} {way}", r.decision, r.choice)
+            })
+            .collect();
+        match (&self.skipped, shifted.is_empty()) {
+            (Some(why), _) => ("not measured", why.clone()),
+            (None, true) => (
+                "no clear shift",
+                format!("{} choices measured on {} deals", self.rows.len(), self.deals),
+            ),
+            (None, false) => ("shifted", shifted.join("; ")),
+        }
+    }
+}
+
 /// One choice to keep the strong player from, in one game.
 struct Kept {
     row: usize,

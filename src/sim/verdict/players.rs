@@ -24,7 +24,7 @@ const TARGET_DEALS: u64 = 160;
 const SOLVED_NODES: usize = 200_000;
 
 /// Shares of the budget the solved strategy may take: to find out whether
-/// the trees fit, and to train.
+/// the trees fit, and to train (all the games together).
 const TREE_SHARE: f64 = 0.05;
 const TRAIN_SHARE: f64 = 0.1;
 
@@ -140,7 +140,9 @@ fn solved(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool, weak: 
         }
     }
     // The verdict counts wins, so the strategy plays for them.
-    let strong = one(&format!("solve:time={:.2}:wins=true", (budget * TRAIN_SHARE).max(0.05))).ok()?;
+    // Every game trains in turn (a sweep may have 64): they share the time.
+    let per_game = budget * TRAIN_SHARE / sides.len().max(1) as f64;
+    let strong = one(&format!("solve:time={:.2}:wins=true", per_game.max(0.05))).ok()?;
     let mut exploitability = vec![];
     for side in sides {
         // Building the player trains it; later builds find the strategy.
