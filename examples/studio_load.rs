@@ -28,16 +28,18 @@ async fn main() {
     } else {
         vec!["best_of=15".into()]
     };
-    let key = rpsdsl::studio::token().expect("a key");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
+    let data = std::env::temp_dir().join(format!("rpsdsl-studio-load-{}", std::process::id()));
     let config = rpsdsl::studio::Config {
         root: Path::new(env!("CARGO_MANIFEST_DIR")).join("games"),
         agents: "random".into(),
-        key: key.clone(),
         engine: rpsdsl::engine::Engine::default(),
+        data: data.clone(),
     };
-    tokio::spawn(rpsdsl::studio::serve(listener, config));
+    let opened = rpsdsl::studio::open(config).expect("the studio opens");
+    let key = opened.key().to_string();
+    tokio::spawn(rpsdsl::studio::serve(listener, opened));
     let started = Instant::now();
     let mut tasks = vec![];
     let settings = Arc::new(settings);

@@ -29,6 +29,21 @@ pub(crate) struct StudioArgs {
     /// The agents for seats no person takes, as for `play`; `rpsdsl agents` lists them.
     #[arg(long, default_value = DEFAULT_AGENTS)]
     agents: String,
+    /// The folder where the studio keeps its games and its key, so that a
+    /// restart loses nothing [default: $XDG_DATA_HOME/rpsdsl/studio, or
+    /// ~/.local/share/rpsdsl/studio].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+}
+
+/// The data folder when `--data` is not given: the XDG data home's
+/// `rpsdsl/studio`.
+fn default_data() -> Option<PathBuf> {
+    let home = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(home.join("rpsdsl").join("studio"))
 }
 
 pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
@@ -50,12 +65,9 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let key = match studio::token() {
-        Ok(key) => key,
-        Err(why) => {
-            eprintln!("error: {why}");
-            return ExitCode::from(1);
-        }
+    let Some(data) = args.data.clone().or_else(default_data) else {
+        eprintln!("error: there is no home folder to keep the studio's games in; give one with --data DIR");
+        return ExitCode::from(2);
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -67,9 +79,21 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
     let config = studio::Config {
         root: args.path.clone(),
         agents: args.agents.clone(),
-        key: key.clone(),
         engine: super::setup::engine(),
+        data: data.clone(),
     };
+    let opened = match studio::open(config) {
+        Ok(opened) => opened,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(1);
+        }
+    };
+    for why in &opened.unresumed {
+        eprintln!("warning: a kept game could not be played again, and stays kept as it was: {why}");
+    }
+    let key = opened.key().to_string();
+    let resumed = opened.resumed();
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
@@ -80,7 +104,11 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
             args.path.display()
         );
         say!("and share each person's seat link with them. Ctrl-C stops the studio.");
-        studio::serve(listener, config).await
+        say!(
+            "Games are kept in {} ({resumed} resumed); a restart loses none.",
+            data.display()
+        );
+        studio::serve(listener, opened).await
     });
     match served {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,8 +50,8 @@ pub(super) async fn start_compare(State(studio): Shared, headers: HeaderMap, Jso
     }
     let studio2 = Arc::clone(&studio);
     let loaded = tokio::task::spawn_blocking(move || -> Result<Sides, String> {
-        let base = load(&studio2, &paths[0], |_| Ok(vec![]))?;
-        let variant = load(&studio2, &paths[1], |_| Ok(vec![]))?;
+        let (base, _) = load(&studio2, &paths[0], |_| Ok(vec![]))?;
+        let (variant, _) = load(&studio2, &paths[1], |_| Ok(vec![]))?;
         if let Some(why) = crate::sim::unrelated(&base.def, &variant.def) {
             return Err(format!(
                 "`{}` and `{}` are not two versions of one game: {why}",

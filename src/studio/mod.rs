@@ -10,17 +10,22 @@
 //!
 //! Two kinds of secret guard it:
 //! - the studio's key, in the URL it prints, for the editor, the files and
-//!   starting games (`x-studio-key` header);
-//! - one token per person's seat, in that seat's URL. Both come from the
-//!   operating system's random source. A request without the right one is
-//!   answered 403, the same whether the game exists or not.
+//!   starting games (`x-studio-key` header). It comes from the operating
+//!   system's random source, once, and is kept in the data folder;
+//! - one token per person's seat, in that seat's URL: an HMAC of the game
+//!   and seat under the key, so the key holder's lobby can show it again,
+//!   while the database keeps only its SHA-256. A request without the
+//!   right one is answered 403, the same whether the game exists or not.
+//!
+//! Every game is kept in the data folder ([`store`]): a move is committed
+//! before it is answered, and a restarted studio plays every kept game
+//! again to where it stood.
 
 mod compare;
 mod compare_routes;
 mod files;
+mod keep;
 mod routes;
-// Not wired into the studio yet (issue 38 goes on): tested on its own.
-#[allow(dead_code)]
 mod store;
 mod table;
 
@@ -46,15 +51,18 @@ pub struct Config {
     pub root: PathBuf,
     /// The agents for seats no person takes, as `--agents` spells them.
     pub agents: String,
-    /// The studio's key (see the module documentation).
-    pub key: String,
     /// The back end that plays the studio's games.
     pub engine: crate::engine::Engine,
+    /// The folder the studio keeps its games and key in.
+    pub data: PathBuf,
 }
 
 /// The server's state, shared by every request.
 pub(crate) struct Studio {
     config: Config,
+    /// The studio's key (see the module documentation).
+    key: String,
+    store: store::Store,
     games: Mutex<HashMap<String, Arc<Live>>>,
     /// The order games were started in, to know which are oldest.
     started: Mutex<Vec<String>>,
@@ -65,10 +73,12 @@ pub(crate) struct Studio {
 /// How many comparisons the studio remembers; a new one stops and drops the oldest.
 const MAX_JOBS: usize = 8;
 
-/// One game and the channel that tells its seats' pages it changed.
+/// One game, the channel that tells its seats' pages it changed, and the
+/// rules files it began with.
 pub(crate) struct Live {
     table: Mutex<table::Table>,
     changed: watch::Sender<u64>,
+    rules: keep::OwnedRules,
 }
 
 /// A new secret: 128 bits from the operating system, in hex.
@@ -95,21 +105,73 @@ pub fn is_loopback(addr: &SocketAddr) -> bool {
     addr.ip().is_loopback()
 }
 
-/// Serves the studio on `listener` until the process ends.
-pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    let app = router(Arc::new(Studio::new(config)?));
-    axum::serve(listener, app).await
+/// A studio opened on its data folder, its kept games playing again,
+/// ready to serve.
+pub struct Opened {
+    studio: Arc<Studio>,
+    /// Kept games that could not be played again, and why; they stay in
+    /// the database, untouched.
+    pub unresumed: Vec<String>,
+}
+
+impl Opened {
+    /// The studio's key: the same after every restart.
+    pub fn key(&self) -> &str {
+        &self.studio.key
+    }
+
+    /// How many games were played again from the data folder.
+    pub fn resumed(&self) -> usize {
+        self.studio.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// Opens the studio: its data folder (made if need be), its key (drawn
+/// once, then kept), and every game kept there, played again to where it
+/// stood. Refuses a data folder it cannot use, with what to do.
+pub fn open(mut config: Config) -> Result<Opened, String> {
+    config.root = config
+        .root
+        .canonicalize()
+        .map_err(|e| format!("cannot open the folder {}: {e}", config.root.display()))?;
+    let store = store::Store::open(&config.data)?;
+    let key = match store.key()? {
+        Some(key) => key,
+        None => {
+            let key = token()?;
+            store.set_key(&key)?;
+            key
+        }
+    };
+    let studio = Arc::new(Studio {
+        config,
+        key,
+        store,
+        games: Mutex::new(HashMap::new()),
+        started: Mutex::new(vec![]),
+        jobs: Mutex::new(vec![]),
+    });
+    let unresumed = keep::resume_all(&studio)?;
+    Ok(Opened { studio, unresumed })
+}
+
+/// Serves an opened studio on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, opened: Opened) -> std::io::Result<()> {
+    axum::serve(listener, router(opened.studio)).await
+}
+
+/// Unix seconds now.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 impl Studio {
-    pub(crate) fn new(mut config: Config) -> std::io::Result<Studio> {
-        config.root = config.root.canonicalize()?;
-        Ok(Studio {
-            config,
-            games: Mutex::new(HashMap::new()),
-            started: Mutex::new(vec![]),
-            jobs: Mutex::new(vec![]),
-        })
+    /// The token of `seat` in `game`: an HMAC under the studio's key, so
+    /// that it can be shown again to the key holder and needs no keeping.
+    fn seat_token(&self, game: &str, seat: usize) -> String {
+        keep::derived(&self.key, &format!("seat\u{0}{game}\u{0}{seat}"))
     }
 
     /// Keeps a new game, making room by dropping the oldest finished one.
@@ -154,6 +216,16 @@ impl Studio {
         jobs.iter()
             .find(|(j, _)| table::same(j.as_bytes(), id.as_bytes()))
             .map(|(_, job)| Arc::clone(job))
+    }
+
+    /// Every game held live.
+    fn lives(&self) -> Vec<Arc<Live>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
     }
 
     fn game(&self, id: &str) -> Option<Arc<Live>> {

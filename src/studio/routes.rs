@@ -18,9 +18,9 @@ use serde::Deserialize;
 use tokio::sync::watch;
 
 use super::compare_routes::{compare_events, compare_report, start_compare, stop_compare};
-use super::files;
 use super::table::{Refused, Sitter, Table};
 use super::{BODY_LIMIT, Live, Studio};
+use super::{files, keep};
 use crate::agents::AgentSpec;
 use crate::check::OptionSetting;
 use crate::diagnostic::Diagnostic;
@@ -107,7 +107,7 @@ pub(super) fn is_owner(studio: &Studio, headers: &HeaderMap) -> bool {
 /// Whether `key` is the studio's key. A page's `EventSource` and an
 /// `iframe` cannot send a header, so those routes take it as `?key=`.
 pub(super) fn is_key(studio: &Studio, key: &str) -> bool {
-    super::table::same(key.as_bytes(), studio.config.key.as_bytes())
+    super::table::same(key.as_bytes(), studio.key.as_bytes())
 }
 
 async fn list_files(State(studio): Shared, headers: HeaderMap) -> Response {
@@ -176,7 +176,15 @@ async fn save(State(studio): Shared, headers: HeaderMap, Json(edited): Json<Edit
     partial.push(".partial");
     let written = std::fs::write(&partial, &edited.text).and_then(|()| std::fs::rename(&partial, &path));
     match written {
-        Ok(()) => Json(serde_json::json!({ "saved": edited.path })).into_response(),
+        Ok(()) => {
+            // The pages of games that began with this file say it was edited.
+            for live in studio.lives() {
+                if live.rules.reads(&path) {
+                    live.changed.send_modify(|n| *n += 1);
+                }
+            }
+            Json(serde_json::json!({ "saved": edited.path })).into_response()
+        }
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
             refuse(
@@ -197,6 +205,10 @@ struct NewGame {
     /// Option settings, `name=value`.
     #[serde(default)]
     settings: Vec<String>,
+    /// The seed, to play a deal again; by default one from the operating
+    /// system. Only the key holder starts games, and no seat is told it.
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<NewGame>) -> Response {
@@ -219,37 +231,50 @@ async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<N
 /// Loads the game, seats people and agents, and keeps the game: its id
 /// and each person's link.
 fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Value, String> {
-    let game = load(studio, path, |sources| settings(&new.settings, sources))?;
+    let (game, rules) = load(studio, path, |sources| settings(&new.settings, sources))?;
     let spec = new
         .seats
         .clone()
         .unwrap_or_else(|| format!("human,{}", studio.config.agents));
     let layout = seat_layout(&spec, &game.def)?;
+    let id = super::token()?;
     let table = Table::start(
         Arc::new(game),
         new.path.clone(),
-        seated_by(layout, &mut vec![])?,
-        super::seed()?,
+        seated_by(studio, &id, layout),
+        match new.seed {
+            Some(seed) => seed,
+            None => super::seed()?,
+        },
         &Scenario::default(),
-    );
-    keep_table(studio, table)
+    )?;
+    keep_table(studio, &id, table, rules)
 }
 
 /// A game from a file under PATH (already resolved), with `extra`
-/// settings; its description names files from PATH, as a transcript's
-/// `rules` does, so that `rpsdsl replay` run there finds the same.
+/// settings, and the files it read, which it owns from now on.
 pub(super) fn load(
     studio: &Studio,
     path: &Path,
     extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
-) -> Result<crate::load::LoadedGame, String> {
+) -> Result<(crate::load::LoadedGame, keep::OwnedRules), String> {
     let root = &studio.config.root;
-    let loader = files::RootLoader {
-        root,
-        edited: Path::new(""),
-        text: "",
-    };
-    let mut game = crate::load::load_game(path, &loader, extra)
+    let loader = keep::Recording::new(root);
+    let game = loaded(studio, path, root, &loader, extra)?;
+    Ok((game, loader.owned(path)))
+}
+
+/// The game at `path`, read through `loader`, with `extra` settings, made
+/// ready to play; its description names files from `root`, as a
+/// transcript's `rules` does, so that `rpsdsl replay` run there finds the same.
+pub(super) fn loaded(
+    studio: &Studio,
+    path: &Path,
+    root: &Path,
+    loader: &dyn crate::check::SourceLoader,
+    extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
+) -> Result<crate::load::LoadedGame, String> {
+    let mut game = crate::load::load_game(path, loader, extra)
         .map_err(|f| crate::diagnostic::render(&f.diagnostics, &f.sources, false))?;
     crate::text::printable_def(&mut game.def);
     // What the compiled tier leaves to the interpreter plays the same.
@@ -286,47 +311,33 @@ fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentS
         .collect())
 }
 
-/// The sitters of a layout: a new token for each person (kept in `people`
-/// as `(seat, token)`), the agents' specs.
-fn seated_by(
-    layout: Vec<Option<AgentSpec>>,
-    people: &mut Vec<(usize, String)>,
-) -> Result<Vec<(Sitter, Option<AgentSpec>)>, String> {
-    let mut seats = vec![];
-    for (s, spec) in layout.into_iter().enumerate() {
-        match spec {
-            None => {
-                let token = super::token()?;
-                people.push((s, token.clone()));
-                seats.push((Sitter::Person { token }, None));
-            }
-            Some(spec) => seats.push((Sitter::Agent, Some(spec))),
-        }
-    }
-    Ok(seats)
+/// The sitters of a layout in game `id`: each person's seat proved by
+/// the token the studio derives for it, the agents by their specs.
+fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
+    layout
+        .into_iter()
+        .enumerate()
+        .map(|(s, spec)| match spec {
+            None => Sitter::person(super::table::token_hash(&studio.seat_token(id, s))),
+            Some(spec) => Sitter::agent(spec),
+        })
+        .collect()
 }
 
-/// Keeps a table just set up: the game's id, name, and each seat's link
-/// (`null` for an agent's seat).
-fn keep_table(studio: &Studio, table: Result<Table, String>) -> Result<serde_json::Value, String> {
-    let table = table?;
-    let id = super::token()?;
+/// Keeps a table just set up, as game `id`: the game's id, name, and
+/// each seat's link (`null` for an agent's seat).
+fn keep_table(studio: &Studio, id: &str, table: Table, rules: keep::OwnedRules) -> Result<serde_json::Value, String> {
     let def = table.def();
     let name = def.name.clone();
     let seats: Vec<serde_json::Value> = (0..def.players())
         .map(|s| {
-            let link = table.token_of(s as Seat).map(|token| format!("/play/{id}/{token}"));
+            let link = table.sitters()[s]
+                .person
+                .map(|_| format!("/play/{id}/{}", studio.seat_token(id, s)));
             serde_json::json!({ "seat": def.seat_name(s as Seat), "link": link })
         })
         .collect();
-    let (changed, _) = watch::channel(0);
-    studio.keep(
-        id.clone(),
-        Arc::new(Live {
-            table: std::sync::Mutex::new(table),
-            changed,
-        }),
-    )?;
+    keep::keep_new(studio, id, table, rules)?;
     Ok(serde_json::json!({ "id": id, "game": name, "seats": seats }))
 }
 
@@ -359,11 +370,17 @@ async fn fork_game(
         let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
         let layout = match &fork.seats {
             Some(spec) => seat_layout(spec, table.def())?,
-            None => table.specs().to_vec(),
+            // Each person's seat stays a person's, even one an agent plays for now.
+            None => table
+                .sitters()
+                .iter()
+                .map(|s| if s.person.is_some() { None } else { s.agent.clone() })
+                .collect(),
         };
-        let forked = table.fork(fork.at, seated_by(layout, &mut vec![])?, super::seed()?);
+        let id = super::token()?;
+        let forked = table.fork(fork.at, seated_by(&studio2, &id, layout), super::seed()?)?;
         drop(table);
-        keep_table(&studio2, forked)
+        keep_table(&studio2, &id, forked, live.rules.clone())
     })
     .await;
     answer(forked)
@@ -482,7 +499,7 @@ fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value,
     let rel = loaded.path.clone().unwrap_or_else(|| recorded.rules.clone());
     let path = files::resolve(&studio.config.root, &rel).map_err(|files::Refused(why)| why)?;
     let settings = OptionSetting::recorded(&recorded.options);
-    let game = load(studio, &path, |_| Ok(settings))?;
+    let (game, rules) = load(studio, &path, |_| Ok(settings))?;
     if game.def.name != recorded.game {
         return Err(format!(
             "this transcript is a game of `{}`, but `{rel}` is `{}`",
@@ -493,8 +510,9 @@ fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value,
     let mut scenario = script.to_scenario(seed);
     scenario.silence_times = format == Format::V1;
     let layout = vec![None; game.def.players()];
-    let table = Table::start(Arc::new(game), rel, seated_by(layout, &mut vec![])?, seed, &scenario);
-    keep_table(studio, table)
+    let id = super::token()?;
+    let table = Table::start(Arc::new(game), rel, seated_by(studio, &id, layout), seed, &scenario)?;
+    keep_table(studio, &id, table, rules)
 }
 
 /// `name=value` settings from the page, as [`OptionSetting::parse_all`]
@@ -513,10 +531,13 @@ fn seated(studio: &Studio, game: &str, token: &str) -> Option<(Arc<Live>, Seat)>
     Some((live, seat))
 }
 
-/// A seat's screen as JSON text.
-fn screen_json(live: &Live, seat: Seat) -> String {
+/// A seat's screen as JSON text, and the revision it shows.
+fn screen_json(live: &Live, seat: Seat) -> (String, u64) {
+    let edited = live.rules.edited();
     let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
-    serde_json::to_string(&table.screen(seat)).unwrap_or_default()
+    let mut screen = table.screen(seat);
+    screen.rules_edited = edited;
+    (serde_json::to_string(&screen).unwrap_or_default(), table.revision())
 }
 
 fn json_text(text: String) -> Response {
@@ -532,7 +553,7 @@ fn json_text(text: String) -> Response {
 
 async fn seat_screen(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
     match seated(&studio, &game, &token) {
-        Some((live, seat)) => json_text(screen_json(&live, seat)),
+        Some((live, seat)) => json_text(screen_json(&live, seat).0),
         None => forbidden(),
     }
 }
@@ -550,13 +571,24 @@ async fn seat_screen_at(
     json_text(serde_json::to_string(&table.screen_at(seat, step)).unwrap_or_default())
 }
 
-/// The seat's screen now, then again each time the game changes.
-async fn seat_events(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
+/// The seat's screen now, then again each time the game changes. Each
+/// event's id is the game's revision, which a restart keeps: a page that
+/// reconnects with the revision it last saw (`Last-Event-ID`) is sent
+/// nothing until the game changes again.
+async fn seat_events(
+    State(studio): Shared,
+    headers: HeaderMap,
+    UrlPath((game, token)): UrlPath<(String, String)>,
+) -> Response {
     let Some((live, seat)) = seated(&studio, &game, &token) else {
         return forbidden();
     };
+    let seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
     let changes = live.changed.subscribe();
-    Sse::new(screens(live, seat, changes))
+    Sse::new(screens(live, seat, changes, seen))
         .keep_alive(KeepAlive::default())
         .into_response()
 }
@@ -565,13 +597,24 @@ fn screens(
     live: Arc<Live>,
     seat: Seat,
     changes: watch::Receiver<u64>,
+    seen: Option<u64>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
-    futures_util::stream::unfold((live, changes, true), move |(live, mut changes, first)| async move {
-        if !first && changes.changed().await.is_err() {
-            return None;
+    futures_util::stream::unfold((live, changes, seen), move |(live, mut changes, seen)| async move {
+        loop {
+            let (screen, revision) = screen_json(&live, seat);
+            // Sent unless the page has it; a page that has it waits for a change.
+            if seen != Some(revision) || changes.has_changed().unwrap_or(false) {
+                changes.mark_unchanged();
+                let event = SseEvent::default()
+                    .event("screen")
+                    .id(revision.to_string())
+                    .data(screen);
+                return Some((Ok(event), (live, changes, Some(revision))));
+            }
+            if changes.changed().await.is_err() {
+                return None;
+            }
         }
-        let event = SseEvent::default().event("screen").data(screen_json(&live, seat));
-        Some((Ok(event), (live, changes, false)))
     })
 }
 
@@ -596,19 +639,33 @@ async fn seat_choose(
     };
     // The agents answer next, and a search takes a while: off the async workers.
     let live2 = Arc::clone(&live);
+    let studio2 = Arc::clone(&studio);
     let done = tokio::task::spawn_blocking(move || {
         let mut table = live2.table.lock().unwrap_or_else(|e| e.into_inner());
-        table.choose(seat, chosen.turn, chosen.index, chosen.reaction_ms)
+        let from = table.turn();
+        table
+            .choose(seat, chosen.turn, chosen.index, chosen.reaction_ms)
+            .map_err(Err)?;
+        // Kept before it is answered: an acknowledged move survives a crash.
+        keep::commit(&studio2, &game, &mut table, from).map_err(Ok)
     })
     .await;
     match done {
         Ok(Ok(())) => {
             live.changed.send_modify(|n| *n += 1);
-            json_text(screen_json(&live, seat))
+            json_text(screen_json(&live, seat).0)
         }
-        Ok(Err(Refused::Stale)) => refuse(StatusCode::CONFLICT, "that choice answers an earlier decision"),
-        Ok(Err(Refused::NotAsked)) => refuse(StatusCode::CONFLICT, "you are not asked anything now"),
-        Ok(Err(Refused::NoSuchChoice)) => refuse(StatusCode::BAD_REQUEST, "there is no such choice"),
+        Ok(Err(Ok(why))) => {
+            // Played again from what is kept: the pages show it as it stands.
+            live.changed.send_modify(|n| *n += 1);
+            refuse(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!("your move was not kept, so it was not made: {why}"),
+            )
+        }
+        Ok(Err(Err(Refused::Stale))) => refuse(StatusCode::CONFLICT, "that choice answers an earlier decision"),
+        Ok(Err(Err(Refused::NotAsked))) => refuse(StatusCode::CONFLICT, "you are not asked anything now"),
+        Ok(Err(Err(Refused::NoSuchChoice))) => refuse(StatusCode::BAD_REQUEST, "there is no such choice"),
         Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
     }
 }

@@ -25,17 +25,22 @@ pub(crate) const FILE: &str = "studio.db";
 /// The migrations, in order: the one at index `i` takes a database from
 /// version `i` to `i + 1`. The schema's version is their count.
 const MIGRATIONS: &[&str] = &[
-    // 1: the studio's key, its games and their decisions.
+    // 1: the studio's key, its games, their decisions, and the answers
+    // given to a decision that still waits for other seats.
     "CREATE TABLE studio (
          key TEXT NOT NULL
      );
      CREATE TABLE games (
          id TEXT PRIMARY KEY,
          rules_path TEXT NOT NULL,
-         rules_text TEXT NOT NULL,
+         rules TEXT NOT NULL,
          options TEXT NOT NULL,
          seed INTEGER NOT NULL,
          seats TEXT NOT NULL,
+         chance TEXT NOT NULL,
+         chance_fixed INTEGER NOT NULL,
+         scripted INTEGER NOT NULL,
+         revision INTEGER NOT NULL,
          created INTEGER NOT NULL,
          updated INTEGER NOT NULL,
          finished INTEGER NOT NULL DEFAULT 0
@@ -47,6 +52,14 @@ const MIGRATIONS: &[&str] = &[
          choice TEXT NOT NULL,
          reaction_ms INTEGER NOT NULL,
          PRIMARY KEY (game, step, seat)
+     );
+     CREATE TABLE answers (
+         game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+         step INTEGER NOT NULL,
+         seat INTEGER NOT NULL,
+         choice INTEGER NOT NULL,
+         reaction_ms INTEGER NOT NULL,
+         PRIMARY KEY (game, seat)
      );",
 ];
 
@@ -65,20 +78,34 @@ pub(crate) struct KeptGame {
     pub id: String,
     /// The rules file, as the studio's folder names it.
     pub rules_path: String,
-    /// The rules text the game began with.
-    pub rules_text: String,
+    /// The rules the game began with: every file it read, as JSON (a game
+    /// owns its rules).
+    pub rules: String,
     /// The options, as JSON.
     pub options: String,
     pub seed: u64,
     /// The seats (token hashes, agents), as JSON.
     pub seats: String,
+    /// Every chance outcome so far (shuffles, rolls), as JSON.
+    pub chance: String,
+    /// The game began from a scenario that fixed chance (a fork's, a
+    /// loaded transcript's): its transcript says so.
+    pub chance_fixed: bool,
+    /// How many of its first decisions came from the scenario it began
+    /// with: its agents were not asked those.
+    pub scripted: u64,
+    /// Counts every change a seat's page could see; the pages' event
+    /// streams are numbered by it.
+    pub revision: u64,
     /// Unix seconds.
     pub created: i64,
-    /// Unix seconds of the last decision.
+    /// Unix seconds of the last change.
     pub updated: i64,
     pub finished: bool,
-    /// Every decision, in order.
+    /// Every decision applied, in order.
     pub decisions: Vec<KeptDecision>,
+    /// The answers given to the decision that still waits for other seats.
+    pub answers: Vec<KeptAnswer>,
 }
 
 /// One seat's answer at one step.
@@ -89,6 +116,31 @@ pub(crate) struct KeptDecision {
     /// As the transcript names it (`Seat: choice`).
     pub choice: String,
     pub reaction_ms: u32,
+}
+
+/// A person's answer to a decision that waits for other seats too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KeptAnswer {
+    pub step: u64,
+    pub seat: u16,
+    /// The index of the choice among the seat's offers.
+    pub choice: u32,
+    pub reaction_ms: u32,
+}
+
+/// What changed in a game: its decisions from `from_step` on (those kept
+/// from there are replaced: a take-back drops some), its waiting answers,
+/// its chance so far, and its revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Progress {
+    pub from_step: u64,
+    pub decisions: Vec<KeptDecision>,
+    pub answers: Vec<KeptAnswer>,
+    pub chance: String,
+    pub revision: u64,
+    /// Unix seconds.
+    pub updated: i64,
+    pub finished: bool,
 }
 
 impl Store {
@@ -176,50 +228,72 @@ impl Store {
         })
     }
 
-    /// Keeps a new game, before any decision.
+    /// Keeps a new game, with whatever it played while being set up.
     pub(crate) fn add_game(&self, game: &KeptGame) -> Result<(), String> {
         self.with(|c| {
-            c.execute(
-                "INSERT INTO games (id, rules_path, rules_text, options, seed, seats, created, updated, finished)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            let t = c.transaction()?;
+            t.execute(
+                "INSERT INTO games (id, rules_path, rules, options, seed, seats, chance, chance_fixed,
+                                    scripted, revision, created, updated, finished)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     game.id,
                     game.rules_path,
-                    game.rules_text,
+                    game.rules,
                     game.options,
                     // SQLite's integers are signed: the seed's bits, as they are.
                     game.seed as i64,
                     game.seats,
+                    game.chance,
+                    game.chance_fixed,
+                    game.scripted as i64,
+                    game.revision as i64,
                     game.created,
                     game.updated,
                     game.finished
                 ],
-            )
-            .map(|_| ())
+            )?;
+            insert_decisions(&t, &game.id, &game.decisions)?;
+            insert_answers(&t, &game.id, &game.answers)?;
+            t.commit()
         })
     }
 
-    /// Keeps one step's decisions and whether the game ended with it, in
-    /// one transaction: when this returns, they survive a crash.
-    pub(crate) fn add_step(
-        &self,
-        game: &str,
-        decisions: &[KeptDecision],
-        (now, finished): (i64, bool),
-    ) -> Result<(), String> {
+    /// Keeps what changed in a game, in one transaction: when this
+    /// returns, it survives a crash; when it fails, nothing changed.
+    pub(crate) fn record(&self, game: &str, progress: &Progress) -> Result<(), String> {
         self.with(|c| {
             let t = c.transaction()?;
-            for d in decisions {
-                t.execute(
-                    "INSERT INTO decisions (game, step, seat, choice, reaction_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![game, d.step as i64, d.seat, d.choice, d.reaction_ms],
-                )?;
-            }
             t.execute(
-                "UPDATE games SET updated = ?2, finished = ?3 WHERE id = ?1",
-                params![game, now, finished],
+                "DELETE FROM decisions WHERE game = ?1 AND step >= ?2",
+                params![game, progress.from_step as i64],
+            )?;
+            insert_decisions(&t, game, &progress.decisions)?;
+            t.execute("DELETE FROM answers WHERE game = ?1", params![game])?;
+            insert_answers(&t, game, &progress.answers)?;
+            t.execute(
+                "UPDATE games SET chance = ?2, revision = ?3, updated = ?4, finished = ?5 WHERE id = ?1",
+                params![
+                    game,
+                    progress.chance,
+                    progress.revision as i64,
+                    progress.updated,
+                    progress.finished
+                ],
             )?;
             t.commit()
+        })
+    }
+
+    /// Keeps who sits where in a game (a seat handed to an agent, or
+    /// taken back).
+    pub(crate) fn set_seats(&self, game: &str, seats: &str, revision: u64) -> Result<(), String> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE games SET seats = ?2, revision = ?3 WHERE id = ?1",
+                params![game, seats, revision as i64],
+            )
+            .map(|_| ())
         })
     }
 
@@ -230,33 +304,60 @@ impl Store {
 
     /// Every game kept, oldest first, with its decisions in order.
     pub(crate) fn games(&self) -> Result<Vec<KeptGame>, String> {
+        self.read_games(None)
+    }
+
+    /// The game kept as `id`, if any.
+    pub(crate) fn game(&self, id: &str) -> Result<Option<KeptGame>, String> {
+        Ok(self.read_games(Some(id))?.pop())
+    }
+
+    fn read_games(&self, only: Option<&str>) -> Result<Vec<KeptGame>, String> {
         self.with(|c| {
             let mut games: Vec<KeptGame> = c
                 .prepare(
-                    "SELECT id, rules_path, rules_text, options, seed, seats, created, updated, finished
-                     FROM games ORDER BY created, rowid",
+                    "SELECT id, rules_path, rules, options, seed, seats, chance, chance_fixed, scripted,
+                            revision, created, updated, finished
+                     FROM games WHERE ?1 IS NULL OR id = ?1 ORDER BY created, rowid",
                 )?
-                .query_map([], |row| {
+                .query_map(params![only], |row| {
                     Ok(KeptGame {
                         id: row.get(0)?,
                         rules_path: row.get(1)?,
-                        rules_text: row.get(2)?,
+                        rules: row.get(2)?,
                         options: row.get(3)?,
                         seed: row.get::<_, i64>(4)? as u64,
                         seats: row.get(5)?,
-                        created: row.get(6)?,
-                        updated: row.get(7)?,
-                        finished: row.get(8)?,
+                        chance: row.get(6)?,
+                        chance_fixed: row.get(7)?,
+                        scripted: row.get::<_, i64>(8)? as u64,
+                        revision: row.get::<_, i64>(9)? as u64,
+                        created: row.get(10)?,
+                        updated: row.get(11)?,
+                        finished: row.get(12)?,
                         decisions: vec![],
+                        answers: vec![],
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
-            let mut query =
+            let mut decisions =
                 c.prepare("SELECT step, seat, choice, reaction_ms FROM decisions WHERE game = ?1 ORDER BY step, seat")?;
+            let mut answers =
+                c.prepare("SELECT step, seat, choice, reaction_ms FROM answers WHERE game = ?1 ORDER BY seat")?;
             for game in &mut games {
-                game.decisions = query
+                game.decisions = decisions
                     .query_map(params![game.id], |row| {
                         Ok(KeptDecision {
+                            step: row.get::<_, i64>(0)? as u64,
+                            seat: row.get(1)?,
+                            choice: row.get(2)?,
+                            reaction_ms: row.get(3)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+                game.answers = answers
+                    .query_map(params![game.id], |row| {
+                        Ok(KeptAnswer {
                             step: row.get::<_, i64>(0)? as u64,
                             seat: row.get(1)?,
                             choice: row.get(2)?,
@@ -268,6 +369,24 @@ impl Store {
             Ok(games)
         })
     }
+}
+
+fn insert_decisions(t: &rusqlite::Transaction<'_>, game: &str, decisions: &[KeptDecision]) -> rusqlite::Result<()> {
+    let mut insert =
+        t.prepare_cached("INSERT INTO decisions (game, step, seat, choice, reaction_ms) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for d in decisions {
+        insert.execute(params![game, d.step as i64, d.seat, d.choice, d.reaction_ms])?;
+    }
+    Ok(())
+}
+
+fn insert_answers(t: &rusqlite::Transaction<'_>, game: &str, answers: &[KeptAnswer]) -> rusqlite::Result<()> {
+    let mut insert =
+        t.prepare_cached("INSERT INTO answers (game, step, seat, choice, reaction_ms) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for a in answers {
+        insert.execute(params![game, a.step as i64, a.seat, a.choice, a.reaction_ms])?;
+    }
+    Ok(())
 }
 
 /// An SQLite error as the person running the studio can act on it.
@@ -304,14 +423,19 @@ mod tests {
         KeptGame {
             id: id.into(),
             rules_path: "a.rules".into(),
-            rules_text: "game \"x\"".into(),
+            rules: "{}".into(),
             options: "[]".into(),
             seed: u64::MAX - 3,
             seats: "[]".into(),
+            chance: "{}".into(),
+            chance_fixed: false,
+            scripted: 0,
+            revision: 0,
             created: 10,
             updated: 10,
             finished: false,
             decisions: vec![],
+            answers: vec![],
         }
     }
 
@@ -329,8 +453,32 @@ mod tests {
                 choice: format!("Seat: choice {step}"),
                 reaction_ms: 5,
             };
-            store.add_step("g1", &[step(0, 0), step(0, 1)], (11, false)).unwrap();
-            store.add_step("g1", &[step(1, 0)], (12, true)).unwrap();
+            let progress = |from_step, decisions, answers, revision| Progress {
+                from_step,
+                decisions,
+                answers,
+                chance: format!("chance {revision}"),
+                revision,
+                updated: 10 + revision as i64,
+                finished: revision == 4,
+            };
+            let waiting = KeptAnswer {
+                step: 1,
+                seat: 1,
+                choice: 2,
+                reaction_ms: 0,
+            };
+            store
+                .record("g1", &progress(0, vec![step(0, 0), step(0, 1)], vec![], 1))
+                .unwrap();
+            store
+                .record("g1", &progress(1, vec![step(1, 0), step(1, 1)], vec![], 2))
+                .unwrap();
+            // A take-back drops step 1; then seat 1 answers step 1 again, and waits.
+            store.record("g1", &progress(1, vec![], vec![], 3)).unwrap();
+            store
+                .record("g1", &progress(1, vec![step(1, 0)], vec![waiting.clone()], 4))
+                .unwrap();
         }
         let store = Store::open(&dir).unwrap();
         assert_eq!(store.key().unwrap().as_deref(), Some("k1"));
@@ -338,9 +486,12 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].seed, u64::MAX - 3);
         assert!(games[0].finished);
-        assert_eq!(games[0].updated, 12);
+        assert_eq!((games[0].updated, games[0].revision), (14, 4));
+        assert_eq!(games[0].chance, "chance 4");
         let steps: Vec<(u64, u16)> = games[0].decisions.iter().map(|d| (d.step, d.seat)).collect();
         assert_eq!(steps, [(0, 0), (0, 1), (1, 0)]);
+        assert_eq!(games[0].answers.len(), 1);
+        assert_eq!(games[0].answers[0].choice, 2);
         store.delete_game("g1").unwrap();
         assert!(store.games().unwrap().is_empty());
         let _ = std::fs::remove_dir_all(&dir);

@@ -17,8 +17,9 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::store::{KeptAnswer, KeptDecision, KeptGame, Progress};
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::Game;
@@ -26,16 +27,42 @@ use crate::engine::{Chance, Choice, EngineError, Event, Observation, State};
 use crate::ir::Seat;
 use crate::load::LoadedGame;
 use crate::present::{self, Input, Prompt};
-use crate::scenario::{Scenario, ScriptedDecision};
+use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
 use crate::session::{self, Record};
 use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events};
 
-/// Who plays a seat.
-pub(crate) enum Sitter {
-    /// A person, who proves it is them with this token.
-    Person { token: String },
-    /// An agent, played by the server.
-    Agent,
+/// Who sits at a seat: a person, an agent, or a person whose seat an
+/// agent plays for now (handed over by the studio's key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Sitter {
+    /// The SHA-256 of the person's token: the token itself is never kept.
+    pub person: Option<[u8; 32]>,
+    /// The agent that plays the seat now, if any.
+    pub agent: Option<agents::AgentSpec>,
+}
+
+impl Sitter {
+    /// A person's seat, proved by the token whose hash this is.
+    pub(crate) fn person(token_hash: [u8; 32]) -> Sitter {
+        Sitter {
+            person: Some(token_hash),
+            agent: None,
+        }
+    }
+
+    /// An agent's seat.
+    pub(crate) fn agent(spec: agents::AgentSpec) -> Sitter {
+        Sitter {
+            person: None,
+            agent: Some(spec),
+        }
+    }
+}
+
+/// The SHA-256 of a token, as a seat keeps it.
+pub(crate) fn token_hash(token: &str) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(token.as_bytes()).into()
 }
 
 /// Stands in a person's seat among the agents, so that agents stay indexed
@@ -60,8 +87,6 @@ pub(crate) struct Table {
     /// The seed: only ever written into the whole transcript.
     seed: u64,
     seats: Vec<Sitter>,
-    /// Each seat's agent spec, `None` for a person: a fork seats the same way.
-    specs: Vec<Option<agents::AgentSpec>>,
     agents: Vec<Box<dyn Agent>>,
     state: State,
     /// The state after each step before the last: `past[k]` after `k` steps.
@@ -71,6 +96,8 @@ pub(crate) struct Table {
     steps: Vec<usize>,
     /// Every decision taken, `"Seat: choice"`, as a transcript's replay lists them.
     decisions: Vec<String>,
+    /// The choice behind each line of `decisions`.
+    applied: Vec<Choice>,
     /// How many of `decisions` came before each step.
     decided: Vec<usize>,
     /// Decisions still to be played from the scenario the table started
@@ -80,6 +107,16 @@ pub(crate) struct Table {
     silence_times: bool,
     /// The scenario fixed shuffles or rolls: the seed alone does not deal them.
     shuffles_fixed: bool,
+    /// How many of the first decisions came from the scenario the table
+    /// started with (its agents were not asked those).
+    scripted: usize,
+    /// While playing a kept game again, the agents are asked their
+    /// decisions past the first `ask_agents_from` too (and the kept choice
+    /// is taken), so that they stand where they stood: an agent draws from
+    /// its own random stream.
+    ask_agents_from: usize,
+    /// Counts every change a seat's page could see.
+    revision: u64,
     /// The people's answers to the pending decision, per seat, until every
     /// seat asked has answered.
     answers: Vec<Option<Choice>>,
@@ -119,6 +156,9 @@ pub(crate) struct Screen {
     waiting_for: Vec<String>,
     over: Option<String>,
     failure: Option<String>,
+    /// A file the game began with reads otherwise now: the game plays on
+    /// with the rules it began with.
+    pub rules_edited: bool,
 }
 
 /// A seat's own prompt: labels and the places they point at, never the
@@ -147,21 +187,80 @@ impl Table {
     pub(crate) fn start(
         game: Arc<LoadedGame>,
         rules: String,
-        seats: Vec<(Sitter, Option<agents::AgentSpec>)>,
+        seats: Vec<Sitter>,
         seed: u64,
         scenario: &Scenario,
     ) -> Result<Table, String> {
+        Table::set_up(game, rules, seats, seed, scenario, usize::MAX)
+    }
+
+    /// A kept game, played again to where it stood: its chance outcomes
+    /// and decisions as kept, its agents asked as they were, then the
+    /// answers that wait for other seats.
+    pub(crate) fn resume(
+        game: Arc<LoadedGame>,
+        rules: String,
+        seats: Vec<Sitter>,
+        kept: &KeptGame,
+    ) -> Result<Table, String> {
+        let chance: KeptChance =
+            serde_json::from_str(&kept.chance).map_err(|e| format!("its chance outcomes are damaged: {e}"))?;
+        let scenario = Scenario {
+            seed: Some(kept.seed),
+            shuffles: chance
+                .shuffles
+                .into_iter()
+                .map(|(zone, top)| ShuffleSpec {
+                    zone,
+                    top,
+                    bottom: vec![],
+                    span: None,
+                })
+                .collect(),
+            rolls: chance.rolls.iter().map(|r| session::roll_spec(r)).collect(),
+            decisions: kept
+                .decisions
+                .iter()
+                .map(|d| ScriptedDecision {
+                    text: d.choice.clone(),
+                    span: None,
+                })
+                .collect(),
+            ..Scenario::default()
+        };
+        let mut table = Table::set_up(game, rules, seats, kept.seed, &scenario, kept.scripted as usize)?;
+        if let Some(failure) = &table.failure
+            && table.decisions.len() < kept.decisions.len()
+        {
+            return Err(failure.clone());
+        }
+        table.shuffles_fixed = kept.chance_fixed;
+        table.scripted = kept.scripted as usize;
+        for answer in &kept.answers {
+            // An answer to a step that is no longer asked was overtaken.
+            if let Ok(seat) = Seat::try_from(answer.seat) {
+                let _ = table.choose(seat, answer.step, answer.choice as usize, answer.reaction_ms);
+            }
+        }
+        table.revision = kept.revision;
+        Ok(table)
+    }
+
+    fn set_up(
+        game: Arc<LoadedGame>,
+        rules: String,
+        seats: Vec<Sitter>,
+        seed: u64,
+        scenario: &Scenario,
+        ask_agents_from: usize,
+    ) -> Result<Table, String> {
         let def = &game.def;
         let mut agents = vec![];
-        let mut sitters = vec![];
-        let mut specs = vec![];
-        for (s, (sitter, spec)) in seats.into_iter().enumerate() {
-            agents.push(match &spec {
+        for (s, sitter) in seats.iter().enumerate() {
+            agents.push(match &sitter.agent {
                 Some(spec) => agents::build(spec, Some((def, &game.options)), s as Seat, seed)?,
                 None => Box::new(Person) as Box<dyn Agent>,
             });
-            sitters.push(sitter);
-            specs.push(spec);
         }
         let mut events = vec![];
         // A game that cannot even be set up is refused with its diagnostic.
@@ -174,18 +273,21 @@ impl Table {
             answers: vec![None; def.players()],
             rules,
             seed,
-            seats: sitters,
-            specs,
+            seats,
             agents,
             state,
             past: vec![],
             events,
             steps: vec![],
             decisions: vec![],
+            applied: vec![],
             decided: vec![],
             script: scenario.decisions.iter().cloned().collect(),
             silence_times: scenario.silence_times,
             shuffles_fixed: !scenario.shuffles.is_empty() || !scenario.rolls.is_empty(),
+            scripted: 0,
+            ask_agents_from,
+            revision: 0,
             game,
             turn: 0,
             failure: None,
@@ -199,18 +301,14 @@ impl Table {
         {
             return Err(failure.clone());
         }
+        table.scripted = scenario.decisions.len().min(table.decisions.len());
         Ok(table)
     }
 
     /// A new game whose scenario is this one's moves up to step `at`: the
     /// shuffles and rolls that happened by then, and the decisions taken;
     /// from there the new seed deals, and the new seats play on.
-    pub(crate) fn fork(
-        &self,
-        at: u64,
-        seats: Vec<(Sitter, Option<agents::AgentSpec>)>,
-        seed: u64,
-    ) -> Result<Table, String> {
+    pub(crate) fn fork(&self, at: u64, seats: Vec<Sitter>, seed: u64) -> Result<Table, String> {
         let def = &self.game.def;
         let at = at.min(self.turn) as usize;
         let (events, _) = self.events_at(at);
@@ -234,9 +332,29 @@ impl Table {
         Table::start(Arc::clone(&self.game), self.rules.clone(), seats, seed, &scenario)
     }
 
-    /// Each seat's agent spec, `None` for a person.
-    pub(crate) fn specs(&self) -> &[Option<agents::AgentSpec>] {
-        &self.specs
+    /// Who sits at each seat.
+    pub(crate) fn sitters(&self) -> &[Sitter] {
+        &self.seats
+    }
+
+    /// The game played, as loaded.
+    pub(crate) fn game(&self) -> &Arc<LoadedGame> {
+        &self.game
+    }
+
+    /// The file played, as the studio's folder names it.
+    pub(crate) fn rules(&self) -> &str {
+        &self.rules
+    }
+
+    /// Steps played so far.
+    pub(crate) fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    /// Counts every change a seat's page could see.
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The events up to step `at` and where each of those steps began.
@@ -278,23 +396,14 @@ impl Table {
             && (0..def.players()).all(|s| render_events(def, &self.events, Viewer::Seat(s as Seat)) == all)
     }
 
-    /// The seat holding `token`, if any (compared in constant time).
+    /// The person's seat whose token is `token`, if any (its hash
+    /// compared in constant time).
     pub(crate) fn seat_of(&self, token: &str) -> Option<Seat> {
+        let hash = token_hash(token);
         self.seats
             .iter()
-            .position(|s| match s {
-                Sitter::Person { token: mine } => same(mine.as_bytes(), token.as_bytes()),
-                Sitter::Agent => false,
-            })
+            .position(|s| s.person.is_some_and(|mine| same(&mine, &hash)))
             .map(|s| s as Seat)
-    }
-
-    /// The token of `seat`'s person; `None` for an agent's seat.
-    pub(crate) fn token_of(&self, seat: Seat) -> Option<&str> {
-        match &self.seats[seat as usize] {
-            Sitter::Person { token } => Some(token),
-            Sitter::Agent => None,
-        }
     }
 
     /// The game's definition.
@@ -302,8 +411,9 @@ impl Table {
         &self.game.def
     }
 
+    /// Whether a person plays `seat` now (no agent plays it for them).
     fn is_person(&self, seat: Seat) -> bool {
-        matches!(self.seats[seat as usize], Sitter::Person { .. })
+        self.seats[seat as usize].agent.is_none()
     }
 
     /// Whether the game ended, or stopped on an error.
@@ -328,6 +438,7 @@ impl Table {
             reaction_ms: if race { reaction_ms } else { 0 },
         });
         self.advance();
+        self.revision += 1;
         Ok(())
     }
 
@@ -375,8 +486,20 @@ impl Table {
                     .collect()
             } else {
                 let mut choices = vec![];
+                let ask_agents = self.decisions.len() >= self.ask_agents_from;
                 for &seat in who {
                     let line = self.script.pop_front().expect("as many lines as seats asked");
+                    if ask_agents && !self.is_person(seat) {
+                        // Asked only to draw what it drew the first time.
+                        session::agent_choice(
+                            def,
+                            &self.state,
+                            decision,
+                            seat,
+                            pending.legal(seat),
+                            self.agents[seat as usize].as_mut(),
+                        );
+                    }
                     match session::scripted_choice(def, decision, seat, pending.legal(seat), &line, self.silence_times)
                     {
                         Ok(choice) => choices.push(choice),
@@ -399,6 +522,7 @@ impl Table {
                     self.decided.push(self.decisions.len());
                     self.decisions
                         .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
+                    self.applied.extend(choices);
                     self.turn += 1;
                 }
                 Err(e) => {
@@ -488,6 +612,159 @@ impl Table {
             waiting_for,
             over,
             failure: if now { self.failure.clone() } else { None },
+            rules_edited: false,
+        }
+    }
+}
+
+/// A game's chance outcomes so far, as kept: what a scenario fixes.
+#[derive(Serialize, Deserialize)]
+struct KeptChance {
+    /// Each shuffle: the zone, and its pieces top first.
+    shuffles: Vec<(String, Vec<String>)>,
+    /// Each roll: `"Die of Ann: 6"`.
+    rolls: Vec<String>,
+}
+
+/// One seat as kept: the hash of its person's token (hex), and the agent
+/// that plays it now.
+#[derive(Serialize, Deserialize)]
+struct KeptSeat {
+    person: Option<String>,
+    agent: Option<String>,
+}
+
+/// The seats as kept (JSON).
+pub(crate) fn kept_seats(seats: &[Sitter]) -> String {
+    let kept: Vec<KeptSeat> = seats
+        .iter()
+        .map(|s| KeptSeat {
+            person: s.person.map(|h| h.iter().map(|b| format!("{b:02x}")).collect()),
+            agent: s.agent.as_ref().map(|a| a.to_text()),
+        })
+        .collect();
+    serde_json::to_string(&kept).unwrap_or_default()
+}
+
+/// The seats a kept game's JSON names.
+pub(crate) fn seats_kept(json: &str) -> Result<Vec<Sitter>, String> {
+    let kept: Vec<KeptSeat> = serde_json::from_str(json).map_err(|e| format!("its seats are damaged: {e}"))?;
+    kept.into_iter()
+        .map(|k| {
+            let person = match k.person {
+                Some(hex) => Some(unhex(&hex).ok_or("a seat's token hash is damaged")?),
+                None => None,
+            };
+            let agent = match k.agent {
+                Some(text) => Some(
+                    agents::spec::parse_spec(&text)?
+                        .into_iter()
+                        .next()
+                        .ok_or("a seat's agent is empty")?,
+                ),
+                None => None,
+            };
+            Ok(Sitter { person, agent })
+        })
+        .collect()
+}
+
+fn unhex(hex: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if hex.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+impl Table {
+    /// The chance outcomes so far, as kept (JSON).
+    fn kept_chance(&self) -> String {
+        let def = &self.game.def;
+        let chance = KeptChance {
+            shuffles: session::shuffles_of(def, &self.events)
+                .into_iter()
+                .map(|s| (s.zone, s.top))
+                .collect(),
+            rolls: session::rolls_of(def, &self.events),
+        };
+        serde_json::to_string(&chance).unwrap_or_default()
+    }
+
+    /// The decisions of the steps from `from` on, as kept.
+    fn kept_decisions(&self, from: u64) -> Vec<KeptDecision> {
+        let first = self.decided.get(from as usize).copied().unwrap_or(self.decisions.len());
+        let mut step = from;
+        (first..self.decisions.len())
+            .map(|i| {
+                while self.decided.get(step as usize + 1).is_some_and(|&next| next <= i) {
+                    step += 1;
+                }
+                KeptDecision {
+                    step,
+                    seat: self.applied[i].seat.into(),
+                    choice: self.decisions[i].clone(),
+                    reaction_ms: self.applied[i].reaction_ms,
+                }
+            })
+            .collect()
+    }
+
+    /// The people's answers that wait for the other seats, as kept.
+    fn kept_answers(&self) -> Vec<KeptAnswer> {
+        let Some(pending) = self.state.pending() else {
+            return vec![];
+        };
+        self.answers
+            .iter()
+            .flatten()
+            .filter_map(|choice| {
+                let index = pending.legal(choice.seat).iter().position(|&v| v == choice.value)?;
+                Some(KeptAnswer {
+                    step: self.turn,
+                    seat: choice.seat.into(),
+                    choice: index as u32,
+                    reaction_ms: choice.reaction_ms,
+                })
+            })
+            .collect()
+    }
+
+    /// What changed since step `from` (the steps from it on are kept
+    /// anew), at `now` (Unix seconds).
+    pub(crate) fn progress_since(&self, from: u64, now: i64) -> Progress {
+        Progress {
+            from_step: from,
+            decisions: self.kept_decisions(from),
+            answers: self.kept_answers(),
+            chance: self.kept_chance(),
+            revision: self.revision,
+            updated: now,
+            finished: self.is_done(),
+        }
+    }
+
+    /// The whole game as kept, under `id`; `rules` and `options` as JSON.
+    pub(crate) fn kept(&self, id: &str, rules: String, options: String, now: i64) -> KeptGame {
+        KeptGame {
+            id: id.to_string(),
+            rules_path: self.rules.clone(),
+            rules,
+            options,
+            seed: self.seed,
+            seats: kept_seats(&self.seats),
+            chance: self.kept_chance(),
+            chance_fixed: self.shuffles_fixed,
+            scripted: self.scripted as u64,
+            revision: self.revision,
+            created: now,
+            updated: now,
+            finished: self.is_done(),
+            decisions: self.kept_decisions(0),
+            answers: self.kept_answers(),
         }
     }
 }

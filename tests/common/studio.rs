@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A studio serving `root` on a free loopback port.
+/// A studio serving `root` on a free loopback port, keeping its games in
+/// a data folder of its own (removed when the value is dropped).
 pub struct Studio {
     child: Child,
     /// The rest of its stdout, kept open while it runs.
@@ -16,12 +17,36 @@ pub struct Studio {
     pub base: String,
     /// The studio's key, from the link it printed.
     pub key: String,
+    /// Where it keeps its games.
+    pub data: PathBuf,
+    root: PathBuf,
+    agents: String,
+}
+
+/// A new, empty data folder for one studio.
+pub fn data_folder() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "rpsdsl-studio-data-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
 impl Studio {
     pub fn start(root: &Path, agents: &str) -> Studio {
+        Studio::start_with(root, agents, &data_folder())
+    }
+
+    /// A studio keeping its games in `data`.
+    pub fn start_with(root: &Path, agents: &str, data: &Path) -> Studio {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
             .args(["studio", &root.display().to_string(), "--port", "0", "--agents", agents])
+            .arg("--data")
+            .arg(data)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -38,7 +63,26 @@ impl Studio {
             _out: out,
             base: base.to_string(),
             key: key.to_string(),
+            data: data.to_path_buf(),
+            root: root.to_path_buf(),
+            agents: agents.to_string(),
         }
+    }
+
+    /// The studio process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the studio at once (`SIGKILL`: nothing is flushed or closed),
+    /// then starts it again on the same data folder, on a new port.
+    pub fn kill_and_restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let again = Studio::start_with(&self.root, &self.agents, &self.data);
+        // The old value's folder is the new one's: only the new one removes it.
+        let mut old = std::mem::replace(self, again);
+        old.data = PathBuf::new();
     }
 
     /// A request with the studio's key.
@@ -74,6 +118,9 @@ impl Drop for Studio {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if !self.data.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.data);
+        }
     }
 }
 
@@ -127,4 +174,64 @@ pub fn get_json(studio: &Studio, path: &str) -> (u16, serde_json::Value) {
 pub fn names(text: &str, label: &str) -> bool {
     text.match_indices(label)
         .any(|(i, _)| !text[i + label.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The first event of a studio's event stream at `path` (`(id, data)`),
+/// sent with `Last-Event-ID: last` if given; `None` if none comes within
+/// `wait`.
+pub fn first_event(base: &str, path: &str, last: Option<&str>, wait: Duration) -> Option<(String, String)> {
+    let host = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    let mut head = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n");
+    if let Some(last) = last {
+        head.push_str(&format!("Last-Event-ID: {last}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut reader = BufReader::new(stream);
+    let (mut id, mut data) = (None, None);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return None,
+            Ok(_) => {}
+        }
+        // The body is chunked: SSE fields are found among the chunk sizes.
+        let text = line.trim_end();
+        if let Some(v) = text.strip_prefix("id:") {
+            id = Some(v.trim().to_string());
+        } else if let Some(v) = text.strip_prefix("data:") {
+            data = Some(v.trim().to_string());
+        } else if text.is_empty()
+            && let (Some(i), Some(d)) = (&id, &data)
+        {
+            return Some((i.clone(), d.clone()));
+        }
+    }
+}
+
+/// One HTTP request, or `None` if the server is gone (killed mid-way).
+pub fn try_request(base: &str, method: &str, path: &str, body: Option<&str>) -> Option<(u16, String)> {
+    let host = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(host).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    let body = body.unwrap_or("");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    if method == "POST" {
+        head.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body.as_bytes()).ok()?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).ok()?;
+    let raw = String::from_utf8_lossy(&raw).to_string();
+    let status = raw.split(' ').nth(1)?.parse().ok()?;
+    let body = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    Some((status, body))
 }

@@ -1,0 +1,201 @@
+//! How the studio's games are kept and played again: the rules a game
+//! owns, seat tokens derived from the key, and the bridge between a live
+//! [`Table`] and the [`store`](super::store).
+//!
+//! A game owns its rules: every file it read when it began is kept with
+//! it, and a restarted studio loads the game from those texts, never from
+//! the folder, so editing or deleting a file changes no game in progress.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use hmac::Mac as _;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
+
+use super::files::RootLoader;
+use super::store::KeptGame;
+use super::table::{self, Table};
+use super::{Live, Studio};
+use crate::check::{OptionSetting, SourceLoader};
+
+/// The rules files a game began with.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct OwnedRules {
+    /// The studio's folder then: the game's description names files from it.
+    root: PathBuf,
+    /// The file played (a `.rules` file or a house-rules `.toml` file).
+    main: PathBuf,
+    /// Every file read, with its text, in the order they were read.
+    files: Vec<(PathBuf, String)>,
+}
+
+impl OwnedRules {
+    /// The rules as kept (JSON).
+    pub(crate) fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Whether any file the game began with reads otherwise now (edited,
+    /// moved or deleted).
+    pub(crate) fn edited(&self) -> bool {
+        self.files
+            .iter()
+            .any(|(path, text)| crate::input::read_text(path, crate::input::SOURCE_LIMIT).ok().as_ref() != Some(text))
+    }
+
+    /// Whether the game read `path`.
+    pub(crate) fn reads(&self, path: &Path) -> bool {
+        self.files.iter().any(|(p, _)| p == path)
+    }
+}
+
+/// Reads from the studio's folder, as [`RootLoader`] does, and notes every
+/// file read with its text.
+pub(crate) struct Recording<'a> {
+    inner: RootLoader<'a>,
+    read: Mutex<Vec<(PathBuf, String)>>,
+}
+
+impl<'a> Recording<'a> {
+    pub(crate) fn new(root: &'a Path) -> Recording<'a> {
+        Recording {
+            inner: RootLoader {
+                root,
+                edited: Path::new(""),
+                text: "",
+            },
+            read: Mutex::new(vec![]),
+        }
+    }
+
+    /// The rules read, with `main` the file played.
+    pub(crate) fn owned(self, main: &Path) -> OwnedRules {
+        OwnedRules {
+            root: self.inner.root.to_path_buf(),
+            main: main.to_path_buf(),
+            files: self.read.into_inner().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+impl SourceLoader for Recording<'_> {
+    fn load(&self, path: &Path) -> io::Result<String> {
+        let text = self.inner.load(path)?;
+        self.read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((path.to_path_buf(), text.clone()));
+        Ok(text)
+    }
+}
+
+/// Reads only the texts a game owns.
+struct Owned<'a>(HashMap<&'a Path, &'a str>);
+
+impl SourceLoader for Owned<'_> {
+    fn load(&self, path: &Path) -> io::Result<String> {
+        self.0
+            .get(path)
+            .map(|t| t.to_string())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not among the files the game began with"))
+    }
+}
+
+/// A secret derived from the studio's key: HMAC-SHA256 of `message`,
+/// its first 128 bits in hex.
+pub(crate) fn derived(key: &str, message: &str) -> String {
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(key.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(message.as_bytes());
+    mac.finalize().into_bytes()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Keeps a game just set up, then holds it live; refused (and not held)
+/// when the database cannot keep it.
+pub(crate) fn keep_new(studio: &Studio, id: &str, table: Table, rules: OwnedRules) -> Result<(), String> {
+    let options = crate::load::changed_options(table.def(), &table.game().options);
+    let options = serde_json::to_string(&options).unwrap_or_default();
+    studio
+        .store
+        .add_game(&table.kept(id, rules.to_json(), options, super::now()))?;
+    studio.keep(id.to_string(), live(table, rules))
+}
+
+fn live(table: Table, rules: OwnedRules) -> Arc<Live> {
+    let (changed, _) = watch::channel(0);
+    Arc::new(Live {
+        table: Mutex::new(table),
+        changed,
+        rules,
+    })
+}
+
+/// Commits what changed in `table` since step `from`. When the database
+/// refuses, the table is played again from what it holds, so that the
+/// game stands where its kept moves left it, and the refusal is returned.
+pub(crate) fn commit(studio: &Studio, id: &str, table: &mut Table, from: u64) -> Result<(), String> {
+    let progress = table.progress_since(from, super::now());
+    let Err(why) = studio.store.record(id, &progress) else {
+        return Ok(());
+    };
+    match studio
+        .store
+        .game(id)
+        .and_then(|kept| kept.ok_or_else(|| "the game is no longer kept".into()))
+    {
+        Ok(kept) => match resume(studio, &kept) {
+            Ok((again, _)) => *table = again,
+            Err(e) => eprintln!("warning: game {id} could not be played again from its kept moves: {e}"),
+        },
+        Err(e) => eprintln!("warning: game {id} could not be read back: {e}"),
+    }
+    Err(why)
+}
+
+/// Plays every kept game again, newest last, and holds them live; the
+/// ones that cannot be are told (they stay kept, untouched).
+pub(crate) fn resume_all(studio: &Studio) -> Result<Vec<String>, String> {
+    let kept = studio.store.games()?;
+    // Each game plays again on its own: its agents' searches run once more.
+    let resumed: Vec<(String, Result<(Table, OwnedRules), String>)> =
+        kept.par_iter().map(|k| (k.id.clone(), resume(studio, k))).collect();
+    let mut unresumed = vec![];
+    for (id, done) in resumed {
+        match done {
+            Ok((table, rules)) => {
+                if let Err(why) = studio.keep(id.clone(), live(table, rules)) {
+                    unresumed.push(format!("game {id}: {why}"));
+                }
+            }
+            Err(why) => unresumed.push(format!("game {id}: {why}")),
+        }
+    }
+    Ok(unresumed)
+}
+
+/// One kept game, played again from its own rules to where it stood; what
+/// its agents played on past its last kept move is committed.
+fn resume(studio: &Studio, kept: &KeptGame) -> Result<(Table, OwnedRules), String> {
+    let rules: OwnedRules = serde_json::from_str(&kept.rules).map_err(|e| format!("its rules are damaged: {e}"))?;
+    let options: Vec<(String, String)> =
+        serde_json::from_str(&kept.options).map_err(|e| format!("its options are damaged: {e}"))?;
+    let loader = Owned(rules.files.iter().map(|(p, t)| (p.as_path(), t.as_str())).collect());
+    let game = super::routes::loaded(studio, &rules.main, &rules.root, &loader, |_| {
+        Ok(OptionSetting::recorded(&options))
+    })?;
+    let seats = table::seats_kept(&kept.seats)?;
+    let table = Table::resume(Arc::new(game), kept.rules_path.clone(), seats, kept)?;
+    let steps = kept.decisions.last().map_or(0, |d| d.step + 1);
+    if table.turn() > steps {
+        studio
+            .store
+            .record(&kept.id, &table.progress_since(steps, super::now()))?;
+    }
+    Ok((table, rules))
+}
