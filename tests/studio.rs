@@ -99,8 +99,10 @@ fn listening_beyond_loopback_needs_listen() {
     assert!(err.contains("--listen 0.0.0.0"), "{err}");
     assert!(out.stdout.is_empty());
     // With --listen it binds there, and says so on its first line.
+    let data = common::studio::data_folder();
     let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
-        .args(["studio", "games", "--listen", "0.0.0.0", "--port", "0"])
+        .args(["studio", "games", "--listen", "0.0.0.0", "--port", "0", "--data"])
+        .arg(&data)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -109,6 +111,7 @@ fn listening_beyond_loopback_needs_listen() {
     std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut first).unwrap();
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&data);
     assert!(first.starts_with("http://0.0.0.0:"), "{first}");
 }
 

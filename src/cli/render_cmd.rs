@@ -106,7 +106,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
     let caption = caption(def, &state, viewer, seed);
     let frame = Frame {
         viewer: match viewer {
-            Viewer::All => None,
+            Viewer::All | Viewer::Public { .. } => None,
             Viewer::Seat(s) => Some(s),
         },
         caption: &caption,
@@ -114,6 +114,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
     let view = match viewer {
         Viewer::All => state.full_view(def, 0),
         Viewer::Seat(s) => state.view(def, s),
+        Viewer::Public { .. } => state.public_view(def),
     };
     let svg = render::svg(def, &view, &frame);
     match args.out {
@@ -134,6 +135,7 @@ pub(crate) fn caption(def: &crate::ir::GameDef, state: &State, viewer: Viewer, s
     let whose = match viewer {
         Viewer::All => format!("Everything, as no player sees it (seed {seed})"),
         Viewer::Seat(s) => format!("As {} sees it", def.seat_name(s)),
+        Viewer::Public { .. } => "As every player sees it".to_string(),
     };
     let decisions = match state.decisions() {
         1 => "1 decision".to_string(),

@@ -463,6 +463,12 @@ impl State {
         self.known[piece as usize] & (1 << seat) != 0
     }
 
+    /// Whether some seat knows a piece now that it did not know in
+    /// `before` (an earlier state of the same game): something was revealed.
+    pub fn learned_since(&self, before: &State) -> bool {
+        self.known.iter().zip(&before.known).any(|(now, then)| now & !then != 0)
+    }
+
     /// Applies one choice from each deciding seat, then runs to the next
     /// decision. An illegal action leaves the state unchanged.
     pub fn apply(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {

@@ -114,6 +114,40 @@ impl State {
         }
     }
 
+    /// What every seat may know, and so a spectator: a piece's face only
+    /// when every seat knows it, its back when every seat sees its zone
+    /// and its kind is hidden; otherwise nothing of it. (`seat` reads 0:
+    /// a label only.)
+    pub fn public_view(&self, def: &GameDef) -> View {
+        let seats = 0..def.players() as Seat;
+        let zones = def
+            .zone_ids()
+            .map(|z| {
+                let all_see_zone = seats.clone().all(|s| def.zone_visible_to(z, s));
+                self.zone(z)
+                    .map(|p| {
+                        if seats.clone().all(|s| self.knows(s, p)) {
+                            Some(PieceFace {
+                                value: self.value_of(def, p),
+                                ..PieceFace::of(def, self.face_of(p))
+                            })
+                        } else if all_see_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
+                            Some(PieceFace::back(def, self.face_of(p)))
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        View {
+            seat: 0,
+            zones,
+            vars: self.vars.clone(),
+            options: self.options.clone(),
+        }
+    }
+
     /// Everything, as no seat sees it: every piece's face, for the full
     /// view of a transcript or a picture (`seat` is only a label here).
     pub fn full_view(&self, def: &GameDef, seat: Seat) -> View {

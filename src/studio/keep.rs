@@ -124,15 +124,19 @@ pub(crate) fn keep_new(studio: &Studio, id: &str, table: Table, rules: OwnedRule
     studio
         .store
         .add_game(&table.kept(id, rules.to_json(), options, super::now()))?;
-    studio.keep(id.to_string(), live(table, rules))
+    studio.keep(id.to_string(), live(table, rules, super::now()))
 }
 
-fn live(table: Table, rules: OwnedRules) -> Arc<Live> {
+fn live(table: Table, rules: OwnedRules, updated: i64) -> Arc<Live> {
     let (changed, _) = watch::channel(0);
+    // One count per seat, then the spectators'.
+    let present = (0..=table.def().players()).map(|_| Default::default()).collect();
     Arc::new(Live {
         table: Mutex::new(table),
         changed,
         rules,
+        present,
+        updated: updated.into(),
     })
 }
 
@@ -163,13 +167,13 @@ pub(crate) fn commit(studio: &Studio, id: &str, table: &mut Table, from: u64) ->
 pub(crate) fn resume_all(studio: &Studio) -> Result<Vec<String>, String> {
     let kept = studio.store.games()?;
     // Each game plays again on its own: its agents' searches run once more.
-    let resumed: Vec<(String, Result<(Table, OwnedRules), String>)> =
-        kept.par_iter().map(|k| (k.id.clone(), resume(studio, k))).collect();
+    let resumed: Vec<(&KeptGame, Resumed)> = kept.par_iter().map(|k| (k, resume(studio, k))).collect();
     let mut unresumed = vec![];
-    for (id, done) in resumed {
+    for (kept, done) in resumed {
+        let id = &kept.id;
         match done {
             Ok((table, rules)) => {
-                if let Err(why) = studio.keep(id.clone(), live(table, rules)) {
+                if let Err(why) = studio.keep(id.clone(), live(table, rules, kept.updated)) {
                     unresumed.push(format!("game {id}: {why}"));
                 }
             }
@@ -179,9 +183,12 @@ pub(crate) fn resume_all(studio: &Studio) -> Result<Vec<String>, String> {
     Ok(unresumed)
 }
 
+/// A kept game played again, with its rules; or why it could not be.
+type Resumed = Result<(Table, OwnedRules), String>;
+
 /// One kept game, played again from its own rules to where it stood; what
 /// its agents played on past its last kept move is committed.
-fn resume(studio: &Studio, kept: &KeptGame) -> Result<(Table, OwnedRules), String> {
+fn resume(studio: &Studio, kept: &KeptGame) -> Resumed {
     let rules: OwnedRules = serde_json::from_str(&kept.rules).map_err(|e| format!("its rules are damaged: {e}"))?;
     let options: Vec<(String, String)> =
         serde_json::from_str(&kept.options).map_err(|e| format!("its options are damaged: {e}"))?;
@@ -190,12 +197,64 @@ fn resume(studio: &Studio, kept: &KeptGame) -> Result<(Table, OwnedRules), Strin
         Ok(OptionSetting::recorded(&options))
     })?;
     let seats = table::seats_kept(&kept.seats)?;
-    let table = Table::resume(Arc::new(game), kept.rules_path.clone(), seats, kept)?;
+    let mut table = Table::resume(Arc::new(game), kept.rules_path.clone(), seats, kept)?;
     let steps = kept.decisions.last().map_or(0, |d| d.step + 1);
     if table.turn() > steps {
+        table.changed();
         studio
             .store
             .record(&kept.id, &table.progress_since(steps, super::now()))?;
     }
     Ok((table, rules))
+}
+
+/// Why a take-back did not happen.
+pub(crate) enum NotTaken {
+    /// The policy forbids it.
+    Refused(table::NoTakeBack),
+    /// The database could not keep it: nothing changed.
+    NotKept(String),
+}
+
+/// Takes back `seat`'s last decision in game `id`, if the policy allows:
+/// a waiting answer is dropped; an applied step is dropped from what is
+/// kept, and the game is played again without it, so that its agents
+/// stand where they stood before it and nothing of it stays anywhere.
+pub(crate) fn take_back(studio: &Studio, id: &str, table: &mut Table, seat: crate::ir::Seat) -> Result<(), NotTaken> {
+    match table.may_take_back(seat).map_err(NotTaken::Refused)? {
+        table::TakeBack::Answer => {
+            let from = table.turn();
+            table.take_back_answer(seat);
+            commit(studio, id, table, from).map_err(NotTaken::NotKept)
+        }
+        table::TakeBack::Step(step) => {
+            let progress = table.progress_without(step, super::now());
+            studio.store.record(id, &progress).map_err(NotTaken::NotKept)?;
+            let kept = studio
+                .store
+                .game(id)
+                .and_then(|k| k.ok_or_else(|| "the game is no longer kept".to_string()))
+                .map_err(NotTaken::NotKept)?;
+            let (again, _) = resume(studio, &kept).map_err(NotTaken::NotKept)?;
+            *table = again;
+            Ok(())
+        }
+    }
+}
+
+/// Seats game `id` anew (a quiet seat handed to an agent, or given back
+/// to its person): kept first, then the game is played again with the new
+/// seating, so that the agent stands where a restart would put it, and
+/// plays on if it is asked.
+pub(crate) fn reseat(studio: &Studio, id: &str, table: &mut Table, seats: &[table::Sitter]) -> Result<(), String> {
+    studio
+        .store
+        .set_seats(id, &table::kept_seats(seats), table.revision() + 1)?;
+    let kept = studio
+        .store
+        .game(id)?
+        .ok_or_else(|| "the game is no longer kept".to_string())?;
+    let (again, _) = resume(studio, &kept)?;
+    *table = again;
+    Ok(())
 }

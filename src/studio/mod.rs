@@ -25,6 +25,7 @@ mod compare;
 mod compare_routes;
 mod files;
 mod keep;
+mod lobby;
 mod routes;
 mod store;
 mod table;
@@ -79,6 +80,18 @@ pub(crate) struct Live {
     table: Mutex<table::Table>,
     changed: watch::Sender<u64>,
     rules: keep::OwnedRules,
+    /// Per seat, how many of its pages are connected now (their event
+    /// streams); then the spectators' pages.
+    present: Vec<std::sync::atomic::AtomicUsize>,
+    /// Unix seconds of the last move.
+    updated: std::sync::atomic::AtomicI64,
+}
+
+impl Live {
+    /// Notes a move made now.
+    fn touch(&self) {
+        self.updated.store(now(), std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// A new secret: 128 bits from the operating system, in hex.
@@ -216,6 +229,21 @@ impl Studio {
         jobs.iter()
             .find(|(j, _)| table::same(j.as_bytes(), id.as_bytes()))
             .map(|(_, job)| Arc::clone(job))
+    }
+
+    /// Every game held live, with its id.
+    fn live_games(&self) -> Vec<(String, Arc<Live>)> {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.iter().map(|(id, live)| (id.clone(), Arc::clone(live))).collect()
+    }
+
+    /// Lets go of a game (deleted from the database already).
+    fn forget(&self, id: &str) {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|g| g != id);
     }
 
     /// Every game held live.

@@ -20,7 +20,7 @@ use tokio::sync::watch;
 use super::compare_routes::{compare_events, compare_report, start_compare, stop_compare};
 use super::table::{Refused, Sitter, Table};
 use super::{BODY_LIMIT, Live, Studio};
-use super::{files, keep};
+use super::{files, keep, lobby};
 use crate::agents::AgentSpec;
 use crate::check::OptionSetting;
 use crate::diagnostic::Diagnostic;
@@ -37,6 +37,7 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/play/{game}/{token}", get(page))
+        .route("/watch/{game}/{token}", get(page))
         .route(
             "/studio.js",
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
@@ -49,6 +50,12 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
         .route("/api/games", post(start_game))
         .route("/api/games/{game}/transcript", get(owner_transcript))
         .route("/api/games/{game}/fork", post(fork_game))
+        .route("/api/games/{game}/again", post(lobby::play_again))
+        .route("/api/games/{game}", axum::routing::delete(lobby::delete_game))
+        .route("/api/games/{game}/seats/{seat}", post(lobby::reseat))
+        .route("/api/lobby", get(lobby::lobby))
+        .route("/api/watch/{game}/{token}", get(lobby::watch_screen))
+        .route("/api/watch/{game}/{token}/events", get(lobby::watch_events))
         .route("/api/transcripts", post(load_transcript))
         .route("/api/compare", post(start_compare))
         .route("/api/compare/{job}/events", get(compare_events))
@@ -58,6 +65,7 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
         .route("/api/play/{game}/{token}/at/{step}", get(seat_screen_at))
         .route("/api/play/{game}/{token}/events", get(seat_events))
         .route("/api/play/{game}/{token}/choose", post(seat_choose))
+        .route("/api/play/{game}/{token}/takeback", post(seat_take_back))
         .route("/api/play/{game}/{token}/transcript", get(seat_transcript))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(studio)
@@ -313,7 +321,7 @@ fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentS
 
 /// The sitters of a layout in game `id`: each person's seat proved by
 /// the token the studio derives for it, the agents by their specs.
-fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
+pub(super) fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
     layout
         .into_iter()
         .enumerate()
@@ -326,7 +334,12 @@ fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<S
 
 /// Keeps a table just set up, as game `id`: the game's id, name, and
 /// each seat's link (`null` for an agent's seat).
-fn keep_table(studio: &Studio, id: &str, table: Table, rules: keep::OwnedRules) -> Result<serde_json::Value, String> {
+pub(super) fn keep_table(
+    studio: &Studio,
+    id: &str,
+    table: Table,
+    rules: keep::OwnedRules,
+) -> Result<serde_json::Value, String> {
     let def = table.def();
     let name = def.name.clone();
     let seats: Vec<serde_json::Value> = (0..def.players())
@@ -387,7 +400,7 @@ async fn fork_game(
 }
 
 /// A set-up's answer: the game's links, or why it was refused.
-fn answer(done: Result<Result<serde_json::Value, String>, tokio::task::JoinError>) -> Response {
+pub(super) fn answer(done: Result<Result<serde_json::Value, String>, tokio::task::JoinError>) -> Response {
     match done {
         Ok(Ok(body)) => Json(body).into_response(),
         Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
@@ -531,16 +544,26 @@ fn seated(studio: &Studio, game: &str, token: &str) -> Option<(Arc<Live>, Seat)>
     Some((live, seat))
 }
 
-/// A seat's screen as JSON text, and the revision it shows.
-fn screen_json(live: &Live, seat: Seat) -> (String, u64) {
+/// Who a page is for: a seat, or a spectator.
+#[derive(Clone, Copy)]
+pub(super) enum Watcher {
+    Seat(Seat),
+    Spectator,
+}
+
+/// A page's screen as JSON text, and the revision it shows.
+pub(super) fn screen_json(live: &Live, watcher: Watcher) -> (String, u64) {
     let edited = live.rules.edited();
     let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
-    let mut screen = table.screen(seat);
+    let mut screen = match watcher {
+        Watcher::Seat(seat) => table.screen(seat),
+        Watcher::Spectator => table.public_screen(),
+    };
     screen.rules_edited = edited;
     (serde_json::to_string(&screen).unwrap_or_default(), table.revision())
 }
 
-fn json_text(text: String) -> Response {
+pub(super) fn json_text(text: String) -> Response {
     (
         [
             (header::CONTENT_TYPE, "application/json"),
@@ -553,7 +576,7 @@ fn json_text(text: String) -> Response {
 
 async fn seat_screen(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
     match seated(&studio, &game, &token) {
-        Some((live, seat)) => json_text(screen_json(&live, seat).0),
+        Some((live, seat)) => json_text(screen_json(&live, Watcher::Seat(seat)).0),
         None => forbidden(),
     }
 }
@@ -583,25 +606,59 @@ async fn seat_events(
     let Some((live, seat)) = seated(&studio, &game, &token) else {
         return forbidden();
     };
+    live_screens(live, Watcher::Seat(seat), &headers)
+}
+
+/// A page's event stream: its screen now, then again each time the game
+/// changes, each numbered by the game's revision; counted as present
+/// while it is open.
+pub(super) fn live_screens(live: Arc<Live>, watcher: Watcher, headers: &HeaderMap) -> Response {
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     let changes = live.changed.subscribe();
-    Sse::new(screens(live, seat, changes, seen))
+    let here = Present::new(live, watcher);
+    Sse::new(screens(here, changes, seen))
         .keep_alive(KeepAlive::default())
         .into_response()
 }
 
-fn screens(
+/// A page connected to a game: counted while its stream is open.
+struct Present {
     live: Arc<Live>,
-    seat: Seat,
+    watcher: Watcher,
+}
+
+impl Present {
+    fn slot(live: &Live, watcher: Watcher) -> &std::sync::atomic::AtomicUsize {
+        let spectators = live.present.len() - 1;
+        match watcher {
+            Watcher::Seat(seat) => &live.present[(seat as usize).min(spectators)],
+            Watcher::Spectator => &live.present[spectators],
+        }
+    }
+
+    fn new(live: Arc<Live>, watcher: Watcher) -> Present {
+        Present::slot(&live, watcher).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Present { live, watcher }
+    }
+}
+
+impl Drop for Present {
+    fn drop(&mut self) {
+        Present::slot(&self.live, self.watcher).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn screens(
+    here: Present,
     changes: watch::Receiver<u64>,
     seen: Option<u64>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
-    futures_util::stream::unfold((live, changes, seen), move |(live, mut changes, seen)| async move {
+    futures_util::stream::unfold((here, changes, seen), move |(here, mut changes, seen)| async move {
         loop {
-            let (screen, revision) = screen_json(&live, seat);
+            let (screen, revision) = screen_json(&here.live, here.watcher);
             // Sent unless the page has it; a page that has it waits for a change.
             if seen != Some(revision) || changes.has_changed().unwrap_or(false) {
                 changes.mark_unchanged();
@@ -609,7 +666,7 @@ fn screens(
                     .event("screen")
                     .id(revision.to_string())
                     .data(screen);
-                return Some((Ok(event), (live, changes, Some(revision))));
+                return Some((Ok(event), (here, changes, Some(revision))));
             }
             if changes.changed().await.is_err() {
                 return None;
@@ -652,8 +709,9 @@ async fn seat_choose(
     .await;
     match done {
         Ok(Ok(())) => {
+            live.touch();
             live.changed.send_modify(|n| *n += 1);
-            json_text(screen_json(&live, seat).0)
+            json_text(screen_json(&live, Watcher::Seat(seat)).0)
         }
         Ok(Err(Ok(why))) => {
             // Played again from what is kept: the pages show it as it stands.
@@ -666,6 +724,36 @@ async fn seat_choose(
         Ok(Err(Err(Refused::Stale))) => refuse(StatusCode::CONFLICT, "that choice answers an earlier decision"),
         Ok(Err(Err(Refused::NotAsked))) => refuse(StatusCode::CONFLICT, "you are not asked anything now"),
         Ok(Err(Err(Refused::NoSuchChoice))) => refuse(StatusCode::BAD_REQUEST, "there is no such choice"),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
+    }
+}
+
+/// The seat takes back its last decision, if BGA's policy allows: no other
+/// seat has acted since, nothing was revealed since, and no chance outcome
+/// was drawn since. Otherwise 409, saying which of these stops it.
+async fn seat_take_back(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
+    let Some((live, seat)) = seated(&studio, &game, &token) else {
+        return forbidden();
+    };
+    let live2 = Arc::clone(&live);
+    let studio2 = Arc::clone(&studio);
+    let done = tokio::task::spawn_blocking(move || {
+        let mut table = live2.table.lock().unwrap_or_else(|e| e.into_inner());
+        keep::take_back(&studio2, &game, &mut table, seat)
+    })
+    .await;
+    match done {
+        Ok(Ok(())) => {
+            live.changed.send_modify(|n| *n += 1);
+            json_text(screen_json(&live, Watcher::Seat(seat)).0)
+        }
+        Ok(Err(keep::NotTaken::Refused(no))) => {
+            refuse(StatusCode::CONFLICT, format!("you cannot take that back: {}", no.why()))
+        }
+        Ok(Err(keep::NotTaken::NotKept(why))) => refuse(
+            StatusCode::INSUFFICIENT_STORAGE,
+            format!("the take-back was not kept, so it was not made: {why}"),
+        ),
         Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
     }
 }

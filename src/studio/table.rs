@@ -127,6 +127,40 @@ pub(crate) struct Table {
     failure: Option<String>,
 }
 
+/// What a seat may take back.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum TakeBack {
+    /// Its answer to the decision that still waits for other seats.
+    Answer,
+    /// Its decision at this step, the last one applied.
+    Step(u64),
+}
+
+/// Why a seat may not take back its last decision (BGA's policy).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NoTakeBack {
+    /// It has decided nothing yet, or the game is over.
+    Nothing,
+    /// Another seat acted after it (or with it, in one step).
+    OthersActed,
+    /// Something was revealed since: a seat knows a piece it did not.
+    Revealed,
+    /// A chance outcome was drawn since: a shuffle or a roll.
+    ChanceDrawn,
+}
+
+impl NoTakeBack {
+    /// The reason, as the page says it.
+    pub(crate) fn why(&self) -> &'static str {
+        match self {
+            NoTakeBack::Nothing => "you have no decision to take back",
+            NoTakeBack::OthersActed => "another seat has acted since",
+            NoTakeBack::Revealed => "something was revealed since",
+            NoTakeBack::ChanceDrawn => "a chance outcome was drawn since",
+        }
+    }
+}
+
 /// Why a choice was refused.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Refused {
@@ -159,6 +193,15 @@ pub(crate) struct Screen {
     /// A file the game began with reads otherwise now: the game plays on
     /// with the rules it began with.
     pub rules_edited: bool,
+    /// Whether the seat may take back its last decision, and if not, why
+    /// (`None` when it has nothing to take back).
+    take_back: Option<TakeBackJson>,
+}
+
+#[derive(Serialize)]
+struct TakeBackJson {
+    allowed: bool,
+    why: Option<&'static str>,
 }
 
 /// A seat's own prompt: labels and the places they point at, never the
@@ -357,6 +400,12 @@ impl Table {
         self.revision
     }
 
+    /// Counts a change made other than by a choice (agents playing on
+    /// after the game was played again).
+    pub(crate) fn changed(&mut self) {
+        self.revision += 1;
+    }
+
     /// The events up to step `at` and where each of those steps began.
     fn events_at(&self, at: usize) -> (&[Event], &[usize]) {
         let end = self.steps.get(at).copied().unwrap_or(self.events.len());
@@ -440,6 +489,66 @@ impl Table {
         self.advance();
         self.revision += 1;
         Ok(())
+    }
+
+    /// What `seat` may take back now, or why it may not. Only its own
+    /// last decision, and only while no other seat has acted since,
+    /// nothing was revealed since and no chance outcome was drawn since.
+    pub(crate) fn may_take_back(&self, seat: Seat) -> Result<TakeBack, NoTakeBack> {
+        if self.is_done() || !self.is_person(seat) {
+            return Err(NoTakeBack::Nothing);
+        }
+        if self.answers[seat as usize].is_some() {
+            // Nobody has seen what it answered: the step waits.
+            return Ok(TakeBack::Answer);
+        }
+        let step_of = |i: usize| self.decided.partition_point(|&start| start <= i) - 1;
+        let Some(mine) = self.applied.iter().rposition(|c| c.seat == seat) else {
+            return Err(NoTakeBack::Nothing);
+        };
+        let step = step_of(mine);
+        let others_since = self.applied[self.decided[step]..].iter().any(|c| c.seat != seat)
+            || self.answers.iter().flatten().any(|c| c.seat != seat);
+        if others_since {
+            return Err(NoTakeBack::OthersActed);
+        }
+        // Its own later decisions come first: only the last one goes back.
+        if step + 1 != self.turn as usize {
+            return Err(NoTakeBack::Nothing);
+        }
+        let (from, to) = (self.steps[step], self.events.len());
+        if self.events[from..to]
+            .iter()
+            .any(|e| matches!(e, Event::Shuffle { .. } | Event::Roll { .. }))
+        {
+            return Err(NoTakeBack::ChanceDrawn);
+        }
+        if self.state.learned_since(&self.past[step]) {
+            return Err(NoTakeBack::Revealed);
+        }
+        Ok(TakeBack::Step(step as u64))
+    }
+
+    /// Takes back `seat`'s answer to the decision that waits for other
+    /// seats. A step already applied is taken back by playing the kept
+    /// game again without it (see `keep::take_back`).
+    pub(crate) fn take_back_answer(&mut self, seat: Seat) {
+        self.answers[seat as usize] = None;
+        self.revision += 1;
+    }
+
+    /// The kept change that takes back the steps from `step` on: no
+    /// decision from there, no waiting answer, a new revision.
+    pub(crate) fn progress_without(&self, step: u64, now: i64) -> Progress {
+        Progress {
+            from_step: step,
+            decisions: vec![],
+            answers: vec![],
+            chance: self.kept_chance(),
+            revision: self.revision + 1,
+            updated: now,
+            finished: false,
+        }
     }
 
     /// Whether `seat` is asked now and has not answered yet.
@@ -536,6 +645,77 @@ impl Table {
         }
     }
 
+    /// The seats the pending decision still waits for, by name.
+    pub(crate) fn waiting_for(&self) -> Vec<String> {
+        let def = &self.game.def;
+        match self.state.pending() {
+            Some(p) if self.failure.is_none() => p
+                .who()
+                .iter()
+                .filter(|&&s| self.answers[s as usize].is_none())
+                .map(|&s| def.seat_name(s).to_string())
+                .collect(),
+            _ => vec![],
+        }
+    }
+
+    /// How the game ended, as every seat may read it; `None` while it goes on.
+    pub(crate) fn ending(&self) -> Option<String> {
+        let def = &self.game.def;
+        self.state.outcome().map(|o| describe_end(def, o.winner, &o.reason))
+    }
+
+    /// What a spectator's page shows: only what every seat may see (the
+    /// public view), never a hidden piece and never the seed; it asks
+    /// nothing and shows no score estimate.
+    pub(crate) fn public_screen(&self) -> Screen {
+        let def = &self.game.def;
+        let view = self.state.public_view(def);
+        let decisions = match self.state.decisions() {
+            1 => "1 decision".to_string(),
+            n => format!("{n} decisions"),
+        };
+        let caption = vec![format!("As every player sees it · after {decisions}")];
+        let frame = crate::render::Frame {
+            viewer: None,
+            caption: &caption,
+        };
+        Screen {
+            game: def.name.clone(),
+            seat: "spectator".into(),
+            turn: self.turn,
+            at: self.turn,
+            svg: crate::render::svg(def, &view, &frame),
+            happened: render_events(def, &self.events, Viewer::public(def)),
+            counters: present::variables(def, &view),
+            scores: None,
+            prompt: None,
+            waiting_for: self.waiting_for(),
+            over: self.ending(),
+            failure: self.failure.clone(),
+            rules_edited: false,
+            take_back: None,
+        }
+    }
+
+    /// Hands `seat` to `agent`, or back to its person (`None`); refused for
+    /// a seat no person holds. The kept game is then played again with
+    /// the new seating (see `keep::reseat`).
+    pub(crate) fn reseated(&self, seat: Seat, agent: Option<agents::AgentSpec>) -> Result<Vec<Sitter>, String> {
+        let mut seats = self.seats.clone();
+        let Some(sitter) = seats.get_mut(seat as usize) else {
+            return Err(format!("this game has no seat {}", seat + 1));
+        };
+        if sitter.person.is_none() {
+            return Err("an agent's seat has no person to hand it back to".into());
+        }
+        if let Some(spec) = &agent {
+            agents::build(spec, Some((&self.game.def, &self.game.options)), seat, self.seed)?;
+        }
+        sitter.agent = agent;
+        Ok(seats)
+    }
+
     /// What `seat`'s page shows now.
     pub(crate) fn screen(&self, seat: Seat) -> Screen {
         self.screen_at(seat, self.turn)
@@ -613,6 +793,18 @@ impl Table {
             over,
             failure: if now { self.failure.clone() } else { None },
             rules_edited: false,
+            take_back: match self.may_take_back(seat) {
+                _ if !now => None,
+                Ok(_) => Some(TakeBackJson {
+                    allowed: true,
+                    why: None,
+                }),
+                Err(NoTakeBack::Nothing) => None,
+                Err(no) => Some(TakeBackJson {
+                    allowed: false,
+                    why: Some(no.why()),
+                }),
+            },
         }
     }
 }

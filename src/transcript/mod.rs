@@ -23,21 +23,38 @@ pub enum Viewer {
     All,
     /// What this seat saw.
     Seat(Seat),
+    /// What every one of the game's `seats` saw: a spectator's view.
+    Public {
+        /// How many seats the game has.
+        seats: u8,
+    },
 }
 
 impl Viewer {
+    /// What every seat of `def` saw.
+    pub fn public(def: &GameDef) -> Viewer {
+        Viewer::Public {
+            seats: def.players() as u8,
+        }
+    }
+
     fn sees(self, mask: u32) -> bool {
         match self {
             Viewer::All => true,
             Viewer::Seat(s) => mask & (1 << s) != 0,
+            Viewer::Public { seats } => {
+                let everyone = (1u32 << seats) - 1;
+                mask & everyone == everyone
+            }
         }
     }
 
-    /// The viewer as a transcript names it: "all", or the seat's name.
+    /// The viewer as a transcript names it: "all", "public", or the seat's name.
     pub fn describe(self, def: &GameDef) -> String {
         match self {
             Viewer::All => "all".into(),
             Viewer::Seat(s) => def.seat_name(s).to_string(),
+            Viewer::Public { .. } => "public".into(),
         }
     }
 }

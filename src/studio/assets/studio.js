@@ -194,6 +194,8 @@ async function startStudio() {
       $("compare-base").append(el("option", { value: f }, f));
       $("compare-variant").append(el("option", { value: f }, f));
     }
+    drawLobby();
+    setInterval(drawLobby, 4000);
     const wanted = new URLSearchParams(location.search).get("file");
     const first = body.files.includes(wanted) ? wanted : body.files[0];
     if (first) {
@@ -202,6 +204,83 @@ async function startStudio() {
     }
   } catch (e) {
     problem(e.message + " Open the link the studio printed when it started.");
+  }
+}
+
+// ---------------------------------------------------------------- lobby
+
+function ago(seconds) {
+  const s = Math.max(0, Math.round(Date.now() / 1000 - seconds));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} days ago`;
+}
+
+async function lobbyAction(path, options) {
+  try {
+    const body = await api(path, options);
+    await drawLobby();
+    return body;
+  } catch (e) {
+    problem(e.message);
+    return null;
+  }
+}
+
+function seatCell(game, s, index) {
+  const li = el("li", {});
+  const dot = el("span", { class: "presence" + (s.connected ? " on" : ""), title: s.connected ? "connected now" : "not connected" }, "●");
+  li.append(dot, " ", s.seat, ": ");
+  if (s.person) {
+    li.append(el("a", { href: location.origin + s.link, target: "_blank", class: "seat-link" }, "resume"));
+    if (!game.done) {
+      // A quiet person's seat can be handed to an agent, and given back.
+      const hand = el("button", { type: "button", class: "small" }, s.agent ? `give back (now ${s.agent})` : "hand to an agent");
+      hand.addEventListener("click", () => {
+        const agent = s.agent ? null : $("lobby-agent").value || "random";
+        lobbyAction(`/api/games/${game.id}/seats/${index + 1}`, { method: "POST", body: JSON.stringify({ agent }) });
+      });
+      li.append(" ", hand);
+    }
+  } else {
+    li.append(`played by the studio (${s.agent})`);
+  }
+  return li;
+}
+
+async function drawLobby() {
+  let body;
+  try {
+    body = await api("/api/lobby");
+  } catch (e) {
+    return;
+  }
+  const rows = $("lobby").tBodies[0];
+  rows.replaceChildren();
+  $("lobby-empty").hidden = body.games.length > 0;
+  $("lobby").hidden = body.games.length === 0;
+  for (const g of body.games) {
+    const seats = el("ul", { class: "lobby-seats" }, ...g.seats.map((s, i) => seatCell(g, s, i)));
+    const now = g.done
+      ? el("span", { class: "done" }, g.ending || "over")
+      : `step ${g.turn} · ${g.waiting_for.length ? g.waiting_for.join(", ") + " to play" : "…"}`;
+    const name = el("td", {}, el("strong", {}, g.game), el("br", {}), el("small", {}, g.rules));
+    if (g.rules_edited) name.append(el("br", {}), el("small", { class: "edited-tag" }, "rules edited since this game began"));
+    const actions = el("td", { class: "lobby-actions" });
+    actions.append(el("a", { href: location.origin + g.watch, target: "_blank" }, `watch${g.spectators ? ` (${g.spectators})` : ""}`));
+    const again = el("button", { type: "button", class: "small" }, "play again");
+    again.addEventListener("click", async () => {
+      const started = await lobbyAction(`/api/games/${g.id}/again`, { method: "POST" });
+      if (started) showLinks($("links"), started);
+    });
+    actions.append(" ", again);
+    if (g.done) {
+      const del = el("button", { type: "button", class: "small" }, "delete");
+      del.addEventListener("click", () => lobbyAction(`/api/games/${g.id}`, { method: "DELETE" }));
+      actions.append(" ", del);
+    }
+    rows.append(el("tr", { "data-game": g.id, class: g.done ? "finished" : "" }, name, el("td", {}, seats), el("td", {}, now), el("td", {}, ago(g.updated)), actions));
   }
 }
 
@@ -233,6 +312,7 @@ async function startGame() {
       body: JSON.stringify({ path: editor.path, seats: $("seats").value, settings }),
     });
     showLinks(links, body);
+    drawLobby();
   } catch (e) {
     links.append(el("li", { class: "diag" }, el("pre", {}, e.message)));
   }
@@ -403,7 +483,14 @@ function drawTable(screen) {
     table.shownAt = performance.now();
   }
   table.sending = false;
-  document.title = `${screen.game}: ${screen.seat}`;
+  // A game may go on over days: the tab says when it is this seat's turn.
+  const yourTurn = screen.prompt && table.viewing === null;
+  document.title = `${yourTurn ? "Your turn · " : ""}${screen.game}: ${screen.seat}`;
+  $("edited").hidden = !screen.rules_edited;
+  const tb = screen.take_back;
+  $("take-back-row").hidden = !tb || table.viewing !== null;
+  $("take-back").disabled = !tb || !tb.allowed;
+  $("take-back-why").textContent = tb && !tb.allowed ? `You cannot take it back: ${tb.why}.` : "";
   document.body.dataset.turn = String(screen.turn);
   $("where").textContent = `${screen.game} · you are ${screen.seat}`;
   $("board").innerHTML = screen.svg;
@@ -501,6 +588,20 @@ async function choose(index) {
   }
 }
 
+async function takeBack() {
+  if (table.sending) return;
+  table.sending = true;
+  try {
+    const response = await fetch(table.api + "/takeback", { method: "POST" });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    onScreen(body);
+  } catch (e) {
+    table.sending = false;
+    problem(e.message);
+  }
+}
+
 function startTable(game, token) {
   $("table").hidden = false;
   table.api = `/api/play/${encodeURIComponent(game)}/${encodeURIComponent(token)}`;
@@ -510,8 +611,21 @@ function startTable(game, token) {
   $("time-forward").addEventListener("click", () => travel(table.screen.at + 1));
   $("time-now").addEventListener("click", () => travel(table.live.turn));
   $("save-mine").addEventListener("click", () => download(table.api + "/transcript", false, "my_transcript.json"));
+  $("take-back").addEventListener("click", takeBack);
   // The studio's key in this browser: the owner may fork and save the whole game.
   if (studioKey()) {
+    // The key holder may start a game with the rules as they are now.
+    const again = el("button", { type: "button" }, "Start a new game with the edited rules");
+    again.addEventListener("click", async () => {
+      try {
+        const body = await api(`/api/games/${game}/again`, { method: "POST" });
+        const mine = body.seats.find((s) => s.link);
+        if (mine) location.href = mine.link;
+      } catch (e) {
+        problem(e.message);
+      }
+    });
+    $("edited-new").append(again);
     $("fork").hidden = false;
     $("save-all").hidden = false;
     $("fork").addEventListener("click", fork);
@@ -528,6 +642,26 @@ function startTable(game, token) {
   });
 }
 
+// A spectator's page: what every seat may see, asking nothing.
+function startWatching(game, token) {
+  $("table").hidden = false;
+  document.body.classList.add("spectator");
+  table.api = `/api/watch/${encodeURIComponent(game)}/${encodeURIComponent(token)}`;
+  $("time").hidden = true;
+  const events = new EventSource(table.api + "/events");
+  events.addEventListener("screen", (e) => {
+    problem("");
+    onScreen(JSON.parse(e.data));
+    $("where").textContent = `${table.screen.game} · watching`;
+    document.title = `${table.screen.game}: watching`;
+  });
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) problem("This link is not a game here (or the studio stopped).");
+  });
+}
+
 const seat = location.pathname.match(/^\/play\/([^/]+)\/([^/]+)$/);
+const watching = location.pathname.match(/^\/watch\/([^/]+)\/([^/]+)$/);
 if (seat) startTable(seat[1], seat[2]);
+else if (watching) startWatching(watching[1], watching[2]);
 else startStudio();
