@@ -3,7 +3,8 @@
 //! clicking; a typo in the editor shown at its line; two people playing
 //! Janken Deck in two separate browsers, neither shown the other's hand;
 //! stepping back and forward through a game and forking it; a comparison
-//! run from the page with its report shown in it.
+//! run from the page with its report shown in it; the lobby, and a
+//! take-back offered then refused.
 //!
 //! Without `chromium` and `chromedriver` these tests say so and pass; under
 //! `CI=true` a missing browser fails them (`.ci/run` installs it).
@@ -544,6 +545,110 @@ async fn compare_in_the_page(driver: &Driver) {
     client.close().await.unwrap();
 }
 
+/// The lobby and a take-back, in the page: a seat's tab says "Your turn";
+/// its take-back is offered, then refused once the other seat has
+/// answered, saying so; the studio's page lists both games, who is
+/// connected, and deletes the finished one.
+async fn lobby_and_take_back(driver: &Driver) {
+    let studio = Studio::start(&games_dir(), "random");
+    let links = studio.start_game("classic/tic_tac_toe.rules", "human,human", &[]);
+    let (x, o) = (links[0].clone().unwrap(), links[1].clone().unwrap());
+    let finished = studio.start_game("rps.rules", "human,random", &[]);
+    let rps = finished[0].clone().unwrap();
+    let body = r#"{"turn":0,"index":0}"#;
+    let (status, _) = common::studio::request(&studio.base, "POST", &format!("/api{rps}/choose"), &[], Some(body));
+    assert_eq!(status, 200);
+
+    let client = browser(driver).await;
+    client.goto(&format!("{}{x}", studio.base)).await.unwrap();
+    wait_until(
+        &client,
+        "return document.title.startsWith('Your turn')",
+        "'Your turn' in the title",
+    )
+    .await;
+    assert!(click_first(&client, "#prompt button.offer").await);
+    wait_until(
+        &client,
+        "return !document.title.startsWith('Your turn')",
+        "the title without 'Your turn'",
+    )
+    .await;
+    wait_until(
+        &client,
+        "return !document.getElementById('take-back').disabled",
+        "the take-back offered",
+    )
+    .await;
+    // The other seat answers: the take-back is refused, with the reason.
+    let (status, _) = common::studio::request(
+        &studio.base,
+        "POST",
+        &format!("/api{o}/choose"),
+        &[],
+        Some(r#"{"turn":1,"index":0}"#),
+    );
+    assert_eq!(status, 200);
+    wait_until(
+        &client,
+        "return document.getElementById('take-back-why').textContent.includes('another seat has acted since')",
+        "the reason a take-back is refused",
+    )
+    .await;
+    shot(&client, "take_back_refused").await;
+
+    // The lobby, in the studio's page, while the seat's page is open in another tab.
+    let seat_tab = client.window().await.unwrap();
+    let lobby_tab = client.new_window(true).await.unwrap();
+    client.switch_to_window(lobby_tab.handle).await.unwrap();
+    client
+        .goto(&format!("{}/?key={}", studio.base, studio.key))
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "return document.querySelectorAll('#lobby tbody tr').length === 2",
+        "two games in the lobby",
+    )
+    .await;
+    let text = client.find(Locator::Css("#lobby")).await.unwrap().text().await.unwrap();
+    assert!(
+        text.contains("Tic-Tac-Toe") && text.contains("Rock Paper Scissors"),
+        "{text}"
+    );
+    assert!(
+        text.contains("resume") && text.contains("watch") && text.contains("play again"),
+        "{text}"
+    );
+    assert!(text.contains("x to play"), "whose turn: {text}");
+    wait_until(
+        &client,
+        "return document.querySelectorAll('#lobby .presence.on').length >= 1",
+        "the open seat shown connected",
+    )
+    .await;
+    client
+        .execute("document.getElementById('lobby-pane').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    shot(&client, "lobby").await;
+    let delete = client
+        .find(Locator::Css("#lobby tr.finished button:last-of-type"))
+        .await
+        .unwrap();
+    assert_eq!(delete.text().await.unwrap(), "delete");
+    delete.click().await.unwrap();
+    wait_until(
+        &client,
+        "return document.querySelectorAll('#lobby tbody tr').length === 1",
+        "the finished game deleted",
+    )
+    .await;
+    client.close_window().await.unwrap();
+    client.switch_to_window(seat_tab).await.unwrap();
+    client.close().await.unwrap();
+}
+
 #[test]
 fn the_studio_in_a_browser() {
     let Some(driver) = driver() else { return };
@@ -566,9 +671,12 @@ fn the_studio_in_a_browser() {
         let t = Instant::now();
         compare_in_the_page(&driver).await;
         lap("a comparison in the page", t);
+        let t = Instant::now();
+        lobby_and_take_back(&driver).await;
+        lap("the lobby and a take-back", t);
     });
     say(&format!(
-        "browser tests: 5 ran in {:.1}s",
+        "browser tests: 6 ran in {:.1}s",
         started.elapsed().as_secs_f64()
     ));
 }

@@ -229,7 +229,10 @@ pub(crate) fn take_back(studio: &Studio, id: &str, table: &mut Table, seat: crat
         }
         table::TakeBack::Step(step) => {
             let progress = table.progress_without(step, super::now());
-            studio.store.record(id, &progress).map_err(NotTaken::NotKept)?;
+            studio
+                .store
+                .record_take_back(id, &progress, step, seat.into())
+                .map_err(NotTaken::NotKept)?;
             let kept = studio
                 .store
                 .game(id)

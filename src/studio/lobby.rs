@@ -36,6 +36,8 @@ pub(super) async fn lobby(axum::extract::State(studio): Shared, headers: HeaderM
     if !is_owner(&studio, &headers) {
         return forbidden();
     }
+    // A record the lobby cannot read shows no count; the games still show.
+    let take_backs = studio.store.take_backs().unwrap_or_default();
     let mut games: Vec<(bool, i64, serde_json::Value)> = studio
         .live_games()
         .into_iter()
@@ -69,6 +71,7 @@ pub(super) async fn lobby(axum::extract::State(studio): Shared, headers: HeaderM
                 "waiting_for": table.waiting_for(),
                 "updated": updated,
                 "rules_edited": edited,
+                "take_backs": take_backs.get(&id).copied().unwrap_or(0),
                 "seats": seats,
                 "spectators": live.present[def.players()].load(Ordering::Relaxed),
                 "watch": format!("/watch/{id}/{}", watch_token(&studio, &id)),
@@ -203,7 +206,7 @@ pub(super) async fn reseat(
             Json(serde_json::json!({ "reseated": true })).into_response()
         }
         Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
+        Err(e) => super::routes::unfinished(&e, "the game stopped"),
     }
 }
 

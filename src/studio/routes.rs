@@ -78,6 +78,20 @@ pub(super) fn refuse(status: StatusCode, why: impl Into<String>) -> Response {
     (status, Json(serde_json::json!({ "error": why.into() }))).into_response()
 }
 
+/// The answer when the work behind a request did not finish: the studio
+/// is stopping (the work was cancelled, and nothing was changed), or the
+/// work itself failed.
+pub(super) fn unfinished(error: &tokio::task::JoinError, what: &str) -> Response {
+    if error.is_cancelled() {
+        refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the studio is stopping: nothing was changed; try again once it is back",
+        )
+    } else {
+        refuse(StatusCode::INTERNAL_SERVER_ERROR, what)
+    }
+}
+
 pub(super) fn forbidden() -> Response {
     refuse(
         StatusCode::FORBIDDEN,
@@ -167,7 +181,7 @@ async fn check(State(studio): Shared, headers: HeaderMap, Json(edited): Json<Edi
     let shown = tokio::task::spawn_blocking(move || files::check(&root, &path, &edited.text)).await;
     match shown {
         Ok(diagnostics) => Json(serde_json::json!({ "diagnostics": diagnostics })).into_response(),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the checker stopped"),
+        Err(e) => unfinished(&e, "the checker stopped"),
     }
 }
 
@@ -232,7 +246,7 @@ async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<N
     match started {
         Ok(Ok(body)) => Json(body).into_response(),
         Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped while setting up"),
+        Err(e) => unfinished(&e, "the game stopped while setting up"),
     }
 }
 
@@ -404,7 +418,7 @@ pub(super) fn answer(done: Result<Result<serde_json::Value, String>, tokio::task
     match done {
         Ok(Ok(body)) => Json(body).into_response(),
         Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped while setting up"),
+        Err(e) => unfinished(&e, "the game stopped while setting up"),
     }
 }
 
@@ -724,7 +738,7 @@ async fn seat_choose(
         Ok(Err(Err(Refused::Stale))) => refuse(StatusCode::CONFLICT, "that choice answers an earlier decision"),
         Ok(Err(Err(Refused::NotAsked))) => refuse(StatusCode::CONFLICT, "you are not asked anything now"),
         Ok(Err(Err(Refused::NoSuchChoice))) => refuse(StatusCode::BAD_REQUEST, "there is no such choice"),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
+        Err(e) => unfinished(&e, "the game stopped"),
     }
 }
 
@@ -754,6 +768,6 @@ async fn seat_take_back(State(studio): Shared, UrlPath((game, token)): UrlPath<(
             StatusCode::INSUFFICIENT_STORAGE,
             format!("the take-back was not kept, so it was not made: {why}"),
         ),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the game stopped"),
+        Err(e) => unfinished(&e, "the game stopped"),
     }
 }

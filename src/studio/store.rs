@@ -61,6 +61,14 @@ const MIGRATIONS: &[&str] = &[
          reaction_ms INTEGER NOT NULL,
          PRIMARY KEY (game, seat)
      );",
+    // 2: every take-back, for the lobby and for an honest record of the
+    // evening: which seat took back which step, and when.
+    "CREATE TABLE takebacks (
+         game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+         step INTEGER NOT NULL,
+         seat INTEGER NOT NULL,
+         at INTEGER NOT NULL
+     );",
 ];
 
 /// The schema this build writes.
@@ -264,24 +272,31 @@ impl Store {
     pub(crate) fn record(&self, game: &str, progress: &Progress) -> Result<(), String> {
         self.with(|c| {
             let t = c.transaction()?;
+            apply(&t, game, progress)?;
+            t.commit()
+        })
+    }
+
+    /// Keeps a take-back: the change it makes to the game, and a line in
+    /// the record of take-backs, in one transaction.
+    pub(crate) fn record_take_back(&self, game: &str, progress: &Progress, step: u64, seat: u16) -> Result<(), String> {
+        self.with(|c| {
+            let t = c.transaction()?;
+            apply(&t, game, progress)?;
             t.execute(
-                "DELETE FROM decisions WHERE game = ?1 AND step >= ?2",
-                params![game, progress.from_step as i64],
-            )?;
-            insert_decisions(&t, game, &progress.decisions)?;
-            t.execute("DELETE FROM answers WHERE game = ?1", params![game])?;
-            insert_answers(&t, game, &progress.answers)?;
-            t.execute(
-                "UPDATE games SET chance = ?2, revision = ?3, updated = ?4, finished = ?5 WHERE id = ?1",
-                params![
-                    game,
-                    progress.chance,
-                    progress.revision as i64,
-                    progress.updated,
-                    progress.finished
-                ],
+                "INSERT INTO takebacks (game, step, seat, at) VALUES (?1, ?2, ?3, ?4)",
+                params![game, step as i64, seat, progress.updated],
             )?;
             t.commit()
+        })
+    }
+
+    /// How many take-backs each game has had, by game id.
+    pub(crate) fn take_backs(&self) -> Result<std::collections::HashMap<String, u64>, String> {
+        self.with(|c| {
+            c.prepare("SELECT game, COUNT(*) FROM takebacks GROUP BY game")?
+                .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)? as u64)))?
+                .collect()
         })
     }
 
@@ -369,6 +384,28 @@ impl Store {
             Ok(games)
         })
     }
+}
+
+/// Writes what changed in a game, inside the caller's transaction.
+fn apply(t: &rusqlite::Transaction<'_>, game: &str, progress: &Progress) -> rusqlite::Result<()> {
+    t.execute(
+        "DELETE FROM decisions WHERE game = ?1 AND step >= ?2",
+        params![game, progress.from_step as i64],
+    )?;
+    insert_decisions(t, game, &progress.decisions)?;
+    t.execute("DELETE FROM answers WHERE game = ?1", params![game])?;
+    insert_answers(t, game, &progress.answers)?;
+    t.execute(
+        "UPDATE games SET chance = ?2, revision = ?3, updated = ?4, finished = ?5 WHERE id = ?1",
+        params![
+            game,
+            progress.chance,
+            progress.revision as i64,
+            progress.updated,
+            progress.finished
+        ],
+    )?;
+    Ok(())
 }
 
 fn insert_decisions(t: &rusqlite::Transaction<'_>, game: &str, decisions: &[KeptDecision]) -> rusqlite::Result<()> {
@@ -494,6 +531,100 @@ mod tests {
         assert_eq!(games[0].answers[0].choice, 2);
         store.delete_game("g1").unwrap();
         assert!(store.games().unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A database written by the first schema (before take-backs were
+    /// recorded) is copied aside, then migrated: its games read back, and
+    /// the new record works.
+    #[test]
+    fn a_version_1_database_is_backed_up_and_migrated() {
+        let dir = folder("v1");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            let c = Connection::open(dir.join(FILE)).unwrap();
+            c.execute_batch(MIGRATIONS[0]).unwrap();
+            c.pragma_update(None, "user_version", 1).unwrap();
+            c.execute("INSERT INTO studio (key) VALUES ('old key')", []).unwrap();
+            c.execute(
+                "INSERT INTO games (id, rules_path, rules, options, seed, seats, chance, chance_fixed, scripted,
+                                    revision, created, updated, finished)
+                 VALUES ('g1', 'a.rules', '{}', '[]', 7, '[]', '{}', 0, 0, 3, 10, 11, 0)",
+                [],
+            )
+            .unwrap();
+            c.execute(
+                "INSERT INTO decisions (game, step, seat, choice, reaction_ms) VALUES ('g1', 0, 0, 'Ann: pick 2', 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&dir).unwrap();
+        assert_eq!(store.key().unwrap().as_deref(), Some("old key"));
+        let games = store.games().unwrap();
+        assert_eq!((games[0].seed, games[0].revision), (7, 3));
+        assert_eq!(games[0].decisions[0].choice, "Ann: pick 2");
+        let progress = Progress {
+            from_step: 0,
+            decisions: vec![],
+            answers: vec![],
+            chance: "{}".into(),
+            revision: 4,
+            updated: 12,
+            finished: false,
+        };
+        store.record_take_back("g1", &progress, 0, 0).unwrap();
+        assert_eq!(store.take_backs().unwrap().get("g1"), Some(&1));
+        assert!(store.games().unwrap()[0].decisions.is_empty());
+        drop(store);
+        // The backup is the database as it was: version 1, its decision there.
+        let backup = Connection::open(dir.join(format!("{FILE}.v1.bak"))).unwrap();
+        let version: i64 = backup.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version, 1);
+        let kept: i64 = backup
+            .query_row("SELECT COUNT(*) FROM decisions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(kept, 1);
+        let now = Connection::open(dir.join(FILE)).unwrap();
+        let version: i64 = now.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// When the disk is full, a move is refused, says why, and changes
+    /// nothing kept.
+    #[test]
+    fn a_full_disk_refuses_the_move_and_keeps_the_game() {
+        let dir = folder("full");
+        let store = Store::open(&dir).unwrap();
+        store.add_game(&game("g1")).unwrap();
+        // The database may not grow by a single page: as a full disk would.
+        store
+            .with(|c| {
+                let pages: i64 = c.pragma_query_value(None, "page_count", |r| r.get(0))?;
+                c.pragma_update(None, "max_page_count", pages)
+            })
+            .unwrap();
+        let big = KeptDecision {
+            step: 0,
+            seat: 0,
+            choice: "x".repeat(64 * 1024),
+            reaction_ms: 0,
+        };
+        let progress = Progress {
+            from_step: 0,
+            decisions: vec![big],
+            answers: vec![],
+            chance: "{}".into(),
+            revision: 1,
+            updated: 11,
+            finished: false,
+        };
+        let refused = store.record("g1", &progress).unwrap_err();
+        assert!(refused.contains("is full: nothing was changed"), "{refused}");
+        let games = store.games().unwrap();
+        assert!(games[0].decisions.is_empty());
+        assert_eq!(games[0].revision, 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
