@@ -148,18 +148,20 @@ pub(crate) fn commit(studio: &Studio, id: &str, table: &mut Table, from: u64) ->
     let Err(why) = studio.store.record(id, &progress) else {
         return Ok(());
     };
-    match studio
-        .store
-        .game(id)
-        .and_then(|kept| kept.ok_or_else(|| "the game is no longer kept".into()))
-    {
-        Ok(kept) => match resume(studio, &kept) {
-            Ok((again, _)) => *table = again,
-            Err(e) => eprintln!("warning: game {id} could not be played again from its kept moves: {e}"),
-        },
-        Err(e) => eprintln!("warning: game {id} could not be read back: {e}"),
+    match as_kept(studio, id) {
+        Ok(again) => *table = again,
+        Err(e) => eprintln!("warning: game {id} could not be played again from its kept moves: {e}"),
     }
     Err(why)
+}
+
+/// Game `id` played again from what the database holds now.
+fn as_kept(studio: &Studio, id: &str) -> Result<Table, String> {
+    let kept = studio
+        .store
+        .game(id)?
+        .ok_or_else(|| "the game is no longer kept".to_string())?;
+    Ok(resume(studio, &kept)?.0)
 }
 
 /// Plays every kept game again, newest last, and holds them live; the
@@ -233,13 +235,7 @@ pub(crate) fn take_back(studio: &Studio, id: &str, table: &mut Table, seat: crat
                 .store
                 .record_take_back(id, &progress, step, seat.into())
                 .map_err(NotTaken::NotKept)?;
-            let kept = studio
-                .store
-                .game(id)
-                .and_then(|k| k.ok_or_else(|| "the game is no longer kept".to_string()))
-                .map_err(NotTaken::NotKept)?;
-            let (again, _) = resume(studio, &kept).map_err(NotTaken::NotKept)?;
-            *table = again;
+            *table = as_kept(studio, id).map_err(NotTaken::NotKept)?;
             Ok(())
         }
     }
@@ -253,11 +249,6 @@ pub(crate) fn reseat(studio: &Studio, id: &str, table: &mut Table, seats: &[tabl
     studio
         .store
         .set_seats(id, &table::kept_seats(seats), table.revision() + 1)?;
-    let kept = studio
-        .store
-        .game(id)?
-        .ok_or_else(|| "the game is no longer kept".to_string())?;
-    let (again, _) = resume(studio, &kept)?;
-    *table = again;
+    *table = as_kept(studio, id)?;
     Ok(())
 }
