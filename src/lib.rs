@@ -17,6 +17,7 @@ pub mod house;
 pub mod input;
 pub mod ir;
 pub mod load;
+pub mod lsp;
 pub mod native;
 pub mod playtest;
 pub mod present;

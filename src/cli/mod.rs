@@ -251,6 +251,8 @@ enum Command {
     },
     /// Start the web studio: edit rules with live diagnostics, play in the browser, one link per seat.
     Studio(studio_cmd::StudioArgs),
+    /// Serve an editor over stdin and stdout (the Language Server Protocol): `check`'s diagnostics as you type.
+    Lsp,
     /// Print a shell completion script: `rpsdsl completions bash > ~/.local/share/bash-completion/completions/rpsdsl`.
     Completions {
         /// The shell to complete in.
@@ -351,6 +353,13 @@ pub fn main() -> ExitCode {
             allow_errors,
         } => merge_cmd::merge(&reports, json, allow_errors),
         Command::Studio(args) => studio_cmd::studio(&args),
+        Command::Lsp => match crate::lsp::serve_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("error: {why}");
+                ExitCode::from(1)
+            }
+        },
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rpsdsl", &mut out);
