@@ -555,9 +555,16 @@ async fn lobby_and_take_back(driver: &Driver) {
     let (x, o) = (links[0].clone().unwrap(), links[1].clone().unwrap());
     let finished = studio.start_game("rps.rules", "human,random", &[]);
     let rps = finished[0].clone().unwrap();
-    let body = r#"{"turn":0,"index":0}"#;
-    let (status, _) = common::studio::request(&studio.base, "POST", &format!("/api{rps}/choose"), &[], Some(body));
-    assert_eq!(status, 200);
+    // Played to its end (a tie with the agent's throw goes on).
+    for _ in 0..100 {
+        let (_, screen) = common::studio::get_json(&studio, &format!("/api{rps}"));
+        if !screen["over"].is_null() {
+            break;
+        }
+        let body = format!(r#"{{"turn":{},"index":0}}"#, screen["turn"]);
+        let (status, _) = common::studio::request(&studio.base, "POST", &format!("/api{rps}/choose"), &[], Some(&body));
+        assert_eq!(status, 200);
+    }
 
     let client = browser(driver).await;
     client.goto(&format!("{}{x}", studio.base)).await.unwrap();

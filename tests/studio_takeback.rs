@@ -74,6 +74,10 @@ fn a_move_nobody_has_answered_is_taken_back_and_leaves_no_trace() {
     let (_, whole) = studio.owner("GET", &format!("/api/games/{}/transcript", game_id(first)), None);
     let whole: Value = serde_json::from_str(&whole).unwrap();
     assert_eq!(whole["replay"]["decisions"], serde_json::json!([]), "{whole}");
+    // The lobby counts it.
+    let (_, lobby) = studio.owner("GET", "/api/lobby", None);
+    let lobby: Value = serde_json::from_str(&lobby).unwrap();
+    assert_eq!(lobby["games"][0]["take_backs"], 1, "{lobby}");
 
     // Once the other seat has answered, the first may not take its move back.
     choose(&studio, first, None);

@@ -262,9 +262,10 @@ async function drawLobby() {
   $("lobby").hidden = body.games.length === 0;
   for (const g of body.games) {
     const seats = el("ul", { class: "lobby-seats" }, ...g.seats.map((s, i) => seatCell(g, s, i)));
-    const now = g.done
+    const now = el("td", {}, g.done
       ? el("span", { class: "done" }, g.ending || "over")
-      : `step ${g.turn} · ${g.waiting_for.length ? g.waiting_for.join(", ") + " to play" : "…"}`;
+      : `step ${g.turn} · ${g.waiting_for.length ? g.waiting_for.join(", ") + " to play" : "…"}`);
+    if (g.take_backs) now.append(el("br", {}), el("small", {}, `${g.take_backs} take-back${g.take_backs === 1 ? "" : "s"}`));
     const name = el("td", {}, el("strong", {}, g.game), el("br", {}), el("small", {}, g.rules));
     if (g.rules_edited) name.append(el("br", {}), el("small", { class: "edited-tag" }, "rules edited since this game began"));
     const actions = el("td", { class: "lobby-actions" });
@@ -280,7 +281,7 @@ async function drawLobby() {
       del.addEventListener("click", () => lobbyAction(`/api/games/${g.id}`, { method: "DELETE" }));
       actions.append(" ", del);
     }
-    rows.append(el("tr", { "data-game": g.id, class: g.done ? "finished" : "" }, name, el("td", {}, seats), el("td", {}, now), el("td", {}, ago(g.updated)), actions));
+    rows.append(el("tr", { "data-game": g.id, class: g.done ? "finished" : "" }, name, el("td", {}, seats), now, el("td", {}, ago(g.updated)), actions));
   }
 }
 
