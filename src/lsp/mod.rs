@@ -216,35 +216,12 @@ fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
     )
 }
 
-/// The path of a `file:` URI (percent-decoded); `None` for any other.
+/// The path of a `file:` URI; `None` for any other.
 fn path_of(uri: &Uri) -> Option<PathBuf> {
-    let text = uri.as_str().strip_prefix("file://")?;
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(byte) = text.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            decoded.push(byte);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(PathBuf::from(String::from_utf8(decoded).ok()?))
+    url::Url::parse(uri.as_str()).ok()?.to_file_path().ok()
 }
 
-/// The `file:` URI of an absolute path, percent-encoding what a URI may not hold.
+/// The `file:` URI of an absolute path.
 fn uri_of(path: &Path) -> Option<Uri> {
-    let mut text = String::from("file://");
-    for byte in path.to_str()?.bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            text.push(byte as char);
-        } else {
-            text.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    text.parse().ok()
+    url::Url::from_file_path(path).ok()?.as_str().parse().ok()
 }

@@ -17,7 +17,6 @@ use super::routes::{Shared, Watcher, answer, forbidden, is_owner, json_text, liv
 use super::{Live, Studio, files, keep, table};
 use crate::check::OptionSetting;
 use crate::ir::Seat;
-use crate::scenario::Scenario;
 
 /// The spectator link's secret for `game`: derived from the studio's key.
 pub(super) fn watch_token(studio: &Studio, game: &str) -> String {
@@ -104,11 +103,7 @@ pub(super) async fn play_again(
 fn again(studio: &Studio, live: &Live) -> Result<serde_json::Value, String> {
     let (rules, layout, options) = {
         let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
-        let layout: Vec<_> = table
-            .sitters()
-            .iter()
-            .map(|s| if s.person.is_some() { None } else { s.agent.clone() })
-            .collect();
+        let layout = table.layout();
         let options = crate::load::changed_options(table.def(), &table.game().options);
         (table.rules().to_string(), layout, options)
     };
@@ -121,15 +116,7 @@ fn again(studio: &Studio, live: &Live) -> Result<serde_json::Value, String> {
             layout.len()
         ));
     }
-    let id = super::token()?;
-    let table = table::Table::start(
-        Arc::new(game),
-        rules,
-        super::routes::seated_by(studio, &id, layout),
-        super::seed()?,
-        &Scenario::default(),
-    )?;
-    super::routes::keep_table(studio, &id, table, owned)
+    super::routes::begin(studio, (rules, game, owned), layout, super::seed()?)
 }
 
 /// Forgets a finished game: from the database and from the lobby.

@@ -259,15 +259,28 @@ fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Valu
         .clone()
         .unwrap_or_else(|| format!("human,{}", studio.config.agents));
     let layout = seat_layout(&spec, &game.def)?;
+    let seed = match new.seed {
+        Some(seed) => seed,
+        None => super::seed()?,
+    };
+    begin(studio, (new.path.clone(), game, rules), layout, seed)
+}
+
+/// A new game of `rules` (the file as the studio's folder names it, the
+/// game loaded from it, the files it read), seated by `layout`, dealt by
+/// `seed`, and kept: its id and each person's link.
+pub(super) fn begin(
+    studio: &Studio,
+    (rel, game, rules): (String, crate::load::LoadedGame, keep::OwnedRules),
+    layout: Vec<Option<AgentSpec>>,
+    seed: u64,
+) -> Result<serde_json::Value, String> {
     let id = super::token()?;
     let table = Table::start(
         Arc::new(game),
-        new.path.clone(),
+        rel,
         seated_by(studio, &id, layout),
-        match new.seed {
-            Some(seed) => seed,
-            None => super::seed()?,
-        },
+        seed,
         &Scenario::default(),
     )?;
     keep_table(studio, &id, table, rules)
@@ -335,7 +348,7 @@ fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentS
 
 /// The sitters of a layout in game `id`: each person's seat proved by
 /// the token the studio derives for it, the agents by their specs.
-pub(super) fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
+fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
     layout
         .into_iter()
         .enumerate()
@@ -348,12 +361,7 @@ pub(super) fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>
 
 /// Keeps a table just set up, as game `id`: the game's id, name, and
 /// each seat's link (`null` for an agent's seat).
-pub(super) fn keep_table(
-    studio: &Studio,
-    id: &str,
-    table: Table,
-    rules: keep::OwnedRules,
-) -> Result<serde_json::Value, String> {
+fn keep_table(studio: &Studio, id: &str, table: Table, rules: keep::OwnedRules) -> Result<serde_json::Value, String> {
     let def = table.def();
     let name = def.name.clone();
     let seats: Vec<serde_json::Value> = (0..def.players())
@@ -397,12 +405,7 @@ async fn fork_game(
         let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
         let layout = match &fork.seats {
             Some(spec) => seat_layout(spec, table.def())?,
-            // Each person's seat stays a person's, even one an agent plays for now.
-            None => table
-                .sitters()
-                .iter()
-                .map(|s| if s.person.is_some() { None } else { s.agent.clone() })
-                .collect(),
+            None => table.layout(),
         };
         let id = super::token()?;
         let forked = table.fork(fork.at, seated_by(&studio2, &id, layout), super::seed()?)?;

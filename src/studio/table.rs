@@ -380,6 +380,16 @@ impl Table {
         &self.seats
     }
 
+    /// Who sits where, as a new game of the same seats is seated: `None`
+    /// for each person's seat (even one an agent plays for now), the
+    /// agent's spec for an agent's own seat.
+    pub(crate) fn layout(&self) -> Vec<Option<agents::AgentSpec>> {
+        self.seats
+            .iter()
+            .map(|s| if s.person.is_some() { None } else { s.agent.clone() })
+            .collect()
+    }
+
     /// The game played, as loaded.
     pub(crate) fn game(&self) -> &Arc<LoadedGame> {
         &self.game
