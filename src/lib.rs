@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod exact;
 pub mod explain;
+pub mod formatter;
 pub mod house;
 pub mod input;
 pub mod ir;

@@ -23,6 +23,13 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        let mut server = Server::start_with(json!({ "capabilities": {}, "processId": null, "rootUri": null }));
+        server.notify("initialized", json!({}));
+        server
+    }
+
+    /// Starts the server and sends `initialize` with these parameters.
+    fn start_with(initialize: Value) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -40,12 +47,8 @@ impl Server {
             messages,
             next_id: 1,
         };
-        let answer = server.request(
-            "initialize",
-            json!({ "capabilities": {}, "processId": null, "rootUri": null }),
-        );
+        let answer = server.request("initialize", initialize);
         assert_eq!(answer["result"]["capabilities"]["textDocumentSync"], 1, "{answer}");
-        server.notify("initialized", json!({}));
         server
     }
 
@@ -256,4 +259,356 @@ fn bad_input_never_brings_the_server_down() {
     let status = wait(&mut server.child);
     assert!(status.code().is_some(), "it exits rather than crashes: {status:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of `games/` to work on, so a rename can be applied and checked.
+fn copy_of_games(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games"), &dir);
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// The LSP position of the `nth` (from 0) occurrence of `word` in `text`.
+fn at(text: &str, word: &str, nth: usize) -> Value {
+    let offset = text
+        .match_indices(word)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("`{word}` #{nth}"))
+        .0;
+    let line = text[..offset].matches('\n').count();
+    let character = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1);
+    json!({ "line": line, "character": character })
+}
+
+fn position_params(uri: &str, position: Value) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": position })
+}
+
+/// Applies a workspace edit's changes to the files on disk.
+fn apply(edit: &Value) {
+    for (uri, edits) in edit["changes"].as_object().expect("changes") {
+        let path = PathBuf::from(uri.strip_prefix("file://").unwrap());
+        let text = std::fs::read_to_string(&path).unwrap();
+        let offset = |p: &Value| {
+            let line = p["line"].as_u64().unwrap() as usize;
+            let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+            start + p["character"].as_u64().unwrap() as usize
+        };
+        let mut edits: Vec<(usize, usize, String)> = edits
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    offset(&e["range"]["start"]),
+                    offset(&e["range"]["end"]),
+                    e["newText"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let mut text = text.clone();
+        for (start, end, new) in edits {
+            text.replace_range(start..end, &new);
+        }
+        std::fs::write(&path, text).unwrap();
+    }
+}
+
+impl Server {
+    /// Starts a server on the folder `root`, as an editor opened on it.
+    fn start_in(root: &Path) -> Server {
+        let mut server = Server::start_with(json!({ "capabilities": {}, "processId": null, "rootUri": uri(root) }));
+        server.notify("initialized", json!({}));
+        server
+    }
+}
+
+#[test]
+fn hover_definition_completion_and_outline_know_the_games_names_and_words() {
+    let games = copy_of_games("know");
+    let rps = games.join("rps.rules");
+    let text = std::fs::read_to_string(&rps).unwrap();
+    let mut server = Server::start_in(&games);
+    server.open(&uri(&rps), &text);
+    assert_eq!(server.diagnostics_for(&uri(&rps)), Vec::<Value>::new());
+
+    // A name declared in the prelude: what it is, its declaration, where.
+    let hover = server.request(
+        "textDocument/hover",
+        position_params(&uri(&rps), at(&text, "duel()", 0)),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("**procedure** `duel`"), "{hover}");
+    assert!(shown.contains("procedure duel() -> (winner, loser) {"), "{shown}");
+    assert!(shown.contains("rps.rules, line 12"), "{shown}");
+    // An option, with its description.
+    let hover = server.request(
+        "textDocument/hover",
+        position_params(&uri(&rps), at(&text, "best_of {", 0)),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("**option** `best_of`") && shown.contains("Duels in the match"),
+        "{shown}"
+    );
+    // A word of the language: its form, its documentation and an example from games/.
+    let hover = server.request("textDocument/hover", position_params(&uri(&rps), at(&text, "loop", 0)));
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("**`loop`**") && shown.contains("loop { }"), "{shown}");
+    assert!(shown.contains("*docs/language.md:"), "{shown}");
+
+    // Go to definition crosses into the prelude.
+    let found = server.request(
+        "textDocument/definition",
+        position_params(&uri(&rps), at(&text, "duel()", 0)),
+    );
+    let target = &found["result"][0];
+    assert!(
+        target["uri"].as_str().unwrap().ends_with("prelude/rps.rules"),
+        "{found}"
+    );
+    assert_eq!(target["range"]["start"], json!({ "line": 11, "character": 10 }));
+
+    // Completion at the start of a statement: statement words and the names in scope.
+    let inside = text.replace("    add 1 to wins of winner\n", "    add 1 to wins of winner\n    \n");
+    server.change(&uri(&rps), 2, &inside);
+    server.diagnostics_for(&uri(&rps));
+    let line = inside.lines().position(|l| l == "    ").unwrap();
+    let list = server.request(
+        "textDocument/completion",
+        position_params(&uri(&rps), json!({ "line": line, "character": 4 })),
+    );
+    let items = list["result"].as_array().expect("a completion list");
+    let item = |label: &str| items.iter().find(|i| i["label"] == label).cloned();
+    assert!(
+        item("let").is_some() && item("each").is_some(),
+        "statement words: {list}"
+    );
+    assert!(item("game").is_none(), "no declaration words inside a block");
+    assert_eq!(item("winner").unwrap()["detail"], "local value");
+    assert_eq!(item("wins").unwrap()["detail"], "variable");
+    assert_eq!(item("rock").unwrap()["detail"], "kind");
+    assert_eq!(item("best_of").unwrap()["detail"], "option");
+
+    // The outline, the colours and the folds.
+    let symbols = server.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri(&rps) } }),
+    );
+    let names: Vec<&str> = symbols["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Left", "Right", "best_of", "wins", "flow"], "{symbols}");
+    let colours = server.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": uri(&rps) } }),
+    );
+    assert!(
+        colours["result"]["data"].as_array().unwrap().len() > 5 * 20,
+        "{colours}"
+    );
+    let folds = server.request(
+        "textDocument/foldingRange",
+        json!({ "textDocument": { "uri": uri(&rps) } }),
+    );
+    assert!(
+        folds["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "region"),
+        "{folds}"
+    );
+    let prelude = games.join("prelude/rps.rules");
+    server.open(&uri(&prelude), &std::fs::read_to_string(&prelude).unwrap());
+    server.diagnostics_for(&uri(&prelude));
+    let folds = server.request(
+        "textDocument/foldingRange",
+        json!({ "textDocument": { "uri": uri(&prelude) } }),
+    );
+    let comment = json!({ "startLine": 0, "endLine": 2, "kind": "comment" });
+    assert!(
+        folds["result"].as_array().unwrap().contains(&comment),
+        "the header's comments fold: {folds}"
+    );
+    assert!(server.shut_down().success());
+    let _ = std::fs::remove_dir_all(&games);
+}
+
+#[test]
+fn a_rename_in_the_prelude_reaches_every_game_that_uses_it_and_refuses_collisions() {
+    let games = copy_of_games("rename");
+    let rps = games.join("rps.rules");
+    let text = std::fs::read_to_string(&rps).unwrap();
+    let mut server = Server::start_in(&games);
+    server.open(&uri(&rps), &text);
+    server.diagnostics_for(&uri(&rps));
+
+    // Collisions are refused, with what the name already is.
+    let refused = server.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": uri(&rps) }, "position": at(&text, "duel()", 0), "newName": "wins" }),
+    );
+    let why = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(why.contains("`wins` is already the name of a variable"), "{refused}");
+    let refused = server.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": uri(&rps) }, "position": at(&text, "duel()", 0), "newName": "loop" }),
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("word of the language"),
+        "{refused}"
+    );
+    let keyword = server.request(
+        "textDocument/prepareRename",
+        position_params(&uri(&rps), at(&text, "loop", 0)),
+    );
+    assert!(!keyword["error"].is_null(), "a keyword cannot be renamed: {keyword}");
+
+    // A local's rename stays in its scope.
+    let local = server.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": uri(&rps) }, "position": at(&text, "winner,", 0), "newName": "victor" }),
+    );
+    let changes = local["result"]["changes"].as_object().expect("edits");
+    assert_eq!(changes.len(), 1, "only rps.rules: {local}");
+    assert_eq!(changes[&uri(&rps)].as_array().unwrap().len(), 4, "{local}");
+
+    // The procedure of the prelude: renamed there and in every game that
+    // calls it, open or not; every game still checks afterwards.
+    let renamed = server.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": uri(&rps) }, "position": at(&text, "duel()", 0), "newName": "showdown" }),
+    );
+    let changes = renamed["result"]["changes"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{renamed}"));
+    for file in ["prelude/rps.rules", "rps.rules", "rps3.rules", "janken_deck.rules"] {
+        assert!(
+            changes.keys().any(|u| u.ends_with(&format!("/{file}"))),
+            "{file} is changed: {renamed}"
+        );
+    }
+    assert!(server.shut_down().success());
+    apply(&renamed["result"]);
+    let prelude = std::fs::read_to_string(games.join("prelude/rps.rules")).unwrap();
+    assert!(prelude.contains("procedure showdown() -> (winner, loser)") && !prelude.contains("duel("));
+    for game in [
+        "rps.rules",
+        "rps3.rules",
+        "janken_deck.rules",
+        "rock.rules",
+        "rps_poker.rules",
+        "rubber_paper_scissors.rules",
+    ] {
+        let checked = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+            .args(["check", "--json"])
+            .arg(games.join(game))
+            .output()
+            .unwrap();
+        assert!(
+            checked.status.success(),
+            "{game} after the rename: {}",
+            String::from_utf8_lossy(&checked.stdout)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&games);
+}
+
+#[test]
+fn quick_fixes_apply_the_diagnostics_suggestion_and_formatting_is_fmts() {
+    let dir = scratch("fixes");
+    let path = dir.join("pick.rules");
+    let typo = sure_pick().replace("add pick to points of p", "add pick to pointz of p");
+    let mut server = Server::start();
+    server.open(&uri(&path), &typo);
+    let found = server.diagnostics_for(&uri(&path));
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri(&path) },
+            "range": found[0]["range"],
+            "context": { "diagnostics": found },
+        }),
+    );
+    let action = &actions["result"][0];
+    assert_eq!(action["title"], "Replace with `points`", "{actions}");
+    assert_eq!(action["kind"], "quickfix");
+    let edit = &action["edit"]["changes"][uri(&path)][0];
+    assert_eq!(edit["newText"], "points");
+    assert_eq!(edit["range"], found[0]["range"]);
+
+    // A missing `}`: the fix adds it, and the file then checks.
+    let unclosed = sure_pick().trim_end().trim_end_matches('}').to_string();
+    server.change(&uri(&path), 2, &unclosed);
+    let found = server.diagnostics_for(&uri(&path));
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&path) }, "range": found[0]["range"], "context": { "diagnostics": found } }),
+    );
+    let fix = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Add the missing `}`")
+        .unwrap_or_else(|| panic!("{actions}"));
+    let added = &fix["edit"]["changes"][uri(&path)][0];
+    assert!(added["newText"].as_str().unwrap().contains('}'));
+    server.change(&uri(&path), 3, &format!("{unclosed}\n}}\n"));
+    assert_eq!(server.diagnostics_for(&uri(&path)), Vec::<Value>::new());
+
+    // Formatting gives `rpsdsl fmt`'s layout.
+    let messy = sure_pick().replace("  ", "      ");
+    server.change(&uri(&path), 4, &messy);
+    server.diagnostics_for(&uri(&path));
+    let edits = server.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri(&path) }, "options": { "tabSize": 2, "insertSpaces": true } }),
+    );
+    assert_eq!(edits["result"][0]["newText"].as_str().unwrap(), sure_pick(), "{edits}");
+    assert!(server.shut_down().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_house_file_completes_option_names_and_values() {
+    let games = copy_of_games("house-complete");
+    let house = games.join("house/mine.toml");
+    let text = "rules = \"../rps.rules\"\n\n[options]\nbest_of = 3\n";
+    let mut server = Server::start_in(&games);
+    server.open(&uri(&house), text);
+    assert_eq!(server.diagnostics_for(&uri(&house)), Vec::<Value>::new());
+    let list = server.request(
+        "textDocument/completion",
+        position_params(&uri(&house), json!({ "line": 3, "character": 0 })),
+    );
+    let labels: Vec<&str> = list["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["best_of"], "{list}");
+    assert!(server.shut_down().success());
+    let _ = std::fs::remove_dir_all(&games);
 }

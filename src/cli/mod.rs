@@ -23,6 +23,7 @@ mod check_cmd;
 mod compare_cmd;
 mod exact_cmd;
 mod exploit_cmd;
+mod fmt_cmd;
 mod merge_cmd;
 mod options_cmd;
 mod play_cmd;
@@ -253,6 +254,18 @@ enum Command {
     Studio(studio_cmd::StudioArgs),
     /// Serve an editor over stdin and stdout (the Language Server Protocol): `check`'s diagnostics as you type.
     Lsp,
+    /// Lay `.rules` files out canonically, in place: indent, spacing and
+    /// comments (every comment is kept, and the meaning never changes).
+    Fmt {
+        /// `.rules` files, or folders to format every `.rules` file under;
+        /// `-` reads standard input and writes the result to standard output.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing: print a diff of each file that is not formatted,
+        /// and exit with 1 if there is any.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print a shell completion script: `rpsdsl completions bash > ~/.local/share/bash-completion/completions/rpsdsl`.
     Completions {
         /// The shell to complete in.
@@ -360,6 +373,14 @@ pub fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Fmt { files, check } => fmt_cmd::fmt(
+            &files,
+            if check {
+                fmt_cmd::Mode::Check
+            } else {
+                fmt_cmd::Mode::Write
+            },
+        ),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "rpsdsl", &mut out);

@@ -1,6 +1,8 @@
 //! `rpsdsl lsp`: a language server over stdio (rust-analyzer's
-//! `lsp-server` scaffold) that gives an editor the diagnostics `rpsdsl
-//! check` gives, as the designer types.
+//! `lsp-server` scaffold): `rpsdsl check`'s diagnostics as the designer
+//! types, and what an editor asks of a language: hover, completion, go to
+//! definition, references, highlight, rename, the outline, semantic
+//! colouring, folding, quick fixes and formatting.
 //!
 //! Each open document is checked in full on every change (the documents
 //! are small): a `.rules` file as `check` checks it, a house-rules `.toml`
@@ -8,50 +10,57 @@
 //! document names (`use`, `extends`, a house file's `rules`) is read from
 //! the editor when it is open there, else from disk. A diagnostic keeps its
 //! code, its help (after the message) and its other labels (as related
-//! information).
+//! information). The same pass indexes the names of the game's files
+//! (`lsp::index`), which every other request reads.
 
+mod actions;
+mod complete;
+mod docs;
+mod hover;
+mod index;
+mod navigate;
+mod outline;
 mod position;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use lsp_server::{Connection, Message, Notification};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, PublishDiagnosticsParams,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    ServerCapabilities, Uri,
 };
 
 use crate::check::SourceLoader;
 use crate::diagnostic::{Diagnostic, Sources};
+use index::GameIndex;
 
 /// Serves the editor on stdin and stdout until it says `exit`.
 pub fn serve_stdio() -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
-    let capabilities = ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
-        ..ServerCapabilities::default()
-    };
-    let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
-    connection
-        .initialize(capabilities)
+    let (id, params) = connection
+        .initialize_start()
         .map_err(|e| format!("the editor did not start the session: {e}"))?;
-    let mut server = Server::default();
+    let roots = workspace_roots(&params);
+    let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
+    connection
+        .initialize_finish(id, serde_json::json!({ "capabilities": capabilities, "serverInfo": { "name": "rpsdsl", "version": env!("CARGO_PKG_VERSION") } }))
+        .map_err(|e| format!("the editor did not start the session: {e}"))?;
+    let mut server = Server {
+        roots,
+        ..Server::default()
+    };
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
                 if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
                     break;
                 }
-                // Nothing else is offered yet: an unknown method is answered as such.
-                let answer = lsp_server::Response::new_err(
-                    request.id,
-                    lsp_server::ErrorCode::MethodNotFound as i32,
-                    format!("rpsdsl lsp does not offer `{}`", request.method),
-                );
-                let _ = connection.sender.send(answer.into());
+                let _ = connection.sender.send(server.answer(request).into());
             }
             Message::Notification(notification) => {
                 for published in server.notified(notification) {
@@ -67,13 +76,131 @@ pub fn serve_stdio() -> Result<(), String> {
         .map_err(|e| format!("the connection to the editor broke: {e}"))
 }
 
-/// The documents the editor has open, by path.
+/// What the server offers.
+fn capabilities() -> ServerCapabilities {
+    use lsp_types::*;
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![" ".into(), "\n".into()]),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: outline::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                ..SemanticTokensOptions::default()
+            },
+        )),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The folders the editor opened, where rename looks for the games that
+/// use a file.
+fn workspace_roots(params: &serde_json::Value) -> Vec<PathBuf> {
+    let Ok(params) = serde_json::from_value::<lsp_types::InitializeParams>(params.clone()) else {
+        return vec![];
+    };
+    let mut roots: Vec<PathBuf> = params
+        .workspace_folders
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|folder| path_of(&folder.uri))
+        .collect();
+    #[allow(deprecated)] // older editors send only `rootUri`
+    if roots.is_empty()
+        && let Some(root) = params.root_uri.as_ref().and_then(path_of)
+    {
+        roots.push(root);
+    }
+    roots
+}
+
+/// One open document, checked and indexed.
+struct Analysis {
+    diagnostics: Vec<lsp_types::Diagnostic>,
+    index: GameIndex,
+    /// The document among the index's files.
+    file: usize,
+}
+
+/// The documents the editor has open, by path, and what was found in them.
 #[derive(Default)]
 struct Server {
     open: HashMap<PathBuf, String>,
+    analyses: HashMap<PathBuf, Analysis>,
+    roots: Vec<PathBuf>,
 }
 
 impl Server {
+    /// Answers one request; an unknown method or bad parameters get an error.
+    fn answer(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        match self.dispatch(request) {
+            Ok(result) => Response::new_ok(id, result),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
+        }
+    }
+
+    fn dispatch(&mut self, request: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
+        use lsp_types::request::*;
+        fn params<P: serde::de::DeserializeOwned>(request: &lsp_server::Request) -> Result<P, (ErrorCode, String)> {
+            serde_json::from_value(request.params.clone())
+                .map_err(|e| (ErrorCode::InvalidParams, format!("`{}`: {e}", request.method)))
+        }
+        let answer = |value: Result<serde_json::Value, serde_json::Error>| {
+            value.map_err(|e| (ErrorCode::InternalError, e.to_string()))
+        };
+        match request.method.as_str() {
+            HoverRequest::METHOD => answer(serde_json::to_value(hover::hover(self, params(&request)?))),
+            GotoDefinition::METHOD => answer(serde_json::to_value(navigate::definition(self, params(&request)?))),
+            References::METHOD => answer(serde_json::to_value(navigate::references(self, params(&request)?))),
+            DocumentHighlightRequest::METHOD => {
+                answer(serde_json::to_value(navigate::highlight(self, params(&request)?)))
+            }
+            PrepareRenameRequest::METHOD => {
+                let found =
+                    navigate::prepare_rename(self, params(&request)?).map_err(|e| (ErrorCode::RequestFailed, e))?;
+                answer(serde_json::to_value(found))
+            }
+            Rename::METHOD => {
+                let edit = navigate::rename(self, params(&request)?).map_err(|e| (ErrorCode::RequestFailed, e))?;
+                answer(serde_json::to_value(edit))
+            }
+            Completion::METHOD => answer(serde_json::to_value(complete::complete(self, params(&request)?))),
+            DocumentSymbolRequest::METHOD => answer(serde_json::to_value(outline::symbols(self, params(&request)?))),
+            SemanticTokensFullRequest::METHOD => {
+                answer(serde_json::to_value(outline::semantic_tokens(self, params(&request)?)))
+            }
+            FoldingRangeRequest::METHOD => answer(serde_json::to_value(outline::folding(self, params(&request)?))),
+            CodeActionRequest::METHOD => answer(serde_json::to_value(actions::code_actions(self, params(&request)?))),
+            Formatting::METHOD => answer(serde_json::to_value(actions::formatting(self, params(&request)?))),
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("rpsdsl lsp does not offer `{}`", request.method),
+            )),
+        }
+    }
+
+    /// The open document at `uri` and its analysis.
+    fn document(&self, uri: &Uri) -> Option<(&str, &Analysis)> {
+        let path = path_of(uri)?;
+        Some((self.open.get(&path)?.as_str(), self.analyses.get(&path)?))
+    }
+
     /// Handles one notification; the diagnostics to publish.
     fn notified(&mut self, notification: Notification) -> Vec<Notification> {
         match notification.method.as_str() {
@@ -103,6 +230,7 @@ impl Server {
                 };
                 if let Some(path) = path_of(&params.text_document.uri) {
                     self.open.remove(&path);
+                    self.analyses.remove(&path);
                 }
                 vec![publish(params.text_document.uri, vec![])]
             }
@@ -118,22 +246,47 @@ impl Server {
         };
         self.open.insert(path, text);
         let mut published = vec![];
-        for path in self.open.keys() {
-            let Some(uri) = uri_of(path) else { continue };
-            published.push(publish(uri, self.diagnostics(path)));
+        let paths: Vec<PathBuf> = self.open.keys().cloned().collect();
+        for path in paths {
+            let analysis = self.analyze(&path);
+            if let Some(uri) = uri_of(&path) {
+                published.push(publish(uri, analysis.diagnostics.clone()));
+            }
+            self.analyses.insert(path, analysis);
         }
         published
     }
 
-    /// The diagnostics of the open document at `path`, placed in it.
-    fn diagnostics(&self, path: &Path) -> Vec<lsp_types::Diagnostic> {
+    /// Checks and indexes the game of the file at `path` (open or not).
+    fn analyze(&self, path: &Path) -> Analysis {
         let loader = Overlay { open: &self.open };
         let (diagnostics, sources) = match crate::load::load_game(path, &loader, |_| Ok(vec![])) {
             Ok(game) => (game.warnings, game.def.sources.clone()),
             Err(failed) => (failed.diagnostics, failed.sources),
         };
         let name = path.display().to_string();
-        diagnostics.iter().map(|d| placed(d, &sources, &name)).collect()
+        let diagnostics = diagnostics.iter().map(|d| placed(d, &sources, &name)).collect();
+        // The document first, then every other file the game read.
+        let mut files: Vec<(PathBuf, Arc<str>)> = vec![];
+        let text: Arc<str> = match self.open.get(path) {
+            Some(text) => text.as_str().into(),
+            None => sources
+                .files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or_else(|| "".into(), |f| f.text.clone()),
+        };
+        files.push((path.to_path_buf(), text));
+        for file in &sources.files {
+            if file.name != name && file.name.ends_with(".rules") {
+                files.push((PathBuf::from(&file.name), file.text.clone()));
+            }
+        }
+        Analysis {
+            diagnostics,
+            index: GameIndex::new(files),
+            file: 0,
+        }
     }
 }
 

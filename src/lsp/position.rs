@@ -23,6 +23,28 @@ pub(super) fn range(text: &str, start: usize, end: usize) -> Range {
     Range::new(position(text, start), position(text, end.max(start)))
 }
 
+/// The byte offset of `position` in `text`: the inverse of [`position`]. A
+/// line past the end is the end; a character past its line's end is that
+/// line's end.
+pub(super) fn offset(text: &str, position: Position) -> usize {
+    let mut start = 0;
+    for _ in 0..position.line {
+        match text[start..].find('\n') {
+            Some(n) => start += n + 1,
+            None => return text.len(),
+        }
+    }
+    let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    let mut units = 0;
+    for (i, c) in text[start..line_end].char_indices() {
+        if units >= position.character as usize {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    line_end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,5 +59,15 @@ mod tests {
         // Inside the card: its start.
         assert_eq!(position(text, 5), Position::new(1, 1));
         assert_eq!(position(text, 100), Position::new(2, 0));
+    }
+
+    #[test]
+    fn offsets_are_the_inverse_of_positions() {
+        let text = "ab\nx🂡y\n";
+        for at in [0, 1, 3, 4, 8, 9, 10] {
+            assert_eq!(offset(text, position(text, at)), at, "{at}");
+        }
+        assert_eq!(offset(text, Position::new(0, 99)), 2);
+        assert_eq!(offset(text, Position::new(9, 0)), text.len());
     }
 }

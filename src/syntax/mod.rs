@@ -2,9 +2,10 @@
 
 pub mod ast;
 mod parse;
+pub mod tokens;
 
 pub use parse::MAX_NESTING;
-pub use parse::{first_item_parses, looks_like_rules, parse_file};
+pub use parse::{LineStarts, first_item_parses, line_starts, looks_like_rules, parse_file};
 
 /// Runs `f`, on a fresh stack segment if this one runs low. Every function
 /// that recurses over the tree goes through it at each level, so a tree as

@@ -9,6 +9,7 @@ mod build;
 mod errors;
 mod expr;
 mod items;
+mod layout;
 mod stmt;
 
 use pest::Parser;
@@ -17,6 +18,7 @@ use super::ast::File;
 use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 use build::Ctx;
 use errors::{BraceScanner, floor_char_boundary, is_stack_limit, stack_limit_error, syntax_error};
+pub use layout::{LineStarts, line_starts};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar/rules.pest"]

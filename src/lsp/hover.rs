@@ -1,0 +1,67 @@
+//! Hover: what a name is, with its declaration; what a word of the
+//! language means, from `docs/language.md`.
+
+use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
+
+use super::index::Meaning;
+use super::navigate::under_cursor;
+use super::{Server, docs, position};
+
+pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
+    let (analysis, range, meaning) = under_cursor(server, &params.text_document_position_params)?;
+    let index = &analysis.index;
+    let file = &index.files[analysis.file];
+    let word = &file.text[range.clone()];
+    let text = match meaning {
+        Meaning::Keyword => docs::explain(word)?,
+        Meaning::Nothing => return None,
+        Meaning::Local(_, n) => {
+            let binder = &file.binders[n];
+            let mut shown = format!(
+                "**{}** `{word}`\n\n```rules\n{}\n```",
+                binder.kind.describe(),
+                line_at(&file.text, binder.at.start).trim()
+            );
+            if binder.label.is_some() {
+                shown.push_str(&format!(
+                    "\n\nAn action's parameter: `{{{word}}}` in the label shows its value."
+                ));
+            }
+            shown
+        }
+        Meaning::Global(name) => {
+            let mut shown = vec![];
+            for declared in &index.globals[&name] {
+                let f = &index.files[declared.at.file];
+                let line = f.text[..declared.at.range.start].matches('\n').count() + 1;
+                let mut one = format!(
+                    "**{}** `{name}`\n\n```rules\n{}\n```\n\n{}, line {line}",
+                    declared.kind.describe(),
+                    line_at(&f.text, declared.at.range.start).trim(),
+                    f.path
+                        .file_name()
+                        .map_or_else(|| f.path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+                );
+                if let Some(note) = &declared.note {
+                    one.push_str(&format!(" · {note}"));
+                }
+                shown.push(one);
+            }
+            shown.join("\n\n---\n\n")
+        }
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(position::range(&file.text, range.start, range.end)),
+    })
+}
+
+/// The line of `text` holding byte `at`.
+fn line_at(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+    &text[start..end]
+}
