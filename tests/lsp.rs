@@ -19,6 +19,8 @@ struct Server {
     input: ChildStdin,
     messages: Receiver<Value>,
     next_id: u64,
+    /// Messages that came while a request waited for its answer.
+    skipped: std::cell::RefCell<std::collections::VecDeque<Value>>,
 }
 
 impl Server {
@@ -30,8 +32,11 @@ impl Server {
 
     /// Starts the server and sends `initialize` with these parameters.
     fn start_with(initialize: Value) -> Server {
+        // A studio the lens opens keeps its games here, not in the home folder.
+        let data = std::env::temp_dir().join(format!("rpsdsl-lsp-{}-data", std::process::id()));
         let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
             .arg("lsp")
+            .env("XDG_DATA_HOME", data)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -46,6 +51,7 @@ impl Server {
             input,
             messages,
             next_id: 1,
+            skipped: Default::default(),
         };
         let answer = server.request("initialize", initialize);
         assert_eq!(answer["result"]["capabilities"]["textDocumentSync"], 1, "{answer}");
@@ -69,14 +75,23 @@ impl Server {
         self.next_id += 1;
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         loop {
-            let message = self.next();
-            if message["id"] == id {
+            let message = self.receive();
+            if message["id"] == id && message["method"].is_null() {
                 return message;
             }
+            self.skipped.borrow_mut().push_back(message);
         }
     }
 
+    /// The next message, those skipped by a request first.
     fn next(&self) -> Value {
+        if let Some(message) = self.skipped.borrow_mut().pop_front() {
+            return message;
+        }
+        self.receive()
+    }
+
+    fn receive(&self) -> Value {
         self.messages
             .recv_timeout(Duration::from_secs(30))
             .expect("the server answers within 30 s")
@@ -609,6 +624,169 @@ fn a_house_file_completes_option_names_and_values() {
         .map(|i| i["label"].as_str().unwrap())
         .collect();
     assert_eq!(labels, ["best_of"], "{list}");
+    assert!(server.shut_down().success());
+    let _ = std::fs::remove_dir_all(&games);
+}
+
+#[test]
+fn the_game_line_runs_check_and_simulate_and_shows_the_result_and_house_values_are_hinted() {
+    let games = copy_of_games("lens");
+    let rps = games.join("rps.rules");
+    let text = std::fs::read_to_string(&rps).unwrap();
+    std::fs::write(
+        games.join("house/five.toml"),
+        "rules = \"../rps.rules\"\n\n[options]\nbest_of = 5\n",
+    )
+    .unwrap();
+    let mut server = Server::start_with(json!({
+        "capabilities": { "workspace": { "codeLens": { "refreshSupport": true } } },
+        "processId": null,
+        "rootUri": uri(&games),
+    }));
+    server.notify("initialized", json!({}));
+    server.open(&uri(&rps), &text);
+    server.diagnostics_for(&uri(&rps));
+
+    let lenses = server.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&rps) } }));
+    let titles: Vec<&str> = lenses["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["▶ check", "simulate 1,000 games", "open in studio"],
+        "{lenses}"
+    );
+    assert_eq!(
+        lenses["result"][0]["range"]["start"]["line"],
+        at(&text, "game \"", 0)["line"]
+    );
+
+    let ran = server.request(
+        "workspace/executeCommand",
+        json!({ "command": "rpsdsl.simulate", "arguments": [uri(&rps)] }),
+    );
+    assert!(ran["error"].is_null(), "{ran}");
+    // The result comes as a message, then the editor is asked to refresh the lens.
+    let told = loop {
+        let message = server.next();
+        if message["method"] == "window/showMessage" {
+            break message["params"]["message"].as_str().unwrap().to_string();
+        }
+    };
+    assert!(
+        told.contains("1,000 games: Left ") && told.contains("draws 0%"),
+        "{told}"
+    );
+    loop {
+        if server.next()["method"] == "workspace/codeLens/refresh" {
+            break;
+        }
+    }
+    let lenses = server.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&rps) } }));
+    let simulate = lenses["result"][1]["command"]["title"].as_str().unwrap();
+    assert!(
+        simulate.starts_with("simulate 1,000 games: Left ") && simulate.contains("decision points a game"),
+        "{simulate}"
+    );
+
+    let checked = server.request(
+        "workspace/executeCommand",
+        json!({ "command": "rpsdsl.check", "arguments": [uri(&rps)] }),
+    );
+    assert!(checked["error"].is_null(), "{checked}");
+    let told = loop {
+        let message = server.next();
+        if message["method"] == "window/showMessage" {
+            break message["params"]["message"].as_str().unwrap().to_string();
+        }
+    };
+    assert!(told.ends_with("rps.rules: ok"), "{told}");
+
+    // The studio: started on the file's folder, its link handed to the editor.
+    let opened = server.request(
+        "workspace/executeCommand",
+        json!({ "command": "rpsdsl.studio", "arguments": [uri(&rps)] }),
+    );
+    assert!(opened["error"].is_null(), "{opened}");
+    let shown = loop {
+        let message = server.next();
+        if message["method"] == "window/showDocument" {
+            break message["params"].clone();
+        }
+    };
+    assert!(
+        shown["uri"].as_str().unwrap().starts_with("http://127.0.0.1:"),
+        "{shown}"
+    );
+    assert_eq!(shown["external"], true);
+
+    // The house file's value beside the option it sets.
+    let hints = server.request(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": uri(&rps) }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 99, "character": 0 } } }),
+    );
+    let hint = &hints["result"][0];
+    assert_eq!(hint["label"], "  five.toml: 5", "{hints}");
+    assert_eq!(hint["position"]["line"], at(&text, "option best_of", 0)["line"]);
+    assert!(server.shut_down().success());
+    let _ = std::fs::remove_dir_all(&games);
+}
+
+#[test]
+fn a_file_that_does_not_parse_still_gets_an_outline_completion_and_hover() {
+    let games = copy_of_games("broken");
+    let rps = games.join("rps.rules");
+    let broken = std::fs::read_to_string(&rps).unwrap().replace(
+        "    add 1 to wins of winner\n",
+        "    let = \n    add 1 to wins of winner\n",
+    );
+    let mut server = Server::start_in(&games);
+    server.open(&uri(&rps), &broken);
+    let found = server.diagnostics_for(&uri(&rps));
+    assert_eq!(found[0]["code"], "rpsdsl::syntax", "{found:?}");
+
+    let symbols = server.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri(&rps) } }),
+    );
+    let names: Vec<&str> = symbols["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"best_of") && names.contains(&"wins"), "{symbols}");
+
+    let line = broken.lines().position(|l| l == "    let = ").unwrap();
+    let list = server.request(
+        "textDocument/completion",
+        position_params(&uri(&rps), json!({ "line": line, "character": 10 })),
+    );
+    let labels: Vec<&str> = list["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"winner") && labels.contains(&"wins") && labels.contains(&"of"),
+        "{list}"
+    );
+
+    let hover = server.request(
+        "textDocument/hover",
+        position_params(&uri(&rps), at(&broken, "best_of {", 0)),
+    );
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("**option** `best_of`"),
+        "{hover}"
+    );
     assert!(server.shut_down().success());
     let _ = std::fs::remove_dir_all(&games);
 }

@@ -18,6 +18,7 @@ mod complete;
 mod docs;
 mod hover;
 mod index;
+mod lens;
 mod navigate;
 mod outline;
 mod position;
@@ -46,12 +47,22 @@ pub fn serve_stdio() -> Result<(), String> {
         .initialize_start()
         .map_err(|e| format!("the editor did not start the session: {e}"))?;
     let roots = workspace_roots(&params);
+    let refresh = params["capabilities"]["workspace"]["codeLens"]["refreshSupport"] == true;
     let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     connection
         .initialize_finish(id, serde_json::json!({ "capabilities": capabilities, "serverInfo": { "name": "rpsdsl", "version": env!("CARGO_PKG_VERSION") } }))
         .map_err(|e| format!("the editor did not start the session: {e}"))?;
+    let sender = connection.sender.clone();
     let mut server = Server {
         roots,
+        running: lens::Running {
+            refresh,
+            outbox: Some(Arc::new(move |message| {
+                let _ = sender.send(message);
+            })),
+            results: Default::default(),
+            studios: Default::default(),
+        },
         ..Server::default()
     };
     for message in &connection.receiver {
@@ -70,6 +81,9 @@ pub fn serve_stdio() -> Result<(), String> {
             Message::Response(_) => {}
         }
     }
+    // The server holds a sender for messages from its threads: it goes
+    // first, so that the writer sees every sender gone and ends.
+    drop(server);
     drop(connection);
     io_threads
         .join()
@@ -104,6 +118,14 @@ fn capabilities() -> ServerCapabilities {
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: lens::COMMANDS.iter().map(|c| c.to_string()).collect(),
+            ..ExecuteCommandOptions::default()
+        }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -143,6 +165,7 @@ struct Server {
     open: HashMap<PathBuf, String>,
     analyses: HashMap<PathBuf, Analysis>,
     roots: Vec<PathBuf>,
+    running: lens::Running,
 }
 
 impl Server {
@@ -188,6 +211,12 @@ impl Server {
             FoldingRangeRequest::METHOD => answer(serde_json::to_value(outline::folding(self, params(&request)?))),
             CodeActionRequest::METHOD => answer(serde_json::to_value(actions::code_actions(self, params(&request)?))),
             Formatting::METHOD => answer(serde_json::to_value(actions::formatting(self, params(&request)?))),
+            CodeLensRequest::METHOD => answer(serde_json::to_value(lens::lenses(self, params(&request)?))),
+            ExecuteCommand::METHOD => {
+                let done = lens::execute(self, params(&request)?).map_err(|e| (ErrorCode::RequestFailed, e))?;
+                answer(serde_json::to_value(done))
+            }
+            InlayHintRequest::METHOD => answer(serde_json::to_value(lens::inlay_hints(self, params(&request)?))),
             _ => Err((
                 ErrorCode::MethodNotFound,
                 format!("rpsdsl lsp does not offer `{}`", request.method),
@@ -239,14 +268,25 @@ impl Server {
     }
 
     /// A document's new text: it is checked, and so is every open
-    /// document, since one may name another.
+    /// document whose game reads it (a prelude a game uses).
     fn changed(&mut self, uri: Uri, text: String) -> Vec<Notification> {
-        let Some(path) = path_of(&uri) else {
+        let Some(changed) = path_of(&uri) else {
             return vec![];
         };
-        self.open.insert(path, text);
+        self.open.insert(changed.clone(), text);
         let mut published = vec![];
-        let paths: Vec<PathBuf> = self.open.keys().cloned().collect();
+        let paths: Vec<PathBuf> = self
+            .open
+            .keys()
+            .filter(|path| {
+                **path == changed
+                    || self
+                        .analyses
+                        .get(*path)
+                        .is_none_or(|a| a.index.files.iter().any(|f| lexical(&f.path) == lexical(&changed)))
+            })
+            .cloned()
+            .collect();
         for path in paths {
             let analysis = self.analyze(&path);
             if let Some(uri) = uri_of(&path) {
@@ -367,6 +407,22 @@ fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
             version: None,
         },
     )
+}
+
+/// `path` with its `.` and `..` parts worked out, without asking the disk
+/// (`games/variants/../prelude/x.rules` is `games/prelude/x.rules`).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The path of a `file:` URI; `None` for any other.

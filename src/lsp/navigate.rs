@@ -253,11 +253,7 @@ fn refuse_collisions(
 
 /// Every use of `meaning` by file: in the document's game, and, for a
 /// declared name, in every game of the workspace that reads its file.
-fn uses_everywhere(
-    server: &Server,
-    analysis: &Analysis,
-    meaning: &Meaning,
-) -> Option<UsesByFile> {
+fn uses_everywhere(server: &Server, analysis: &Analysis, meaning: &Meaning) -> Option<UsesByFile> {
     if matches!(meaning, Meaning::Keyword | Meaning::Nothing) {
         return None;
     }
@@ -294,7 +290,7 @@ fn games_reading(server: &Server, analysis: &Analysis, meaning: &Meaning) -> Vec
         .collect();
     let document = canonical(&analysis.index.files[analysis.file].path);
     let mut games = vec![];
-    for path in workspace_rules(server, &analysis.index.files[analysis.file].path) {
+    for path in workspace_files(server, &analysis.index.files[analysis.file].path, "rules") {
         if canonical(&path) == document {
             continue;
         }
@@ -311,8 +307,9 @@ fn games_reading(server: &Server, analysis: &Analysis, meaning: &Meaning) -> Vec
     games
 }
 
-/// The `.rules` files of the workspace, and the open ones.
-fn workspace_rules(server: &Server, document: &Path) -> Vec<PathBuf> {
+/// The files of the workspace with the extension `extension` (`rules`,
+/// `toml`), and the open ones.
+pub(super) fn workspace_files(server: &Server, document: &Path, extension: &str) -> Vec<PathBuf> {
     let mut roots = server.roots.clone();
     if roots.is_empty() {
         // No folder named: the document's folder and the one above it,
@@ -346,7 +343,7 @@ fn workspace_rules(server: &Server, document: &Path) -> Vec<PathBuf> {
                 .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
             if kind.is_dir() && !hidden {
                 folders.push(path);
-            } else if kind.is_file() && path.extension().is_some_and(|e| e == "rules") {
+            } else if kind.is_file() && path.extension().is_some_and(|e| e == extension) {
                 found.push(path);
             }
             if found.len() >= WORKSPACE_FILES {
@@ -359,7 +356,8 @@ fn workspace_rules(server: &Server, document: &Path) -> Vec<PathBuf> {
     found
 }
 
-fn canonical(path: &Path) -> PathBuf {
+/// The path the disk knows `path` by (itself when it does not exist).
+pub(super) fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
