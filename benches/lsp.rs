@@ -9,7 +9,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 const ROUNDS: usize = 25;
 
 struct Client {
+    child: Child,
     input: ChildStdin,
     messages: Receiver<Value>,
     next_id: u64,
@@ -97,6 +98,7 @@ fn start() -> Client {
         }
     });
     let mut client = Client {
+        child,
         input,
         messages,
         next_id: 1,
@@ -194,4 +196,5 @@ fn main() {
     println!("slowest recheck: {:.2} ms, {} (goal: at most 20 ms)", worst.0, worst.1);
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
+    let _ = client.child.wait();
 }
