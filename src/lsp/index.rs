@@ -122,6 +122,36 @@ pub(super) struct IndexedFile {
     pub binders: Vec<Binder>,
     /// The top-level declarations in order, for the outline.
     pub outline: Vec<(String, NameKind, Range<usize>, Range<usize>)>,
+    /// The names the file declares (their places say file 0: the game's
+    /// index puts in the file's number).
+    declared: HashMap<String, Vec<Declared>>,
+}
+
+impl IndexedFile {
+    /// Reads one file: a rules file is parsed and its names found; any
+    /// other (a house-rules file) is kept as text.
+    pub(super) fn new(path: PathBuf, text: Arc<str>) -> IndexedFile {
+        let mut declared = HashMap::new();
+        let mut outline = vec![];
+        let all = tokens(&text);
+        let mut found = vec![];
+        if path.extension().is_none_or(|e| e != "toml") {
+            let (parsed, _) = crate::syntax::parse_file(0, &text);
+            for item in &parsed.items {
+                declare_item(item, 0, &mut declared, &mut outline, &text);
+            }
+            declare_named_blocks(&text, &all, 0, &mut declared);
+            found = binders(&text, &all);
+        }
+        IndexedFile {
+            path,
+            text,
+            tokens: all,
+            binders: found,
+            outline,
+            declared,
+        }
+    }
 }
 
 /// What a word of a file resolves to.
@@ -140,7 +170,7 @@ pub(super) enum Meaning {
 
 /// A game's files and the names they declare.
 pub(super) struct GameIndex {
-    pub files: Vec<IndexedFile>,
+    pub files: Vec<Arc<IndexedFile>>,
     pub globals: HashMap<String, Vec<Declared>>,
 }
 
@@ -188,31 +218,20 @@ pub(super) const FORM_WORDS: &[&str] = &[
 ];
 
 impl GameIndex {
-    /// Indexes the files of one game: `(path, text)` in the order the game
-    /// read them, the document first.
-    pub(super) fn new(files: Vec<(PathBuf, Arc<str>)>) -> GameIndex {
-        let mut index = GameIndex {
-            files: vec![],
-            globals: HashMap::new(),
-        };
-        for (n, (path, text)) in files.into_iter().enumerate() {
-            let (parsed, _) = crate::syntax::parse_file(0, &text);
-            let mut outline = vec![];
-            for item in &parsed.items {
-                declare_item(item, n, &mut index.globals, &mut outline, &text);
+    /// Indexes one game from its files, read by [`IndexedFile::new`], in
+    /// the order the game read them, the document first.
+    pub(super) fn new(files: Vec<Arc<IndexedFile>>) -> GameIndex {
+        let mut globals: HashMap<String, Vec<Declared>> = HashMap::new();
+        for (n, file) in files.iter().enumerate() {
+            for (name, declared) in &file.declared {
+                let entry = globals.entry(name.clone()).or_default();
+                entry.extend(declared.iter().cloned().map(|mut d| {
+                    d.at.file = n;
+                    d
+                }));
             }
-            let all = tokens(&text);
-            declare_named_blocks(&text, &all, n, &mut index.globals);
-            let binders = binders(&text, &all);
-            index.files.push(IndexedFile {
-                path,
-                text,
-                tokens: all,
-                binders,
-                outline,
-            });
         }
-        index
+        GameIndex { files, globals }
     }
 
     /// The token of file `file` at byte `offset` (or just before it, so a

@@ -38,7 +38,7 @@ use lsp_types::{
 
 use crate::check::SourceLoader;
 use crate::diagnostic::{Diagnostic, Sources};
-use index::GameIndex;
+use index::{GameIndex, IndexedFile};
 
 /// Serves the editor on stdin and stdout until it says `exit`.
 pub fn serve_stdio() -> Result<(), String> {
@@ -166,6 +166,8 @@ struct Server {
     analyses: HashMap<PathBuf, Analysis>,
     roots: Vec<PathBuf>,
     running: lens::Running,
+    /// Every file indexed so far, by path, as last read.
+    indexed: std::cell::RefCell<HashMap<PathBuf, Arc<IndexedFile>>>,
 }
 
 impl Server {
@@ -322,6 +324,20 @@ impl Server {
                 files.push((PathBuf::from(&file.name), file.text.clone()));
             }
         }
+        // A file whose text is as it was is not read again: typing in one
+        // document leaves its preludes' indexes as they were.
+        let mut cache = self.indexed.borrow_mut();
+        let files = files
+            .into_iter()
+            .map(|(path, text)| match cache.get(&path) {
+                Some(known) if known.text == text => known.clone(),
+                _ => {
+                    let fresh = Arc::new(IndexedFile::new(path.clone(), text));
+                    cache.insert(path, fresh.clone());
+                    fresh
+                }
+            })
+            .collect();
         Analysis {
             diagnostics,
             index: GameIndex::new(files),
