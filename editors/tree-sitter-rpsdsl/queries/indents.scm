@@ -1,0 +1,3 @@
+; One level in for each `{ ... }`.
+(block "{" @indent.begin)
+(block "}" @indent.end @indent.branch)
