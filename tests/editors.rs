@@ -23,7 +23,8 @@ fn alternated(patterns: &serde_json::Value, words: &mut Vec<String>) {
 
 #[test]
 fn the_textmate_grammar_colours_every_reserved_word() {
-    let grammar: serde_json::Value = serde_json::from_str(&read("editors/vscode/syntaxes/rpsdsl.tmLanguage.json")).unwrap();
+    let grammar: serde_json::Value =
+        serde_json::from_str(&read("editors/vscode/syntaxes/rpsdsl.tmLanguage.json")).unwrap();
     assert_eq!(grammar["scopeName"], "source.rpsdsl");
     let mut words = vec![];
     alternated(&grammar["repository"]["keyword"]["patterns"], &mut words);
@@ -35,12 +36,21 @@ fn the_textmate_grammar_colours_every_reserved_word() {
 fn the_tree_sitter_queries_colour_every_reserved_word() {
     let highlights = read("editors/tree-sitter-rpsdsl/queries/highlights.scm");
     let grammar = read("editors/tree-sitter-rpsdsl/grammar.js");
-    assert!(highlights.contains("(boolean) @constant.builtin"), "`true` and `false` are coloured as booleans");
+    assert!(
+        highlights.contains("(boolean) @constant.builtin"),
+        "`true` and `false` are coloured as booleans"
+    );
     for word in RESERVED {
         let quoted = format!("\"{word}\"");
         let boolean = matches!(*word, "true" | "false");
-        assert!(boolean || highlights.contains(&quoted), "highlights.scm does not colour `{word}`");
-        assert!(grammar.contains(&format!("'{word}'")), "grammar.js does not know `{word}`");
+        assert!(
+            boolean || highlights.contains(&quoted),
+            "highlights.scm does not colour `{word}`"
+        );
+        assert!(
+            grammar.contains(&format!("'{word}'")),
+            "grammar.js does not know `{word}`"
+        );
     }
 }
 
@@ -55,5 +65,8 @@ fn the_vs_code_package_declares_the_language_and_starts_the_server() {
     assert_eq!(configuration["comments"]["lineComment"], "#");
     let extension = read("editors/vscode/extension.js");
     assert!(extension.contains("args: ['lsp']"), "the extension starts `rpsdsl lsp`");
-    assert!(std::path::Path::new("editors/vscode/package-lock.json").exists(), "npm ci needs the lock file");
+    assert!(
+        std::path::Path::new("editors/vscode/package-lock.json").exists(),
+        "npm ci needs the lock file"
+    );
 }

@@ -1,0 +1,37 @@
+import json, subprocess, sys
+text = open('/tmp/monaco/rps_demo.rules').read().replace('add 1 to wins of winner', 'add 1 to winz of winner')
+uri = 'file:///tmp/monaco/rps_demo.rules'
+p = subprocess.Popen(['/work/main/target/release/rpsdsl', 'lsp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(m):
+    b = json.dumps(m).encode()
+    p.stdin.write(b'Content-Length: %d\r\n\r\n' % len(b) + b); p.stdin.flush()
+def recv():
+    n = None
+    while True:
+        line = p.stdout.readline().decode().strip()
+        if not line: break
+        if line.startswith('Content-Length:'): n = int(line.split(':')[1])
+    return json.loads(p.stdout.read(n))
+def request(i, method, params):
+    send({'jsonrpc': '2.0', 'id': i, 'method': method, 'params': params})
+    while True:
+        m = recv()
+        if m.get('id') == i and 'method' not in m: return m
+init = request(1, 'initialize', {'capabilities': {}, 'rootUri': 'file:///tmp/monaco'})
+legend = init['result']['capabilities']['semanticTokensProvider']['legend']
+send({'jsonrpc': '2.0', 'method': 'initialized', 'params': {}})
+send({'jsonrpc': '2.0', 'method': 'textDocument/didOpen', 'params': {'textDocument': {'uri': uri, 'languageId': 'rpsdsl', 'version': 1, 'text': text}}})
+while True:
+    m = recv()
+    if m.get('method') == 'textDocument/publishDiagnostics' and m['params']['uri'] == uri:
+        diags = m['params']['diagnostics']; break
+lines = text.split('\n')
+row = next(i for i, l in enumerate(lines) if l.strip() == 'loop {')
+col = lines[row].index('loop') + 1
+hover = request(2, 'textDocument/hover', {'textDocument': {'uri': uri}, 'position': {'line': row, 'character': col}})
+tokens = request(3, 'textDocument/semanticTokens/full', {'textDocument': {'uri': uri}})
+actions = request(4, 'textDocument/codeAction', {'textDocument': {'uri': uri}, 'range': diags[0]['range'], 'context': {'diagnostics': diags}})
+json.dump({'text': text, 'diagnostics': diags, 'hover': hover['result'], 'hoverAt': {'line': row, 'character': col},
+           'legend': legend, 'tokens': tokens['result']['data'], 'actions': actions['result']}, open('/tmp/monaco/data.json', 'w'), indent=1)
+request(5, 'shutdown', None); send({'jsonrpc': '2.0', 'method': 'exit'})
+print(diags[0]['message']); print(hover['result']['contents']['value'][:200])
