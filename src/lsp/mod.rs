@@ -74,7 +74,12 @@ pub fn serve_stdio() -> Result<(), String> {
                 let _ = connection.sender.send(server.answer(request).into());
             }
             Message::Notification(notification) => {
-                for published in server.notified(notification) {
+                // A fault in one document's analysis costs its diagnostics,
+                // not the session.
+                let published =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.notified(notification)))
+                        .unwrap_or_default();
+                for published in published {
                     let _ = connection.sender.send(published.into());
                 }
             }
@@ -171,12 +176,21 @@ struct Server {
 }
 
 impl Server {
-    /// Answers one request; an unknown method or bad parameters get an error.
+    /// Answers one request; an unknown method or bad parameters get an
+    /// error. A fault of the server in one request is answered as an
+    /// error too, and the server goes on.
     fn answer(&mut self, request: Request) -> Response {
         let id = request.id.clone();
-        match self.dispatch(request) {
-            Ok(result) => Response::new_ok(id, result),
-            Err((code, message)) => Response::new_err(id, code as i32, message),
+        let method = request.method.clone();
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(request)));
+        match answered {
+            Ok(Ok(result)) => Response::new_ok(id, result),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("rpsdsl lsp failed on `{method}`; this is a fault of rpsdsl, please report it"),
+            ),
         }
     }
 
