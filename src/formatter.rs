@@ -3,13 +3,14 @@
 //! The formatter moves only whitespace. It keeps the designer's line breaks
 //! (at most one blank line in a row) and every comment, and it decides the
 //! rest: two spaces of indent per `{`, four more for a line that continues
-//! the one before, one space between words and around operators, none inside
+//! the one before (two for an action's `for` or `when` on a line of its
+//! own), one space between words and around operators, none inside
 //! brackets or before `,` and `:`, and trailing comments of neighbouring
 //! lines aligned. A hook's rhai body is kept exactly as written.
 //!
 //! Which lines continue another comes from the parse: a line that begins a
 //! declaration, a statement or an entry of a list stands at its block's
-//! depth ([`crate::syntax::entry_starts`]). So a file that does not parse
+//! depth ([`crate::syntax::line_starts`]). So a file that does not parse
 //! is not formatted: its syntax errors are returned instead.
 //!
 //! Meaning cannot change: the layout is checked to give back the very

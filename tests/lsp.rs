@@ -787,6 +787,20 @@ fn a_file_that_does_not_parse_still_gets_an_outline_completion_and_hover() {
             .contains("**option** `best_of`"),
         "{hover}"
     );
+
+    // Typing just after a letter the language has no use for (two bytes,
+    // one UTF-16 unit): completion still answers.
+    let accented = broken.replace("    let = \n", "    let é\n");
+    server.change(&uri(&rps), 2, &accented);
+    server.diagnostics_for(&uri(&rps));
+    let list = server.request(
+        "textDocument/completion",
+        position_params(&uri(&rps), json!({ "line": line, "character": 9 })),
+    );
+    assert!(
+        list["result"].as_array().is_some_and(|items| !items.is_empty()),
+        "{list}"
+    );
     assert!(server.shut_down().success());
     let _ = std::fs::remove_dir_all(&games);
 }

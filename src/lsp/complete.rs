@@ -48,7 +48,7 @@ const WITHIN: &[&str] = &[
     "of", "in", "to", "from", "and", "or", "not", "if", "then", "else", "when", "where", "with", "per", "player",
     "players", "score", "true", "false", "count", "sum", "first", "table", "at", "chooses", "secretly", "times", "all",
     "draw", "game", "beats", "exists", "longest", "run", "lines", "top", "bottom", "size", "kind", "value", "owner",
-    "type", "opponent", "next", "adjacent", "hidden", "public", "owner", "most", "fewest",
+    "type", "opponent", "next", "adjacent", "hidden", "public", "most", "fewest",
 ];
 
 pub(super) fn complete(server: &Server, params: CompletionParams) -> Option<CompletionResponse> {
@@ -68,8 +68,10 @@ fn rules_items(index: &GameIndex, file: usize, text: &str, offset: usize) -> Vec
     // What stands before the cursor on its line, the word being typed aside.
     let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
     let typed_start = text[line_start..offset]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(line_start, |n| line_start + n + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(line_start, |(n, c)| line_start + n + c.len_utf8());
     let first_on_line = text[line_start..typed_start].trim().is_empty();
     let depth = tokens(&text[..typed_start])
         .iter()
