@@ -338,9 +338,10 @@ pub(super) fn workspace_files(server: &Server, document: &Path, extension: &str)
         for entry in entries.flatten() {
             let path = entry.path();
             let Ok(kind) = entry.file_type() else { continue };
+            // Hidden folders, build output and packages hold no game of the designer's.
             let hidden = path
                 .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
+                .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target" || n == "node_modules");
             if kind.is_dir() && !hidden {
                 folders.push(path);
             } else if kind.is_file() && path.extension().is_some_and(|e| e == extension) {
