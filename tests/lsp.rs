@@ -624,6 +624,51 @@ fn a_house_file_completes_option_names_and_values() {
         .map(|i| i["label"].as_str().unwrap())
         .collect();
     assert_eq!(labels, ["best_of"], "{list}");
+
+    // An enum option's values after its `=`; a wrong one is fixed to each allowed one.
+    let janken = games.join("house/janken.toml");
+    let wrong = "rules = \"../janken_deck.rules\"\n\n[options]\ndeck = \"shrt\"\n";
+    server.open(&uri(&janken), wrong);
+    let found = server.diagnostics_for(&uri(&janken));
+    assert_eq!(found[0]["code"], "rpsdsl::bad-option-value", "{found:?}");
+    let list = server.request(
+        "textDocument/completion",
+        position_params(&uri(&janken), json!({ "line": 3, "character": 7 })),
+    );
+    let labels: Vec<&str> = list["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["\"no_wilds\"", "\"short\"", "\"standard\""], "{list}");
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&janken) }, "range": found[0]["range"], "context": { "diagnostics": found } }),
+    );
+    let fixes: Vec<(&str, &str)> = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["title"].as_str().unwrap(),
+                a["edit"]["changes"][uri(&janken)][0]["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(fixes.contains(&("Use \"short\"", "\"short\"")), "{actions}");
+    assert_eq!(fixes.len(), 3, "{actions}");
+
+    // A number out of range is fixed to the nearest bound.
+    server.change(&uri(&house), 2, &text.replace("best_of = 3", "best_of = 0"));
+    let found = server.diagnostics_for(&uri(&house));
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&house) }, "range": found[0]["range"], "context": { "diagnostics": found } }),
+    );
+    assert_eq!(actions["result"][0]["title"], "Use 1", "{actions}");
+    assert_eq!(actions["result"][0]["edit"]["changes"][uri(&house)][0]["newText"], "1");
     assert!(server.shut_down().success());
     let _ = std::fs::remove_dir_all(&games);
 }

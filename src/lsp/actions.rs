@@ -55,7 +55,10 @@ fn fixes(text: &str, diagnostic: &lsp_types::Diagnostic) -> Vec<(String, TextEdi
     }
     // "`mode` is `fst`, not one of fast, slow"
     if let Some(allowed) = message.split("not one of ").nth(1) {
+        // The list ends the sentence: at the line's end, or where the
+        // label's words (": expected ...") begin.
         let allowed = allowed.lines().next().unwrap_or("");
+        let allowed = allowed.split(':').next().unwrap_or("");
         let quoted = written(text, diagnostic.range).starts_with('"');
         for value in allowed.split(", ").map(str::trim).filter(|v| !v.is_empty()) {
             let value = if quoted {
