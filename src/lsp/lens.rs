@@ -88,6 +88,9 @@ pub(super) fn lenses(server: &Server, params: CodeLensParams) -> Option<Vec<Code
     ])
 }
 
+/// How long "open in studio" waits for the studio's link.
+const STUDIO_START: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// [`SIMULATED`] as a person reads it.
 const SIMULATED_SHOWN: &str = "1,000";
 
@@ -178,16 +181,25 @@ fn open_studio(server: &Server, binary: &Path, path: &Path) -> Result<(), String
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start the studio: {e}"))?;
-    let mut link = String::new();
+    // The studio's first line is its link; it comes once the kept games
+    // are played again. The editor waits for it, but not without end.
+    let (tx, rx) = std::sync::mpsc::channel();
     if let Some(out) = child.stdout.take() {
-        let _ = std::io::BufReader::new(out).read_line(&mut link);
+        std::thread::spawn(move || {
+            let mut reader = std::io::BufReader::new(out);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = tx.send(line);
+            // Keep reading, so the studio never blocks on a full pipe.
+            let _ = std::io::copy(&mut reader, &mut std::io::sink());
+        });
     }
-    let link = link.trim().to_string();
+    let link = rx.recv_timeout(STUDIO_START).unwrap_or_default().trim().to_string();
     if !link.starts_with("http") {
         let _ = child.kill();
         let _ = child.wait();
         return Err(format!(
-            "the studio did not start (is one already using its data folder?): run `rpsdsl studio {}` to see why",
+            "the studio did not start within 20 s (is one already using its data folder?): run `rpsdsl studio {}` to see why",
             folder.display()
         ));
     }
