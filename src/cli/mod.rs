@@ -252,7 +252,7 @@ enum Command {
     },
     /// Start the web studio: edit rules with live diagnostics, play in the browser, one link per seat.
     Studio(studio_cmd::StudioArgs),
-    /// Serve an editor over stdin and stdout (the Language Server Protocol): `check`'s diagnostics as you type.
+    /// Serve an editor over stdin and stdout (the Language Server Protocol): errors as you type, hover, completion, rename, formatting.
     Lsp,
     /// Lay `.rules` files out canonically, in place: indent, spacing and
     /// comments (every comment is kept, and the meaning never changes).
