@@ -57,8 +57,9 @@ pub fn format(file: FileId, text: &str) -> Result<String, NotFormatted> {
         }
         return Err(NotFormatted::Syntax(errors));
     };
-    let laid_out = lay_out(text, &Starts::from(starts));
-    let before: Vec<(TokenKind, &str)> = tokens(text).iter().map(|t| (t.kind, t.text(text))).collect();
+    let all = tokens(text);
+    let laid_out = lay_out(text, &all, &Starts::from(starts));
+    let before: Vec<(TokenKind, &str)> = all.iter().map(|t| (t.kind, t.text(text))).collect();
     let after: Vec<(TokenKind, &str)> = tokens(&laid_out).iter().map(|t| (t.kind, t.text(&laid_out))).collect();
     if before != after {
         let at = before
@@ -150,8 +151,7 @@ fn opening(text: &str, all: &[Token], i: usize, starts: &Starts, brackets: usize
     }
 }
 
-fn lay_out(text: &str, starts: &Starts) -> String {
-    let all = tokens(text);
+fn lay_out(text: &str, all: &[Token], starts: &Starts) -> String {
     let mut lines: Vec<Line> = vec![];
     let mut braces = 0usize;
     let mut brackets = 0usize;
@@ -179,7 +179,7 @@ fn lay_out(text: &str, starts: &Starts) -> String {
             } else {
                 line.indent_known = true;
                 let depth = braces * INDENT;
-                line.indent = match opening(text, &all, i, starts, brackets) {
+                line.indent = match opening(text, all, i, starts, brackets) {
                     Opening::Closes => {
                         line.closes = true;
                         base = depth.saturating_sub(INDENT);

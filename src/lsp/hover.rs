@@ -3,7 +3,7 @@
 
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
-use super::index::Meaning;
+use super::index::{Meaning, line_of};
 use super::navigate::under_cursor;
 use super::{Server, docs, position};
 
@@ -20,7 +20,7 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
             let mut shown = format!(
                 "**{}** `{word}`\n\n```rules\n{}\n```",
                 binder.kind.describe(),
-                line_at(&file.text, binder.at.start).trim()
+                file.text[line_of(&file.text, binder.at.start)].trim()
             );
             if binder.label.is_some() {
                 shown.push_str(&format!(
@@ -37,7 +37,7 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
                 let mut one = format!(
                     "**{}** `{name}`\n\n```rules\n{}\n```\n\n{}, line {line}",
                     declared.kind.describe(),
-                    line_at(&f.text, declared.at.range.start).trim(),
+                    f.text[line_of(&f.text, declared.at.range.start)].trim(),
                     f.path
                         .file_name()
                         .map_or_else(|| f.path.display().to_string(), |n| n.to_string_lossy().into_owned()),
@@ -57,11 +57,4 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
         }),
         range: Some(position::range(&file.text, range.start, range.end)),
     })
-}
-
-/// The line of `text` holding byte `at`.
-fn line_at(text: &str, at: usize) -> &str {
-    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
-    &text[start..end]
 }

@@ -419,7 +419,7 @@ fn declare_item(
 }
 
 /// The whole line holding byte `at`.
-fn line_of(text: &str, at: usize) -> Range<usize> {
+pub(super) fn line_of(text: &str, at: usize) -> Range<usize> {
     let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
     let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
     start..end
