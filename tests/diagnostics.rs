@@ -44,6 +44,8 @@ const EXPECTED: &[(&str, &str)] = &[
     ("let_wrong_arity", "wrong-arity"),
     ("missing_game", "missing-game"),
     ("missing_return", "missing-return"),
+    ("negative_count_computed", "negative-count"),
+    ("negative_count_written", "negative-count"),
     ("number_overflow_in_a_product", "overflow"),
     ("number_overflow_in_loop", "overflow"),
     ("option_default_out_of_range", "bad-option-value"),

@@ -123,7 +123,10 @@ impl Policy {
     /// with `options` by this build.
     pub fn load(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Policy, String> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the policy file {shown}: {e}"))?;
+        // The careful reader: a device (`/dev/zero`) or a named pipe is
+        // refused before it is opened, and no file is read past the cap.
+        let text = crate::input::read_text(path, crate::input::RECORD_LIMIT)
+            .map_err(|e| format!("cannot read the policy file {shown}: {e}"))?;
         let file: PolicyFile = serde_json::from_str(&text).map_err(|e| {
             format!("{shown} is not a policy file (`rpsdsl solve FILE --save {shown}` writes one): {e}")
         })?;

@@ -68,6 +68,7 @@ fn empty_def(sources: Sources) -> GameDef {
         score_terms: vec![],
         anytime: vec![],
         base: None,
+        root_file: 0,
         rank_keys: vec![],
         main: 0,
         result_pc: 0,

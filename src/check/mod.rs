@@ -92,14 +92,16 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
         stack: vec![path.clone()],
         done: vec![],
         base: None,
+        root: id,
         chain_failed: false,
         site: None,
     };
     let items = loading.items(id, &path);
-    let base = loading.base;
+    let (base, root) = (loading.base, loading.root);
     let mut result = finish(sources, items, diagnostics);
     if let Ok(checked) = &mut result {
         checked.def.base = base;
+        checked.def.root_file = root;
     }
     result
 }
@@ -168,6 +170,9 @@ struct Loading<'a> {
     done: Vec<PathBuf>,
     /// The file the top-level file extends, if it is a variant.
     base: Option<String>,
+    /// The last file of the `extends` chain: the game every variant of the
+    /// chain changes (the top-level file itself when it extends nothing).
+    root: u16,
     /// Some base along the `extends` chain could not be loaded.
     chain_failed: bool,
     /// The `use` or `extends` that named the file about to be parsed.
@@ -246,6 +251,9 @@ impl Loading<'_> {
                         base_failed |= extends;
                         continue;
                     };
+                    if extends && file == self.root {
+                        self.root = id;
+                    }
                     self.stack.push(target.clone());
                     self.site = Some(*span);
                     let items = self.items(id, &target);

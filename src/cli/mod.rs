@@ -7,15 +7,29 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Like `println!`, but a closed pipe (`rpsdsl ... | head`) ends quietly
-/// instead of panicking.
+/// instead of panicking, and any other failure to write (a full disk) is
+/// said and ends the command with exit code 1: see [`stdout_failed`].
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
-        if writeln!(out, $($arg)*).is_err() {
-            std::process::exit(0);
+        if let Err(error) = writeln!(out, $($arg)*).and_then(|()| out.flush()) {
+            $crate::cli::stdout_failed(&error);
         }
     }};
+}
+
+/// Ends the process after a write to standard output failed. A reader that
+/// went away (`| head`) is not an error of ours: the command ends quietly
+/// with success, as `cat` does under a shell that ignores SIGPIPE. Any other
+/// failure (a full disk, a device error) means the output is lost, so it is
+/// said, and the exit code is 1: a failure is never reported as success.
+pub(crate) fn stdout_failed(error: &std::io::Error) -> ! {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: cannot write to standard output: {error}");
+    std::process::exit(1);
 }
 
 mod analyze_cmd;
@@ -418,7 +432,10 @@ fn man(dir: Option<&std::path::Path>) -> ExitCode {
 /// closed pipe ends quietly, as with `say!`.
 fn print_bytes(bytes: &[u8]) -> ExitCode {
     use std::io::Write as _;
-    let _ = std::io::stdout().lock().write_all(bytes);
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = out.write_all(bytes).and_then(|()| out.flush()) {
+        stdout_failed(&error);
+    }
     ExitCode::SUCCESS
 }
 

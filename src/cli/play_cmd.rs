@@ -219,9 +219,8 @@ impl<W: Write> Table<'_, W> {
     }
 
     /// Rewrites the picture of the person's view (`--svg FILE`), whole or
-    /// not at all: it is written beside and then renamed over the old one,
-    /// so a browser never reads half a picture. A `.html` file is a page
-    /// that reloads itself, to keep open beside the terminal.
+    /// not at all (see [`write_picture`]). A `.html` file is a page that
+    /// reloads itself, to keep open beside the terminal.
     fn draw(&mut self, state: &State) -> io::Result<()> {
         let Some(path) = self.svg.clone() else {
             return Ok(());
@@ -246,10 +245,7 @@ impl<W: Write> Table<'_, W> {
         } else {
             svg
         };
-        let mut partial = path.clone().into_os_string();
-        partial.push(".partial");
-        let written = std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, &path));
-        if let Err(e) = written {
+        if let Err(e) = write_picture(&path, text.as_bytes()) {
             // The game goes on without its picture.
             writeln!(
                 self.out,
@@ -495,4 +491,24 @@ fn prompt(asking: &Prompt) -> String {
 /// Text made safe inside HTML.
 fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// Writes a picture to `path`. A regular file (or a new one) is written
+/// beside and then renamed over the old one, so a browser never reads half
+/// a picture. Anything else the person named is written through, in place:
+/// a symbolic link keeps pointing where it pointed (its target is replaced
+/// the same careful way), and a device or a pipe is written to, never
+/// replaced by a regular file.
+fn write_picture(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    match std::fs::metadata(&target) {
+        Ok(meta) if !meta.is_file() => return std::fs::write(&target, bytes),
+        _ => {}
+    }
+    let mut partial = target.clone().into_os_string();
+    partial.push(".partial");
+    std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, &target))
 }

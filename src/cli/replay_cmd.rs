@@ -95,6 +95,17 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // A decision recorded after the game ended is not this game's: the
+    // record was edited, or belongs to another game.
+    if let Some(leftover) = replayed.warnings.iter().find(|w| w.code == Code::ScenarioMismatch) {
+        eprintln!(
+            "replay diverged: the transcript records {} decisions, and the game ended after {}",
+            script.decisions.len(),
+            replayed.decisions.len()
+        );
+        report(std::slice::from_ref(leftover), &sources);
+        return ExitCode::from(1);
+    }
     let header = Header {
         about: None,
         rules: &recorded.rules,

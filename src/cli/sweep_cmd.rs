@@ -99,17 +99,39 @@ fn values_of(vary: &str) -> Result<(String, Vec<String>), String> {
     Ok((name, parts))
 }
 
-pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
-    let mut varied = vec![];
-    for vary in &args.vary {
-        match values_of(vary) {
-            Ok(v) => varied.push(v),
-            Err(e) => {
-                eprintln!("error: --vary: {e}");
-                return ExitCode::from(2);
-            }
+/// Every `--vary` read, refused before a single combination is built when
+/// an option is named twice or the combinations would be more than
+/// [`MOST_POINTS`] (counted by multiplying, with no overflow: 14 ranges of
+/// three values are refused at once, not after building 4.8 million points).
+fn varied(vary: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut varied: Vec<(String, Vec<String>)> = vec![];
+    let mut combinations: usize = 1;
+    for one in vary {
+        let (name, values) = values_of(one)?;
+        if varied.iter().any(|(seen, _)| *seen == name) {
+            return Err(format!(
+                "`{name}` is varied twice; give all its values in one --vary, such as {name}=1,2,3"
+            ));
         }
+        combinations = combinations.saturating_mul(values.len());
+        if combinations > MOST_POINTS {
+            return Err(format!(
+                "more than {MOST_POINTS} combinations (at `{one}`); vary fewer options or fewer values"
+            ));
+        }
+        varied.push((name, values));
     }
+    Ok(varied)
+}
+
+pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
+    let varied = match varied(&args.vary) {
+        Ok(varied) => varied,
+        Err(e) => {
+            eprintln!("error: --vary: {e}");
+            return ExitCode::from(2);
+        }
+    };
     // Every combination, the first --vary changing slowest.
     let mut points: Vec<Vec<(String, String)>> = vec![vec![]];
     for (name, values) in &varied {
@@ -123,10 +145,6 @@ pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
                 })
             })
             .collect();
-    }
-    if points.len() > MOST_POINTS {
-        eprintln!("error: --vary: {} combinations; at most {MOST_POINTS}", points.len());
-        return ExitCode::from(2);
     }
     let mut inputs: Vec<GameInput> = vec![];
     let mut labels = vec![];
@@ -285,4 +303,30 @@ fn to_text(s: &Sweep) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vary(list: &[&str]) -> Result<Vec<(String, Vec<String>)>, String> {
+        varied(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn too_many_combinations_are_refused_before_any_is_built() {
+        // 3^14 = 4,782,969 combinations: counted, never built.
+        let many: Vec<String> = (0..14).map(|i| format!("o{i}=1..3")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let refused = vary(&many).unwrap_err();
+        assert!(refused.contains("more than 64 combinations"), "{refused}");
+        assert!(vary(&["a=1..8", "b=1..8"]).is_ok());
+        assert!(vary(&["a=1..8", "b=1..9"]).is_err());
+    }
+
+    #[test]
+    fn an_option_varied_twice_is_refused() {
+        let refused = vary(&["size=1..3", "size=5,7"]).unwrap_err();
+        assert!(refused.contains("`size` is varied twice"), "{refused}");
+    }
 }

@@ -142,6 +142,8 @@ codes! {
     MissingSpace = "missing-space",
     /// A procedure parameter without a type.
     MissingType = "missing-type",
+    /// A count below zero (`deal -1`, `repeat -5 times`), written in the rules or met while the game runs.
+    NegativeCount = "negative-count",
     /// `player` used where no player is being scored or choosing.
     NoCurrentPlayer = "no-current-player",
     /// `opponent of` in a game that does not have two players.

@@ -86,6 +86,10 @@ pub struct GameDef {
     pub anytime: Vec<Anytime>,
     /// The file this one extends, for a variant.
     pub base: Option<String>,
+    /// The file at the end of the `extends` chain (the main file, `0`, when
+    /// the game extends nothing): reports name places relative to its
+    /// folder, so a base and its variants name a shared line alike.
+    pub(crate) root_file: crate::diagnostic::FileId,
     pub(crate) rank_keys: Vec<RankKey>,
     /// The first procedure run: setup, flow and the result.
     pub main: ProcId,

@@ -433,10 +433,12 @@ fn unique_names(def: &GameDef, names: Vec<(String, Span)>) -> Vec<String> {
         .collect()
 }
 
-/// `rps.rules:14`, `prelude/rps.rules:14`: the file relative to the main
-/// file's folder (so reports do not depend on where they were run) and the line.
+/// `rps.rules:14`, `prelude/rps.rules:14`: the file relative to the folder
+/// of the game the rules start from (the end of the `extends` chain, so a
+/// base and its variant, wherever each was named from, name a line of the
+/// base alike, and reports do not depend on where they were run) and the line.
 fn place(def: &GameDef, span: Span) -> String {
-    let main = normalise(Path::new(&def.sources.file(0).name));
+    let main = normalise(Path::new(&def.sources.file(def.root_file).name));
     let here = normalise(Path::new(&def.sources.file(span.file).name));
     let dir: Vec<Component> = main.parent().map(|p| p.components().collect()).unwrap_or_default();
     let file: Vec<Component> = here.components().collect();

@@ -415,8 +415,11 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
                 lines.push(format!("  hide {name}"));
             }
             Event::Reveal {
-                piece: p, to, value, ..
-            } => lines.push(reveal_line(def, viewer, *p, *to, *value)),
+                piece: p,
+                to,
+                value,
+                seen_by,
+            } => lines.push(reveal_line(def, viewer, *p, *to, *seen_by, *value)),
             Event::Decision { .. } => lines.push(decision_line(def, viewer, event)),
             Event::Var { var, seat, value } => {
                 let var = &def.vars[*var as usize];
@@ -445,7 +448,7 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
 }
 
 /// `  reveal PIECE to WHOM`: the piece named only to the seats shown it.
-fn reveal_line(def: &GameDef, viewer: Viewer, p: PieceId, to: u32, value: Option<i64>) -> String {
+fn reveal_line(def: &GameDef, viewer: Viewer, p: PieceId, to: u32, seen_by: u32, value: Option<i64>) -> String {
     let whom = if to == def.all_seats_mask() {
         "everyone".to_string()
     } else {
@@ -455,12 +458,12 @@ fn reveal_line(def: &GameDef, viewer: Viewer, p: PieceId, to: u32, value: Option
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // Only the seats shown the piece read its name here: any
-    // other seat learns that a piece was shown, not what it is,
-    // whatever it knew before. Naming it to a seat that had
-    // peeked at it would write that seat's own secret (that it
-    // knew) into its transcript's account of someone else's peek.
-    let name = if viewer.sees(to) {
+    // The seats shown the piece read its name here, and so do the seats
+    // that knew it already (`seen_by` holds everyone who knows it now):
+    // its owner reads "reveal Fire to Ben" of its own card, which it was
+    // shown before. Any other seat learns that a piece was shown, not
+    // what it is.
+    let name = if viewer.sees(to) || viewer.sees(seen_by) {
         // A die is shown with the face it shows.
         match value {
             Some(v) => format!("{} showing {v}", def.piece_label(p)),

@@ -6,7 +6,7 @@ use super::{Compiler, LoopCtx};
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::Op;
-use crate::syntax::ast::{self, Expr, Stmt, StmtKind};
+use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind, UnOp};
 
 impl Compiler {
     pub(super) fn unreachable(&mut self, span: Span, cause: Option<&Stmt>) {
@@ -121,7 +121,7 @@ impl Compiler {
                 false
             }
             StmtKind::Deal { count, from, to } => {
-                self.expect(count, &Ty::Int);
+                self.expect_count(count, "deal");
                 self.expect(from, &Ty::Zone);
                 self.expect(to, &Ty::Zone);
                 self.emit(Op::Deal, span);
@@ -252,7 +252,7 @@ impl Compiler {
     fn repeat_stmt(&mut self, times: &Expr, body: &ast::Block, span: Span) {
         let scope = self.scope();
         let count = self.temp();
-        self.expect(times, &Ty::Int);
+        self.expect_count(times, "repeat");
         self.emit(Op::Store(count), times.span);
         let start = self.here();
         self.emit(Op::Load(count), span);
@@ -268,6 +268,28 @@ impl Compiler {
         self.emit_jump_back(JumpKind::Always, start, span);
         self.close_loop();
         self.close_scope(scope);
+    }
+
+    /// A count of `deal` or `repeat`: a number, and not one written below
+    /// zero (a negative count would silently do nothing). A count computed
+    /// while the game runs is checked then, by the engine.
+    fn expect_count(&mut self, count: &Expr, what: &str) {
+        self.expect(count, &Ty::Int);
+        let written = match &count.kind {
+            ExprKind::Int(n) => Some(*n),
+            ExprKind::Unary { op: UnOp::Neg, operand } => match operand.kind {
+                ExprKind::Int(n) => Some(-n),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(n) = written.filter(|n| *n < 0) {
+            self.error(
+                Diagnostic::error(Code::NegativeCount, format!("`{what} {n}`: a count cannot be below zero"))
+                    .label(count.span, "below zero")
+                    .help(format!("give a count of 0 or more, such as `{what} {}`", -n)),
+            );
+        }
     }
 
     fn break_stmt(&mut self, span: Span) {

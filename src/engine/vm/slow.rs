@@ -199,6 +199,16 @@ impl State {
                 let from = self.pop_zone();
                 let n = self.pop();
                 let available = self.zones.len(from as usize) as i64;
+                if n < 0 {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            Code::NegativeCount,
+                            format!("cannot deal {n} from `{}`: a count below zero", def.zone_name(from)),
+                        )
+                        .label(self.span(def), "dealt here")
+                        .help("deal 0 or more pieces; check how the count is computed"),
+                    ));
+                }
                 if n > available {
                     return Err(Box::new(
                         Diagnostic::error(
