@@ -77,6 +77,17 @@ impl Sources {
         (self.files.len() - 1) as FileId
     }
 
+    /// Names every file that lies under `root` relative to it, so what is
+    /// shown to someone else (a page of the studio) never names the
+    /// server's own folders. Files elsewhere keep their names.
+    pub(crate) fn name_from(&mut self, root: &std::path::Path) {
+        for file in &mut self.files {
+            if let Ok(inside) = std::path::Path::new(&file.name).strip_prefix(root) {
+                file.name = inside.display().to_string();
+            }
+        }
+    }
+
     pub(crate) fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id as usize]
     }

@@ -37,7 +37,13 @@ fn a_full_disk_is_a_failure_said_on_stderr_for_every_command_that_prints() {
         &["check", "games/rps.rules"],
         &["exact", "games/classic/kuhn_poker.rules"],
         &["solve", "games/classic/kuhn_poker.rules", "--time", "1"],
-        &["compare", "games/rps3.rules", "games/variants/rps3_small.rules", "-n", "20"],
+        &[
+            "compare",
+            "games/rps3.rules",
+            "games/variants/rps3_small.rules",
+            "-n",
+            "20",
+        ],
         &["render", "games/rps.rules", "--seed", "3"],
         &["agents"],
     ];
@@ -88,7 +94,11 @@ fn a_closed_pipe_still_ends_quietly() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).is_empty() || !stderr(&out).contains("error"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).is_empty() || !stderr(&out).contains("error"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[cfg(unix)]
@@ -148,11 +158,22 @@ fn play_svg_writes_through_a_symlink_and_never_replaces_it() {
 fn a_policy_file_is_read_with_care() {
     // A device would be read forever; refused before it is opened.
     let out = rpsdsl_within(
-        &["run", "games/rps.rules", "--seed", "1", "--agents", "policy:/dev/zero,random"],
+        &[
+            "run",
+            "games/rps.rules",
+            "--seed",
+            "1",
+            "--agents",
+            "policy:/dev/zero,random",
+        ],
         Duration::from_secs(20),
     );
     assert_ne!(out.status.code(), Some(0));
-    assert!(stderr(&out).contains("a device, not a regular file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a device, not a regular file"),
+        "{}",
+        stderr(&out)
+    );
     // A named pipe would block forever waiting for a writer.
     let dir = scratch("hardening/policy_fifo");
     let fifo = dir.join("policy.json");
@@ -177,13 +198,7 @@ fn compare_names_a_shared_ending_alike_however_each_file_was_reached() {
     let variant = dir.join("variants/same_rps.rules");
     std::fs::create_dir_all(variant.parent().unwrap()).unwrap();
     std::fs::write(&variant, format!("extends \"{}\"\n", base.display())).unwrap();
-    let out = rpsdsl(&[
-        "compare",
-        "games/rps.rules",
-        variant.to_str().unwrap(),
-        "-n",
-        "200",
-    ]);
+    let out = rpsdsl(&["compare", "games/rps.rules", variant.to_str().unwrap(), "-n", "200"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let ends: Vec<&str> = text

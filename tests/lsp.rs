@@ -276,6 +276,30 @@ fn bad_input_never_brings_the_server_down() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_malformed_message_is_answered_with_a_parse_error_and_the_session_goes_on() {
+    let mut server = Server::start();
+    let frames: [&[u8]; 4] = [
+        b"this is not json",
+        b"[1, 2, 3]",
+        &[0xff, 0xfe, 0x00],
+        b"{\"jsonrpc\": \"2.0\"}",
+    ];
+    let codes = [-32700, -32600, -32700, -32600];
+    for (body, code) in frames.iter().zip(codes) {
+        let _ = write!(server.input, "Content-Length: {}\r\n\r\n", body.len());
+        let _ = server.input.write_all(body);
+        let _ = server.input.flush();
+        let answer = server.next();
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+        assert!(answer["id"].is_null(), "{answer}");
+    }
+    // Still serving: a request is answered.
+    let answer = server.request("textDocument/frobnicate", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert!(server.shut_down().success());
+}
+
 /// A copy of `games/` to work on, so a rename can be applied and checked.
 fn copy_of_games(name: &str) -> PathBuf {
     let dir = scratch(name);

@@ -22,12 +22,13 @@ mod lens;
 mod navigate;
 mod outline;
 mod position;
+mod transport;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
@@ -42,7 +43,7 @@ use index::{GameIndex, IndexedFile};
 
 /// Serves the editor on stdin and stdout until it says `exit`.
 pub fn serve_stdio() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = transport::stdio();
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| format!("the editor did not start the session: {e}"))?;

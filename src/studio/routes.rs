@@ -309,8 +309,13 @@ pub(super) fn loaded(
     loader: &dyn crate::check::SourceLoader,
     extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
 ) -> Result<crate::load::LoadedGame, String> {
-    let mut game = crate::load::load_game(path, loader, extra)
-        .map_err(|f| crate::diagnostic::render(&f.diagnostics, &f.sources, false))?;
+    // Files are named from the studio's folder, in a failure shown to the
+    // seats as in a refusal to load: a page never shows the server's paths.
+    let mut game = crate::load::load_game(path, loader, extra).map_err(|mut f| {
+        f.sources.name_from(root);
+        crate::diagnostic::render(&f.diagnostics, &f.sources, false)
+    })?;
+    game.def.sources.name_from(root);
     crate::text::printable_def(&mut game.def);
     // What the compiled tier leaves to the interpreter plays the same.
     game.def.use_engine(studio.config.engine);

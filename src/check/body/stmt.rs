@@ -124,7 +124,15 @@ impl Compiler {
                 self.expect_count(count, "deal");
                 self.expect(from, &Ty::Zone);
                 self.expect(to, &Ty::Zone);
-                self.emit(Op::Deal, span);
+                // From `deal` to the last zone: a runtime error underlines
+                // the statement, not the blank lines after it.
+                self.emit(
+                    Op::Deal,
+                    Span {
+                        end: to.span.end,
+                        ..span
+                    },
+                );
                 false
             }
             StmtKind::Move { what, to } => {
@@ -285,9 +293,16 @@ impl Compiler {
         };
         if let Some(n) = written.filter(|n| *n < 0) {
             self.error(
-                Diagnostic::error(Code::NegativeCount, format!("`{what} {n}`: a count cannot be below zero"))
-                    .label(count.span, "below zero")
-                    .help(format!("give a count of 0 or more, such as `{what} {}`", -n)),
+                Diagnostic::error(
+                    Code::NegativeCount,
+                    format!("`{what} {n}`: a count cannot be below zero"),
+                )
+                .label(count.span, "below zero")
+                .help(format!(
+                    "give a count of 0 or more, such as `{what} {}{}`",
+                    -n,
+                    if what == "repeat" { " times" } else { "" }
+                )),
             );
         }
     }
