@@ -163,11 +163,47 @@ fn a_failing_game_ends_with_its_diagnostic_and_the_server_stays_up() {
         .expect("the game stopped on the hook's error");
     assert!(failure.contains("hook-failed"), "{failure}");
     assert!(failure.contains("double"), "{failure}");
+    // The file is named from the studio's folder, never by the server's path.
+    assert!(failure.contains("tests/fixtures/broken.rules"), "{failure}");
+    assert!(!failure.contains(root.to_str().unwrap()), "{failure}");
+    assert!(!failure.contains(env!("CARGO_TARGET_TMPDIR")), "{failure}");
     assert!(screen["prompt"].is_null());
     // The studio goes on: its files, and a new game.
     assert_eq!(studio.owner("GET", "/api/files", None).0, 200);
     let again = studio.start_game("tests/fixtures/broken.rules", "human,random", &[]);
     assert!(again[0].is_some());
+}
+
+#[test]
+fn agents_read_and_write_files_only_inside_the_folder() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("studio-agent-files");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("prelude")).unwrap();
+    std::fs::copy(games_dir().join("rps.rules"), root.join("rps.rules")).unwrap();
+    std::fs::copy(games_dir().join("prelude/rps.rules"), root.join("prelude/rps.rules")).unwrap();
+    let outside = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("studio-agent-files-outside.json");
+    let _ = std::fs::remove_file(&outside);
+    let studio = Studio::start(&root, "random");
+    let refused = [
+        "human,policy:/etc/passwd".to_string(),
+        "human,policy:../rps.json".to_string(),
+        format!("human,solve:iterations=10:save={}", outside.display()),
+        "human,human-like:fallback=policy(file=/etc/hostname)".to_string(),
+    ];
+    for seats in &refused {
+        let (status, body) = studio.owner(
+            "POST",
+            "/api/games",
+            Some(&serde_json::json!({ "path": "rps.rules", "seats": seats })),
+        );
+        assert_ne!(status, 200, "{seats}: {body}");
+        assert!(body.contains("studio's folder"), "{seats}: {body}");
+    }
+    assert!(!outside.exists(), "a strategy was saved outside the folder");
+    // Inside the folder, saving works.
+    let links = studio.start_game("rps.rules", "human,solve:iterations=10:save=kept.json", &[]);
+    assert!(links[0].is_some());
+    assert!(root.join("kept.json").is_file());
 }
 
 #[test]

@@ -299,13 +299,13 @@ impl PolicyAgent {
         seat: Seat,
         seed: u64,
     ) -> Result<Self, String> {
-        let Some(path) = params.raw("file") else {
+        let (Some(path), Some(file)) = (params.raw("file"), params.path("file")?) else {
             return Err("`policy` needs its file: `policy:FILE` (`rpsdsl solve RULES --save FILE` writes one)".into());
         };
         let Some((def, options)) = game else {
             return Err("`policy` plays the strategy of one game, and no game is given here".into());
         };
-        let policy = cached(Path::new(path), def, options)?;
+        let policy = cached(&file, def, options)?;
         // `policy:FILE` unless the path would not read back that way.
         let name = if path.contains([':', ',', '=', '(', ')']) {
             AgentSpec {

@@ -221,6 +221,22 @@ impl<'a> Params<'a> {
         self.given.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
+    /// A file parameter (`Domain::Path`) as the path to open: as given,
+    /// unless [`confine_files`] set a folder, where it must be a relative
+    /// path that stays inside that folder (no `..`, no absolute path, no
+    /// link that leads out), and is taken from that folder.
+    pub(crate) fn path(&self, key: &str) -> Result<Option<std::path::PathBuf>, String> {
+        let Some(value) = self.raw(key) else {
+            return Ok(None);
+        };
+        match FILE_ROOT.get() {
+            None => Ok(Some(std::path::PathBuf::from(value))),
+            Some(root) => inside(root, value)
+                .map(Some)
+                .map_err(|why| format!("`{}:{key}={value}`: {why}", self.agent)),
+        }
+    }
+
     fn bad(&self, key: &str, value: &str, wanted: &str) -> String {
         format!(
             "`{}:{key}={value}`: {key} must be {wanted} (`rpsdsl agents` lists every parameter's values)",
@@ -328,5 +344,45 @@ mod tests {
         assert!(parse_spec(&nest(MAX_NESTING)).is_ok());
         let error = parse_spec(&nest(100_000)).unwrap_err();
         assert!(error.contains(&format!("more than {MAX_NESTING} deep")), "{error}");
+    }
+}
+
+/// The folder every agent's file must lie in, when one is set.
+static FILE_ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Confines the files agents read and write (`policy:FILE`, `solve:save=`)
+/// to `root`, for the rest of the process. The studio sets it at start, so
+/// a request can never make it read or write outside its folder; the
+/// command line does not, and reads and writes where its user says.
+pub fn confine_files(root: &std::path::Path) {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let _ = FILE_ROOT.set(root);
+}
+
+/// `rel` taken from `root`, refused unless it stays inside it.
+fn inside(root: &std::path::Path, rel: &str) -> Result<std::path::PathBuf, String> {
+    use std::path::{Component, Path};
+    let path = Path::new(rel);
+    if rel.is_empty() || path.is_absolute() {
+        return Err("name the file from the studio's folder, with a relative path".into());
+    }
+    if !path.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err("the path leaves or re-enters a folder (`..`, `.`); name the file from the studio's folder".into());
+    }
+    let full = root.join(path);
+    // What exists of the path must resolve inside: a link may not lead out.
+    let mut existing = full.as_path();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            return if real.starts_with(root) {
+                Ok(full)
+            } else {
+                Err("the path leads outside the studio's folder".into())
+            };
+        }
+        match existing.parent() {
+            Some(parent) => existing = parent,
+            None => return Err("the path leads outside the studio's folder".into()),
+        }
     }
 }

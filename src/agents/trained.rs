@@ -108,7 +108,7 @@ pub(crate) fn from_params(
         time,
         iterations,
         seed: params.u64("seed")?.unwrap_or(1),
-        save: params.raw("save").map(PathBuf::from),
+        save: params.path("save")?,
         wins: params.bool("wins")?.unwrap_or(false),
     };
     let policy = trained(def, options, &training)?;

@@ -147,6 +147,9 @@ pub fn open(mut config: Config) -> Result<Opened, String> {
         .root
         .canonicalize()
         .map_err(|e| format!("cannot open the folder {}: {e}", config.root.display()))?;
+    // No request may make an agent read or write a file outside the folder
+    // (`policy:/etc/passwd`, `solve:save=/elsewhere`).
+    crate::agents::spec::confine_files(&config.root);
     let store = store::Store::open(&config.data)?;
     let key = match store.key()? {
         Some(key) => key,
