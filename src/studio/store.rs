@@ -171,6 +171,9 @@ impl Store {
         connection
             .busy_timeout(Duration::from_millis(250))
             .map_err(|e| explain(&shown, &e))?;
+        // Another program's database is refused before anything is written
+        // to it (switching to WAL alone would change the file).
+        refuse_foreign(&connection, &shown)?;
         // One studio at a time: the exclusive lock is taken by the first
         // write below and held while the connection lives.
         let setup = "PRAGMA locking_mode = EXCLUSIVE;
@@ -211,6 +214,9 @@ impl Store {
         }
         transaction
             .pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(|e| explain(&shown, &e))?;
+        transaction
+            .pragma_update(None, "application_id", APPLICATION_ID)
             .map_err(|e| explain(&shown, &e))?;
         transaction.commit().map_err(|e| explain(&shown, &e))
     }
@@ -427,6 +433,38 @@ fn insert_answers(t: &rusqlite::Transaction<'_>, game: &str, answers: &[KeptAnsw
 }
 
 /// An SQLite error as the person running the studio can act on it.
+/// The studio's mark in the SQLite header (`PRAGMA application_id`):
+/// "RPSD". A file with another program's mark is never touched.
+const APPLICATION_ID: i32 = 0x5250_5344;
+
+/// Refuses a database that is not a studio's, reading only: another
+/// program's mark in the header, or tables in a file that has neither the
+/// studio's mark nor a studio's schema version. (A studio database from
+/// before the mark has a schema version and is taken, and marked.)
+fn refuse_foreign(connection: &Connection, shown: &str) -> Result<(), String> {
+    let id: i32 = connection
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .map_err(|e| explain(shown, &e))?;
+    let version: i64 = connection
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|e| explain(shown, &e))?;
+    let objects: i64 = connection
+        .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
+        .map_err(|e| explain(shown, &e))?;
+    let foreign = match id {
+        APPLICATION_ID => false,
+        0 => version == 0 && objects > 0,
+        _ => true,
+    };
+    if foreign {
+        return Err(format!(
+            "{shown} is another program's database, not a studio's: it was left as it is; move it aside (the \
+             studio then starts a new one), or give another folder with --data"
+        ));
+    }
+    Ok(())
+}
+
 fn explain(shown: &str, error: &rusqlite::Error) -> String {
     match error.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
@@ -474,6 +512,41 @@ mod tests {
             decisions: vec![],
             answers: vec![],
         }
+    }
+
+    /// Another program's SQLite file is refused, and not one byte of it changes.
+    #[test]
+    fn another_programs_database_is_refused_and_left_alone() {
+        let dir = folder("foreign");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE);
+        {
+            let other = Connection::open(&path).unwrap();
+            other
+                .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');")
+                .unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        let refused = Store::open(&dir).err().expect("refused");
+        assert!(refused.contains("another program's database"), "{refused}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "the file changed");
+        assert!(!dir.join(format!("{FILE}-wal")).exists());
+        // Marked by another program, even with no tables: refused too.
+        std::fs::remove_file(&path).unwrap();
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "application_id", 7)
+            .unwrap();
+        assert!(Store::open(&dir).is_err());
+        // A studio's own database opens again, marked.
+        std::fs::remove_file(&path).unwrap();
+        drop(Store::open(&dir).unwrap());
+        let id: i32 = Connection::open(&path)
+            .unwrap()
+            .pragma_query_value(None, "application_id", |row| row.get(0))
+            .unwrap();
+        assert_eq!(id, APPLICATION_ID);
+        assert!(Store::open(&dir).is_ok());
     }
 
     /// What is kept reads back the same after the studio reopens.
