@@ -272,3 +272,60 @@ fn every_place_a_choice_points_at_is_marked_on_the_board() {
         }
     }
 }
+
+#[test]
+fn a_race_is_timed_by_the_server_and_a_claim_of_0_ms_wins_nothing() {
+    let studio = Studio::start(&games_dir(), "random");
+    let links: Vec<String> = studio
+        .start_game("rock.rules", "human,human", &[])
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    // Both pages are sent the race's prompt; each answers after a wait,
+    // the second one claiming it took no time at all.
+    let waits = [350u64, 700];
+    let mut turn = 0;
+    for link in &links {
+        let (_, body) = request(&studio.base, "GET", &format!("/api{link}"), &[], None);
+        let screen: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert!(!screen["prompt"].is_null(), "{body}");
+        turn = screen["turn"].as_u64().unwrap();
+    }
+    let started = std::time::Instant::now();
+    for (link, wait) in links.iter().zip(waits) {
+        std::thread::sleep(std::time::Duration::from_millis(wait).saturating_sub(started.elapsed()));
+        let claimed = if wait == 700 { 0 } else { 340 };
+        let (status, body) = request(
+            &studio.base,
+            "POST",
+            &format!("/api{link}/choose"),
+            &[],
+            Some(&format!(r#"{{"turn":{turn},"index":0,"reaction_ms":{claimed}}}"#)),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let id = links[0].split('/').nth(2).unwrap();
+    let (status, text) = studio.owner("GET", &format!("/api/games/{id}/transcript"), None);
+    assert_eq!(status, 200, "{text}");
+    let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let times: Vec<u64> = saved["replay"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(2)
+        .map(|d| {
+            let d = d.as_str().unwrap();
+            let ms = d
+                .rsplit_once(" @ ")
+                .map(|(_, t)| t.trim_end_matches("ms"))
+                .unwrap_or("0");
+            ms.parse().unwrap()
+        })
+        .collect();
+    // The first page's honest 340 ms stands (it lies within the allowance
+    // below the server's ~350 ms); the second page's 0 ms does not: it is
+    // timed as at least 700 - 150 ms, so it is still the slower one.
+    assert!((200..=700).contains(&times[0]), "{times:?}");
+    assert!(times[1] >= 700 - 150, "{times:?}");
+    assert!(times[1] > times[0], "{times:?}");
+}

@@ -576,9 +576,12 @@ pub(super) enum Watcher {
 /// A page's screen as JSON text, and the revision it shows.
 pub(super) fn screen_json(live: &Live, watcher: Watcher) -> (String, u64) {
     let edited = live.rules.edited();
-    let table = live.table.lock().unwrap_or_else(|e| e.into_inner());
+    let mut table = live.table.lock().unwrap_or_else(|e| e.into_inner());
     let mut screen = match watcher {
-        Watcher::Seat(seat) => table.screen(seat),
+        Watcher::Seat(seat) => {
+            table.prompt_sent(seat);
+            table.screen(seat)
+        }
         Watcher::Spectator => table.public_screen(),
     };
     screen.rules_edited = edited;
@@ -703,7 +706,9 @@ struct Chosen {
     turn: u64,
     /// An index into the seat's offers.
     index: usize,
-    /// In a race, the time from the prompt shown to the click, measured in the browser.
+    /// In a race, the time from the prompt shown to the click, measured in
+    /// the browser: believed only within the network allowance below the
+    /// server's own measure (`Table::choose_now`).
     #[serde(default)]
     reaction_ms: u32,
 }
@@ -723,7 +728,7 @@ async fn seat_choose(
         let mut table = live2.table.lock().unwrap_or_else(|e| e.into_inner());
         let from = table.turn();
         table
-            .choose(seat, chosen.turn, chosen.index, chosen.reaction_ms)
+            .choose_now(seat, chosen.turn, chosen.index, chosen.reaction_ms)
             .map_err(Err)?;
         // Kept before it is answered: an acknowledged move survives a crash.
         keep::commit(&studio2, &game, &mut table, from).map_err(Ok)

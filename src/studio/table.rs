@@ -16,6 +16,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +126,19 @@ pub(crate) struct Table {
     turn: u64,
     /// The diagnostic that stopped the game, rendered.
     failure: Option<String>,
+    /// When each seat's page was first sent the pending step's prompt
+    /// (the step and the instant): the start of its race clock.
+    prompted: Vec<Option<(u64, Instant)>>,
+    /// When the pending step began: a seat that answers without having
+    /// fetched its prompt is timed from here.
+    step_began: Instant,
 }
+
+/// How much of a race answer's time, measured by the server from the
+/// prompt sent to the answer received, is taken for the network (there
+/// and back): the page's own measure is believed only within this much
+/// below the server's. See docs/studio.md, "Races".
+pub(crate) const NETWORK_ALLOWANCE_MS: u64 = 150;
 
 /// What a seat may take back.
 #[derive(Debug, PartialEq, Eq)]
@@ -312,6 +325,7 @@ impl Table {
         let mut state = State::new(def, &game.options, Chance::seeded(seed), forced);
         state.force_rolls(rolls);
         state.set_up(def, &mut events).map_err(|d| rendered(&d, &game))?;
+        let seat_count = game.def.players();
         let mut table = Table {
             answers: vec![None; def.players()],
             rules,
@@ -334,6 +348,8 @@ impl Table {
             game,
             turn: 0,
             failure: None,
+            prompted: vec![None; seat_count],
+            step_began: Instant::now(),
         };
         session::tell_agents(&table.game.def, &table.events, &mut table.agents);
         table.advance();
@@ -480,7 +496,41 @@ impl Table {
         self.failure.is_some() || self.state.is_over()
     }
 
-    /// `seat` answers the decision of step `turn` with its choice `index`.
+    /// Notes that `seat`'s page is being sent the pending prompt: a race's
+    /// clock for that seat starts the first time it is.
+    pub(crate) fn prompt_sent(&mut self, seat: Seat) {
+        let turn = self.turn;
+        if let Some(slot) = self.prompted.get_mut(seat as usize)
+            && !slot.is_some_and(|(t, _)| t == turn)
+        {
+            *slot = Some((turn, Instant::now()));
+        }
+    }
+
+    /// The reaction time of `seat`'s race answer arriving now, timed by the
+    /// server: from when its page was sent the prompt (or the step began,
+    /// if it never fetched it) to now. The page's `claimed` time is taken
+    /// only where it lies within [`NETWORK_ALLOWANCE_MS`] below that, so a
+    /// page that claims 0 ms gains at most the allowance.
+    fn timed(&self, seat: Seat, claimed: u32) -> u32 {
+        let since = match self.prompted.get(seat as usize).copied().flatten() {
+            Some((turn, at)) if turn == self.turn => at,
+            _ => self.step_began,
+        };
+        let elapsed = u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let fastest = elapsed.saturating_sub(NETWORK_ALLOWANCE_MS);
+        u32::try_from(u64::from(claimed).clamp(fastest, elapsed)).unwrap_or(u32::MAX)
+    }
+
+    /// `seat` answers, over the network, the decision of step `turn` with
+    /// its choice `index`; in a race its time is the server's (see [`Table::timed`]).
+    pub(crate) fn choose_now(&mut self, seat: Seat, turn: u64, index: usize, claimed_ms: u32) -> Result<(), Refused> {
+        let reaction_ms = self.timed(seat, claimed_ms);
+        self.choose(seat, turn, index, reaction_ms)
+    }
+
+    /// `seat` answers the decision of step `turn` with its choice `index`,
+    /// taking `reaction_ms` as it is (a kept answer played again).
     pub(crate) fn choose(&mut self, seat: Seat, turn: u64, index: usize, reaction_ms: u32) -> Result<(), Refused> {
         if turn != self.turn {
             return Err(Refused::Stale);
@@ -643,6 +693,7 @@ impl Table {
                         .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
                     self.applied.extend(choices);
                     self.turn += 1;
+                    self.step_began = Instant::now();
                 }
                 Err(e) => {
                     let d = match e {
