@@ -793,7 +793,7 @@ fn rpsdsl_mccfr(def: &Game, options: &[OptionValue], budget: Duration, sampling:
         solve::Sampler::new(def, options, solve::Payoff::Score, 1, solve::SAMPLED_DEPTH).with_sampling(sampling);
     let started = Instant::now();
     while started.elapsed() < budget {
-        sampler.batch(&pool).expect("the game samples");
+        sampler.batch(&pool, None).expect("the game samples");
     }
     let iterations = sampler.traversals() as f64 / def.players() as f64;
     let rate = iterations / started.elapsed().as_secs_f64();

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod agents;
+pub mod budget;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;

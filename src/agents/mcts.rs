@@ -468,6 +468,10 @@ impl Mcts {
             if budget.is_some_and(|n| stats.iterations >= n) || self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
+            // Past the command's deadline the game is discarded anyway: stop searching.
+            if stats.iterations % 64 == 63 && crate::budget::expired() {
+                break;
+            }
             let sampled = obs.sample_into(&mut self.rng, slot, keys);
             stats.determinize += laps.lap();
             stats.iterations += 1;

@@ -309,44 +309,6 @@ impl<'a> Params<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn specs_split_by_seat_and_parameter() {
-        let agents = parse_spec("mcts:iterations=2000:c=0.5,human-like").unwrap();
-        assert_eq!(agents.len(), 2);
-        assert_eq!(agents[0].name, "mcts");
-        assert_eq!(
-            agents[0].params,
-            vec![("iterations".into(), "2000".into()), ("c".into(), "0.5".into())]
-        );
-        assert_eq!(agents[1].name, "human-like");
-        let nested = parse_spec("human-like:fallback=mcts(iterations=50:c=1),random").unwrap();
-        assert_eq!(nested[0].params[0].1, "mcts(iterations=50:c=1)");
-        let inner = parse_agent(&nested[0].params[0].1).unwrap();
-        assert_eq!(inner.name, "mcts");
-        assert_eq!(inner.params.len(), 2);
-        assert!(parse_spec("mcts(iterations=5").is_err());
-        assert!(parse_spec("mcts:iterations").is_err());
-    }
-
-    #[test]
-    fn nesting_is_refused_past_the_limit_without_recursing() {
-        let nest = |depth: usize| {
-            let mut spec = "random".to_string();
-            for _ in 0..depth {
-                spec = format!("human-like(fallback={spec})");
-            }
-            spec
-        };
-        assert!(parse_spec(&nest(MAX_NESTING)).is_ok());
-        let error = parse_spec(&nest(100_000)).unwrap_err();
-        assert!(error.contains(&format!("more than {MAX_NESTING} deep")), "{error}");
-    }
-}
-
 /// The folder every agent's file must lie in, when one is set.
 static FILE_ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
@@ -384,5 +346,43 @@ fn inside(root: &std::path::Path, rel: &str) -> Result<std::path::PathBuf, Strin
             Some(parent) => existing = parent,
             None => return Err("the path leads outside the studio's folder".into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_split_by_seat_and_parameter() {
+        let agents = parse_spec("mcts:iterations=2000:c=0.5,human-like").unwrap();
+        assert_eq!(agents.len(), 2);
+        assert_eq!(agents[0].name, "mcts");
+        assert_eq!(
+            agents[0].params,
+            vec![("iterations".into(), "2000".into()), ("c".into(), "0.5".into())]
+        );
+        assert_eq!(agents[1].name, "human-like");
+        let nested = parse_spec("human-like:fallback=mcts(iterations=50:c=1),random").unwrap();
+        assert_eq!(nested[0].params[0].1, "mcts(iterations=50:c=1)");
+        let inner = parse_agent(&nested[0].params[0].1).unwrap();
+        assert_eq!(inner.name, "mcts");
+        assert_eq!(inner.params.len(), 2);
+        assert!(parse_spec("mcts(iterations=5").is_err());
+        assert!(parse_spec("mcts:iterations").is_err());
+    }
+
+    #[test]
+    fn nesting_is_refused_past_the_limit_without_recursing() {
+        let nest = |depth: usize| {
+            let mut spec = "random".to_string();
+            for _ in 0..depth {
+                spec = format!("human-like(fallback={spec})");
+            }
+            spec
+        };
+        assert!(parse_spec(&nest(MAX_NESTING)).is_ok());
+        let error = parse_spec(&nest(100_000)).unwrap_err();
+        assert!(error.contains(&format!("more than {MAX_NESTING} deep")), "{error}");
     }
 }

@@ -73,6 +73,11 @@ pub(crate) struct Cli {
     /// the compiled tier can't run falls back to the interpreter, and says so.
     #[arg(long, global = true, value_enum, default_value_t = EngineArg::Compiled)]
     engine: EngineArg,
+    /// The most memory a command may hold (`512M`, `2G`): a long run that
+    /// reaches it stops, says so, and keeps what it has. docs/budgets.md
+    /// says what each command does at the cap.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "1G", value_parser = crate::budget::parse_memory)]
+    memory: usize,
 }
 
 /// `--engine`.
@@ -300,6 +305,7 @@ pub fn main() -> ExitCode {
     crate::agents::set_trainer(train_cmd::train);
     let cli = Cli::parse();
     setup::choose_engine(cli.engine.into());
+    crate::budget::set_memory_cap(cli.memory);
     match cli.command {
         Command::Check {
             explain_diff: Some(pair),

@@ -37,9 +37,11 @@ pub(crate) struct SolveArgs {
     /// When sampling: `external` (a seat tries every choice), `outcome` (one game per traversal), or `auto` (external unless a traversal would be too long).
     #[arg(long, value_enum, default_value = "auto")]
     pub sampling: SamplingArg,
-    /// Nodes the game tree may have; when sampling, information sets.
-    #[arg(long, default_value_t = solve::DEFAULT_NODES)]
-    pub budget: usize,
+    /// Nodes the game tree may have; when sampling, information sets. By
+    /// default 150,000 per second of `--time`, at most 2,000,000: a count,
+    /// so whether the whole tree is solved never depends on the machine.
+    #[arg(long)]
+    pub budget: Option<usize>,
     /// Decision points to solve to (past them, a game counts as a draw).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -117,9 +119,12 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    let budget = args
+        .budget
+        .unwrap_or_else(|| solve::nodes_for(Some(Duration::from_secs_f64(args.time))));
     let settings = Settings {
         limits: Limits {
-            nodes: args.budget,
+            nodes: budget,
             depth: args.depth,
         },
         payoff: args.payoff.into(),
@@ -178,7 +183,7 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
             format!(
                 "the game is too large to solve whole: its tree passes {} nodes by decision point {}, and play \
                  goes past that point {:.1}% of the time",
-                args.budget,
+                budget,
                 cut_at + 1,
                 100.0 * solution.cut_mass
             ),
@@ -187,7 +192,7 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
             "sample it instead (`--method mccfr`), raise the budget (`--budget {}`), make the game smaller with \
              `--set`, or ask for a depth-limited answer with `--depth {cut_at}` (games longer than that count as \
              draws)",
-            args.budget.saturating_mul(10)
+            budget.saturating_mul(10)
         ));
         super::report(&[d], &game.def.sources);
         return ExitCode::from(1);

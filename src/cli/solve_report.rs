@@ -41,6 +41,7 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
         "target" => "reached the target exploitability",
         "iterations" => "ran the iterations asked for",
         "budget" => "the information sets met filled the budget",
+        "memory" => "stopped at the memory cap; set another with --memory",
         _ => "ran out of time",
     };
     match &s.sampled {

@@ -167,6 +167,8 @@ pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
         Ok(players) => players,
         Err(code) => return code,
     };
+    // No game, however its players stall, may outlast the budget.
+    crate::budget::set_deadline(std::time::Instant::now() + Duration::from_secs_f64(args.time));
     let config = Config {
         players,
         time: Duration::from_secs_f64(args.time),

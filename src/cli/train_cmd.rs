@@ -24,7 +24,7 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
     eprintln!("solve: training a strategy for {} ({budget})", def.name);
     let settings = Settings {
         limits: Limits {
-            nodes: solve::DEFAULT_NODES,
+            nodes: solve::nodes_for(training.time.map(Duration::from_secs_f64)),
             depth: None,
         },
         payoff: if training.wins { Payoff::Win } else { Payoff::Score },

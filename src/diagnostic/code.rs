@@ -116,6 +116,8 @@ codes! {
     InputTooLarge = "input-too-large",
     /// A file that is not valid UTF-8.
     InvalidUtf8 = "invalid-utf8",
+    /// A run that reached its memory cap (`--memory`) before it could answer.
+    MemoryBudget = "memory-budget",
     /// A `break` outside a loop.
     MisplacedBreak = "misplaced-break",
     /// An `extends` that is not the first declaration.
@@ -198,6 +200,8 @@ codes! {
     SolveBudget = "solve-budget",
     /// Text that does not follow the grammar.
     Syntax = "syntax",
+    /// A run whose time (`--time`) ran out before it could answer.
+    TimeBudget = "time-budget",
     /// Procedures that call each other too deep while the game runs.
     TooDeep = "too-deep",
     /// A file nested past the limit of levels.

@@ -19,6 +19,7 @@
 //! is a coarse correlated equilibrium at best; the answer says so.
 
 mod cfr;
+mod estimate;
 mod exploit;
 mod outcome;
 mod policy_file;
@@ -43,6 +44,22 @@ pub use tree::{InfoSet, Limits, Payoff, Tree};
 
 /// Nodes a tree may have unless told otherwise.
 pub const DEFAULT_NODES: usize = 2_000_000;
+
+/// Nodes of tree allowed per second of a time budget, when no node budget
+/// is given: about half of what this project's reference machine builds in
+/// a second on the seed games, so the tree leaves time to solve it.
+pub const NODES_PER_SECOND: f64 = 150_000.0;
+
+/// The node budget for a run given `time` and no `--budget`: a count
+/// derived from the budget, never from the clock, so the same command makes
+/// the same choice between the whole tree and sampling on any machine and
+/// with any number of threads. At most [`DEFAULT_NODES`], at least 10,000.
+pub fn nodes_for(time: Option<std::time::Duration>) -> usize {
+    match time {
+        Some(time) => ((time.as_secs_f64() * NODES_PER_SECOND) as usize).clamp(10_000, DEFAULT_NODES),
+        None => DEFAULT_NODES,
+    }
+}
 
 /// Decision points a sampled game is played to, unless told otherwise,
 /// before it counts as a draw (a game whose ties are thrown again has no

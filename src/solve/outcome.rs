@@ -71,6 +71,9 @@ impl Walk<'_, '_> {
         depth: u32,
         mut reach: Reach,
     ) -> Result<f64, Box<Diagnostic>> {
+        if self.out_of_budget() {
+            return Ok(0.0);
+        }
         let def = self.run.def;
         let Some(pending) = state.pending() else {
             let pays = payoffs(def, &state, self.run.by_score);

@@ -184,6 +184,15 @@ pub fn learn_best_responses(
                     .map(|g| play.game(mix(learn_seed, g), Some(&learner)))
                     .collect()
             });
+            // A batch the deadline cut short is not counted: learning ends
+            // with what the batches before it taught.
+            if paths
+                .iter()
+                .any(|p| p.as_ref().is_err_and(|d| d.code == Code::TimeBudget))
+                && games > 0
+            {
+                break;
+            }
             for path in paths {
                 model.count(&path?);
             }
@@ -230,6 +239,13 @@ pub fn learn_best_responses(
                     })
                     .collect()
             });
+            if !pairs.is_empty()
+                && measured
+                    .iter()
+                    .any(|p| p.as_ref().is_err_and(|d| d.code == Code::TimeBudget))
+            {
+                break;
+            }
             for pair in measured {
                 pairs.push(pair?);
             }
@@ -248,6 +264,15 @@ pub fn learn_best_responses(
         });
     }
     Ok(learnt)
+}
+
+/// The process's deadline passed while a game was being played.
+fn out_of_time() -> Diagnostic {
+    Diagnostic::error(
+        Code::TimeBudget,
+        "the time ran out before a best response could be learnt and measured by play",
+    )
+    .help("give more `--time`, or weaker (faster) players")
 }
 
 /// A mean measured by play.
@@ -323,6 +348,10 @@ impl Play<'_> {
         let mut recall = Recall::default();
         let mut depth = 0;
         while let Some(pending) = state.pending() {
+            // A game whose players stall cannot outlast the command.
+            if crate::budget::expired() {
+                return Err(Box::new(out_of_time()));
+            }
             if depth >= self.depth {
                 path.cut = true;
                 return Ok(path);

@@ -13,6 +13,10 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::Game;
 use crate::ir::OptionValue;
 
+/// How far past the node budget the probe's estimate of a tree may be
+/// before the tree is not even tried: the estimate is rough.
+const PROBE_MARGIN: f64 = 10.0;
+
 /// Games played with a sampled strategy to estimate what it is worth.
 const ESTIMATE_GAMES: u64 = 16_384;
 
@@ -25,37 +29,82 @@ pub fn solve(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, Box<Diagnostic>> {
     let started = Instant::now();
-    // A quarter of the time budget may go to building the tree: past it,
-    // sampling (or the refusal) gets the rest.
-    let built = match settings.time {
-        Some(time) => Tree::build_by(def, options, settings.limits, settings.payoff, started + time / 4),
-        None => Tree::build(def, options, settings.limits, settings.payoff),
+    // The whole run keeps `--time`: building, iterating and estimating.
+    let deadline = settings.time.map(|time| started + time);
+    // Whether the whole tree fits is a matter of counts (the node budget)
+    // and of the memory cap, never of the clock: a tree the time cannot
+    // build ends the run with `time-budget`, and never turns it silently
+    // into sampling.
+    // A tree that a seeded probe finds far past the budget is not built
+    // at all (building it would spend the time on a refusal).
+    super::tree::refuse_races(def)?;
+    let estimated = super::estimate::tree_size(def, options);
+    let built = if settings.method != Method::Whole && estimated > PROBE_MARGIN * settings.limits.nodes as f64 {
+        Err(Box::new(Diagnostic::error(
+            Code::SolveBudget,
+            format!(
+                "a probe of uniform play estimates the whole tree at about {estimated:.1e} decision points, more \
+                 than {PROBE_MARGIN} times the tree's budget of {} nodes",
+                settings.limits.nodes
+            ),
+        )))
+    } else {
+        Tree::build_by(def, options, settings.limits, settings.payoff, deadline)
     };
     let build_seconds = started.elapsed().as_secs_f64();
     let tree = match built {
         Ok(tree) => Ok(tree),
-        // Too large is the one refusal sampling can answer.
-        Err(d) if d.code == Code::SolveBudget && settings.method != Method::Whole => Err(d.message),
+        // Too large, or too big for memory: the refusals sampling can answer.
+        Err(d) if matches!(d.code, Code::SolveBudget | Code::MemoryBudget) && settings.method != Method::Whole => {
+            Err(d.message)
+        }
         Err(d) => return Err(d),
     };
+    let run = Run {
+        settings,
+        deadline,
+        build_seconds,
+    };
     match (settings.method, tree) {
-        (Method::Whole, Ok(tree)) => whole(def, &tree, settings, build_seconds, progress),
+        (Method::Whole, Ok(tree)) => whole(def, &tree, &run, progress),
         (Method::Whole, Err(_)) => unreachable!("a whole tree's refusal was returned"),
         (Method::Auto, Ok(tree)) => match too_deep(&tree, settings) {
-            None => whole(def, &tree, settings, build_seconds, progress),
+            None => whole(def, &tree, &run, progress),
             // A cut tree cannot measure a strategy that plays past the cut.
-            Some(why) => sampled(def, options, None, why, settings, build_seconds, progress),
+            Some(why) => sampled(def, options, None, why, &run, progress),
         },
-        (Method::Auto, Err(why)) => sampled(def, options, None, why, settings, build_seconds, progress),
+        (Method::Auto, Err(why)) => sampled(def, options, None, why, &run, progress),
         (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => {
             let why = "sampling was asked for (`--method mccfr`); the whole tree measures it".to_string();
-            sampled(def, options, Some(&tree), why, settings, build_seconds, progress)
+            sampled(def, options, Some(&tree), why, &run, progress)
         }
         (Method::Sampled, Ok(tree)) => {
             let why = too_deep(&tree, settings).expect("the arm above takes a tree that is deep enough");
-            sampled(def, options, None, why, settings, build_seconds, progress)
+            sampled(def, options, None, why, &run, progress)
         }
-        (Method::Sampled, Err(why)) => sampled(def, options, None, why, settings, build_seconds, progress),
+        (Method::Sampled, Err(why)) => sampled(def, options, None, why, &run, progress),
+    }
+}
+
+/// What every part of one solve shares: its settings, the deadline of the
+/// whole run, and the time the tree took.
+struct Run<'s> {
+    settings: &'s Settings,
+    deadline: Option<Instant>,
+    build_seconds: f64,
+}
+
+impl Run<'_> {
+    /// Why the loop must stop now, if a budget says so: the deadline, or
+    /// the memory cap.
+    fn out_of_budget(&self) -> Option<&'static str> {
+        if crate::budget::expired_by(self.deadline) {
+            Some("time")
+        } else if crate::budget::over_memory() {
+            Some("memory")
+        } else {
+            None
+        }
     }
 }
 
@@ -81,10 +130,10 @@ fn too_deep(tree: &Tree, settings: &Settings) -> Option<String> {
 fn whole(
     def: &Game,
     tree: &Tree,
-    settings: &Settings,
-    build_seconds: f64,
+    run: &Run<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, Box<Diagnostic>> {
+    let (settings, build_seconds) = (run.settings, run.build_seconds);
     let started = Instant::now();
     let mut cfr = Cfr::new(tree);
     let mut convergence = vec![];
@@ -93,10 +142,10 @@ fn whole(
         cfr.iterate();
         let done = cfr.iterations();
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_time = settings.time.is_some_and(|most| started.elapsed() >= most);
+        let out_of_budget = run.out_of_budget();
         // Checks cost about as much as an iteration or two: at powers of
         // two, and at the end.
-        if done >= next_check || out_of_iterations || out_of_time {
+        if done >= next_check || out_of_iterations || out_of_budget.is_some() {
             next_check = (done * 2).max(next_check);
             let exploitability = tree.nash_conv(&cfr.average()) / tree.seats as f64;
             if let Some(stop) = check(
@@ -114,8 +163,8 @@ fn whole(
         if out_of_iterations {
             break "iterations";
         }
-        if out_of_time {
-            break "time";
+        if let Some(budget) = out_of_budget {
+            break budget;
         }
     };
     let average = cfr.average();
@@ -145,16 +194,15 @@ fn whole(
 }
 
 /// External-sampling MCCFR; measured on `tree` when there is one.
-#[allow(clippy::too_many_arguments)] // the loop's inputs, each used once
 fn sampled(
     def: &Game,
     options: &[OptionValue],
     tree: Option<&Tree>,
     why: String,
-    settings: &Settings,
-    build_seconds: f64,
+    run: &Run<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, Box<Diagnostic>> {
+    let (settings, build_seconds) = (run.settings, run.build_seconds);
     let started = Instant::now();
     let seats = def.players();
     let depth = settings.limits.depth.unwrap_or(SAMPLED_DEPTH);
@@ -173,18 +221,36 @@ fn sampled(
         None => sampler,
     };
     // Without a tree to measure on, the strategy's values are estimated by
-    // play afterwards: the last quarter of the time budget is theirs.
-    let iterate_for = settings.time.map(|t| if tree.is_some() { t } else { t.mul_f64(0.75) });
+    // play afterwards: the last quarter of the time left is theirs.
+    let iterate_until = run.deadline.map(|end| {
+        let left = end.saturating_duration_since(started);
+        if tree.is_some() {
+            end
+        } else {
+            started + left.mul_f64(0.75)
+        }
+    });
     let mut convergence = vec![];
     let mut batches = 0u64;
     let mut next_check = 1;
     let stopped_by = loop {
-        sampler.batch(&pool)?;
+        // A batch that a budget cuts short is discarded whole, so what is
+        // kept never depends on how far the threads had got.
+        if !sampler.batch(&pool, iterate_until)? {
+            // The clock never goes back: a batch cut short before the
+            // deadline was cut by the memory cap.
+            break if crate::budget::expired_by(iterate_until) {
+                "time"
+            } else {
+                "memory"
+            };
+        }
         batches += 1;
         let done = sampler.traversals() / seats as u64;
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_time = iterate_for.is_some_and(|most| started.elapsed() >= most);
-        if batches >= next_check || out_of_iterations || out_of_time {
+        let out_of_time = crate::budget::expired_by(iterate_until);
+        let out_of_memory = crate::budget::over_memory();
+        if batches >= next_check || out_of_iterations || out_of_time || out_of_memory {
             next_check = (batches * 2).max(next_check);
             let exploitability = tree.map(|t| t.nash_conv(&sampler.profile_on(t)) / seats as f64);
             if let Some(stop) = check(
@@ -205,6 +271,9 @@ fn sampled(
         if out_of_time {
             break "time";
         }
+        if out_of_memory {
+            break "memory";
+        }
         if sampler.sets().len() >= settings.limits.nodes {
             break "budget";
         }
@@ -223,35 +292,7 @@ fn sampled(
             let strategy = situations_on_tree(def, tree, &average);
             (values, None, Some(nash_conv), cut_mass, strategy, 0, None)
         }
-        None => {
-            let deadline = settings.time.map(|t| started + t);
-            let estimate = sampler.play_average(&pool, ESTIMATE_GAMES, settings.seed, deadline);
-            let games = estimate.games;
-            let strategy = sampler
-                .sets()
-                .iter()
-                .map(|set| Situation {
-                    seat: def.seats[set.seat as usize].clone(),
-                    decision: def.decisions[set.decision as usize].name.clone(),
-                    situation: set.situation.clone(),
-                    depth: set.depth,
-                    reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / games as f64,
-                    key: set.key,
-                    keys: set.keys.clone(),
-                    actions: set.actions.iter().cloned().zip(set.average()).collect(),
-                })
-                .collect();
-            let cut_mass = estimate.cut as f64 / games as f64;
-            (
-                estimate.means,
-                Some(estimate.margins),
-                None,
-                cut_mass,
-                strategy,
-                games,
-                Some(estimate.trained),
-            )
-        }
+        None => by_play(def, &mut sampler, &pool, run),
     };
     Ok(Solution {
         seats: def.seats.clone(),
@@ -284,6 +325,59 @@ fn sampled(
         strategy,
         stopped_by: stopped_by.to_string(),
     })
+}
+
+/// A sampled strategy without a tree to measure it on: its values estimated
+/// by play (with intervals), and its situations, each with how often play
+/// reached it.
+type ByPlay = (
+    Vec<f64>,
+    Option<Vec<f64>>,
+    Option<f64>,
+    f64,
+    Vec<Situation>,
+    u64,
+    Option<f64>,
+);
+
+fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run: &Run<'_>) -> ByPlay {
+    // Four tenths of what is left stay for the answer to be put together
+    // and printed: with many situations, that takes a while.
+    let estimate_until = run.deadline.map(|end| {
+        let now = Instant::now();
+        now + end.saturating_duration_since(now).mul_f64(0.6)
+    });
+    let estimate = sampler.play_average(pool, ESTIMATE_GAMES, run.settings.seed, estimate_until);
+    let games = estimate.games;
+    // The sets are moved into the answer, not copied: they are most of the
+    // run's memory.
+    let strategy = sampler
+        .take_sets()
+        .into_iter()
+        .map(|set| {
+            let average = set.average();
+            Situation {
+                seat: def.seats[set.seat as usize].clone(),
+                decision: def.decisions[set.decision as usize].name.clone(),
+                situation: set.situation,
+                depth: set.depth,
+                reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / games as f64,
+                key: set.key,
+                keys: set.keys,
+                actions: set.actions.into_iter().zip(average).collect(),
+            }
+        })
+        .collect();
+    let cut_mass = estimate.cut as f64 / games as f64;
+    (
+        estimate.means,
+        Some(estimate.margins),
+        None,
+        cut_mass,
+        strategy,
+        games,
+        Some(estimate.trained),
+    )
 }
 
 /// Records a check and tells `progress`; says `target` when it is reached.

@@ -232,6 +232,12 @@ impl<'a> Sampler<'a> {
         &self.sets
     }
 
+    /// Hands over the information sets met (the run knows none after).
+    pub fn take_sets(&mut self) -> Vec<SampledSet> {
+        self.index.clear();
+        std::mem::take(&mut self.sets)
+    }
+
     /// The set with key `key`, if it was met.
     pub fn set(&self, key: u64) -> Option<&SampledSet> {
         self.index.get(&key).map(|&i| &self.sets[i as usize])
@@ -247,21 +253,30 @@ impl<'a> Sampler<'a> {
         self.zero_sum
     }
 
-    /// Runs one batch of [`BATCH`] traversals on `pool`.
-    pub fn batch(&mut self, pool: &rayon::ThreadPool) -> Result<(), Box<Diagnostic>> {
+    /// Runs one batch of [`BATCH`] traversals on `pool`; `false` when
+    /// `deadline` (or the process's deadline, or the memory cap) cut it
+    /// short, and then nothing of it is kept.
+    pub fn batch(&mut self, pool: &rayon::ThreadPool, deadline: Option<Instant>) -> Result<bool, Box<Diagnostic>> {
         let first = self.traversals;
         let this = &*self;
-        let changes: Vec<Result<Changes, Box<Diagnostic>>> = pool.install(|| {
+        let changes: Vec<Result<Option<Changes>, Box<Diagnostic>>> = pool.install(|| {
             (first..first + BATCH)
                 .into_par_iter()
-                .map(|t| this.traverse(t))
+                .map(|t| this.traverse(t, deadline))
                 .collect()
         });
+        let mut kept = Vec::with_capacity(changes.len());
         for changes in changes {
-            self.merge(changes?);
+            match changes? {
+                Some(changes) => kept.push(changes),
+                None => return Ok(false),
+            }
+        }
+        for changes in kept {
+            self.merge(changes);
         }
         self.traversals += BATCH;
-        Ok(())
+        Ok(true)
     }
 
     /// Adds one traversal's changes.
@@ -294,7 +309,7 @@ impl<'a> Sampler<'a> {
 
     /// Traversal number `t`: seat `t % seats` traverses a game dealt by the
     /// stream of `t`.
-    fn traverse(&self, t: u64) -> Result<Changes, Box<Diagnostic>> {
+    fn traverse(&self, t: u64, deadline: Option<Instant>) -> Result<Option<Changes>, Box<Diagnostic>> {
         let def = self.def;
         let seats = def.players();
         let stream = mix(self.seed, t);
@@ -307,12 +322,15 @@ impl<'a> Sampler<'a> {
                 ..Changes::default()
             },
             events: vec![],
+            deadline,
+            cut_short: false,
+            steps: 0,
         };
         let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
         let mut events = vec![];
         if state.set_up(def, &mut events).is_err() {
             walk.changes.stopped += 1;
-            return Ok(walk.changes);
+            return Ok(Some(walk.changes));
         }
         let seen: Vec<Recall> = (0..seats)
             .map(|seat| Recall::default().saw_view(&state.view(def, seat as Seat)))
@@ -330,7 +348,7 @@ impl<'a> Sampler<'a> {
                 walk.outcome(state, seen, None, 0, reach)?;
             }
         }
-        Ok(walk.changes)
+        Ok((!walk.cut_short).then_some(walk.changes))
     }
 
     /// The average strategy on `tree`'s information sets (uniform where
@@ -363,17 +381,25 @@ impl<'a> Sampler<'a> {
         // In the order of `self.sets`.
         let averages: Vec<Vec<f64>> = self.sets.iter().map(SampledSet::average).collect();
         let mut played: Vec<Played> = vec![];
-        // At least one chunk, however late.
-        let in_time = |played: &Vec<Played>| played.is_empty() || deadline.is_none_or(|d| Instant::now() <= d);
-        while (played.len() as u64) < games && in_time(&played) {
+        // At least a few games, however late; past the deadline no game
+        // starts, and the games kept are the first ones in order (a game
+        // the deadline skipped ends the count, so what is kept is a prefix).
+        let late = |g: u64| g >= MOST_LATE_GAMES && crate::budget::expired_by(deadline);
+        'chunks: while (played.len() as u64) < games {
             let from = played.len() as u64;
             let to = (from + ESTIMATE_CHUNK).min(games);
-            played.extend(pool.install(|| {
+            let chunk: Vec<Option<Played>> = pool.install(|| {
                 (from..to)
                     .into_par_iter()
-                    .map(|g| self.play_one(&averages, mix(seed ^ 0x504c_4159, g)))
-                    .collect::<Vec<_>>()
-            }));
+                    .map(|g| (!late(g)).then(|| self.play_one(&averages, mix(seed ^ 0x504c_4159, g))))
+                    .collect()
+            });
+            for game in chunk {
+                match game {
+                    Some(game) => played.push(game),
+                    None => break 'chunks,
+                }
+            }
         }
         let games = played.len() as u64;
         let mut sums = vec![0.0; seats];
@@ -475,9 +501,11 @@ impl<'a> Sampler<'a> {
     }
 }
 
-/// Games played at a time when estimating a strategy's values: the time
-/// budget is looked at between chunks.
+/// Games played at a time when estimating a strategy's values.
 pub const ESTIMATE_CHUNK: u64 = 1_024;
+
+/// Games an estimate plays even when its time has run out.
+const MOST_LATE_GAMES: u64 = 64;
 
 /// What games played with a strategy found.
 pub struct Estimate {
@@ -515,6 +543,13 @@ pub(super) struct Walk<'r, 'a> {
     pub(super) rng: ChaCha8Rng,
     pub(super) changes: Changes,
     pub(super) events: Vec<Event>,
+    /// When the traversal must give up (besides the process's deadline).
+    pub(super) deadline: Option<Instant>,
+    /// A budget ran out: every position from then on is left at once, and
+    /// the traversal's changes are thrown away.
+    pub(super) cut_short: bool,
+    /// Positions visited, so the budgets are read every few of them.
+    pub(super) steps: u64,
 }
 
 /// A seat at a decision: its set's change, the legal values in the set's
@@ -526,6 +561,16 @@ pub(super) struct Asked {
 }
 
 impl Walk<'_, '_> {
+    /// Whether the traversal must stop now: a budget ran out (read every
+    /// 64 positions; once out, it stays out).
+    pub(super) fn out_of_budget(&mut self) -> bool {
+        self.steps += 1;
+        if !self.cut_short && self.steps.is_multiple_of(64) {
+            self.cut_short = crate::budget::expired_by(self.deadline) || crate::budget::over_memory();
+        }
+        self.cut_short
+    }
+
     /// The value of `state` to the traverser, sampling the others' choices
     /// and chance, and recording the traverser's regrets below it.
     fn walk(
@@ -545,6 +590,9 @@ impl Walk<'_, '_> {
         told: Option<&Rc<Told>>,
         depth: u32,
     ) -> Result<f64, Box<Diagnostic>> {
+        if self.out_of_budget() {
+            return Ok(0.0);
+        }
         let def = self.run.def;
         let Some(pending) = state.pending() else {
             let pays = payoffs(def, state, self.run.by_score);

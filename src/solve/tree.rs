@@ -159,17 +159,20 @@ impl Tree {
         Tree::build_as(def, options, limits, payoff, false, None)
     }
 
-    /// Builds the tree, or gives up with `rpsdsl::solve-budget` once
-    /// `deadline` has passed: a tree that slow to build is too large to
-    /// solve whole in the time at hand.
+    /// Builds the tree. Whether it fits is decided by counts alone (the
+    /// node budget, `limits`), never by the clock or the threads: the same
+    /// command always builds the same tree or refuses it the same way. The
+    /// clock only ends the command: past `deadline` (or the process's
+    /// deadline) the build stops with `rpsdsl::time-budget`, and at the
+    /// memory cap with `rpsdsl::memory-budget`.
     pub fn build_by(
         def: &Game,
         options: &[OptionValue],
         limits: Limits,
         payoff: Payoff,
-        deadline: Instant,
+        deadline: Option<Instant>,
     ) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, false, Some(deadline))
+        Tree::build_as(def, options, limits, payoff, false, deadline)
     }
 
     /// Builds the tree and keeps a position of every information set, for
@@ -239,9 +242,15 @@ impl Tree {
             let mut next = vec![];
             let mut over = false;
             for (i, open) in frontier.iter().enumerate() {
-                // The clock is read now and then, not at every position.
-                if i % 1024 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
-                    return Err(Box::new(too_slow(b.tree.nodes.len(), started)));
+                // The clock and the memory are read now and then, not at
+                // every position.
+                if i % 1024 == 0 {
+                    if crate::budget::expired_by(deadline) {
+                        return Err(Box::new(too_slow(b.tree.nodes.len(), started)));
+                    }
+                    if crate::budget::over_memory() {
+                        return Err(Box::new(too_big(b.tree.nodes.len())));
+                    }
                 }
                 b.expand(open, depth, &mut next)?;
                 if b.tree.nodes.len() > limits.nodes {
@@ -711,13 +720,24 @@ pub(super) fn offered_differently(def: &Game, seat: Seat, decision: DecisionId) 
 
 fn too_slow(nodes: usize, started: Instant) -> Diagnostic {
     Diagnostic::error(
-        Code::SolveBudget,
+        Code::TimeBudget,
         format!(
-            "the game's tree was still growing after {:.1} s, at {nodes} nodes",
+            "the time ran out while the game's tree was still growing ({:.1} s, {nodes} nodes)",
             started.elapsed().as_secs_f64()
         ),
     )
-    .help("give `--time` more seconds (a quarter of them may go to building the tree), or make the game smaller with `--set`")
+    .help("give `--time` more seconds, sample instead (`--method mccfr`), or make the game smaller with `--set`")
+}
+
+fn too_big(nodes: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::MemoryBudget,
+        format!(
+            "the game's tree reached the memory cap of {} at {nodes} nodes",
+            crate::budget::show_bytes(crate::budget::memory_cap())
+        ),
+    )
+    .help("sample instead (`--method mccfr`), give more memory with `--memory`, or make the game smaller with `--set`")
 }
 
 fn too_large(nodes: usize) -> Diagnostic {

@@ -36,6 +36,9 @@ pub(crate) struct Played {
     /// Under restricted play: decisions at which the restricted seat was
     /// kept from a choice it was offered.
     pub restricted: u64,
+    /// The process's deadline (`--time`) passed before the game ended: it
+    /// is no game, and whoever played it discards it.
+    pub cut_short: bool,
 }
 
 /// Restricted play: one seat may not take the choices `forbids` names
@@ -76,6 +79,12 @@ pub(crate) fn play_restricted(
     let mut choices: Vec<Choice> = vec![];
     let mut scratch = vec![];
     while let Some(pending) = state.pending() {
+        // A game whose players stall (or that runs long) cannot outlast
+        // the command's time.
+        if crate::budget::expired() {
+            played.cut_short = true;
+            return Ok(played);
+        }
         let decision = pending.decision();
         choices.clear();
         for &seat in pending.who() {

@@ -336,8 +336,10 @@ impl Study {
                         };
                         let specs = vec![strong.clone(); seats];
                         let seed = game_seed(seed ^ CHOICE_DEALS, d);
-                        play_restricted(side.def, side.options, seed, &specs, Some(&restriction))
-                            .map(|played| -share(&played, seat, seats))
+                        match play_restricted(side.def, side.options, seed, &specs, Some(&restriction))? {
+                            played if played.cut_short => Err("the time ran out".to_string()),
+                            played => Ok(-share(&played, seat, seats)),
+                        }
                     })
                     .collect()
             });

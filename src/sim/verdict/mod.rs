@@ -243,6 +243,9 @@ pub(super) struct Deal {
     pub(super) self_play: Option<SelfPlay>,
     /// Strong against random, and against weak: the strong player's edge.
     pub(super) matchups: Option<(f64, f64)>,
+    /// A game of the deal was cut short by the command's deadline: the
+    /// deal is discarded.
+    pub(super) cut_short: bool,
 }
 
 /// The verdict on `base` and `variant`, played on the same deals.
@@ -312,6 +315,14 @@ pub fn verdict(
                 .collect()
         });
         per_deal = batch_started.elapsed().div_f64((to - deal) as f64);
+        // A batch with a game the deadline cut short is dropped whole: what
+        // is counted never depends on how far the threads had got.
+        if played.iter().flatten().any(|d| d.cut_short) {
+            break format!(
+                "the time ran out ({:.0} s) with a batch of deals unfinished; it was not counted",
+                config.time.as_secs_f64()
+            );
+        }
         for pair in &played {
             watches.push(pair);
             for (tally, game) in tallies.iter_mut().zip(pair) {
@@ -639,6 +650,12 @@ pub(super) struct Players<'p> {
 /// One deal of one game: self-play, and the matchups, as asked.
 pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_play: bool, matchups: bool) -> Deal {
     let seats = side.def.players();
+    let cut_short = std::cell::Cell::new(false);
+    let play = |def, options, seed, specs: &[AgentSpec]| {
+        let played = play(def, options, seed, specs);
+        cut_short.set(cut_short.get() || played.cut_short);
+        played
+    };
     let self_play = self_play.then(|| {
         let played = play(side.def, side.options, seed, &vec![players.strong.clone(); seats]);
         // Lead changes do not depend on who won (a drawn game has them too).
@@ -680,7 +697,11 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
         };
         (edge(players.random), edge(players.weak))
     });
-    Deal { self_play, matchups }
+    Deal {
+        self_play,
+        matchups,
+        cut_short: cut_short.get(),
+    }
 }
 
 /// What `seat` made of a game: 1 for a win, -1/(seats-1) when another seat

@@ -134,7 +134,7 @@ fn solved(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool, weak: 
         depth: None,
     };
     for side in sides {
-        let tree = Tree::build_by(side.def, side.options, limits, Payoff::Win, deadline).ok()?;
+        let tree = Tree::build_by(side.def, side.options, limits, Payoff::Win, Some(deadline)).ok()?;
         if tree.cuts() > 0 {
             return None;
         }

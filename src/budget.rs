@@ -1,0 +1,200 @@
+//! The budgets a command keeps: the time it was given (`--time`) and the
+//! memory it may hold (`--memory`, 1 GiB unless set).
+//!
+//! Memory is the heap in use, counted by the process's allocator (a
+//! counting wrapper around the system's): every long loop (a solver's
+//! batches, a tree being built, the games of a verdict) asks [`over_memory`]
+//! as it goes, and a run that reaches the cap stops with a clear message
+//! and keeps what it has. One atomic addition per allocation is the cost.
+//!
+//! Time is a deadline for the whole process, set once by a command that
+//! was given `--time` ([`set_deadline`]); the loops that play games or
+//! search ask [`expired`] as they go, so a game whose players stall cannot
+//! run past it. Work cut short by the deadline is discarded, never counted
+//! as played. Parts of a program that keep a budget of their own (a
+//! player's training in the studio) pass their deadline explicitly.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The heap a command may hold unless `--memory` says otherwise: 1 GiB.
+pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+/// The system's allocator, counting the bytes it hands out.
+pub struct Counting;
+
+/// Bytes allocated and not yet freed.
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+/// The cap on [`IN_USE`].
+static CAP: AtomicUsize = AtomicUsize::new(DEFAULT_MEMORY);
+
+// SAFETY: every call is forwarded to `System` with the same arguments; the
+// counter only observes sizes and never touches the memory.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from this allocator (so from `System`) with `layout`.
+        unsafe { System.dealloc(ptr, layout) };
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: `ptr` came from `System` with `layout`, as the caller promises.
+        let moved = unsafe { System.realloc(ptr, layout, new_size) };
+        if !moved.is_null() {
+            IN_USE.fetch_add(new_size, Ordering::Relaxed);
+            IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Bytes of heap in use now.
+pub fn in_use() -> usize {
+    IN_USE.load(Ordering::Relaxed)
+}
+
+/// The memory cap in force, in bytes.
+pub fn memory_cap() -> usize {
+    CAP.load(Ordering::Relaxed)
+}
+
+/// Sets the memory cap (`--memory`), in bytes.
+pub fn set_memory_cap(bytes: usize) {
+    CAP.store(bytes, Ordering::Relaxed);
+}
+
+/// Whether the heap in use has reached three quarters of the cap: the last
+/// quarter is left for what the count does not see (the allocator's own
+/// bookkeeping and the free pages it keeps, the program, the stacks) and
+/// for the work in flight when a loop looks, so that the process's
+/// resident memory stays under the cap.
+pub fn over_memory() -> bool {
+    let cap = memory_cap();
+    in_use() >= cap - cap / 4
+}
+
+/// "1 GiB", "512 MiB": a cap as a person reads it.
+pub fn show_bytes(bytes: usize) -> String {
+    const MIB: usize = 1 << 20;
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
+        format!("{} GiB", bytes >> 30)
+    } else if bytes >= MIB {
+        format!("{:.0} MiB", bytes as f64 / MIB as f64)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// The message of a run stopped at the memory cap.
+pub fn memory_message() -> String {
+    format!(
+        "it reached the memory cap of {} (set another with --memory)",
+        show_bytes(memory_cap())
+    )
+}
+
+/// `--memory` as bytes: `1G`, `512M`, `2048K`, or a plain number of bytes.
+pub fn parse_memory(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(at) => (&text[..at], text[at..].trim()),
+        None => (text, ""),
+    };
+    let scale: f64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        _ => return Err(format!("`{text}` is not a size; write e.g. 512M or 2G")),
+    };
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; write e.g. 512M or 2G"))?;
+    let bytes = value * scale;
+    if !(bytes >= 16.0 * 1024.0 * 1024.0 && bytes.is_finite()) {
+        return Err(format!("`{text}` is too small: give at least 16M"));
+    }
+    Ok(bytes.min(usize::MAX as f64) as usize)
+}
+
+/// When the process started counting time (deadlines are kept as
+/// nanoseconds after it).
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// The process's deadline, as nanoseconds after [`epoch`] (0: none).
+static DEADLINE: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the process's deadline: from now on, [`expired`] says when it has passed.
+pub fn set_deadline(at: Instant) {
+    let nanos = at.saturating_duration_since(epoch()).as_nanos().max(1);
+    DEADLINE.store(u64::try_from(nanos).unwrap_or(u64::MAX), Ordering::Relaxed);
+}
+
+/// The process's deadline, if one was set.
+pub fn deadline() -> Option<Instant> {
+    match DEADLINE.load(Ordering::Relaxed) {
+        0 => None,
+        nanos => Some(epoch() + Duration::from_nanos(nanos)),
+    }
+}
+
+/// Whether the process's deadline has passed.
+pub fn expired() -> bool {
+    deadline().is_some_and(|at| Instant::now() >= at)
+}
+
+/// Whether `own` (a deadline kept by one part of the program) or the
+/// process's deadline has passed.
+pub fn expired_by(own: Option<Instant>) -> bool {
+    own.is_some_and(|at| Instant::now() >= at) || expired()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counter_sees_an_allocation() {
+        // Other tests allocate and free meanwhile: only what this one holds is sure.
+        let block = vec![1u8; 64 << 20];
+        assert!(in_use() >= 64 << 20, "{}", in_use());
+        drop(block);
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(parse_memory("1G"), Ok(1 << 30));
+        assert_eq!(parse_memory("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory("1.5g"), Ok(3 << 29));
+        assert!(parse_memory("12").is_err());
+        assert!(parse_memory("lots").is_err());
+        assert_eq!(show_bytes(1 << 30), "1 GiB");
+        assert_eq!(show_bytes(300 << 20), "300 MiB");
+    }
+}
