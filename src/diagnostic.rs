@@ -506,13 +506,39 @@ impl miette::Diagnostic for Rendered {
     }
 }
 
+thread_local! {
+    /// How many more "did you mean" searches this thread's check may make.
+    static SUGGESTIONS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Starts a check on this thread: it looks for at most twice
+/// [`MAX_REPORTED`] suggestions. Only the first [`MAX_REPORTED`]
+/// diagnostics are shown, and each search reads every name in scope, so
+/// a file of thousands of unknown names among thousands of known ones
+/// would otherwise take time quadratic in its size.
+pub(crate) fn start_suggestions() {
+    SUGGESTIONS_LEFT.set(2 * MAX_REPORTED);
+}
+
 /// The nearest name to `wanted` among `candidates`, if one is close enough to
-/// be a likely typo.
+/// be a likely typo (and this check has suggestions left, see
+/// [`start_suggestions`]).
 pub(crate) fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let left = SUGGESTIONS_LEFT.get();
+    if left == 0 {
+        return None;
+    }
+    SUGGESTIONS_LEFT.set(left - 1);
+    let wanted_lower = wanted.to_lowercase();
+    let length = wanted.chars().count();
+    let limit = length.max(3) / 3 + 1;
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        let distance = strsim::levenshtein(&wanted.to_lowercase(), &candidate.to_lowercase());
-        let limit = (wanted.chars().count().max(3)) / 3 + 1;
+        // Lengths further apart than the limit are further apart in edits.
+        if candidate.chars().count().abs_diff(length) > limit {
+            continue;
+        }
+        let distance = strsim::levenshtein(&wanted_lower, &candidate.to_lowercase());
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -538,4 +564,24 @@ pub fn render(diagnostics: &[Diagnostic], sources: &Sources, color: bool) -> Str
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_looks_for_a_bounded_number_of_suggestions() {
+        let names = ["winner", "loser", "rounds"];
+        start_suggestions();
+        for _ in 0..2 * MAX_REPORTED {
+            assert_eq!(nearest("winer", names), Some("winner"));
+        }
+        // Past the budget, the thousands of unknown names that follow cost
+        // nothing: no one reads their suggestions.
+        assert_eq!(nearest("winer", names), None);
+        start_suggestions();
+        assert_eq!(nearest("rouns", names), Some("rounds"));
+        assert_eq!(nearest("zzzzzzzz", names), None);
+    }
 }

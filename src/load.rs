@@ -76,7 +76,8 @@ pub fn load_game(
     }
     match extra(&mut game.sources) {
         Ok(more) => settings.extend(more),
-        Err(diagnostics) => {
+        Err(mut diagnostics) => {
+            in_file_order(&mut diagnostics);
             return Err(Box::new(Failed {
                 diagnostics,
                 sources: game.def.sources,
@@ -85,7 +86,8 @@ pub fn load_game(
     }
     let options = match check::resolve_settings(&game, &settings) {
         Ok(options) => options,
-        Err(diagnostics) => {
+        Err(mut diagnostics) => {
+            in_file_order(&mut diagnostics);
             return Err(Box::new(Failed {
                 diagnostics,
                 sources: game.def.sources,
@@ -166,4 +168,12 @@ pub(crate) fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(Str
         .filter(|(o, v)| o.default != **v)
         .map(|(o, v)| (o.name.clone(), crate::text::printable_string(&v.render(&o.ty))))
         .collect()
+}
+
+/// Diagnostics of settings in the order of the file (a house file's table
+/// is read in the order of its names), the first hundred only and a count
+/// of the rest, as `check` promises.
+fn in_file_order(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort_by_key(|d| d.labels.first().map(|l| (l.span.file, l.span.start)));
+    crate::diagnostic::cap(diagnostics);
 }

@@ -287,3 +287,24 @@ fn a_negative_count_is_refused_where_it_is_written() {
     assert!(text.contains("`deal -1`"), "{text}");
     assert!(text.contains("`repeat -2`"), "{text}");
 }
+
+#[test]
+fn a_house_file_of_many_unknown_options_shows_the_first_hundred_and_a_count() {
+    let dir = scratch("hardening/house_many");
+    let rules = std::fs::canonicalize("games/rps3.rules").unwrap();
+    let mut text = format!("rules = \"{}\"\n\n[options]\n", rules.display());
+    for i in 0..500 {
+        text.push_str(&format!("unknown{i} = {i}\n"));
+    }
+    let house = dir.join("house.toml");
+    std::fs::write(&house, text).unwrap();
+    let out = rpsdsl(&["check", house.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = stderr(&out);
+    assert_eq!(shown.matches("rpsdsl::unknown-option").count(), 100, "{shown}");
+    assert!(shown.contains("400 more errors, not shown"), "{shown}");
+    // In the order of the file: the first hundred names.
+    assert!(shown.contains("no option `unknown0`"), "{shown}");
+    assert!(shown.contains("no option `unknown99`"), "{shown}");
+    assert!(!shown.contains("no option `unknown100`"), "{shown}");
+}

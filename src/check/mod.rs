@@ -81,6 +81,7 @@ pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box
 /// Checks rules given as text (the name is used in diagnostics; `use` and
 /// `extends` paths resolve relative to it).
 pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
+    crate::diagnostic::start_suggestions();
     let mut sources = Sources::default();
     let mut diagnostics = vec![];
     let id = sources.add(name, text);
