@@ -1,0 +1,117 @@
+//! `--time` is kept: every command that takes it ends within the budget
+//! plus 10% or 2 s, whichever is more (docs/budgets.md), on every shipped
+//! game and on a game whose players never end it, with one thread and with
+//! one per core. Each run is given 1 s (2 s for the verdict), so the test
+//! stays short; the bound is on the wall time, so it holds in a debug
+//! build too. The runs go one at a time: two at once on a small machine
+//! would measure each other.
+
+mod common;
+
+use std::process::{Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use common::cli::{command, stderr, stdout};
+
+/// A game whose players never end it: every game stops at the decision limit.
+const STALLING: &str = "tests/games/always_endless.rules";
+
+/// One run at a time across this file's tests.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The most a run given `budget` may take.
+fn allowed(budget: Duration) -> Duration {
+    budget + budget.mul_f64(0.1).max(Duration::from_secs(2))
+}
+
+/// Runs `rpsdsl args...`, with the wall time it took.
+fn timed(args: &[&str]) -> (Output, Duration) {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    let out = command().args(args).stdin(Stdio::null()).output().unwrap();
+    (out, started.elapsed())
+}
+
+/// Asserts that `rpsdsl args...` kept `budget`.
+fn keeps(args: &[&str], budget: Duration) -> Output {
+    let (out, took) = timed(args);
+    assert!(
+        took <= allowed(budget),
+        "`rpsdsl {}` took {took:?} for a budget of {budget:?}\n{}",
+        args.join(" "),
+        stderr(&out)
+    );
+    // A budget reached is said, never a crash.
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "`rpsdsl {}`: {}",
+        args.join(" "),
+        stderr(&out)
+    );
+    out
+}
+
+fn every_game() -> Vec<String> {
+    let mut games = common::shipped_games();
+    games.push(STALLING.to_string());
+    games
+}
+
+#[test]
+fn solve_keeps_its_time_on_every_game_with_one_thread_and_with_every_core() {
+    for game in every_game() {
+        for jobs in ["1", "0"] {
+            keeps(&["solve", &game, "--time", "1", "--jobs", jobs], Duration::from_secs(1));
+        }
+    }
+}
+
+#[test]
+fn exploit_keeps_its_time_on_every_game() {
+    for (i, game) in every_game().iter().enumerate() {
+        let jobs = if i % 2 == 0 { "1" } else { "0" };
+        keeps(
+            &[
+                "exploit",
+                game,
+                "--agents",
+                "mcts:iterations=20",
+                "--time",
+                "1",
+                "--jobs",
+                jobs,
+            ],
+            Duration::from_secs(1),
+        );
+    }
+}
+
+#[test]
+fn a_verdict_whose_players_stall_ends_in_its_time_and_says_so() {
+    for jobs in ["1", "0"] {
+        let out = keeps(
+            &["verdict", STALLING, STALLING, "--force", "--time", "2", "--jobs", jobs],
+            Duration::from_secs(2),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let report = stdout(&out);
+        assert!(report.contains("the time ran out"), "{report}");
+    }
+}
+
+#[test]
+fn the_solve_player_trains_within_its_time() {
+    let out = keeps(
+        &[
+            "run",
+            "games/rps.rules",
+            "--seed",
+            "1",
+            "--agents",
+            "solve:time=1,random",
+        ],
+        Duration::from_secs(1),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
