@@ -115,3 +115,25 @@ fn the_solve_player_trains_within_its_time() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn a_seed_games_policy_file_stays_small_and_plays() {
+    let dir = common::cli::scratch("budgets/policy_files");
+    for game in [
+        "games/rps.rules",
+        "games/rps3.rules",
+        "games/rubber_paper_scissors.rules",
+        "games/janken_deck.rules",
+        "games/rps_poker.rules",
+    ] {
+        let file = dir.join("policy.json");
+        let file = file.to_str().unwrap();
+        let out = keeps(&["solve", game, "--time", "2", "--save", file], Duration::from_secs(2));
+        assert_eq!(out.status.code(), Some(0), "{game}: {}", stderr(&out));
+        let size = std::fs::metadata(file).unwrap().len();
+        assert!(size <= 50 << 20, "{game}: a policy file of {size} bytes");
+        let spec = format!("policy:{file},random");
+        let (played, _) = timed(&["run", game, "--seed", "2", "--agents", &spec]);
+        assert_eq!(played.status.code(), Some(0), "{game}: {}", stderr(&played));
+    }
+}

@@ -62,6 +62,18 @@ pub struct PolicyFile {
     pub situations: Vec<PolicySituation>,
 }
 
+impl PolicyFile {
+    /// Writes the file to `path` as compact JSON, streamed (a strategy of
+    /// many situations is never held twice in memory).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        serde_json::to_writer(&mut out, self)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+}
+
 /// One information set's strategy.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PolicySituation {
@@ -72,7 +84,9 @@ pub struct PolicySituation {
     /// The decision's name.
     pub decision: String,
     /// What the seat knows there, in the game's words (for people reading
-    /// the file; the key is what is matched).
+    /// the file; the key is what is matched). Written for the likeliest
+    /// situations only, to keep files small; empty for the rest.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub situation: String,
     /// Each action and its probability.
     pub actions: Vec<PolicyAction>,
@@ -81,7 +95,9 @@ pub struct PolicySituation {
 /// One action of a situation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PolicyAction {
-    /// The action, as the seat reads it.
+    /// The action, as the seat reads it (written where the situation's
+    /// words are; empty elsewhere).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub action: String,
     /// The action's key, in hex: the same move in every position of the set.
     pub key: String,
@@ -181,13 +197,14 @@ impl Policy {
                 .collect::<Result<Vec<_>, _>>()?;
             let probs: Vec<f64> = s.actions.iter().map(|a| a.p).collect();
             let total: f64 = probs.iter().sum();
-            if probs.iter().any(|p| !p.is_finite() || *p < 0.0) || (total - 1.0).abs() > 1e-6 {
+            // Files keep six decimals: the sum is 1 within their rounding.
+            if probs.iter().any(|p| !p.is_finite() || *p < 0.0) || (total - 1.0).abs() > 1e-4 {
                 return Err(format!(
                     "the situation `{}` has probabilities that are not a distribution (they sum to {total})",
-                    s.situation
+                    if s.situation.is_empty() { &s.key } else { &s.situation }
                 ));
             }
-            sets.insert(key, (keys, probs));
+            sets.insert(key, (keys, probs.iter().map(|p| p / total).collect()));
         }
         Ok(Policy {
             sets,

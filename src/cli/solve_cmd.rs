@@ -201,8 +201,7 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
     let options = changed_options(&game.def, &game.options);
     if let Some(path) = &args.save {
         let file = solve::policy_file(&game.def, &game.options, &solution);
-        let text = serde_json::to_string_pretty(&file).expect("plain data serializes");
-        if let Err(e) = std::fs::write(path, text + "\n") {
+        if let Err(e) = file.save(path) {
             eprintln!("error: cannot write the policy file {}: {e}", path.display());
             return ExitCode::from(1);
         }

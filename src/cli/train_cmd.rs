@@ -57,8 +57,7 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
     );
     let file = solve::policy_file(def, options, &solution);
     if let Some(path) = &training.save {
-        let text = serde_json::to_string_pretty(&file).expect("plain data serializes");
-        std::fs::write(path, text + "\n")
+        file.save(path)
             .map_err(|e| format!("cannot write the policy file {}: {e}", path.display()))?;
         eprintln!(
             "solve: saved the strategy to {}; `--agents policy:{}` plays it again",

@@ -14,6 +14,7 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
         "mccfr" => format!("external-sampling MCCFR, {} iterations", solution.iterations),
         _ => format!("CFR+, {} iterations", solution.iterations),
     };
+    let worded = likeliest(solution);
     PolicyFile {
         format: policy::FORMAT.into(),
         version: policy::VERSION,
@@ -27,22 +28,55 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
         situations: solution
             .strategy
             .iter()
-            .map(|s| PolicySituation {
-                key: key_text(s.key),
-                seat: s.seat.clone(),
-                decision: s.decision.clone(),
-                situation: s.situation.clone(),
-                actions: s
-                    .actions
-                    .iter()
-                    .zip(&s.keys)
-                    .map(|((action, p), &key)| PolicyAction {
-                        action: action.clone(),
-                        key: key_text(key),
-                        p: *p,
-                    })
-                    .collect(),
+            .enumerate()
+            // Sampling meets a million situations it never learns anything
+            // in: their strategy is still uniform, which is how a player
+            // plays a situation its file does not hold. Leaving them out
+            // changes no choice and keeps the file small. A strategy from
+            // the whole tree is exact, and kept whole.
+            .filter(|(_, s)| solution.sampled.is_none() || !is_uniform(&s.actions))
+            .map(|(i, s)| {
+                let worded = worded.contains(&i);
+                PolicySituation {
+                    key: key_text(s.key),
+                    seat: s.seat.clone(),
+                    decision: s.decision.clone(),
+                    situation: if worded { s.situation.clone() } else { String::new() },
+                    actions: s
+                        .actions
+                        .iter()
+                        .zip(&s.keys)
+                        .map(|((action, p), &key)| PolicyAction {
+                            action: if worded { action.clone() } else { String::new() },
+                            key: key_text(key),
+                            p: (p * 1e6).round() / 1e6,
+                        })
+                        .collect(),
+                }
             })
             .collect(),
     }
+}
+
+/// Whether every action has the same probability.
+fn is_uniform(actions: &[(String, f64)]) -> bool {
+    let first = actions.first().map_or(0.0, |(_, p)| *p);
+    actions.iter().all(|(_, p)| (p - first).abs() < 1e-9)
+}
+
+/// Situations whose words a policy file keeps: the likeliest ones. The
+/// words of a situation are its whole history, so keeping them all made a
+/// file of hundreds of megabytes; the keys are what a player matches.
+const WORDED: usize = 1_000;
+
+/// The indices of `solution`'s [`WORDED`] likeliest situations.
+fn likeliest(solution: &Solution) -> std::collections::HashSet<usize> {
+    let mut order: Vec<usize> = (0..solution.strategy.len()).collect();
+    order.sort_by(|&a, &b| {
+        solution.strategy[b]
+            .reach
+            .total_cmp(&solution.strategy[a].reach)
+            .then(a.cmp(&b))
+    });
+    order.into_iter().take(WORDED).collect()
 }
