@@ -308,3 +308,42 @@ fn a_house_file_of_many_unknown_options_shows_the_first_hundred_and_a_count() {
     assert!(shown.contains("no option `unknown99`"), "{shown}");
     assert!(!shown.contains("no option `unknown100`"), "{shown}");
 }
+
+#[test]
+fn a_one_seat_game_is_read_by_its_score_not_as_a_win() {
+    let dir = scratch("hardening/one_seat");
+    let rules = dir.join("solo.rules");
+    std::fs::write(
+        &rules,
+        r#"game "Solo bet"
+players 1: Punter
+
+var money per player = 0
+
+flow {
+  Punter chooses bet from 1..4
+  if bet == 1 { add 1 to money of Punter } else { add -1 to money of Punter }
+}
+
+score per player {
+  money: money of player
+}
+
+result {
+  most score
+  else draw
+}
+"#,
+    )
+    .unwrap();
+    let out = rpsdsl(&["simulate", rules.to_str().unwrap(), "-n", "400"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = stdout(&out);
+    // Three bets in four lose: no advantage of +100 points, and the note
+    // sends the reader to the (negative) score.
+    assert!(
+        report.contains("balance n/a; first-player advantage n/a (one seat)"),
+        "{report}"
+    );
+    assert!(report.contains("its result is its score (mean -0."), "{report}");
+}

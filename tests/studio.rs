@@ -201,9 +201,12 @@ fn agents_read_and_write_files_only_inside_the_folder() {
     }
     assert!(!outside.exists(), "a strategy was saved outside the folder");
     // Inside the folder, saving works.
-    let links = studio.start_game("rps.rules", "human,solve:iterations=10:save=kept.json", &[]);
+    let links = studio.start_game("rps.rules", "human,solve:time=1:save=kept.json", &[]);
     assert!(links[0].is_some());
     assert!(root.join("kept.json").is_file());
+    // The player was trained within its second and the memory cap; the
+    // studio answers after.
+    assert_eq!(studio.owner("GET", "/api/files", None).0, 200);
 }
 
 #[test]

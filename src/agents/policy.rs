@@ -197,7 +197,7 @@ impl Policy {
                 .collect::<Result<Vec<_>, _>>()?;
             let probs: Vec<f64> = s.actions.iter().map(|a| a.p).collect();
             let total: f64 = probs.iter().sum();
-            // Files keep six decimals: the sum is 1 within their rounding.
+            // A file written by hand may sum to 1 only roughly.
             if probs.iter().any(|p| !p.is_finite() || *p < 0.0) || (total - 1.0).abs() > 1e-4 {
                 return Err(format!(
                     "the situation `{}` has probabilities that are not a distribution (they sum to {total})",

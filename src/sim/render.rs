@@ -59,6 +59,29 @@ pub(crate) fn number(x: f64) -> String {
     }
 }
 
+/// What a one-seat game's "wins" mean: a ranking of one seat puts it first
+/// whatever it scored, so its result is its score (a blackjack's punter
+/// who loses on average still "wins" every ranked game).
+fn one_seat_note(report: &Report, s: &super::report::Summary) -> String {
+    let mut note = String::from(
+        "  one seat: a ranking puts it first whatever it scores, so a win here says only that the game\n  \
+         ended by the result section or by `win`; its result is its score",
+    );
+    match s.scores.as_ref().and_then(|ss| ss.totals.first()) {
+        Some(spread) if spread.n > 0 => note.push_str(&format!(
+            " (mean {} over {} scored games, below)\n",
+            or_na(spread.mean, number),
+            spread.n
+        )),
+        _ => note.push_str(if report.scores.is_some() {
+            " (no game reached scoring)\n"
+        } else {
+            " (the game keeps none: give it a `score` section)\n"
+        }),
+    }
+    note
+}
+
 /// "seed 1, agents random, options rounds=3".
 pub(crate) fn setup_line(report: &Report) -> String {
     let options = crate::text::options_phrase(&report.options);
@@ -109,8 +132,17 @@ impl Report {
             "  balance {}; first-player advantage {}{}\n",
             or_na(s.balance, |b| format!("{b:.3}")),
             or_na(s.first_player_advantage, |a| format!("{:+.1} points", 100.0 * a)),
-            if s.finished == 0 { " (no game finished)" } else { "" }
+            if self.seats.len() == 1 {
+                " (one seat)"
+            } else if s.finished == 0 {
+                " (no game finished)"
+            } else {
+                ""
+            }
         ));
+        if self.seats.len() == 1 {
+            out.push_str(&one_seat_note(self, &s));
+        }
         if let (Some(b), Some(agents)) = (&self.by_agent, &s.by_agent) {
             out.push_str(&agents_section(self, b, agents));
         }

@@ -771,8 +771,9 @@ impl Report {
         let n = self.games;
         let win_rates: Vec<Rate> = self.wins.iter().map(|&w| Rate::new(w, n)).collect();
         let rates: Vec<f64> = win_rates.iter().map(|r| r.rate).collect();
-        // With no finished game there is nothing to be even or uneven about.
-        let finished = self.finished() > 0;
+        // With no finished game, or a single seat, there is nothing to be
+        // even or uneven about.
+        let finished = self.finished() > 0 && self.seats.len() > 1;
         let gap = match (
             rates.iter().copied().reduce(f64::max),
             rates.iter().copied().reduce(f64::min),

@@ -49,7 +49,7 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
                         .map(|((action, p), &key)| PolicyAction {
                             action: if worded { action.clone() } else { String::new() },
                             key: key_text(key),
-                            p: (p * 1e6).round() / 1e6,
+                            p: *p,
                         })
                         .collect(),
                 }

@@ -248,8 +248,14 @@ impl Tree {
                     if crate::budget::expired_by(deadline) {
                         return Err(Box::new(too_slow(b.tree.nodes.len(), started)));
                     }
+                    // The memory cap cuts the tree where the node budget
+                    // would: the level that does not fit is undone.
                     if crate::budget::over_memory() {
-                        return Err(Box::new(too_big(b.tree.nodes.len())));
+                        if depth == 0 {
+                            return Err(Box::new(too_big(b.tree.nodes.len())));
+                        }
+                        over = true;
+                        break;
                     }
                 }
                 b.expand(open, depth, &mut next)?;
