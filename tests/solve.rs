@@ -465,9 +465,9 @@ fn a_saved_strategy_plays_every_situation_and_is_refused_elsewhere() {
 
     let text = std::fs::read_to_string(&file).unwrap();
     let old = dir.join("old.policy.json");
-    let build = format!("\"build\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    let build = format!("\"build\":\"{}\"", env!("CARGO_PKG_VERSION"));
     assert!(text.contains(&build));
-    std::fs::write(&old, text.replace(&build, "\"build\": \"0.0.0\"")).unwrap();
+    std::fs::write(&old, text.replace(&build, "\"build\":\"0.0.0\"")).unwrap();
     refused(
         &["run", KUHN_POKER, "--agents", &format!("policy:{}", old.display())],
         "written by rpsdsl 0.0.0",
