@@ -137,3 +137,22 @@ fn a_seed_games_policy_file_stays_small_and_plays() {
         assert_eq!(played.status.code(), Some(0), "{game}: {}", stderr(&played));
     }
 }
+
+#[test]
+fn a_run_at_the_memory_cap_stops_says_so_and_keeps_what_it_has() {
+    let out = keeps(
+        &["solve", "games/rps3.rules", "--memory", "256M", "--time", "10"],
+        Duration::from_secs(10),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains("stopped at the memory cap; set another with --memory"),
+        "{report}"
+    );
+    // What it learnt is kept: the strategy is printed.
+    assert!(report.contains("Strategy, by situation"), "{report}");
+    let refused = common::cli::rpsdsl(&["solve", "games/rps.rules", "--memory", "1M"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("at least 256M"), "{}", stderr(&refused));
+}
