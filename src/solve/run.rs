@@ -31,12 +31,11 @@ pub fn solve(
     let started = Instant::now();
     // The whole run keeps `--time`: building, iterating and estimating.
     let deadline = settings.time.map(|time| started + time);
-    // Whether the whole tree fits is a matter of counts (the node budget)
-    // and of the memory cap, never of the clock: a tree the time cannot
-    // build ends the run with `time-budget`, and never turns it silently
-    // into sampling.
-    // A tree that a seeded probe finds far past the budget is not built
-    // at all (building it would spend the time on a refusal).
+    // Whether the whole tree fits is a matter of counts (the node budget,
+    // and a seeded probe of its size: a tree estimated far past the budget
+    // is not built at all) and of the memory cap, never of the clock. A
+    // tree the time cannot build ends the run with `time-budget`; it never
+    // turns silently into sampling.
     super::tree::refuse_races(def)?;
     let estimated = super::estimate::tree_size(def, options);
     let built = if settings.method != Method::Whole && estimated > PROBE_MARGIN * settings.limits.nodes as f64 {
