@@ -108,14 +108,6 @@ pub fn show_bytes(bytes: usize) -> String {
     }
 }
 
-/// The message of a run stopped at the memory cap.
-pub fn memory_message() -> String {
-    format!(
-        "it reached the memory cap of {} (set another with --memory)",
-        show_bytes(memory_cap())
-    )
-}
-
 /// `--memory` as bytes: `1G`, `512M`, `262144K`, or a plain number of
 /// bytes; at least 256 MiB.
 pub fn parse_memory(text: &str) -> Result<usize, String> {

@@ -204,6 +204,35 @@ pub(crate) fn not_toml(path: &Path, text: &str) -> bool {
     on_first_line && (path.extension().is_none_or(|e| e != "toml") || !looks_like_toml)
 }
 
+/// The file `rel` names under `root` (canonical), for reading or writing:
+/// refused unless `rel` is relative with no `..` or `.`, its folder exists
+/// and resolves (symlinks followed) inside `root`, and the file is absent
+/// (a new file) or resolves inside `root` too. `place` names the folder in
+/// the refusal ("the studio's folder").
+pub(crate) fn inside_folder(root: &Path, rel: &str, place: &str) -> Result<PathBuf, String> {
+    let path = Path::new(rel);
+    if rel.is_empty() || path.is_absolute() {
+        return Err(format!("`{rel}` is not a path relative to {place}"));
+    }
+    if !path.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+        return Err(format!(
+            "`{rel}` leaves or re-enters a folder (`..`, `.`); name the file from {place}"
+        ));
+    }
+    let full = root.join(path);
+    let parent = full.parent().unwrap_or(root);
+    let inside = |p: &Path| p.canonicalize().is_ok_and(|p| p.starts_with(root));
+    if !inside(parent) {
+        return Err(format!("`{rel}`: its folder is not inside {place}"));
+    }
+    match full.symlink_metadata() {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(full),
+        Err(e) => Err(format!("`{rel}`: {e}")),
+        Ok(_) if inside(&full) => Ok(full),
+        Ok(_) => Err(format!("`{rel}` points outside {place}")),
+    }
+}
+
 /// `games/house/../x.rules` as `games/x.rules`: `..` resolved by name, so
 /// paths read well in headers and diagnostics.
 pub(crate) fn tidy_path(path: &Path) -> PathBuf {

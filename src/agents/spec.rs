@@ -222,16 +222,15 @@ impl<'a> Params<'a> {
     }
 
     /// A file parameter (`Domain::Path`) as the path to open: as given,
-    /// unless [`confine_files`] set a folder, where it must be a relative
-    /// path that stays inside that folder (no `..`, no absolute path, no
-    /// link that leads out), and is taken from that folder.
+    /// unless [`confine_files`] set a folder, where it must stay inside it
+    /// ([`crate::input::inside_folder`]) and is taken from it.
     pub(crate) fn path(&self, key: &str) -> Result<Option<std::path::PathBuf>, String> {
         let Some(value) = self.raw(key) else {
             return Ok(None);
         };
         match FILE_ROOT.get() {
             None => Ok(Some(std::path::PathBuf::from(value))),
-            Some(root) => inside(root, value)
+            Some(root) => crate::input::inside_folder(root, value, "the studio's folder")
                 .map(Some)
                 .map_err(|why| format!("`{}:{key}={value}`: {why}", self.agent)),
         }
@@ -319,34 +318,6 @@ static FILE_ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock:
 pub fn confine_files(root: &std::path::Path) {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let _ = FILE_ROOT.set(root);
-}
-
-/// `rel` taken from `root`, refused unless it stays inside it.
-fn inside(root: &std::path::Path, rel: &str) -> Result<std::path::PathBuf, String> {
-    use std::path::{Component, Path};
-    let path = Path::new(rel);
-    if rel.is_empty() || path.is_absolute() {
-        return Err("name the file from the studio's folder, with a relative path".into());
-    }
-    if !path.components().all(|c| matches!(c, Component::Normal(_))) {
-        return Err("the path leaves or re-enters a folder (`..`, `.`); name the file from the studio's folder".into());
-    }
-    let full = root.join(path);
-    // What exists of the path must resolve inside: a link may not lead out.
-    let mut existing = full.as_path();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            return if real.starts_with(root) {
-                Ok(full)
-            } else {
-                Err("the path leads outside the studio's folder".into())
-            };
-        }
-        match existing.parent() {
-            Some(parent) => existing = parent,
-            None => return Err("the path leads outside the studio's folder".into()),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! relative, has no `..`, and resolves (symlinks followed) inside PATH.
 
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -24,35 +24,11 @@ pub(crate) struct Refused(pub String);
 /// `.toml` files, and anything that resolves outside `root` (a symlink
 /// out, or a directory that is one).
 pub(crate) fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refused> {
-    let path = Path::new(rel);
-    if rel.is_empty() || path.is_absolute() {
-        return Err(Refused(format!(
-            "`{rel}` is not a path relative to the studio's folder"
-        )));
-    }
-    if !path.components().all(|c| matches!(c, Component::Normal(_))) {
-        return Err(Refused(format!(
-            "`{rel}` leaves or re-enters a folder (`..`, `.`); name the file from the studio's folder"
-        )));
-    }
-    if !path.extension().is_some_and(|e| e == "rules" || e == "toml") {
+    let full = crate::input::inside_folder(root, rel, "the studio's folder").map_err(Refused)?;
+    if !full.extension().is_some_and(|e| e == "rules" || e == "toml") {
         return Err(Refused(format!("`{rel}` is not a `.rules` or `.toml` file")));
     }
-    let full = root.join(path);
-    let parent = full.parent().unwrap_or(root);
-    let inside = |p: &Path| p.canonicalize().is_ok_and(|p| p.starts_with(root));
-    if !inside(parent) {
-        return Err(Refused(format!(
-            "`{rel}`: its folder is not inside the studio's folder"
-        )));
-    }
-    // The file itself: absent (a new file), or resolving inside.
-    match full.symlink_metadata() {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(full),
-        Err(e) => Err(Refused(format!("`{rel}`: {e}"))),
-        Ok(_) if inside(&full) => Ok(full),
-        Ok(_) => Err(Refused(format!("`{rel}` points outside the studio's folder"))),
-    }
+    Ok(full)
 }
 
 /// The `.rules` and `.toml` files under `root`, as paths relative to it,

@@ -650,14 +650,15 @@ pub(super) struct Players<'p> {
 /// One deal of one game: self-play, and the matchups, as asked.
 pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_play: bool, matchups: bool) -> Deal {
     let seats = side.def.players();
+    // Whether the deadline cut any of the deal's games short.
     let cut_short = std::cell::Cell::new(false);
-    let play = |def, options, seed, specs: &[AgentSpec]| {
-        let played = play(def, options, seed, specs);
+    let play_counted = |specs: &[AgentSpec]| {
+        let played = play(side.def, side.options, seed, specs);
         cut_short.set(cut_short.get() || played.cut_short);
         played
     };
     let self_play = self_play.then(|| {
-        let played = play(side.def, side.options, seed, &vec![players.strong.clone(); seats]);
+        let played = play_counted(&vec![players.strong.clone(); seats]);
         // Lead changes do not depend on who won (a drawn game has them too).
         let lead_changes =
             GameTension::of(&played.standings, played.winner.unwrap_or(0)).map(|t| t.lead_changes as f64);
@@ -690,7 +691,7 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
                             }
                         })
                         .collect();
-                    share(&play(side.def, side.options, seed, &specs), seat, seats)
+                    share(&play_counted(&specs), seat, seats)
                 })
                 .sum::<f64>()
                 / seats as f64
