@@ -346,4 +346,18 @@ result {
         "{report}"
     );
     assert!(report.contains("its result is its score (mean -0."), "{report}");
+    // The page's summary says it too, not only the text at its foot.
+    let page = dir.join("solo.html");
+    let out = rpsdsl(&[
+        "simulate",
+        rules.to_str().unwrap(),
+        "-n",
+        "400",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let summary = html.split("Who wins").next().unwrap();
+    assert!(summary.contains("One seat: a ranking puts it first"), "{summary}");
 }

@@ -61,25 +61,18 @@ pub(crate) fn number(x: f64) -> String {
 
 /// What a one-seat game's "wins" mean: a ranking of one seat puts it first
 /// whatever it scored, so its result is its score (a blackjack's punter
-/// who loses on average still "wins" every ranked game).
-fn one_seat_note(report: &Report, s: &super::report::Summary) -> String {
-    let mut note = String::from(
-        "  one seat: a ranking puts it first whatever it scores, so a win here says only that the game\n  \
-         ended by the result section or by `win`; its result is its score",
-    );
-    match s.scores.as_ref().and_then(|ss| ss.totals.first()) {
-        Some(spread) if spread.n > 0 => note.push_str(&format!(
-            " (mean {} over {} scored games, below)\n",
-            or_na(spread.mean, number),
-            spread.n
-        )),
-        _ => note.push_str(if report.scores.is_some() {
-            " (no game reached scoring)\n"
-        } else {
-            " (the game keeps none: give it a `score` section)\n"
-        }),
-    }
-    note
+/// who loses on average still "wins" every ranked game). One sentence,
+/// without its full stop, for the text report and the page alike.
+pub(crate) fn one_seat_words(report: &Report, s: &super::report::Summary) -> String {
+    let score = match s.scores.as_ref().and_then(|ss| ss.totals.first()) {
+        Some(spread) if spread.n > 0 => format!("(mean {} over {} scored games)", or_na(spread.mean, number), spread.n),
+        _ if report.scores.is_some() => "(no game reached scoring)".to_string(),
+        _ => "(the game keeps none: give it a `score` section)".to_string(),
+    };
+    format!(
+        "one seat: a ranking puts it first whatever it scores, so a win here says only that the game ended by \
+         the result section or by `win`; its result is its score {score}"
+    )
 }
 
 /// "seed 1, agents random, options rounds=3".
@@ -141,7 +134,7 @@ impl Report {
             }
         ));
         if self.seats.len() == 1 {
-            out.push_str(&one_seat_note(self, &s));
+            out.push_str(&format!("  {}\n", one_seat_words(self, &s)));
         }
         if let (Some(b), Some(agents)) = (&self.by_agent, &s.by_agent) {
             out.push_str(&agents_section(self, b, agents));

@@ -100,6 +100,11 @@ fn simulate_summary(report: &Report) -> Vec<String> {
         .map(|(seat, r)| format!("{seat} wins {} (95% CI {})", percent(r.rate), interval(r)))
         .collect();
     lines.push(format!("{}; draws {}.", wins.join(", "), percent(s.draw_rate.rate)));
+    if report.seats.len() == 1 {
+        let mut words = crate::sim::render::one_seat_words(report, &s);
+        words[..1].make_ascii_uppercase();
+        lines.push(format!("{words}."));
+    }
     lines.push(format!(
         "Balance {} (1 is perfectly even); first-player advantage {}.",
         or_na(s.balance, |b| format!("{b:.3}")),
