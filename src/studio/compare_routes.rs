@@ -113,7 +113,12 @@ pub(super) async fn compare_events(
         if ended {
             return None;
         }
-        let event = match job.outcome() {
+        // One look at the outcome for both the event and whether it is the
+        // last: a comparison ending between two looks would end the stream
+        // on a `progress` event, and the page would wait forever.
+        let outcome = job.outcome();
+        let ended = outcome.is_some();
+        let event = match outcome {
             None => SseEvent::default()
                 .event("progress")
                 .data(serde_json::json!({ "done": job.done(), "total": job.total }).to_string()),
@@ -125,7 +130,6 @@ pub(super) async fn compare_events(
                 .event("failed")
                 .data(serde_json::json!({ "error": why }).to_string()),
         };
-        let ended = job.outcome().is_some();
         if !ended {
             // Until the next chunk or the end; the first event is sent at once.
             let _ = changes.changed().await;
