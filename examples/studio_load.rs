@@ -49,7 +49,7 @@ fn start(addr: SocketAddr, data: &Path) -> (Server, String, usize, Duration) {
         let opened = loop {
             let config = rpsdsl::studio::Config {
                 root: Path::new(env!("CARGO_MANIFEST_DIR")).join("games"),
-                agents: "random".into(),
+                agents: Some("random".into()),
                 engine: rpsdsl::engine::Engine::default(),
                 data: data.clone(),
             };

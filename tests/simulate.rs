@@ -135,7 +135,7 @@ fn search_players_give_identical_results_for_every_thread_count() {
     // player's choices do not depend on which thread plays the game.
     let def = common::load("games/janken_deck.rules");
     let p = Plan {
-        agents: "mcts:iterations=30,human-like:fallback=greedy(samples=2)".into(),
+        agents: "mcts:iterations=30,greedy:samples=2".into(),
         ..plan("games/janken_deck.rules", 10, 5)
     };
     let one = simulate(&def, &p, 1);
@@ -638,38 +638,27 @@ fn a_preludes_parts_the_game_never_calls_are_not_listed() {
 }
 
 #[test]
-fn human_like_says_once_when_it_cannot_throw_by_its_model() {
-    let path = "tests/games/rpsls.rules";
-    let def = common::load(path);
-    let report = simulate(
-        &def,
-        &Plan {
-            agents: "human-like".into(),
-            ..plan(path, 10, 1)
-        },
-        1,
-    );
-    assert_eq!(report.agent_notes.len(), 1, "{:?}", report.agent_notes);
-    let note = &report.agent_notes[0];
-    assert!(
-        note.starts_with("`human-like` plays as its fallback `random` in this game"),
-        "{note}"
-    );
-    let text = report.to_text();
-    assert!(
-        text.contains("agents human-like (see the note), default options\nnote: `human-like`"),
-        "{text}"
-    );
-    // On stderr once, even in a comparison of two runs.
-    let out = rpsdsl(&["compare", path, path, "-n", "4", "--agents", "human-like"]);
+fn human_like_is_refused_where_it_cannot_throw_by_its_model() {
+    // Five kinds (rpsls), cards thrown instead of kinds (RPS Poker), a race
+    // (ROCK!): it would play exactly as its fallback, so it is refused and
+    // the message names the agent to use instead.
+    for path in ["tests/games/rpsls.rules", "games/rps_poker.rules", "games/rock.rules"] {
+        let out = rpsdsl(&["simulate", path, "-n", "4", "--agents", "human-like:fallback=greedy"]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("`human-like` adds nothing in this game"), "{path}: {err}");
+        assert!(err.contains("use `greedy` itself"), "{path}: {err}");
+    }
+    // Where it can throw, it plays: Janken Deck's opening duel is a throw.
+    let out = rpsdsl(&[
+        "simulate",
+        "games/janken_deck.rules",
+        "-n",
+        "4",
+        "--agents",
+        "human-like",
+    ]);
     assert_eq!(out.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        err.matches("note: `human-like` plays as its fallback").count(),
-        1,
-        "{err}"
-    );
-    // Where it can throw, there is nothing to say.
     let rps = common::load("games/rps.rules");
     let fine = simulate(
         &rps,
@@ -679,5 +668,9 @@ fn human_like_says_once_when_it_cannot_throw_by_its_model() {
         },
         1,
     );
-    assert!(fine.agent_notes.is_empty());
+    assert_eq!(fine.games, 4);
+    // `play` seats each game's own opponent when none is named.
+    let out = rpsdsl(&["play", "games/rps_poker.rules", "--seed", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(mcts:iterations=300)"), "{text}");
 }

@@ -22,7 +22,7 @@ use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_f
 pub(super) const INFO: AgentInfo = AgentInfo {
     name: "human-like",
     about: "throws in simultaneous duels over a beats cycle like people do (RULINGS' model); \
-            every other decision goes to its fallback agent",
+            every other decision goes to its fallback agent; refused in a game with no such throw",
     params: &[
         ParamInfo {
             name: "share",
@@ -185,10 +185,12 @@ pub fn throw_roles(def: &GameDef, obs: &Observation<'_>) -> Option<[KindId; 3]> 
     Some([lead, beats_lead, beaten_by_lead])
 }
 
-/// Whether a game can have a throw [`throw_roles`] accepts: two players, a
-/// decision over kinds that is not a race, and a set of three kinds that
-/// beat each other in a cycle. A game without one (five kinds, say) never
-/// lets `human-like` throw by its model; it plays as its fallback.
+/// Whether a game has a throw [`throw_roles`] accepts: two players, a
+/// decision over kinds that every player answers at once (`each player
+/// chooses`) and that is not a race, and a set of three kinds that beat each
+/// other in a cycle. A game without one (turns taken one at a time, five
+/// kinds, a race, cards instead of kinds) never lets `human-like` throw by
+/// its model.
 pub(crate) fn can_throw(def: &GameDef) -> bool {
     let cycle = |set: &[KindId]| {
         set.len() == 3
@@ -197,28 +199,39 @@ pub(crate) fn can_throw(def: &GameDef) -> bool {
                     && set.iter().filter(|&&o| def.beats(o, k)).count() == 1
             })
     };
-    def.players() == 2
-        && def.decisions.iter().any(|d| d.kind == ChoiceKind::Kind && !d.race)
-        && def.kind_sets.iter().any(|s| cycle(&s.members))
+    // A `use`d library's throw the game never asks is no throw of this game.
+    let asked_of_each = crate::ir::reach::reach(def).asked_of_each;
+    let throws_at_once = def
+        .decisions
+        .iter()
+        .zip(asked_of_each)
+        .any(|(decision, each)| each && decision.kind == ChoiceKind::Kind && !decision.race);
+    def.players() == 2 && throws_at_once && def.kind_sets.iter().any(|s| cycle(&s.members))
 }
 
-/// Why `spec` cannot play as meant in `def`, to tell the user once: a
-/// `human-like` agent in a game it cannot throw in.
-pub(crate) fn cannot_apply(def: &GameDef, spec: &AgentSpec) -> Option<String> {
-    if spec.name.replace('_', "-") != INFO.name || can_throw(def) {
-        return None;
+/// The computer opponent `play` and the studio seat when none is named: a
+/// person's throws where the game has them, a short search for everything
+/// else, quick enough not to keep anyone waiting.
+pub fn default_opponent(def: &GameDef) -> &'static str {
+    if can_throw(def) {
+        "human-like:fallback=mcts(iterations=300)"
+    } else {
+        "mcts:iterations=300"
     }
-    let fallback = spec
-        .params
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "fallback")
-        .map_or("random", |(_, v)| v.as_str());
-    Some(format!(
-        "`{}` plays as its fallback `{fallback}` in this game: it throws by its model only \
-         in two-player duels over three kinds that beat each other in a cycle",
-        spec.to_text()
-    ))
+}
+
+/// Why `human-like` is refused in `def`: a game where it could never throw
+/// by its model would play exactly as its fallback, so a report naming it
+/// would name a player that is not there.
+fn refusal(def: &GameDef, fallback: &str) -> Option<String> {
+    (!can_throw(def)).then(|| {
+        format!(
+            "`human-like` adds nothing in this game: it throws by its model only when two players \
+             throw at once (`each player chooses`) among three kinds that beat each other in a \
+             cycle, and this game has no such throw, so it would play exactly as its fallback; \
+             use `{fallback}` itself"
+        )
+    })
 }
 
 impl HumanLike {
@@ -238,7 +251,11 @@ impl HumanLike {
     }
 
     pub(super) fn from_params(p: &Params<'_>, game: super::ForGame<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
-        let fallback_spec = parse_agent(p.raw("fallback").unwrap_or("random"))?;
+        let fallback_text = p.raw("fallback").unwrap_or("random");
+        if let Some(why) = game.and_then(|(def, _)| refusal(def, fallback_text)) {
+            return Err(why);
+        }
+        let fallback_spec = parse_agent(fallback_text)?;
         let fallback = build(&fallback_spec, game, seat, seed)?;
         let mut h = HumanLike::new(seat, seed, fallback);
         let m = &mut h.model;

@@ -21,8 +21,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 pub use greedy::Greedy;
-pub(crate) use human_like::cannot_apply;
-pub use human_like::{DuelResult, HumanLike, ThrowModel, throw_roles};
+pub use human_like::{DuelResult, HumanLike, ThrowModel, default_opponent, throw_roles};
 pub use mcts::{Mcts, SearchStats};
 pub use policy::{Policy, PolicyAgent, PolicyFile};
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};

@@ -8,7 +8,7 @@ use crate::sim::sequential;
 use crate::sim::{self, Comparison};
 
 use super::simulate_cmd::{
-    RunArgs, errors_status, files, load_game_input, plan, run_plan, tell_notes, with_progress, with_stopping,
+    RunArgs, errors_status, files, load_game_input, plan, run_plan, with_progress, with_stopping,
 };
 
 /// `compare`'s options: a run's, and `--force`.
@@ -86,7 +86,6 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
             }
         }
     };
-    tell_notes(&reports);
     let status = errors_status(&reports, run);
     let mut reports = reports;
     let variant = reports.pop().expect("two reports");

@@ -151,9 +151,11 @@ enum Command {
         #[arg(long, default_value = "1")]
         seat: String,
         /// The other seats' agents: one for all, or one per seat with `human`
-        /// at yours (`human,random`); `rpsdsl agents` lists them.
-        #[arg(long, default_value = play_cmd::DEFAULT_AGENTS)]
-        agents: String,
+        /// at yours (`human,random`); `rpsdsl agents` lists them [default:
+        /// human-like:fallback=mcts(iterations=300) in a game of simultaneous
+        /// throws, mcts:iterations=300 in any other].
+        #[arg(long)]
+        agents: Option<String>,
         /// The game's seed; by default one drawn from the operating system. It is never shown.
         #[arg(long)]
         seed: Option<u64>,
@@ -335,7 +337,7 @@ pub fn main() -> ExitCode {
             seed,
             settings,
             svg,
-        } => play_cmd::play(&file, &seat, &agents, seed, &settings, svg),
+        } => play_cmd::play(&file, &seat, agents.as_deref(), seed, &settings, svg),
         Command::Render {
             file,
             seed,

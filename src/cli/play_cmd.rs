@@ -31,18 +31,13 @@ use super::screen;
 use super::setup::load_game;
 use crate::load::changed_options;
 
-/// What `--agents` means when it is not given: throws like a person, and
-/// a short search for everything else, quick enough not to keep anyone
-/// waiting.
-pub(crate) const DEFAULT_AGENTS: &str = "human-like:fallback=mcts(iterations=300)";
-
 /// Lines of "what happened" shown before a prompt; `log` shows them all.
 const RECENT_LINES: usize = 40;
 
 pub(crate) fn play(
     file: &Path,
     seat: &str,
-    agent_spec: &str,
+    agent_spec: Option<&str>,
     seed: Option<u64>,
     settings: &[String],
     svg: Option<PathBuf>,
@@ -67,6 +62,7 @@ pub(crate) fn play(
             return ExitCode::from(1);
         }
     };
+    let agent_spec = agent_spec.unwrap_or_else(|| crate::agents::default_opponent(&game.def));
     let players = match players(&game.def, &game.options, human, agent_spec, seed) {
         Ok(p) => p,
         Err(e) => {

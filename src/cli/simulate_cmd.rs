@@ -223,18 +223,6 @@ pub(crate) fn plan(input: &GameInput, args: &RunArgs, range: (u64, u64)) -> Plan
     }
 }
 
-/// Says once on stderr what the report's agents line notes (an agent that
-/// cannot play as meant in this game).
-pub(crate) fn tell_notes<'a>(reports: impl IntoIterator<Item = &'a Report>) {
-    let mut told: Vec<&str> = vec![];
-    for note in reports.into_iter().flat_map(|r| &r.agent_notes) {
-        if !told.contains(&note.as_str()) {
-            eprintln!("note: {note}");
-            told.push(note);
-        }
-    }
-}
-
 /// The exit status after a run: 1 when a game stopped on an error (the
 /// report is printed first), unless `--allow-errors`.
 pub(crate) fn errors_status<'a>(reports: impl IntoIterator<Item = &'a Report>, args: &RunArgs) -> ExitCode {
@@ -303,7 +291,6 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         Ok(r) => r,
         Err(code) => return code,
     };
-    tell_notes([&report]);
     if args.json {
         say!("{}", with_stopping(report.to_json(), stopping.as_ref()).trim_end());
     } else {

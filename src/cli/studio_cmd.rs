@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::play_cmd::DEFAULT_AGENTS;
 use crate::studio;
 
 /// The port when none is given.
@@ -26,9 +25,10 @@ pub(crate) struct StudioArgs {
     /// the links; only the printed link and the seats' links get in.
     #[arg(long, value_name = "ADDR")]
     listen: Option<IpAddr>,
-    /// The agents for seats no person takes, as for `play`; `rpsdsl agents` lists them.
-    #[arg(long, default_value = DEFAULT_AGENTS)]
-    agents: String,
+    /// The agents for seats no person takes, as for `play`; `rpsdsl agents`
+    /// lists them [default: each game's own opponent, as for `play`].
+    #[arg(long)]
+    agents: Option<String>,
     /// The folder where the studio keeps its games and its key, so that a
     /// restart loses nothing [default: $XDG_DATA_HOME/rpsdsl/studio, or
     /// ~/.local/share/rpsdsl/studio].
@@ -54,8 +54,10 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = crate::agents::spec::parse_spec(&args.agents) {
-        eprintln!("error: `--agents {}`: {e}", args.agents);
+    if let Some(agents) = &args.agents
+        && let Err(e) = crate::agents::spec::parse_spec(agents)
+    {
+        eprintln!("error: `--agents {agents}`: {e}");
         return ExitCode::from(2);
     }
     if !args.path.is_dir() {

@@ -8,6 +8,7 @@ mod code;
 mod dump;
 pub mod grid;
 mod id;
+pub(crate) mod reach;
 
 pub(crate) use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};

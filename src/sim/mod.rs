@@ -15,7 +15,6 @@ pub mod analyze;
 mod compare;
 pub mod csv;
 pub mod html;
-mod reach;
 mod record;
 mod render;
 mod report;

@@ -83,13 +83,7 @@ pub(crate) fn setup_line(report: &Report) -> String {
         Some(_) => ", seats not rotated",
         None => "",
     };
-    let notes: String = report.agent_notes.iter().map(|n| format!("\nnote: {n}")).collect();
-    format!(
-        "seed {}, agents {}{}{seating}, {options}{notes}",
-        report.seed,
-        report.agents,
-        if notes.is_empty() { "" } else { " (see the note)" }
-    )
+    format!("seed {}, agents {}{seating}, {options}", report.seed, report.agents)
 }
 
 impl Report {

@@ -13,7 +13,8 @@ use super::stats::{Histogram, Moments, Rate};
 /// The `format` field of every JSON report this version writes.
 /// Version 2 added `rules_hash`, so a merge can tell the same rules apart.
 /// Version 3 added `by_agent` (agents that differ by seat, and seats that
-/// rotate among them) and `agent_notes`, and shows a figure over no
+/// rotate among them) and `agent_notes` (no longer written: an agent that
+/// would have needed one is refused), and shows a figure over no
 /// finished game as `null`.
 pub const FORMAT: &str = "rpsdsl-simulate/3";
 
@@ -93,10 +94,6 @@ pub struct Report {
     /// Present when the seats' agents differ: who played where, and won.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_agent: Option<ByAgent>,
-    /// What a reader must know about the agents, e.g. a `human-like` agent
-    /// that cannot throw by its model in this game and plays as its fallback.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub agent_notes: Vec<String>,
 }
 
 /// Results per agent, for a run whose seats have different agents.
@@ -349,7 +346,6 @@ impl Report {
             scores,
             coverage,
             by_agent: None,
-            agent_notes: vec![],
         }
     }
 

@@ -8,7 +8,6 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::reach::reach;
 use super::record::{GameRecord, GameResult};
 use super::report::{ByAgent, Coverage, Part, Plan, Report, Scores, Stop, Together, rules_hash};
 use super::stats::game_seed;
@@ -16,6 +15,7 @@ use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::agents::{self, Agent};
 use crate::diagnostic::{Code, Span};
 use crate::engine::{Choice, EndReason, EngineError, Event, State};
+use crate::ir::reach::reach;
 use crate::ir::{ChoiceKind, ChoiceValue, GameDef, LabelPart, OptionValue};
 use crate::session;
 
@@ -98,7 +98,6 @@ fn drive(
     }
     let (mut template, layout) = blank(def, plan);
     template.by_agent = seating.by_agent();
-    template.agent_notes = agent_notes(def, &seating.specs);
     let threads = thread_count(jobs, end - start);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -207,20 +206,6 @@ impl Seating {
             })
             .collect()
     }
-}
-
-/// Notes about agents that cannot play as they are meant to in this game,
-/// once per distinct agent.
-fn agent_notes(def: &GameDef, specs: &[AgentSpec]) -> Vec<String> {
-    let mut notes: Vec<String> = vec![];
-    for spec in specs {
-        if let Some(note) = agents::cannot_apply(def, spec)
-            && !notes.contains(&note)
-        {
-            notes.push(note);
-        }
-    }
-    notes
 }
 
 /// How a decision's choices land in coverage rows.

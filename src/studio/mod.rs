@@ -50,8 +50,9 @@ const MAX_GAMES: usize = 4096;
 pub struct Config {
     /// The folder whose rules are edited and played; nothing outside it is read or written.
     pub root: PathBuf,
-    /// The agents for seats no person takes, as `--agents` spells them.
-    pub agents: String,
+    /// The agents for seats no person takes, as `--agents` spells them;
+    /// `None`: each game's own opponent ([`crate::agents::default_opponent`]).
+    pub agents: Option<String>,
     /// The back end that plays the studio's games.
     pub engine: crate::engine::Engine,
     /// The folder the studio keeps its games and key in.

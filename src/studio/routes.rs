@@ -254,10 +254,12 @@ async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<N
 /// and each person's link.
 fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Value, String> {
     let (game, rules) = load(studio, path, |sources| settings(&new.settings, sources))?;
+    let others = studio.config.agents.as_deref();
     let spec = new
         .seats
         .clone()
-        .unwrap_or_else(|| format!("human,{}", studio.config.agents));
+        .filter(|seats| !seats.trim().is_empty())
+        .unwrap_or_else(|| format!("human,{}", others.unwrap_or(crate::agents::default_opponent(&game.def))));
     let layout = seat_layout(&spec, &game.def)?;
     let seed = match new.seed {
         Some(seed) => seed,

@@ -188,7 +188,10 @@ async function startStudio() {
   $("files").addEventListener("change", (e) => openFile(e.target.value));
   try {
     const body = await api("/api/files");
-    $("seats").value = "human," + body.agents;
+    // Without `--agents`, each game gets its own opponent: leave the field
+    // empty and say so.
+    if (body.agents) $("seats").value = "human," + body.agents;
+    else $("seats").placeholder = "human, then the game's own opponent";
     for (const f of body.files) {
       $("files").append(el("option", { value: f }, f));
       $("compare-base").append(el("option", { value: f }, f));

@@ -1,6 +1,7 @@
 //! Which decisions and hooks a game can reach at all: the parts a `use`d
 //! library defines but the game never calls are not rules of this game, so
-//! coverage leaves them out instead of listing them as never fired.
+//! coverage leaves them out instead of listing them as never fired, and an
+//! agent does not count on a throw the game never asks.
 //!
 //! A procedure is reachable from the procedures the engine runs by itself
 //! (the main flow, triggers, `anytime` actions, score terms, result keys,
@@ -8,12 +9,15 @@
 //! procedure's code is one contiguous run of `GameDef::code`, starting at
 //! its entry, so its ops are those up to the next procedure's entry.
 
-use crate::ir::{GameDef, Op, ProcId};
+use super::{GameDef, Op, ProcId};
 
 /// What the game can reach.
-pub(super) struct Reach {
+pub(crate) struct Reach {
     /// Per decision: asked by reachable code.
     pub decisions: Vec<bool>,
+    /// Per decision: asked of every player at once (`each player chooses`)
+    /// by reachable code.
+    pub asked_of_each: Vec<bool>,
     /// Per hook: not called only from unreachable code. A hook nothing in
     /// the flow calls (one only other hooks call) counts as reachable, so it
     /// is still reported if it never fires.
@@ -35,7 +39,7 @@ fn proc_ranges(def: &GameDef) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-pub(super) fn reach(def: &GameDef) -> Reach {
+pub(crate) fn reach(def: &GameDef) -> Reach {
     let ranges = proc_ranges(def);
     let mut roots: Vec<ProcId> = vec![def.main];
     roots.extend(def.triggers.iter().map(|t| t.proc));
@@ -55,6 +59,7 @@ pub(super) fn reach(def: &GameDef) -> Reach {
 
     let mut seen = vec![false; def.procs.len()];
     let mut decisions = vec![false; def.decisions.len()];
+    let mut asked_of_each = vec![false; def.decisions.len()];
     let mut hook_reached = vec![false; def.hooks.len()];
     let mut hook_called = vec![false; def.hooks.len()];
     // Every call site, reachable or not, to tell a hook called only from
@@ -82,6 +87,9 @@ pub(super) fn reach(def: &GameDef) -> Reach {
                     if let Some(reached) = decisions.get_mut(*d as usize) {
                         *reached = true;
                     }
+                    if let (Op::AskEach(..), Some(each)) = (op, asked_of_each.get_mut(*d as usize)) {
+                        *each = true;
+                    }
                 }
                 Op::CallHook(call) => {
                     if let Some(call) = def.hook_calls.get(*call as usize)
@@ -96,6 +104,7 @@ pub(super) fn reach(def: &GameDef) -> Reach {
     }
     Reach {
         decisions,
+        asked_of_each,
         hooks: hook_reached.iter().zip(&hook_called).map(|(&r, &c)| r || !c).collect(),
     }
 }
