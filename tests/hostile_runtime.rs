@@ -362,6 +362,28 @@ fn merge_refuses_tampered_reports_naming_the_file_and_field() {
         "reports-differ",
         "rules_hash",
     );
+    // Edits whose counts still add up: an ending renamed, the seal removed.
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| {
+            let ends = r["ends"].as_object_mut().unwrap();
+            let (label, count) = ends.iter().next().map(|(k, v)| (k.clone(), v.clone())).unwrap();
+            ends.remove(&label);
+            ends.insert(format!("{label} (edited)"), count);
+        },
+        "bad-report",
+        "seal",
+    );
+    merge_tampered(
+        &dir,
+        &shards,
+        |r| {
+            r.as_object_mut().unwrap().remove("seal");
+        },
+        "bad-report",
+        "seal",
+    );
 }
 
 #[test]

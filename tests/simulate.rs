@@ -364,7 +364,7 @@ fn a_run_where_every_game_stopped_shows_na_and_fails() {
     let allowed = rpsdsl(&[&args[..], &["--allow-errors", "--json"]].concat());
     assert_eq!(allowed.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&allowed.stdout).unwrap();
-    assert_eq!(json["format"], "rpsdsl-simulate/3");
+    assert_eq!(json["format"], "rpsdsl-simulate/4");
     assert!(json["summary"]["balance"].is_null(), "{json}");
     assert!(json["summary"]["first_player_advantage"].is_null());
     assert_eq!(json["summary"]["finished"], 0);

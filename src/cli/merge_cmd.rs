@@ -3,7 +3,8 @@
 //! A report file is input like any other: each one is checked (its counts
 //! add up, its ranges are in the run), and the reports must be shards of
 //! one run (the same rules text, seed, agents, options and `-n`) that
-//! share no game. A problem is a diagnostic naming the file and the field.
+//! share no game, and each must match the seal written with it. A problem
+//! is a diagnostic naming the file and the field.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -78,6 +79,7 @@ pub(crate) fn merge(files: &[PathBuf], json: bool, allow_errors: bool) -> ExitCo
     // Game order, so the first stopped game of each kind is found the same
     // way whatever order the files were named in.
     reports.sort_by_key(|(_, _, r)| r.ranges.first().copied());
+    let seals: Vec<(&PathBuf, String)> = reports.iter().map(|(file, text, _)| (*file, text.clone())).collect();
     let mut reports = reports.into_iter();
     let Some((_, _, mut total)) = reports.next() else {
         eprintln!("error: no reports to merge");
@@ -86,6 +88,13 @@ pub(crate) fn merge(files: &[PathBuf], json: bool, allow_errors: bool) -> ExitCo
     for (file, text, report) in reports {
         if let Err(e) = total.merge(&report).and_then(|()| total.check()) {
             return fail(file, Some(&text), &e);
+        }
+    }
+    // Counts that add up can still have been edited (an ending renamed,
+    // games moved between endings): the seal says so.
+    for (file, text) in &seals {
+        if let Err(e) = Report::check_seal(text) {
+            return fail(file, Some(text), &e);
         }
     }
     if !total.is_complete() {

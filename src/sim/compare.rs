@@ -254,10 +254,12 @@ impl Comparison {
             base: ReportJson {
                 report: &self.base,
                 summary: self.base.summary(),
+                seal: self.base.seal(),
             },
             variant: ReportJson {
                 report: &self.variant,
                 summary: self.variant.summary(),
+                seal: self.variant.seal(),
             },
             rows: &self.rows,
             summary: &self.summary,

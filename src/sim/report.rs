@@ -15,8 +15,9 @@ use super::stats::{Histogram, Moments, Rate};
 /// Version 3 added `by_agent` (agents that differ by seat, and seats that
 /// rotate among them) and `agent_notes` (no longer written: an agent that
 /// would have needed one is refused), and shows a figure over no
-/// finished game as `null`.
-pub const FORMAT: &str = "rpsdsl-simulate/3";
+/// finished game as `null`. Version 4 added `seal`, so a merge refuses a
+/// shard that was edited after it was written.
+pub const FORMAT: &str = "rpsdsl-simulate/4";
 
 /// What a run plays: the same plan gives the same games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -976,6 +977,9 @@ pub struct ReportJson<'a> {
     pub report: &'a Report,
     /// The figures derived from them.
     pub summary: Summary,
+    /// [`Report::seal`]: a digest of the counts and names, so that a merge
+    /// notices a shard edited after it was written.
+    pub seal: String,
 }
 
 impl Report {
@@ -984,10 +988,41 @@ impl Report {
         let mut text = serde_json::to_string_pretty(&ReportJson {
             report: self,
             summary: self.summary(),
+            seal: self.seal(),
         })
         .expect("a report serialises");
         text.push('\n');
         text
+    }
+
+    /// A digest of every count and name of the report (SHA-256 of its
+    /// compact JSON, without the summary derived from it). Counts that
+    /// still add up can hide an edit (an ending's label renamed, games moved
+    /// from one ending to another); the seal cannot.
+    pub fn seal(&self) -> String {
+        use sha2::Digest as _;
+        let counts = serde_json::to_vec(self).expect("a report serialises");
+        let digest = sha2::Sha256::digest(&counts);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        format!("sha256:{hex}")
+    }
+
+    /// Whether `text`, a report [`Report::from_json`] reads, still matches
+    /// the seal written with it. Checked after every other check, so that
+    /// a count that does not add up is named as such.
+    pub fn check_seal(text: &str) -> Result<(), MergeError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+        // The report exactly as written: its names not yet made printable.
+        let written: Report =
+            serde_json::from_value(value.clone()).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+        match value.get("seal").and_then(|s| s.as_str()) {
+            Some(seal) if seal == written.seal() => Ok(()),
+            Some(_) => invalid(
+                "seal",
+                "the counts or names do not match the seal `rpsdsl simulate` wrote with them",
+            ),
+            None => invalid("seal", "there is none"),
+        }
     }
 
     /// Reads a report written by [`Report::to_json`] and [checks](Self::check) it.
@@ -998,6 +1033,7 @@ impl Report {
             Some(other) => return Err(MergeError::Format(other.to_string())),
             None => return Err(MergeError::Unreadable("no `format` field".into())),
         }
+
         // Every name in a report read from a file is made printable before
         // it can reach a terminal.
         let mut value = value;
