@@ -87,6 +87,30 @@ fn exploit_keeps_its_time_on_every_game() {
     }
 }
 
+/// Slow players still leave a measured answer: batches start small and
+/// double, and a batch may not run into the next phase's time. (A learning
+/// batch of 64 games once ran past its share, and `exploit` ended with no
+/// pair measured at all.)
+#[test]
+fn exploit_with_slow_players_keeps_what_it_measured() {
+    let out = keeps(
+        &[
+            "exploit",
+            "games/rubber_paper_scissors.rules",
+            "--agents",
+            "mcts:iterations=10",
+            "--method",
+            "sampled",
+            "--time",
+            "4",
+        ],
+        Duration::from_secs(4),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(report.contains("measured on fresh deals"), "{report}");
+}
+
 #[test]
 fn a_verdict_whose_players_stall_ends_in_its_time_and_says_so() {
     for jobs in ["1", "0"] {

@@ -44,6 +44,21 @@ pub type Lineup<'f> = &'f (dyn Fn(u64) -> Result<Vec<Box<dyn Agent>>, String> + 
 /// does not depend on the threads.
 pub const BATCH_GAMES: u64 = 64;
 
+/// Under a time budget, the first batch of learning and of measuring:
+/// batches double from it up to their full size, so that slow players
+/// (a search of a second a move) still fit something in the time. With a
+/// fixed number of games every batch is full size, as it always was.
+const FIRST_TIMED_BATCH: u64 = 2;
+
+/// The size of the batch after `done` games (or pairs), at most `full`.
+fn batch_size(timed: bool, done: u64, full: u64) -> u64 {
+    if timed {
+        done.max(FIRST_TIMED_BATCH).min(full)
+    } else {
+        full
+    }
+}
+
 /// How often, while learning, the learner tries a choice at random rather
 /// than the best it knows, so that every choice keeps being tried.
 const EXPLORE: f64 = 0.4;
@@ -137,10 +152,16 @@ pub fn learn_best_responses(
             ))
         })?;
     let seats = def.players();
-    let share = learning.time.div_f64(seats as f64);
+    let begun = Instant::now();
     let mut learnt = vec![];
     for seat in 0..seats {
         let started = Instant::now();
+        // What is left, shared by the seats still to learn: a seat that ran
+        // over (its first batch may) takes from those after it, not more.
+        let share = learning
+            .time
+            .saturating_sub(begun.elapsed())
+            .div_f64((seats - seat) as f64);
         let play = Play {
             def,
             options,
@@ -178,10 +199,14 @@ pub fn learn_best_responses(
                 choices: &policy,
                 explore: EXPLORE,
             };
+            let batch = batch_size(learning.games.is_none(), games, BATCH_GAMES);
+            // A batch may not run into the measuring's time, but the first
+            // has only the process's deadline: without it nothing is learnt.
+            let until = (learning.games.is_none() && games > 0).then_some(learn_until);
             let paths: Vec<Result<Path, Box<Diagnostic>>> = pool.install(|| {
-                (games..games + BATCH_GAMES)
+                (games..games + batch)
                     .into_par_iter()
-                    .map(|g| play.game(mix(learn_seed, g), Some(&learner)))
+                    .map(|g| play.game(mix(learn_seed, g), Some(&learner), until))
                     .collect()
             });
             // A batch the deadline cut short is not counted: learning ends
@@ -196,7 +221,7 @@ pub fn learn_best_responses(
             for path in paths {
                 model.count(&path?);
             }
-            games += BATCH_GAMES;
+            games += batch;
         }
         let policy = model.best_choices();
         let learner = Learner {
@@ -216,14 +241,16 @@ pub fn learn_best_responses(
             && (pairs.is_empty() || learning.games.is_some() || Instant::now() <= measure_until)
         {
             let from = pairs.len() as u64;
-            let to = (from + 4 * BATCH_GAMES).min(most);
+            let to = (from + batch_size(learning.games.is_none(), from, 4 * BATCH_GAMES)).min(most);
+            // Nor into the next seat's time, but for the first.
+            let until = (learning.games.is_none() && from > 0).then_some(measure_until);
             let measured: Vec<Result<Pair, Box<Diagnostic>>> = pool.install(|| {
                 (from..to)
                     .into_par_iter()
                     .map(|g| {
                         let stream = mix(measure_seed, g);
-                        let theirs = play.game(stream, None)?;
-                        let mine = play.game(stream, Some(&learner))?;
+                        let theirs = play.game(stream, None, until)?;
+                        let mine = play.game(stream, Some(&learner), until)?;
                         let trained = mine
                             .steps
                             .iter()
@@ -324,8 +351,14 @@ struct Play<'a> {
 
 impl Play<'_> {
     /// One game from `stream`: every seat played by its agent, but the
-    /// learner's, told as a session tells them.
-    fn game(&self, stream: u64, learner: Option<&Learner<'_>>) -> Result<Path, Box<Diagnostic>> {
+    /// learner's, told as a session tells them. It fails with
+    /// [`Code::TimeBudget`] once `until` or the process's deadline passes.
+    fn game(
+        &self,
+        stream: u64,
+        learner: Option<&Learner<'_>>,
+        until: Option<Instant>,
+    ) -> Result<Path, Box<Diagnostic>> {
         let def = self.def;
         let mut agents = (self.lineup)(stream).map_err(|e| {
             Box::new(Diagnostic::error(
@@ -349,7 +382,7 @@ impl Play<'_> {
         let mut depth = 0;
         while let Some(pending) = state.pending() {
             // A game whose players stall cannot outlast the command.
-            if crate::budget::expired() {
+            if crate::budget::expired() || crate::budget::expired_by(until) {
                 return Err(Box::new(out_of_time()));
             }
             if depth >= self.depth {
