@@ -62,7 +62,7 @@ fn start(addr: SocketAddr, data: &Path) -> (Server, String, usize, Duration) {
                 Err(why) => panic!("the studio does not open: {why}"),
             }
         };
-        let _ = ready_tx.send((opened.key().to_string(), opened.resumed(), began.elapsed()));
+        let _ = ready_tx.send((opened.key().to_string(), opened.kept(), began.elapsed()));
         runtime.block_on(async move {
             let listener = loop {
                 match tokio::net::TcpListener::bind(addr).await {

@@ -292,3 +292,54 @@ fn a_data_folder_that_cannot_be_used_is_refused() {
     assert_eq!(first.owner("GET", "/api/files", None).0, 200);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A restart opens its port before it plays its kept games again (591
+/// games once meant half a minute of refused connections): they come back
+/// in the background, and a link to one not back yet brings it back at
+/// once. Each game here has an agent that trains for a second whenever
+/// the game is played again, so the restart is slow to finish.
+#[test]
+fn a_restart_serves_at_once_and_brings_a_game_back_when_it_is_asked_for() {
+    let mut studio = Studio::start(&games_dir(), "random");
+    // Other options each: the trained agents are not shared between games.
+    let links: Vec<String> = (0..4)
+        .map(|i| {
+            let chips = format!("starting_chips={}", 30 + i);
+            studio.start_game("rps_poker.rules", "human,solve:time=1", &[&chips])[0]
+                .clone()
+                .unwrap()
+        })
+        .collect();
+    studio.kill_and_restart();
+    let lobby = |studio: &Studio| {
+        let (status, body) = studio.owner("GET", "/api/lobby", None);
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()
+    };
+    let lobby_now = lobby(&studio);
+    let coming = lobby_now["coming_back"].as_u64().unwrap();
+    assert!(coming >= 2, "the games came back before the port opened: {lobby_now}");
+    assert_eq!(
+        lobby_now["games"].as_array().unwrap().len() as u64 + coming,
+        4,
+        "{lobby_now}"
+    );
+    // The oldest game comes back last in the background; asked for, it
+    // comes back now.
+    let now = screen(&studio, &links[0]);
+    assert!(
+        now["prompt"]["offers"].as_array().is_some_and(|o| !o.is_empty()),
+        "{now}"
+    );
+    let mut waited = 0;
+    loop {
+        let now = lobby(&studio);
+        if now["coming_back"] == 0 {
+            assert_eq!(now["games"].as_array().unwrap().len(), 4, "{now}");
+            break;
+        }
+        waited += 1;
+        assert!(waited < 600, "the kept games never all came back: {now}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -91,11 +91,8 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    for why in &opened.unresumed {
-        eprintln!("warning: a kept game could not be played again, and stays kept as it was: {why}");
-    }
     let key = opened.key().to_string();
-    let resumed = opened.resumed();
+    let kept = opened.kept();
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
@@ -107,7 +104,7 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
         );
         say!("and share each person's seat link with them. Ctrl-C stops the studio.");
         say!(
-            "Games are kept in {} ({resumed} resumed); a restart loses none.",
+            "Games are kept in {} ({kept} kept games coming back); a restart loses none.",
             data.display()
         );
         studio::serve(listener, opened).await

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use hmac::Mac as _;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -164,25 +163,17 @@ fn as_kept(studio: &Studio, id: &str) -> Result<Table, String> {
     Ok(resume(studio, &kept)?.0)
 }
 
-/// Plays every kept game again, newest last, and holds them live; the
-/// ones that cannot be are told (they stay kept, untouched).
-pub(crate) fn resume_all(studio: &Studio) -> Result<Vec<String>, String> {
-    let kept = studio.store.games()?;
-    // Each game plays again on its own: its agents' searches run once more.
-    let resumed: Vec<(&KeptGame, Resumed)> = kept.par_iter().map(|k| (k, resume(studio, k))).collect();
-    let mut unresumed = vec![];
-    for (kept, done) in resumed {
-        let id = &kept.id;
-        match done {
-            Ok((table, rules)) => {
-                if let Err(why) = studio.keep(id.clone(), live(table, rules, kept.updated)) {
-                    unresumed.push(format!("game {id}: {why}"));
-                }
-            }
-            Err(why) => unresumed.push(format!("game {id}: {why}")),
-        }
-    }
-    Ok(unresumed)
+/// Plays kept game `id` again and holds it live; or says why it cannot be
+/// (it stays kept, untouched).
+pub(crate) fn wake(studio: &Studio, id: &str) -> Result<Arc<Live>, String> {
+    let kept = studio
+        .store
+        .game(id)?
+        .ok_or_else(|| "the game is no longer kept".to_string())?;
+    let (table, rules) = resume(studio, &kept)?;
+    let live = live(table, rules, kept.updated);
+    studio.keep(id.to_string(), Arc::clone(&live))?;
+    Ok(live)
 }
 
 /// A kept game played again, with its rules; or why it could not be.

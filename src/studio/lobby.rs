@@ -79,7 +79,12 @@ pub(super) async fn lobby(axum::extract::State(studio): Shared, headers: HeaderM
         })
         .collect();
     games.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    Json(serde_json::json!({ "games": games.into_iter().map(|g| g.2).collect::<Vec<_>>() })).into_response()
+    Json(serde_json::json!({
+        "games": games.into_iter().map(|g| g.2).collect::<Vec<_>>(),
+        // Kept games a restart has not brought back yet.
+        "coming_back": studio.asleep_count(),
+    }))
+    .into_response()
 }
 
 /// A new game with the same seats (each person gets a new link) and

@@ -19,7 +19,9 @@
 //!
 //! Every game is kept in the data folder ([`store`]): a move is committed
 //! before it is answered, and a restarted studio plays every kept game
-//! again to where it stood.
+//! again to where it stood. It opens its port first: kept games come back
+//! in the background, unfinished ones first, and a game asked for before
+//! its turn comes back at once.
 
 mod compare;
 mod compare_routes;
@@ -70,6 +72,12 @@ pub(crate) struct Studio {
     started: Mutex<Vec<String>>,
     /// Comparisons run from the page, oldest first (at most [`MAX_JOBS`]).
     jobs: Mutex<Vec<(String, Arc<compare::Job>)>>,
+    /// Kept games not yet played again since the studio opened, in the
+    /// order they come back.
+    asleep: Mutex<Vec<String>>,
+    /// Held while a kept game is played again, so that a game asked for
+    /// while the background brings it back is not played again twice.
+    waking: Mutex<()>,
 }
 
 /// How many comparisons the studio remembers; a new one stops and drops the oldest.
@@ -119,13 +127,10 @@ pub fn is_loopback(addr: &SocketAddr) -> bool {
     addr.ip().is_loopback()
 }
 
-/// A studio opened on its data folder, its kept games playing again,
-/// ready to serve.
+/// A studio opened on its data folder, ready to serve; its kept games
+/// come back once it serves.
 pub struct Opened {
     studio: Arc<Studio>,
-    /// Kept games that could not be played again, and why; they stay in
-    /// the database, untouched.
-    pub unresumed: Vec<String>,
 }
 
 impl Opened {
@@ -134,15 +139,15 @@ impl Opened {
         &self.studio.key
     }
 
-    /// How many games were played again from the data folder.
-    pub fn resumed(&self) -> usize {
-        self.studio.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    /// How many kept games the studio will play again from the data folder.
+    pub fn kept(&self) -> usize {
+        self.studio.asleep.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
 
 /// Opens the studio: its data folder (made if need be), its key (drawn
-/// once, then kept), and every game kept there, played again to where it
-/// stood. Refuses a data folder it cannot use, with what to do.
+/// once, then kept), and the list of games kept there, which [`serve`]
+/// brings back. Refuses a data folder it cannot use, with what to do.
 pub fn open(mut config: Config) -> Result<Opened, String> {
     config.root = config
         .root
@@ -152,6 +157,7 @@ pub fn open(mut config: Config) -> Result<Opened, String> {
     // (`policy:/etc/passwd`, `solve:save=/elsewhere`).
     crate::agents::spec::confine_files(&config.root);
     let store = store::Store::open(&config.data)?;
+    let store_ids = store.game_ids()?;
     let key = match store.key()? {
         Some(key) => key,
         None => {
@@ -167,13 +173,22 @@ pub fn open(mut config: Config) -> Result<Opened, String> {
         games: Mutex::new(HashMap::new()),
         started: Mutex::new(vec![]),
         jobs: Mutex::new(vec![]),
+        asleep: Mutex::new(store_ids),
+        waking: Mutex::new(()),
     });
-    let unresumed = keep::resume_all(&studio)?;
-    Ok(Opened { studio, unresumed })
+    Ok(Opened { studio })
 }
 
-/// Serves an opened studio on `listener` until the process ends.
+/// Serves an opened studio on `listener` until the process ends, and
+/// meanwhile plays its kept games again, one after the other: a restart
+/// refuses no connection while hundreds of games come back.
 pub async fn serve(listener: tokio::net::TcpListener, opened: Opened) -> std::io::Result<()> {
+    let studio = Arc::clone(&opened.studio);
+    std::thread::Builder::new().name("studio-wake".into()).spawn(move || {
+        while let Some(id) = studio.next_asleep() {
+            studio.wake(&id);
+        }
+    })?;
     axum::serve(listener, router(opened.studio)).await
 }
 
@@ -260,7 +275,72 @@ impl Studio {
             .collect()
     }
 
+    /// Game `id`, played again first if the studio has not brought it
+    /// back yet.
     fn game(&self, id: &str) -> Option<Arc<Live>> {
+        if let Some(live) = self.live_game(id) {
+            return Some(live);
+        }
+        let asleep = self
+            .asleep
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|a| a == id);
+        if !asleep {
+            return None;
+        }
+        // Playing a game again can take a moment (its agents think again):
+        // let the server's other requests go on meanwhile.
+        match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+            Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| self.wake(id)),
+            _ => self.wake(id),
+        }
+    }
+
+    fn live_game(&self, id: &str) -> Option<Arc<Live>> {
         self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+
+    /// The next kept game to bring back, if any is left.
+    fn next_asleep(&self) -> Option<String> {
+        self.asleep.lock().unwrap_or_else(|e| e.into_inner()).first().cloned()
+    }
+
+    /// Plays kept game `id` again, unless it is live already; a game that
+    /// cannot be is told once and stays kept, untouched.
+    fn wake(&self, id: &str) -> Option<Arc<Live>> {
+        let _one_at_a_time = self.waking.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(live) = self.live_game(id) {
+            return Some(live);
+        }
+        if !self
+            .asleep
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|a| a == id)
+        {
+            return None;
+        }
+        let woken = keep::wake(self, id);
+        // Only now: a request for it meanwhile waited for the lock above
+        // and finds it live.
+        self.asleep
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|a| a != id);
+        match woken {
+            Ok(live) => Some(live),
+            Err(why) => {
+                eprintln!("warning: kept game {id} could not be played again, and stays kept as it was: {why}");
+                None
+            }
+        }
+    }
+
+    /// How many kept games are still to be brought back.
+    fn asleep_count(&self) -> usize {
+        self.asleep.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }

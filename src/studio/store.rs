@@ -323,7 +323,18 @@ impl Store {
         self.with(|c| c.execute("DELETE FROM games WHERE id = ?1", params![game]).map(|_| ()))
     }
 
+    /// The id of every game kept, in the order a restarted studio brings
+    /// them back: unfinished games first, then the most recently moved.
+    pub(crate) fn game_ids(&self) -> Result<Vec<String>, String> {
+        self.with(|c| {
+            c.prepare("SELECT id FROM games ORDER BY finished, updated DESC, rowid DESC")?
+                .query_map([], |row| row.get(0))?
+                .collect()
+        })
+    }
+
     /// Every game kept, oldest first, with its decisions in order.
+    #[cfg(test)]
     pub(crate) fn games(&self) -> Result<Vec<KeptGame>, String> {
         self.read_games(None)
     }

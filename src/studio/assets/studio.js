@@ -261,8 +261,11 @@ async function drawLobby() {
   }
   const rows = $("lobby").tBodies[0];
   rows.replaceChildren();
-  $("lobby-empty").hidden = body.games.length > 0;
+  const coming = body.coming_back || 0;
+  $("lobby-empty").hidden = body.games.length > 0 || coming > 0;
   $("lobby").hidden = body.games.length === 0;
+  $("lobby-coming").hidden = coming === 0;
+  $("lobby-coming").textContent = `${coming} kept game${coming === 1 ? " is" : "s are"} still coming back after the restart; a link to one brings it back at once.`;
   for (const g of body.games) {
     const seats = el("ul", { class: "lobby-seats" }, ...g.seats.map((s, i) => seatCell(g, s, i)));
     const now = el("td", {}, g.done
