@@ -343,3 +343,79 @@ fn a_restart_serves_at_once_and_brings_a_game_back_when_it_is_asked_for() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Starts a studio on `data` and stops it once it serves; what it printed
+/// on stderr before its link (its warnings).
+fn studio_telling(data: &Path) -> String {
+    use std::io::{BufRead as _, BufReader, Read as _};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+        .args(["studio", &games_dir().display().to_string(), "--port", "0", "--data"])
+        .arg(data)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut link = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut link)
+        .unwrap();
+    assert!(link.contains("/?key="), "{link}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut said = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+    said
+}
+
+/// Flips one bit in frame `frame` of the write-ahead log (counted from 0,
+/// or from the end when negative), as a damaged disk would.
+fn flip_wal_bit(data: &Path, frame: i64) {
+    let wal = data.join("studio.db-wal");
+    let mut bytes = std::fs::read(&wal).expect("the killed studio left its log");
+    let page = u32::from_be_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let frames = (bytes.len() - 32) / (24 + page);
+    assert!(frames > 1, "{frames} frames");
+    let at = if frame < 0 { frames as i64 + frame } else { frame } as usize;
+    bytes[32 + at * (24 + page) + 24 + page / 2] ^= 0x10;
+    std::fs::write(&wal, bytes).unwrap();
+}
+
+/// One flipped bit in the log after a kill makes SQLite drop the frames
+/// from it on, silently: the last acknowledged move, or (in the first
+/// frame) the whole game and the key. The journal of acknowledgements
+/// notices: the studio says exactly what was lost, never "loses none",
+/// and a lost key is put back, so the links still work.
+#[test]
+fn a_damaged_log_is_noticed_and_what_it_lost_is_said() {
+    for (frame, lost) in [(-1, "lost its last acknowledged changes"), (0, "is lost")] {
+        let mut studio = Studio::start(&games_dir(), "random");
+        let links: Vec<String> = studio
+            .start_game("rps.rules", "human,human", &["best_of=9"])
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        for turn in 0..3 {
+            for link in &links {
+                let body = format!(r#"{{"turn":{turn},"index":0}}"#);
+                let (status, answer) = request(&studio.base, "POST", &format!("/api{link}/choose"), &[], Some(&body));
+                assert_eq!(status, 200, "{answer}");
+            }
+        }
+        let key = studio.key.clone();
+        let data = studio.data.clone();
+        // Killed, the log left as it was; then damaged.
+        studio.child_kill();
+        flip_wal_bit(&data, frame);
+        let said = studio_telling(&data);
+        assert!(said.contains(lost), "frame {frame}: {said}");
+        if frame == 0 {
+            assert!(said.contains("lost the studio's key"), "{said}");
+        }
+        // Told once: the journal now matches the database.
+        let again = studio_telling(&data);
+        assert!(!again.contains("warning"), "{again}");
+        // The key survived either way.
+        studio.restart();
+        assert_eq!(studio.key, key);
+    }
+}

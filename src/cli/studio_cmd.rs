@@ -91,6 +91,10 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    for loss in opened.losses() {
+        eprintln!("warning: {loss}");
+    }
+    let lost = !opened.losses().is_empty();
     let key = opened.key().to_string();
     let kept = opened.kept();
     let served = runtime.block_on(async move {
@@ -103,10 +107,17 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
             args.path.display()
         );
         say!("and share each person's seat link with them. Ctrl-C stops the studio.");
-        say!(
-            "Games are kept in {} ({kept} kept games coming back); a restart loses none.",
-            data.display()
-        );
+        if lost {
+            say!(
+                "Games are kept in {} ({kept} kept games coming back); this restart found losses, told above.",
+                data.display()
+            );
+        } else {
+            say!(
+                "Games are kept in {} ({kept} kept games coming back); a restart loses none.",
+                data.display()
+            );
+        }
         studio::serve(listener, opened).await
     });
     match served {

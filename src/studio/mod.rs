@@ -23,6 +23,7 @@
 //! in the background, unfinished ones first, and a game asked for before
 //! its turn comes back at once.
 
+mod acks;
 mod compare;
 mod compare_routes;
 mod files;
@@ -137,6 +138,12 @@ impl Opened {
     /// The studio's key: the same after every restart.
     pub fn key(&self) -> &str {
         &self.studio.key
+    }
+
+    /// What was acknowledged before the studio stopped and the database no
+    /// longer holds (its log was damaged), in words; usually nothing.
+    pub fn losses(&self) -> &[String] {
+        &self.studio.store.losses
     }
 
     /// How many kept games the studio will play again from the data folder.

@@ -19,6 +19,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
+use super::acks::{Ack, Acknowledged, Acks, Mark};
+
 /// The database's file name in the data folder.
 pub(crate) const FILE: &str = "studio.db";
 
@@ -78,6 +80,10 @@ pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 pub(crate) struct Store {
     connection: Mutex<Connection>,
     path: PathBuf,
+    /// Every change acknowledged, where a damaged log cannot hide it.
+    acks: Acks,
+    /// What was acknowledged before and is no longer held, found when it opened.
+    pub(crate) losses: Vec<String>,
 }
 
 /// A game as it is kept: what replays it.
@@ -196,29 +202,20 @@ impl Store {
                 .execute("VACUUM INTO ?1", params![backup.to_string_lossy()])
                 .map_err(|e| explain(&shown, &e))?;
         }
-        let mut store = Store {
+        let mut connection = connection;
+        migrate(&mut connection, version, &shown)?;
+        let held = held(&connection).map_err(|e| explain(&shown, &e))?;
+        let checked = Acks::open(folder, &held)?;
+        let store = Store {
             connection: Mutex::new(connection),
             path,
+            acks: checked.acks,
+            losses: checked.losses,
         };
-        store.migrate(version)?;
-        Ok(store)
-    }
-
-    /// Runs the migrations past `from`, all in one transaction.
-    fn migrate(&mut self, from: i64) -> Result<(), String> {
-        let shown = self.path.display().to_string();
-        let connection = self.connection.get_mut().unwrap_or_else(|e| e.into_inner());
-        let transaction = connection.transaction().map_err(|e| explain(&shown, &e))?;
-        for migration in &MIGRATIONS[from as usize..] {
-            transaction.execute_batch(migration).map_err(|e| explain(&shown, &e))?;
+        if let Some(key) = checked.lost_key {
+            store.set_key(&key)?;
         }
-        transaction
-            .pragma_update(None, "user_version", SCHEMA_VERSION)
-            .map_err(|e| explain(&shown, &e))?;
-        transaction
-            .pragma_update(None, "application_id", APPLICATION_ID)
-            .map_err(|e| explain(&shown, &e))?;
-        transaction.commit().map_err(|e| explain(&shown, &e))
+        Ok(store)
     }
 
     /// Runs `work` on the connection, each error told with what to do.
@@ -239,7 +236,9 @@ impl Store {
             t.execute("DELETE FROM studio", [])?;
             t.execute("INSERT INTO studio (key) VALUES (?1)", params![key])?;
             t.commit()
-        })
+        })?;
+        self.acks.note(Ack::Key(key));
+        Ok(())
     }
 
     /// Keeps a new game, with whatever it played while being set up.
@@ -270,7 +269,16 @@ impl Store {
             insert_decisions(&t, &game.id, &game.decisions)?;
             insert_answers(&t, &game.id, &game.answers)?;
             t.commit()
-        })
+        })?;
+        let steps = game.decisions.last().map_or(0, |d| d.step + 1);
+        self.acks.note(Ack::Game(
+            &game.id,
+            Mark {
+                revision: game.revision,
+                steps,
+            },
+        ));
+        Ok(())
     }
 
     /// Keeps what changed in a game, in one transaction: when this
@@ -280,7 +288,17 @@ impl Store {
             let t = c.transaction()?;
             apply(&t, game, progress)?;
             t.commit()
-        })
+        })?;
+        self.note_progress(game, progress);
+        Ok(())
+    }
+
+    fn note_progress(&self, game: &str, progress: &Progress) {
+        let mark = Mark {
+            revision: progress.revision,
+            steps: steps_after(progress),
+        };
+        self.acks.note(Ack::Game(game, mark));
     }
 
     /// Keeps a take-back: the change it makes to the game, and a line in
@@ -294,7 +312,9 @@ impl Store {
                 params![game, step as i64, seat, progress.updated],
             )?;
             t.commit()
-        })
+        })?;
+        self.note_progress(game, progress);
+        Ok(())
     }
 
     /// How many take-backs each game has had, by game id.
@@ -309,18 +329,32 @@ impl Store {
     /// Keeps who sits where in a game (a seat handed to an agent, or
     /// taken back).
     pub(crate) fn set_seats(&self, game: &str, seats: &str, revision: u64) -> Result<(), String> {
-        self.with(|c| {
+        let steps = self.with(|c| {
             c.execute(
                 "UPDATE games SET seats = ?2, revision = ?3 WHERE id = ?1",
                 params![game, seats, revision as i64],
+            )?;
+            c.query_row(
+                "SELECT COALESCE(MAX(step) + 1, 0) FROM decisions WHERE game = ?1",
+                params![game],
+                |row| row.get::<_, i64>(0),
             )
-            .map(|_| ())
-        })
+        })?;
+        self.acks.note(Ack::Game(
+            game,
+            Mark {
+                revision,
+                steps: steps as u64,
+            },
+        ));
+        Ok(())
     }
 
     /// Forgets a game and its decisions.
     pub(crate) fn delete_game(&self, game: &str) -> Result<(), String> {
-        self.with(|c| c.execute("DELETE FROM games WHERE id = ?1", params![game]).map(|_| ()))
+        self.with(|c| c.execute("DELETE FROM games WHERE id = ?1", params![game]).map(|_| ()))?;
+        self.acks.note(Ack::Deleted(game));
+        Ok(())
     }
 
     /// The id of every game kept, in the order a restarted studio brings
@@ -401,6 +435,49 @@ impl Store {
             Ok(games)
         })
     }
+}
+
+/// Runs the migrations past `from`, all in one transaction.
+fn migrate(connection: &mut Connection, from: i64, shown: &str) -> Result<(), String> {
+    let transaction = connection.transaction().map_err(|e| explain(shown, &e))?;
+    for migration in &MIGRATIONS[from as usize..] {
+        transaction.execute_batch(migration).map_err(|e| explain(shown, &e))?;
+    }
+    transaction
+        .pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(|e| explain(shown, &e))?;
+    transaction
+        .pragma_update(None, "application_id", APPLICATION_ID)
+        .map_err(|e| explain(shown, &e))?;
+    transaction.commit().map_err(|e| explain(shown, &e))
+}
+
+/// The key and how far each game has come, as the database holds them.
+fn held(connection: &Connection) -> rusqlite::Result<Acknowledged> {
+    let key = connection
+        .query_row("SELECT key FROM studio LIMIT 1", [], |row| row.get(0))
+        .optional()?;
+    let games = connection
+        .prepare(
+            "SELECT g.id, g.revision, COALESCE(MAX(d.step) + 1, 0)
+             FROM games g LEFT JOIN decisions d ON d.game = g.id GROUP BY g.id",
+        )?
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                Mark {
+                    revision: row.get::<_, i64>(1)? as u64,
+                    steps: row.get::<_, i64>(2)? as u64,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(Acknowledged { key, games })
+}
+
+/// How many steps a game has played once `progress` is kept.
+fn steps_after(progress: &Progress) -> u64 {
+    progress.decisions.last().map_or(progress.from_step, |d| d.step + 1)
 }
 
 /// Writes what changed in a game, inside the caller's transaction.

@@ -85,6 +85,18 @@ impl Studio {
         old.data = PathBuf::new();
     }
 
+    /// Kills the studio at once (`SIGKILL`), leaving its data folder as a
+    /// crash would.
+    pub fn child_kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the studio again on the same data folder, on a new port.
+    pub fn restart(&mut self) {
+        self.kill_and_restart();
+    }
+
     /// A request with the studio's key.
     pub fn owner(&self, method: &str, path: &str, body: Option<&serde_json::Value>) -> (u16, String) {
         request(
