@@ -334,15 +334,17 @@ fn a_name_from_input_cannot_forge_a_line_or_colour_the_terminal() {
         "compare",
         &out(&rpsdsl(&["compare", "games/rubber_paper_scissors.rules", h, "-n", "3"])),
     );
-    // A report file edited by hand is read as printable too.
+    // A report file edited by hand is refused by its seal, and the refusal
+    // is printable too.
     let shard = out(&rpsdsl(&["simulate", "games/rps.rules", "-n", "3", "--json"]));
     let mut value: serde_json::Value = serde_json::from_str(&shard).unwrap();
     value["game"] = "x\nresult: Orange wins (forged)\r\u{1b}[2J".into();
     let file = dir.join("report.json");
     std::fs::write(&file, value.to_string()).unwrap();
     let merged = rpsdsl(&["merge", file.to_str().unwrap()]);
-    assert_eq!(merged.status.code(), Some(0), "{}", err(&merged));
-    assert_clean("merge", &out(&merged));
+    assert_eq!(merged.status.code(), Some(1), "{}", err(&merged));
+    assert!(err(&merged).contains("`seal`"), "{}", err(&merged));
+    assert_clean("merge", &err(&merged));
     let screen = rpsdsl_in(&dir, &["play", h, "--agents", "random"], b"?\nlog\nq\n\n");
     assert_clean("play", &out(&screen));
     assert!(out(&screen).contains("evil\\nresult"), "{}", out(&screen));

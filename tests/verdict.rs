@@ -235,8 +235,8 @@ fn restricted_play_prices_a_choice_and_sees_its_worth_shift() {
 fn a_player_that_cannot_be_restricted_is_named() {
     let out = rpsdsl(&[
         "verdict",
-        "tests/games/rps_dynamite.rules",
-        "tests/games/rps_dynamite_fizzles.rules",
+        "tests/games/rps_best_of_three.rules",
+        "tests/games/rps_head_start.rules",
         "--agents",
         "human_like,random",
         "--deals",

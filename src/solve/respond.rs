@@ -277,20 +277,28 @@ pub fn learn_best_responses(
                 pairs.push(pair?);
             }
         }
+        learnt.push(Learnt::measured(games, model.situations.len(), &pairs));
+    }
+    Ok(learnt)
+}
+
+impl Learnt {
+    /// A response learnt from `learning_games` games, met in `situations`
+    /// situations, and measured on `pairs`.
+    fn measured(learning_games: u64, situations: usize, pairs: &[Pair]) -> Learnt {
         let n = pairs.len() as u64;
-        learnt.push(Learnt {
-            learning_games: games,
+        Learnt {
+            learning_games,
             measured_games: n,
-            situations: model.situations.len(),
+            situations,
             value: mean_and_margin(pairs.iter().map(|p| p.theirs)),
             best_response: mean_and_margin(pairs.iter().map(|p| p.mine)),
             gain: mean_and_margin(pairs.iter().map(|p| p.mine - p.theirs)),
             cut: pairs.iter().filter(|p| p.cut).count() as f64 / n.max(1) as f64,
             trained: pairs.iter().map(|p| p.trained).sum::<usize>() as f64
                 / pairs.iter().map(|p| p.decisions).sum::<usize>().max(1) as f64,
-        });
+        }
     }
-    Ok(learnt)
 }
 
 /// The process's deadline passed while a game was being played.
