@@ -32,6 +32,9 @@ pub(crate) struct Acknowledged {
     pub key: Option<String>,
     /// Per game: its revision and the steps it had played.
     pub games: HashMap<String, Mark>,
+    /// Per game: its rules file, as the studio's folder names it, to name
+    /// the game by in what is said.
+    pub rules: HashMap<String, String>,
 }
 
 /// How far a game had come.
@@ -44,6 +47,8 @@ pub(crate) struct Mark {
 /// One acknowledged change.
 pub(crate) enum Ack<'a> {
     Key(&'a str),
+    /// A new game and its rules file.
+    Rules(&'a str, &'a str),
     Game(&'a str, Mark),
     Deleted(&'a str),
 }
@@ -108,9 +113,10 @@ impl Acks {
     /// Notes an acknowledged change, durably, before it is answered. A
     /// journal that cannot be written is said, and the change stands: the
     /// database kept it.
-    pub(crate) fn note(&self, ack: Ack<'_>) {
+    pub(crate) fn note(&self, acks: &[Ack<'_>]) {
+        let text: String = acks.iter().map(line).collect();
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let written = file.write_all(line(&ack).as_bytes()).and_then(|()| file.sync_data());
+        let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_data());
         if let Err(e) = written {
             eprintln!(
                 "warning: cannot write {}: {e}; a damaged database could now lose moves without it being said",
@@ -124,6 +130,7 @@ impl Acks {
 fn line(ack: &Ack<'_>) -> String {
     let words = match ack {
         Ack::Key(key) => format!("key {key}"),
+        Ack::Rules(id, path) => format!("rules {id} {}", path.escape_default()),
         Ack::Game(id, mark) => format!("game {id} {} {}", mark.revision, mark.steps),
         Ack::Deleted(id) => format!("deleted {id}"),
     };
@@ -158,6 +165,11 @@ fn read(text: &str) -> (Acknowledged, usize) {
 }
 
 fn apply(said: &mut Acknowledged, words: &str) -> Option<()> {
+    if let Some(rest) = words.strip_prefix("rules ") {
+        let (id, path) = rest.split_once(' ')?;
+        said.rules.insert(id.to_string(), path.to_string());
+        return Some(());
+    }
     let parts: Vec<&str> = words.split(' ').collect();
     match parts.as_slice() {
         ["key", key] => said.key = Some(key.to_string()),
@@ -170,6 +182,7 @@ fn apply(said: &mut Acknowledged, words: &str) -> Option<()> {
         }
         ["deleted", id] => {
             said.games.remove(*id);
+            said.rules.remove(*id);
         }
         _ => return None,
     }
@@ -192,14 +205,18 @@ fn compare(said: &Acknowledged, held: &Acknowledged) -> Vec<String> {
     ids.sort();
     for id in ids {
         let acked = said.games[id];
+        let named = match said.rules.get(id).or(held.rules.get(id)) {
+            Some(path) => format!("game {id} ({path})"),
+            None => format!("game {id}"),
+        };
         match held.games.get(id) {
             None => losses.push(format!(
-                "game {id} is lost: it was acknowledged up to step {} (revision {}), and the database no longer \
+                "{named} is lost: it was acknowledged up to step {} (revision {}), and the database no longer \
                  holds it (its log was damaged)",
                 acked.steps, acked.revision
             )),
             Some(kept) if kept.revision < acked.revision => losses.push(format!(
-                "game {id} lost its last acknowledged changes: it was acknowledged up to step {} (revision {}), \
+                "{named} lost its last acknowledged changes: it was acknowledged up to step {} (revision {}), \
                  and the database holds it up to step {} (revision {}) (its log was damaged); it goes on from there",
                 acked.steps, acked.revision, kept.steps, kept.revision
             )),
@@ -219,6 +236,9 @@ fn rewrite(path: &Path, held: &Acknowledged) -> std::io::Result<()> {
     let mut ids: Vec<&String> = held.games.keys().collect();
     ids.sort();
     for id in ids {
+        if let Some(path) = held.rules.get(id) {
+            text.push_str(&line(&Ack::Rules(id, path)));
+        }
         text.push_str(&line(&Ack::Game(id, held.games[id])));
     }
     let beside = path.with_extension("acks.new");
@@ -243,6 +263,7 @@ mod tests {
                 .iter()
                 .map(|&(id, revision, steps)| (id.to_string(), Mark { revision, steps }))
                 .collect(),
+            rules: HashMap::new(),
         }
     }
 
@@ -250,6 +271,7 @@ mod tests {
     fn lines_read_back_and_damage_is_counted() {
         let text = [
             line(&Ack::Key("k1")),
+            line(&Ack::Rules("g1", "my games/a.rules")),
             line(&Ack::Game("g1", Mark { revision: 3, steps: 2 })),
             line(&Ack::Game("g2", Mark { revision: 1, steps: 0 })),
             line(&Ack::Deleted("g2")),
@@ -257,7 +279,9 @@ mod tests {
         ]
         .concat();
         let (said, damaged) = read(&text);
-        assert_eq!((said, damaged), (held("k1", &[("g1", 5, 4)]), 0));
+        let mut expected = held("k1", &[("g1", 5, 4)]);
+        expected.rules.insert("g1".into(), "my games/a.rules".into());
+        assert_eq!((said, damaged), (expected, 0));
         // A torn last line was never acknowledged; a flipped bit elsewhere is damage.
         let torn = &text[..text.len() - 3];
         assert_eq!(read(torn).1, 0);
@@ -268,7 +292,8 @@ mod tests {
 
     #[test]
     fn what_the_database_lacks_is_said_exactly() {
-        let said = held("k1", &[("a", 9, 5), ("b", 4, 2), ("c", 2, 1)]);
+        let mut said = held("k1", &[("a", 9, 5), ("b", 4, 2), ("c", 2, 1)]);
+        said.rules.insert("c".into(), "c.rules".into());
         let now = Acknowledged {
             key: None,
             ..held("", &[("a", 9, 5), ("b", 3, 1)])
@@ -278,7 +303,7 @@ mod tests {
         assert!(losses[0].contains("lost the studio's key"));
         assert!(losses[1].contains("game b lost its last acknowledged changes"));
         assert!(losses[1].contains("up to step 2 (revision 4)") && losses[1].contains("up to step 1 (revision 3)"));
-        assert!(losses[2].contains("game c is lost"));
+        assert!(losses[2].contains("game c (c.rules) is lost"));
         assert!(compare(&said, &said).is_empty());
     }
 }

@@ -83,6 +83,8 @@ pub(super) async fn lobby(axum::extract::State(studio): Shared, headers: HeaderM
         "games": games.into_iter().map(|g| g.2).collect::<Vec<_>>(),
         // Kept games a restart has not brought back yet.
         "coming_back": studio.asleep_count(),
+        // What the last start found acknowledged and no longer kept.
+        "losses": studio.store.losses,
     }))
     .into_response()
 }

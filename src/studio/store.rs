@@ -237,7 +237,7 @@ impl Store {
             t.execute("INSERT INTO studio (key) VALUES (?1)", params![key])?;
             t.commit()
         })?;
-        self.acks.note(Ack::Key(key));
+        self.acks.note(&[Ack::Key(key)]);
         Ok(())
     }
 
@@ -271,13 +271,12 @@ impl Store {
             t.commit()
         })?;
         let steps = game.decisions.last().map_or(0, |d| d.step + 1);
-        self.acks.note(Ack::Game(
-            &game.id,
-            Mark {
-                revision: game.revision,
-                steps,
-            },
-        ));
+        let mark = Mark {
+            revision: game.revision,
+            steps,
+        };
+        self.acks
+            .note(&[Ack::Rules(&game.id, &game.rules_path), Ack::Game(&game.id, mark)]);
         Ok(())
     }
 
@@ -298,7 +297,7 @@ impl Store {
             revision: progress.revision,
             steps: steps_after(progress),
         };
-        self.acks.note(Ack::Game(game, mark));
+        self.acks.note(&[Ack::Game(game, mark)]);
     }
 
     /// Keeps a take-back: the change it makes to the game, and a line in
@@ -340,20 +339,18 @@ impl Store {
                 |row| row.get::<_, i64>(0),
             )
         })?;
-        self.acks.note(Ack::Game(
-            game,
-            Mark {
-                revision,
-                steps: steps as u64,
-            },
-        ));
+        let mark = Mark {
+            revision,
+            steps: steps as u64,
+        };
+        self.acks.note(&[Ack::Game(game, mark)]);
         Ok(())
     }
 
     /// Forgets a game and its decisions.
     pub(crate) fn delete_game(&self, game: &str) -> Result<(), String> {
         self.with(|c| c.execute("DELETE FROM games WHERE id = ?1", params![game]).map(|_| ()))?;
-        self.acks.note(Ack::Deleted(game));
+        self.acks.note(&[Ack::Deleted(game)]);
         Ok(())
     }
 
@@ -457,22 +454,25 @@ fn held(connection: &Connection) -> rusqlite::Result<Acknowledged> {
     let key = connection
         .query_row("SELECT key FROM studio LIMIT 1", [], |row| row.get(0))
         .optional()?;
-    let games = connection
-        .prepare(
-            "SELECT g.id, g.revision, COALESCE(MAX(d.step) + 1, 0)
-             FROM games g LEFT JOIN decisions d ON d.game = g.id GROUP BY g.id",
-        )?
-        .query_map([], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                Mark {
-                    revision: row.get::<_, i64>(1)? as u64,
-                    steps: row.get::<_, i64>(2)? as u64,
-                },
-            ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(Acknowledged { key, games })
+    let mut held = Acknowledged {
+        key,
+        ..Acknowledged::default()
+    };
+    let mut rows = connection.prepare(
+        "SELECT g.id, g.revision, COALESCE(MAX(d.step) + 1, 0), g.rules_path
+         FROM games g LEFT JOIN decisions d ON d.game = g.id GROUP BY g.id",
+    )?;
+    let mut rows = rows.query([])?;
+    while let Some(row) = rows.next()? {
+        let id: String = row.get(0)?;
+        let mark = Mark {
+            revision: row.get::<_, i64>(1)? as u64,
+            steps: row.get::<_, i64>(2)? as u64,
+        };
+        held.rules.insert(id.clone(), row.get(3)?);
+        held.games.insert(id, mark);
+    }
+    Ok(held)
 }
 
 /// How many steps a game has played once `progress` is kept.

@@ -191,7 +191,7 @@ async function startStudio() {
     // Without `--agents`, each game gets its own opponent: leave the field
     // empty and say so.
     if (body.agents) $("seats").value = "human," + body.agents;
-    else $("seats").placeholder = "human, then the game's own opponent";
+    else $("seats").placeholder = "human, then its own opponent";
     for (const f of body.files) {
       $("files").append(el("option", { value: f }, f));
       $("compare-base").append(el("option", { value: f }, f));
@@ -261,6 +261,10 @@ async function drawLobby() {
   }
   const rows = $("lobby").tBodies[0];
   rows.replaceChildren();
+  const losses = body.losses || [];
+  $("lobby-losses").hidden = losses.length === 0;
+  $("lobby-losses").replaceChildren(...losses.map((l) => el("li", {}, l)));
+  if (losses.length) $("lobby-kept").textContent = "kept in the data folder; this restart found losses:";
   const coming = body.coming_back || 0;
   $("lobby-empty").hidden = body.games.length > 0 || coming > 0;
   $("lobby").hidden = body.games.length === 0;
