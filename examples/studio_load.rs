@@ -34,7 +34,7 @@ struct Server {
 }
 
 /// Opens the studio on `data` (waiting for the previous one to let go of
-/// it) and serves it on `addr`; its key, how many games it resumed, and
+/// it) and serves it on `addr`; its key, how many kept games it brings back, and
 /// how long opening took.
 fn start(addr: SocketAddr, data: &Path) -> (Server, String, usize, Duration) {
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -161,7 +161,7 @@ async fn main() {
         ms(at(0.99)),
     );
     println!(
-        "restarted after {moves_before} moves: {resumed} games played again and served in {:.0} ms",
+        "restarted after {moves_before} moves: serving again in {:.0} ms, with {resumed} kept games coming back in the background",
         reopened.as_secs_f64() * 1000.0
     );
     let _ = std::fs::remove_dir_all(&data);
