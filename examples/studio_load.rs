@@ -50,6 +50,7 @@ fn start(addr: SocketAddr, data: &Path) -> (Server, String, usize, Duration) {
             let config = rpsdsl::studio::Config {
                 root: Path::new(env!("CARGO_MANIFEST_DIR")).join("games"),
                 agents: Some("random".into()),
+                think: Duration::from_secs(30),
                 engine: rpsdsl::engine::Engine::default(),
                 data: data.clone(),
             };

@@ -184,15 +184,41 @@ pub fn set_deadline(at: Instant) {
     DEADLINE.store(u64::try_from(nanos).unwrap_or(u64::MAX), Ordering::Relaxed);
 }
 
-/// The process's deadline, if one was set.
+thread_local! {
+    /// This thread's own deadline while it thinks for one agent
+    /// ([`thinking_until`]).
+    static THINKING_UNTIL: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `work` on this thread with its own deadline `at` as well: while it
+/// runs, [`deadline`] and [`expired`] answer the earlier of `at` and the
+/// process's. A server gives each agent's thinking such a deadline, so
+/// that one agent cannot hold a game (or the server) longer than it allows.
+pub fn thinking_until<T>(at: Instant, work: impl FnOnce() -> T) -> T {
+    let before = THINKING_UNTIL.replace(Some(before_or(at, THINKING_UNTIL.get())));
+    let out = work();
+    THINKING_UNTIL.set(before);
+    out
+}
+
+fn before_or(at: Instant, other: Option<Instant>) -> Instant {
+    other.map_or(at, |o| o.min(at))
+}
+
+/// The process's deadline, or this thread's own while it thinks for an
+/// agent ([`thinking_until`]), whichever comes first; if either was set.
 pub fn deadline() -> Option<Instant> {
-    match DEADLINE.load(Ordering::Relaxed) {
+    let process = match DEADLINE.load(Ordering::Relaxed) {
         0 => None,
         nanos => Some(epoch() + Duration::from_nanos(nanos)),
+    };
+    match (process, THINKING_UNTIL.get()) {
+        (Some(p), own) => Some(before_or(p, own)),
+        (None, own) => own,
     }
 }
 
-/// Whether the process's deadline has passed.
+/// Whether the deadline ([`deadline`]) has passed.
 pub fn expired() -> bool {
     deadline().is_some_and(|at| Instant::now() >= at)
 }
@@ -206,6 +232,22 @@ pub fn expired_by(own: Option<Instant>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thread_s_own_deadline_holds_only_while_it_thinks() {
+        let soon = Instant::now() + Duration::from_millis(1);
+        std::thread::spawn(move || {
+            assert!(!expired());
+            let inside = thinking_until(soon, || {
+                std::thread::sleep(Duration::from_millis(5));
+                (expired(), deadline())
+            });
+            assert_eq!(inside, (true, Some(soon)));
+            assert!(!expired(), "the thread's deadline ends with its thinking");
+        })
+        .join()
+        .unwrap();
+    }
 
     #[test]
     fn the_counter_sees_an_allocation() {

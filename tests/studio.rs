@@ -332,3 +332,51 @@ fn a_race_is_timed_by_the_server_and_a_claim_of_0_ms_wins_nothing() {
     assert!(times[1] >= 700 - 150, "{times:?}");
     assert!(times[1] > times[0], "{times:?}");
 }
+
+/// An agent cannot hold its game, or the server, past `--think`: a search
+/// asked to think for an hour a decision answers after the limit, with what
+/// it has; a player asked to train for ten minutes sits down within it.
+/// Meanwhile the studio answers other requests.
+#[test]
+fn an_agent_thinks_no_longer_than_the_studio_allows() {
+    let data = common::studio::data_folder();
+    let studio = Studio::start_with_args(&games_dir(), "random", &data, &["--think", "1"]);
+    let began = std::time::Instant::now();
+    let links = studio.start_game("rps_poker.rules", "human,solve:time=600", &[]);
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        began.elapsed()
+    );
+    assert!(links[0].is_some());
+
+    let link = studio.start_game("rps.rules", "human,mcts:time_ms=3600000", &[])[0]
+        .clone()
+        .unwrap();
+    let (status, body) = request(
+        &studio.base,
+        "POST",
+        &format!("/api{link}/choose"),
+        &[],
+        Some(r#"{"turn":0,"index":0}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    // The studio still answers while the agent thinks.
+    assert_eq!(studio.owner("GET", "/api/files", None).0, 200);
+    let mut waited = 0;
+    loop {
+        let (_, body) = request(&studio.base, "GET", &format!("/api{link}"), &[], None);
+        let screen: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if screen["turn"].as_u64() >= Some(1) || !screen["outcome"].is_null() {
+            break;
+        }
+        waited += 1;
+        assert!(waited < 300, "the agent never answered: {body}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(60),
+        "{:?}",
+        began.elapsed()
+    );
+}

@@ -468,8 +468,10 @@ impl Mcts {
             if budget.is_some_and(|n| stats.iterations >= n) || self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
-            // Past the command's deadline the game is discarded anyway: stop searching.
-            if stats.iterations % 64 == 63 && crate::budget::expired() {
+            // Past the deadline (the command's, or the server's for one
+            // agent's thinking) or near the memory cap: answer with what the
+            // search has.
+            if stats.iterations % 64 == 63 && (crate::budget::expired() || crate::budget::over_memory()) {
                 break;
             }
             let sampled = obs.sample_into(&mut self.rng, slot, keys);

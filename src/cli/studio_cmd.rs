@@ -29,6 +29,10 @@ pub(crate) struct StudioArgs {
     /// lists them [default: each game's own opponent, as for `play`].
     #[arg(long)]
     agents: Option<String>,
+    /// The longest an agent may think for one decision, or train when it
+    /// sits down, in seconds; past it, it answers with what it has.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    think: f64,
     /// The folder where the studio keeps its games and its key, so that a
     /// restart loses nothing [default: $XDG_DATA_HOME/rpsdsl/studio, or
     /// ~/.local/share/rpsdsl/studio].
@@ -60,6 +64,13 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
         eprintln!("error: `--agents {agents}`: {e}");
         return ExitCode::from(2);
     }
+    if !(args.think > 0.0 && args.think <= 86_400.0) {
+        eprintln!(
+            "error: `--think {}`: give a number of seconds from 0 to 86400",
+            args.think
+        );
+        return ExitCode::from(2);
+    }
     if !args.path.is_dir() {
         eprintln!(
             "error: `{}` is not a folder; give the folder of your rules",
@@ -83,6 +94,7 @@ pub(crate) fn studio(args: &StudioArgs) -> ExitCode {
         agents: args.agents.clone(),
         engine: super::setup::engine(),
         data: data.clone(),
+        think: std::time::Duration::from_secs_f64(args.think),
     };
     let opened = match studio::open(config) {
         Ok(opened) => opened,

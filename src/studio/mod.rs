@@ -60,6 +60,25 @@ pub struct Config {
     pub engine: crate::engine::Engine,
     /// The folder the studio keeps its games and key in.
     pub data: PathBuf,
+    /// How long an agent may think for one decision, or train when it
+    /// sits down (`--think`): past it, it answers with what it has.
+    pub think: std::time::Duration,
+}
+
+/// The studio's bound on one agent's thinking ([`Config::think`]): one
+/// studio per process.
+static THINK: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+
+/// Runs an agent's `work` (a decision, or training as it sits down) under
+/// the studio's bound on thinking: the agent answers with what it has
+/// once it passes, so that no agent holds its game, its table's pages or
+/// the server's threads for longer. (Memory is bounded as everywhere: a
+/// search or a training stops growing near the cap.)
+fn thinking<T>(work: impl FnOnce() -> T) -> T {
+    match THINK.get() {
+        Some(&limit) => crate::budget::thinking_until(std::time::Instant::now() + limit, work),
+        None => work(),
+    }
 }
 
 /// The server's state, shared by every request.
@@ -163,6 +182,7 @@ pub fn open(mut config: Config) -> Result<Opened, String> {
     // No request may make an agent read or write a file outside the folder
     // (`policy:/etc/passwd`, `solve:save=/elsewhere`).
     crate::agents::spec::confine_files(&config.root);
+    let _ = THINK.set(config.think);
     let store = store::Store::open(&config.data)?;
     let store_ids = store.game_ids()?;
     let key = match store.key()? {

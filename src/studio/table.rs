@@ -314,7 +314,7 @@ impl Table {
         let mut agents = vec![];
         for (s, sitter) in seats.iter().enumerate() {
             agents.push(match &sitter.agent {
-                Some(spec) => agents::build(spec, Some((def, &game.options)), s as Seat, seed)?,
+                Some(spec) => super::thinking(|| agents::build(spec, Some((def, &game.options)), s as Seat, seed))?,
                 None => Box::new(Person) as Box<dyn Agent>,
             });
         }
@@ -643,14 +643,16 @@ impl Table {
                 who.iter()
                     .map(|&seat| match self.answers[seat as usize].take() {
                         Some(choice) => choice,
-                        None => session::agent_choice(
-                            def,
-                            &self.state,
-                            decision,
-                            seat,
-                            pending.legal(seat),
-                            self.agents[seat as usize].as_mut(),
-                        ),
+                        None => super::thinking(|| {
+                            session::agent_choice(
+                                def,
+                                &self.state,
+                                decision,
+                                seat,
+                                pending.legal(seat),
+                                self.agents[seat as usize].as_mut(),
+                            )
+                        }),
                     })
                     .collect()
             } else {
@@ -660,14 +662,16 @@ impl Table {
                     let line = self.script.pop_front().expect("as many lines as seats asked");
                     if ask_agents && !self.is_person(seat) {
                         // Asked only to draw what it drew the first time.
-                        session::agent_choice(
-                            def,
-                            &self.state,
-                            decision,
-                            seat,
-                            pending.legal(seat),
-                            self.agents[seat as usize].as_mut(),
-                        );
+                        super::thinking(|| {
+                            session::agent_choice(
+                                def,
+                                &self.state,
+                                decision,
+                                seat,
+                                pending.legal(seat),
+                                self.agents[seat as usize].as_mut(),
+                            )
+                        });
                     }
                     match session::scripted_choice(def, decision, seat, pending.legal(seat), &line, self.silence_times)
                     {

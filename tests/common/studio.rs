@@ -43,10 +43,16 @@ impl Studio {
 
     /// A studio keeping its games in `data`.
     pub fn start_with(root: &Path, agents: &str, data: &Path) -> Studio {
+        Studio::start_with_args(root, agents, data, &[])
+    }
+
+    /// A studio keeping its games in `data`, with `extra` arguments.
+    pub fn start_with_args(root: &Path, agents: &str, data: &Path, extra: &[&str]) -> Studio {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
             .args(["studio", &root.display().to_string(), "--port", "0", "--agents", agents])
             .arg("--data")
             .arg(data)
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
