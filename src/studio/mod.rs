@@ -73,12 +73,21 @@ static THINK: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::ne
 /// the studio's bound on thinking: the agent answers with what it has
 /// once it passes, so that no agent holds its game, its table's pages or
 /// the server's threads for longer. (Memory is bounded as everywhere: a
-/// search or a training stops growing near the cap.)
-fn thinking<T>(work: impl FnOnce() -> T) -> T {
-    match THINK.get() {
+/// search or a training stops growing near the cap.) An agent that fails
+/// (a panic) fails its own game, with what it said: never the server.
+fn thinking<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    let bounded = || match THINK.get() {
         Some(&limit) => crate::budget::thinking_until(std::time::Instant::now() + limit, work),
         None => work(),
-    }
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(bounded)).map_err(|panic| {
+        let said = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no reason given".into());
+        format!("an agent stopped with an internal error ({said}); this game cannot go on, the studio's other games are unharmed")
+    })
 }
 
 /// The server's state, shared by every request.
@@ -369,5 +378,17 @@ impl Studio {
     /// How many kept games are still to be brought back.
     fn asleep_count(&self) -> usize {
         self.asleep.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_agent_that_fails_fails_only_what_it_was_doing() {
+        let failed = super::thinking(|| -> u32 { panic!("a search lost its way") });
+        let why = failed.unwrap_err();
+        assert!(why.contains("a search lost its way"), "{why}");
+        assert!(why.contains("other games are unharmed"), "{why}");
+        assert_eq!(super::thinking(|| 7), Ok(7));
     }
 }

@@ -314,7 +314,7 @@ impl Table {
         let mut agents = vec![];
         for (s, sitter) in seats.iter().enumerate() {
             agents.push(match &sitter.agent {
-                Some(spec) => super::thinking(|| agents::build(spec, Some((def, &game.options)), s as Seat, seed))?,
+                Some(spec) => super::thinking(|| agents::build(spec, Some((def, &game.options)), s as Seat, seed))??,
                 None => Box::new(Person) as Box<dyn Agent>,
             });
         }
@@ -640,9 +640,10 @@ impl Table {
                 {
                     return;
                 }
-                who.iter()
+                let asked: Result<Vec<Choice>, String> = who
+                    .iter()
                     .map(|&seat| match self.answers[seat as usize].take() {
-                        Some(choice) => choice,
+                        Some(choice) => Ok(choice),
                         None => super::thinking(|| {
                             session::agent_choice(
                                 def,
@@ -654,7 +655,14 @@ impl Table {
                             )
                         }),
                     })
-                    .collect()
+                    .collect();
+                match asked {
+                    Ok(choices) => choices,
+                    Err(why) => {
+                        self.failure = Some(why);
+                        return;
+                    }
+                }
             } else {
                 let mut choices = vec![];
                 let ask_agents = self.decisions.len() >= self.ask_agents_from;
@@ -662,7 +670,7 @@ impl Table {
                     let line = self.script.pop_front().expect("as many lines as seats asked");
                     if ask_agents && !self.is_person(seat) {
                         // Asked only to draw what it drew the first time.
-                        super::thinking(|| {
+                        let drawn = super::thinking(|| {
                             session::agent_choice(
                                 def,
                                 &self.state,
@@ -672,6 +680,10 @@ impl Table {
                                 self.agents[seat as usize].as_mut(),
                             )
                         });
+                        if let Err(why) = drawn {
+                            self.failure = Some(why);
+                            return;
+                        }
                     }
                     match session::scripted_choice(def, decision, seat, pending.legal(seat), &line, self.silence_times)
                     {
