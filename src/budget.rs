@@ -205,6 +205,12 @@ fn before_or(at: Instant, other: Option<Instant>) -> Instant {
     other.map_or(at, |o| o.min(at))
 }
 
+/// This thread's own deadline, while it thinks for an agent
+/// ([`thinking_until`]).
+pub fn thinking_deadline() -> Option<Instant> {
+    THINKING_UNTIL.get()
+}
+
 /// The process's deadline, or this thread's own while it thinks for an
 /// agent ([`thinking_until`]), whichever comes first; if either was set.
 pub fn deadline() -> Option<Instant> {

@@ -66,8 +66,9 @@ fn the_skill_answer_needs_players_shown_to_differ() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
+    // After the line on the strong player's strength.
     assert!(
-        lines[1].starts_with("caution: the strong player was not shown to beat"),
+        lines[2].starts_with("caution: the strong player was not shown to beat"),
         "{text}"
     );
     assert!(text.contains("  skill     not judged"), "{text}");
@@ -269,4 +270,54 @@ fn a_small_game_is_judged_with_its_solved_strategy() {
     for side in v["separation"].as_array().unwrap() {
         assert!(side["strong_vs_random"]["low"].as_f64().unwrap() > 0.0, "{side}");
     }
+}
+
+/// The saturation check (issue: players shown to be strong). A search four
+/// times as large as the strong player beats it clearly on connect four:
+/// the verdict refuses to call it strong and says by how much. On Rock
+/// Paper Scissors, where no search does better than another, the check
+/// shows the strong player strong, within ±0.05.
+#[test]
+fn the_strong_player_is_called_strong_only_when_a_larger_search_does_no_better() {
+    let saturation = |game: &str, deals: &str| -> (serde_json::Value, String) {
+        let args = [
+            "verdict",
+            game,
+            game,
+            "--force",
+            "--agents",
+            "mcts:iterations=2,random",
+            "--time",
+            "60",
+            "--deals",
+            deals,
+        ];
+        let json = rpsdsl(&[&args[..], &["--json"]].concat());
+        assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        let text = String::from_utf8(rpsdsl(&args).stdout).unwrap();
+        (v["saturation"].clone(), text)
+    };
+    let (weak, text) = saturation("games/classic/connect_four.rules", "64");
+    assert_eq!(weak["stronger"], "mcts:iterations=8", "{weak}");
+    assert_eq!(weak["shown"], false, "{weak}");
+    assert!(weak["gain"]["low"].as_f64().unwrap() > 0.05, "{weak}");
+    let header = text.lines().nth(1).unwrap();
+    assert!(
+        header.starts_with("strong player not shown strong: mcts:iterations=8 (4× its budget)"),
+        "{text}"
+    );
+    assert!(header.contains("more than 0.05 better"), "{text}");
+
+    let (even, text) = saturation("games/rps.rules", "4000");
+    assert_eq!(even["shown"], true, "{even}");
+    let gain = &even["gain"];
+    assert!(
+        gain["low"].as_f64().unwrap() > -0.05 && gain["high"].as_f64().unwrap() < 0.05,
+        "{even}"
+    );
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("strong player shown strong:"),
+        "{text}"
+    );
 }

@@ -104,22 +104,6 @@ pub(crate) fn from_params(
         (None, Some(_)) => None,
         (None, None) => Some(DEFAULT_SECONDS),
     };
-    // Training runs on the solver's own threads, which do not see this
-    // thread's deadline (a server's bound on one agent's thinking): it is
-    // passed on as time, in whole seconds (tenths below 2 s) so that a
-    // strategy trained once is found again.
-    let time = match crate::budget::deadline() {
-        Some(at) => {
-            let left = at.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
-            let left = if left >= 2.0 {
-                left.floor()
-            } else {
-                (left * 10.0).floor().max(1.0) / 10.0
-            };
-            Some(time.map_or(left, |t| t.min(left)))
-        }
-        None => time,
-    };
     let training = Training {
         time,
         iterations,

@@ -12,6 +12,21 @@ use crate::solve::{self, Limits, Method, Payoff, Settings};
 /// The exploitability at which training stops early, as `rpsdsl solve`'s default.
 const TARGET: f64 = 0.0005;
 
+/// `time` cut to what is left of the deadline: the solver's threads do not
+/// see this thread's own (a server's bound on one agent's thinking), so it
+/// is passed on as time. A command's deadline bounds a timed training only:
+/// one bounded by iterations gives the same strategy on every machine. The
+/// tree is chosen as for the time asked, so a bound never changes how a
+/// game is solved, only how long.
+fn within_deadline(time: Option<Duration>) -> Option<Duration> {
+    let left = |at: std::time::Instant| at.saturating_duration_since(std::time::Instant::now());
+    match (crate::budget::thinking_deadline(), crate::budget::deadline(), time) {
+        (Some(at), _, time) => Some(time.map_or(left(at), |t| t.min(left(at)))),
+        (None, Some(at), Some(time)) => Some(time.min(left(at))),
+        (None, _, time) => time,
+    }
+}
+
 /// Solves `def` with `options` within `training`, saying so on stderr, and
 /// saves the strategy where asked.
 pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) -> Result<PolicyFile, String> {
@@ -22,14 +37,15 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
         (None, None) => "until the target".to_string(),
     };
     eprintln!("solve: training a strategy for {} ({budget})", def.name);
+    let time = training.time.map(Duration::from_secs_f64);
     let settings = Settings {
         limits: Limits {
-            nodes: solve::nodes_for(training.time.map(Duration::from_secs_f64)),
+            nodes: solve::nodes_for(time),
             depth: None,
         },
         payoff: if training.wins { Payoff::Win } else { Payoff::Score },
         iterations: training.iterations,
-        time: training.time.map(Duration::from_secs_f64),
+        time: within_deadline(time),
         target: Some(TARGET),
         method: Method::Auto,
         seed: training.seed,

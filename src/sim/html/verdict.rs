@@ -39,6 +39,11 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
             (v.self_play_deals) " deals of self-play, " (v.matchup_deals) " of matchups, the same deals in both games · "
             (format!("{:.1} s of {:.0}", v.seconds, v.budget_seconds)) ": " (v.stopped) }
         p.meta { "Every figure is defined in " code { (METRICS_DOC) } " (\"The verdict\")." }
+        @if v.saturation.doubts() {
+            p.caution { (v.saturation.sentence()) }
+        } @else {
+            p.meta { (v.saturation.sentence()) }
+        }
         @if !unseparated.is_empty() {
             p.caution { "Caution: the strong player was not shown to beat both the weak one and random in the "
                 (unseparated.join(" and the ")) "; the skill answer is withheld." }

@@ -15,6 +15,7 @@
 
 mod choices;
 mod players;
+mod saturation;
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use serde::Serialize;
 
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
+pub use self::saturation::Saturation;
 use super::analyze::{GameTension, Pick, Played, play};
 use super::sequential::{ALPHA, Bets, ConfidenceSequence};
 use super::stats::game_seed;
@@ -36,6 +38,10 @@ pub(super) const BATCH_DEALS: u64 = 8;
 /// The share of the budget the questions may take; the rest measures what
 /// the choices are worth (the questions' leftover time too, when they settle early).
 const QUESTIONS_SHARE: f64 = 0.7;
+
+/// The share of the budget, after the questions', that checks whether the
+/// strong player is strong ([`saturation`]).
+const SATURATION_SHARE: f64 = 0.15;
 
 /// One game to judge: its rules, options and name as the user gave it.
 pub struct Side<'a> {
@@ -148,6 +154,9 @@ pub struct Verdict {
     /// Per game (base, variant), the strong player's exploitability where
     /// it is known: a solved strategy's, as the solver measured it.
     pub strong_exploitability: [Option<f64>; 2],
+    /// Whether the strong player is shown to be strong: the same player at
+    /// four times its budget does no better than it by more than 0.05.
+    pub saturation: Saturation,
     /// The seed.
     pub seed: u64,
     /// The budget, in seconds.
@@ -335,6 +344,18 @@ pub fn verdict(
         progress(deal, &watches.open());
     };
     let separation = watches.separation();
+    let saturation = if lineup.exploitability.iter().all(Option::is_some) {
+        saturation::solved()
+    } else {
+        let until = (started + questions_time).max(Instant::now()) + config.time.mul_f64(SATURATION_SHARE);
+        saturation::check(
+            [base, variant],
+            strong,
+            (config.seed, config.most_deals, horizon),
+            until.min(started + config.time),
+            &pool,
+        )
+    };
     let choices = choices::measure(
         [base, variant],
         &tallies,
@@ -350,6 +371,7 @@ pub fn verdict(
         weak: weak.to_text(),
         players_chosen: lineup.chosen,
         strong_exploitability: [lineup.exploitability[0], lineup.exploitability[1]],
+        saturation,
         seed: config.seed,
         budget_seconds: config.time.as_secs_f64(),
         seconds: started.elapsed().as_secs_f64(),
