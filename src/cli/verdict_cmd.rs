@@ -162,7 +162,7 @@ fn signed(i: &Interval) -> String {
 /// The verdict in words: the answers first, then the players, then the figures.
 pub(crate) fn to_text(v: &Verdict) -> String {
     let mut out = format!("Verdict: {} against {}\n", v.variant, v.base);
-    out.push_str(&format!("{}\n", v.saturation.sentence()));
+    out.push_str(&format!("{}\n", v.saturation.sentence("--time")));
     let unseparated: Vec<&str> = v
         .separation
         .iter()

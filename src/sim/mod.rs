@@ -21,6 +21,7 @@ mod report;
 mod run;
 pub mod sequential;
 pub(crate) mod stats;
+pub mod strength;
 pub mod sweep;
 pub mod verdict;
 

@@ -330,6 +330,23 @@ pub(crate) fn splitmix64(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A mean with its 95% interval.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Interval {
+    /// The mean over the deals.
+    pub estimate: f64,
+    /// The confidence sequence's low end.
+    pub low: f64,
+    /// Its high end.
+    pub high: f64,
+}
+
+impl Interval {
+    pub(crate) fn excludes_zero(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

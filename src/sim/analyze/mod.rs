@@ -23,6 +23,7 @@ use super::run::MAX_JOBS;
 use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};
 use super::stats::Rate;
 use super::stats::game_seed;
+use super::strength::{NOT_SCALABLE, Saturation, scaled};
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::engine::Game;
 use crate::ir::OptionValue;
@@ -208,6 +209,10 @@ pub struct Analysis {
     /// Why the players' exploitability was not measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strength_note: Option<String>,
+    /// Whether the strong player is shown to be strong: the same search at
+    /// four times its budget against it, on the same deals, seats rotated,
+    /// does no better by more than 0.05 in score.
+    pub saturation: Saturation,
     /// The skill index: strong's edge over random (0: no skill can help).
     pub skill_index: f64,
     /// Its 95% interval's low end.
@@ -428,6 +433,14 @@ pub fn analyze(
             wins: e.wins,
             draws: e.draws,
         });
+    let saturation = match scaled(&strong) {
+        Some(stronger) => {
+            let (m, _) = play_matchup(def, options, (&stronger, &strong), config, &pool, progress);
+            let deals = m.games / def.players() as u64;
+            Saturation::from_edge(&stronger, (m.edge, m.edge_low, m.edge_high), deals, def.players())
+        }
+        None => Saturation::not_played(NOT_SCALABLE),
+    };
     let skill = &matchups[0];
     Ok(Analysis {
         game: def.name.clone(),
@@ -446,6 +459,7 @@ pub fn analyze(
         matchups,
         strength: None,
         strength_note: None,
+        saturation,
         exact_random,
         choices: tally.rows(),
         tension,
@@ -578,6 +592,7 @@ impl Analysis {
             self.skill_index, self.skill_low, self.skill_high
         );
         out += &format!("  luck: random still beats strong in {} of games\n", rate(&self.luck));
+        out += &format!("  {}\n", self.saturation.sentence("-n"));
         out += &self.strength_text();
         if let Some(exact) = &self.exact_random {
             let wins: Vec<String> = self

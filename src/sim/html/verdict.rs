@@ -40,9 +40,9 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
             (format!("{:.1} s of {:.0}", v.seconds, v.budget_seconds)) ": " (v.stopped) }
         p.meta { "Every figure is defined in " code { (METRICS_DOC) } " (\"The verdict\")." }
         @if v.saturation.doubts() {
-            p.caution { (v.saturation.sentence()) }
+            p.caution { (v.saturation.sentence("--time")) }
         } @else {
-            p.meta { (v.saturation.sentence()) }
+            p.meta { (v.saturation.sentence("--time")) }
         }
         @if !unseparated.is_empty() {
             p.caution { "Caution: the strong player was not shown to beat both the weak one and random in the "

@@ -24,10 +24,11 @@ use serde::Serialize;
 
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
-pub use self::saturation::Saturation;
 use super::analyze::{GameTension, Pick, Played, play};
 use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+pub use super::stats::Interval;
 use super::stats::game_seed;
+pub use super::strength::Saturation;
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::engine::Game;
 use crate::ir::OptionValue;
@@ -68,23 +69,6 @@ pub struct Config {
     pub seed: u64,
     /// Threads (0: one per core).
     pub jobs: usize,
-}
-
-/// A mean with its 95% interval.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Interval {
-    /// The mean over the deals.
-    pub estimate: f64,
-    /// The confidence sequence's low end.
-    pub low: f64,
-    /// Its high end.
-    pub high: f64,
-}
-
-impl Interval {
-    fn excludes_zero(&self) -> bool {
-        self.low > 0.0 || self.high < 0.0
-    }
 }
 
 /// One question's answer.
