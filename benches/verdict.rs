@@ -1,6 +1,7 @@
 //! The designer's verdict on each seed game and a variant of it, within its
-//! budget: wall time, the questions settled, and whether the players were
-//! shown to differ.
+//! budget: wall time, the questions settled, whether the players were
+//! shown to differ, and whether the strong one was shown strong (the same
+//! search at 4× its budget within ±0.05 of it).
 //!
 //! `cargo bench --bench verdict [-- SECONDS]` (default 60, the command's own).
 
@@ -36,8 +37,8 @@ fn main() {
     let seconds: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(60.0);
     println!("rpsdsl verdict, default players, a budget of {seconds} s, all cores");
     println!(
-        "{:<58} {:>7} {:>7} {:<26} {:<22} {:<14} {:>12} separated (base, variant)",
-        "pair", "wall s", "deals", "players", "settled", "choices", "choice deals"
+        "{:<58} {:>7} {:>7} {:<26} {:<22} {:<14} {:>12} {:<13} strong? (4× its budget scores, deals)",
+        "pair", "wall s", "deals", "players", "settled", "choices", "choice deals", "separated"
     );
     for (base, variant) in PAIRS {
         let (b, v) = (load(base), load(variant));
@@ -81,8 +82,21 @@ fn main() {
         );
         let shifted = result.choices.rows.iter().filter(|r| r.direction != 0).count();
         let choices = format!("{} ({shifted} shifted)", result.choices.rows.len());
+        let s = &result.saturation;
+        let strength = match (&s.gain, &s.skipped) {
+            (Some(g), _) => format!(
+                "{} ({:+.3}, {:+.3} to {:+.3}, {} deals)",
+                if s.shown { "shown" } else { "not shown" },
+                g.estimate,
+                g.low,
+                g.high,
+                s.deals
+            ),
+            (None, Some(_)) => "not checked (solved or not a search)".to_string(),
+            (None, None) => "not checked (no time)".to_string(),
+        };
         println!(
-            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {:<14} {:>12} {}, {}",
+            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {:<14} {:>12} {:<13} {}",
             name,
             started.elapsed().as_secs_f64(),
             result.self_play_deals,
@@ -94,8 +108,8 @@ fn main() {
             },
             choices,
             result.choices.deals,
-            result.separation[0].separated,
-            result.separation[1].separated
+            format!("{}, {}", result.separation[0].separated, result.separation[1].separated),
+            strength
         );
     }
 }
