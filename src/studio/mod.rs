@@ -348,6 +348,12 @@ impl Studio {
     fn wake(&self, id: &str) -> Option<Arc<Live>> {
         let _one_at_a_time = self.waking.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(live) = self.live_game(id) {
+            // Never asleep and live at once, whatever the order of events:
+            // the background would ask for it forever.
+            self.asleep
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|a| a != id);
             return Some(live);
         }
         if !self
