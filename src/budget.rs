@@ -195,10 +195,17 @@ thread_local! {
 /// process's. A server gives each agent's thinking such a deadline, so
 /// that one agent cannot hold a game (or the server) longer than it allows.
 pub fn thinking_until<T>(at: Instant, work: impl FnOnce() -> T) -> T {
-    let before = THINKING_UNTIL.replace(Some(before_or(at, THINKING_UNTIL.get())));
-    let out = work();
-    THINKING_UNTIL.set(before);
-    out
+    /// Puts the thread's deadline back however `work` ends, a panic
+    /// included: a server that catches an agent's panic goes on using the
+    /// thread.
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THINKING_UNTIL.set(self.0);
+        }
+    }
+    let _restore = Restore(THINKING_UNTIL.replace(Some(before_or(at, THINKING_UNTIL.get()))));
+    work()
 }
 
 fn before_or(at: Instant, other: Option<Instant>) -> Instant {
@@ -250,6 +257,9 @@ mod tests {
             });
             assert_eq!(inside, (true, Some(soon)));
             assert!(!expired(), "the thread's deadline ends with its thinking");
+            let panicked = std::panic::catch_unwind(|| thinking_until(soon, || panic!("an agent failed")));
+            assert!(panicked.is_err());
+            assert!(!expired(), "and with a panic in it");
         })
         .join()
         .unwrap();
