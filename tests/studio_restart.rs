@@ -415,7 +415,7 @@ fn a_damaged_log_is_noticed_and_what_it_lost_is_said() {
         let again = studio_telling(&data);
         assert!(!again.contains("warning"), "{again}");
         // The key survived either way.
-        studio.restart();
+        studio.kill_and_restart();
         assert_eq!(studio.key, key);
     }
 }

@@ -86,7 +86,7 @@ impl Saturation {
         };
         Saturation {
             stronger: Some(stronger.to_text()),
-            shown: deals > 0 && gain.low > -MARGIN && gain.high < MARGIN,
+            shown: deals > 0 && Saturation::within(&gain),
             gain: (deals > 0).then_some(gain),
             deals,
             skipped: None,
@@ -102,6 +102,17 @@ impl Saturation {
             shown: false,
             skipped: Some(why.to_string()),
         }
+    }
+
+    /// Whether `gain` says something either way: inside ±[`MARGIN`] (the
+    /// player is strong), or wholly outside it (it is not).
+    pub(crate) fn settled(gain: &Interval) -> bool {
+        Saturation::within(gain) || gain.low > MARGIN || gain.high < -MARGIN
+    }
+
+    /// Whether `gain` lies inside ±[`MARGIN`]: the player is strong.
+    pub(crate) fn within(gain: &Interval) -> bool {
+        gain.low > -MARGIN && gain.high < MARGIN
     }
 
     /// Whether the check was played and did not show the player strong.

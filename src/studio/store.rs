@@ -172,7 +172,7 @@ impl Store {
         })?;
         let path = folder.join(FILE);
         let shown = path.display().to_string();
-        let connection = Connection::open(&path).map_err(|e| explain(&shown, &e))?;
+        let mut connection = Connection::open(&path).map_err(|e| explain(&shown, &e))?;
         // A studio that is stopping lets go within moments; one that runs does not.
         connection
             .busy_timeout(Duration::from_millis(250))
@@ -202,7 +202,6 @@ impl Store {
                 .execute("VACUUM INTO ?1", params![backup.to_string_lossy()])
                 .map_err(|e| explain(&shown, &e))?;
         }
-        let mut connection = connection;
         migrate(&mut connection, version, &shown)?;
         let held = held(&connection).map_err(|e| explain(&shown, &e))?;
         let checked = Acks::open(folder, &held)?;

@@ -98,11 +98,6 @@ impl Studio {
         let _ = self.child.wait();
     }
 
-    /// Starts the studio again on the same data folder, on a new port.
-    pub fn restart(&mut self) {
-        self.kill_and_restart();
-    }
-
     /// A request with the studio's key.
     pub fn owner(&self, method: &str, path: &str, body: Option<&serde_json::Value>) -> (u16, String) {
         request(

@@ -10,11 +10,10 @@ use rayon::prelude::*;
 use super::{BATCH_DEALS, Side, Watch};
 use crate::agents::spec::AgentSpec;
 use crate::sim::analyze::play;
-use crate::sim::stats::Interval;
 use crate::sim::stats::game_seed;
-use crate::sim::strength::{MARGIN, NOT_SCALABLE, Saturation, scaled};
+use crate::sim::strength::{NOT_SCALABLE, Saturation, scaled};
 
-/// Plays the check on `sides` until it is settled (inside ±[`MARGIN`], or
+/// Plays the check on `sides` until it is settled (inside ±[`crate::sim::strength::MARGIN`], or
 /// shown to be outside it), the deals run out, or `until` comes. A batch
 /// that the deadline cut short is not counted.
 pub(super) fn check(
@@ -33,8 +32,7 @@ pub(super) fn check(
     let mut gain = Watch::new((-fair, 1.0 - fair), horizon.max(16));
     let mut deals = 0;
     let mut per_deal = std::time::Duration::ZERO;
-    let settled = |g: &Interval| (g.low > -MARGIN && g.high < MARGIN) || g.low > MARGIN || g.high < -MARGIN;
-    while deals < most_deals && !(gain.steps() > 0 && settled(&gain.interval())) {
+    while deals < most_deals && !(gain.steps() > 0 && Saturation::settled(&gain.interval())) {
         if deals > 0 && Instant::now() + per_deal.mul_f64(BATCH_DEALS as f64) > until {
             break;
         }
@@ -79,7 +77,7 @@ pub(super) fn check(
     let interval = gain.interval();
     Saturation {
         stronger: Some(stronger.to_text()),
-        shown: deals > 0 && interval.low > -MARGIN && interval.high < MARGIN,
+        shown: deals > 0 && Saturation::within(&interval),
         gain: (deals > 0).then_some(interval),
         deals,
         skipped: None,
