@@ -71,34 +71,121 @@ fn leduc_poker_has_openspiels_value() {
 /// Classic RPS: a tied throw is thrown again, so the tree has no depth
 /// bound; built to a depth, it is worth 0 and its equilibrium is uniform,
 /// and the mass past the cut is reported.
+/// Rock paper scissors throws a tie again, forever if need be: its tree
+/// never ends, but its positions do. A tied throw comes back to the very
+/// position it left (public: both seats know everything), which is played
+/// on as the first time, so the game is solved exactly with no depth: worth
+/// 0, each throw a third, at every length of match.
 #[test]
-fn rock_paper_scissors_is_fair_and_uniform_to_a_depth() {
+fn rock_paper_scissors_is_solved_exactly_with_no_depth() {
     let def = load("games/rps.rules");
-    let settings = Settings {
-        limits: Limits {
-            nodes: 1_000_000,
-            depth: Some(6),
-        },
-        payoff: Payoff::Score,
-        iterations: Some(200),
-        time: None,
-        target: Some(1e-9),
-        method: Method::Auto,
-        seed: 1,
-        jobs: 1,
-        sampling: None,
-    };
-    let s = solve::solve(&def, &def.default_options(), &settings, &mut |_| {}).unwrap();
-    assert_eq!(s.tree.as_ref().unwrap().cut_at, Some(6));
-    // Ties all the way: (1/3)^6 of play reaches the cut.
-    assert!((s.cut_mass - 3f64.powi(-6)).abs() < 1e-9, "cut mass {}", s.cut_mass);
-    assert!(s.values.iter().all(|v| v.abs() < 1e-4), "{:?}", s.values);
-    assert!(s.exploitability.unwrap() < 1e-4);
-    let first = s.strategy.iter().find(|r| r.depth == 0).unwrap();
-    assert_eq!(first.situation, "at the start");
-    for (throw, p) in &first.actions {
-        assert!((p - 1.0 / 3.0).abs() < 1e-4, "{throw} {p}");
+    for best_of in [1, 3] {
+        let mut options = def.default_options();
+        let at = def.options.iter().position(|o| o.name == "best_of").unwrap();
+        options[at] = rpsdsl::ir::OptionValue::Int(best_of);
+        let settings = Settings {
+            limits: Limits {
+                nodes: 2_000_000,
+                depth: None,
+            },
+            payoff: Payoff::Score,
+            iterations: Some(1000),
+            time: None,
+            target: Some(1e-3),
+            method: Method::Auto,
+            seed: 1,
+            jobs: 1,
+            sampling: None,
+        };
+        let s = solve::solve(&def, &options, &settings, &mut |_| {}).unwrap();
+        let tree = s.tree.as_ref().expect("the whole tree fits");
+        assert_eq!(tree.cut_at, None, "best of {best_of}");
+        assert_eq!(s.cut_mass, 0.0);
+        // Best of one: 9 throws, 3 of them ties, each the start again.
+        if best_of == 1 {
+            assert_eq!((tree.nodes, tree.terminals, tree.repeats), (13, 6, 3));
+        }
+        assert!(tree.repeats > 0);
+        assert!(s.values.iter().all(|v| v.abs() < 1e-4), "{:?}", s.values);
+        assert!(s.exploitability.unwrap() <= 1e-3);
+        for row in &s.strategy {
+            for (throw, p) in &row.actions {
+                assert!(
+                    (p - 1.0 / 3.0).abs() < 1e-3,
+                    "best of {best_of}: {} {throw} {p}",
+                    row.situation
+                );
+            }
+        }
+        // The first throw comes round again after each tie: play meets it
+        // 1 + 1/3 + 1/9 + ... = 1.5 times a game.
+        let first = s.strategy.iter().find(|r| r.depth == 0).unwrap();
+        assert_eq!(first.situation, "at the start");
+        assert!((first.reach - 1.5).abs() < 1e-9, "{}", first.reach);
     }
+}
+
+/// A lopsided duel (Left's paper over rock is only a draw), thrown again on
+/// a tie: its equilibrium is not uniform, and a tie is worth the game's own
+/// value `v`. The solution is checked against the game's matrix, not
+/// against itself: against the other seat's strategy, every throw a seat
+/// plays earns `v` (ties counted at `v`), and none earns more.
+#[test]
+fn a_tie_thrown_again_is_worth_the_game_itself() {
+    let def = load("tests/games/lopsided_duel.rules");
+    let options = def.default_options();
+    let tree = Tree::build(&def, &options, whole(10_000), Payoff::Score).unwrap();
+    assert_eq!((tree.len(), tree.repeats()), (13, 3));
+    let (values, nash_conv, iterations) = solve_to(&tree, 1e-4, 100_000);
+    assert!(nash_conv <= 1e-4, "NashConv {nash_conv} after {iterations} iterations");
+    let v = values[0];
+    assert!(v < -0.2 && v > -0.3, "the draw costs Left: {v}");
+    // Left's payoffs, rows Left's throw, columns Right's (rock, paper,
+    // scissors); `None` is a tie.
+    let payoff = [
+        [None, Some(-1.0), Some(1.0)],
+        [Some(0.0), None, Some(-1.0)],
+        [Some(-1.0), Some(1.0), None],
+    ];
+    let mut cfr = Cfr::new(&tree);
+    for _ in 0..iterations {
+        cfr.iterate();
+    }
+    let profile = cfr.average();
+    let (left, right) = (profile.at(&tree, 0).to_vec(), profile.at(&tree, 1).to_vec());
+    for (throw, row) in payoff.iter().enumerate() {
+        let earns: f64 = row.iter().zip(&right).map(|(pay, q)| q * pay.unwrap_or(v)).sum();
+        assert!(earns <= v + 1e-3, "Left's throw {throw} earns {earns} > {v}");
+        if left[throw] > 0.01 {
+            assert!(
+                (earns - v).abs() < 1e-3,
+                "Left plays throw {throw}, which earns {earns}, not {v}"
+            );
+        }
+    }
+    for throw in 0..3 {
+        let earns: f64 = (0..3).map(|l| left[l] * payoff[l][throw].unwrap_or(v)).sum();
+        assert!(earns >= v - 1e-3, "Right's throw {throw} holds Left to {earns} < {v}");
+    }
+
+    // External sampling comes round the same loop (a tie is worth what
+    // traversals found the throw worth) and learns it: far less
+    // exploitable than uniform play.
+    let uniform = tree.nash_conv(&tree.uniform()) / 2.0;
+    let s = solve::solve(
+        &def,
+        &options,
+        &settings(Method::Sampled, 20_000, 2, Some(solve::Sampling::External)),
+        &mut |_| {},
+    )
+    .unwrap();
+    let learnt = s.exploitability.unwrap();
+    assert!(learnt < uniform / 2.5, "sampled {learnt}, uniform {uniform}");
+    assert!(
+        (s.values[0] - v).abs() < 0.05,
+        "sampled value {:?}, exact {v}",
+        s.values
+    );
 }
 
 /// The same game with its declarations in another order has the same

@@ -32,7 +32,7 @@ pub const FORMAT: &str = "rpsdsl policy";
 
 /// The version of the file's layout and of its keys ([`Recall`]): a file of
 /// another version is refused.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The build that writes and reads policy files.
 pub const BUILD: &str = env!("CARGO_PKG_VERSION");
@@ -367,7 +367,7 @@ impl Agent for PolicyAgent {
 
     fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {
         self.new_game_at(obs);
-        let recall = self.recall.saw_view(obs.view());
+        let recall = obs.recall_here(self.recall);
         let p = self.probabilities(obs, recall).unwrap_or_else(|| {
             self.missed.fetch_add(1, Ordering::Relaxed);
             vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
@@ -377,7 +377,7 @@ impl Agent for PolicyAgent {
 
     fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
         self.new_game_at(obs);
-        let recall = self.recall.saw_view(obs.view());
+        let recall = obs.recall_here(self.recall);
         let mut p = self.policy(def, obs, recall)?;
         for (q, &ok) in p.iter_mut().zip(allowed) {
             if !ok {
@@ -411,6 +411,6 @@ impl Agent for PolicyAgent {
 
     fn before_step(&mut self, _def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
         self.new_game_at(obs);
-        self.recall = self.recall.saw_view(obs.view()).saw_step(obs.step_key(choices));
+        self.recall = obs.recall_here(self.recall).saw_step(obs.step_key(choices));
     }
 }

@@ -144,10 +144,10 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
                 .map(|(a, p)| format!("{a} {:.1}%", 100.0 * p))
                 .collect();
             out.push_str(&format!(
-                "  {} ({}, reached {:.1}%)\n      {}\n",
+                "  {} ({}, {})\n      {}\n",
                 r.situation,
                 r.decision,
-                100.0 * r.reach,
+                reach_text(r.reach),
                 said.join(", ")
             ));
         }
@@ -169,6 +169,16 @@ fn sampling_name(run: &SampledRun) -> &'static str {
     }
 }
 
+/// How often play meets a situation: "reached 40.0%", or, where a
+/// position comes round again, "met 1.50 times a game".
+fn reach_text(reach: f64) -> String {
+    if reach > 1.0 + 1e-9 {
+        format!("met {reach:.2} times a game")
+    } else {
+        format!("reached {:.1}%", 100.0 * reach)
+    }
+}
+
 /// What rounds to zero shows as +0.0000, never -0.0000.
 fn shown(v: f64) -> f64 {
     if v.abs() < 5e-5 { 0.0 } else { v }
@@ -183,12 +193,19 @@ fn size_line(s: &Solution) -> String {
         .map(|(seat, n)| format!("{seat} {n}"))
         .collect();
     match (&s.tree, &s.sampled) {
-        (Some(tree), _) => format!(
-            "tree: {} nodes, {} endings; information sets: {}",
-            tree.nodes,
-            tree.terminals,
-            sets.join(", ")
-        ),
+        (Some(tree), _) => {
+            let repeats = match tree.repeats {
+                0 => String::new(),
+                1 => ", 1 position met again (played on as the first time)".to_string(),
+                n => format!(", {n} positions met again (played on as the first time)"),
+            };
+            format!(
+                "tree: {} nodes, {} endings{repeats}; information sets: {}",
+                tree.nodes,
+                tree.terminals,
+                sets.join(", ")
+            )
+        }
         (None, _) => format!("information sets met by sampling: {}", sets.join(", ")),
     }
 }

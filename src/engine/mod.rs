@@ -15,6 +15,7 @@ mod events;
 mod game;
 pub(crate) mod lower;
 mod observe;
+mod position;
 mod reach;
 mod tally;
 mod view;

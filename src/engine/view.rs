@@ -185,6 +185,14 @@ impl State {
 pub struct Recall(pub u64);
 
 impl Recall {
+    /// The recall at a public position, whose digest is `position` (see
+    /// [`State::public_position`]): the position itself, whatever came
+    /// before, since every seat knows all of it.
+    #[must_use]
+    pub fn of_position(position: u64) -> Recall {
+        Recall(position)
+    }
+
     /// The recall after the seat had `view` at a decision point.
     #[must_use]
     pub fn saw_view(self, view: &View) -> Recall {

@@ -2,6 +2,14 @@
 //! fall below zero), alternating updates (one seat per pass, each pass
 //! seeing the passes before it), and the average strategy weighted by the
 //! iteration's number. Deterministic: no sampling, the same answer every run.
+//!
+//! A position met again (`Node::Repeat`) is worth what its first meeting is
+//! worth: the average of that node's values over the passes so far,
+//! weighted as the average strategy is. In a zero-sum game, the average
+//! payoff of regret-minimising play tends to the game's value, so the
+//! repeat's worth tends to the value of the position it repeats, and the
+//! average strategy to a stationary equilibrium: the same strategy each time
+//! round, which is all a public position needs.
 
 use super::profile::Profile;
 use super::tree::{Node, Tree};
@@ -15,6 +23,10 @@ pub struct Cfr<'a> {
     sums: Vec<f64>,
     /// The strategy this pass plays, from the regrets.
     current: Vec<f64>,
+    /// Per repeated node and seat, the weighted sum of its values so far,
+    /// and the sum of the weights.
+    repeat_sums: Vec<f64>,
+    repeat_weights: Vec<f64>,
     iterations: u64,
 }
 
@@ -26,6 +38,8 @@ impl<'a> Cfr<'a> {
             regrets: vec![0.0; tree.actions],
             sums: vec![0.0; tree.actions],
             current: vec![0.0; tree.actions],
+            repeat_sums: vec![0.0; tree.targets.len() * tree.seats],
+            repeat_weights: vec![0.0; tree.targets.len() * tree.seats],
             iterations: 0,
         }
     }
@@ -94,6 +108,14 @@ impl<'a> Cfr<'a> {
         match t.nodes[node] {
             Node::Terminal { at } => t.payoffs[at as usize + seat],
             Node::Cut | Node::Open => 0.0,
+            Node::Repeat { target } => {
+                let at = target as usize * t.seats + seat;
+                if self.repeat_weights[at] > 0.0 {
+                    self.repeat_sums[at] / self.repeat_weights[at]
+                } else {
+                    0.0
+                }
+            }
             Node::Chance { first, len } => {
                 let mut v = 0.0;
                 for c in t.children_of(first, len) {
@@ -123,6 +145,9 @@ impl<'a> Cfr<'a> {
                             v += p * self.walk(child, seat, mine, others * p, weight);
                         }
                     }
+                    if mine > 0.0 || others > 0.0 {
+                        self.remember_repeated(node, seat, v, weight);
+                    }
                     return v;
                 }
                 let mut values = [0.0f64; 16];
@@ -146,8 +171,26 @@ impl<'a> Cfr<'a> {
                     self.regrets[offset + a] += others * (value - v);
                     self.sums[offset + a] += weight * mine * self.current[offset + a];
                 }
+                if mine > 0.0 || others > 0.0 {
+                    self.remember_repeated(node, seat, v, weight);
+                }
                 v
             }
+        }
+    }
+
+    /// Keeps `v`, the value of `node` to `seat` this pass, when a repeat
+    /// goes back to the node. (Only a node whose every child this pass
+    /// walked is worth keeping: one that neither the seat nor the others
+    /// reach is skipped below.)
+    fn remember_repeated(&mut self, node: usize, seat: usize, v: f64, weight: f64) {
+        if self.tree.targets.is_empty() {
+            return;
+        }
+        if let Some(&target) = self.tree.target_index.get(&(node as u32)) {
+            let at = target as usize * self.tree.seats + seat;
+            self.repeat_sums[at] += weight * v;
+            self.repeat_weights[at] += weight;
         }
     }
 }

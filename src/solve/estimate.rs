@@ -5,6 +5,8 @@
 //! about `1 + b1 + b1·b2 + ...` decision points; the mean over paths is an
 //! unbiased estimate. The games are seeded, so the estimate (and every
 //! choice made from it) is the same on every machine and thread count.
+//! A path ends where it meets a public position it met before: the tree
+//! goes on from there as from the first meeting (`Node::Repeat`).
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -32,8 +34,9 @@ pub(super) fn tree_size(def: &Game, options: &[OptionValue]) -> f64 {
         };
         let (mut size, mut width) = (1.0f64, 1.0f64);
         let mut steps = 0;
+        let mut met = vec![];
         while let Some(pending) = state.pending() {
-            if steps >= MOST_STEPS || width >= 1e300 {
+            if steps >= MOST_STEPS || width >= 1e300 || super::tree::met_again(&state, def, &mut met) {
                 break;
             }
             let picked: Vec<Choice> = pending

@@ -176,6 +176,9 @@ pub struct TreeSize {
     pub nodes: usize,
     /// Terminal positions.
     pub terminals: usize,
+    /// Positions that repeat a public position met on the way to them
+    /// (play goes on as from the first meeting).
+    pub repeats: usize,
     /// Information sets per seat.
     pub infosets: Vec<usize>,
     /// The decision point the tree was cut at, if it was.

@@ -135,7 +135,7 @@ impl Walk<'_, '_> {
         }
         if state.pending().is_some() {
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = r.saw_view(&state.view(def, seat as Seat));
+                *r = state.recall_here(def, seat as Seat, *r);
             }
         }
         let child = self.outcome(state, seen, told, depth + 1, reach)?;

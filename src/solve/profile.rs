@@ -1,6 +1,14 @@
 //! Strategy profiles on a tree, and what they are worth: each seat's
 //! expected payoff, a best response's, and NashConv (how much all seats
 //! together would gain by each switching alone to its best response).
+//!
+//! A tree with repeated positions (`Node::Repeat`) is a graph with loops:
+//! reaching a repeat is reaching its first meeting again. There, "reach" is
+//! how many times play is expected to pass a node, and values are found by
+//! going round until nothing changes (each round multiplies what is still
+//! moving by the chance of going round again, so the error falls
+//! geometrically). Play that never leaves a loop never ends: the engine
+//! would stop it, and it pays nothing, as here.
 
 use super::tree::{Node, Tree};
 
@@ -18,6 +26,14 @@ impl Profile {
         &self.probs[s.offset..s.offset + s.actions.len()]
     }
 }
+
+/// Rounds of a loop at most, and nodes walked by them at most: past either,
+/// the figures stand as they are (play that rarely leaves a loop).
+const MAX_ROUNDS: usize = 20_000;
+const MAX_ROUND_WORK: usize = 50_000_000;
+
+/// When a loop's figures have stopped changing.
+const SETTLED: f64 = 1e-13;
 
 /// How likely play under a profile reaches each node, and what it is worth.
 pub struct Reach {
@@ -37,11 +53,42 @@ impl Tree {
     }
 
     /// The probability of reaching every node when every seat plays
-    /// `profile`, or (with `except`) when that seat's own choices count as
-    /// certain: its counterfactual reach.
+    /// `profile` (where positions repeat, the number of times play is
+    /// expected to pass it), or (with `except`) when that seat's own
+    /// choices count as certain: its counterfactual reach, on the way
+    /// down only. (Going round a loop scales every node below the position
+    /// it repeats alike, so a best response weighing the nodes of one set
+    /// against each other needs no more; and with every own choice counted
+    /// as certain, the mass going round would never fall.)
     pub(super) fn reach(&self, profile: &Profile, except: Option<usize>) -> Reach {
+        let mut again = vec![0.0; self.targets.len()];
+        let mut rounds = Rounds::default();
+        loop {
+            let reach = self.reach_once(profile, except, &again);
+            if except.is_some() {
+                return Reach { reach };
+            }
+            let mut next = vec![0.0; self.targets.len()];
+            for (node, &r) in self.nodes.iter().zip(&reach) {
+                if let Node::Repeat { target } = *node {
+                    next[target as usize] += r;
+                }
+            }
+            if !rounds.another(self, &again, &next) {
+                return Reach { reach };
+            }
+            again = next;
+        }
+    }
+
+    /// One pass of [`Tree::reach`]: each repeated node reached `again[k]`
+    /// more times than from above.
+    fn reach_once(&self, profile: &Profile, except: Option<usize>, again: &[f64]) -> Vec<f64> {
         let mut reach = vec![0.0; self.nodes.len()];
         reach[0] = 1.0;
+        for (&node, &more) in self.targets.iter().zip(again) {
+            reach[node as usize] += more;
+        }
         // A node's children come after it, so one pass in order does it.
         for (i, node) in self.nodes.iter().enumerate() {
             let here = reach[i];
@@ -59,18 +106,18 @@ impl Tree {
                         } else {
                             profile.probs[offset + a]
                         };
-                        reach[self.children[c] as usize] = here * p;
+                        reach[self.children[c] as usize] += here * p;
                     }
                 }
                 Node::Chance { first, len } => {
                     for c in self.children_of(first, len) {
-                        reach[self.children[c] as usize] = here * self.odds[c];
+                        reach[self.children[c] as usize] += here * self.odds[c];
                     }
                 }
-                Node::Terminal { .. } | Node::Cut | Node::Open => {}
+                Node::Terminal { .. } | Node::Cut | Node::Open | Node::Repeat { .. } => {}
             }
         }
-        Reach { reach }
+        reach
     }
 
     /// Each seat's expected payoff under `profile`, and the probability that
@@ -96,15 +143,26 @@ impl Tree {
     /// What `seat` gets by playing its best response to everyone else's
     /// `profile`.
     pub fn best_response_value(&self, profile: &Profile, seat: usize) -> f64 {
-        let mut br = BestResponse {
-            tree: self,
-            profile,
-            seat,
-            reach: self.reach(profile, Some(seat)).reach,
-            value: vec![f64::NAN; self.nodes.len()],
-            choice: vec![u32::MAX; self.infosets.len()],
-        };
-        br.value(0)
+        let reach = self.reach(profile, Some(seat)).reach;
+        let mut repeats = vec![0.0; self.targets.len()];
+        let mut rounds = Rounds::default();
+        loop {
+            let mut br = BestResponse {
+                tree: self,
+                profile,
+                seat,
+                reach: &reach,
+                repeats: &repeats,
+                value: vec![f64::NAN; self.nodes.len()],
+                choice: vec![u32::MAX; self.infosets.len()],
+            };
+            let value = br.value(0);
+            let next: Vec<f64> = self.targets.iter().map(|&node| br.value(node as usize)).collect();
+            if !rounds.another(self, &repeats, &next) {
+                return value;
+            }
+            repeats = next;
+        }
     }
 
     /// NashConv: the sum over seats of what each would gain by switching
@@ -125,7 +183,9 @@ struct BestResponse<'a> {
     tree: &'a Tree,
     profile: &'a Profile,
     seat: usize,
-    reach: Vec<f64>,
+    reach: &'a [f64],
+    /// Per repeated node, its value to the seat as the last round found it.
+    repeats: &'a [f64],
     /// Per node, its value to the seat (NaN: not yet known).
     value: Vec<f64>,
     /// Per information set of the seat, its best action (MAX: not yet known).
@@ -141,6 +201,7 @@ impl BestResponse<'_> {
         let v = stacker::maybe_grow(64 * 1024, 1024 * 1024, || match t.nodes[node] {
             Node::Terminal { at } => t.payoffs[at as usize + self.seat],
             Node::Cut | Node::Open => 0.0,
+            Node::Repeat { target } => self.repeats[target as usize],
             Node::Chance { first, len } => t
                 .children_of(first, len)
                 .map(|c| t.odds[c] * self.value(t.children[c] as usize))
@@ -198,6 +259,35 @@ impl BestResponse<'_> {
         let best = (0..n).fold(0, |best, a| if worth[a] > worth[best] + 1e-12 { a } else { best });
         self.choice[set] = best as u32;
         best
+    }
+}
+
+/// Going round a tree's loops until their figures settle.
+#[derive(Default)]
+struct Rounds {
+    done: usize,
+    /// The largest change of the last round.
+    last_change: Option<f64>,
+}
+
+impl Rounds {
+    /// Whether to go round again after a round took the figures from
+    /// `before` to `after`: not once they moved less than [`SETTLED`], nor
+    /// once they stop shrinking (play that never leaves a loop: what goes
+    /// round stays), nor past [`MAX_ROUNDS`] or [`MAX_ROUND_WORK`].
+    fn another(&mut self, tree: &Tree, before: &[f64], after: &[f64]) -> bool {
+        self.done += 1;
+        let change = before
+            .iter()
+            .zip(after)
+            .map(|(a, b)| (a - b).abs() / a.abs().max(b.abs()).max(1.0))
+            .fold(0.0, f64::max);
+        let shrinking = self.last_change.is_none_or(|last| change < last * (1.0 - 1e-9));
+        self.last_change = Some(change);
+        change > SETTLED
+            && shrinking
+            && self.done < MAX_ROUNDS
+            && self.done.saturating_mul(tree.nodes.len()) < MAX_ROUND_WORK
     }
 }
 

@@ -398,7 +398,7 @@ impl Play<'_> {
                 return Ok(path);
             }
             if let Some(learner) = learner {
-                recall = recall.saw_view(&state.view(def, learner.seat));
+                recall = state.recall_here(def, learner.seat, recall);
             }
             let decision = pending.decision();
             let mut choices = vec![];

@@ -465,6 +465,7 @@ fn tree_size(tree: &Tree) -> TreeSize {
     TreeSize {
         nodes: tree.len(),
         terminals: tree.terminals(),
+        repeats: tree.repeats(),
         infosets: tree.infosets_per_seat(),
         cut_at: tree.cut_at,
         cut_nodes: tree.cuts(),

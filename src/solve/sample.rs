@@ -121,6 +121,9 @@ pub struct Sampler<'a> {
     /// Traversals that ended on an error in the rules.
     stopped: u64,
     zero_sum: bool,
+    /// Public positions that play was found to come round to, and per
+    /// seat, the sum and count of the values traversals found there.
+    repeats: HashMap<u64, Vec<(f64, u64)>>,
 }
 
 /// One traversal's changes, in the order it met the sets.
@@ -131,6 +134,10 @@ pub(super) struct Changes {
     pub(super) cut: u64,
     pub(super) stopped: u64,
     pub(super) zero_sum: bool,
+    /// Public positions met again on the way to them (`None`), and values
+    /// found at positions known to repeat, for the traversing seat.
+    repeats: Vec<(u64, Option<f64>)>,
+    traverser: Seat,
 }
 
 /// The changes to one set; `new` holds the set when the batch did not know it.
@@ -161,6 +168,7 @@ impl<'a> Sampler<'a> {
             cut: 0,
             stopped: 0,
             zero_sum: true,
+            repeats: HashMap::new(),
         };
         sampler.probed = sampler.probe();
         if sampler.probed > EXTERNAL_LIMIT {
@@ -196,9 +204,10 @@ impl<'a> Sampler<'a> {
             let mut events = vec![];
             let mut product = vec![1.0f64; seats];
             let mut depth = 0;
+            let mut met = vec![];
             if state.set_up(def, &mut events).is_ok() {
                 while let Some(pending) = state.pending() {
-                    if depth >= self.depth {
+                    if depth >= self.depth || super::tree::met_again(&state, def, &mut met) {
                         break;
                     }
                     let picked: Vec<Choice> = pending
@@ -220,6 +229,15 @@ impl<'a> Sampler<'a> {
             total += product.iter().copied().fold(1.0, f64::max).min(1e300);
         }
         total / GAMES as f64
+    }
+
+    /// What the public position `position`, known to repeat, was found
+    /// worth to `seat` so far (0 before anything was found).
+    fn repeat_worth(&self, position: u64, seat: Seat) -> f64 {
+        match self.repeats.get(&position).map(|w| w[seat as usize]) {
+            Some((sum, count)) if count > 0 => sum / count as f64,
+            _ => 0.0,
+        }
     }
 
     /// Traversals done (one per seat makes an iteration).
@@ -284,6 +302,15 @@ impl<'a> Sampler<'a> {
         self.cut += changes.cut;
         self.stopped += changes.stopped;
         self.zero_sum &= changes.zero_sum;
+        let seats = self.def.players();
+        for (position, found) in changes.repeats {
+            let worth = self.repeats.entry(position).or_insert_with(|| vec![(0.0, 0); seats]);
+            if let Some(v) = found {
+                let (sum, count) = &mut worth[changes.traverser as usize];
+                *sum += v;
+                *count += 1;
+            }
+        }
         for change in changes.sets {
             let at = match self.index.get(&change.key) {
                 Some(&at) => at as usize,
@@ -319,8 +346,10 @@ impl<'a> Sampler<'a> {
             rng: ChaCha8Rng::seed_from_u64(stream),
             changes: Changes {
                 zero_sum: true,
+                traverser: (t % seats as u64) as Seat,
                 ..Changes::default()
             },
+            path: vec![],
             events: vec![],
             deadline,
             cut_short: false,
@@ -332,12 +361,13 @@ impl<'a> Sampler<'a> {
             walk.changes.stopped += 1;
             return Ok(Some(walk.changes));
         }
+        let position = state.public_position(def);
         let seen: Vec<Recall> = (0..seats)
-            .map(|seat| Recall::default().saw_view(&state.view(def, seat as Seat)))
+            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def))
             .collect();
         match self.sampling {
             Sampling::External => {
-                walk.walk(&state, &seen, None, 0)?;
+                walk.walk(&state, &seen, None, 0, position)?;
             }
             Sampling::Outcome => {
                 let reach = Reach {
@@ -464,7 +494,7 @@ impl<'a> Sampler<'a> {
                 return played;
             }
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = r.saw_view(&state.view(def, seat as Seat));
+                *r = state.recall_here(def, seat as Seat, *r);
             }
             let decision = pending.decision();
             let mut picked = vec![];
@@ -550,6 +580,8 @@ pub(super) struct Walk<'r, 'a> {
     pub(super) cut_short: bool,
     /// Positions visited, so the budgets are read every few of them.
     pub(super) steps: u64,
+    /// The public positions on the way to this one (external sampling).
+    pub(super) path: Vec<u64>,
 }
 
 /// A seat at a decision: its set's change, the legal values in the set's
@@ -573,14 +605,33 @@ impl Walk<'_, '_> {
 
     /// The value of `state` to the traverser, sampling the others' choices
     /// and chance, and recording the traverser's regrets below it.
+    /// `position` is the state's digest where it is public: a public
+    /// position met again on the way here is worth what traversals found
+    /// it worth so far (see `cfr`, where a whole tree does the same).
     fn walk(
         &mut self,
         state: &State,
         seen: &[Recall],
         told: Option<&Rc<Told>>,
         depth: u32,
+        position: Option<u64>,
     ) -> Result<f64, Box<Diagnostic>> {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth))
+        let Some(position) = position else {
+            return stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth));
+        };
+        if self.path.contains(&position) {
+            self.changes.repeats.push((position, None));
+            return Ok(self.run.repeat_worth(position, self.traverser));
+        }
+        self.path.push(position);
+        let v = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth));
+        self.path.pop();
+        if let Ok(v) = v
+            && self.run.repeats.contains_key(&position)
+        {
+            self.changes.repeats.push((position, Some(v)));
+        }
+        v
     }
 
     fn walk_here(
@@ -671,14 +722,15 @@ impl Walk<'_, '_> {
             }
         }
         if next.pending().is_none() {
-            return self.walk(&next, &seen, told.as_ref(), depth + 1);
+            return self.walk(&next, &seen, told.as_ref(), depth + 1, None);
         }
+        let position = next.public_position(def);
         let seen: Vec<Recall> = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| r.saw_view(&next.view(def, seat as Seat)))
+            .map(|(seat, r)| recall_at(&next, seat as Seat, *r, position, def))
             .collect();
-        self.walk(&next, &seen, told.as_ref(), depth + 1)
+        self.walk(&next, &seen, told.as_ref(), depth + 1, position)
     }
 
     /// `seat`'s information set at `state`: its change (made on first
@@ -752,6 +804,15 @@ impl Walk<'_, '_> {
             values,
             strategy,
         })
+    }
+}
+
+/// What `seat` recalls at `state`, after `before`, where `position` is
+/// the state's public digest if it has one (found once for every seat).
+fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game) -> Recall {
+    match position {
+        Some(position) => Recall::of_position(position),
+        None => before.saw_view(&state.view(def, seat)),
     }
 }
 

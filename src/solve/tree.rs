@@ -62,6 +62,10 @@ pub(super) enum Node {
     Terminal { at: u32 },
     /// Past the depth the tree was built to: counts as a draw (0 each).
     Cut,
+    /// A public position met again on the way down (see
+    /// `engine::position`): play goes on as from its first meeting,
+    /// `Tree::targets[target]`, an ancestor of this node.
+    Repeat { target: u32 },
     /// Not expanded yet (only while building).
     Open,
 }
@@ -116,6 +120,10 @@ pub struct Tree {
     /// Per information set, the first position met in it (kept only when
     /// asked for: a player is asked what it would do there).
     pub(super) examples: Vec<State>,
+    /// The nodes that a `Repeat` goes back to, each once.
+    pub(super) targets: Vec<u32>,
+    /// Per node of `targets`, its index there.
+    pub(super) target_index: HashMap<u32, u32>,
 }
 
 /// Limits on the tree.
@@ -141,6 +149,28 @@ struct Open {
     /// Per seat, everything it has seen.
     seen: Vec<Recall>,
     told: Option<Rc<Told>>,
+    /// The public positions on the way here, this one included.
+    path: Option<Rc<Visit>>,
+}
+
+/// A public position on the way down, newest first.
+struct Visit {
+    position: u64,
+    node: u32,
+    before: Option<Rc<Visit>>,
+}
+
+impl Visit {
+    /// The node of the earlier meeting with `position` on this path.
+    fn find(mut at: Option<&Visit>, position: u64) -> Option<u32> {
+        while let Some(visit) = at {
+            if visit.position == position {
+                return Some(visit.node);
+            }
+            at = visit.before.as_deref();
+        }
+        None
+    }
 }
 
 struct Builder<'a> {
@@ -215,6 +245,8 @@ impl Tree {
                 payoff,
                 actions: 0,
                 examples: vec![],
+                targets: vec![],
+                target_index: HashMap::new(),
             },
             index: HashMap::new(),
             keep_examples,
@@ -228,6 +260,7 @@ impl Tree {
             0,
             &root,
             &seen,
+            None,
             None,
             &|state, events| state.set_up(def, events),
             &mut frontier,
@@ -305,6 +338,11 @@ impl Tree {
         self.nodes.iter().filter(|n| matches!(n, Node::Terminal { .. })).count()
     }
 
+    /// Positions that are a public position met again on the way down.
+    pub fn repeats(&self) -> usize {
+        self.nodes.iter().filter(|n| matches!(n, Node::Repeat { .. })).count()
+    }
+
     /// Positions cut off at the depth the tree was built to.
     pub fn cuts(&self) -> usize {
         self.nodes.iter().filter(|n| matches!(n, Node::Cut)).count()
@@ -330,6 +368,7 @@ struct Mark {
     children: usize,
     payoffs: usize,
     infosets: usize,
+    targets: usize,
     stopped: u64,
 }
 
@@ -340,6 +379,7 @@ impl Builder<'_> {
             children: self.tree.children.len(),
             payoffs: self.tree.payoffs.len(),
             infosets: self.tree.infosets.len(),
+            targets: self.tree.targets.len(),
             stopped: self.tree.stopped,
         }
     }
@@ -354,6 +394,8 @@ impl Builder<'_> {
         t.infosets.truncate(mark.infosets);
         t.examples.truncate(mark.infosets);
         t.stopped = mark.stopped;
+        t.targets.truncate(mark.targets);
+        t.target_index.retain(|_, &mut target| (target as usize) < mark.targets);
         self.index.retain(|_, &mut set| (set as usize) < mark.infosets);
     }
 
@@ -449,6 +491,7 @@ impl Builder<'_> {
             &open.state,
             &seen,
             told,
+            open.path.clone(),
             &|state, events| {
                 state.apply(def, &choices, events).map_err(|e| match e {
                     EngineError::Runtime(d) => d,
@@ -470,6 +513,7 @@ impl Builder<'_> {
         from: &State,
         seen: &[Recall],
         told: Option<Rc<Told>>,
+        path: Option<Rc<Visit>>,
         step: &crate::exact::Step<'_>,
         next: &mut Vec<Open>,
     ) -> Result<(), Box<Diagnostic>> {
@@ -516,12 +560,14 @@ impl Builder<'_> {
                 .collect()
         };
         for ((state, _, result), target) in reached.into_iter().zip(targets) {
-            self.place(target, state, result, seen, told.clone(), next);
+            self.place(target, state, result, seen, told.clone(), path.clone(), next);
         }
         Ok(())
     }
 
-    /// A position reached: over, or open to expand at the next level.
+    /// A position reached: over, a public position met again on the way
+    /// here, or open to expand at the next level.
+    #[allow(clippy::too_many_arguments)] // a position and how it was reached
     fn place(
         &mut self,
         node: u32,
@@ -529,6 +575,7 @@ impl Builder<'_> {
         result: Result<(), RuntimeError>,
         seen: &[Recall],
         told: Option<Rc<Told>>,
+        path: Option<Rc<Visit>>,
         next: &mut Vec<Open>,
     ) {
         if result.is_err() || state.pending().is_none() {
@@ -547,16 +594,37 @@ impl Builder<'_> {
             return;
         }
         let def = self.def;
+        let position = state.public_position(def);
+        let path = match position {
+            Some(position) => {
+                if let Some(first) = Visit::find(path.as_deref(), position) {
+                    let targets = &mut self.tree.targets;
+                    let target = *self.tree.target_index.entry(first).or_insert_with(|| {
+                        targets.push(first);
+                        targets.len() as u32 - 1
+                    });
+                    self.tree.nodes[node as usize] = Node::Repeat { target };
+                    return;
+                }
+                Some(Rc::new(Visit {
+                    position,
+                    node,
+                    before: path,
+                }))
+            }
+            None => path,
+        };
         let seen = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| r.saw_view(&state.view(def, seat as Seat)))
+            .map(|(seat, r)| state.recall_here(def, seat as Seat, *r))
             .collect();
         next.push(Open {
             node,
             state,
             seen,
             told,
+            path,
         });
     }
 
@@ -603,6 +671,20 @@ impl Builder<'_> {
         });
         Ok((set, legal.to_vec()))
     }
+}
+
+/// Whether `state` is a public position already in `met` (the public
+/// positions of one path of play so far); one that is not is added. A
+/// probe's path ends there, as the tree's does.
+pub(super) fn met_again(state: &State, def: &Game, met: &mut Vec<u64>) -> bool {
+    let Some(position) = state.public_position(def) else {
+        return false;
+    };
+    if met.contains(&position) {
+        return true;
+    }
+    met.push(position);
+    false
 }
 
 /// A game with a race has no tree: who answers first depends on reaction

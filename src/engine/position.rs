@@ -1,0 +1,116 @@
+//! Public positions: where every seat knows everything, the past stops
+//! mattering.
+//!
+//! A position waiting for a decision in which every seat knows every piece
+//! (variables and options are public) is the root of a subgame that every
+//! seat sees whole: what happens from it depends on the position alone, not
+//! on how play got there. So a solver, and the strategies it saves, may key a
+//! seat's information there by the position itself instead of by everything
+//! the seat has seen. That merges, losslessly, a position reached by two
+//! orders of moves (a transposition) and a position that comes round again
+//! (a tied throw thrown again): the second is the first, and a game whose
+//! ties repeat forever has a finite game graph.
+//!
+//! The digest reads everything the flow's future depends on: the zones in
+//! order, each piece's face and who knows it, variables, options, list
+//! options, dice, the flow's stack, locals and frames, and the decision
+//! asked. It leaves out what only guards or speeds the run (the counts of
+//! decisions and loop rounds, which triggers are known to be quiet), the
+//! chance source, and the slots where a simultaneous decision is about to
+//! store each seat's answer: the answer overwrites them before anything
+//! reads them, and they hold the answers of the last time round.
+
+use super::{Ask, Frame, Recall, State, Status, mix};
+use crate::ir::{GameDef, Seat};
+
+/// A tag mixed first, so a position's digest never equals a seat's recall
+/// built from views.
+const POSITION_TAG: u64 = 0x504F_5349_5449_4F4E;
+
+impl State {
+    /// The position's digest when it is public: the game waits for a
+    /// decision and every seat knows every piece. `None` elsewhere.
+    pub fn public_position(&self, def: &GameDef) -> Option<u64> {
+        let Status::Waiting(ask) = &self.status else {
+            return None;
+        };
+        let everyone = def.all_seats_mask();
+        if self.known.iter().any(|&k| k & everyone != everyone) {
+            return None;
+        }
+        let mut h = mix(POSITION_TAG, def.zones.len() as u64);
+        for zone in def.zone_ids() {
+            h = mix(h, u64::MAX);
+            for piece in self.zone(zone) {
+                h = mix(h, u64::from(piece));
+                h = mix(h, u64::from(self.face[piece as usize]));
+            }
+        }
+        for &v in self.vars.iter().chain(&self.options).chain(&self.rolled) {
+            h = mix(h, v as u64);
+        }
+        for list in &self.lists {
+            h = mix(h, list.len() as u64);
+            for &v in list {
+                h = mix(h, v as u64);
+            }
+        }
+        h = mix(h, self.stack.len() as u64);
+        for &v in &self.stack {
+            h = mix(h, v as u64);
+        }
+        let answers = answer_slots(def, ask, &self.frames);
+        h = mix(h, self.locals.len() as u64);
+        for (at, &v) in self.locals.iter().enumerate() {
+            if !answers.contains(&at) {
+                h = mix(h, v as u64);
+            }
+        }
+        for frame in &self.frames {
+            h = mix(h, u64::from(frame.pc));
+            h = mix(h, u64::from(frame.proc));
+            h = mix(h, u64::from(frame.locals_base));
+            h = mix(h, u64::from(frame.stack_base));
+        }
+        for ask in std::iter::once(ask).chain(&self.interrupted) {
+            h = mix(h, u64::from(ask.decision));
+            h = mix(h, u64::from(ask.offer_pc));
+            for &seat in ask.who.iter() {
+                h = mix(h, u64::from(seat));
+            }
+        }
+        for offer in &self.offers {
+            h = mix(h, offer.len() as u64);
+            for &v in offer {
+                h = mix(h, v as u64);
+            }
+        }
+        Some(h)
+    }
+
+    /// What `seat` recalls here, after recalling `before`: the position
+    /// itself where it is public, else `before` and the seat's view now.
+    pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall) -> Recall {
+        match self.public_position(def) {
+            Some(position) => Recall::of_position(position),
+            None => before.saw_view(&self.view(def, seat)),
+        }
+    }
+}
+
+/// The locals a simultaneous decision's answers (and reaction times) are
+/// about to be written to.
+fn answer_slots(def: &GameDef, ask: &Ask, frames: &[Frame]) -> std::ops::Range<usize> {
+    match (ask.each_base, frames.last()) {
+        (Some(base), Some(frame)) => {
+            let start = frame.locals_base as usize + base as usize;
+            let per = if def.decisions[ask.decision as usize].race {
+                2
+            } else {
+                1
+            };
+            start..start + per * def.players()
+        }
+        _ => 0..0,
+    }
+}
