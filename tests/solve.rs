@@ -164,7 +164,7 @@ fn a_tie_thrown_again_is_worth_the_game_itself() {
         }
     }
     for throw in 0..3 {
-        let earns: f64 = (0..3).map(|l| left[l] * payoff[l][throw].unwrap_or(v)).sum();
+        let earns: f64 = left.iter().zip(&payoff).map(|(p, row)| p * row[throw].unwrap_or(v)).sum();
         assert!(earns >= v - 1e-3, "Right's throw {throw} holds Left to {earns} < {v}");
     }
 
