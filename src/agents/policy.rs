@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::{Agent, seat_rng};
-use crate::engine::{Choice, Game, Observation, Recall};
+use crate::engine::{Choice, Game, Memory, Observation, Recall};
 use crate::ir::{GameDef, OptionValue, Seat};
 
 /// What a policy file says it is.
@@ -58,6 +58,10 @@ pub struct PolicyFile {
     pub method: String,
     /// Its exploitability, when it was measured.
     pub exploitability: Option<f64>,
+    /// What its situations keep of the past: `all` (the game's information
+    /// sets) or `now` (what the seat sees now, an abstraction).
+    #[serde(default)]
+    pub memory: Memory,
     /// The strategy, one entry per information set.
     pub situations: Vec<PolicySituation>,
 }
@@ -132,6 +136,8 @@ pub struct Policy {
     sets: HashMap<u64, (Vec<u64>, Vec<f64>)>,
     /// The strategy's exploitability, when the solver measured it.
     exploitability: Option<f64>,
+    /// What its situations keep of the past.
+    memory: Memory,
 }
 
 impl Policy {
@@ -209,6 +215,7 @@ impl Policy {
         Ok(Policy {
             sets,
             exploitability: file.exploitability,
+            memory: file.memory,
         })
     }
 
@@ -354,8 +361,8 @@ impl PolicyAgent {
     /// The probabilities at `obs`, where the seat recalls `recall` (its
     /// view there included).
     fn probabilities(&self, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
-        let key = recall.infoset(obs.decision(), self.seat);
         let actions: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
+        let key = recall.situation(obs.decision(), self.seat, &actions, self.policy.memory);
         self.policy.probabilities(key, &actions)
     }
 }
@@ -367,7 +374,7 @@ impl Agent for PolicyAgent {
 
     fn choose(&mut self, _def: &Game, obs: &Observation<'_>) -> usize {
         self.new_game_at(obs);
-        let recall = obs.recall_here(self.recall);
+        let recall = obs.recall_here(self.recall, self.policy.memory);
         let p = self.probabilities(obs, recall).unwrap_or_else(|| {
             self.missed.fetch_add(1, Ordering::Relaxed);
             vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
@@ -377,7 +384,7 @@ impl Agent for PolicyAgent {
 
     fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
         self.new_game_at(obs);
-        let recall = obs.recall_here(self.recall);
+        let recall = obs.recall_here(self.recall, self.policy.memory);
         let mut p = self.policy(def, obs, recall)?;
         for (q, &ok) in p.iter_mut().zip(allowed) {
             if !ok {
@@ -403,6 +410,12 @@ impl Agent for PolicyAgent {
     fn policy(&mut self, _def: &Game, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
         // Asking is not playing: only decisions count as missed.
         let n = obs.legal_len();
+        // `recall` is everything the seat has seen; a strategy that keeps
+        // only what the seat sees now keys it from the view alone.
+        let recall = match self.policy.memory {
+            Memory::All => recall,
+            Memory::Now => obs.recall_here(Recall::default(), Memory::Now),
+        };
         Some(
             self.probabilities(obs, recall)
                 .unwrap_or_else(|| vec![1.0 / n as f64; n]),
@@ -411,6 +424,9 @@ impl Agent for PolicyAgent {
 
     fn before_step(&mut self, _def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
         self.new_game_at(obs);
-        self.recall = obs.recall_here(self.recall).saw_step(obs.step_key(choices));
+        let memory = self.policy.memory;
+        self.recall = obs
+            .recall_here(self.recall, memory)
+            .after_step(obs.step_key(choices), memory);
     }
 }

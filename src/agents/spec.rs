@@ -154,6 +154,8 @@ pub enum Domain {
     Agent,
     /// A file's path.
     Path,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
 }
 
 impl std::fmt::Display for Domain {
@@ -166,6 +168,7 @@ impl std::fmt::Display for Domain {
             Domain::Bool => write!(f, "true or false"),
             Domain::Agent => write!(f, "an agent, e.g. greedy or mcts(iterations=200)"),
             Domain::Path => write!(f, "a file's path"),
+            Domain::OneOf(words) => write!(f, "one of {}", words.join(", ")),
         }
     }
 }
@@ -286,6 +289,21 @@ impl<'a> Params<'a> {
                 "true" | "yes" | "on" | "1" => Ok(true),
                 "false" | "no" | "off" | "0" => Ok(false),
                 _ => Err(self.bad(key, v, "true or false")),
+            })
+            .transpose()
+    }
+
+    /// One of the words of the parameter's [`Domain::OneOf`].
+    pub(crate) fn word(&self, key: &str) -> Result<Option<&'a str>, String> {
+        let Domain::OneOf(words) = self.domain(key) else {
+            unreachable!("`{key}` is not one of some words");
+        };
+        self.raw(key)
+            .map(|v| {
+                words
+                    .contains(&v)
+                    .then_some(v)
+                    .ok_or_else(|| self.bad(key, v, &format!("one of {}", words.join(", "))))
             })
             .transpose()
     }

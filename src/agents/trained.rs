@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::policy::{Policy, PolicyAgent, PolicyFile, rules_identity};
 use super::spec::{AgentInfo, Domain, ParamInfo, Params};
-use crate::engine::Game;
+use crate::engine::{Game, Memory};
 use crate::ir::{OptionValue, Seat};
 
 /// How long, and how, to train.
@@ -33,6 +33,8 @@ pub struct Training {
     /// to make the most of the game's score: a study that counts wins
     /// wants a player that plays for them.
     pub wins: bool,
+    /// What its situations keep of the past.
+    pub memory: Memory,
 }
 
 /// Solves a game within a [`Training`] and gives its strategy as a policy file.
@@ -83,6 +85,12 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
             about: "play to win games rather than to make the most of the score (as `rpsdsl solve --payoff win`)",
             domain: Domain::Bool,
         },
+        ParamInfo {
+            name: "recall",
+            default: "all",
+            about: "what its situations keep of the past: all it has seen, or only what it sees now (as `rpsdsl solve --recall`)",
+            domain: Domain::OneOf(&["all", "now"]),
+        },
     ],
 };
 
@@ -110,6 +118,10 @@ pub(crate) fn from_params(
         seed: params.u64("seed")?.unwrap_or(1),
         save: params.path("save")?,
         wins: params.bool("wins")?.unwrap_or(false),
+        memory: match params.word("recall")? {
+            Some("now") => Memory::Now,
+            _ => Memory::All,
+        },
     };
     let policy = trained(def, options, &training)?;
     Ok(PolicyAgent::new(name, policy, seat, seed))

@@ -13,6 +13,7 @@ use super::setup::load_game;
 use super::simulate_cmd::parse_jobs;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::load::changed_options;
+use crate::engine::Memory;
 use crate::solve::{self, CUT_TOLERANCE, Limits, Method, Payoff, Progress, Sampling, Settings};
 
 #[derive(clap::Args, Debug)]
@@ -37,6 +38,9 @@ pub(crate) struct SolveArgs {
     /// When sampling: `external` (a seat tries every choice), `outcome` (one game per traversal), or `auto` (external unless a traversal would be too long).
     #[arg(long, value_enum, default_value = "auto")]
     pub sampling: SamplingArg,
+    /// What a seat's situations keep of the past: `all` (everything it has seen: the game's own information sets) or `now` (only what it sees now: an abstraction with far fewer situations, its cost measured in the game itself where the tree fits).
+    #[arg(long, value_enum, default_value = "all")]
+    pub recall: RecallArg,
     /// Nodes the game tree may have; when sampling, information sets. By
     /// default 150,000 per second of `--time`, at most 2,000,000: a count,
     /// so whether the whole tree is solved never depends on the machine.
@@ -92,6 +96,21 @@ pub(crate) enum MethodArg {
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub(crate) enum RecallArg {
+    All,
+    Now,
+}
+
+impl From<RecallArg> for Memory {
+    fn from(arg: RecallArg) -> Memory {
+        match arg {
+            RecallArg::All => Memory::All,
+            RecallArg::Now => Memory::Now,
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub(crate) enum SamplingArg {
     Auto,
     External,
@@ -143,6 +162,7 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
             SamplingArg::External => Some(Sampling::External),
             SamplingArg::Outcome => Some(Sampling::Outcome),
         },
+        memory: args.recall.into(),
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new_spinner();

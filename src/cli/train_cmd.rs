@@ -51,6 +51,7 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
         seed: training.seed,
         jobs: 0,
         sampling: None,
+        memory: training.memory,
     };
     let solution = solve::solve(def, options, &settings, &mut |_| {}).map_err(|d| match &d.help {
         Some(help) => format!("{}; {help}", d.message),

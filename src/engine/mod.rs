@@ -29,7 +29,7 @@ pub use events::{EndReason, Event};
 pub use game::{Engine, Game};
 pub use observe::{Observation, Pick, Seen, SeenDecision, StepKey, World, mix};
 use tally::Tally;
-pub use view::{PieceFace, Recall, View};
+pub use view::{Memory, PieceFace, Recall, View};
 use zones::Zones;
 
 use std::collections::HashSet;

@@ -38,7 +38,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::Game;
-use super::{Chance, Choice, EngineError, Event, Outcome, Recall, RuntimeError, State, Status, View};
+use super::{Chance, Choice, EngineError, Event, Memory, Outcome, Recall, RuntimeError, State, Status, View};
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, PieceChoice, PieceId, Seat};
 
 /// One seat's observation of the real game at one of its decisions.
@@ -89,10 +89,10 @@ impl<'a> Observation<'a> {
     /// What the seat recalls here, after recalling `before`: the position
     /// itself where it is public, else `before` and its view now (see
     /// [`State::public_position`]).
-    pub(crate) fn recall_here(&self, before: Recall) -> Recall {
+    pub(crate) fn recall_here(&self, before: Recall, memory: Memory) -> Recall {
         match self.state.public_position(self.def) {
             Some(position) => Recall::of_position(position),
-            None => before.saw_view(self.view()),
+            None => before.after_view(self.view(), memory),
         }
     }
 

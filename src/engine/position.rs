@@ -20,7 +20,7 @@
 //! store each seat's answer: the answer overwrites them before anything
 //! reads them, and they hold the answers of the last time round.
 
-use super::{Ask, Frame, Recall, State, Status, mix};
+use super::{Ask, Frame, Memory, Recall, State, Status, mix};
 use crate::ir::{GameDef, Seat};
 
 /// A tag mixed first, so a position's digest never equals a seat's recall
@@ -88,12 +88,13 @@ impl State {
         Some(h)
     }
 
-    /// What `seat` recalls here, after recalling `before`: the position
-    /// itself where it is public, else `before` and the seat's view now.
-    pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall) -> Recall {
+    /// What `seat` recalls here, after recalling `before`, kept as
+    /// `memory` says: the position itself where it is public, else `before`
+    /// and the seat's view now.
+    pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall, memory: Memory) -> Recall {
         match self.public_position(def) {
             Some(position) => Recall::of_position(position),
-            None => before.saw_view(&self.view(def, seat)),
+            None => before.after_view(&self.view(def, seat), memory),
         }
     }
 }

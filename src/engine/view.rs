@@ -184,6 +184,26 @@ impl State {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Recall(pub u64);
 
+/// How much of the past a seat's situations keep: what a solver keys its
+/// information sets by, and a saved strategy its situations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Memory {
+    /// Everything the seat has seen (perfect recall): the game's own
+    /// information sets.
+    #[default]
+    All,
+    /// Only what the seat sees now, and the choices it has: an abstraction
+    /// (imperfect recall) that merges situations the seat could tell apart
+    /// by remembering. Far fewer situations, each met far more often; what
+    /// it costs is measured, never assumed.
+    Now,
+}
+
+/// Mixed first into a situation kept by [`Memory::Now`], so it never
+/// equals one kept by [`Memory::All`].
+const NOW_TAG: u64 = 0x4E4F_5741_4C4F_4E45;
+
 impl Recall {
     /// The recall at a public position, whose digest is `position` (see
     /// [`State::public_position`]): the position itself, whatever came
@@ -210,5 +230,41 @@ impl Recall {
     /// everything it recalls, and which decision and seat this is.
     pub fn infoset(self, decision: crate::ir::DecisionId, seat: crate::ir::Seat) -> u64 {
         super::mix(super::mix(self.0, u64::from(decision)), 0x5345_4154 + u64::from(seat))
+    }
+
+    /// The recall after the seat had `view` at a decision point, kept as
+    /// `memory` says.
+    #[must_use]
+    pub fn after_view(self, view: &View, memory: Memory) -> Recall {
+        match memory {
+            Memory::All => self.saw_view(view),
+            Memory::Now => Recall(super::mix(NOW_TAG, view.fingerprint())),
+        }
+    }
+
+    /// The recall after a step the seat saw as `step`, kept as `memory`
+    /// says (what it sees now forgets steps).
+    #[must_use]
+    pub fn after_step(self, step: Option<super::StepKey>, memory: Memory) -> Recall {
+        match memory {
+            Memory::All => self.saw_step(step),
+            Memory::Now => self,
+        }
+    }
+
+    /// The key of the seat's situation when it is asked `decision` with
+    /// choices keyed `keys`, kept as `memory` says: the information set,
+    /// and under [`Memory::Now`] the choices too (in any order), so that
+    /// positions merged there always offer the same choices.
+    pub fn situation(self, decision: crate::ir::DecisionId, seat: crate::ir::Seat, keys: &[u64], memory: Memory) -> u64 {
+        let key = self.infoset(decision, seat);
+        match memory {
+            Memory::All => key,
+            Memory::Now => {
+                let mut sorted = keys.to_vec();
+                sorted.sort_unstable();
+                sorted.iter().fold(super::mix(key, sorted.len() as u64), |h, &k| super::mix(h, k))
+            }
+        }
     }
 }

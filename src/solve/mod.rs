@@ -32,6 +32,7 @@ mod tree;
 use std::time::Duration;
 
 use serde::Serialize;
+use crate::engine::Memory;
 
 pub use cfr::Cfr;
 pub use exploit::{Exploit, ExploitMethod, ExploitSettings, exploit};
@@ -105,6 +106,9 @@ pub struct Settings {
     /// How to sample (`None`: external sampling unless its traversals
     /// would be too long, see [`EXTERNAL_LIMIT`]).
     pub sampling: Option<Sampling>,
+    /// What the seats' situations keep of the past (`Now`: an abstraction,
+    /// measured in the game itself where the tree fits).
+    pub memory: Memory,
 }
 
 /// Where a solve stands, for a progress bar.
@@ -128,6 +132,8 @@ pub struct Progress {
 pub struct Solution {
     /// The seats, in order.
     pub seats: Vec<String>,
+    /// What the seats' situations keep of the past.
+    pub memory: Memory,
     /// What the payoffs are.
     pub payoff: Payoff,
     /// Whether every ending's payoffs sum to zero (every ending met, when

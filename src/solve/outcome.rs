@@ -119,7 +119,7 @@ impl Walk<'_, '_> {
             }
         }
         for (seat, r) in seen.iter_mut().enumerate() {
-            *r = r.saw_step(Observation::new(def, &state, seat as Seat).step_key(&picked));
+            *r = r.after_step(Observation::new(def, &state, seat as Seat).step_key(&picked), self.run.memory);
         }
         let told = told_after(def, &state, &picked, told);
         self.events.clear();
@@ -135,7 +135,7 @@ impl Walk<'_, '_> {
         }
         if state.pending().is_some() {
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = state.recall_here(def, seat as Seat, *r);
+                *r = state.recall_here(def, seat as Seat, *r, self.run.memory);
             }
         }
         let child = self.outcome(state, seen, told, depth + 1, reach)?;

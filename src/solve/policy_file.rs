@@ -25,6 +25,7 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
         seats: def.seats.clone(),
         method,
         exploitability: solution.exploitability,
+        memory: solution.memory,
         situations: solution
             .strategy
             .iter()

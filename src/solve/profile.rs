@@ -165,6 +165,28 @@ impl Tree {
         }
     }
 
+    /// `profile`, found on `other` (the same game's tree, its information
+    /// sets keyed another way: an abstraction), played on this tree's
+    /// information sets. Both trees have the same nodes in the same order
+    /// (how sets are keyed never changes which positions there are), so
+    /// each set plays what the other tree's set of its first node plays.
+    pub fn profile_from(&self, other: &Tree, profile: &Profile) -> Profile {
+        let mut probs = vec![0.0; self.actions];
+        for set in &self.infosets {
+            let node = set.nodes[0] as usize;
+            let Node::Decision { infoset, .. } = other.nodes[node] else {
+                unreachable!("the two trees have the same nodes")
+            };
+            let theirs = &other.infosets[infoset as usize];
+            let played = profile.at(other, infoset as usize);
+            for (p, key) in probs[set.offset..set.offset + set.actions.len()].iter_mut().zip(&set.keys) {
+                let at = theirs.keys.iter().position(|k| k == key);
+                *p = at.map_or(1.0 / set.actions.len() as f64, |i| played[i]);
+            }
+        }
+        Profile { probs }
+    }
+
     /// NashConv: the sum over seats of what each would gain by switching
     /// alone to its best response. 0 exactly at a Nash equilibrium.
     pub fn nash_conv(&self, profile: &Profile) -> f64 {

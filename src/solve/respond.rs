@@ -33,7 +33,7 @@ use serde::Serialize;
 use super::tree::{payoffs, refuse_races};
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, EngineError, Game, Observation, Recall, State, mix};
+use crate::engine::{Chance, EngineError, Game, Memory, Observation, Recall, State, mix};
 use crate::ir::{OptionValue, Seat};
 use crate::session::{agent_choice, tell_agents, tell_choices};
 
@@ -398,7 +398,8 @@ impl Play<'_> {
                 return Ok(path);
             }
             if let Some(learner) = learner {
-                recall = state.recall_here(def, learner.seat, recall);
+                // A best response remembers everything: it answers in the game itself.
+                recall = state.recall_here(def, learner.seat, recall, Memory::All);
             }
             let decision = pending.decision();
             let mut choices = vec![];

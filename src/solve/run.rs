@@ -10,7 +10,7 @@ use super::{
     CUT_TOLERANCE, Checkpoint, Method, Progress, SAMPLED_DEPTH, SampledRun, Settings, Situation, Solution, TreeSize,
 };
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::Game;
+use crate::engine::{Game, Memory};
 use crate::ir::OptionValue;
 
 /// How far past the node budget the probe's estimate of a tree may be
@@ -48,7 +48,7 @@ pub fn solve(
             ),
         )))
     } else {
-        Tree::build_by(def, options, settings.limits, settings.payoff, deadline)
+        Tree::build_by(def, options, settings.limits, settings.payoff, deadline, settings.memory)
     };
     let build_seconds = started.elapsed().as_secs_f64();
     let tree = match built {
@@ -59,10 +59,24 @@ pub fn solve(
         }
         Err(d) => return Err(d),
     };
+    // An abstraction's strategy is measured in the game itself: on the
+    // same tree with every seat's information sets whole.
+    let exact = match (&tree, settings.memory) {
+        (Ok(_), Memory::Now) => Some(Tree::build_by(
+            def,
+            options,
+            settings.limits,
+            settings.payoff,
+            deadline,
+            Memory::All,
+        )?),
+        _ => None,
+    };
     let run = Run {
         settings,
         deadline,
         build_seconds,
+        exact: exact.as_ref(),
     };
     match (settings.method, tree) {
         (Method::Whole, Ok(tree)) => whole(def, &tree, &run, progress),
@@ -91,9 +105,19 @@ struct Run<'s> {
     settings: &'s Settings,
     deadline: Option<Instant>,
     build_seconds: f64,
+    /// The game's own tree, where the solver's tree is an abstraction's.
+    exact: Option<&'s Tree>,
 }
 
 impl Run<'_> {
+    /// NashConv of `profile`, found on `tree`, in the game itself.
+    fn nash_conv(&self, tree: &Tree, profile: &Profile) -> f64 {
+        match self.exact {
+            Some(exact) => exact.nash_conv(&exact.profile_from(tree, profile)),
+            None => tree.nash_conv(profile),
+        }
+    }
+
     /// Why the loop must stop now, if a budget says so: the deadline, or
     /// the memory cap.
     fn out_of_budget(&self) -> Option<&'static str> {
@@ -146,7 +170,7 @@ fn whole(
         // two, and at the end.
         if done >= next_check || out_of_iterations || out_of_budget.is_some() {
             next_check = (done * 2).max(next_check);
-            let exploitability = tree.nash_conv(&cfr.average()) / tree.seats as f64;
+            let exploitability = run.nash_conv(tree, &cfr.average()) / tree.seats as f64;
             if let Some(stop) = check(
                 &mut convergence,
                 done,
@@ -168,9 +192,10 @@ fn whole(
     };
     let average = cfr.average();
     let (values, cut_mass) = tree.values(&average);
-    let nash_conv = tree.nash_conv(&average);
+    let nash_conv = run.nash_conv(tree, &average);
     let strategy = situations_on_tree(def, tree, &average);
     Ok(Solution {
+        memory: settings.memory,
         seats: def.seats.clone(),
         payoff: tree.payoff,
         zero_sum: tree.zero_sum,
@@ -214,7 +239,7 @@ fn sampled(
                 format!("cannot start threads: {e}"),
             ))
         })?;
-    let sampler = Sampler::new(def, options, settings.payoff, settings.seed, depth);
+    let sampler = Sampler::new(def, options, settings.payoff, settings.seed, depth).with_memory(settings.memory);
     let mut sampler = match settings.sampling {
         Some(sampling) => sampler.with_sampling(sampling),
         None => sampler,
@@ -251,7 +276,7 @@ fn sampled(
         let out_of_memory = crate::budget::over_memory();
         if batches >= next_check || out_of_iterations || out_of_time || out_of_memory {
             next_check = (batches * 2).max(next_check);
-            let exploitability = tree.map(|t| t.nash_conv(&sampler.profile_on(t)) / seats as f64);
+            let exploitability = tree.map(|t| run.nash_conv(t, &sampler.profile_on(t)) / seats as f64);
             if let Some(stop) = check(
                 &mut convergence,
                 done,
@@ -287,13 +312,14 @@ fn sampled(
         Some(tree) => {
             let average = sampler.profile_on(tree);
             let (values, cut_mass) = tree.values(&average);
-            let nash_conv = tree.nash_conv(&average);
+            let nash_conv = run.nash_conv(tree, &average);
             let strategy = situations_on_tree(def, tree, &average);
             (values, None, Some(nash_conv), cut_mass, strategy, 0, None)
         }
         None => by_play(def, &mut sampler, &pool, run),
     };
     Ok(Solution {
+        memory: settings.memory,
         seats: def.seats.clone(),
         payoff: settings.payoff,
         zero_sum: sampler.zero_sum() && tree.is_none_or(|t| t.zero_sum),

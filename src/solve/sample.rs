@@ -28,7 +28,7 @@ use super::profile::Profile;
 use super::tree::{Payoff, Told, Tree, align, offered_differently, payoffs, situation, told_after};
 use crate::agents::draw;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, State, mix};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Memory, Observation, Recall, State, mix};
 use crate::ir::{DecisionId, OptionValue, Seat};
 
 /// Traversals per batch: the unit of work whose result does not depend on
@@ -124,6 +124,8 @@ pub struct Sampler<'a> {
     /// Public positions that play was found to come round to, and per
     /// seat, the sum and count of the values traversals found there.
     repeats: HashMap<u64, Vec<(f64, u64)>>,
+    /// What the seats' situations keep of the past.
+    pub(super) memory: Memory,
 }
 
 /// One traversal's changes, in the order it met the sets.
@@ -169,12 +171,19 @@ impl<'a> Sampler<'a> {
             stopped: 0,
             zero_sum: true,
             repeats: HashMap::new(),
+            memory: Memory::All,
         };
         sampler.probed = sampler.probe();
         if sampler.probed > EXTERNAL_LIMIT {
             sampler.sampling = Sampling::Outcome;
         }
         sampler
+    }
+
+    /// Keys the seats' situations as `memory` says.
+    pub fn with_memory(mut self, memory: Memory) -> Self {
+        self.memory = memory;
+        self
     }
 
     /// Samples with `sampling` whatever the probe found.
@@ -363,7 +372,7 @@ impl<'a> Sampler<'a> {
         }
         let position = state.public_position(def);
         let seen: Vec<Recall> = (0..seats)
-            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def))
+            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def, self.memory))
             .collect();
         match self.sampling {
             Sampling::External => {
@@ -494,22 +503,23 @@ impl<'a> Sampler<'a> {
                 return played;
             }
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = state.recall_here(def, seat as Seat, *r);
+                *r = state.recall_here(def, seat as Seat, *r, self.memory);
             }
             let decision = pending.decision();
             let mut picked = vec![];
             for &seat in pending.who() {
-                let key = seen[seat as usize].infoset(decision, seat);
-                played.met.push(key);
                 let observation = Observation::new(def, &state, seat);
                 let legal = pending.legal(seat);
+                let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
+                let key = seen[seat as usize].situation(decision, seat, &keys, self.memory);
+                played.met.push(key);
                 let p = self.index.get(&key).and_then(|&at| {
                     let (set, average) = (&self.sets[at as usize], &averages[at as usize]);
                     (0..legal.len())
                         .map(|i| {
                             set.keys
                                 .iter()
-                                .position(|&k| k == observation.key(i))
+                                .position(|&k| k == keys[i])
                                 .map(|j| average[j])
                         })
                         .collect::<Option<Vec<f64>>>()
@@ -518,7 +528,7 @@ impl<'a> Sampler<'a> {
                 picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
             }
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = r.saw_step(Observation::new(def, &state, seat as Seat).step_key(&picked));
+                *r = r.after_step(Observation::new(def, &state, seat as Seat).step_key(&picked), self.memory);
             }
             events.clear();
             if state.apply(def, &picked, &mut events).is_err() {
@@ -703,7 +713,7 @@ impl Walk<'_, '_> {
         let seen: Vec<Recall> = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| r.saw_step(Observation::new(def, state, seat as Seat).step_key(picked)))
+            .map(|(seat, r)| r.after_step(Observation::new(def, state, seat as Seat).step_key(picked), self.run.memory))
             .collect();
         let told = told_after(def, state, picked, told.cloned());
         let mut next = state.clone();
@@ -728,7 +738,7 @@ impl Walk<'_, '_> {
         let seen: Vec<Recall> = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| recall_at(&next, seat as Seat, *r, position, def))
+            .map(|(seat, r)| recall_at(&next, seat as Seat, *r, position, def, self.run.memory))
             .collect();
         self.walk(&next, &seen, told.as_ref(), depth + 1, position)
     }
@@ -748,7 +758,7 @@ impl Walk<'_, '_> {
         let observation = Observation::new(def, state, seat);
         let legal = state.pending().expect("waiting").legal(seat);
         let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
-        let key = seen[seat as usize].infoset(decision, seat);
+        let key = seen[seat as usize].situation(decision, seat, &keys, self.run.memory);
         let (change, known_keys, strategy) = match self.changes.index.get(&key) {
             Some(&at) => {
                 let change = &self.changes.sets[at as usize];
@@ -809,10 +819,10 @@ impl Walk<'_, '_> {
 
 /// What `seat` recalls at `state`, after `before`, where `position` is
 /// the state's public digest if it has one (found once for every seat).
-fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game) -> Recall {
+fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game, memory: Memory) -> Recall {
     match position {
         Some(position) => Recall::of_position(position),
-        None => before.saw_view(&state.view(def, seat)),
+        None => before.after_view(&state.view(def, seat), memory),
     }
 }
 

@@ -29,7 +29,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Observation, Recall, RuntimeError, State, StepKey};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Memory, Observation, Recall, RuntimeError, State, StepKey};
 use crate::exact::each_outcome;
 use crate::ir::{DecisionId, OptionValue, Seat};
 
@@ -122,6 +122,8 @@ pub struct Tree {
     pub(super) examples: Vec<State>,
     /// The nodes that a `Repeat` goes back to, each once.
     pub(super) targets: Vec<u32>,
+    /// What the seats' information sets keep of the past.
+    pub memory: Memory,
     /// Per node of `targets`, its index there.
     pub(super) target_index: HashMap<u32, u32>,
 }
@@ -181,12 +183,13 @@ struct Builder<'a> {
     keep_examples: bool,
     by_score: bool,
     events: Vec<Event>,
+    memory: Memory,
 }
 
 impl Tree {
     /// Builds the tree of `def` with `options`.
     pub fn build(def: &Game, options: &[OptionValue], limits: Limits, payoff: Payoff) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, false, None)
+        Tree::build_as(def, options, limits, payoff, false, None, Memory::All)
     }
 
     /// Builds the tree. Whether it fits is decided by counts alone (the
@@ -195,14 +198,16 @@ impl Tree {
     /// clock only ends the command: past `deadline` (or the process's
     /// deadline) the build stops with `rpsdsl::time-budget`, and at the
     /// memory cap with `rpsdsl::memory-budget`.
+    /// Its information sets keep what `memory` says.
     pub fn build_by(
         def: &Game,
         options: &[OptionValue],
         limits: Limits,
         payoff: Payoff,
         deadline: Option<Instant>,
+        memory: Memory,
     ) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, false, deadline)
+        Tree::build_as(def, options, limits, payoff, false, deadline, memory)
     }
 
     /// Builds the tree and keeps a position of every information set, for
@@ -215,7 +220,7 @@ impl Tree {
         payoff: Payoff,
         deadline: Option<Instant>,
     ) -> Result<Tree, Box<Diagnostic>> {
-        Tree::build_as(def, options, limits, payoff, true, deadline)
+        Tree::build_as(def, options, limits, payoff, true, deadline, Memory::All)
     }
 
     fn build_as(
@@ -225,6 +230,7 @@ impl Tree {
         payoff: Payoff,
         keep_examples: bool,
         deadline: Option<Instant>,
+        memory: Memory,
     ) -> Result<Tree, Box<Diagnostic>> {
         refuse_races(def)?;
         let started = Instant::now();
@@ -247,11 +253,13 @@ impl Tree {
                 examples: vec![],
                 targets: vec![],
                 target_index: HashMap::new(),
+                memory,
             },
             index: HashMap::new(),
             keep_examples,
             by_score: payoff == Payoff::Score && !def.score_terms.is_empty(),
             events: vec![],
+            memory,
         };
         let root = State::new(def, options, Chance::scripted(vec![]), vec![]);
         let mut frontier = vec![];
@@ -483,7 +491,7 @@ impl Builder<'_> {
             .seen
             .iter()
             .zip(&steps)
-            .map(|(r, &step)| r.saw_step(step))
+            .map(|(r, &step)| r.after_step(step, self.memory))
             .collect();
         let choices = picked.to_vec();
         self.step(
@@ -617,7 +625,7 @@ impl Builder<'_> {
         let seen = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| state.recall_here(def, seat as Seat, *r))
+            .map(|(seat, r)| state.recall_here(def, seat as Seat, *r, self.memory))
             .collect();
         next.push(Open {
             node,
@@ -641,7 +649,7 @@ impl Builder<'_> {
         let observation = Observation::new(def, &open.state, seat);
         let legal = open.state.pending().expect("waiting").legal(seat);
         let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
-        let key = open.seen[seat as usize].infoset(decision, seat);
+        let key = open.seen[seat as usize].situation(decision, seat, &keys, self.memory);
         if let Some(&set) = self.index.get(&key) {
             let known = &self.tree.infosets[set as usize].keys;
             if *known == keys {

@@ -10,6 +10,7 @@ use super::{Config, Side, games_per_deal, one};
 use crate::agents::spec::AgentSpec;
 use crate::sim::analyze::{GameTension, play};
 use crate::sim::stats::game_seed;
+use crate::engine::Memory;
 use crate::solve::{Limits, Payoff, Tree};
 
 /// The strong player's search sizes tried when none is given, weakest
@@ -134,7 +135,7 @@ fn solved(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool, weak: 
         depth: None,
     };
     for side in sides {
-        let tree = Tree::build_by(side.def, side.options, limits, Payoff::Win, Some(deadline)).ok()?;
+        let tree = Tree::build_by(side.def, side.options, limits, Payoff::Win, Some(deadline), Memory::All).ok()?;
         if tree.cuts() > 0 {
             return None;
         }
