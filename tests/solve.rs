@@ -96,6 +96,7 @@ fn rock_paper_scissors_is_solved_exactly_with_no_depth() {
             seed: 1,
             jobs: 1,
             sampling: None,
+            memory: rpsdsl::engine::Memory::All,
         };
         let s = solve::solve(&def, &options, &settings, &mut |_| {}).unwrap();
         let tree = s.tree.as_ref().expect("the whole tree fits");
@@ -186,6 +187,64 @@ fn a_tie_thrown_again_is_worth_the_game_itself() {
         "sampled value {:?}, exact {v}",
         s.values
     );
+}
+
+/// A hand whose order no rule reads is one situation however its cards
+/// lie: Two Card Duel deals two of six cards to each seat, so a seat holds
+/// one of 9 ordered hands but only 6 different ones. Its twin reads the
+/// hand's order (a `top of` that never changes anything), so every order
+/// stays apart. Merged or not, the game is worth the same and each solution
+/// is an equilibrium of it.
+#[test]
+fn hands_in_another_order_are_one_situation() {
+    let merged = load("tests/games/two_card_duel.rules");
+    let apart = load("tests/games/two_card_duel_ordered.rules");
+    let hand = |def: &rpsdsl::engine::Game| def.families.iter().find(|f| f.name == "hand").unwrap().order_read;
+    assert!(!hand(&merged), "no rule reads the hand's order");
+    assert!(hand(&apart), "`top of hand` reads it");
+    let solved = |def: &rpsdsl::engine::Game| {
+        let tree = Tree::build(def, &def.default_options(), whole(100_000), Payoff::Score).unwrap();
+        let (values, nash_conv, iterations) = solve_to(&tree, 1e-6, 100_000);
+        assert!(nash_conv <= 1e-6, "NashConv {nash_conv} after {iterations} iterations");
+        (tree.infosets_per_seat(), values)
+    };
+    let (merged_sets, merged_values) = solved(&merged);
+    let (apart_sets, apart_values) = solved(&apart);
+    assert_eq!(merged_sets, vec![6, 6]);
+    assert_eq!(apart_sets, vec![9, 9]);
+    assert!(merged_values[0] > 0.1, "Ann wins the same card twice: {merged_values:?}");
+    for (m, a) in merged_values.iter().zip(&apart_values) {
+        assert!((m - a).abs() < 1e-5, "merged {merged_values:?}, apart {apart_values:?}");
+    }
+}
+
+/// `--recall now` keys a situation by what the seat sees now and the
+/// choices it has: an abstraction, whose cost is measured in the game
+/// itself. Kuhn poker loses nothing by it (every bet is in the pot each
+/// seat sees); Leduc poker forgets how the first round's betting went, and
+/// the report says how much a best response wins from that.
+#[test]
+fn what_a_seat_sees_now_is_an_abstraction_measured_in_the_game() {
+    let mut now = settings(Method::Auto, 2000, 1, None);
+    now.memory = rpsdsl::engine::Memory::Now;
+    now.target = Some(1e-3);
+    let def = load(KUHN_POKER);
+    let s = solve::solve(&def, &def.default_options(), &now, &mut |_| {}).unwrap();
+    assert_eq!(s.infosets, vec![6, 6]);
+    assert!(s.exploitability.unwrap() <= 1e-3, "{:?}", s.exploitability);
+    assert!((s.values[0] + 1.0 / 18.0).abs() < 2e-3, "{:?}", s.values);
+
+    let def = load(LEDUC_POKER);
+    now.iterations = Some(200);
+    let s = solve::solve(&def, &def.default_options(), &now, &mut |_| {}).unwrap();
+    assert!(s.infosets[0] < 144, "fewer situations than the game's 144: {:?}", s.infosets);
+    let exploitability = s.exploitability.unwrap();
+    assert!(exploitability > 0.05, "forgetting the betting costs: {exploitability}");
+
+    let out = rpsdsl(&["solve", LEDUC_POKER, "--recall", "now", "--iterations", "50"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("abstraction (--recall now)"), "{text}");
+    assert!(text.contains("measured in the game itself"), "{text}");
 }
 
 /// The same game with its declarations in another order has the same
@@ -376,6 +435,7 @@ fn settings(method: Method, iterations: u64, jobs: usize, sampling: Option<solve
         seed: 7,
         jobs,
         sampling,
+        memory: rpsdsl::engine::Memory::All,
     }
 }
 

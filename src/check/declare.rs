@@ -572,6 +572,8 @@ impl Declarer {
             len,
             by,
             visibility,
+            // Until the bodies are compiled, every order counts as read.
+            order_read: true,
         });
         Some(id)
     }

@@ -4,6 +4,7 @@
 
 use maud::html;
 
+use crate::engine::Memory;
 use crate::sim::html::charts::falling_chart;
 use crate::sim::html::{figure, shell};
 use crate::solve::{Payoff, SampledRun, Sampling, Situation, Solution, TRAINED_VISITS};
@@ -19,6 +20,17 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
     );
     out.push_str(&size_line(s));
     out.push('\n');
+    if s.memory == Memory::Now {
+        let measured = if s.exploitability.is_some() {
+            "its exploitability is measured in the game itself, where each seat remembers everything"
+        } else {
+            "its cost cannot be measured here, since the game's own tree does not fit"
+        };
+        out.push_str(&format!(
+            "  abstraction (--recall now): a situation is only what the seat sees now and the choices it has, \
+             so situations it could tell apart by remembering are one; {measured}\n"
+        ));
+    }
     if let Some(tree) = &s.tree
         && let Some(cut) = tree.cut_at
     {

@@ -92,7 +92,7 @@ impl<'a> Observation<'a> {
     pub(crate) fn recall_here(&self, before: Recall, memory: Memory) -> Recall {
         match self.state.public_position(self.def) {
             Some(position) => Recall::of_position(position),
-            None => before.after_view(self.view(), memory),
+            None => before.after_view(self.view(), memory, self.def),
         }
     }
 

@@ -56,29 +56,47 @@ pub struct View {
 }
 
 impl View {
-    /// A 64-bit digest of everything in the view: two views that differ
-    /// anywhere differ here but for a hash collision. A solver keys a seat's
-    /// information by the views it has had.
-    pub fn fingerprint(&self) -> u64 {
+    /// A 64-bit digest of everything in the view that the rules can tell
+    /// apart: two such views differ here but for a hash collision. A zone
+    /// whose order no rule reads (`Family::order_read`) counts by what it
+    /// holds, in any order. A solver keys a seat's information by the views
+    /// it has had.
+    pub fn fingerprint(&self, def: &GameDef) -> u64 {
         let mut h = super::mix(0, u64::from(self.seat));
-        for zone in &self.zones {
+        let mut held = vec![];
+        for (z, zone) in self.zones.iter().enumerate() {
             h = super::mix(h, zone.len() as u64);
-            for face in zone {
-                h = match face {
-                    None => super::mix(h, u64::MAX),
-                    Some(f) => {
-                        let h = super::mix(h, u64::from(f.ty));
-                        let h = super::mix(h, f.kind.map_or(u64::MAX - 1, u64::from));
-                        let h = super::mix(h, f.value as u64);
-                        super::mix(h, f.owner.map_or(u64::MAX - 1, u64::from))
-                    }
-                };
+            let ordered = def.families[def.zones[z].family as usize].order_read;
+            if ordered {
+                for face in zone {
+                    h = super::mix(h, face_key(face));
+                }
+            } else {
+                held.clear();
+                held.extend(zone.iter().map(face_key));
+                held.sort_unstable();
+                for &k in &held {
+                    h = super::mix(h, k);
+                }
             }
         }
         for &v in self.vars.iter().chain(&self.options) {
             h = super::mix(h, v as u64);
         }
         h
+    }
+}
+
+/// A piece as seen, as one word: `u64::MAX` for one not seen.
+fn face_key(face: &Option<PieceFace>) -> u64 {
+    match face {
+        None => u64::MAX,
+        Some(f) => {
+            let h = super::mix(0x4641_4345, u64::from(f.ty));
+            let h = super::mix(h, f.kind.map_or(u64::MAX - 1, u64::from));
+            let h = super::mix(h, f.value as u64);
+            super::mix(h, f.owner.map_or(u64::MAX - 1, u64::from))
+        }
     }
 }
 
@@ -215,8 +233,8 @@ impl Recall {
 
     /// The recall after the seat had `view` at a decision point.
     #[must_use]
-    pub fn saw_view(self, view: &View) -> Recall {
-        Recall(super::mix(self.0, view.fingerprint()))
+    pub fn saw_view(self, view: &View, def: &GameDef) -> Recall {
+        Recall(super::mix(self.0, view.fingerprint(def)))
     }
 
     /// The recall after a step the seat saw as `step` (`None`: a step it
@@ -235,10 +253,10 @@ impl Recall {
     /// The recall after the seat had `view` at a decision point, kept as
     /// `memory` says.
     #[must_use]
-    pub fn after_view(self, view: &View, memory: Memory) -> Recall {
+    pub fn after_view(self, view: &View, memory: Memory, def: &GameDef) -> Recall {
         match memory {
-            Memory::All => self.saw_view(view),
-            Memory::Now => Recall(super::mix(NOW_TAG, view.fingerprint())),
+            Memory::All => self.saw_view(view, def),
+            Memory::Now => Recall(super::mix(NOW_TAG, view.fingerprint(def))),
         }
     }
 

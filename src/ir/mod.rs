@@ -222,6 +222,10 @@ pub struct Family {
     /// How its zones are told apart.
     pub by: FamilyIndex,
     pub(crate) visibility: Visibility,
+    /// Whether some rule reads the order of its zones' pieces (see
+    /// `check::body::order`); where none does, two zones holding the same
+    /// pieces in another order play alike.
+    pub order_read: bool,
 }
 
 /// A board: spaces, which spaces touch, and the slots every space has.

@@ -460,7 +460,8 @@ fn time_left(convergence: &[Checkpoint], settings: &Settings) -> Option<Duration
         (Some(t), None) => t,
         (None, b) => b?,
     };
-    Some(Duration::from_secs_f64(left))
+    // A slope that barely falls puts the target past any clock: no estimate.
+    Duration::try_from_secs_f64(left).ok()
 }
 
 /// Each of `tree`'s information sets and the strategy `profile` plays there.

@@ -822,7 +822,7 @@ impl Walk<'_, '_> {
 fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game, memory: Memory) -> Recall {
     match position {
         Some(position) => Recall::of_position(position),
-        None => before.after_view(&state.view(def, seat), memory),
+        None => before.after_view(&state.view(def, seat), memory, def),
     }
 }
 

@@ -28,6 +28,7 @@ mod grid;
 mod items;
 mod loops;
 mod names;
+mod order;
 mod stmt;
 mod writer;
 
@@ -105,6 +106,8 @@ pub(crate) struct Compiler {
     declared_uses: HashMap<String, usize>,
     /// Some `end game` jumps to the result section.
     ends_game_to_result: bool,
+    /// What the rules read of zones' order.
+    order: order::OrderReads,
 }
 
 impl Compiler {
@@ -126,6 +129,7 @@ impl Compiler {
             score_terms: HashMap::new(),
             declared_uses: HashMap::new(),
             ends_game_to_result: false,
+            order: order::OrderReads::default(),
         }
     }
 

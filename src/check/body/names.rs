@@ -223,6 +223,9 @@ impl Compiler {
     fn builtin(&mut self, name: &str, arg: &Expr, span: Span) -> Ty {
         match name {
             "top" | "bottom" | "size" => {
+                if name != "size" {
+                    self.reads_order(arg);
+                }
                 self.expect(arg, &Ty::Zone);
                 match name {
                     "top" => {

@@ -29,6 +29,7 @@ impl Compiler {
         let scope = self.scope();
         let mut cause: Option<&Stmt> = None;
         let mut reported = false;
+        self.note_shuffles_after(&block.stmts);
         for stmt in &block.stmts {
             if cause.is_some() && !reported {
                 self.unreachable(stmt.span, cause);
@@ -121,6 +122,7 @@ impl Compiler {
                 false
             }
             StmtKind::Deal { count, from, to } => {
+                self.reads_order(from);
                 self.expect_count(count, "deal");
                 self.expect(from, &Ty::Zone);
                 self.expect(to, &Ty::Zone);
@@ -142,6 +144,7 @@ impl Compiler {
                 false
             }
             StmtKind::MoveAll { from, to } => {
+                self.carries_order(from, to, stmt);
                 self.expect(from, &Ty::Zone);
                 self.expect(to, &Ty::Zone);
                 self.emit(Op::MoveAll, span);

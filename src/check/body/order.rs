@@ -1,0 +1,137 @@
+//! Which zones' order the rules read.
+//!
+//! A hand the rules only deal into, choose from and count has an order that
+//! no rule ever reads: two hands holding the same cards in another order
+//! play alike. A solver may then key a seat's situation by what a zone
+//! holds, not by the order it holds it in (`View::fingerprint`), which
+//! merges situations the rules cannot tell apart, losslessly.
+//!
+//! A rule reads a zone's order when it takes its `top` or `bottom`, its
+//! `first` piece of a kind, or deals from it. Going through its pieces does
+//! not: only sums, choices and action parameters may (a `for` statement
+//! cannot), and a sum adds up alike in any order, while a choice is keyed
+//! by the piece, wherever it lies. Moving all of a zone into another (`move all
+//! of`) carries its order there, so a zone whose pieces all move to a zone
+//! whose order is read is read too, unless the very next statement
+//! shuffles that zone. Zones on a board's spaces are taken as read, and so
+//! is every zone the moment a rule names a zone in a way this reading
+//! cannot follow (a zone kept in a variable or passed to a procedure).
+
+use super::Compiler;
+use crate::ir::{FamilyIndex, GameDef};
+use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
+
+/// What the rules read of zones' order, gathered while compiling.
+#[derive(Default)]
+pub(super) struct OrderReads {
+    /// Families whose order some rule reads.
+    read: Vec<u16>,
+    /// Some rule reads the order of a zone this reading cannot name.
+    unknown: bool,
+    /// `move all of` from a family (`None`: not known) to one.
+    carried: Vec<(Option<u16>, Option<u16>)>,
+    /// `move all of` statements whose target the next statement shuffles,
+    /// by where they start.
+    shuffled_after: Vec<(u16, u32)>,
+}
+
+impl Compiler {
+    /// The family `zone` names plainly (`deck`, `hand of p`), if it does.
+    fn family_named(&self, zone: &Expr) -> Option<u16> {
+        let name = match &zone.kind {
+            ExprKind::Name(name) => name,
+            ExprKind::Of { name, .. } => name,
+            _ => return None,
+        };
+        if self.find_local(&name.name).is_some() {
+            return None;
+        }
+        self.def.families.iter().position(|f| f.name == name.name).map(|f| f as u16)
+    }
+
+    /// Notes that a rule reads `zone`'s order.
+    pub(super) fn reads_order(&mut self, zone: &Expr) {
+        match self.family_named(zone) {
+            Some(family) => self.order.read.push(family),
+            None => self.order.unknown = true,
+        }
+    }
+
+    /// Notes that `move all of from to to` carries `from`'s order to `to`,
+    /// unless `statement` (the move) is followed at once by a shuffle of `to`.
+    pub(super) fn carries_order(&mut self, from: &Expr, to: &Expr, statement: &Stmt) {
+        let at = (statement.span.file, statement.span.start);
+        if self.order.shuffled_after.contains(&at) {
+            return;
+        }
+        let carried = (self.family_named(from), self.family_named(to));
+        self.order.carried.push(carried);
+    }
+
+    /// Looks ahead in a block: a `move all of X to Y` whose next statement
+    /// is `shuffle Y` carries no order into `Y`.
+    pub(super) fn note_shuffles_after(&mut self, stmts: &[Stmt]) {
+        for pair in stmts.windows(2) {
+            let (StmtKind::MoveAll { to, .. }, StmtKind::Shuffle(shuffled)) = (&pair[0].kind, &pair[1].kind) else {
+                continue;
+            };
+            if self.text_of(to) == self.text_of(shuffled) {
+                self.order.shuffled_after.push((pair[0].span.file, pair[0].span.start));
+            }
+        }
+    }
+
+    /// The source text of `expr`, to compare two mentions of one zone.
+    fn text_of(&self, expr: &Expr) -> String {
+        let text = &self.def.sources.file(expr.span.file).text;
+        text.get(expr.span.start as usize..expr.span.end as usize)
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Marks, on the definition, the families whose order the rules read.
+    pub(super) fn settle_order_reads(&mut self) {
+        let read = order_read(&self.def, &self.order);
+        for (family, read) in self.def.families.iter_mut().zip(read) {
+            family.order_read = read;
+        }
+    }
+}
+
+/// Per family, whether some rule reads its order.
+fn order_read(def: &GameDef, reads: &OrderReads) -> Vec<bool> {
+    if reads.unknown {
+        return vec![true; def.families.len()];
+    }
+    let mut read: Vec<bool> = def
+        .families
+        .iter()
+        .map(|f| matches!(f.by, FamilyIndex::PerSpace(_)))
+        .collect();
+    for &family in &reads.read {
+        read[family as usize] = true;
+    }
+    // Order carried into a read zone is read: to a fixed point.
+    loop {
+        let mut changed = false;
+        for &(from, to) in &reads.carried {
+            let into_read = to.is_none_or(|to| read[to as usize]);
+            if !into_read {
+                continue;
+            }
+            match from {
+                Some(from) if !read[from as usize] => {
+                    read[from as usize] = true;
+                    changed = true;
+                }
+                Some(_) => {}
+                None => return vec![true; def.families.len()],
+            }
+        }
+        if !changed {
+            return read;
+        }
+    }
+}
