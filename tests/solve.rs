@@ -165,7 +165,11 @@ fn a_tie_thrown_again_is_worth_the_game_itself() {
         }
     }
     for throw in 0..3 {
-        let earns: f64 = left.iter().zip(&payoff).map(|(p, row)| p * row[throw].unwrap_or(v)).sum();
+        let earns: f64 = left
+            .iter()
+            .zip(&payoff)
+            .map(|(p, row)| p * row[throw].unwrap_or(v))
+            .sum();
         assert!(earns >= v - 1e-3, "Right's throw {throw} holds Left to {earns} < {v}");
     }
 
@@ -212,7 +216,10 @@ fn hands_in_another_order_are_one_situation() {
     let (apart_sets, apart_values) = solved(&apart);
     assert_eq!(merged_sets, vec![6, 6]);
     assert_eq!(apart_sets, vec![9, 9]);
-    assert!(merged_values[0] > 0.1, "Ann wins the same card twice: {merged_values:?}");
+    assert!(
+        merged_values[0] > 0.1,
+        "Ann wins the same card twice: {merged_values:?}"
+    );
     for (m, a) in merged_values.iter().zip(&apart_values) {
         assert!((m - a).abs() < 1e-5, "merged {merged_values:?}, apart {apart_values:?}");
     }
@@ -237,7 +244,11 @@ fn what_a_seat_sees_now_is_an_abstraction_measured_in_the_game() {
     let def = load(LEDUC_POKER);
     now.iterations = Some(200);
     let s = solve::solve(&def, &def.default_options(), &now, &mut |_| {}).unwrap();
-    assert!(s.infosets[0] < 144, "fewer situations than the game's 144: {:?}", s.infosets);
+    assert!(
+        s.infosets[0] < 144,
+        "fewer situations than the game's 144: {:?}",
+        s.infosets
+    );
     let exploitability = s.exploitability.unwrap();
     assert!(exploitability > 0.05, "forgetting the betting costs: {exploitability}");
 

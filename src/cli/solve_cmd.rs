@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::setup::load_game;
 use super::simulate_cmd::parse_jobs;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::load::changed_options;
 use crate::engine::Memory;
+use crate::load::changed_options;
 use crate::solve::{self, CUT_TOLERANCE, Limits, Method, Payoff, Progress, Sampling, Settings};
 
 #[derive(clap::Args, Debug)]

@@ -20,35 +20,7 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
     );
     out.push_str(&size_line(s));
     out.push('\n');
-    if s.memory == Memory::Now {
-        let measured = if s.exploitability.is_some() {
-            "its exploitability is measured in the game itself, where each seat remembers everything"
-        } else {
-            "its cost cannot be measured here, since the game's own tree does not fit"
-        };
-        out.push_str(&format!(
-            "  abstraction (--recall now): a situation is only what the seat sees now and the choices it has, \
-             so situations it could tell apart by remembering are one; {measured}\n"
-        ));
-    }
-    if let Some(tree) = &s.tree
-        && let Some(cut) = tree.cut_at
-    {
-        out.push_str(&format!(
-            "  cut at decision point {}: {} positions there count as a draw; play reaches them with probability {:.2e}\n",
-            cut + 1,
-            tree.cut_nodes,
-            s.cut_mass
-        ));
-    }
-    if let Some(tree) = &s.tree
-        && tree.stopped > 0
-    {
-        out.push_str(&format!(
-            "  {} endings stopped on an error in the rules; they count as a draw\n",
-            tree.stopped
-        ));
-    }
+    tree_notes(s, &mut out);
     let why = match s.stopped_by.as_str() {
         "target" => "reached the target exploitability",
         "iterations" => "ran the iterations asked for",
@@ -171,6 +143,40 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
         }
     }
     out
+}
+
+/// What the report says under its size line: an abstraction, a cut,
+/// endings stopped on an error.
+fn tree_notes(s: &Solution, out: &mut String) {
+    if s.memory == Memory::Now {
+        let measured = if s.exploitability.is_some() {
+            "its exploitability is measured in the game itself, where each seat remembers everything"
+        } else {
+            "its cost cannot be measured here, since the game's own tree does not fit"
+        };
+        out.push_str(&format!(
+            "  abstraction (--recall now): a situation is only what the seat sees now and the choices it has, \
+             so situations it could tell apart by remembering are one; {measured}\n"
+        ));
+    }
+    if let Some(tree) = &s.tree
+        && let Some(cut) = tree.cut_at
+    {
+        out.push_str(&format!(
+            "  cut at decision point {}: {} positions there count as a draw; play reaches them with probability {:.2e}\n",
+            cut + 1,
+            tree.cut_nodes,
+            s.cut_mass
+        ));
+    }
+    if let Some(tree) = &s.tree
+        && tree.stopped > 0
+    {
+        out.push_str(&format!(
+            "  {} endings stopped on an error in the rules; they count as a draw\n",
+            tree.stopped
+        ));
+    }
 }
 
 /// "external-sampling MCCFR" or "outcome-sampling MCCFR".

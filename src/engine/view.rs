@@ -274,14 +274,22 @@ impl Recall {
     /// choices keyed `keys`, kept as `memory` says: the information set,
     /// and under [`Memory::Now`] the choices too (in any order), so that
     /// positions merged there always offer the same choices.
-    pub fn situation(self, decision: crate::ir::DecisionId, seat: crate::ir::Seat, keys: &[u64], memory: Memory) -> u64 {
+    pub fn situation(
+        self,
+        decision: crate::ir::DecisionId,
+        seat: crate::ir::Seat,
+        keys: &[u64],
+        memory: Memory,
+    ) -> u64 {
         let key = self.infoset(decision, seat);
         match memory {
             Memory::All => key,
             Memory::Now => {
                 let mut sorted = keys.to_vec();
                 sorted.sort_unstable();
-                sorted.iter().fold(super::mix(key, sorted.len() as u64), |h, &k| super::mix(h, k))
+                sorted
+                    .iter()
+                    .fold(super::mix(key, sorted.len() as u64), |h, &k| super::mix(h, k))
             }
         }
     }

@@ -31,8 +31,8 @@ mod tree;
 
 use std::time::Duration;
 
-use serde::Serialize;
 use crate::engine::Memory;
+use serde::Serialize;
 
 pub use cfr::Cfr;
 pub use exploit::{Exploit, ExploitMethod, ExploitSettings, exploit};

@@ -119,7 +119,10 @@ impl Walk<'_, '_> {
             }
         }
         for (seat, r) in seen.iter_mut().enumerate() {
-            *r = r.after_step(Observation::new(def, &state, seat as Seat).step_key(&picked), self.run.memory);
+            *r = r.after_step(
+                Observation::new(def, &state, seat as Seat).step_key(&picked),
+                self.run.memory,
+            );
         }
         let told = told_after(def, &state, &picked, told);
         self.events.clear();

@@ -179,7 +179,10 @@ impl Tree {
             };
             let theirs = &other.infosets[infoset as usize];
             let played = profile.at(other, infoset as usize);
-            for (p, key) in probs[set.offset..set.offset + set.actions.len()].iter_mut().zip(&set.keys) {
+            for (p, key) in probs[set.offset..set.offset + set.actions.len()]
+                .iter_mut()
+                .zip(&set.keys)
+            {
                 let at = theirs.keys.iter().position(|k| k == key);
                 *p = at.map_or(1.0 / set.actions.len() as f64, |i| played[i]);
             }

@@ -48,7 +48,14 @@ pub fn solve(
             ),
         )))
     } else {
-        Tree::build_by(def, options, settings.limits, settings.payoff, deadline, settings.memory)
+        Tree::build_by(
+            def,
+            options,
+            settings.limits,
+            settings.payoff,
+            deadline,
+            settings.memory,
+        )
     };
     let build_seconds = started.elapsed().as_secs_f64();
     let tree = match built {

@@ -516,19 +516,17 @@ impl<'a> Sampler<'a> {
                 let p = self.index.get(&key).and_then(|&at| {
                     let (set, average) = (&self.sets[at as usize], &averages[at as usize]);
                     (0..legal.len())
-                        .map(|i| {
-                            set.keys
-                                .iter()
-                                .position(|&k| k == keys[i])
-                                .map(|j| average[j])
-                        })
+                        .map(|i| set.keys.iter().position(|&k| k == keys[i]).map(|j| average[j]))
                         .collect::<Option<Vec<f64>>>()
                 });
                 let p = p.unwrap_or_else(|| uniform(legal.len()));
                 picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
             }
             for (seat, r) in seen.iter_mut().enumerate() {
-                *r = r.after_step(Observation::new(def, &state, seat as Seat).step_key(&picked), self.memory);
+                *r = r.after_step(
+                    Observation::new(def, &state, seat as Seat).step_key(&picked),
+                    self.memory,
+                );
             }
             events.clear();
             if state.apply(def, &picked, &mut events).is_err() {
@@ -713,7 +711,12 @@ impl Walk<'_, '_> {
         let seen: Vec<Recall> = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| r.after_step(Observation::new(def, state, seat as Seat).step_key(picked), self.run.memory))
+            .map(|(seat, r)| {
+                r.after_step(
+                    Observation::new(def, state, seat as Seat).step_key(picked),
+                    self.run.memory,
+                )
+            })
             .collect();
         let told = told_after(def, state, picked, told.cloned());
         let mut next = state.clone();

@@ -29,7 +29,9 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Memory, Observation, Recall, RuntimeError, State, StepKey};
+use crate::engine::{
+    Chance, Choice, EngineError, Event, Game, Memory, Observation, Recall, RuntimeError, State, StepKey,
+};
 use crate::exact::each_outcome;
 use crate::ir::{DecisionId, OptionValue, Seat};
 

@@ -46,7 +46,11 @@ impl Compiler {
         if self.find_local(&name.name).is_some() {
             return None;
         }
-        self.def.families.iter().position(|f| f.name == name.name).map(|f| f as u16)
+        self.def
+            .families
+            .iter()
+            .position(|f| f.name == name.name)
+            .map(|f| f as u16)
     }
 
     /// Notes that a rule reads `zone`'s order.

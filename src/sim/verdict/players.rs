@@ -8,9 +8,9 @@ use rayon::prelude::*;
 
 use super::{Config, Side, games_per_deal, one};
 use crate::agents::spec::AgentSpec;
+use crate::engine::Memory;
 use crate::sim::analyze::{GameTension, play};
 use crate::sim::stats::game_seed;
-use crate::engine::Memory;
 use crate::solve::{Limits, Payoff, Tree};
 
 /// The strong player's search sizes tried when none is given, weakest
