@@ -11,7 +11,13 @@
 //!   is, an unknown one by where it lies); a move is scored with UCB1 over
 //!   the visits in which it was available (Cowling, Powley & Whitehouse 2012).
 //! - Simultaneous decisions are decoupled: every answering seat picks its
-//!   own move by its own statistics (decoupled UCT).
+//!   own move by its own statistics, by UCB1 (decoupled UCT). UCB1 is not
+//!   known to converge where two seats choose at once, so two selections
+//!   that are can be asked for: regret matching with exploration
+//!   (`simultaneous=rm`; Lanctot, Lisý & Winands 2013) and Smooth UCT
+//!   (`simultaneous=smooth`; Heinrich & Silver 2015). Measured within the
+//!   iterations a study affords (docs/agents.md), decoupled UCT plays
+//!   stronger, so it stays the default.
 //! - Races: the searching seat picks the call; every answer's reaction time
 //!   is drawn from the reaction model.
 //! - It runs on sampled copies, never on the game itself, and is
@@ -36,7 +42,7 @@ use crate::ir::{ChoiceKind, GameDef, Seat};
 pub(super) const INFO: AgentInfo = AgentInfo {
     name: "mcts",
     about: "Information-Set Monte Carlo Tree Search over worlds consistent with what it knows; \
-            decoupled UCT at simultaneous decisions; races supported",
+            decoupled UCT at simultaneous decisions (or regret matching, or Smooth UCT); races supported",
     params: &[
         ParamInfo {
             name: "iterations",
@@ -62,6 +68,14 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             about: "at a simultaneous choice of kinds (a duel's throw, not a race), play each move in \
                     proportion to its visits (false: the most visited)",
             domain: Domain::Bool,
+        },
+        ParamInfo {
+            name: "simultaneous",
+            default: "ucb",
+            about: "how each seat picks where seats choose at once: `ucb` (decoupled UCT), `rm` (regret \
+                    matching with exploration) or `smooth` (Smooth UCT); the last two converge to an \
+                    equilibrium, but play weaker within a study's iterations",
+            domain: Domain::OneOf(&["ucb", "rm", "smooth"]),
         },
         ParamInfo {
             name: "rollout_limit",
@@ -270,6 +284,9 @@ struct Arm {
     reward: f64,
     /// Visits to the node in which this move was available.
     available: u32,
+    /// Where seats choose at once, under regret matching: how much better
+    /// this move would have done than the seat's picks, summed.
+    regret: f64,
 }
 
 impl Arm {
@@ -281,8 +298,36 @@ impl Arm {
             visits: 0,
             reward: 0.0,
             available: 0,
+            regret: 0.0,
         }
     }
+}
+
+/// The share of regret matching's picks made uniformly at random: every
+/// move keeps being tried, so every regret keeps being estimated.
+const EXPLORE: f64 = 0.1;
+
+/// How a seat picks where seats choose at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Simultaneous {
+    /// UCB1, each seat on its own statistics (decoupled UCT).
+    Ucb,
+    /// Regret matching with exploration.
+    Regret,
+    /// Smooth UCT: UCB1 or the average strategy.
+    Smooth,
+}
+
+/// One seat's pick on an iteration's path.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    node: u32,
+    arm: u32,
+    /// Under regret matching, the chance the pick had, and the moves
+    /// offered (`Scratch::offered[from..to]`); 0 for a pick by UCB1.
+    chance: f64,
+    from: u32,
+    to: u32,
 }
 
 /// What one search works in, kept from decision to decision so that the
@@ -300,8 +345,10 @@ struct Scratch {
     /// Per move offered, its arm (see [`select`]).
     sel: Vec<u32>,
     picks: Vec<Pick>,
-    /// The arms chosen this iteration: node and arm index in the node.
-    path: Vec<(u32, u32)>,
+    /// The arms chosen this iteration.
+    path: Vec<Step>,
+    /// The arms offered at regret-matching picks on the path.
+    offered: Vec<u32>,
     /// What each seat scored.
     paid: Vec<f64>,
 }
@@ -341,6 +388,7 @@ pub struct Mcts {
     time: Option<Duration>,
     c: f64,
     mixed: bool,
+    simultaneous: Simultaneous,
     limit: u32,
     reuse: bool,
     /// Measure where each search's time goes (see [`SearchStats`]).
@@ -367,6 +415,7 @@ impl Mcts {
             time: None,
             c: 0.7,
             mixed: true,
+            simultaneous: Simultaneous::Ucb,
             limit: 10_000,
             reuse: false,
             timing: false,
@@ -395,6 +444,11 @@ impl Mcts {
         };
         m.c = p.f64("c")?.unwrap_or(m.c);
         m.mixed = p.bool("mixed")?.unwrap_or(m.mixed);
+        m.simultaneous = match p.word("simultaneous")? {
+            Some("rm") => Simultaneous::Regret,
+            Some("smooth") => Simultaneous::Smooth,
+            _ => Simultaneous::Ucb,
+        };
         m.limit = p.u64("rollout_limit")?.map_or(m.limit, |v| v as u32);
         m.reuse = p.bool("reuse")?.unwrap_or(m.reuse);
         m.reaction = Reaction::from_params(p)?;
@@ -403,6 +457,7 @@ impl Mcts {
             "time_ms",
             "c",
             "mixed",
+            "simultaneous",
             "rollout_limit",
             "reuse",
             "reaction_floor",
@@ -447,6 +502,7 @@ impl Mcts {
             sel,
             picks,
             path,
+            offered,
             paid,
         } = &mut self.scratch;
         // The kept tree, if the game went on from its root as told.
@@ -486,6 +542,7 @@ impl Mcts {
             sampled_any = true;
             // Selection and expansion.
             path.clear();
+            offered.clear();
             let mut node = 0usize;
             let mut ok = true;
             let mut expanded = false;
@@ -513,16 +570,43 @@ impl Mcts {
                 let mut observed = StepKey::new(decision);
                 picks.clear();
                 let mut begin = 0;
+                // Where seats choose at once, the selection asked for (a
+                // race's calls are about timing, and keep UCB1).
+                let how = match who.len() > 1 && !race {
+                    true => self.simultaneous,
+                    false => Simultaneous::Ucb,
+                };
+                let matching = how == Simultaneous::Regret;
                 for (&seat, &end) in who.iter().zip(ends.iter()) {
                     let keys = &keys[begin..end];
                     begin = end;
-                    let (arm, at) = select(tree, node, seat, keys, sel, self.c, &mut self.rng);
+                    let (arm, at, chance) = match how {
+                        Simultaneous::Regret => select_by_regret(tree, node, seat, keys, sel, &mut self.rng),
+                        Simultaneous::Smooth => {
+                            let (arm, at) = select_smooth(tree, node, seat, keys, sel, self.c, &mut self.rng);
+                            (arm, at, 0.0)
+                        }
+                        Simultaneous::Ucb => {
+                            let (arm, at) = select(tree, node, seat, keys, sel, self.c, &mut self.rng);
+                            (arm, at, 0.0)
+                        }
+                    };
                     picks.push(Pick {
                         seat,
                         index: at,
                         reaction_ms: if race { self.reaction.sample(&mut self.rng) } else { 0 },
                     });
-                    path.push((node as u32, arm as u32));
+                    let from = offered.len() as u32;
+                    if matching {
+                        offered.extend_from_slice(sel);
+                    }
+                    path.push(Step {
+                        node: node as u32,
+                        arm: arm as u32,
+                        chance,
+                        from,
+                        to: offered.len() as u32,
+                    });
                     let seen = world.sees_choice(def, seat, at);
                     observed = observed.then(seen.then_some(keys[at]));
                 }
@@ -559,7 +643,7 @@ impl Mcts {
                 paid.clear();
                 paid.resize(def.players(), 1.0 / def.players() as f64);
             }
-            backpropagate(tree, path, paid);
+            backpropagate(tree, path, offered, paid);
             stats.rollout += laps.lap();
         }
         stats.nodes = tree.nodes.len() as u32;
@@ -579,13 +663,24 @@ impl Mcts {
     }
 }
 
-/// Each arm on the path gets the visit and the reward of its seat.
+/// Each arm on the path gets the visit and the reward of its seat. Under
+/// regret matching, every move offered there gets its regret: what it is
+/// estimated to have earned (the reward over the pick's chance for the
+/// move picked, nothing for the others: unbiased) less what the pick earned.
 #[inline]
-fn backpropagate(tree: &mut Tree, path: &[(u32, u32)], paid: &[f64]) {
-    for &(n, a) in path {
-        let arm = &mut tree.arms[tree.nodes[n as usize].arms.start as usize + a as usize];
+fn backpropagate(tree: &mut Tree, path: &[Step], offered: &[u32], paid: &[f64]) {
+    for step in path {
+        let start = tree.nodes[step.node as usize].arms.start as usize;
+        let arm = &mut tree.arms[start + step.arm as usize];
+        let reward = paid[arm.seat as usize];
         arm.visits += 1;
-        arm.reward += paid[arm.seat as usize];
+        arm.reward += reward;
+        if step.chance > 0.0 {
+            arm.regret += reward / step.chance;
+            for &other in &offered[step.from as usize..step.to as usize] {
+                tree.arms[start + other as usize].regret -= reward;
+            }
+        }
     }
 }
 
@@ -663,6 +758,88 @@ fn select(
     (sel[best.1] as usize, best.1)
 }
 
+/// Picks `seat`'s move at `node` among `keys` by regret matching: each
+/// move in proportion to its positive regret (uniformly when none is
+/// positive), mixed with a uniform pick ([`EXPLORE`]). Returns the arm's
+/// index in the node, the move's index in `keys`, and the chance it had.
+/// `sel` is left holding the arms offered.
+fn select_by_regret(
+    tree: &mut Tree,
+    node: usize,
+    seat: Seat,
+    keys: &[u64],
+    sel: &mut Vec<u32>,
+    rng: &mut ChaCha8Rng,
+) -> (usize, usize, f64) {
+    sel.clear();
+    let mut hint = 0;
+    for &key in keys {
+        let a = tree.arm(node, seat, key, hint);
+        hint = a + 1;
+        sel.push(a as u32);
+    }
+    let arms = &mut tree.arms[tree.nodes[node].arms.range()];
+    for &a in sel.iter() {
+        arms[a as usize].available += 1;
+    }
+    let n = sel.len() as f64;
+    let positive: f64 = sel.iter().map(|&a| arms[a as usize].regret.max(0.0)).sum();
+    let chance = |a: u32| {
+        let matched = if positive > 0.0 {
+            arms[a as usize].regret.max(0.0) / positive
+        } else {
+            1.0 / n
+        };
+        (1.0 - EXPLORE) * matched + EXPLORE / n
+    };
+    let mut x: f64 = rng.random_range(0.0..1.0);
+    for (i, &a) in sel.iter().enumerate() {
+        let p = chance(a);
+        if x < p || i + 1 == sel.len() {
+            return (a as usize, i, p);
+        }
+        x -= p;
+    }
+    unreachable!("a decision offers at least one move")
+}
+
+/// Smooth UCT's pick (Heinrich & Silver 2015): by UCB1 with a chance that
+/// falls as the node is visited (to [`SMOOTH_FLOOR`]), else from the
+/// seat's average strategy there (each move in proportion to its visits).
+fn select_smooth(
+    tree: &mut Tree,
+    node: usize,
+    seat: Seat,
+    keys: &[u64],
+    sel: &mut Vec<u32>,
+    c: f64,
+    rng: &mut ChaCha8Rng,
+) -> (usize, usize) {
+    let visits = f64::from(tree.nodes[node].visits);
+    let eta = (0.9 / (1.0 + 0.1 * visits.sqrt())).max(SMOOTH_FLOOR);
+    let (arm, at) = select(tree, node, seat, keys, sel, c, rng);
+    if rng.random_range(0.0..1.0) < eta {
+        return (arm, at);
+    }
+    let arms = &tree.arms[tree.nodes[node].arms.range()];
+    let total: u32 = sel.iter().map(|&a| arms[a as usize].visits).sum();
+    if total == 0 {
+        return (arm, at);
+    }
+    let mut x = rng.random_range(0..total);
+    for (i, &a) in sel.iter().enumerate() {
+        let v = arms[a as usize].visits;
+        if x < v {
+            return (a as usize, i);
+        }
+        x -= v;
+    }
+    (arm, at)
+}
+
+/// The least chance Smooth UCT gives UCB1.
+const SMOOTH_FLOOR: f64 = 0.1;
+
 impl Mcts {
     /// The search's pick among the choices `allowed` marks (all when
     /// `None`): the most visited, or in a duel's throw one drawn by visits.
@@ -684,14 +861,26 @@ impl Mcts {
         let d = &def.decisions[obs.decision() as usize];
         let duel = !d.race && d.kind == ChoiceKind::Kind;
         if self.mixed && obs.is_simultaneous() && duel {
-            let total: u32 = (0..n).filter(|&i| ok(i)).map(|i| scores[i].0).sum();
+            // Under regret matching a move's visits are its share of the
+            // seat's strategy plus the uniform exploration; the strategy
+            // alone is what is played.
+            let explored = match self.simultaneous {
+                Simultaneous::Regret => EXPLORE * f64::from(scores.iter().map(|s| s.0).sum::<u32>()) / n as f64,
+                Simultaneous::Ucb | Simultaneous::Smooth => 0.0,
+            };
+            let weight = |i: usize| match ok(i) {
+                true => (f64::from(scores[i].0) - explored).max(0.0).floor() as u32,
+                false => 0,
+            };
+            let total: u32 = (0..n).map(weight).sum();
             if total > 0 {
                 let mut x = self.rng.random_range(0..total);
-                for (i, s) in scores.iter().enumerate().filter(|&(i, _)| ok(i)) {
-                    if x < s.0 {
+                for i in 0..n {
+                    let w = weight(i);
+                    if x < w {
                         return i;
                     }
-                    x -= s.0;
+                    x -= w;
                 }
             }
         }
@@ -737,5 +926,98 @@ impl Agent for Mcts {
             node: node as u32,
             at: kept.at + 1,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    /// One seat at a node of three moves, one of which always wins: the
+    /// selection is played `rounds` times, each pick paid 1 when it is the
+    /// winning move, and backed up. Returns how often the winner was picked
+    /// over the last quarter of the rounds.
+    fn winner_share(how: Simultaneous, rounds: u32) -> f64 {
+        let mut tree = Tree::default();
+        tree.reset();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut sel, mut offered, mut path) = (vec![], vec![], vec![]);
+        let keys = [10, 20, 30];
+        let mut picked_winner = 0;
+        for round in 0..rounds {
+            tree.nodes[0].visits += 1;
+            offered.clear();
+            path.clear();
+            let (arm, at, chance) = match how {
+                Simultaneous::Regret => select_by_regret(&mut tree, 0, 0, &keys, &mut sel, &mut rng),
+                Simultaneous::Smooth => {
+                    let (arm, at) = select_smooth(&mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
+                    (arm, at, 0.0)
+                }
+                Simultaneous::Ucb => {
+                    let (arm, at) = select(&mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
+                    (arm, at, 0.0)
+                }
+            };
+            if how == Simultaneous::Regret {
+                offered.extend_from_slice(&sel);
+            }
+            path.push(Step {
+                node: 0,
+                arm: arm as u32,
+                chance,
+                from: 0,
+                to: offered.len() as u32,
+            });
+            let paid = [if keys[at] == 20 { 1.0 } else { 0.0 }];
+            if round >= rounds * 3 / 4 && keys[at] == 20 {
+                picked_winner += 1;
+            }
+            backpropagate(&mut tree, &path, &offered, &paid);
+        }
+        f64::from(picked_winner) / f64::from(rounds / 4)
+    }
+
+    /// Every selection learns a move that always wins. Regret matching
+    /// picks it all but its exploration: (1 - 0.1) + 0.1 / 3.
+    #[test]
+    fn every_selection_finds_a_move_that_always_wins() {
+        let rm = winner_share(Simultaneous::Regret, 4000);
+        assert!(
+            (rm - (1.0 - EXPLORE + EXPLORE / 3.0)).abs() < 0.03,
+            "regret matching {rm}"
+        );
+        let smooth = winner_share(Simultaneous::Smooth, 4000);
+        assert!(smooth > 0.9, "smooth UCT {smooth}");
+        let ucb = winner_share(Simultaneous::Ucb, 4000);
+        assert!(ucb > 0.9, "UCB1 {ucb}");
+    }
+
+    /// Regret matching's regrets are estimated without bias: a move never
+    /// picked earns no regret of its own, and every move offered pays for
+    /// what the pick earned.
+    #[test]
+    fn regrets_follow_the_pick_over_its_chance() {
+        let mut tree = Tree::default();
+        tree.reset();
+        let mut sel = vec![];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let (arm, _, chance) = select_by_regret(&mut tree, 0, 0, &[1, 2], &mut sel, &mut rng);
+        assert!((chance - 0.5).abs() < 1e-12, "no regret yet: uniform");
+        let offered = sel.clone();
+        let path = [Step {
+            node: 0,
+            arm: arm as u32,
+            chance,
+            from: 0,
+            to: 2,
+        }];
+        backpropagate(&mut tree, &path, &offered, &[0.8]);
+        let arms = tree.arms(0);
+        let other = 1 - arm;
+        assert!((arms[arm].regret - (0.8 / 0.5 - 0.8)).abs() < 1e-12);
+        assert!((arms[other].regret + 0.8).abs() < 1e-12);
     }
 }
