@@ -191,6 +191,16 @@ fn a_tie_thrown_again_is_worth_the_game_itself() {
         "sampled value {:?}, exact {v}",
         s.values
     );
+    // What a repeat is worth is read as it stood when the batch began, so
+    // the threads change nothing.
+    let one = solve::solve(
+        &def,
+        &options,
+        &settings(Method::Sampled, 20_000, 1, Some(solve::Sampling::External)),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(strategy_of(&one), strategy_of(&s));
 }
 
 /// A hand whose order no rule reads is one situation however its cards
