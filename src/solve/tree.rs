@@ -748,6 +748,9 @@ pub(super) fn payoffs(def: &Game, state: &State, by_score: bool) -> Vec<f64> {
     }
 }
 
+/// The steps a situation's words name at most, the latest ones.
+const SHOWN_STEPS: usize = 6;
+
 /// What `seat` knows at `state`, in the game's words: the pieces it knows,
 /// zone by zone (a zone of more than six is left out: a full hand or board
 /// says too much to read), and what it saw happen, oldest first.
@@ -778,7 +781,16 @@ pub(super) fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Tol
         at = t.before.as_deref();
     }
     steps.reverse();
-    if !steps.is_empty() {
+    // A long game's history would make every deep situation kilobytes
+    // long (a sampled solve keeps hundreds of thousands): its last steps
+    // say where the seat is, and the count says how long it has been.
+    if steps.len() > SHOWN_STEPS {
+        let earlier = steps.len() - SHOWN_STEPS;
+        parts.push(format!(
+            "after {earlier} earlier steps, then {}",
+            steps[earlier..].join(", ")
+        ));
+    } else if !steps.is_empty() {
         parts.push(format!("after {}", steps.join(", ")));
     }
     if parts.is_empty() {
