@@ -203,6 +203,20 @@ fn a_tie_thrown_again_is_worth_the_game_itself() {
     assert_eq!(strategy_of(&one), strategy_of(&s));
 }
 
+/// A secret throw hides nothing in a piece, only in the flow's own value:
+/// a position where every seat knows every piece is not known whole in
+/// such a game, so Ben's throw is one situation (he cannot tell Ann's
+/// throw), not three, and the game is worth nothing.
+#[test]
+fn a_secret_answer_keeps_positions_from_being_public() {
+    let def = load("tests/games/secret_first.rules");
+    let tree = Tree::build(&def, &def.default_options(), whole(10_000), Payoff::Score).unwrap();
+    assert_eq!(tree.infosets_per_seat(), vec![1, 1]);
+    assert_eq!(tree.repeats(), 0);
+    let (values, nash_conv, _) = solve_to(&tree, 1e-6, 10_000);
+    assert!(nash_conv <= 1e-6 && values[0].abs() < 1e-6, "{values:?} {nash_conv}");
+}
+
 /// A hand whose order no rule reads is one situation however its cards
 /// lie: Two Card Duel deals two of six cards to each seat, so a seat holds
 /// one of 9 ordered hands but only 6 different ones. Its twin reads the

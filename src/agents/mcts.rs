@@ -330,6 +330,24 @@ struct Step {
     to: u32,
 }
 
+impl Step {
+    /// The pick of `arm` at `node`; under regret matching (`chance` above
+    /// 0) the arms offered, `sel`, are kept in `offered` for its update.
+    fn taken(node: usize, arm: usize, chance: f64, sel: &[u32], offered: &mut Vec<u32>) -> Step {
+        let from = offered.len() as u32;
+        if chance > 0.0 {
+            offered.extend_from_slice(sel);
+        }
+        Step {
+            node: node as u32,
+            arm: arm as u32,
+            chance,
+            from,
+            to: offered.len() as u32,
+        }
+    }
+}
+
 /// What one search works in, kept from decision to decision so that the
 /// iterations allocate nothing once it has grown.
 #[derive(Debug, Default)]
@@ -551,18 +569,8 @@ impl Mcts {
                 who.clear();
                 who.extend_from_slice(answering);
                 let race = def.decisions[decision as usize].race;
-                // Every answering seat's keys. At the root the searching
-                // seat's are the observation's: the world was sampled so.
-                keys.clear();
-                ends.clear();
-                for &seat in who.iter() {
-                    if node == 0 && seat == me {
-                        keys.extend_from_slice(&root_keys);
-                    } else {
-                        world.extend_keys(def, seat, keys);
-                    }
-                    ends.push(keys.len());
-                }
+                let root = (node == 0).then_some((me, root_keys.as_slice()));
+                gather_keys(def, world, who, root, keys, ends);
                 if tree.nodes[node].arms.len == 0 {
                     let span = &mut tree.nodes[node].arms;
                     span.reserve(&mut tree.arms, keys.len() as u32, Arm::new(0, 0));
@@ -576,37 +584,16 @@ impl Mcts {
                     true => self.simultaneous,
                     false => Simultaneous::Ucb,
                 };
-                let matching = how == Simultaneous::Regret;
                 for (&seat, &end) in who.iter().zip(ends.iter()) {
                     let keys = &keys[begin..end];
                     begin = end;
-                    let (arm, at, chance) = match how {
-                        Simultaneous::Regret => select_by_regret(tree, node, seat, keys, sel, &mut self.rng),
-                        Simultaneous::Smooth => {
-                            let (arm, at) = select_smooth(tree, node, seat, keys, sel, self.c, &mut self.rng);
-                            (arm, at, 0.0)
-                        }
-                        Simultaneous::Ucb => {
-                            let (arm, at) = select(tree, node, seat, keys, sel, self.c, &mut self.rng);
-                            (arm, at, 0.0)
-                        }
-                    };
+                    let (arm, at, chance) = select_as(how, tree, node, seat, keys, sel, self.c, &mut self.rng);
                     picks.push(Pick {
                         seat,
                         index: at,
                         reaction_ms: if race { self.reaction.sample(&mut self.rng) } else { 0 },
                     });
-                    let from = offered.len() as u32;
-                    if matching {
-                        offered.extend_from_slice(sel);
-                    }
-                    path.push(Step {
-                        node: node as u32,
-                        arm: arm as u32,
-                        chance,
-                        from,
-                        to: offered.len() as u32,
-                    });
+                    path.push(Step::taken(node, arm, chance, sel, offered));
                     let seen = world.sees_choice(def, seat, at);
                     observed = observed.then(seen.then_some(keys[at]));
                 }
@@ -756,6 +743,55 @@ fn select(
         }
     }
     (sel[best.1] as usize, best.1)
+}
+
+/// Every answering seat's keys, one run after another in `keys`, and
+/// where each seat's run ends in `ends`. At the root (`root`) the searching
+/// seat's are the observation's: the world was sampled so.
+fn gather_keys(
+    def: &Game,
+    world: &World,
+    who: &[Seat],
+    root: Option<(Seat, &[u64])>,
+    keys: &mut Vec<u64>,
+    ends: &mut Vec<usize>,
+) {
+    keys.clear();
+    ends.clear();
+    for &seat in who {
+        match root {
+            Some((me, root_keys)) if seat == me => keys.extend_from_slice(root_keys),
+            _ => world.extend_keys(def, seat, keys),
+        }
+        ends.push(keys.len());
+    }
+}
+
+/// Picks `seat`'s move at `node` among `keys` as `how` says: the arm's
+/// index in the node, the move's index in `keys`, and (under regret
+/// matching) the chance the pick had, else 0.
+#[allow(clippy::too_many_arguments)] // a selection's inputs, whichever it is
+fn select_as(
+    how: Simultaneous,
+    tree: &mut Tree,
+    node: usize,
+    seat: Seat,
+    keys: &[u64],
+    sel: &mut Vec<u32>,
+    c: f64,
+    rng: &mut ChaCha8Rng,
+) -> (usize, usize, f64) {
+    match how {
+        Simultaneous::Regret => select_by_regret(tree, node, seat, keys, sel, rng),
+        Simultaneous::Smooth => {
+            let (arm, at) = select_smooth(tree, node, seat, keys, sel, c, rng);
+            (arm, at, 0.0)
+        }
+        Simultaneous::Ucb => {
+            let (arm, at) = select(tree, node, seat, keys, sel, c, rng);
+            (arm, at, 0.0)
+        }
+    }
 }
 
 /// Picks `seat`'s move at `node` among `keys` by regret matching: each
@@ -950,27 +986,8 @@ mod tests {
             tree.nodes[0].visits += 1;
             offered.clear();
             path.clear();
-            let (arm, at, chance) = match how {
-                Simultaneous::Regret => select_by_regret(&mut tree, 0, 0, &keys, &mut sel, &mut rng),
-                Simultaneous::Smooth => {
-                    let (arm, at) = select_smooth(&mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
-                    (arm, at, 0.0)
-                }
-                Simultaneous::Ucb => {
-                    let (arm, at) = select(&mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
-                    (arm, at, 0.0)
-                }
-            };
-            if how == Simultaneous::Regret {
-                offered.extend_from_slice(&sel);
-            }
-            path.push(Step {
-                node: 0,
-                arm: arm as u32,
-                chance,
-                from: 0,
-                to: offered.len() as u32,
-            });
+            let (arm, at, chance) = select_as(how, &mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
+            path.push(Step::taken(0, arm, chance, &sel, &mut offered));
             let paid = [if keys[at] == 20 { 1.0 } else { 0.0 }];
             if round >= rounds * 3 / 4 && keys[at] == 20 {
                 picked_winner += 1;

@@ -73,6 +73,7 @@ fn empty_def(sources: Sources) -> GameDef {
         main: 0,
         result_pc: 0,
         max_decisions: 100_000,
+        open_information: false,
     }
 }
 

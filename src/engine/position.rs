@@ -2,8 +2,11 @@
 //! mattering.
 //!
 //! A position waiting for a decision in which every seat knows every piece
-//! (variables and options are public) is the root of a subgame that every
-//! seat sees whole: what happens from it depends on the position alone, not
+//! (variables and options are public), in a game where nothing is ever
+//! hidden but for the moment of a simultaneous choice (no hidden zone, no
+//! hidden kind, no secret decision: else the flow's own values could hold
+//! what a seat never saw, such as a card's place before it was revealed),
+//! is the root of a subgame that every seat sees whole: what happens from it depends on the position alone, not
 //! on how play got there. So a solver, and the strategies it saves, may key a
 //! seat's information there by the position itself instead of by everything
 //! the seat has seen. That merges, losslessly, a position reached by two
@@ -28,14 +31,21 @@ use crate::ir::{GameDef, Seat};
 const POSITION_TAG: u64 = 0x504F_5349_5449_4F4E;
 
 impl State {
-    /// The position's digest when it is public: the game waits for a
-    /// decision and every seat knows every piece. `None` elsewhere.
+    /// The position's digest when it is public: a game of open
+    /// information (`GameDef::open_information`) waits for a decision and
+    /// every seat knows every piece. `None` elsewhere.
     pub fn public_position(&self, def: &GameDef) -> Option<u64> {
+        if !def.open_information {
+            return None;
+        }
         let Status::Waiting(ask) = &self.status else {
             return None;
         };
+        // Pieces in the box (family 0) are out of the game.
         let everyone = def.all_seats_mask();
-        if self.known.iter().any(|&k| k & everyone != everyone) {
+        let box_zone = def.families[0].first;
+        let unknown = |(&known, &zone): (&u32, &crate::ir::ZoneId)| zone != box_zone && known & everyone != everyone;
+        if self.known.iter().zip(&self.piece_zone).any(unknown) {
             return None;
         }
         let mut h = mix(POSITION_TAG, def.zones.len() as u64);

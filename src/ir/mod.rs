@@ -98,6 +98,12 @@ pub struct GameDef {
     pub result_pc: u32,
     /// A game that has not ended after this many decisions stops with an error.
     pub max_decisions: u32,
+    /// Whether nothing is ever hidden but for the moment of a simultaneous
+    /// choice: every zone public, no piece with a hidden kind, no secret
+    /// decision. Only then may a position where every seat knows every
+    /// piece be taken as known whole (`engine::position`): elsewhere the
+    /// flow's own values may hold what a seat never saw.
+    pub(crate) open_information: bool,
 }
 
 /// A kind (from a `kinds` declaration): what `beats` compares and pieces may be.

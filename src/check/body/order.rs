@@ -18,7 +18,7 @@
 //! cannot follow (a zone kept in a variable or passed to a procedure).
 
 use super::Compiler;
-use crate::ir::{FamilyIndex, GameDef};
+use crate::ir::{FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
 
 /// What the rules read of zones' order, gathered while compiling.
@@ -93,6 +93,19 @@ impl Compiler {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// Marks, on the definition, whether nothing is hidden but for the
+    /// moment of a simultaneous choice (`GameDef::open_information`).
+    pub(super) fn settle_open_information(&mut self) {
+        let def = &self.def;
+        // The box (family 0) holds what an option leaves out of the game.
+        self.def.open_information = def
+            .zones
+            .iter()
+            .all(|z| z.family == 0 || z.visibility == Visibility::Public)
+            && def.pieces.iter().all(|p| !p.kind_hidden)
+            && def.decisions.iter().all(|d| !d.secret);
     }
 
     /// Marks, on the definition, the families whose order the rules read.
