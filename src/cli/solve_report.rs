@@ -197,6 +197,16 @@ fn reach_text(reach: f64) -> String {
     }
 }
 
+/// A situation's reach in the page's table: "40.0%", or "1.50× a game"
+/// where a position comes round again.
+fn reach_cell(reach: f64) -> String {
+    if reach > 1.0 + 1e-9 {
+        format!("{reach:.2}× a game")
+    } else {
+        format!("{:.1}%", 100.0 * reach)
+    }
+}
+
 /// What rounds to zero shows as +0.0000, never -0.0000.
 fn shown(v: f64) -> f64 {
     if v.abs() < 5e-5 { 0.0 } else { v }
@@ -275,6 +285,8 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
         .iter()
         .filter_map(|c| c.exploitability.map(|e| (c.iterations as f64, e)))
         .collect();
+    // A log scale has no room for 0: an answer exact at once has no curve.
+    let exact_at_once = convergence.iter().all(|&(_, e)| e <= 0.0);
     let chart = |drawn: Result<String, Box<dyn std::error::Error>>| match drawn {
         Ok(svg) => svg,
         Err(e) => format!(
@@ -321,8 +333,12 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
         @if !convergence.is_empty() {
             section {
                 h2 { "How it converged" }
-                (figure(chart(falling_chart(&convergence, "iterations", "exploitability", None)),
-                    "Exploitability after each check, on log scales."))
+                @if exact_at_once {
+                    p { "Exact at every check (exploitability 0): there is no curve to draw." }
+                } @else {
+                    (figure(chart(falling_chart(&convergence, "iterations", "exploitability", None)),
+                        "Exploitability after each check, on log scales."))
+                }
             }
         }
         @for seat in &s.seats {
@@ -335,7 +351,7 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
                     @for r in &rows {
                         tr {
                             td { (r.situation) }
-                            td.reach { (format!("{:.1}%", 100.0 * r.reach)) }
+                            td.reach { (reach_cell(r.reach)) }
                             td {
                                 @for (action, p) in ranked(r) {
                                     div.action {

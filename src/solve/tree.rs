@@ -766,6 +766,12 @@ pub(super) fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Tol
             parts.push(format!("{}: {}", def.zone_name(zone), known.join(", ")));
         }
     }
+    // Many pasts lead to a public position, and none matters there: its
+    // variables say where the seat is.
+    if told.is_some() && state.public_position(def).is_some() {
+        parts.push(variables(def, state));
+        return parts.join("; ");
+    }
     let mut steps = vec![];
     let mut at = told;
     while let Some(t) = at {
@@ -797,6 +803,28 @@ pub(super) fn situation(def: &Game, state: &State, seat: Seat, told: Option<&Tol
         "at the start".to_string()
     } else {
         parts.join("; ")
+    }
+}
+
+/// The game's variables at `state`, in words: "wins of Left 1, wins of
+/// Right 0" (constants left out).
+fn variables(def: &Game, state: &State) -> String {
+    let values = state.public_view(def).vars;
+    let mut said = vec![];
+    for var in def.vars.iter().filter(|v| !v.constant) {
+        let value = |slot: usize| def.show_value(var.shows, values.get(slot).copied().unwrap_or(0));
+        if var.per_player {
+            for (seat, name) in def.seats.iter().enumerate() {
+                said.push(format!("{} of {name} {}", var.name, value(var.slot as usize + seat)));
+            }
+        } else {
+            said.push(format!("{} {}", var.name, value(var.slot as usize)));
+        }
+    }
+    if said.is_empty() {
+        "a position met before".to_string()
+    } else {
+        said.join(", ")
     }
 }
 
