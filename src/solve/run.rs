@@ -395,8 +395,8 @@ fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run:
                 depth: set.depth,
                 reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / games as f64,
                 key: set.key,
-                keys: set.keys,
-                actions: set.actions.into_iter().zip(average).collect(),
+                keys: set.keys.to_vec(),
+                actions: set.actions.iter().cloned().zip(average).collect(),
             }
         })
         .collect();

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
@@ -44,10 +45,11 @@ pub struct SampledSet {
     pub decision: DecisionId,
     /// The set's key ([`Recall::infoset`]).
     pub key: u64,
-    /// The actions, as the seat reads them.
-    pub actions: Vec<String>,
-    /// The actions' keys, in the same order.
-    pub keys: Vec<u64>,
+    /// The actions, as the seat reads them (shared by every set that
+    /// offers the same moves: most of a sampled solve's sets do).
+    pub actions: Arc<[String]>,
+    /// The actions' keys, in the same order (shared likewise).
+    pub keys: Arc<[u64]>,
     /// What the seat knows there, in the game's words.
     pub situation: String,
     /// Decision points before it, when it was first met.
@@ -126,7 +128,13 @@ pub struct Sampler<'a> {
     repeats: HashMap<u64, Vec<(f64, u64)>>,
     /// What the seats' situations keep of the past.
     pub(super) memory: Memory,
+    /// The moves offered, by decision and keys: one copy of the labels and
+    /// keys for all the sets that offer them.
+    offers: HashMap<u64, Offer>,
 }
+
+/// The moves one decision offers: their labels and keys, in order.
+type Offer = (Arc<[String]>, Arc<[u64]>);
 
 /// One traversal's changes, in the order it met the sets.
 #[derive(Default)]
@@ -172,6 +180,7 @@ impl<'a> Sampler<'a> {
             zero_sum: true,
             repeats: HashMap::new(),
             memory: Memory::All,
+            offers: HashMap::new(),
         };
         sampler.probed = sampler.probe();
         if sampler.probed > EXTERNAL_LIMIT {
@@ -306,6 +315,23 @@ impl<'a> Sampler<'a> {
         Ok(true)
     }
 
+    /// Makes `set` share the labels and keys of the sets before it that
+    /// offer the same moves.
+    fn share_offers(&mut self, set: &mut SampledSet) {
+        let offer = set
+            .keys
+            .iter()
+            .fold(mix(0x4F46_4645, u64::from(set.decision)), |h, &k| mix(h, k));
+        let (actions, keys) = self
+            .offers
+            .entry(offer)
+            .or_insert_with(|| (set.actions.clone(), set.keys.clone()));
+        if *keys == set.keys && *actions == set.actions {
+            set.actions = actions.clone();
+            set.keys = keys.clone();
+        }
+    }
+
     /// Adds one traversal's changes.
     fn merge(&mut self, changes: Changes) {
         self.cut += changes.cut;
@@ -324,9 +350,10 @@ impl<'a> Sampler<'a> {
             let at = match self.index.get(&change.key) {
                 Some(&at) => at as usize,
                 None => {
-                    let set = change
+                    let mut set = change
                         .new
                         .expect("a set the batch did not know comes with its description");
+                    self.share_offers(&mut set);
                     self.index.insert(change.key, self.sets.len() as u32);
                     self.sets.push(set);
                     self.sets.len() - 1
@@ -781,19 +808,20 @@ impl Walk<'_, '_> {
                 let (new, known_keys, strategy) = match known {
                     Some(set) => (None, set.keys.clone(), set.current()),
                     None => {
+                        let shared: Arc<[u64]> = keys.as_slice().into();
                         let set = SampledSet {
                             seat,
                             decision,
                             key,
                             actions: (0..legal.len()).map(|i| observation.label(i)).collect(),
-                            keys: keys.clone(),
+                            keys: shared.clone(),
                             situation: situation(def, state, seat, told.map(|t| &**t)),
                             depth,
                             regrets: vec![0.0; legal.len()],
                             sums: vec![0.0; legal.len()],
                             visits: 0,
                         };
-                        (Some(set), keys.clone(), uniform(legal.len()))
+                        (Some(set), shared, uniform(legal.len()))
                     }
                 };
                 let at = self.changes.sets.len();
@@ -807,7 +835,7 @@ impl Walk<'_, '_> {
                 (at, known_keys, strategy)
             }
         };
-        let values = if known_keys == keys {
+        let values = if *known_keys == *keys {
             legal.to_vec()
         } else {
             align(&known_keys, &keys, legal).ok_or_else(|| Box::new(offered_differently(def, seat, decision)))?
