@@ -222,10 +222,12 @@ impl<'a> Sampler<'a> {
             let mut events = vec![];
             let mut product = vec![1.0f64; seats];
             let mut depth = 0;
-            let mut met = vec![];
+            // A position met again ends its branch of a traversal, but not
+            // the others: the probe plays on through it, which errs towards
+            // outcome sampling where ties can go on and on.
             if state.set_up(def, &mut events).is_ok() {
                 while let Some(pending) = state.pending() {
-                    if depth >= self.depth || super::tree::met_again(&state, def, &mut met) {
+                    if depth >= self.depth {
                         break;
                     }
                     let picked: Vec<Choice> = pending
