@@ -126,6 +126,24 @@ fn rock_paper_scissors_is_solved_exactly_with_no_depth() {
     }
 }
 
+/// A long match of duels: a tie ends its branch of an external-sampling
+/// traversal, but the wins go on duel after duel, so a traversal that tries
+/// every throw would never end. The probe sees it and samples by outcome.
+#[test]
+fn a_long_match_is_sampled_by_outcome() {
+    let def = load("games/rps.rules");
+    let mut options = def.default_options();
+    let at = def.options.iter().position(|o| o.name == "best_of").unwrap();
+    options[at] = rpsdsl::ir::OptionValue::Int(99);
+    let sampler = solve::Sampler::new(&def, &options, Payoff::Score, 1, solve::SAMPLED_DEPTH);
+    let (sampling, positions) = sampler.sampling();
+    assert_eq!(
+        sampling,
+        solve::Sampling::Outcome,
+        "{positions:e} positions a traversal"
+    );
+}
+
 /// A lopsided duel (Left's paper over rock is only a draw), thrown again on
 /// a tie: its equilibrium is not uniform, and a tie is worth the game's own
 /// value `v`. The solution is checked against the game's matrix, not
