@@ -126,6 +126,24 @@ fn rock_paper_scissors_is_solved_exactly_with_no_depth() {
     }
 }
 
+/// A game whose throws come round for ever is solved, and says so: play
+/// never ends, which counts as a draw. Rock paper scissors ends for sure.
+#[test]
+fn play_that_never_ends_is_said() {
+    let out = rpsdsl(&["solve", "tests/games/always_endless.rules"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("play never ends with probability 1.000"), "{text}");
+    let def = load("games/rps.rules");
+    let s = solve::solve(
+        &def,
+        &def.default_options(),
+        &settings(Method::Auto, 100, 1, None),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(s.endless_mass < 1e-9, "{}", s.endless_mass);
+}
+
 /// A long match of duels: a tie ends its branch of an external-sampling
 /// traversal, but the wins go on duel after duel, so a traversal that tries
 /// every throw would never end. The probe sees it and samples by outcome.

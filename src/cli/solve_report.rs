@@ -146,8 +146,15 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
 }
 
 /// What the report says under its size line: an abstraction, a cut,
-/// endings stopped on an error.
+/// play that never ends, endings stopped on an error.
 fn tree_notes(s: &Solution, out: &mut String) {
+    if s.endless_mass > 1e-9 {
+        out.push_str(&format!(
+            "  play never ends with probability {:.3}: it goes round positions met again for ever (the engine \
+             would stop such a game at its decision limit); that counts as a draw\n",
+            s.endless_mass
+        ));
+    }
     if s.memory == Memory::Now {
         let measured = if s.exploitability.is_some() {
             "its exploitability is measured in the game itself, where each seat remembers everything"

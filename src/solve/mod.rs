@@ -166,6 +166,9 @@ pub struct Solution {
     pub exploitability: Option<f64>,
     /// The probability that play under the strategy reaches the cut.
     pub cut_mass: f64,
+    /// The probability that play under the strategy never ends (a loop of
+    /// repeated positions it never leaves).
+    pub endless_mass: f64,
     /// Exploitability as the iterations went.
     pub convergence: Vec<Checkpoint>,
     /// The strategy, per information set.

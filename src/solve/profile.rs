@@ -140,6 +140,24 @@ impl Tree {
         (values, cut)
     }
 
+    /// The probability that play under `profile` never ends: it goes round
+    /// a loop of repeated positions for ever (the engine would stop such a
+    /// game at its decision limit). 0 in a tree without repeats.
+    pub fn endless(&self, profile: &Profile) -> f64 {
+        if self.targets.is_empty() {
+            return 0.0;
+        }
+        let reach = self.reach(profile, None).reach;
+        let ended: f64 = self
+            .nodes
+            .iter()
+            .zip(&reach)
+            .filter(|(n, _)| matches!(n, Node::Terminal { .. } | Node::Cut))
+            .map(|(_, &r)| r)
+            .sum();
+        (1.0 - ended).clamp(0.0, 1.0)
+    }
+
     /// What `seat` gets by playing its best response to everyone else's
     /// `profile`.
     pub fn best_response_value(&self, profile: &Profile, seat: usize) -> f64 {

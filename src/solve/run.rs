@@ -199,9 +199,11 @@ fn whole(
     };
     let average = cfr.average();
     let (values, cut_mass) = tree.values(&average);
+    let endless_mass = tree.endless(&average);
     let nash_conv = run.nash_conv(tree, &average);
     let strategy = situations_on_tree(def, tree, &average);
     Ok(Solution {
+        endless_mass,
         memory: settings.memory,
         seats: def.seats.clone(),
         payoff: tree.payoff,
@@ -315,6 +317,7 @@ fn sampled(
     for set in sampler.sets() {
         infosets[set.seat as usize] += 1;
     }
+    let endless_mass = tree.map_or(0.0, |t| t.endless(&sampler.profile_on(t)));
     let (values, value_margins, nash_conv, cut_mass, strategy, estimate_games, trained) = match tree {
         Some(tree) => {
             let average = sampler.profile_on(tree);
@@ -326,6 +329,7 @@ fn sampled(
         None => by_play(def, &mut sampler, &pool, run),
     };
     Ok(Solution {
+        endless_mass,
         memory: settings.memory,
         seats: def.seats.clone(),
         payoff: settings.payoff,
