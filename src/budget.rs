@@ -125,8 +125,15 @@ pub fn set_memory_cap(bytes: usize) {
 /// for the work in flight when a loop looks, so that the process's
 /// resident memory stays under the cap.
 pub fn over_memory() -> bool {
+    over_memory_with(0)
+}
+
+/// Whether the heap in use, and `more` bytes a loop will still need once
+/// it stops (to put its answer together), have reached three quarters of
+/// the cap (see [`over_memory`]).
+pub fn over_memory_with(more: usize) -> bool {
     let cap = memory_cap();
-    in_use() >= cap - cap / 4
+    in_use().saturating_add(more) >= cap - cap / 4
 }
 
 /// "1 GiB", "512 MiB": a cap as a person reads it.

@@ -514,7 +514,10 @@ fn settings(method: Method, iterations: u64, jobs: usize, sampling: Option<solve
 fn strategy_of(s: &solve::Solution) -> Vec<(String, Vec<(String, f64)>)> {
     s.strategy
         .iter()
-        .map(|r| (r.situation.clone(), r.actions.clone()))
+        .map(|r| {
+            let actions = r.actions.iter().map(|(a, p)| (a.to_string(), *p)).collect();
+            (r.situation.clone(), actions)
+        })
         .collect()
 }
 

@@ -260,7 +260,7 @@ fn rows_of<'a>(s: &'a Solution, seat: &str, all: bool) -> (Vec<&'a Situation>, u
 
 /// A situation's actions, the likeliest first, without those it never plays.
 fn ranked(r: &Situation) -> Vec<(String, f64)> {
-    let mut actions = r.actions.clone();
+    let mut actions: Vec<(String, f64)> = r.actions.iter().map(|(a, p)| (a.to_string(), *p)).collect();
     actions.sort_by(|a, b| b.1.total_cmp(&a.1));
     actions.retain(|(_, p)| *p >= 0.0005);
     actions

@@ -29,6 +29,7 @@ mod run;
 mod sample;
 mod tree;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::Memory;
@@ -256,7 +257,8 @@ pub struct Situation {
     pub key: u64,
     /// The actions' keys.
     #[serde(skip)]
-    pub keys: Vec<u64>,
-    /// Each action and its probability.
-    pub actions: Vec<(String, f64)>,
+    pub keys: Arc<[u64]>,
+    /// Each action and its probability (the labels shared with every
+    /// situation that offers the same moves: a sampled solve has millions).
+    pub actions: Vec<(Arc<str>, f64)>,
 }

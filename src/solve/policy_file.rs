@@ -46,9 +46,9 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
                     actions: s
                         .actions
                         .iter()
-                        .zip(&s.keys)
+                        .zip(s.keys.iter())
                         .map(|((action, p), &key)| PolicyAction {
-                            action: if worded { action.clone() } else { String::new() },
+                            action: if worded { action.to_string() } else { String::new() },
                             key: key_text(key),
                             p: *p,
                         })
@@ -60,7 +60,7 @@ pub fn policy_file(def: &Game, options: &[OptionValue], solution: &Solution) -> 
 }
 
 /// Whether every action has the same probability.
-fn is_uniform(actions: &[(String, f64)]) -> bool {
+fn is_uniform<T>(actions: &[(T, f64)]) -> bool {
     let first = actions.first().map_or(0.0, |(_, p)| *p);
     actions.iter().all(|(_, p)| (p - first).abs() < 1e-9)
 }

@@ -1,5 +1,6 @@
 //! The solve loop: which algorithm, when to check, when to stop.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cfr::Cfr;
@@ -16,6 +17,11 @@ use crate::ir::OptionValue;
 /// How far past the node budget the probe's estimate of a tree may be
 /// before the tree is not even tried: the estimate is rough.
 const PROBE_MARGIN: f64 = 10.0;
+
+/// About what putting one sampled set into the answer takes (its
+/// `Situation`, its seat's and decision's names, its probabilities),
+/// measured on Janken Deck's sets.
+const ANSWER_BYTES_PER_SET: usize = 160;
 
 /// Games played with a sampled strategy to estimate what it is worth.
 const ESTIMATE_GAMES: u64 = 16_384;
@@ -282,7 +288,10 @@ fn sampled(
         let done = sampler.traversals() / seats as u64;
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
         let out_of_time = crate::budget::expired_by(iterate_until);
-        let out_of_memory = crate::budget::over_memory();
+        // The answer is put together after the loop, a `Situation` per set:
+        // room for it is kept under the cap.
+        let answer = sampler.sets().len().saturating_mul(ANSWER_BYTES_PER_SET);
+        let out_of_memory = crate::budget::over_memory_with(answer);
         if batches >= next_check || out_of_iterations || out_of_time || out_of_memory {
             next_check = (batches * 2).max(next_check);
             let exploitability = tree.map(|t| run.nash_conv(t, &sampler.profile_on(t)) / seats as f64);
@@ -399,7 +408,7 @@ fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run:
                 depth: set.depth,
                 reach: estimate.visits.get(&set.key).copied().unwrap_or(0) as f64 / games as f64,
                 key: set.key,
-                keys: set.keys.to_vec(),
+                keys: set.keys,
                 actions: set.actions.iter().cloned().zip(average).collect(),
             }
         })
@@ -488,11 +497,11 @@ fn situations_on_tree(def: &Game, tree: &Tree, profile: &Profile) -> Vec<Situati
             depth: set.depth,
             reach: set.nodes.iter().map(|&n| reach[n as usize]).sum(),
             key: set.key,
-            keys: set.keys.clone(),
+            keys: set.keys.as_slice().into(),
             actions: set
                 .actions
                 .iter()
-                .cloned()
+                .map(|a| Arc::from(a.as_str()))
                 .zip(profile.at(tree, i).iter().copied())
                 .collect(),
         })

@@ -47,7 +47,7 @@ pub struct SampledSet {
     pub key: u64,
     /// The actions, as the seat reads them (shared by every set that
     /// offers the same moves: most of a sampled solve's sets do).
-    pub actions: Arc<[String]>,
+    pub actions: Arc<[Arc<str>]>,
     /// The actions' keys, in the same order (shared likewise).
     pub keys: Arc<[u64]>,
     /// What the seat knows there, in the game's words.
@@ -134,7 +134,13 @@ pub struct Sampler<'a> {
 }
 
 /// The moves one decision offers: their labels and keys, in order.
-type Offer = (Arc<[String]>, Arc<[u64]>);
+type Offer = (Arc<[Arc<str>]>, Arc<[u64]>);
+
+/// Where the moves `keys` of `decision` are kept in `Sampler::offers`.
+fn offer_key(decision: DecisionId, keys: &[u64]) -> u64 {
+    keys.iter()
+        .fold(mix(0x4F46_4645, u64::from(decision)), |h, &k| mix(h, k))
+}
 
 /// One traversal's changes, in the order it met the sets.
 #[derive(Default)]
@@ -320,18 +326,23 @@ impl<'a> Sampler<'a> {
     /// Makes `set` share the labels and keys of the sets before it that
     /// offer the same moves.
     fn share_offers(&mut self, set: &mut SampledSet) {
-        let offer = set
-            .keys
-            .iter()
-            .fold(mix(0x4F46_4645, u64::from(set.decision)), |h, &k| mix(h, k));
         let (actions, keys) = self
             .offers
-            .entry(offer)
+            .entry(offer_key(set.decision, &set.keys))
             .or_insert_with(|| (set.actions.clone(), set.keys.clone()));
         if *keys == set.keys && *actions == set.actions {
             set.actions = actions.clone();
             set.keys = keys.clone();
         }
+    }
+
+    /// The labels and keys of `decision` offering the moves `keys`, where
+    /// a set before the batch offered them: a new set takes them without
+    /// allocating its own. (A move's key names it as the seat sees it, and
+    /// so does its label: the same keys read the same.)
+    fn known_offer(&self, decision: DecisionId, keys: &[u64]) -> Option<Offer> {
+        let (actions, known) = self.offers.get(&offer_key(decision, keys))?;
+        (**known == *keys).then(|| (actions.clone(), known.clone()))
     }
 
     /// Adds one traversal's changes.
@@ -810,12 +821,15 @@ impl Walk<'_, '_> {
                 let (new, known_keys, strategy) = match known {
                     Some(set) => (None, set.keys.clone(), set.current()),
                     None => {
-                        let shared: Arc<[u64]> = keys.as_slice().into();
+                        let (actions, shared) = self.run.known_offer(decision, &keys).unwrap_or_else(|| {
+                            let labels = (0..legal.len()).map(|i| observation.label(i).into()).collect();
+                            (labels, keys.as_slice().into())
+                        });
                         let set = SampledSet {
                             seat,
                             decision,
                             key,
-                            actions: (0..legal.len()).map(|i| observation.label(i)).collect(),
+                            actions,
                             keys: shared.clone(),
                             situation: situation(def, state, seat, told.map(|t| &**t)),
                             depth,

@@ -124,8 +124,6 @@ pub struct Tree {
     pub(super) examples: Vec<State>,
     /// The nodes that a `Repeat` goes back to, each once.
     pub(super) targets: Vec<u32>,
-    /// What the seats' information sets keep of the past.
-    pub memory: Memory,
     /// Per node of `targets`, its index there.
     pub(super) target_index: HashMap<u32, u32>,
 }
@@ -255,7 +253,6 @@ impl Tree {
                 examples: vec![],
                 targets: vec![],
                 target_index: HashMap::new(),
-                memory,
             },
             index: HashMap::new(),
             keep_examples,
