@@ -20,7 +20,7 @@ const PROBE_MARGIN: f64 = 10.0;
 
 /// About what putting one sampled set into the answer takes (its
 /// `Situation`, its seat's and decision's names, its probabilities),
-/// measured on Janken Deck's sets.
+/// measured on a sampled card game of a million sets.
 const ANSWER_BYTES_PER_SET: usize = 160;
 
 /// Games played with a sampled strategy to estimate what it is worth.
