@@ -35,6 +35,8 @@ fn load(path: &str) -> LoadedGame {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let seconds: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(60.0);
+    // The verdict may choose a solved strategy: wire the solver in, as the command line does.
+    rpsdsl::cli::wire_solver();
     println!("rpsdsl verdict, default players, a budget of {seconds} s, all cores");
     println!(
         "{:<58} {:>7} {:>7} {:<26} {:<22} {:<14} {:>12} {:<13} strong? (4× its budget scores, deals)",

@@ -140,7 +140,10 @@ fn parts(game: &LoadedGame) -> Parts {
                 let slots: Vec<String> = board
                     .slots
                     .iter()
-                    .map(|(name, vis)| format!("{} {}", name.name, visibility_word(*vis)))
+                    .map(|slot| {
+                        let order = if slot.unordered.is_some() { " unordered" } else { "" };
+                        format!("{} {}{order}", slot.name.name, visibility_word(slot.visibility))
+                    })
                     .collect();
                 parts.insert(("board", format!("{} slots", board.name.name)), slots.join(", "));
             }

@@ -68,6 +68,8 @@ const EXPECTED: &[(&str, &str)] = &[
     ("unknown_kind_in_beats", "unknown-name"),
     ("unknown_name_typo", "unknown-name"),
     ("unknown_zone_in_pieces", "unknown-name"),
+    ("unordered_hand_onto_deck", "unordered-read"),
+    ("unordered_hand_top", "unordered-read"),
     ("unreachable_after_loop", "unreachable"),
     ("unreachable_result", "unreachable"),
 ];

@@ -285,6 +285,33 @@ fn hands_in_another_order_are_one_situation() {
     }
 }
 
+/// A designer may say that a zone's order never matters (`unordered`),
+/// where the checker would otherwise keep it: here the cards lie in a slot
+/// of a board's space. The checker holds the rules to the word
+/// (`tests/fixtures/unordered_*.rules`), so merging stays lossless: the
+/// same values as the twin that keeps every order apart.
+#[test]
+fn a_zone_the_designer_calls_unordered_is_merged() {
+    let said = load("tests/games/table_duel.rules");
+    let unsaid = load("tests/games/table_duel_ordered.rules");
+    let cards = |def: &rpsdsl::engine::Game| def.families.iter().find(|f| f.name == "cards").unwrap().order_read;
+    assert!(!cards(&said), "the designer said the order never matters");
+    assert!(cards(&unsaid), "a slot of a board's space is taken as read");
+    let solved = |def: &rpsdsl::engine::Game| {
+        let tree = Tree::build(def, &def.default_options(), whole(100_000), Payoff::Score).unwrap();
+        let (values, nash_conv, iterations) = solve_to(&tree, 1e-6, 100_000);
+        assert!(nash_conv <= 1e-6, "NashConv {nash_conv} after {iterations} iterations");
+        (tree.infosets_per_seat(), values)
+    };
+    let (said_sets, said_values) = solved(&said);
+    let (unsaid_sets, unsaid_values) = solved(&unsaid);
+    assert_eq!(said_sets, vec![21, 33]);
+    assert_eq!(unsaid_sets, vec![54, 96]);
+    for (m, a) in said_values.iter().zip(&unsaid_values) {
+        assert!((m - a).abs() < 1e-5, "merged {said_values:?}, apart {unsaid_values:?}");
+    }
+}
+
 /// `--recall now` keys a situation by what the seat sees now and the
 /// choices it has: an abstraction, whose cost is measured in the game
 /// itself. Kuhn poker loses nothing by it (every bet is in the pot each

@@ -575,6 +575,7 @@ impl Declarer {
             visibility,
             // Until the bodies are compiled, every order counts as read.
             order_read: true,
+            unordered: None,
         });
         Some(id)
     }
@@ -616,10 +617,15 @@ impl Declarer {
                         }
                     }
                     let spaces = built.spaces();
-                    for (slot, visibility) in &board.slots {
-                        if let Some(family) =
-                            self.add_family(slot, FamilyIndex::PerSpace(id), spaces, visibility_of(*visibility))
-                        {
+                    for slot in &board.slots {
+                        let family = self.add_family(
+                            &slot.name,
+                            FamilyIndex::PerSpace(id),
+                            spaces,
+                            visibility_of(slot.visibility),
+                        );
+                        if let Some(family) = family {
+                            self.def.families[family as usize].unordered = slot.unordered;
                             built.slots.push(family);
                         }
                     }
@@ -643,7 +649,9 @@ impl Declarer {
                                 .help("write `per player owner`, or use `hidden` or `public`"),
                             );
                         }
-                        self.add_family(&zone.name, by, len, visibility_of(zone.visibility));
+                        if let Some(family) = self.add_family(&zone.name, by, len, visibility_of(zone.visibility)) {
+                            self.def.families[family as usize].unordered = zone.unordered;
+                        }
                     }
                 }
                 _ => {}

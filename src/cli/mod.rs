@@ -302,9 +302,15 @@ enum Command {
     },
 }
 
+/// Wires the solver into the players, as the command line does, so that a
+/// `solve:time=10` player trains (a benchmark or an embedding calls it).
+pub fn wire_solver() {
+    crate::agents::set_trainer(train_cmd::train);
+}
+
 /// Runs the `rpsdsl` command line: parses the arguments, runs the command, and returns its exit code.
 pub fn main() -> ExitCode {
-    crate::agents::set_trainer(train_cmd::train);
+    wire_solver();
     let cli = Cli::parse();
     setup::choose_engine(cli.engine.into());
     crate::budget::set_memory_cap(cli.memory);

@@ -220,6 +220,8 @@ codes! {
     UnknownName = "unknown-name",
     /// An option the game does not declare.
     UnknownOption = "unknown-option",
+    /// A rule that reads the order of a zone declared `unordered` (its top, bottom or first piece, a deal from it, or its order moved into an ordered zone).
+    UnorderedRead = "unordered-read",
     /// Code that can never run.
     Unreachable = "unreachable",
     /// A file that cannot be read, or does not exist.

@@ -232,6 +232,9 @@ pub struct Family {
     /// `check::body::order`); where none does, two zones holding the same
     /// pieces in another order play alike.
     pub order_read: bool,
+    /// Where the designer declared it `unordered` (no rule may read its
+    /// order; the checker holds the rules to it).
+    pub unordered: Option<Span>,
 }
 
 /// A board: spaces, which spaces touch, and the slots every space has.

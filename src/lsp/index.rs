@@ -202,6 +202,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "hidden",
     "public",
     "owner",
+    "unordered",
     "every",
     "action",
     "after",
@@ -370,7 +371,7 @@ fn declare_item(
             board
                 .slots
                 .iter()
-                .for_each(|(slot, _)| declare(slot, NameKind::Slot, None));
+                .for_each(|slot| declare(&slot.name, NameKind::Slot, None));
             if let BoardShape::Graph(parts) = &board.shape {
                 for part in parts {
                     match part {

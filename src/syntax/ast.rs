@@ -211,7 +211,7 @@ pub(crate) struct BoardDecl {
     pub name: Ident,
     pub shape: BoardShape,
     pub shape_span: Span,
-    pub slots: Vec<(Ident, Visibility)>,
+    pub slots: Vec<SlotDecl>,
     /// The whole declaration.
     #[allow(dead_code)] // for diagnostics about the whole declaration
     pub span: Span,
@@ -289,6 +289,17 @@ pub(crate) struct ZoneDecl {
     pub name: Ident,
     pub per_player: bool,
     pub visibility: Visibility,
+    /// `unordered`, where written: the order of its pieces never matters.
+    pub unordered: Option<Span>,
+}
+
+/// A board's slot: `face_down hidden`, a zone on every space.
+#[derive(Clone, Debug)]
+pub(crate) struct SlotDecl {
+    pub name: Ident,
+    pub visibility: Visibility,
+    /// `unordered`, where written.
+    pub unordered: Option<Span>,
 }
 
 #[derive(Clone, Debug)]

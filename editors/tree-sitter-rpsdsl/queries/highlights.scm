@@ -35,7 +35,7 @@
     "items" "kind" "lines" "list" "longest" "next"
     "on" "one" "opponent" "owner" "public" "roll"
     "run" "size" "space" "sum" "table" "top"
-    "type" "value"))
+    "type" "unordered" "value"))
 
 ; What a declaration names.
 (named_declaration

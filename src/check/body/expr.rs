@@ -116,7 +116,7 @@ impl Compiler {
             ExprKind::CountInGame { filter } => self.count_in_game(filter, span),
             ExprKind::SpaceAt { group, index } => self.space_at(group, index, span),
             ExprKind::First { filter, zone } => {
-                self.reads_order(zone);
+                self.reads_order(zone, span);
                 let matcher = self.matcher(filter);
                 self.expect(zone, &Ty::Zone);
                 self.emit(Op::First(matcher), span);

@@ -224,7 +224,7 @@ impl Compiler {
         match name {
             "top" | "bottom" | "size" => {
                 if name != "size" {
-                    self.reads_order(arg);
+                    self.reads_order(arg, span);
                 }
                 self.expect(arg, &Ty::Zone);
                 match name {

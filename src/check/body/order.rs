@@ -16,8 +16,16 @@
 //! shuffles that zone. Zones on a board's spaces are taken as read, and so
 //! is every zone the moment a rule names a zone in a way this reading
 //! cannot follow (a zone kept in a variable or passed to a procedure).
+//!
+//! A designer may say more: a zone declared `unordered` has an order no
+//! rule may read, and the checker holds the rules to it
+//! (`rpsdsl::unordered-read`): no `top`, `bottom`, `first` or deal from it,
+//! no read this reading cannot follow while such a zone exists, and no
+//! `move all of` it onto a zone whose order is read unless that zone is
+//! shuffled at once. Its order then never counts, even on a board's spaces.
 
 use super::Compiler;
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
 
@@ -26,10 +34,10 @@ use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
 pub(super) struct OrderReads {
     /// Families whose order some rule reads.
     read: Vec<u16>,
-    /// Some rule reads the order of a zone this reading cannot name.
-    unknown: bool,
-    /// `move all of` from a family (`None`: not known) to one.
-    carried: Vec<(Option<u16>, Option<u16>)>,
+    /// Reads of the order of a zone this reading cannot name, by where they are.
+    unknown: Vec<Span>,
+    /// `move all of` from a family (`None`: not known) to one, and where.
+    carried: Vec<(Option<u16>, Option<u16>, Span)>,
     /// `move all of` statements whose target the next statement shuffles,
     /// by where they start.
     shuffled_after: Vec<(u16, u32)>,
@@ -53,11 +61,28 @@ impl Compiler {
             .map(|f| f as u16)
     }
 
-    /// Notes that a rule reads `zone`'s order.
-    pub(super) fn reads_order(&mut self, zone: &Expr) {
-        match self.family_named(zone) {
-            Some(family) => self.order.read.push(family),
-            None => self.order.unknown = true,
+    /// Notes that a rule (`read`, at `span`: `top of hand`) reads `zone`'s
+    /// order; a zone declared `unordered` may not be read so.
+    pub(super) fn reads_order(&mut self, zone: &Expr, span: Span) {
+        let Some(family) = self.family_named(zone) else {
+            self.order.unknown.push(span);
+            return;
+        };
+        self.order.read.push(family);
+        let family = &self.def.families[family as usize];
+        if let Some(declared) = family.unordered {
+            let name = family.name.clone();
+            self.error(
+                Diagnostic::error(
+                    Code::UnorderedRead,
+                    format!("this reads the order of `{name}`, which is declared unordered"),
+                )
+                .label(span, "reads which piece lies where")
+                .label(declared, "declared unordered here")
+                .help(format!(
+                    "let a seat choose the piece (`chooses card from Card in {name}`), or drop `unordered`"
+                )),
+            );
         }
     }
 
@@ -68,7 +93,12 @@ impl Compiler {
         if self.order.shuffled_after.contains(&at) {
             return;
         }
-        let carried = (self.family_named(from), self.family_named(to));
+        // From `move` to the target zone, not the blank lines after it.
+        let at = Span {
+            end: to.span.end,
+            ..statement.span
+        };
+        let carried = (self.family_named(from), self.family_named(to), at);
         self.order.carried.push(carried);
     }
 
@@ -108,19 +138,66 @@ impl Compiler {
             && def.decisions.iter().all(|d| !d.secret);
     }
 
-    /// Marks, on the definition, the families whose order the rules read.
+    /// Marks, on the definition, the families whose order the rules read,
+    /// and reports what reads the order of a zone declared unordered where
+    /// the read could not be pinned on one zone.
     pub(super) fn settle_order_reads(&mut self) {
-        let read = order_read(&self.def, &self.order);
+        let (read, unsure) = order_read(&self.def, &self.order);
+        let declared = self.def.families.iter().find(|f| f.unordered.is_some());
+        if let Some(declared) = declared {
+            let (name, at) = (declared.name.clone(), declared.unordered.unwrap_or_default());
+            let diag = |message: String, span: Span, what: &str, help: String| {
+                Diagnostic::error(Code::UnorderedRead, message)
+                    .label(span, what)
+                    .label(at, "declared unordered here")
+                    .help(help)
+            };
+            for span in self.order.unknown.clone() {
+                self.error(diag(
+                    format!(
+                        "this reads the order of a zone the checker cannot name, and `{name}` is declared unordered"
+                    ),
+                    span,
+                    "which zone's order is this?",
+                    "name the zone plainly (`top of deck`, not a zone kept in a variable or passed to a \
+                     procedure), or drop `unordered`"
+                        .to_string(),
+                ));
+            }
+            for (span, from) in unsure {
+                let (from, at) = match from.map(|f| &self.def.families[f as usize]) {
+                    Some(f) => (format!("`{}`", f.name), f.unordered.unwrap_or(at)),
+                    None => (format!("a zone that may be `{name}`"), at),
+                };
+                let diag = |message: String, span: Span, what: &str, help: String| {
+                    Diagnostic::error(Code::UnorderedRead, message)
+                        .label(span, what)
+                        .label(at, "declared unordered here")
+                        .help(help)
+                };
+                self.error(diag(
+                    format!(
+                        "this moves the pieces of {from}, which is unordered, onto a zone whose order the rules read"
+                    ),
+                    span,
+                    "the target takes an order the rules never set",
+                    "shuffle the target in the very next statement, or drop `unordered`".to_string(),
+                ));
+            }
+        }
         for (family, read) in self.def.families.iter_mut().zip(read) {
-            family.order_read = read;
+            family.order_read = read && family.unordered.is_none();
         }
     }
 }
 
-/// Per family, whether some rule reads its order.
-fn order_read(def: &GameDef, reads: &OrderReads) -> Vec<bool> {
-    if reads.unknown {
-        return vec![true; def.families.len()];
+/// Per family, whether some rule reads its order; and the `move all of`
+/// statements that may carry a zone declared unordered into a zone whose
+/// order is read (the order they give it is not one the rules set).
+fn order_read(def: &GameDef, reads: &OrderReads) -> (Vec<bool>, Vec<(Span, Option<u16>)>) {
+    let declared = |family: u16| def.families[family as usize].unordered.is_some();
+    if !reads.unknown.is_empty() {
+        return (vec![true; def.families.len()], vec![]);
     }
     let mut read: Vec<bool> = def
         .families
@@ -131,24 +208,33 @@ fn order_read(def: &GameDef, reads: &OrderReads) -> Vec<bool> {
         read[family as usize] = true;
     }
     // Order carried into a read zone is read: to a fixed point.
+    let mut unsure = vec![];
     loop {
         let mut changed = false;
-        for &(from, to) in &reads.carried {
+        for &(from, to, at) in &reads.carried {
             let into_read = to.is_none_or(|to| read[to as usize]);
             if !into_read {
                 continue;
             }
             match from {
+                Some(from) if declared(from) => {
+                    if !unsure.contains(&(at, Some(from))) {
+                        unsure.push((at, Some(from)));
+                    }
+                }
                 Some(from) if !read[from as usize] => {
                     read[from as usize] = true;
                     changed = true;
                 }
                 Some(_) => {}
-                None => return vec![true; def.families.len()],
+                None => {
+                    unsure.push((at, None));
+                    return (vec![true; def.families.len()], unsure);
+                }
             }
         }
         if !changed {
-            return read;
+            return (read, unsure);
         }
     }
 }

@@ -122,7 +122,7 @@ impl Compiler {
                 false
             }
             StmtKind::Deal { count, from, to } => {
-                self.reads_order(from);
+                self.reads_order(from, span);
                 self.expect_count(count, "deal");
                 self.expect(from, &Ty::Zone);
                 self.expect(to, &Ty::Zone);

@@ -241,6 +241,23 @@ pub(super) struct Deal {
     pub(super) cut_short: bool,
 }
 
+/// The strong and weak players `verdict` would choose for `base` and
+/// `variant` under `config` (or check the ones it names), as agent specs:
+/// for benchmarks that set them against other players.
+pub fn players(base: &Side<'_>, variant: &Side<'_>, config: &Config) -> Result<(String, String), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let lineup = players_for(
+        &[base, variant],
+        base.def.players(),
+        (config, QUESTIONS_SHARE * 0.8),
+        &pool,
+    )?;
+    Ok((lineup.strong.to_text(), lineup.weak.to_text()))
+}
+
 /// The verdict on `base` and `variant`, played on the same deals.
 /// `progress` is told the deals played so far and the questions still open.
 pub fn verdict(

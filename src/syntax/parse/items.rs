@@ -143,6 +143,7 @@ impl Ctx<'_> {
                             name: self.ident(parts.take(Rule::ident)),
                             per_player: parts.take_opt(Rule::per_player).is_some(),
                             visibility: visibility(parts.take(Rule::visibility)),
+                            unordered: parts.take_opt(Rule::unordered).map(|word| self.span(&word)),
                         }
                     })
                     .collect(),
@@ -403,10 +404,11 @@ impl Ctx<'_> {
             let mut parts = Children::of(part);
             let graph_part = match rule {
                 Rule::slot_decl => {
-                    slots.push((
-                        self.ident(parts.take(Rule::ident)),
-                        visibility(parts.take(Rule::visibility)),
-                    ));
+                    slots.push(SlotDecl {
+                        name: self.ident(parts.take(Rule::ident)),
+                        visibility: visibility(parts.take(Rule::visibility)),
+                        unordered: parts.take_opt(Rule::unordered).map(|word| self.span(&word)),
+                    });
                     continue;
                 }
                 Rule::ring_decl => {
