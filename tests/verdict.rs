@@ -321,3 +321,38 @@ fn the_strong_player_is_called_strong_only_when_a_larger_search_does_no_better()
         "{text}"
     );
 }
+
+/// Where no tree fits, the verdict tries the one-step lookahead against the
+/// search that fits its time, and takes it where it scores at least an even
+/// share: on ROCK!, whose race a search of a few iterations plays badly,
+/// the lookahead wins every deal and becomes the strong player, and the
+/// players' line says why. On connect four, which has no score for it to
+/// look ahead by, the search stays.
+#[test]
+fn the_lookahead_plays_where_it_is_as_strong_as_the_search() {
+    let chosen = |game: &str| -> serde_json::Value {
+        let out = rpsdsl(&["verdict", game, game, "--time", "10", "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let rock = chosen("games/rock.rules");
+    assert_eq!(rock["strong"], "greedy", "{}", rock["players_why"]);
+    assert_eq!(rock["weak"], "greedy:samples=1");
+    let why = rock["players_why"].as_str().unwrap();
+    assert!(
+        why.starts_with("the one-step lookahead: against mcts:iterations="),
+        "{why}"
+    );
+    assert!(why.contains("at least even"), "{why}");
+
+    let connect_four = chosen("games/classic/connect_four.rules");
+    assert!(
+        connect_four["strong"].as_str().unwrap().starts_with("mcts:"),
+        "{}",
+        connect_four["players_why"]
+    );
+    assert_eq!(
+        connect_four["players_why"],
+        "the strongest search whose games fit the time"
+    );
+}

@@ -252,11 +252,7 @@ fn to_text(s: &Sweep) -> String {
         "players: strong {}, weak {}{}; {} deals with every value in {:.1} s of {:.0} ({})\n\n",
         s.strong,
         s.weak,
-        if s.players_chosen {
-            " (the strongest search whose games fit the time)"
-        } else {
-            ""
-        },
+        s.players_why.as_ref().map_or(String::new(), |why| format!(" ({why})")),
         s.deals,
         s.seconds,
         s.budget_seconds,

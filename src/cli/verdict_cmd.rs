@@ -212,16 +212,11 @@ pub(crate) fn to_text(v: &Verdict) -> String {
             open.join(", ")
         ));
     }
-    let solved = v.strong_exploitability.iter().all(Option::is_some);
     out.push_str(&format!(
         "players: strong {}, weak {}{}\n",
         v.strong,
         v.weak,
-        match (v.players_chosen, solved) {
-            (true, true) => " (both games' trees fit: the strong player is their solved strategy)",
-            (true, false) => " (the strongest search whose games fit the time)",
-            (false, _) => "",
-        }
+        v.players_why.as_ref().map_or(String::new(), |why| format!(" ({why})"))
     ));
     if let [Some(base), Some(variant)] = v.strong_exploitability {
         out.push_str(&format!(

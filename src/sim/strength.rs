@@ -23,7 +23,8 @@ pub const MARGIN: f64 = 0.05;
 pub const SCALE: u64 = 4;
 
 /// Why a player is not checked that has no budget to scale.
-pub(crate) const NOT_SCALABLE: &str = "only a search's budget can be scaled: name an `mcts` player to have it checked";
+pub(crate) const NOT_SCALABLE: &str =
+    "only a search's or a lookahead's budget can be scaled: name an `mcts` or `greedy` player to have it checked";
 
 /// What the check found.
 #[derive(Clone, Debug, Serialize)]
@@ -124,21 +125,24 @@ impl Saturation {
 /// `spec` with [`SCALE`] times its budget, for the players that have one
 /// (a search's iterations or time).
 pub(crate) fn scaled(spec: &AgentSpec) -> Option<AgentSpec> {
-    if spec.name != "mcts" {
-        return None;
-    }
+    // What each player's budget is counted in, and its default.
+    let (budgets, default): (&[&str], (&str, u64)) = match spec.name.as_str() {
+        "mcts" => (&["iterations", "time_ms"], ("iterations", 1000)),
+        // The lookahead's worlds sampled per decision.
+        "greedy" => (&["samples"], ("samples", 16)),
+        _ => return None,
+    };
     let mut scaled = spec.clone();
     let mut found = false;
     for (key, value) in &mut scaled.params {
-        if key == "iterations" || key == "time_ms" {
+        if budgets.contains(&key.as_str()) {
             let n: u64 = value.parse().ok()?;
             *value = (n * SCALE).to_string();
             found = true;
         }
     }
     if !found {
-        // The default: 1000 iterations.
-        scaled.params.push(("iterations".into(), (1000 * SCALE).to_string()));
+        scaled.params.push((default.0.into(), (default.1 * SCALE).to_string()));
     }
     Some(scaled)
 }
@@ -162,6 +166,15 @@ mod tests {
             "mcts:time_ms=200:c=1"
         );
         assert_eq!(scaled(&spec("mcts")).unwrap().to_text(), "mcts:iterations=4000");
-        assert!(scaled(&spec("greedy")).is_none());
+        assert!(scaled(&spec("random")).is_none());
+    }
+
+    #[test]
+    fn a_lookahead_is_checked_against_four_times_its_worlds() {
+        assert_eq!(scaled(&spec("greedy")).unwrap().to_text(), "greedy:samples=64");
+        assert_eq!(
+            scaled(&spec("greedy:samples=5:seed=3")).unwrap().to_text(),
+            "greedy:samples=20:seed=3"
+        );
     }
 }

@@ -76,6 +76,8 @@ pub struct Sweep {
     pub weak: String,
     /// Whether the players were chosen to fit the budget.
     pub players_chosen: bool,
+    /// Why they were chosen, when they were.
+    pub players_why: Option<String>,
     /// Deals played with every value.
     pub deals: u64,
     /// The budget, in seconds.
@@ -114,7 +116,7 @@ pub fn sweep(
     let all: Vec<&Side<'_>> = sides.iter().collect();
     let random = one("random")?;
     let lineup = players_for(&all, seats, (config, 0.8), &pool)?;
-    let (strong, weak, chosen) = (&lineup.strong, &lineup.weak, lineup.chosen);
+    let (strong, weak, chosen) = (&lineup.strong, &lineup.weak, lineup.chosen.clone());
     let per_deal = lineup.seconds_per_game * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
     let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
     let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(lineup.scales, horizon)).collect();
@@ -165,7 +167,8 @@ pub fn sweep(
         rules: rules.to_string(),
         strong: strong.to_text(),
         weak: weak.to_text(),
-        players_chosen: chosen,
+        players_chosen: chosen.is_some(),
+        players_why: chosen,
         deals: deal,
         budget_seconds: config.time.as_secs_f64(),
         seconds: started.elapsed().as_secs_f64(),

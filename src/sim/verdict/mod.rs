@@ -38,11 +38,19 @@ pub(super) const BATCH_DEALS: u64 = 8;
 
 /// The share of the budget the questions may take; the rest measures what
 /// the choices are worth (the questions' leftover time too, when they settle early).
-const QUESTIONS_SHARE: f64 = 0.7;
+const QUESTIONS_SHARE: f64 = 0.6;
+
+/// The share of the budget the default players' games are sized to fit
+/// (a search's deals at least 160 times in it).
+const FIT_SHARE: f64 = 0.56;
+
+/// The half-width of the skill answer's interval at which the matchups
+/// stop, when it still covers no change: finer than any designer asks.
+const SKILL_RESOLUTION: f64 = 0.05;
 
 /// The share of the budget, after the questions', that checks whether the
 /// strong player is strong ([`saturation`]).
-const SATURATION_SHARE: f64 = 0.15;
+const SATURATION_SHARE: f64 = 0.25;
 
 /// One game to judge: its rules, options and name as the user gave it.
 pub struct Side<'a> {
@@ -135,6 +143,8 @@ pub struct Verdict {
     pub weak: String,
     /// Whether the players were chosen to fit the budget.
     pub players_chosen: bool,
+    /// Why they were chosen, when they were.
+    pub players_why: Option<String>,
     /// Per game (base, variant), the strong player's exploitability where
     /// it is known: a solved strategy's, as the solver measured it.
     pub strong_exploitability: [Option<f64>; 2],
@@ -249,12 +259,7 @@ pub fn players(base: &Side<'_>, variant: &Side<'_>, config: &Config) -> Result<(
         .num_threads(config.jobs)
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
-    let lineup = players_for(
-        &[base, variant],
-        base.def.players(),
-        (config, QUESTIONS_SHARE * 0.8),
-        &pool,
-    )?;
+    let lineup = players_for(&[base, variant], base.def.players(), (config, FIT_SHARE), &pool)?;
     Ok((lineup.strong.to_text(), lineup.weak.to_text()))
 }
 
@@ -280,7 +285,7 @@ pub fn verdict(
         .build()
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let random = one("random")?;
-    let lineup = players_for(&[base, variant], seats, (config, QUESTIONS_SHARE * 0.8), &pool)?;
+    let lineup = players_for(&[base, variant], seats, (config, FIT_SHARE), &pool)?;
     let (strong, weak) = (&lineup.strong, &lineup.weak);
     let questions_time = config.time.mul_f64(QUESTIONS_SHARE);
     // The sequences are tightest at the deals the budget is expected to
@@ -370,7 +375,8 @@ pub fn verdict(
         variant: variant.label.clone(),
         strong: strong.to_text(),
         weak: weak.to_text(),
-        players_chosen: lineup.chosen,
+        players_chosen: lineup.chosen.is_some(),
+        players_why: lineup.chosen.clone(),
         strong_exploitability: [lineup.exploitability[0], lineup.exploitability[1]],
         saturation,
         seed: config.seed,
@@ -476,9 +482,14 @@ impl Watches {
             || (self.scored && !self.tension.interval().excludes_zero())
     }
 
-    /// Whether skill, or the players' separation, is still open.
+    /// Whether skill, or the players' separation, is still open. Skill
+    /// closes when shown to change, or when its interval is narrower than
+    /// ±[`SKILL_RESOLUTION`] around no change: the matchups cost four games
+    /// a deal where self-play costs one, and self-play still has questions.
     fn matchups_open(&self) -> bool {
-        !self.skill.interval().excludes_zero()
+        let skill = self.skill.interval();
+        let skill_open = !skill.excludes_zero() && (skill.high - skill.low) / 2.0 > SKILL_RESOLUTION;
+        skill_open
             || !self.over_weak.iter().all(|w| w.interval().low > 0.0)
             || !self.over_random.iter().all(|w| w.interval().low > 0.0)
     }

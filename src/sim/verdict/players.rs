@@ -1,6 +1,11 @@
 //! Who plays a verdict or a sweep: the strong and the weak player the user
-//! names, or the strongest search whose games fit the time budget, and the
-//! scales the confidence sequences need (timed and measured on a pilot).
+//! names, or one chosen to fit the time budget, and the scales the
+//! confidence sequences need (timed and measured on a pilot).
+//!
+//! Chosen, in this order: the solved strategy where every game's whole tree
+//! is small; else the one-step lookahead (`greedy`) where, played against
+//! the strongest search whose games fit, it scores at least an even share
+//! (it plays many times the deals in the same time); else that search.
 
 use std::time::Instant;
 
@@ -22,19 +27,30 @@ const TARGET_DEALS: u64 = 160;
 
 /// The most nodes a game's whole tree may have for its solved strategy to
 /// be the strong player (a tree this size solves in seconds).
-const SOLVED_NODES: usize = 200_000;
+const SOLVED_NODES: usize = 1_000_000;
 
 /// Shares of the budget the solved strategy may take: to find out whether
 /// the trees fit, and to train (all the games together).
 const TREE_SHARE: f64 = 0.05;
 const TRAIN_SHARE: f64 = 0.1;
 
+/// The one-step lookahead, and the weak player beside it: the same over
+/// one sampled world, which plays as quickly.
+const LOOKAHEAD: &str = "greedy";
+const LOOKAHEAD_WEAK: &str = "greedy:samples=1";
+
+/// The share of the budget, and the most deals, the lookahead may take to
+/// show it is not weaker than the search.
+const LOOKAHEAD_SHARE: f64 = 0.08;
+const LOOKAHEAD_DEALS: u64 = 96;
+
 /// The players, and what the pilot measured with the strong one.
 pub(crate) struct Lineup {
     pub strong: AgentSpec,
     pub weak: AgentSpec,
-    /// Whether they were chosen to fit the budget (not named by the user).
-    pub chosen: bool,
+    /// Why they were chosen, when they were (not named by the user): a
+    /// sentence for the report's header.
+    pub chosen: Option<String>,
     /// Seconds a game of self-play by the strong player takes on one thread.
     pub seconds_per_game: f64,
     pub scales: Scales,
@@ -114,12 +130,75 @@ fn choose_players(
     let searches = Lineup {
         strong: mcts(strong)?,
         weak: mcts(weak)?,
-        chosen: true,
+        chosen: Some("the strongest search whose games fit the time".to_string()),
         seconds_per_game: per_game(strong),
         scales,
         exploitability: vec![None; sides.len()],
     };
-    Ok(solved(sides, config, pool, &searches.weak).unwrap_or(searches))
+    if let Some(solved) = solved(sides, config, pool, &searches.weak) {
+        return Ok(solved);
+    }
+    let search = (&searches.strong, searches.seconds_per_game);
+    Ok(lookahead(sides, config, pool, search, &one(LOOKAHEAD_WEAK)?)?.unwrap_or(searches))
+}
+
+/// The one-step lookahead as the strong player (and `weak`, the same over
+/// one sampled world, as the weak one), where it scores at least an even share against
+/// `search` (whose self-play games take `search_seconds`), seats rotated on
+/// deals of both games: it plays many times the deals a search does in the
+/// same time, so the questions settle sooner. `None` where it scores less,
+/// or cannot play a game.
+fn lookahead(
+    sides: &[&Side<'_>],
+    config: &Config,
+    pool: &rayon::ThreadPool,
+    (search, search_seconds): (&AgentSpec, f64),
+    weak: &AgentSpec,
+) -> Result<Option<Lineup>, String> {
+    let strong = one(LOOKAHEAD)?;
+    if sides
+        .iter()
+        .any(|side| crate::agents::build(&strong, Some((side.def, side.options)), 0, 0).is_err())
+    {
+        return Ok(None);
+    }
+    let until = Instant::now() + config.time.mul_f64(LOOKAHEAD_SHARE);
+    let (edge, deals) = super::saturation::head_to_head(
+        sides,
+        [&strong, search],
+        (
+            config.seed ^ 0x4C4F_4F4B,
+            LOOKAHEAD_DEALS.min(config.most_deals),
+            LOOKAHEAD_DEALS,
+        ),
+        until,
+        pool,
+        // Settled once shown either way.
+        &|edge| edge.high < 0.0 || edge.low > 0.0,
+    );
+    // At least even on the deals played: a lookahead that only may be as
+    // strong does not displace the search.
+    if deals == 0 || edge.estimate < 0.0 {
+        return Ok(None);
+    }
+    let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
+    let why = format!(
+        "the one-step lookahead: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} \
+         deals, at least even, and its games are {:.0}× as quick",
+        search.to_text(),
+        edge.estimate,
+        edge.low,
+        edge.high,
+        search_seconds / seconds_per_game.max(1e-9)
+    );
+    Ok(Some(Lineup {
+        strong,
+        weak: weak.clone(),
+        chosen: Some(why),
+        seconds_per_game,
+        scales,
+        exploitability: vec![None; sides.len()],
+    }))
 }
 
 /// Where every game's whole tree is small enough to solve in the budget:
@@ -154,7 +233,7 @@ fn solved(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool, weak: 
     Some(Lineup {
         strong,
         weak: weak.clone(),
-        chosen: true,
+        chosen: Some("the games' trees fit: the strong player is their solved strategy".to_string()),
         seconds_per_game,
         scales,
         exploitability,
@@ -189,7 +268,7 @@ pub(crate) fn players_for(
             Ok(Lineup {
                 strong,
                 weak,
-                chosen: false,
+                chosen: None,
                 seconds_per_game,
                 scales,
                 exploitability,

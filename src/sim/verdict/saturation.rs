@@ -26,13 +26,44 @@ pub(super) fn check(
     let Some(stronger) = scaled(strong) else {
         return Saturation::not_played(NOT_SCALABLE);
     };
+    // Other deals than the questions': a seed of their own.
+    let (gain, deals) = head_to_head(
+        &sides,
+        [&stronger, strong],
+        (seed ^ 0x5341_5455, most_deals, horizon),
+        until,
+        pool,
+        &Saturation::settled,
+    );
+    Saturation {
+        stronger: Some(stronger.to_text()),
+        shown: deals > 0 && Saturation::within(&gain),
+        gain: (deals > 0).then_some(gain),
+        deals,
+        skipped: None,
+    }
+}
+
+/// `challenger` against `holder` in every other seat, each seat in turn, on
+/// deals of `seed` in every game: the challenger's score over its fair
+/// share, and the deals played. Plays until `settled` holds of the
+/// interval, the deals run out, or `until` comes; a batch that the
+/// deadline cut short is not counted.
+pub(super) fn head_to_head(
+    sides: &[&Side<'_>],
+    [challenger, holder]: [&AgentSpec; 2],
+    (seed, most_deals, horizon): (u64, u64, u64),
+    until: Instant,
+    pool: &rayon::ThreadPool,
+    settled: &dyn Fn(&crate::sim::stats::Interval) -> bool,
+) -> (crate::sim::stats::Interval, u64) {
     let seats = sides[0].def.players();
     // A seat's score over its fair share lies within these.
     let fair = 1.0 / seats as f64;
     let mut gain = Watch::new((-fair, 1.0 - fair), horizon.max(16));
     let mut deals = 0;
     let mut per_deal = std::time::Duration::ZERO;
-    while deals < most_deals && !(gain.steps() > 0 && Saturation::settled(&gain.interval())) {
+    while deals < most_deals && !(gain.steps() > 0 && settled(&gain.interval())) {
         if deals > 0 && Instant::now() + per_deal.mul_f64(BATCH_DEALS as f64) > until {
             break;
         }
@@ -42,13 +73,12 @@ pub(super) fn check(
             (deals..to)
                 .into_par_iter()
                 .map(|d| {
-                    // Other deals than the questions': a seed of their own.
-                    let seed = game_seed(seed ^ 0x5341_5455, d);
+                    let seed = game_seed(seed, d);
                     let mut total = 0.0;
                     for side in sides {
                         for seat in 0..seats {
                             let specs: Vec<AgentSpec> = (0..seats)
-                                .map(|s| if s == seat { stronger.clone() } else { strong.clone() })
+                                .map(|s| if s == seat { challenger.clone() } else { holder.clone() })
                                 .collect();
                             let game = play(side.def, side.options, seed, &specs);
                             if game.cut_short {
@@ -61,7 +91,7 @@ pub(super) fn check(
                             } - fair;
                         }
                     }
-                    Some(total / (2 * seats) as f64)
+                    Some(total / (sides.len() * seats) as f64)
                 })
                 .collect()
         });
@@ -74,14 +104,7 @@ pub(super) fn check(
         }
         deals = to;
     }
-    let interval = gain.interval();
-    Saturation {
-        stronger: Some(stronger.to_text()),
-        shown: deals > 0 && Saturation::within(&interval),
-        gain: (deals > 0).then_some(interval),
-        deals,
-        skipped: None,
-    }
+    (gain.interval(), deals)
 }
 
 /// A check that was not played: the strong player is a solved strategy,
