@@ -66,9 +66,9 @@ fn the_skill_answer_needs_players_shown_to_differ() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    // After the line on the strong player's strength.
+    // After the players' line and the one on the strong player's strength.
     assert!(
-        lines[2].starts_with("caution: the strong player was not shown to beat"),
+        lines[3].starts_with("caution: the strong player was not shown to beat"),
         "{text}"
     );
     assert!(text.contains("  skill     not judged"), "{text}");
@@ -302,7 +302,15 @@ fn the_strong_player_is_called_strong_only_when_a_larger_search_does_no_better()
     assert_eq!(weak["stronger"], "mcts:iterations=8", "{weak}");
     assert_eq!(weak["shown"], false, "{weak}");
     assert!(weak["gain"]["low"].as_f64().unwrap() > 0.05, "{weak}");
-    let header = text.lines().nth(1).unwrap();
+    // The players first, then how strong the strong one is shown to be.
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("players: strong mcts:iterations=2, weak random"),
+        "{text}"
+    );
+    let header = text.lines().nth(2).unwrap();
     assert!(
         header.starts_with("strong player not shown strong: mcts:iterations=8 (4× its budget)"),
         "{text}"
@@ -317,7 +325,7 @@ fn the_strong_player_is_called_strong_only_when_a_larger_search_does_no_better()
         "{even}"
     );
     assert!(
-        text.lines().nth(1).unwrap().starts_with("strong player shown strong:"),
+        text.lines().nth(2).unwrap().starts_with("strong player shown strong:"),
         "{text}"
     );
 }

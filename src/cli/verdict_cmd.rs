@@ -159,9 +159,17 @@ fn signed(i: &Interval) -> String {
     format!("{:+.3} ({:+.3} to {:+.3})", i.estimate, i.low, i.high)
 }
 
-/// The verdict in words: the answers first, then the players, then the figures.
+/// The verdict in words: who played and how strong they are shown to be,
+/// the answers, then how the players fared, then the figures.
 pub(crate) fn to_text(v: &Verdict) -> String {
     let mut out = format!("Verdict: {} against {}\n", v.variant, v.base);
+    // Which players, and why these: first, since every answer rests on them.
+    out.push_str(&format!(
+        "players: strong {}, weak {}{}\n",
+        v.strong,
+        v.weak,
+        v.players_why.as_ref().map_or(String::new(), |why| format!(" ({why})"))
+    ));
     out.push_str(&format!("{}\n", v.saturation.sentence("--time")));
     let unseparated: Vec<&str> = v
         .separation
@@ -212,12 +220,7 @@ pub(crate) fn to_text(v: &Verdict) -> String {
             open.join(", ")
         ));
     }
-    out.push_str(&format!(
-        "players: strong {}, weak {}{}\n",
-        v.strong,
-        v.weak,
-        v.players_why.as_ref().map_or(String::new(), |why| format!(" ({why})"))
-    ));
+    out.push_str("the players' edges, seats rotated:\n");
     if let [Some(base), Some(variant)] = v.strong_exploitability {
         out.push_str(&format!(
             "  the strong player's exploitability: {base:.4} in the base, {variant:.4} in the variant (0: it \

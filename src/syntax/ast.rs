@@ -293,7 +293,7 @@ pub(crate) struct ZoneDecl {
     pub unordered: Option<Span>,
 }
 
-/// A board's slot: `face_down hidden`, a zone on every space.
+/// A board's slot: `tray public`, a zone on every space.
 #[derive(Clone, Debug)]
 pub(crate) struct SlotDecl {
     pub name: Ident,
