@@ -882,3 +882,52 @@ fn the_solve_player_trains_once_and_plays_the_equilibrium() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("time must be a number from 0.01"));
 }
+
+/// A solver keys each decision point by the view's fingerprint, found
+/// straight from the state (`State::view_fingerprint`) without building
+/// the view: it is the built view's fingerprint, for every seat at every
+/// decision point of random games, hidden hands, unordered zones, kinds
+/// hidden on a board and all.
+#[test]
+fn a_view_is_fingerprinted_alike_built_or_not() {
+    use rand::{RngExt, SeedableRng};
+    use rpsdsl::engine::{Choice, State};
+    for path in [
+        "games/rps_poker.rules",
+        "games/janken_deck.rules",
+        "games/rubber_paper_scissors.rules",
+        "games/rps3.rules",
+        "games/classic/leduc_poker.rules",
+        "tests/games/table_duel.rules",
+    ] {
+        let def = load(path);
+        let options = def.default_options();
+        let mut checked = 0;
+        for seed in 0..4 {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+            let mut events = vec![];
+            let mut state = State::start(&def, &options, seed, vec![], &mut events).unwrap();
+            for _ in 0..300 {
+                let Some(pending) = state.pending() else { break };
+                for seat in 0..def.players() as u8 {
+                    assert_eq!(
+                        state.view_fingerprint(&def, seat),
+                        state.view(&def, seat).fingerprint(&def),
+                        "{path}, seed {seed}, seat {seat}"
+                    );
+                    checked += 1;
+                }
+                let choices: Vec<Choice> = pending
+                    .who()
+                    .iter()
+                    .map(|&seat| {
+                        let legal = pending.legal(seat);
+                        Choice::new(seat, legal[rng.random_range(0..legal.len())])
+                    })
+                    .collect();
+                state.apply(&def, &choices, &mut events).unwrap();
+            }
+        }
+        assert!(checked >= 16, "{path}: {checked} views");
+    }
+}

@@ -547,6 +547,13 @@ impl State {
         Ok(state)
     }
 
+    /// Makes this state `src` again, reusing its buffers: a solver's
+    /// traversal keeps spare states, so that a step does not allocate.
+    pub(crate) fn copy_from(&mut self, src: &State) {
+        self.copy_but_chance(src);
+        self.chance.clone_from(&src.chance);
+    }
+
     /// Makes this state `src` again, reusing its buffers, all but the chance
     /// stream, which stays as it was: for a deal ([`State::deal_hidden`]),
     /// which reseeds it. Every field is named, so a new one cannot be missed.

@@ -104,7 +104,7 @@ impl State {
     pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall, memory: Memory) -> Recall {
         match self.public_position(def) {
             Some(position) => Recall::of_position(position),
-            None => before.after_view(&self.view(def, seat), memory, def),
+            None => before.after_seeing(self.view_fingerprint(def, seat), memory),
         }
     }
 }

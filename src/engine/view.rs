@@ -107,21 +107,7 @@ impl State {
             .zone_ids()
             .map(|z| {
                 let sees_zone = def.zone_visible_to(z, seat);
-                self.zone(z)
-                    .map(|p| {
-                        if self.knows(seat, p) {
-                            // A die shows the face it was rolled to.
-                            Some(PieceFace {
-                                value: self.value_of(def, p),
-                                ..PieceFace::of(def, self.face_of(p))
-                            })
-                        } else if sees_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
-                            Some(PieceFace::back(def, self.face_of(p)))
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
+                self.zone(z).map(|p| self.seen_as(def, seat, sees_zone, p)).collect()
             })
             .collect();
         View {
@@ -130,6 +116,51 @@ impl State {
             vars: self.vars.clone(),
             options: self.options.clone(),
         }
+    }
+
+    /// Piece `p` as `seat` sees it, in a zone it sees (`sees_zone`) or not.
+    fn seen_as(&self, def: &GameDef, seat: Seat, sees_zone: bool, p: crate::ir::PieceId) -> Option<PieceFace> {
+        if self.knows(seat, p) {
+            // A die shows the face it was rolled to.
+            Some(PieceFace {
+                value: self.value_of(def, p),
+                ..PieceFace::of(def, self.face_of(p))
+            })
+        } else if sees_zone && def.pieces[self.face_of(p) as usize].kind_hidden {
+            Some(PieceFace::back(def, self.face_of(p)))
+        } else {
+            None
+        }
+    }
+
+    /// `self.view(def, seat).fingerprint(def)`, without building the view:
+    /// a solver keys every decision point by it.
+    pub fn view_fingerprint(&self, def: &GameDef, seat: Seat) -> u64 {
+        let mut h = super::mix(0, u64::from(seat));
+        let mut held = vec![];
+        for z in def.zone_ids() {
+            let sees_zone = def.zone_visible_to(z, seat);
+            let len = self.zones[z as usize].len();
+            let zone = self.zone(z);
+            h = super::mix(h, len as u64);
+            let key = |p| face_key(&self.seen_as(def, seat, sees_zone, p));
+            if def.families[def.zones[z as usize].family as usize].order_read || len < 2 {
+                for p in zone {
+                    h = super::mix(h, key(p));
+                }
+            } else {
+                held.clear();
+                held.extend(zone.map(key));
+                held.sort_unstable();
+                for &k in &held {
+                    h = super::mix(h, k);
+                }
+            }
+        }
+        for &v in self.vars.iter().chain(&self.options) {
+            h = super::mix(h, v as u64);
+        }
+        h
     }
 
     /// What every seat may know, and so a spectator: a piece's face only
@@ -231,12 +262,6 @@ impl Recall {
         Recall(position)
     }
 
-    /// The recall after the seat had `view` at a decision point.
-    #[must_use]
-    pub fn saw_view(self, view: &View, def: &GameDef) -> Recall {
-        Recall(super::mix(self.0, view.fingerprint(def)))
-    }
-
     /// The recall after a step the seat saw as `step` (`None`: a step it
     /// could not key, kept as one such step).
     #[must_use]
@@ -254,9 +279,16 @@ impl Recall {
     /// `memory` says.
     #[must_use]
     pub fn after_view(self, view: &View, memory: Memory, def: &GameDef) -> Recall {
+        self.after_seeing(view.fingerprint(def), memory)
+    }
+
+    /// [`Recall::after_view`] of the view whose fingerprint is `seen`
+    /// ([`View::fingerprint`], [`State::view_fingerprint`]).
+    #[must_use]
+    pub fn after_seeing(self, seen: u64, memory: Memory) -> Recall {
         match memory {
-            Memory::All => self.saw_view(view, def),
-            Memory::Now => Recall(super::mix(NOW_TAG, view.fingerprint(def))),
+            Memory::All => Recall(super::mix(self.0, seen)),
+            Memory::Now => Recall(super::mix(NOW_TAG, seen)),
         }
     }
 

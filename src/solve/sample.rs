@@ -399,6 +399,7 @@ impl<'a> Sampler<'a> {
                 ..Changes::default()
             },
             path: vec![],
+            spares: vec![],
             events: vec![],
             deadline,
             cut_short: false,
@@ -630,6 +631,8 @@ pub(super) struct Walk<'r, 'a> {
     pub(super) steps: u64,
     /// The public positions on the way to this one (external sampling).
     pub(super) path: Vec<u64>,
+    /// States to step into, kept so that their buffers are reused.
+    pub(super) spares: Vec<State>,
 }
 
 /// A seat at a decision: its set's change, the legal values in the set's
@@ -759,7 +762,28 @@ impl Walk<'_, '_> {
             })
             .collect();
         let told = told_after(def, state, picked, told.cloned());
-        let mut next = state.clone();
+        let mut next = match self.spares.pop() {
+            Some(mut spare) => {
+                spare.copy_from(state);
+                spare
+            }
+            None => state.clone(),
+        };
+        let walked = self.step_into(&mut next, &seen, told, picked, depth);
+        self.spares.push(next);
+        walked
+    }
+
+    /// [`Walk::step`] from `next`, the state before the step.
+    fn step_into(
+        &mut self,
+        next: &mut State,
+        seen: &[Recall],
+        told: Option<Rc<Told>>,
+        picked: &[Choice],
+        depth: u32,
+    ) -> Result<f64, Box<Diagnostic>> {
+        let def = self.run.def;
         let mut events = std::mem::take(&mut self.events);
         events.clear();
         let applied = next.apply(def, picked, &mut events);
@@ -775,15 +799,15 @@ impl Walk<'_, '_> {
             }
         }
         if next.pending().is_none() {
-            return self.walk(&next, &seen, told.as_ref(), depth + 1, None);
+            return self.walk(next, seen, told.as_ref(), depth + 1, None);
         }
         let position = next.public_position(def);
         let seen: Vec<Recall> = seen
             .iter()
             .enumerate()
-            .map(|(seat, r)| recall_at(&next, seat as Seat, *r, position, def, self.run.memory))
+            .map(|(seat, r)| recall_at(next, seat as Seat, *r, position, def, self.run.memory))
             .collect();
-        self.walk(&next, &seen, told.as_ref(), depth + 1, position)
+        self.walk(next, &seen, told.as_ref(), depth + 1, position)
     }
 
     /// `seat`'s information set at `state`: its change (made on first
@@ -869,7 +893,7 @@ impl Walk<'_, '_> {
 fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game, memory: Memory) -> Recall {
     match position {
         Some(position) => Recall::of_position(position),
-        None => before.after_view(&state.view(def, seat), memory, def),
+        None => before.after_seeing(state.view_fingerprint(def, seat), memory),
     }
 }
 
