@@ -687,14 +687,19 @@ fn main() {
         eprintln!();
         cfr_rows.push((v.name, ours, theirs));
         eprint!("MCCFR: {} ", v.name);
-        for sampling in [solve::Sampling::External, solve::Sampling::Outcome] {
-            let runs: Vec<(f64, f64)> = (0..args.reps)
-                .map(|_| {
-                    eprint!(".");
-                    rpsdsl_mccfr(def, options, budget, sampling)
-                })
-                .collect();
-            mccfr_rows.push((v.name, sampling, runs));
+        for (sampling, word) in [(solve::Sampling::External, "external"), (solve::Sampling::Outcome, "outcome")] {
+            let mut ours = vec![];
+            let mut theirs = vec![];
+            for _ in 0..args.reps {
+                ours.push(rpsdsl_mccfr(def, options, budget, sampling));
+                if let (Some(name), Some(os)) = (v.openspiel, openspiel.as_mut()) {
+                    theirs.push(os.ask(serde_json::json!({
+                        "measure": "mccfr", "sampling": word, "game": name, "seconds": args.seconds,
+                    })));
+                }
+                eprint!(".");
+            }
+            mccfr_rows.push((v.name, word, ours, theirs));
         }
         eprintln!();
     }
@@ -800,7 +805,9 @@ fn rpsdsl_mccfr(def: &Game, options: &[OptionValue], budget: Duration, sampling:
     (rate, tree.nash_conv(&sampler.profile_on(&tree)))
 }
 
-type MccfrRow = (&'static str, solve::Sampling, Vec<(f64, f64)>);
+/// A game, its sampling, and per repetition rpsdsl's (rate, NashConv) and
+/// OpenSpiel's answer.
+type MccfrRow = (&'static str, &'static str, Vec<(f64, f64)>, Vec<Result<Value, String>>);
 
 fn print_mccfr(rows: &[MccfrRow]) {
     if rows.is_empty() {
@@ -808,21 +815,36 @@ fn print_mccfr(rows: &[MccfrRow]) {
     }
     println!();
     println!(
-        "rpsdsl's Monte Carlo CFR iterations/s (one thread), median of the repetitions, and NashConv after the budget"
+        "Monte Carlo CFR iterations/s (a traversal per seat each; one thread), median of the repetitions, and \
+         NashConv after the budget"
     );
-    println!("{:<14} {:<10} {:>10} {:>13}", "game", "sampling", "rpsdsl", "NashConv");
-    for (name, sampling, runs) in rows {
-        let median = |mut v: Vec<f64>| -> f64 {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
+    println!(
+        "{:<14} {:<10} {:>10} {:>14} {:>8} {:>13} {:>13}",
+        "game", "sampling", "rpsdsl", "OpenSpiel C++", "ratio", "NashConv rs", "NashConv OS"
+    );
+    let median = |mut v: Vec<f64>| -> Option<f64> {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied()
+    };
+    for (name, sampling, ours, theirs) in rows {
+        let rate = median(ours.iter().map(|r| r.0).collect()).unwrap_or(f64::NAN);
+        let nash = median(ours.iter().map(|r| r.1).collect()).unwrap_or(f64::NAN);
+        let field = |key: &str| {
+            median(
+                theirs
+                    .iter()
+                    .filter_map(|t| t.as_ref().ok()?.get(key)?.as_f64())
+                    .collect(),
+            )
         };
-        let rate = median(runs.iter().map(|r| r.0).collect());
-        let nash = median(runs.iter().map(|r| r.1).collect());
-        let sampling = match sampling {
-            solve::Sampling::External => "external",
-            solve::Sampling::Outcome => "outcome",
-        };
-        println!("{name:<14} {sampling:<10} {rate:>10.0} {nash:>13.2e}");
+        let (os_rate, os_nash) = (field("rate"), field("nash_conv"));
+        let shown = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map_or("n/a".to_string(), f);
+        println!(
+            "{name:<14} {sampling:<10} {rate:>10.0} {:>14} {:>8} {nash:>13.2e} {:>13}",
+            shown(os_rate, &|r| format!("{r:.0}")),
+            shown(os_rate, &|r| format!("{:.2}x", rate / r)),
+            shown(os_nash, &|n| format!("{n:.2e}")),
+        );
     }
 }
 

@@ -16,6 +16,11 @@ Measures, for a game and a time budget in seconds:
   cfr      CFR+ iterations per second on the whole tree:
            pyspiel.CFRPlusSolver, one evaluate_and_update_policy() an
            iteration, and the average policy's NashConv at the end;
+  mccfr    Monte Carlo CFR iterations per second: pyspiel's C++
+           ExternalSamplingMCCFRSolver or OutcomeSamplingMCCFRSolver
+           ("sampling": "external" or "outcome"), seed 1, one
+           run_iteration() an iteration (a traversal per player), and the
+           average policy's NashConv at the end;
   length   mean decisions per game under uniform random play (a Python
            loop, not timed): every player action counts, forced ones and
            each player's part of a simultaneous move included; chance
@@ -30,6 +35,7 @@ One measurement from the command line:
   openspiel_rates.py mcts connect_four 1.0 [SEED] [SIMS]
   openspiel_rates.py length kuhn_poker 0.5 [SEED]
   openspiel_rates.py cfr leduc_poker 2.0
+  openspiel_rates.py mccfr-external leduc_poker 2.0
 
 or, with --serve, one JSON command a line on stdin, e.g.
 {"measure": "mcts", "game": "kuhn_poker", "seconds": 1.0, "seed": 1, "sims": 400},
@@ -162,6 +168,28 @@ def cfr_rate(name, seconds):
     return {"iterations": iterations, "seconds": elapsed, "rate": iterations / elapsed, "nash_conv": nash_conv}
 
 
+def mccfr_rate(name, seconds, sampling):
+    game = load(name)
+    if sampling == "external":
+        solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=1)
+    elif sampling == "outcome":
+        solver = pyspiel.OutcomeSamplingMCCFRSolver(game, seed=1)
+    else:
+        raise ValueError(f"unknown sampling {sampling!r}")
+    iterations = 0
+    started = time.perf_counter()
+    while True:
+        # A batch between looks at the clock, so reading it costs little.
+        for _ in range(64):
+            solver.run_iteration()
+        iterations += 64
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            break
+    nash_conv = pyspiel.nash_conv(game, solver.average_policy())
+    return {"iterations": iterations, "seconds": elapsed, "rate": iterations / elapsed, "nash_conv": nash_conv}
+
+
 def run(command):
     measure = command["measure"]
     name = command["game"]
@@ -174,6 +202,8 @@ def run(command):
             out = mcts_rate(name, seconds, seed, int(command.get("sims", 400)))
         elif measure == "cfr":
             out = cfr_rate(name, seconds)
+        elif measure == "mccfr":
+            out = mccfr_rate(name, seconds, command.get("sampling", "external"))
         elif measure == "length":
             out = length(name, seconds, seed)
         else:
@@ -195,6 +225,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     command = {"measure": argv[1], "game": argv[2]}
+    if argv[1].startswith("mccfr-"):
+        command = {"measure": "mccfr", "sampling": argv[1][len("mccfr-"):], "game": argv[2]}
     if len(argv) > 3:
         command["seconds"] = argv[3]
     if len(argv) > 4:
