@@ -1,7 +1,9 @@
 //! The designer's verdict on each seed game and a variant of it, within its
 //! budget: wall time, the questions settled, whether the players were
-//! shown to differ, and whether the strong one was shown strong (the same
-//! search at 4× its budget within ±0.05 of it).
+//! shown to differ, whether the strong one was shown strong (the same
+//! player at 4× its budget within ±0.05 of it), and how narrow the
+//! fairness answer (per game) and the skill answer are: the goal is ±0.05
+//! and ±0.10 within the budget.
 //!
 //! `cargo bench --bench verdict [-- SECONDS]` (default 60, the command's own).
 
@@ -39,8 +41,17 @@ fn main() {
     rpsdsl::cli::wire_solver();
     println!("rpsdsl verdict, default players, a budget of {seconds} s, all cores");
     println!(
-        "{:<58} {:>7} {:>7} {:<26} {:<22} {:<14} {:>12} {:<13} strong? (4× its budget scores, deals)",
-        "pair", "wall s", "deals", "players", "settled", "choices", "choice deals", "separated"
+        "{:<58} {:>7} {:>7} {:<26} {:<15} {:>7} {:<22} {:<14} {:>12} {:<13} strong? (4× its budget scores, deals)",
+        "pair",
+        "wall s",
+        "deals",
+        "players",
+        "fair ± (b, v)",
+        "skill ±",
+        "settled",
+        "choices",
+        "choice deals",
+        "separated"
     );
     for (base, variant) in PAIRS {
         let (b, v) = (load(base), load(variant));
@@ -97,12 +108,22 @@ fn main() {
             (None, Some(_)) => "not checked (solved or not a search)".to_string(),
             (None, None) => "not checked (no time)".to_string(),
         };
+        let half = |i: &rpsdsl::sim::verdict::Interval| (i.high - i.low) / 2.0;
+        let question = |name: &str| result.questions.iter().find(|q| q.question == name);
+        let fair = question("fair").map_or("n/a".to_string(), |q| {
+            format!("{:.3}, {:.3}", half(&q.base), half(&q.variant))
+        });
+        let skill = question("skill")
+            .and_then(|q| q.difference.as_ref())
+            .map_or("n/a".to_string(), |d| format!("{:.3}", half(d)));
         println!(
-            "{:<58} {:>7.1} {:>7} {:<26} {:<22} {:<14} {:>12} {:<13} {}",
+            "{:<58} {:>7.1} {:>7} {:<26} {:<15} {:>7} {:<22} {:<14} {:>12} {:<13} {}",
             name,
             started.elapsed().as_secs_f64(),
             result.self_play_deals,
             result.strong,
+            fair,
+            skill,
             if settled.is_empty() {
                 "none".to_string()
             } else {

@@ -687,7 +687,10 @@ fn main() {
         eprintln!();
         cfr_rows.push((v.name, ours, theirs));
         eprint!("MCCFR: {} ", v.name);
-        for (sampling, word) in [(solve::Sampling::External, "external"), (solve::Sampling::Outcome, "outcome")] {
+        for (sampling, word) in [
+            (solve::Sampling::External, "external"),
+            (solve::Sampling::Outcome, "outcome"),
+        ] {
             let mut ours = vec![];
             let mut theirs = vec![];
             for _ in 0..args.reps {

@@ -40,7 +40,7 @@ const LOOKAHEAD: &str = "greedy";
 const LOOKAHEAD_WEAK: &str = "greedy:samples=1";
 
 /// The share of the budget, and the most deals, the lookahead may take to
-/// show it is not weaker than the search.
+/// show whether it scores at least even against the search.
 const LOOKAHEAD_SHARE: f64 = 0.08;
 const LOOKAHEAD_DEALS: u64 = 96;
 
@@ -143,11 +143,11 @@ fn choose_players(
 }
 
 /// The one-step lookahead as the strong player (and `weak`, the same over
-/// one sampled world, as the weak one), where it scores at least an even share against
-/// `search` (whose self-play games take `search_seconds`), seats rotated on
-/// deals of both games: it plays many times the deals a search does in the
-/// same time, so the questions settle sooner. `None` where it scores less,
-/// or cannot play a game.
+/// one sampled world, as the weak one), where it scores at least an even
+/// share against `search` (whose self-play games take `search_seconds`),
+/// seats rotated on deals of every game: it plays many times the deals a
+/// search does in the same time, so the questions settle sooner. `None`
+/// where it scores less, or cannot play a game.
 fn lookahead(
     sides: &[&Side<'_>],
     config: &Config,
@@ -184,7 +184,7 @@ fn lookahead(
     let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
     let why = format!(
         "the one-step lookahead: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} \
-         deals, at least even, and its games are {:.0}× as quick",
+         deals, at least even, and its games are {:.1}× as quick",
         search.to_text(),
         edge.estimate,
         edge.low,
