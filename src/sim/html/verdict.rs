@@ -35,7 +35,9 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
         .collect();
     let body = html! {
         h1 { (title) }
-        p.meta { "strong " code { (v.strong) } ", weak " code { (v.weak) } " · seed " (v.seed) " · "
+        p.meta { "strong " code { (v.strong) } ", weak " code { (v.weak) }
+            @if let Some(why) = &v.players_why { " (" (why) ")" }
+            " · seed " (v.seed) " · "
             (v.self_play_deals) " deals of self-play, " (v.matchup_deals) " of matchups, the same deals in both games · "
             (format!("{:.1} s of {:.0}", v.seconds, v.budget_seconds)) ": " (v.stopped) }
         p.meta { "Every figure is defined in " code { (METRICS_DOC) } " (\"The verdict\")." }
