@@ -755,3 +755,46 @@ fn share(played: &Played, seat: usize, seats: usize) -> f64 {
 pub(super) fn games_per_deal(seats: usize, games: usize) -> f64 {
     games as f64 * (1.0 + seats as f64 * 1.5)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matchups(over_random: f64, over_weak: f64) -> Deal {
+        Deal {
+            self_play: None,
+            matchups: Some((over_random, over_weak)),
+            cut_short: false,
+        }
+    }
+
+    /// The matchups stop once the players are separated and skill is known
+    /// to within ±`SKILL_RESOLUTION` around no change; while the players
+    /// are not shown to differ, they go on.
+    #[test]
+    fn the_matchups_stop_when_skill_is_known_closely_enough() {
+        let scales = players::Scales {
+            length: 30.0,
+            changes: 3.0,
+            margin: 10.0,
+        };
+        let mut separated = Watches::new(scales, 4000, false);
+        let mut deals = 0;
+        while separated.matchups_open() && deals < 100_000 {
+            // The strong player beats both in both games: no change in skill.
+            separated.push(&[matchups(0.9, 0.4), matchups(0.9, 0.4)]);
+            deals += 1;
+        }
+        assert!(!separated.matchups_open(), "still open after {deals} deals");
+        let skill = separated.skill.interval();
+        assert!(skill.low < 0.0 && skill.high > 0.0, "{skill:?}");
+        assert!((skill.high - skill.low) / 2.0 <= SKILL_RESOLUTION, "{skill:?}");
+
+        let mut unseparated = Watches::new(scales, 4000, false);
+        for _ in 0..deals {
+            // No better than the weak player: separation is never shown.
+            unseparated.push(&[matchups(0.9, 0.0), matchups(0.9, 0.0)]);
+        }
+        assert!(unseparated.matchups_open());
+    }
+}
