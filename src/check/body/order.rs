@@ -61,8 +61,8 @@ impl Compiler {
             .map(|f| f as u16)
     }
 
-    /// Notes that a rule (`read`, at `span`: `top of hand`) reads `zone`'s
-    /// order; a zone declared `unordered` may not be read so.
+    /// Notes that a rule at `span` (`top of hand`) reads `zone`'s order; a
+    /// zone declared `unordered` may not be read so.
     pub(super) fn reads_order(&mut self, zone: &Expr, span: Span) {
         let Some(family) = self.family_named(zone) else {
             self.order.unknown.push(span);
@@ -146,7 +146,7 @@ impl Compiler {
         let declared = self.def.families.iter().find(|f| f.unordered.is_some());
         if let Some(declared) = declared {
             let (name, at) = (declared.name.clone(), declared.unordered.unwrap_or_default());
-            let diag = |message: String, span: Span, what: &str, help: String| {
+            let diag = |message: String, span: Span, what: &str, at: Span, help: String| {
                 Diagnostic::error(Code::UnorderedRead, message)
                     .label(span, what)
                     .label(at, "declared unordered here")
@@ -159,6 +159,7 @@ impl Compiler {
                     ),
                     span,
                     "which zone's order is this?",
+                    at,
                     "name the zone plainly (`top of deck`, not a zone kept in a variable or passed to a \
                      procedure), or drop `unordered`"
                         .to_string(),
@@ -169,18 +170,13 @@ impl Compiler {
                     Some(f) => (format!("`{}`", f.name), f.unordered.unwrap_or(at)),
                     None => (format!("a zone that may be `{name}`"), at),
                 };
-                let diag = |message: String, span: Span, what: &str, help: String| {
-                    Diagnostic::error(Code::UnorderedRead, message)
-                        .label(span, what)
-                        .label(at, "declared unordered here")
-                        .help(help)
-                };
                 self.error(diag(
                     format!(
                         "this moves the pieces of {from}, which is unordered, onto a zone whose order the rules read"
                     ),
                     span,
                     "the target takes an order the rules never set",
+                    at,
                     "shuffle the target in the very next statement, or drop `unordered`".to_string(),
                 ));
             }
