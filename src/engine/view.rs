@@ -62,29 +62,42 @@ impl View {
     /// holds, in any order. A solver keys a seat's information by the views
     /// it has had.
     pub fn fingerprint(&self, def: &GameDef) -> u64 {
-        let mut h = super::mix(0, u64::from(self.seat));
-        let mut held = vec![];
-        for (z, zone) in self.zones.iter().enumerate() {
-            h = super::mix(h, zone.len() as u64);
-            let ordered = def.families[def.zones[z].family as usize].order_read;
-            if ordered {
-                for face in zone {
-                    h = super::mix(h, face_key(face));
-                }
-            } else {
-                held.clear();
-                held.extend(zone.iter().map(face_key));
-                held.sort_unstable();
-                for &k in &held {
-                    h = super::mix(h, k);
-                }
+        let zones = self.zones.iter().map(|zone| (zone.len(), zone.iter().map(face_key)));
+        digest(def, self.seat, zones, self.vars.iter().chain(&self.options))
+    }
+}
+
+/// The digest of a seat's view, given per zone (in zone order) its length
+/// and its pieces' keys from the top: a zone whose order no rule reads
+/// counts its keys sorted. [`View::fingerprint`] and
+/// [`State::view_fingerprint`] both digest through here, so they agree.
+fn digest<'v, K: Iterator<Item = u64>>(
+    def: &GameDef,
+    seat: Seat,
+    zones: impl Iterator<Item = (usize, K)>,
+    numbers: impl Iterator<Item = &'v i64>,
+) -> u64 {
+    let mut h = super::mix(0, u64::from(seat));
+    let mut held = vec![];
+    for (z, (len, keys)) in zones.enumerate() {
+        h = super::mix(h, len as u64);
+        if def.families[def.zones[z].family as usize].order_read || len < 2 {
+            for k in keys {
+                h = super::mix(h, k);
+            }
+        } else {
+            held.clear();
+            held.extend(keys);
+            held.sort_unstable();
+            for &k in &held {
+                h = super::mix(h, k);
             }
         }
-        for &v in self.vars.iter().chain(&self.options) {
-            h = super::mix(h, v as u64);
-        }
-        h
     }
+    for &v in numbers {
+        h = super::mix(h, v as u64);
+    }
+    h
 }
 
 /// A piece as seen, as one word: `u64::MAX` for one not seen.
@@ -136,31 +149,14 @@ impl State {
     /// `self.view(def, seat).fingerprint(def)`, without building the view:
     /// a solver keys every decision point by it.
     pub fn view_fingerprint(&self, def: &GameDef, seat: Seat) -> u64 {
-        let mut h = super::mix(0, u64::from(seat));
-        let mut held = vec![];
-        for z in def.zone_ids() {
+        let zones = def.zone_ids().map(|z| {
             let sees_zone = def.zone_visible_to(z, seat);
-            let len = self.zones[z as usize].len();
-            let zone = self.zone(z);
-            h = super::mix(h, len as u64);
-            let key = |p| face_key(&self.seen_as(def, seat, sees_zone, p));
-            if def.families[def.zones[z as usize].family as usize].order_read || len < 2 {
-                for p in zone {
-                    h = super::mix(h, key(p));
-                }
-            } else {
-                held.clear();
-                held.extend(zone.map(key));
-                held.sort_unstable();
-                for &k in &held {
-                    h = super::mix(h, k);
-                }
-            }
-        }
-        for &v in self.vars.iter().chain(&self.options) {
-            h = super::mix(h, v as u64);
-        }
-        h
+            let keys = self
+                .zone(z)
+                .map(move |p| face_key(&self.seen_as(def, seat, sees_zone, p)));
+            (self.zones[z as usize].len(), keys)
+        });
+        digest(def, seat, zones, self.vars.iter().chain(&self.options))
     }
 
     /// What every seat may know, and so a spectator: a piece's face only
