@@ -9,6 +9,8 @@
 //!   without a cycle, read from every `crate::` path outside test code;
 //! - `src/` names no game of `games/`: not its title, its kinds or its piece
 //!   types, nor any of its names made of several words (`num_cards`);
+//! - facts about ops are kept in one table, `Op::facts`: no other pattern
+//!   joins more than [`OP_LIST_LIMIT`] ops;
 //! - every `pub` item in `src/` is documented;
 //! - ARCHITECTURE.md's code map names every room and no room that doesn't;
 //! - every diagnostic code is documented ([`codes`]).
@@ -27,7 +29,7 @@ mod tidy {
 use std::collections::{BTreeMap, BTreeSet};
 
 use tidy::rooms::{Rooms, cycles};
-use tidy::source::{Function, SourceFile, sources};
+use tidy::source::{Function, OP_LIST_LIMIT, SourceFile, sources};
 
 /// A file past this many lines holds more than one concern.
 const MAX_FILE_LINES: usize = 1_200;
@@ -102,6 +104,29 @@ fn the_interpreters_dispatch_is_thin() {
         "`{name}` may be long only as a thin dispatch, but these arms do the work themselves. \
          Move each into a `run_` method of its op family in src/engine/vm/ (see ARCHITECTURE.md, `engine`):\n{}",
         thick.join("\n")
+    );
+}
+
+/// The one file where lists of ops may stand: the table of op facts.
+const OP_FACTS: &str = "src/ir/facts.rs";
+
+#[test]
+fn facts_about_ops_are_kept_in_one_table() {
+    let lists: Vec<String> = sources()
+        .iter()
+        .filter(|file| file.path != OP_FACTS)
+        .flat_map(|file| {
+            file.op_lists()
+                .into_iter()
+                .map(move |list| format!("{}:{} joins {} ops", file.path, list.line, list.ops))
+        })
+        .collect();
+    assert!(
+        lists.is_empty(),
+        "these patterns list more than {OP_LIST_LIMIT} ops by hand. A fact about ops (how they run, their \
+         stack effect, what they read or change) belongs in the table `Op::facts` ({OP_FACTS}): add a column \
+         there and read it here:\n{}",
+        lists.join("\n")
     );
 }
 

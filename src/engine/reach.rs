@@ -2,7 +2,7 @@
 //! jumps and the procedures it calls. The engine skips or shortens work on
 //! what this proves, so it errs on the side of "could do anything".
 
-use crate::ir::{GameDef, Op, ProcId};
+use crate::ir::{GameDef, Op, ProcId, Reach};
 
 /// Calls `visit` on every op the code of `proc` can reach (each once),
 /// through jumps, loop exits and calls. Stops with `None` as soon as `visit`
@@ -54,98 +54,14 @@ fn walk(def: &GameDef, start: usize, mut visit: impl FnMut(Op) -> Option<Walk>) 
 /// recorded), so running it again where nothing changed gives the same
 /// values and nothing else.
 pub(super) fn only_reads(def: &GameDef, proc: ProcId) -> bool {
-    each_op(def, proc, |op| (reach_of(op) != Reach::Changes).then_some(())).is_some()
-}
-
-/// What an op depends on or does.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Reach {
-    /// Only values, the procedure's own locals, and what is fixed for the
-    /// whole game: options, tables, seats, kinds, types, boards' shapes.
-    Fixed,
-    /// Reads what changes in a game: variables, pieces.
-    ReadsGame,
-    /// Changes the game, draws chance, asks, calls a hook, or ends it. New
-    /// ops fall here until listed.
-    Changes,
-}
-
-/// What `op` depends on or does (see [`Reach`]).
-pub(super) fn reach_of(op: Op) -> Reach {
-    match op {
-        Op::Push(_)
-        | Op::Pop
-        | Op::Dup
-        | Op::Load(_)
-        | Op::Store(_)
-        | Op::LoadAt(_)
-        | Op::LoadOption(_)
-        | Op::OptionTable(_)
-        | Op::Table(_)
-        | Op::Add
-        | Op::Sub
-        | Op::Mul
-        | Op::Div
-        | Op::Rem
-        | Op::Eq
-        | Op::Ne
-        | Op::Lt
-        | Op::Le
-        | Op::Gt
-        | Op::Ge
-        | Op::Beats
-        | Op::Not
-        | Op::Neg
-        | Op::Jump(_)
-        | Op::JumpIfFalse(_)
-        | Op::JumpIfTrue(_)
-        | Op::Next { .. }
-        | Op::NextNeighbour { .. }
-        | Op::Call(_)
-        | Op::Return
-        | Op::ZoneOf(_)
-        | Op::SpaceIn { .. }
-        | Op::Opponent
-        | Op::NextSeat
-        | Op::KindAt(_)
-        | Op::TypeAt(_)
-        | Op::CellAt(_)
-        | Op::Coordinate { .. }
-        | Op::Step(_)
-        | Op::Forward { .. }
-        // An error, whatever the game.
-        | Op::Fail(_) => Reach::Fixed,
-        Op::LoadVar(_)
-        | Op::LoadVarAt(_)
-        | Op::NextPiece { .. }
-        | Op::NextOnBoard { .. }
-        | Op::Top
-        | Op::Bottom
-        | Op::Size
-        | Op::Count(_)
-        | Op::First(_)
-        | Op::Matches(_)
-        | Op::Lines { .. }
-        | Op::Attr(_)
-        | Op::SpaceOf(_)
-        | Op::CountInGame(_)
-        | Op::CountOnBoard { .. }
-        | Op::LongestRun { .. } => Reach::ReadsGame,
-        _ => Reach::Changes,
-    }
+    each_op(def, proc, |op| (op.facts().reach != Reach::Changes).then_some(())).is_some()
 }
 
 /// Whether `op` gives the same whatever faces the pieces show: it is
 /// [`Reach::Fixed`], or reads what a sampled world's deal leaves as it is
-/// (variables, sizes of zones, which piece is where). A deal gives hidden
-/// pieces other faces and moves nothing, so only reading a piece's type,
-/// kind, value or owner, or counting or matching pieces by them, can tell.
+/// (see [`Reach::ReadsPlaces`]).
 fn face_blind(op: Op) -> bool {
-    reach_of(op) == Reach::Fixed
-        || matches!(
-            op,
-            Op::LoadVar(_) | Op::LoadVarAt(_) | Op::Size | Op::Top | Op::Bottom | Op::SpaceOf(_)
-        )
+    matches!(op.facts().reach, Reach::Fixed | Reach::ReadsPlaces)
 }
 
 /// Whether the offers built from the `ChoiceReset` at `offer_pc` up to the

@@ -15,8 +15,8 @@
 //! watched trigger, set when that happens (and at the start), cleared when
 //! it runs and the game goes on.
 
-use super::reach::{Reach, each_op, reach_of};
-use crate::ir::{GameDef, MatchBy, Matcher, Op, ProcId, TypeId};
+use super::reach::each_op;
+use crate::ir::{GameDef, MatchBy, Matcher, Op, ProcId, Reach, TypeId};
 
 /// The most triggers watched: a bit each in a word of the state.
 const MAX_WATCHED: usize = u64::BITS as usize;
@@ -76,7 +76,7 @@ fn counted_types(def: &GameDef, proc: ProcId) -> Option<Vec<bool>> {
         }
         // Ends the game: a trigger that ends it never runs again.
         Op::Win | Op::DeclareDraw(_) => Some(()),
-        _ => (reach_of(op) == Reach::Fixed).then_some(()),
+        _ => (op.facts().reach == Reach::Fixed).then_some(()),
     })?;
     Some(counted)
 }

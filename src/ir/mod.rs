@@ -6,6 +6,7 @@
 mod choice;
 mod code;
 mod dump;
+mod facts;
 pub mod grid;
 mod id;
 pub(crate) mod reach;
@@ -13,6 +14,7 @@ pub(crate) mod reach;
 pub(crate) use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use dump::disassemble;
+pub use facts::{Facts, Reach, Runs, Stack};
 pub(crate) use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};

@@ -7,7 +7,7 @@
 //! hold, or an op's effect cannot be known, the region is not compiled and
 //! the interpreter runs it.
 
-use crate::ir::{ChoiceKind, GameDef, MatchBy, Matcher, Op};
+use crate::ir::{ChoiceKind, GameDef, Op, Stack};
 
 /// What an op does to the stack and to the flow, as far as the compiled
 /// tier needs to know.
@@ -24,117 +24,32 @@ pub(super) struct Effect {
     pub branch: Option<u32>,
 }
 
-impl Effect {
-    const fn plain(pops: u32, pushes: u32) -> Effect {
-        Effect {
-            pops,
-            pushes,
-            falls_through: true,
-            branch: None,
-        }
-    }
-
-    const fn ends(pops: u32) -> Effect {
-        Effect {
-            pops,
-            pushes: 0,
-            falls_through: false,
-            branch: None,
-        }
-    }
-}
-
-/// The stack values a matcher reads: the type or kind, then the owner.
-fn matcher_args(m: Matcher) -> u32 {
-    let by = u32::from(matches!(m.by, MatchBy::TypeOnStack | MatchBy::KindOnStack));
-    by + u32::from(m.owner)
-}
-
-/// The effect of `op` in `def`; `None` when it cannot be known (an index
-/// out of the definition's tables).
+/// The effect of `op` in `def`, from its row in [`Op::facts`]; `None`
+/// when it cannot be known (an index out of the definition's tables).
 pub(super) fn effect(def: &GameDef, op: Op) -> Option<Effect> {
-    let plain = Effect::plain;
-    Some(match op {
-        Op::Push(_) | Op::Load(_) | Op::LoadVar(_) | Op::LoadOption(_) => plain(0, 1),
-        Op::Pop | Op::Store(_) | Op::StoreVar(_) => plain(1, 0),
-        Op::Dup => plain(1, 2),
-        Op::LoadAt(_) | Op::LoadVarAt(_) => plain(1, 1),
-        Op::StoreVarAt(_) => plain(2, 0),
-        Op::Add
-        | Op::Sub
-        | Op::Mul
-        | Op::Div
-        | Op::Rem
-        | Op::Eq
-        | Op::Ne
-        | Op::Lt
-        | Op::Le
-        | Op::Gt
-        | Op::Ge
-        | Op::Beats => plain(2, 1),
-        Op::Not | Op::Neg | Op::Opponent | Op::NextSeat => plain(1, 1),
-        Op::Jump(t) => Effect {
-            pops: 0,
-            pushes: 0,
-            falls_through: false,
-            branch: Some(t),
+    let facts = op.facts();
+    let (pops, pushes) = match facts.stack {
+        Stack::Takes { pops, pushes } => (pops, pushes),
+        Stack::FromDefinition => match op {
+            Op::Call(proc) => {
+                let p = def.procs.get(proc as usize)?;
+                (u32::from(p.params), u32::from(p.returns))
+            }
+            Op::CallHook(site) => (def.hook_calls.get(site as usize)?.args.len() as u32, 1),
+            Op::ActionValue { decision, entry } => {
+                let ChoiceKind::Actions(actions) = &def.decisions.get(decision as usize)?.kind else {
+                    return None;
+                };
+                (actions.get(entry as usize)?.params.len() as u32, 1)
+            }
+            _ => return None,
         },
-        Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => Effect {
-            branch: Some(t),
-            ..plain(1, 0)
-        },
-        Op::Next { exit, .. }
-        | Op::NextNeighbour { exit, .. }
-        | Op::NextPiece { exit, .. }
-        | Op::NextOnBoard { exit, .. } => Effect {
-            branch: Some(exit),
-            ..plain(0, 0)
-        },
-        Op::Call(proc) => {
-            let p = def.procs.get(proc as usize)?;
-            plain(u32::from(p.params), u32::from(p.returns))
-        }
-        Op::Return => Effect::ends(0),
-        Op::CallHook(site) => plain(def.hook_calls.get(site as usize)?.args.len() as u32, 1),
-        Op::ZoneOf(_)
-        | Op::Top
-        | Op::Bottom
-        | Op::Size
-        | Op::Attr(_)
-        | Op::SpaceOf(_)
-        | Op::SpaceIn { .. }
-        | Op::ActionEntry(_)
-        | Op::ActionParam { .. }
-        | Op::KindAt(_)
-        | Op::TypeAt(_)
-        | Op::Table(_)
-        | Op::OptionTable(_)
-        | Op::HasOffers(_)
-        | Op::Coordinate { .. }
-        | Op::Forward { .. } => plain(1, 1),
-        Op::Count(m) | Op::First(m) | Op::Matches(m) => plain(1 + matcher_args(m), 1),
-        Op::Lines { matcher, .. } | Op::CountOnBoard { matcher, .. } | Op::LongestRun { matcher, .. } => {
-            plain(matcher_args(matcher), 1)
-        }
-        Op::CountInGame(m) => plain(matcher_args(m), 1),
-        Op::ActionValue { decision, entry } => {
-            let ChoiceKind::Actions(actions) = &def.decisions.get(decision as usize)?.kind else {
-                return None;
-            };
-            plain(actions.get(entry as usize)?.params.len() as u32, 1)
-        }
-        Op::Move | Op::MoveAll | Op::ChoiceAdd => plain(2, 0),
-        Op::CellAt(_) | Op::Step(_) => plain(2, 1),
-        Op::Deal => plain(3, 0),
-        Op::Shuffle | Op::Hide | Op::Roll | Op::RollAll => plain(1, 0),
-        Op::Reveal { to_one } => plain(1 + u32::from(to_one), 0),
-        // Asks one seat; on resume the answer is on the stack.
-        Op::Ask(_) => plain(1, 1),
-        Op::AskEach(..) | Op::ChoiceReset | Op::Rank => plain(0, 0),
-        // The game ends, or the flow leaves for the scoring or the
-        // interrupted decision: nothing after these runs from here.
-        Op::Win => Effect::ends(1),
-        Op::DeclareDraw(_) | Op::EndGame | Op::Fail(_) | Op::ResumeAsk => Effect::ends(0),
+    };
+    Some(Effect {
+        pops,
+        pushes,
+        falls_through: facts.falls_through,
+        branch: op.target(),
     })
 }
 

@@ -18,97 +18,18 @@ use super::depth::{Effect, effect};
 use super::tables::Tables;
 use super::{FAULT, Helpers, Machine, RELOAD, Region, exit_kind};
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{ChoiceKind, GameDef, Op};
+use crate::ir::{ChoiceKind, GameDef, Op, Runs};
 
 /// Whether the engine may resume a frame at `op` or after it: the ops the
-/// interpreter runs on its slow path (a call, a decision, a move, the end).
+/// interpreter runs on its slow path (a call, a decision, a move, the end),
+/// and the end of a procedure.
 pub(super) fn leaves_to_engine(op: Op) -> bool {
-    !runs_in_place(op)
-}
-
-/// The ops the interpreter's inner loop runs in place (the others go to its
-/// slow path, `step`): when compiled code needs the engine for one of them,
-/// it calls [`Helpers::run_op`], else [`Helpers::run_step`].
-pub fn runs_in_place(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Push(_)
-            | Op::Pop
-            | Op::Dup
-            | Op::Load(_)
-            | Op::Store(_)
-            | Op::LoadAt(_)
-            | Op::LoadVar(_)
-            | Op::LoadVarAt(_)
-            | Op::LoadOption(_)
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Div
-            | Op::Rem
-            | Op::Eq
-            | Op::Ne
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-            | Op::Not
-            | Op::Neg
-            | Op::Opponent
-            | Op::NextSeat
-            | Op::Jump(_)
-            | Op::JumpIfFalse(_)
-            | Op::JumpIfTrue(_)
-            | Op::Next { .. }
-            | Op::NextNeighbour { .. }
-            | Op::NextPiece { .. }
-            | Op::NextOnBoard { .. }
-            | Op::ChoiceAdd
-            | Op::ZoneOf(_)
-            | Op::CellAt(_)
-            | Op::Step(_)
-            | Op::Forward { .. }
-            | Op::ActionEntry(_)
-            | Op::ActionParam { .. }
-            | Op::KindAt(_)
-            | Op::TypeAt(_)
-            | Op::Beats
-            | Op::Size
-            | Op::Count(_)
-            | Op::CountOnBoard { .. }
-            | Op::CountInGame(_)
-            | Op::Attr(_)
-            | Op::Table(_)
-    )
+    matches!(op.facts().runs, Runs::Slow | Runs::Return)
 }
 
 /// The ops that move values: machine code, with no table.
 fn moves_values(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Push(_)
-            | Op::Pop
-            | Op::Dup
-            | Op::Load(_)
-            | Op::Store(_)
-            | Op::LoadVar(_)
-            | Op::LoadOption(_)
-            | Op::Add
-            | Op::Sub
-            | Op::Mul
-            | Op::Div
-            | Op::Rem
-            | Op::Eq
-            | Op::Ne
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-            | Op::Not
-            | Op::Neg
-            | Op::Opponent
-            | Op::NextSeat
-    )
+    op.facts().runs == Runs::Values
 }
 
 /// Emits regions into one module.
@@ -896,7 +817,7 @@ impl<'a, 'f> Function<'a, 'f> {
 
     /// The helper that runs `op` as the interpreter does.
     fn helper_for(&self, op: Op) -> super::Helper {
-        if runs_in_place(op) {
+        if op.runs_in_place() {
             self.helpers.run_op
         } else {
             self.helpers.run_step

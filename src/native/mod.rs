@@ -25,8 +25,6 @@ mod depth;
 mod emit;
 mod tables;
 
-pub use emit::runs_in_place;
-
 use std::ffi::c_void;
 
 use cranelift_codegen::settings::{self, Configurable};

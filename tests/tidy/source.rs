@@ -381,3 +381,64 @@ fn is_control(expr: &syn::Expr) -> bool {
         syn::Expr::Match(_) | syn::Expr::Loop(_) | syn::Expr::While(_) | syn::Expr::ForLoop(_)
     )
 }
+
+/// A pattern that lists ops sharing a fact: its line and how many ops.
+pub struct OpList {
+    pub line: usize,
+    pub ops: usize,
+}
+
+impl SourceFile {
+    /// The or-patterns (in `match` arms and in `matches!`) that join more
+    /// than [`OP_LIST_LIMIT`] ops: a fact about ops kept by hand.
+    pub fn op_lists(&self) -> Vec<OpList> {
+        let mut finder = OpLists(vec![]);
+        finder.visit_file(&self.ast);
+        finder.0
+    }
+}
+
+/// More ops than this joined in one pattern are a list of a fact.
+pub const OP_LIST_LIMIT: usize = 6;
+
+struct OpLists(Vec<OpList>);
+
+/// Whether `pat` names a variant of `Op` (`Op::Add`, `Op::Next { .. }`).
+fn names_an_op(pat: &syn::Pat) -> bool {
+    let path = match pat {
+        syn::Pat::Path(p) => &p.path,
+        syn::Pat::TupleStruct(p) => &p.path,
+        syn::Pat::Struct(p) => &p.path,
+        _ => return false,
+    };
+    path.segments.len() == 2 && path.segments[0].ident == "Op"
+}
+
+impl<'ast> Visit<'ast> for OpLists {
+    fn visit_pat_or(&mut self, or: &'ast syn::PatOr) {
+        let ops = or.cases.iter().filter(|case| names_an_op(case)).count();
+        if ops > OP_LIST_LIMIT {
+            self.0.push(OpList {
+                line: or.span().start().line,
+                ops,
+            });
+        }
+        visit::visit_pat_or(self, or);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // `matches!(op, Op::A | Op::B ...)`: a macro's tokens, read as the
+        // expression and the pattern it takes.
+        if mac.path.is_ident("matches") {
+            let parser = |input: syn::parse::ParseStream| {
+                input.parse::<syn::Expr>()?;
+                input.parse::<syn::Token![,]>()?;
+                syn::Pat::parse_multi_with_leading_vert(input)
+            };
+            if let Ok(pat) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+                self.visit_pat(&pat);
+            }
+        }
+        visit::visit_macro(self, mac);
+    }
+}

@@ -34,7 +34,7 @@ pub(crate) use scoring::{OptionTest, PieceTotals};
 use super::reach::{blind_to_faces, offers_blind_to_faces, only_reads};
 use super::tally::TallyLayout;
 use super::watch::TriggerWatch;
-use crate::ir::{Board, GameDef, KeyReads, Op};
+use crate::ir::{Board, GameDef, KeyReads};
 
 /// What the interpreter runs for a definition: the lowered program and the
 /// tables its instructions read, built once with the game.
@@ -179,35 +179,11 @@ fn landing_sites(def: &GameDef) -> Vec<bool> {
     }
     mark(def.result_pc);
     for (pc, op) in def.code.iter().enumerate() {
-        match *op {
-            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) => mark(t),
-            Op::Next { exit, .. }
-            | Op::NextNeighbour { exit, .. }
-            | Op::NextPiece { exit, .. }
-            | Op::NextOnBoard { exit, .. } => mark(exit),
-            _ => {}
+        if let Some(target) = op.target() {
+            mark(target);
         }
-        // Anything but the plain ops the runs are made of may hand control
-        // away and resume after itself, or be asked again (`ChoiceReset`).
-        let plain = matches!(
-            op,
-            Op::Push(_)
-                | Op::Load(_)
-                | Op::Store(_)
-                | Op::ZoneOf(_)
-                | Op::Size
-                | Op::CellAt(_)
-                | Op::Step(_)
-                | Op::SpaceOf(_)
-                | Op::ActionValue { .. }
-                | Op::LoadVar(_)
-                | Op::ChoiceAdd
-                | Op::Count(_)
-                | Op::JumpIfFalse(_)
-                | Op::JumpIfTrue(_)
-        ) || Cmp::of(*op).is_some()
-            || Arith::of(*op).is_some();
-        if !plain {
+        // An op the engine may stop at can be run again, or gone on after.
+        if op.facts().pauses {
             mark(pc as u32);
             mark(pc as u32 + 1);
         }

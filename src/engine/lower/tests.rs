@@ -2,7 +2,7 @@
 //! the checker's program does.
 
 use super::*;
-use crate::ir::{MatchBy, Matcher};
+use crate::ir::{MatchBy, Matcher, Op};
 
 /// The program of `code` with the run `code[1..end]` fused where it
 /// starts, as a loop's test opens its body; every other op alone.
