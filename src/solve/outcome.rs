@@ -41,16 +41,26 @@ struct Mine {
 /// How likely the play so far was: under the traversing seat's strategy,
 /// under the others', and under the sampling.
 #[derive(Clone, Copy)]
-pub(super) struct Reach {
-    pub mine: f64,
-    pub others: f64,
-    pub sampled: f64,
+struct Reach {
+    mine: f64,
+    others: f64,
+    sampled: f64,
 }
 
 impl Walk<'_, '_> {
+    /// One outcome-sampling traversal from the game's start `state`.
+    pub(super) fn outcome_from_start(&mut self, state: State, seen: Vec<Recall>) -> Result<f64, Box<Diagnostic>> {
+        let certain = Reach {
+            mine: 1.0,
+            others: 1.0,
+            sampled: 1.0,
+        };
+        self.outcome(state, seen, None, 0, certain)
+    }
+
     /// The sampled value of `state` to the traverser (already divided by
     /// how likely the sampling was), updating the traverser's sets on the way back.
-    pub(super) fn outcome(
+    fn outcome(
         &mut self,
         state: State,
         seen: Vec<Recall>,

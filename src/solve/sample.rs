@@ -24,7 +24,6 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::outcome::Reach;
 use super::profile::Profile;
 use super::tree::{Payoff, Told, Tree, align, offered_differently, payoffs, situation, told_after};
 use crate::agents::draw;
@@ -420,12 +419,7 @@ impl<'a> Sampler<'a> {
                 walk.walk(&state, &seen, None, 0, position)?;
             }
             Sampling::Outcome => {
-                let reach = Reach {
-                    mine: 1.0,
-                    others: 1.0,
-                    sampled: 1.0,
-                };
-                walk.outcome(state, seen, None, 0, reach)?;
+                walk.outcome_from_start(state, seen)?;
             }
         }
         Ok((!walk.cut_short).then_some(walk.changes))

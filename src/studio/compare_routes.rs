@@ -11,9 +11,11 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use super::access::{is_key, is_owner};
 use super::compare::{self, Job, Outcome, Sides};
 use super::files;
-use super::routes::{Shared, forbidden, is_key, is_owner, load, refuse};
+use super::games::load;
+use super::reply::{Shared, forbidden, refuse};
 
 #[derive(Deserialize)]
 pub(super) struct CompareAsk {
@@ -50,8 +52,8 @@ pub(super) async fn start_compare(State(studio): Shared, headers: HeaderMap, Jso
     }
     let studio2 = Arc::clone(&studio);
     let loaded = tokio::task::spawn_blocking(move || -> Result<Sides, String> {
-        let (base, _) = load(&studio2, &paths[0], |_| Ok(vec![]))?;
-        let (variant, _) = load(&studio2, &paths[1], |_| Ok(vec![]))?;
+        let (base, _) = load(&studio2.config, &paths[0], |_| Ok(vec![]))?;
+        let (variant, _) = load(&studio2.config, &paths[1], |_| Ok(vec![]))?;
         if let Some(why) = crate::sim::unrelated(&base.def, &variant.def) {
             return Err(format!(
                 "`{}` and `{}` are not two versions of one game: {why}",
@@ -78,7 +80,7 @@ pub(super) async fn start_compare(State(studio): Shared, headers: HeaderMap, Jso
         Ok(Err(why)) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
         Err(_) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "loading stopped"),
     };
-    let id = match super::token() {
+    let id = match super::host::token() {
         Ok(id) => id,
         Err(why) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, why),
     };

@@ -1,108 +1,25 @@
-//! How the studio's games are kept and played again: the rules a game
-//! owns, seat tokens derived from the key, and the bridge between a live
-//! [`Table`] and the [`store`](super::store).
+//! How the studio's games begin, are kept and are played again: seating a
+//! new game, seat tokens derived from the key, and the bridge between a
+//! live [`Table`] and the [`store`](super::store).
 //!
-//! A game owns its rules: every file it read when it began is kept with
-//! it, and a restarted studio loads the game from those texts, never from
-//! the folder, so editing or deleting a file changes no game in progress.
+//! A game owns its rules ([`OwnedRules`]): a restarted studio loads the game
+//! from the texts it began with, never from the folder, so editing or
+//! deleting a file changes no game in progress.
 
-use std::collections::HashMap;
-use std::io;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use hmac::Mac as _;
-use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use super::files::RootLoader;
+use super::games::{Owned, OwnedRules};
+use super::host::now;
+use super::state::{Live, Studio};
 use super::store::KeptGame;
-use super::table::{self, Table};
-use super::{Live, Studio};
-use crate::check::{OptionSetting, SourceLoader};
-
-/// The rules files a game began with.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct OwnedRules {
-    /// The studio's folder then: the game's description names files from it.
-    root: PathBuf,
-    /// The file played (a `.rules` file or a house-rules `.toml` file).
-    main: PathBuf,
-    /// Every file read, with its text, in the order they were read.
-    files: Vec<(PathBuf, String)>,
-}
-
-impl OwnedRules {
-    /// The rules as kept (JSON).
-    pub(crate) fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// Whether any file the game began with reads otherwise now (edited,
-    /// moved or deleted).
-    pub(crate) fn edited(&self) -> bool {
-        self.files
-            .iter()
-            .any(|(path, text)| crate::input::read_text(path, crate::input::SOURCE_LIMIT).ok().as_ref() != Some(text))
-    }
-
-    /// Whether the game read `path`.
-    pub(crate) fn reads(&self, path: &Path) -> bool {
-        self.files.iter().any(|(p, _)| p == path)
-    }
-}
-
-/// Reads from the studio's folder, as [`RootLoader`] does, and notes every
-/// file read with its text.
-pub(crate) struct Recording<'a> {
-    inner: RootLoader<'a>,
-    read: Mutex<Vec<(PathBuf, String)>>,
-}
-
-impl<'a> Recording<'a> {
-    pub(crate) fn new(root: &'a Path) -> Recording<'a> {
-        Recording {
-            inner: RootLoader {
-                root,
-                edited: Path::new(""),
-                text: "",
-            },
-            read: Mutex::new(vec![]),
-        }
-    }
-
-    /// The rules read, with `main` the file played.
-    pub(crate) fn owned(self, main: &Path) -> OwnedRules {
-        OwnedRules {
-            root: self.inner.root.to_path_buf(),
-            main: main.to_path_buf(),
-            files: self.read.into_inner().unwrap_or_else(|e| e.into_inner()),
-        }
-    }
-}
-
-impl SourceLoader for Recording<'_> {
-    fn load(&self, path: &Path) -> io::Result<String> {
-        let text = self.inner.load(path)?;
-        self.read
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((path.to_path_buf(), text.clone()));
-        Ok(text)
-    }
-}
-
-/// Reads only the texts a game owns.
-struct Owned<'a>(HashMap<&'a Path, &'a str>);
-
-impl SourceLoader for Owned<'_> {
-    fn load(&self, path: &Path) -> io::Result<String> {
-        self.0
-            .get(path)
-            .map(|t| t.to_string())
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not among the files the game began with"))
-    }
-}
+use super::table::{self, Sitter, Table};
+use crate::agents::AgentSpec;
+use crate::check::OptionSetting;
+use crate::ir::Seat;
+use crate::scenario::Scenario;
 
 /// A secret derived from the studio's key: HMAC-SHA256 of `message`,
 /// its first 128 bits in hex.
@@ -122,8 +39,8 @@ pub(crate) fn keep_new(studio: &Studio, id: &str, table: Table, rules: OwnedRule
     let options = serde_json::to_string(&options).unwrap_or_default();
     studio
         .store
-        .add_game(&table.kept(id, rules.to_json(), options, super::now()))?;
-    studio.keep(id.to_string(), live(table, rules, super::now()))
+        .add_game(&table.kept(id, rules.to_json(), options, now()))?;
+    studio.keep(id.to_string(), live(table, rules, now()))
 }
 
 fn live(table: Table, rules: OwnedRules, updated: i64) -> Arc<Live> {
@@ -143,7 +60,7 @@ fn live(table: Table, rules: OwnedRules, updated: i64) -> Arc<Live> {
 /// refuses, the table is played again from what it holds, so that the
 /// game stands where its kept moves left it, and the refusal is returned.
 pub(crate) fn commit(studio: &Studio, id: &str, table: &mut Table, from: u64) -> Result<(), String> {
-    let progress = table.progress_since(from, super::now());
+    let progress = table.progress_since(from, now());
     let Err(why) = studio.store.record(id, &progress) else {
         return Ok(());
     };
@@ -186,7 +103,7 @@ fn resume(studio: &Studio, kept: &KeptGame) -> Resumed {
     let options: Vec<(String, String)> =
         serde_json::from_str(&kept.options).map_err(|e| format!("its options are damaged: {e}"))?;
     let loader = Owned(rules.files.iter().map(|(p, t)| (p.as_path(), t.as_str())).collect());
-    let game = super::routes::loaded(studio, &rules.main, &rules.root, &loader, |_| {
+    let game = super::games::loaded(&studio.config, &rules.main, &rules.root, &loader, |_| {
         Ok(OptionSetting::recorded(&options))
     })?;
     let seats = table::seats_kept(&kept.seats)?;
@@ -194,9 +111,7 @@ fn resume(studio: &Studio, kept: &KeptGame) -> Resumed {
     let steps = kept.decisions.last().map_or(0, |d| d.step + 1);
     if table.turn() > steps {
         table.changed();
-        studio
-            .store
-            .record(&kept.id, &table.progress_since(steps, super::now()))?;
+        studio.store.record(&kept.id, &table.progress_since(steps, now()))?;
     }
     Ok((table, rules))
 }
@@ -221,7 +136,7 @@ pub(crate) fn take_back(studio: &Studio, id: &str, table: &mut Table, seat: crat
             commit(studio, id, table, from).map_err(NotTaken::NotKept)
         }
         table::TakeBack::Step(step) => {
-            let progress = table.progress_without(step, super::now());
+            let progress = table.progress_without(step, now());
             studio
                 .store
                 .record_take_back(id, &progress, step, seat.into())
@@ -242,4 +157,85 @@ pub(crate) fn reseat(studio: &Studio, id: &str, table: &mut Table, seats: &[tabl
         .set_seats(id, &table::kept_seats(seats), table.revision() + 1)?;
     *table = as_kept(studio, id)?;
     Ok(())
+}
+
+/// A new game of `rules` (the file as the studio's folder names it, the
+/// game loaded from it, the files it read), seated by `layout`, dealt by
+/// `seed`, and kept: its id and each person's link.
+pub(super) fn begin(
+    studio: &Studio,
+    (rel, game, rules): (String, crate::load::LoadedGame, OwnedRules),
+    layout: Vec<Option<AgentSpec>>,
+    seed: u64,
+) -> Result<serde_json::Value, String> {
+    let id = super::host::token()?;
+    let table = Table::start(
+        Arc::new(game),
+        rel,
+        seated_by(studio, &id, layout),
+        seed,
+        &Scenario::default(),
+    )?;
+    keep_table(studio, &id, table, rules)
+}
+
+/// Who sits where, from a `--agents`-like spec: `None` for a person.
+/// One spec per seat (`human` for each person), or one agent spec, which
+/// seats a person at seat 1 and that agent everywhere else.
+pub(super) fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentSpec>>, String> {
+    let specs = crate::agents::spec::parse_spec(spec)?;
+    let specs = match specs.len() {
+        1 => {
+            let mut all = crate::agents::spec::parse_spec("human")?;
+            all.extend(std::iter::repeat_n(specs[0].clone(), def.players() - 1));
+            all
+        }
+        n if n == def.players() => specs,
+        n => {
+            return Err(format!(
+                "`{spec}`: {n} seats given for {} seats ({}); give one per seat, `human` for each person",
+                def.players(),
+                def.seats.join(", ")
+            ));
+        }
+    };
+    Ok(specs
+        .into_iter()
+        .map(|s| (!s.name.eq_ignore_ascii_case("human")).then_some(s))
+        .collect())
+}
+
+/// The sitters of a layout in game `id`: each person's seat proved by
+/// the token the studio derives for it, the agents by their specs.
+pub(super) fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
+    layout
+        .into_iter()
+        .enumerate()
+        .map(|(s, spec)| match spec {
+            None => Sitter::person(table::token_hash(&studio.seat_token(id, s))),
+            Some(spec) => Sitter::agent(spec),
+        })
+        .collect()
+}
+
+/// Keeps a table just set up, as game `id`: the game's id, name, and
+/// each seat's link (`null` for an agent's seat).
+pub(super) fn keep_table(
+    studio: &Studio,
+    id: &str,
+    table: Table,
+    rules: OwnedRules,
+) -> Result<serde_json::Value, String> {
+    let def = table.def();
+    let name = def.name.clone();
+    let seats: Vec<serde_json::Value> = (0..def.players())
+        .map(|s| {
+            let link = table.sitters()[s]
+                .person
+                .map(|_| format!("/play/{id}/{}", studio.seat_token(id, s)));
+            serde_json::json!({ "seat": def.seat_name(s as Seat), "link": link })
+        })
+        .collect();
+    keep_new(studio, id, table, rules)?;
+    Ok(serde_json::json!({ "id": id, "game": name, "seats": seats }))
 }

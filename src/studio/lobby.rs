@@ -13,8 +13,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::routes::{Shared, Watcher, answer, forbidden, is_owner, json_text, live_screens, refuse, screen_json};
-use super::{Live, Studio, files, keep, table};
+use super::access::is_owner;
+use super::reply::{Shared, Watcher, answer, forbidden, json_text, live_screens, refuse, screen_json};
+use super::state::{Live, Studio};
+use super::{files, games, keep, table};
 use crate::check::OptionSetting;
 use crate::ir::Seat;
 
@@ -115,7 +117,7 @@ fn again(studio: &Studio, live: &Live) -> Result<serde_json::Value, String> {
         (table.rules().to_string(), layout, options)
     };
     let path = files::resolve(&studio.config.root, &rules).map_err(|files::Refused(why)| why)?;
-    let (game, owned) = super::routes::load(studio, &path, |_| Ok(OptionSetting::recorded(&options)))?;
+    let (game, owned) = games::load(&studio.config, &path, |_| Ok(OptionSetting::recorded(&options)))?;
     if game.def.players() != layout.len() {
         return Err(format!(
             "`{rules}` now has {} seats, not {}: start a new game from the editor",
@@ -123,7 +125,7 @@ fn again(studio: &Studio, live: &Live) -> Result<serde_json::Value, String> {
             layout.len()
         ));
     }
-    super::routes::begin(studio, (rules, game, owned), layout, super::seed()?)
+    keep::begin(studio, (rules, game, owned), layout, super::host::seed()?)
 }
 
 /// Forgets a finished game: from the database and from the lobby.
@@ -200,7 +202,7 @@ pub(super) async fn reseat(
             Json(serde_json::json!({ "reseated": true })).into_response()
         }
         Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
-        Err(e) => super::routes::unfinished(&e, "the game stopped"),
+        Err(e) => super::reply::unfinished(&e, "the game stopped"),
     }
 }
 

@@ -23,132 +23,31 @@
 //! in the background, unfinished ones first, and a game asked for before
 //! its turn comes back at once.
 
+mod access;
 mod acks;
 mod compare;
 mod compare_routes;
+mod config;
 mod files;
+mod games;
+mod host;
 mod keep;
 mod lobby;
+mod reply;
 mod routes;
+mod state;
 mod store;
 mod table;
 
+pub use config::{BODY_LIMIT, Config};
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::watch;
-
+use host::{THINK, token};
 use routes::router;
-
-/// How large a request body may be: a rules file being edited, at most.
-pub const BODY_LIMIT: usize = 1024 * 1024;
-
-/// How many games the studio holds at once; the oldest finished ones make
-/// room for new ones.
-const MAX_GAMES: usize = 4096;
-
-/// What the studio serves.
-pub struct Config {
-    /// The folder whose rules are edited and played; nothing outside it is read or written.
-    pub root: PathBuf,
-    /// The agents for seats no person takes, as `--agents` spells them;
-    /// `None`: each game's own opponent ([`crate::agents::default_opponent`]).
-    pub agents: Option<String>,
-    /// The back end that plays the studio's games.
-    pub engine: crate::engine::Engine,
-    /// The folder the studio keeps its games and key in.
-    pub data: PathBuf,
-    /// How long an agent may think for one decision, or train when it
-    /// sits down (`--think`): past it, it answers with what it has.
-    pub think: std::time::Duration,
-}
-
-/// The studio's bound on one agent's thinking ([`Config::think`]): one
-/// studio per process.
-static THINK: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
-
-/// Runs an agent's `work` (a decision, or training as it sits down) under
-/// the studio's bound on thinking: the agent answers with what it has
-/// once it passes, so that no agent holds its game, its table's pages or
-/// the server's threads for longer. (Memory is bounded as everywhere: a
-/// search or a training stops growing near the cap.) An agent that fails
-/// (a panic) fails its own game, with what it said: never the server.
-fn thinking<T>(work: impl FnOnce() -> T) -> Result<T, String> {
-    let bounded = || match THINK.get() {
-        Some(&limit) => crate::budget::thinking_until(std::time::Instant::now() + limit, work),
-        None => work(),
-    };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(bounded)).map_err(|panic| {
-        let said = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no reason given".into());
-        format!("an agent stopped with an internal error ({said}); this game cannot go on, the studio's other games are unharmed")
-    })
-}
-
-/// The server's state, shared by every request.
-pub(crate) struct Studio {
-    config: Config,
-    /// The studio's key (see the module documentation).
-    key: String,
-    store: store::Store,
-    games: Mutex<HashMap<String, Arc<Live>>>,
-    /// The order games were started in, to know which are oldest.
-    started: Mutex<Vec<String>>,
-    /// Comparisons run from the page, oldest first (at most [`MAX_JOBS`]).
-    jobs: Mutex<Vec<(String, Arc<compare::Job>)>>,
-    /// Kept games not yet played again since the studio opened, in the
-    /// order they come back.
-    asleep: Mutex<Vec<String>>,
-    /// Held while a kept game is played again, so that a game asked for
-    /// while the background brings it back is not played again twice.
-    waking: Mutex<()>,
-}
-
-/// How many comparisons the studio remembers; a new one stops and drops the oldest.
-const MAX_JOBS: usize = 8;
-
-/// One game, the channel that tells its seats' pages it changed, and the
-/// rules files it began with.
-pub(crate) struct Live {
-    table: Mutex<table::Table>,
-    changed: watch::Sender<u64>,
-    rules: keep::OwnedRules,
-    /// Per seat, how many of its pages are connected now (their event
-    /// streams); then the spectators' pages.
-    present: Vec<std::sync::atomic::AtomicUsize>,
-    /// Unix seconds of the last move.
-    updated: std::sync::atomic::AtomicI64,
-}
-
-impl Live {
-    /// Notes a move made now.
-    fn touch(&self) {
-        self.updated.store(now(), std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// A new secret: 128 bits from the operating system, in hex.
-pub fn token() -> Result<String, String> {
-    use rand::TryRng as _;
-    let mut bytes = [0u8; 16];
-    rand::rngs::SysRng
-        .try_fill_bytes(&mut bytes)
-        .map_err(|e| format!("cannot draw a secret from the operating system: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// A seed from the operating system: nobody at the table can guess it.
-fn seed() -> Result<u64, String> {
-    use rand::TryRng as _;
-    rand::rngs::SysRng
-        .try_next_u64()
-        .map_err(|e| format!("cannot draw a seed from the operating system: {e}"))
-}
+use state::{Live, MAX_GAMES, MAX_JOBS, Studio};
 
 /// Whether the studio may listen on `addr` without `--listen`: only on
 /// this machine's loopback.
@@ -226,13 +125,6 @@ pub async fn serve(listener: tokio::net::TcpListener, opened: Opened) -> std::io
         }
     })?;
     axum::serve(listener, router(opened.studio)).await
-}
-
-/// Unix seconds now.
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 impl Studio {
@@ -384,17 +276,5 @@ impl Studio {
     /// How many kept games are still to be brought back.
     fn asleep_count(&self) -> usize {
         self.asleep.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn an_agent_that_fails_fails_only_what_it_was_doing() {
-        let failed = super::thinking(|| -> u32 { panic!("a search lost its way") });
-        let why = failed.unwrap_err();
-        assert!(why.contains("a search lost its way"), "{why}");
-        assert!(why.contains("other games are unharmed"), "{why}");
-        assert_eq!(super::thinking(|| 7), Ok(7));
     }
 }

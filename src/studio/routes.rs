@@ -2,7 +2,6 @@
 //! checking, saving, starting games; the studio's key), and each seat's API
 //! (its screen, its live updates, its choices; the seat's token).
 
-use std::convert::Infallible;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,22 +9,20 @@ use axum::Json;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use futures_util::Stream;
 use serde::Deserialize;
-use tokio::sync::watch;
 
+use super::access::{is_owner, seated};
 use super::compare_routes::{compare_events, compare_report, start_compare, stop_compare};
-use super::table::{Refused, Sitter, Table};
-use super::{BODY_LIMIT, Live, Studio};
-use super::{files, keep, lobby};
-use crate::agents::AgentSpec;
+use super::games::load;
+use super::keep::{begin, keep_table, seat_layout, seated_by};
+use super::reply::{Shared, Watcher, answer, forbidden, json_text, live_screens, refuse, screen_json, unfinished};
+use super::state::Studio;
+use super::table::{Refused, Table};
+use super::{BODY_LIMIT, files, keep, lobby};
 use crate::check::OptionSetting;
 use crate::diagnostic::Diagnostic;
-use crate::ir::Seat;
-use crate::scenario::Scenario;
 use crate::transcript::{Transcript, Viewer};
 
 const PAGE: &str = include_str!("assets/index.html");
@@ -71,34 +68,6 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
         .with_state(studio)
 }
 
-pub(super) type Shared = State<Arc<Studio>>;
-
-/// A refusal with a reason the page shows.
-pub(super) fn refuse(status: StatusCode, why: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": why.into() }))).into_response()
-}
-
-/// The answer when the work behind a request did not finish: the studio
-/// is stopping (the work was cancelled, and nothing was changed), or the
-/// work itself failed.
-pub(super) fn unfinished(error: &tokio::task::JoinError, what: &str) -> Response {
-    if error.is_cancelled() {
-        refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the studio is stopping: nothing was changed; try again once it is back",
-        )
-    } else {
-        refuse(StatusCode::INTERNAL_SERVER_ERROR, what)
-    }
-}
-
-pub(super) fn forbidden() -> Response {
-    refuse(
-        StatusCode::FORBIDDEN,
-        "this needs the link the studio printed, or a seat's own link",
-    )
-}
-
 /// The one page: the editor at `/`, a seat's table at its own link. It
 /// loads only its own script and style.
 async fn page() -> Response {
@@ -116,20 +85,6 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
         body,
     )
         .into_response()
-}
-
-/// Whether the request carries the studio's key.
-pub(super) fn is_owner(studio: &Studio, headers: &HeaderMap) -> bool {
-    headers
-        .get("x-studio-key")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|k| is_key(studio, k))
-}
-
-/// Whether `key` is the studio's key. A page's `EventSource` and an
-/// `iframe` cannot send a header, so those routes take it as `?key=`.
-pub(super) fn is_key(studio: &Studio, key: &str) -> bool {
-    super::table::same(key.as_bytes(), studio.key.as_bytes())
 }
 
 async fn list_files(State(studio): Shared, headers: HeaderMap) -> Response {
@@ -253,7 +208,7 @@ async fn start_game(State(studio): Shared, headers: HeaderMap, Json(new): Json<N
 /// Loads the game, seats people and agents, and keeps the game: its id
 /// and each person's link.
 fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Value, String> {
-    let (game, rules) = load(studio, path, |sources| settings(&new.settings, sources))?;
+    let (game, rules) = load(&studio.config, path, |sources| settings(&new.settings, sources))?;
     let others = studio.config.agents.as_deref();
     let spec = new
         .seats
@@ -263,124 +218,9 @@ fn start(studio: &Studio, path: &Path, new: &NewGame) -> Result<serde_json::Valu
     let layout = seat_layout(&spec, &game.def)?;
     let seed = match new.seed {
         Some(seed) => seed,
-        None => super::seed()?,
+        None => super::host::seed()?,
     };
     begin(studio, (new.path.clone(), game, rules), layout, seed)
-}
-
-/// A new game of `rules` (the file as the studio's folder names it, the
-/// game loaded from it, the files it read), seated by `layout`, dealt by
-/// `seed`, and kept: its id and each person's link.
-pub(super) fn begin(
-    studio: &Studio,
-    (rel, game, rules): (String, crate::load::LoadedGame, keep::OwnedRules),
-    layout: Vec<Option<AgentSpec>>,
-    seed: u64,
-) -> Result<serde_json::Value, String> {
-    let id = super::token()?;
-    let table = Table::start(
-        Arc::new(game),
-        rel,
-        seated_by(studio, &id, layout),
-        seed,
-        &Scenario::default(),
-    )?;
-    keep_table(studio, &id, table, rules)
-}
-
-/// A game from a file under PATH (already resolved), with `extra`
-/// settings, and the files it read, which it owns from now on.
-pub(super) fn load(
-    studio: &Studio,
-    path: &Path,
-    extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
-) -> Result<(crate::load::LoadedGame, keep::OwnedRules), String> {
-    let root = &studio.config.root;
-    let loader = keep::Recording::new(root);
-    let game = loaded(studio, path, root, &loader, extra)?;
-    Ok((game, loader.owned(path)))
-}
-
-/// The game at `path`, read through `loader`, with `extra` settings, made
-/// ready to play; its description names files from `root`, as a
-/// transcript's `rules` does, so that `rpsdsl replay` run there finds the same.
-pub(super) fn loaded(
-    studio: &Studio,
-    path: &Path,
-    root: &Path,
-    loader: &dyn crate::check::SourceLoader,
-    extra: impl FnOnce(&mut crate::diagnostic::Sources) -> Result<Vec<OptionSetting>, Vec<Diagnostic>>,
-) -> Result<crate::load::LoadedGame, String> {
-    // Files are named from the studio's folder, in a failure shown to the
-    // seats as in a refusal to load: a page never shows the server's paths.
-    let mut game = crate::load::load_game(path, loader, extra).map_err(|mut f| {
-        f.sources.name_from(root);
-        crate::diagnostic::render(&f.diagnostics, &f.sources, false)
-    })?;
-    game.def.sources.name_from(root);
-    crate::text::printable_def(&mut game.def);
-    // What the compiled tier leaves to the interpreter plays the same.
-    game.def.use_engine(studio.config.engine);
-    game.description = game
-        .description
-        .replace(&format!("{}{}", root.display(), std::path::MAIN_SEPARATOR), "");
-    Ok(game)
-}
-
-/// Who sits where, from a `--agents`-like spec: `None` for a person.
-/// One spec per seat (`human` for each person), or one agent spec, which
-/// seats a person at seat 1 and that agent everywhere else.
-fn seat_layout(spec: &str, def: &crate::ir::GameDef) -> Result<Vec<Option<AgentSpec>>, String> {
-    let specs = crate::agents::spec::parse_spec(spec)?;
-    let specs = match specs.len() {
-        1 => {
-            let mut all = crate::agents::spec::parse_spec("human")?;
-            all.extend(std::iter::repeat_n(specs[0].clone(), def.players() - 1));
-            all
-        }
-        n if n == def.players() => specs,
-        n => {
-            return Err(format!(
-                "`{spec}`: {n} seats given for {} seats ({}); give one per seat, `human` for each person",
-                def.players(),
-                def.seats.join(", ")
-            ));
-        }
-    };
-    Ok(specs
-        .into_iter()
-        .map(|s| (!s.name.eq_ignore_ascii_case("human")).then_some(s))
-        .collect())
-}
-
-/// The sitters of a layout in game `id`: each person's seat proved by
-/// the token the studio derives for it, the agents by their specs.
-fn seated_by(studio: &Studio, id: &str, layout: Vec<Option<AgentSpec>>) -> Vec<Sitter> {
-    layout
-        .into_iter()
-        .enumerate()
-        .map(|(s, spec)| match spec {
-            None => Sitter::person(super::table::token_hash(&studio.seat_token(id, s))),
-            Some(spec) => Sitter::agent(spec),
-        })
-        .collect()
-}
-
-/// Keeps a table just set up, as game `id`: the game's id, name, and
-/// each seat's link (`null` for an agent's seat).
-fn keep_table(studio: &Studio, id: &str, table: Table, rules: keep::OwnedRules) -> Result<serde_json::Value, String> {
-    let def = table.def();
-    let name = def.name.clone();
-    let seats: Vec<serde_json::Value> = (0..def.players())
-        .map(|s| {
-            let link = table.sitters()[s]
-                .person
-                .map(|_| format!("/play/{id}/{}", studio.seat_token(id, s)));
-            serde_json::json!({ "seat": def.seat_name(s as Seat), "link": link })
-        })
-        .collect();
-    keep::keep_new(studio, id, table, rules)?;
-    Ok(serde_json::json!({ "id": id, "game": name, "seats": seats }))
 }
 
 #[derive(Deserialize)]
@@ -414,22 +254,13 @@ async fn fork_game(
             Some(spec) => seat_layout(spec, table.def())?,
             None => table.layout(),
         };
-        let id = super::token()?;
-        let forked = table.fork(fork.at, seated_by(&studio2, &id, layout), super::seed()?)?;
+        let id = super::host::token()?;
+        let forked = table.fork(fork.at, seated_by(&studio2, &id, layout), super::host::seed()?)?;
         drop(table);
         keep_table(&studio2, &id, forked, live.rules.clone())
     })
     .await;
     answer(forked)
-}
-
-/// A set-up's answer: the game's links, or why it was refused.
-pub(super) fn answer(done: Result<Result<serde_json::Value, String>, tokio::task::JoinError>) -> Response {
-    match done {
-        Ok(Ok(body)) => Json(body).into_response(),
-        Ok(Err(why)) => refuse(StatusCode::UNPROCESSABLE_ENTITY, why),
-        Err(e) => unfinished(&e, "the game stopped while setting up"),
-    }
 }
 
 /// The whole transcript of a game, seed and every face: the studio's key only.
@@ -536,7 +367,7 @@ fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value,
     let rel = loaded.path.clone().unwrap_or_else(|| recorded.rules.clone());
     let path = files::resolve(&studio.config.root, &rel).map_err(|files::Refused(why)| why)?;
     let settings = OptionSetting::recorded(&recorded.options);
-    let (game, rules) = load(studio, &path, |_| Ok(settings))?;
+    let (game, rules) = load(&studio.config, &path, |_| Ok(settings))?;
     if game.def.name != recorded.game {
         return Err(format!(
             "this transcript is a game of `{}`, but `{rel}` is `{}`",
@@ -547,7 +378,7 @@ fn replay_as_game(studio: &Studio, loaded: &Loaded) -> Result<serde_json::Value,
     let mut scenario = script.to_scenario(seed);
     scenario.silence_times = format == Format::V1;
     let layout = vec![None; game.def.players()];
-    let id = super::token()?;
+    let id = super::host::token()?;
     let table = Table::start(Arc::new(game), rel, seated_by(studio, &id, layout), seed, &scenario)?;
     keep_table(studio, &id, table, rules)
 }
@@ -559,46 +390,6 @@ fn settings(
     sources: &mut crate::diagnostic::Sources,
 ) -> Result<Vec<OptionSetting>, Vec<Diagnostic>> {
     OptionSetting::parse_all(settings, "", "settings", sources)
-}
-
-/// The game and seat a seat's link names, or `None` (answered 403).
-fn seated(studio: &Studio, game: &str, token: &str) -> Option<(Arc<Live>, Seat)> {
-    let live = studio.game(game)?;
-    let seat = live.table.lock().unwrap_or_else(|e| e.into_inner()).seat_of(token)?;
-    Some((live, seat))
-}
-
-/// Who a page is for: a seat, or a spectator.
-#[derive(Clone, Copy)]
-pub(super) enum Watcher {
-    Seat(Seat),
-    Spectator,
-}
-
-/// A page's screen as JSON text, and the revision it shows.
-pub(super) fn screen_json(live: &Live, watcher: Watcher) -> (String, u64) {
-    let edited = live.rules.edited();
-    let mut table = live.table.lock().unwrap_or_else(|e| e.into_inner());
-    let mut screen = match watcher {
-        Watcher::Seat(seat) => {
-            table.prompt_sent(seat);
-            table.screen(seat)
-        }
-        Watcher::Spectator => table.public_screen(),
-    };
-    screen.rules_edited = edited;
-    (serde_json::to_string(&screen).unwrap_or_default(), table.revision())
-}
-
-pub(super) fn json_text(text: String) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        text,
-    )
-        .into_response()
 }
 
 async fn seat_screen(State(studio): Shared, UrlPath((game, token)): UrlPath<(String, String)>) -> Response {
@@ -634,72 +425,6 @@ async fn seat_events(
         return forbidden();
     };
     live_screens(live, Watcher::Seat(seat), &headers)
-}
-
-/// A page's event stream: its screen now, then again each time the game
-/// changes, each numbered by the game's revision; counted as present
-/// while it is open.
-pub(super) fn live_screens(live: Arc<Live>, watcher: Watcher, headers: &HeaderMap) -> Response {
-    let seen = headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    let changes = live.changed.subscribe();
-    let here = Present::new(live, watcher);
-    Sse::new(screens(here, changes, seen))
-        .keep_alive(KeepAlive::default())
-        .into_response()
-}
-
-/// A page connected to a game: counted while its stream is open.
-struct Present {
-    live: Arc<Live>,
-    watcher: Watcher,
-}
-
-impl Present {
-    fn slot(live: &Live, watcher: Watcher) -> &std::sync::atomic::AtomicUsize {
-        let spectators = live.present.len() - 1;
-        match watcher {
-            Watcher::Seat(seat) => &live.present[(seat as usize).min(spectators)],
-            Watcher::Spectator => &live.present[spectators],
-        }
-    }
-
-    fn new(live: Arc<Live>, watcher: Watcher) -> Present {
-        Present::slot(&live, watcher).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Present { live, watcher }
-    }
-}
-
-impl Drop for Present {
-    fn drop(&mut self) {
-        Present::slot(&self.live, self.watcher).fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-fn screens(
-    here: Present,
-    changes: watch::Receiver<u64>,
-    seen: Option<u64>,
-) -> impl Stream<Item = Result<SseEvent, Infallible>> {
-    futures_util::stream::unfold((here, changes, seen), move |(here, mut changes, seen)| async move {
-        loop {
-            let (screen, revision) = screen_json(&here.live, here.watcher);
-            // Sent unless the page has it; a page that has it waits for a change.
-            if seen != Some(revision) || changes.has_changed().unwrap_or(false) {
-                changes.mark_unchanged();
-                let event = SseEvent::default()
-                    .event("screen")
-                    .id(revision.to_string())
-                    .data(screen);
-                return Some((Ok(event), (here, changes, Some(revision))));
-            }
-            if changes.changed().await.is_err() {
-                return None;
-            }
-        }
-    })
 }
 
 #[derive(Deserialize)]

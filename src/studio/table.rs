@@ -314,7 +314,9 @@ impl Table {
         let mut agents = vec![];
         for (s, sitter) in seats.iter().enumerate() {
             agents.push(match &sitter.agent {
-                Some(spec) => super::thinking(|| agents::build(spec, Some((def, &game.options)), s as Seat, seed))??,
+                Some(spec) => {
+                    super::host::thinking(|| agents::build(spec, Some((def, &game.options)), s as Seat, seed))??
+                }
                 None => Box::new(Person) as Box<dyn Agent>,
             });
         }
@@ -644,7 +646,7 @@ impl Table {
                     .iter()
                     .map(|&seat| match self.answers[seat as usize].take() {
                         Some(choice) => Ok(choice),
-                        None => super::thinking(|| {
+                        None => super::host::thinking(|| {
                             session::agent_choice(
                                 def,
                                 &self.state,
@@ -670,7 +672,7 @@ impl Table {
                     let line = self.script.pop_front().expect("as many lines as seats asked");
                     if ask_agents && !self.is_person(seat) {
                         // Asked only to draw what it drew the first time.
-                        let drawn = super::thinking(|| {
+                        let drawn = super::host::thinking(|| {
                             session::agent_choice(
                                 def,
                                 &self.state,
