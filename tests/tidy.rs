@@ -222,6 +222,75 @@ fn rooms_import_one_another_without_a_cycle() {
     );
 }
 
+/// What ARCHITECTURE.md's code map says each room may import: the rooms
+/// its "May import:" paragraph names, those every room may import ("Every
+/// room may import it"), and for "every room above it" the rooms whose
+/// headings come before its own.
+fn may_import(rooms: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
+    let text = std::fs::read_to_string("ARCHITECTURE.md").expect("ARCHITECTURE.md is at the root");
+    let map = text.split("\n## Code map\n").nth(1).expect("a `## Code map` section");
+    let map = map.split("\n## ").next().unwrap_or(map);
+    let mut order: Vec<String> = vec![];
+    let mut said: BTreeMap<String, String> = BTreeMap::new();
+    for section in map.split("\n### `").skip(1) {
+        let Some((room, body)) = section.split_once('`') else {
+            continue;
+        };
+        let paragraph = body
+            .split("\n\n")
+            .find(|p| p.trim_start().starts_with("May import:"))
+            .unwrap_or_else(|| panic!("ARCHITECTURE.md: `{room}` has no \"May import:\" paragraph"));
+        order.push(room.to_string());
+        said.insert(room.to_string(), paragraph.replace('\n', " "));
+    }
+    let named = |text: &str| -> BTreeSet<String> {
+        text.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| rooms.contains(*w))
+            .map(str::to_string)
+            .collect()
+    };
+    let everyones: BTreeSet<String> = said
+        .iter()
+        .filter(|(_, p)| p.contains("Every room may import it"))
+        .map(|(room, _)| room.clone())
+        .collect();
+    let mut allowed = BTreeMap::new();
+    for (at, room) in order.iter().enumerate() {
+        let paragraph = &said[room];
+        let mut may: BTreeSet<String> = if paragraph.contains("every room above it") {
+            let except = paragraph.split("except").nth(1).map(named).unwrap_or_default();
+            order[..at].iter().filter(|r| !except.contains(*r)).cloned().collect()
+        } else if paragraph.contains("May import: every room") {
+            rooms.clone()
+        } else {
+            named(paragraph)
+        };
+        may.extend(everyones.iter().cloned());
+        allowed.insert(room.clone(), may);
+    }
+    allowed
+}
+
+#[test]
+fn rooms_import_only_what_the_architecture_allows() {
+    let rooms = Rooms::read();
+    let allowed = may_import(&rooms.names);
+    let broken: Vec<String> = rooms
+        .edges
+        .iter()
+        .filter(|((from, to), _)| allowed.get(from).is_some_and(|may| !may.contains(to)))
+        .map(|((from, to), at)| format!("{from} imports {to} ({at})"))
+        .collect();
+    assert!(
+        broken.is_empty(),
+        "these imports break ARCHITECTURE.md's \"May import:\" lists. Move the code to a room that may \
+         import what it needs, or, if the design changed, change the list in the same commit:\n{}",
+        broken.join("\n")
+    );
+}
+
 /// Words a game of `games/` declares that are the language's own
 /// vocabulary too, or plain English the engine uses for its own things: a
 /// match on one of them says nothing about a game leaking into `src/`.
@@ -338,9 +407,14 @@ fn the_architecture_names_every_room_and_no_other() {
          rooms it does not name (add a paragraph: what it owns, what it may import, its invariants): {missing:?}\n\
          headings for rooms that do not exist (remove or rename them): {gone:?}"
     );
-    // Every path the map names is a module (`engine::observe`) or an item
-    // of one (`sim::game_seed`).
-    let files = sources();
+}
+
+/// The paths a text names in backticks that are not there: files and
+/// folders of the project (`src/engine/vm/mod.rs`, `tests/`), and modules
+/// or items of the crate (`engine::observe`, `sim::game_seed`,
+/// `agents::Agent`). Placeholders in capitals (`tests/ir/NAME.rules`) are
+/// not paths.
+fn missing_paths(text: &str, rooms: &BTreeSet<String>, files: &[SourceFile]) -> BTreeSet<String> {
     let modules: BTreeMap<String, &SourceFile> = files.iter().map(|f| (f.module_path(), f)).collect();
     let names_item = |path: &str| {
         let (parent, item) = path.rsplit_once("::").unwrap_or(("", path));
@@ -358,22 +432,51 @@ fn the_architecture_names_every_room_and_no_other() {
             })
         })
     };
-    let mut unknown = BTreeMap::new();
-    for path in map.split('`').skip(1).step_by(2) {
-        let is_path = path.contains("::")
-            && path
-                .split("::")
-                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
-        let known = modules.contains_key(path) || names_item(path);
-        if is_path && rooms.contains(path.split("::").next().unwrap_or_default()) && !known {
-            unknown.insert(path.to_string(), ());
+    let project = [
+        "src/",
+        "tests/",
+        "benches/",
+        "docs/",
+        "games/",
+        "grammar/",
+        "snapshots/",
+        ".ci/",
+        "examples/",
+    ];
+    let mut missing = BTreeSet::new();
+    for path in text.split('`').skip(1).step_by(2) {
+        if project.iter().any(|p| path.starts_with(p)) {
+            let placeholder = path.chars().any(|c| c.is_ascii_uppercase()) || path.contains([' ', '*']);
+            if !placeholder && !std::path::Path::new(path).exists() {
+                missing.insert(path.to_string());
+            }
+            continue;
+        }
+        let segments: Vec<&str> = path.split("::").collect();
+        let is_path = segments.len() > 1
+            && rooms.contains(segments[0])
+            && segments.iter().all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            // Every segment but the last is a module.
+            && segments[..segments.len() - 1].iter().all(|part| part.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+        if is_path && !modules.contains_key(path) && !names_item(path) {
+            missing.insert(path.to_string());
         }
     }
-    assert!(
-        unknown.is_empty(),
-        "ARCHITECTURE.md's code map names modules or items that do not exist (rename them to their path): {:?}",
-        unknown.keys().collect::<Vec<_>>()
-    );
+    missing
+}
+
+#[test]
+fn every_path_the_architecture_and_contributing_name_exists() {
+    let rooms = Rooms::read().names;
+    let files = sources();
+    for doc in ["ARCHITECTURE.md", "CONTRIBUTING.md"] {
+        let text = std::fs::read_to_string(doc).unwrap_or_else(|e| panic!("{doc} is at the root: {e}"));
+        let missing = missing_paths(&text, &rooms, &files);
+        assert!(
+            missing.is_empty(),
+            "{doc} names files, modules or items that do not exist; point it at what is there now: {missing:?}"
+        );
+    }
 }
 
 /// Every `.rules` file under `dir`, in a stable order.
