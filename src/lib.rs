@@ -6,30 +6,24 @@
 
 #![warn(missing_docs)]
 
+// The core, a crate of its own (src/core): the language, the checker, the
+// checked game and the engine. Re-exported so that `rpsdsl::engine` and
+// `crate::engine` name the same module as before.
+pub use rpsdsl_core::{
+    budget, check, diagnostic, engine, house, input, ir, load, native, scenario, script, syntax, text,
+};
+
 pub mod agents;
-pub mod budget;
-pub mod check;
 pub mod cli;
-pub mod diagnostic;
-pub mod engine;
 pub mod exact;
 pub mod explain;
 pub mod formatter;
-pub mod house;
-pub mod input;
-pub mod ir;
-pub mod load;
 pub mod lsp;
-pub mod native;
 pub mod playtest;
 pub mod present;
 pub mod render;
-pub mod scenario;
-pub mod script;
 pub mod session;
 pub mod sim;
 pub mod solve;
 pub mod studio;
-pub mod syntax;
-pub mod text;
 pub mod transcript;

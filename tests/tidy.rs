@@ -5,7 +5,8 @@
 //! - at most [`MAX_LONG_FUNCTIONS`] functions in `src/` are past
 //!   [`LONG_FUNCTION_LINES`] lines, and the interpreter's dispatch, one of
 //!   them, is thin: each arm a call;
-//! - the rooms (the modules `src/lib.rs` declares) import one another
+//! - the rooms (the modules `src/lib.rs` and the core's `src/core/lib.rs`
+//!   declare) import one another
 //!   without a cycle, read from every `crate::` path outside test code;
 //!   and so do the files, but for the parents still listed in
 //!   [`PARENTS_IN_A_CYCLE`];
@@ -13,6 +14,8 @@
 //!   types, nor any of its names made of several words (`num_cards`);
 //! - facts about ops are kept in one table, `Op::facts`: no other pattern
 //!   joins more than [`OP_LIST_LIMIT`] ops;
+//! - the core crate (src/core) depends on no tool's crate: no web server,
+//!   database, plots, editor protocol or command line;
 //! - every `pub` item in `src/` is documented;
 //! - ARCHITECTURE.md's code map names every room and no room that doesn't;
 //! - every diagnostic code is documented ([`codes`]).
@@ -88,7 +91,7 @@ fn few_functions_are_long() {
 
 /// The interpreter's dispatch, which may stay long only because each arm is
 /// a call into the op family that owns the instruction.
-const DISPATCH: (&str, &str) = ("src/engine/vm/mod.rs", "exec");
+const DISPATCH: (&str, &str) = ("src/core/engine/vm/mod.rs", "exec");
 
 #[test]
 fn the_interpreters_dispatch_is_thin() {
@@ -110,8 +113,44 @@ fn the_interpreters_dispatch_is_thin() {
     );
 }
 
+/// Crates the core (src/core) must not depend on: the web server, the
+/// database, the plots, the editor protocol, the command line.
+const NOT_IN_THE_CORE: &[&str] = &[
+    "axum",
+    "tokio",
+    "futures-util",
+    "rusqlite",
+    "plotters",
+    "lsp-server",
+    "lsp-types",
+    "clap",
+    "clap_complete",
+    "clap_mangen",
+    "rustyline",
+    "indicatif",
+    "maud",
+    "svg",
+];
+
+#[test]
+fn the_core_depends_on_no_tool() {
+    let manifest = std::fs::read_to_string("src/core/Cargo.toml").expect("the core's manifest, src/core/Cargo.toml");
+    let manifest: toml::Table = manifest.parse().expect("src/core/Cargo.toml is TOML");
+    let named: Vec<&str> = ["dependencies", "dev-dependencies", "build-dependencies"]
+        .iter()
+        .filter_map(|section| manifest.get(*section).and_then(toml::Value::as_table))
+        .flat_map(|deps| deps.keys().map(String::as_str))
+        .filter(|name| NOT_IN_THE_CORE.contains(name))
+        .collect();
+    assert!(
+        named.is_empty(),
+        "the core (src/core/Cargo.toml) depends on {named:?}, which belong to the tools built on it; \
+         keep that code in the `rpsdsl` crate (src/) and hand the core what it needs"
+    );
+}
+
 /// The one file where lists of ops may stand: the table of op facts.
-const OP_FACTS: &str = "src/ir/facts.rs";
+const OP_FACTS: &str = "src/core/ir/facts.rs";
 
 #[test]
 fn facts_about_ops_are_kept_in_one_table() {
@@ -403,7 +442,7 @@ fn the_architecture_names_every_room_and_no_other() {
     let gone: Vec<&String> = named.difference(&rooms).collect();
     assert!(
         missing.is_empty() && gone.is_empty(),
-        "ARCHITECTURE.md's code map has a `### `room`` heading per module of src/lib.rs.\n\
+        "ARCHITECTURE.md's code map has a `### `room`` heading per module of src/lib.rs and src/core/lib.rs.\n\
          rooms it does not name (add a paragraph: what it owns, what it may import, its invariants): {missing:?}\n\
          headings for rooms that do not exist (remove or rename them): {gone:?}"
     );

@@ -1,7 +1,7 @@
 //! The diagnostic codes and their documentation agree.
 //!
 //! Codes are a public interface (`--json` prints them as `rpsdsl::CODE`), so
-//! each one is declared once in `src/diagnostic/code.rs` and documented in the
+//! each one is declared once in `src/core/diagnostic/code.rs` and documented in the
 //! "Every code" table of `docs/language.md` §16. These tests fail when a code
 //! is added without its row, when a row or a summary drifts from the registry,
 //! and when a page names a code that does not exist.
@@ -63,7 +63,7 @@ fn every_code_is_documented_with_its_summary() {
     let unknown: Vec<_> = documented.iter().filter(|r| !registry.contains(r)).collect();
     assert!(
         missing.is_empty() && unknown.is_empty(),
-        "the `Every code` table of {LANGUAGE} §16 must match src/diagnostic/code.rs\n\
+        "the `Every code` table of {LANGUAGE} §16 must match src/core/diagnostic/code.rs\n\
          in the registry but not the table: {missing:#?}\nin the table but not the registry: {unknown:#?}"
     );
     assert_eq!(

@@ -6,7 +6,7 @@ use super::source::sources;
 
 /// The rooms and the edges between them.
 pub struct Rooms {
-    /// The modules `src/lib.rs` declares.
+    /// The modules `src/lib.rs` and the core's `src/core/lib.rs` declare.
     pub names: BTreeSet<String>,
     /// `(from, to)` to the place of the first import that makes the edge.
     pub edges: BTreeMap<(String, String), String>,
@@ -15,14 +15,18 @@ pub struct Rooms {
 impl Rooms {
     pub fn read() -> Rooms {
         let sources = sources();
-        let lib = sources.iter().find(|f| f.path == "src/lib.rs").expect("src/lib.rs");
-        let names: BTreeSet<String> = lib
-            .ast
-            .items
+        // The root crate's modules, and the core's, which it re-exports.
+        let names: BTreeSet<String> = ["src/lib.rs", "src/core/lib.rs"]
             .iter()
-            .filter_map(|item| match item {
-                syn::Item::Mod(m) => Some(m.ident.to_string()),
-                _ => None,
+            .flat_map(|root| {
+                let lib = sources
+                    .iter()
+                    .find(|f| f.path == *root)
+                    .unwrap_or_else(|| panic!("{root} is gone"));
+                lib.ast.items.iter().filter_map(|item| match item {
+                    syn::Item::Mod(m) => Some(m.ident.to_string()),
+                    _ => None,
+                })
             })
             .collect();
         let mut edges = BTreeMap::new();

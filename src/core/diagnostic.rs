@@ -16,7 +16,7 @@ mod code;
 pub use code::Code;
 
 /// Index of a file in [`Sources`].
-pub(crate) type FileId = u16;
+pub type FileId = u16;
 
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -30,7 +30,8 @@ pub struct Span {
 }
 
 impl Span {
-    pub(crate) fn new(file: FileId, start: usize, end: usize) -> Self {
+    /// A span of `file` from byte `start` to byte `end`.
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
         Span {
             file,
             start: start as u32,
@@ -54,9 +55,10 @@ impl Span {
 
 /// One loaded source file.
 #[derive(Debug, Clone)]
-pub(crate) struct SourceFile {
+pub struct SourceFile {
     /// The name shown in diagnostics, as the user gave it (e.g. `games/duel.rules`).
     pub name: String,
+    /// Its whole text.
     pub text: Arc<str>,
 }
 
@@ -64,7 +66,8 @@ pub(crate) struct SourceFile {
 /// house-rule files. Spans index into this.
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
-    pub(crate) files: Vec<SourceFile>,
+    /// Every file read, by [`FileId`].
+    pub files: Vec<SourceFile>,
 }
 
 impl Sources {
@@ -80,7 +83,7 @@ impl Sources {
     /// Names every file that lies under `root` relative to it, so what is
     /// shown to someone else (a page of the studio) never names the
     /// server's own folders. Files elsewhere keep their names.
-    pub(crate) fn name_from(&mut self, root: &std::path::Path) {
+    pub fn name_from(&mut self, root: &std::path::Path) {
         for file in &mut self.files {
             if let Ok(inside) = std::path::Path::new(&file.name).strip_prefix(root) {
                 file.name = inside.display().to_string();
@@ -88,7 +91,8 @@ impl Sources {
         }
     }
 
-    pub(crate) fn file(&self, id: FileId) -> &SourceFile {
+    /// The file `id` names.
+    pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id as usize]
     }
 
@@ -99,7 +103,7 @@ impl Sources {
     }
 
     /// 1-based line and column of a byte offset.
-    pub(crate) fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
+    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
         let text = &self.file(file).text;
         let offset = (offset as usize).min(text.len());
         let before = &text[..offset];
@@ -140,7 +144,8 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub(crate) fn error(code: Code, message: impl Into<String>) -> Self {
+    /// An error with its code and message.
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: Severity::Error,
@@ -150,7 +155,8 @@ impl Diagnostic {
         }
     }
 
-    pub(crate) fn warning(code: Code, message: impl Into<String>) -> Self {
+    /// A warning with its code and message.
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: Severity::Warning,
@@ -160,7 +166,8 @@ impl Diagnostic {
         }
     }
 
-    pub(crate) fn label(mut self, span: Span, text: impl Into<String>) -> Self {
+    /// Points at `span`, saying `text` there.
+    pub fn label(mut self, span: Span, text: impl Into<String>) -> Self {
         self.labels.push(Label {
             span,
             text: text.into(),
@@ -168,7 +175,8 @@ impl Diagnostic {
         self
     }
 
-    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
+    /// Adds a help line: how to fix it.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -184,7 +192,7 @@ impl Diagnostic {
     }
 
     /// A machine-readable form with file names and 1-based line/column.
-    pub(crate) fn to_json(&self, sources: &Sources) -> serde_json::Value {
+    pub fn to_json(&self, sources: &Sources) -> serde_json::Value {
         let labels: Vec<_> = self
             .labels
             .iter()

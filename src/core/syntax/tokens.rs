@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_reserved_words_are_the_grammars_keywords() {
-        let grammar = include_str!("../../grammar/rules.pest");
+        let grammar = include_str!("../../../grammar/rules.pest");
         let rule = grammar
             .split("\nkeyword = @{")
             .nth(1)

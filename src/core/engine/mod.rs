@@ -41,7 +41,7 @@ use crate::ir::{
 };
 
 /// A runtime failure, pointed at the `.rules` file.
-pub(crate) type RuntimeError = Box<Diagnostic>;
+pub type RuntimeError = Box<Diagnostic>;
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl Choice {
     }
 
     /// Whether this takes an `anytime` action instead of answering.
-    pub(crate) fn is_anytime(&self) -> bool {
+    pub fn is_anytime(&self) -> bool {
         ChoiceValue::from_raw(self.value).is_anytime()
     }
 }
@@ -222,7 +222,8 @@ impl<'a> Pending<'a> {
         &self.state.offers[seat as usize]
     }
 
-    pub(crate) fn is_simultaneous(&self) -> bool {
+    /// Whether every asked seat answers at once (a simultaneous decision).
+    pub fn is_simultaneous(&self) -> bool {
         self.ask.each_base.is_some()
     }
 }
@@ -303,7 +304,7 @@ impl State {
     /// A game not yet set up, drawing from `chance`: [`State::set_up`]
     /// sets it up. (An exact enumeration keeps the state of a setup that
     /// failed, to read which draws it made.)
-    pub(crate) fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
+    pub fn new(def: &GameDef, options: &[OptionValue], chance: Chance, forced: Vec<ForcedShuffle>) -> State {
         let option_values: Vec<i64> = options.iter().map(OptionValue::as_i64).collect();
         State {
             rolled: State::start_values(def, &option_values),
@@ -345,7 +346,7 @@ impl State {
 
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
-    pub(crate) fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+    pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
         let players = def.players();
         for var in &def.vars {
             if var.per_player {
@@ -414,7 +415,7 @@ impl State {
     }
 
     /// Final scores per seat and score term (empty before the game is scored).
-    pub(crate) fn scores(&self) -> &[Vec<i64>] {
+    pub fn scores(&self) -> &[Vec<i64>] {
         if self.scored { &self.scores } else { &[] }
     }
 
@@ -429,7 +430,7 @@ impl State {
     }
 
     /// The definition of the face `piece` shows.
-    pub(crate) fn face_of(&self, piece: PieceId) -> PieceId {
+    pub fn face_of(&self, piece: PieceId) -> PieceId {
         self.face[piece as usize]
     }
 
@@ -460,7 +461,7 @@ impl State {
     }
 
     /// Whether `seat` knows what `piece` is.
-    pub(crate) fn knows(&self, seat: Seat, piece: PieceId) -> bool {
+    pub fn knows(&self, seat: Seat, piece: PieceId) -> bool {
         self.known[piece as usize] & (1 << seat) != 0
     }
 
@@ -481,12 +482,7 @@ impl State {
     /// of the pieces (`count_seen_by`) and a list of the pieces it names.
     /// What the flow records as it runs on is still recorded (triggers read
     /// it), and the game goes on exactly as with `apply`.
-    pub(crate) fn apply_quiet(
-        &mut self,
-        def: &Game,
-        choices: &[Choice],
-        events: &mut Vec<Event>,
-    ) -> Result<(), EngineError> {
+    pub fn apply_quiet(&mut self, def: &Game, choices: &[Choice], events: &mut Vec<Event>) -> Result<(), EngineError> {
         self.apply_checked(def, choices, events, false, true)
     }
 
@@ -494,7 +490,7 @@ impl State {
     /// one per asked seat (see [`World::apply`]): they are legal by
     /// construction, so they are not looked up among the offers again (a
     /// search applies a move at every step of every playout).
-    pub(crate) fn apply_offered(
+    pub fn apply_offered(
         &mut self,
         def: &Game,
         choices: &[Choice],
@@ -860,11 +856,7 @@ impl State {
 
     /// The result keys (`most score`, `then most lines`) for the current
     /// position, per key and seat, without ending the game.
-    pub(crate) fn result_keys_now(
-        &mut self,
-        def: &Game,
-        events: &mut Vec<Event>,
-    ) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn result_keys_now(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         let status = std::mem::replace(&mut self.status, Status::Running);
         let keys = def
             .rank_keys

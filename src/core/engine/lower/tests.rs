@@ -598,7 +598,7 @@ fn the_step_table_agrees_with_the_board() {
 }
 
 fn checked(path: &str) -> crate::engine::Game {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(path);
     crate::check::check_file(&path, &crate::check::FsLoader)
         .expect("the game checks")
         .def

@@ -2,11 +2,17 @@
 //!
 //! The tree is exactly what the designer wrote: names are unresolved strings.
 //! `check` resolves them into the `ir`.
+//!
+//! Its nodes mirror the rules of `grammar/rules.pest` and the language's
+//! words (docs/language.md documents each); their fields are named for
+//! what they hold, so they go without a line each.
+
+#![allow(missing_docs)]
 
 use crate::diagnostic::Span;
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Ident {
+pub struct Ident {
     pub name: String,
     pub span: Span,
 }
@@ -14,11 +20,11 @@ pub(crate) struct Ident {
 /// A parsed rules file: its top-level declarations, in order.
 #[derive(Clone, Debug, Default)]
 pub struct File {
-    pub(crate) items: Vec<Item>,
+    pub items: Vec<Item>,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Item {
+pub enum Item {
     Game {
         name: String,
         span: Span,
@@ -111,13 +117,13 @@ pub(crate) enum Item {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NamedKind {
+pub enum NamedKind {
     Phase,
     Step,
 }
 
 impl NamedKind {
-    pub(crate) fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             NamedKind::Phase => "phase",
             NamedKind::Step => "step",
@@ -126,7 +132,7 @@ impl NamedKind {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct AnytimeDecl {
+pub struct AnytimeDecl {
     pub label: String,
     pub label_span: Span,
     pub when: Expr,
@@ -134,7 +140,7 @@ pub(crate) struct AnytimeDecl {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct OptionDecl {
+pub struct OptionDecl {
     pub name: Ident,
     pub ty: OptionType,
     pub ty_span: Span,
@@ -143,7 +149,7 @@ pub(crate) struct OptionDecl {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum OptionType {
+pub enum OptionType {
     Bool,
     Int {
         min: Option<i64>,
@@ -159,13 +165,13 @@ pub(crate) enum OptionType {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Literal {
+pub struct Literal {
     pub kind: LiteralKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum LiteralKind {
+pub enum LiteralKind {
     Int(i64),
     Bool(bool),
     Name(String),
@@ -173,14 +179,14 @@ pub(crate) enum LiteralKind {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct VarDecl {
+pub struct VarDecl {
     pub name: Ident,
     pub per_player: bool,
     pub init: Expr,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct PieceEntry {
+pub struct PieceEntry {
     pub name: Ident,
     /// `of each Hand`: one piece per kind of the set.
     pub of_each: Option<Ident>,
@@ -201,13 +207,13 @@ pub(crate) struct PieceEntry {
 
 /// One end of a die's faces: a number, or an `int` option's name.
 #[derive(Clone, Debug)]
-pub(crate) enum FaceBound {
+pub enum FaceBound {
     Number(i64),
     Name(Ident),
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct BoardDecl {
+pub struct BoardDecl {
     pub name: Ident,
     pub shape: BoardShape,
     pub shape_span: Span,
@@ -221,7 +227,7 @@ pub(crate) struct BoardDecl {
 
 /// `forward of SEAT is DIRECTION` inside a grid board.
 #[derive(Clone, Debug)]
-pub(crate) struct ForwardDecl {
+pub struct ForwardDecl {
     /// `player 1` (an [`ExprKind::Seat`]) or a seat name.
     pub seat: Expr,
     pub direction: Ident,
@@ -229,7 +235,7 @@ pub(crate) struct ForwardDecl {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum BoardShape {
+pub enum BoardShape {
     /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal neighbours.
     Grid { rows: i64, cols: i64 },
     /// `graph { ring ..., space ..., link ... }`
@@ -237,7 +243,7 @@ pub(crate) enum BoardShape {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum GraphPart {
+pub enum GraphPart {
     /// `ring outer 18 wraps`
     Ring {
         name: Ident,
@@ -253,7 +259,7 @@ pub(crate) enum GraphPart {
 
 /// `at (x, y)` after a single space: where a picture draws it.
 #[derive(Clone, Debug)]
-pub(crate) struct SpaceAt {
+pub struct SpaceAt {
     /// Saturated to `i64::MIN`/`MAX` when the digits overflow, so that the
     /// checker's range check reports them.
     pub x: i64,
@@ -262,7 +268,7 @@ pub(crate) struct SpaceAt {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct LinkRule {
+pub struct LinkRule {
     pub left: SpacePattern,
     pub right: SpacePattern,
     pub cond: Option<Expr>,
@@ -271,21 +277,21 @@ pub(crate) struct LinkRule {
 
 /// `outer[i]`, `inner[i / 2]` or `centre` in a link rule.
 #[derive(Clone, Debug)]
-pub(crate) struct SpacePattern {
+pub struct SpacePattern {
     pub name: Ident,
     pub index: Option<Expr>,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Visibility {
+pub enum Visibility {
     Hidden,
     Public,
     Owner,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct ZoneDecl {
+pub struct ZoneDecl {
     pub name: Ident,
     pub per_player: bool,
     pub visibility: Visibility,
@@ -295,7 +301,7 @@ pub(crate) struct ZoneDecl {
 
 /// A board's slot: `tray public`, a zone on every space.
 #[derive(Clone, Debug)]
-pub(crate) struct SlotDecl {
+pub struct SlotDecl {
     pub name: Ident,
     pub visibility: Visibility,
     /// `unordered`, where written.
@@ -303,7 +309,7 @@ pub(crate) struct SlotDecl {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct ProcedureDecl {
+pub struct ProcedureDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub returns: Vec<Ident>,
@@ -312,13 +318,13 @@ pub(crate) struct ProcedureDecl {
 
 /// `name` or `name: player`.
 #[derive(Clone, Debug)]
-pub(crate) struct Param {
+pub struct Param {
     pub name: Ident,
     pub ty: Option<(String, Span)>,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct HookDecl {
+pub struct HookDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub returns: HookType,
@@ -328,7 +334,7 @@ pub(crate) struct HookDecl {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum HookType {
+pub enum HookType {
     Bool,
     Int,
 }
@@ -336,48 +342,48 @@ pub(crate) enum HookType {
 /// One term of `score per player { ... }`: its name, its value per player, and an optional `when`.
 #[derive(Clone, Debug)]
 pub struct ScoreTerm {
-    pub(crate) name: Ident,
-    pub(crate) value: Expr,
+    pub name: Ident,
+    pub value: Expr,
     /// The term only counts while this holds (e.g. an option is on).
-    pub(crate) when: Option<Expr>,
+    pub when: Option<Expr>,
     /// `tie-breaker name: ...`: not points, only a key the result may rank by.
     pub(crate) tie_breaker: bool,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct ResultDecl {
+pub struct ResultDecl {
     pub keys: Vec<RankKey>,
     pub otherwise: ResultElse,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct RankKey {
+pub struct RankKey {
     pub most: bool,
     pub(crate) value: Expr,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum ResultElse {
+pub enum ResultElse {
     /// No `else`: a tie on every key is a draw.
     Draw,
     Block(Block),
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Block {
+pub struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Stmt {
+pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum StmtKind {
+pub enum StmtKind {
     Let {
         names: Vec<Ident>,
         value: Expr,
@@ -485,14 +491,14 @@ pub(crate) enum StmtKind {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct LValue {
+pub struct LValue {
     pub name: Ident,
     pub index: Option<Expr>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct DraftEntry {
+pub struct DraftEntry {
     pub label: String,
     pub label_span: Span,
     pub when: Option<Expr>,
@@ -501,7 +507,7 @@ pub(crate) struct DraftEntry {
 
 /// Where a pieces domain looks.
 #[derive(Clone, Debug)]
-pub(crate) enum PiecePlace {
+pub enum PiecePlace {
     /// `in ZONE`
     Zone(Expr),
     /// `on BOARD`: every slot of every space.
@@ -510,7 +516,7 @@ pub(crate) enum PiecePlace {
 
 /// What an action's parameter goes through.
 #[derive(Clone, Debug)]
-pub(crate) enum ParamSource {
+pub enum ParamSource {
     /// `name in DOMAIN`: one action per value.
     In(Box<Domain>),
     /// `name = EXPR`: the one value computed from the parameters before.
@@ -519,7 +525,7 @@ pub(crate) enum ParamSource {
 
 /// One action of a `chooses { ... }` menu.
 #[derive(Clone, Debug)]
-pub(crate) struct ActionEntry {
+pub struct ActionEntry {
     /// The label, with `{param}` placeholders.
     pub label: String,
     pub label_span: Span,
@@ -529,7 +535,7 @@ pub(crate) struct ActionEntry {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Domain {
+pub enum Domain {
     Range(Expr, Expr),
     /// `Card in hand of player`, `Marker of p on board`
     Pieces {
@@ -550,20 +556,20 @@ pub(crate) enum Domain {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Filter {
+pub struct Filter {
     pub name: Ident,
     pub owner: Option<Box<Expr>>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Expr {
+pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinOp {
+pub enum BinOp {
     Or,
     And,
     Eq,
@@ -581,20 +587,20 @@ pub(crate) enum BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum UnOp {
+pub enum UnOp {
     Not,
     Neg,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum TableRef {
+pub enum TableRef {
     Inline(Vec<i64>),
     /// A `table` declaration or a `list of int` option.
     Named(Ident),
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum ExprKind {
+pub enum ExprKind {
     Int(i64),
     Bool(bool),
     // The text is kept for diagnostics to come; a string is refused as a value today.

@@ -2,7 +2,7 @@
 //!
 //! In play, a draw comes from the game's seeded stream, exactly as it always
 //! has, so a seed gives the same shuffles (the pinned transcripts rely on
-//! it). In an exact enumeration ([`crate::exact`]) a draw takes the outcome
+//! it). In an exact enumeration (the `exact` module of `rpsdsl`) a draw takes the outcome
 //! a script names instead, and records how many outcomes it had: the
 //! enumerator runs the same step once per outcome.
 //!
@@ -64,17 +64,17 @@ impl ChanceScript {
 
 impl Chance {
     /// The stream of seed `seed`.
-    pub(crate) fn seeded(seed: u64) -> Chance {
+    pub fn seeded(seed: u64) -> Chance {
         Chance::Seeded(SeededStream(ChaCha8Rng::seed_from_u64(seed)))
     }
 
     /// Draws that take the outcomes of `path`, then outcome 0.
-    pub(crate) fn scripted(path: Vec<u64>) -> Chance {
+    pub fn scripted(path: Vec<u64>) -> Chance {
         Chance::Scripted(ChanceScript { path, outcomes: vec![] })
     }
 
     /// The script, when draws are scripted.
-    pub(crate) fn script(&self) -> Option<&ChanceScript> {
+    pub fn script(&self) -> Option<&ChanceScript> {
         match self {
             Chance::Scripted(script) => Some(script),
             Chance::Seeded(_) => None,
@@ -156,12 +156,12 @@ fn unrank(counts: &mut [u64], mut arrangements: u128, mut rank: u128) -> Vec<usi
 
 impl State {
     /// Where the draws come from.
-    pub(crate) fn chance(&self) -> &Chance {
+    pub fn chance(&self) -> &Chance {
         &self.chance
     }
 
     /// Draws from `chance` from now on.
-    pub(crate) fn set_chance(&mut self, chance: Chance) {
+    pub fn set_chance(&mut self, chance: Chance) {
         self.chance = chance;
     }
 

@@ -9,13 +9,13 @@ mod dump;
 mod facts;
 pub mod grid;
 mod id;
-pub(crate) mod reach;
+pub mod reach;
 
-pub(crate) use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
+pub use choice::{ChoiceValue, DecodedChoice, NO_CHOICE, PieceChoice, declared};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use dump::disassemble;
 pub use facts::{Facts, Reach, Runs, Stack};
-pub(crate) use id::{id_from_index, id_from_value};
+pub use id::{id_from_index, id_from_value};
 
 use crate::diagnostic::{Sources, Span};
 
@@ -28,10 +28,12 @@ pub const MAX_PLAYERS: usize = 8;
 pub type PieceId = u16;
 /// A zone: an index into [`GameDef::zones`].
 pub type ZoneId = u16;
-pub(crate) type KindId = u16;
+/// A kind (`kinds` entry) by index.
+pub type KindId = u16;
 pub(crate) type TypeId = u16;
 pub(crate) type ProcId = u16;
-pub(crate) type DecisionId = u16;
+/// A decision of the flow by index.
+pub type DecisionId = u16;
 
 /// Everything the engine needs to play one game definition.
 #[derive(Debug)]
@@ -47,7 +49,8 @@ pub struct GameDef {
     pub seat_colours: Vec<Option<String>>,
     /// Every kind of every `kinds` set, in declaration order; a kind's index is its id.
     pub kinds: Vec<Kind>,
-    pub(crate) kind_sets: Vec<KindSet>,
+    /// The named sets of kinds the rules declare.
+    pub kind_sets: Vec<KindSet>,
     /// `beats[a * kinds.len() + b]`: kind `a` beats kind `b`.
     pub beats: Vec<bool>,
     /// Piece type names; a type's index is its id ([`Piece::ty`]).
@@ -67,7 +70,8 @@ pub struct GameDef {
     pub vars: Vec<VarDef>,
     /// Number of global variable slots (a per-player variable takes one per seat).
     pub var_slots: usize,
-    pub(crate) procs: Vec<Proc>,
+    /// The procedures, the flow's `main` among them.
+    pub procs: Vec<Proc>,
     /// The whole flow program, every procedure's code one after another.
     pub code: Vec<Op>,
     /// `spans[pc]`: where in the sources `code[pc]` came from.
@@ -78,8 +82,10 @@ pub struct GameDef {
     pub messages: Vec<String>,
     /// Every decision the flow asks ([`Op::Ask`], [`Op::AskEach`]), by id.
     pub decisions: Vec<Decision>,
-    pub(crate) triggers: Vec<Trigger>,
-    pub(crate) hooks: Vec<Hook>,
+    /// The triggers, in the order they are checked.
+    pub triggers: Vec<Trigger>,
+    /// The rhai hooks the rules declare.
+    pub hooks: Vec<Hook>,
     pub(crate) hook_calls: Vec<HookCall>,
     /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
     pub filters: Vec<PieceFilter>,
@@ -92,8 +98,9 @@ pub struct GameDef {
     /// The file at the end of the `extends` chain (the main file, `0`, when
     /// the game extends nothing): reports name places relative to its
     /// folder, so a base and its variants name a shared line alike.
-    pub(crate) root_file: crate::diagnostic::FileId,
-    pub(crate) rank_keys: Vec<RankKey>,
+    pub root_file: crate::diagnostic::FileId,
+    /// The result's keys, in the order they rank the players.
+    pub rank_keys: Vec<RankKey>,
     /// The first procedure run: setup, flow and the result.
     pub main: ProcId,
     /// Where the main procedure scores and ranks (`end game` jumps here).
@@ -117,9 +124,12 @@ pub struct Kind {
     pub display: String,
 }
 
+/// A named set of kinds, declared in the rules.
 #[derive(Debug, Clone)]
-pub(crate) struct KindSet {
+pub struct KindSet {
+    /// Its name.
     pub name: String,
+    /// Its kinds, in the order written.
     pub members: Vec<KindId>,
 }
 
@@ -188,10 +198,14 @@ pub struct Counted {
     pub copy: u16,
 }
 
+/// Who sees the pieces of a zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Visibility {
+pub enum Visibility {
+    /// Nobody (a face-down pile).
     Hidden,
+    /// Everybody.
     Public,
+    /// The zone's owner only.
     Owner,
 }
 
@@ -229,7 +243,8 @@ pub struct Family {
     pub len: u16,
     /// How its zones are told apart.
     pub by: FamilyIndex,
-    pub(crate) visibility: Visibility,
+    /// Who sees the family's pieces.
+    pub visibility: Visibility,
     /// Whether some rule reads the order of its zones' pieces (see
     /// `check::body::order`); where none does, two zones holding the same
     /// pieces in another order play alike.
@@ -252,7 +267,7 @@ pub struct Board {
     pub lines: Vec<Vec<u16>>,
     /// Named runs of spaces, in space order: a grid is one run named after
     /// the board; a graph has its rings and single spaces.
-    pub(crate) groups: Vec<SpaceGroup>,
+    pub groups: Vec<SpaceGroup>,
     /// Per space, the spaces it touches, ascending.
     pub adjacent: Vec<Vec<u16>>,
     /// The zone families that hold one zone per space of this board.
@@ -264,9 +279,12 @@ pub struct Board {
 
 /// `ring outer 18` (spaces "outer 1" to "outer 18") or `space centre`.
 #[derive(Debug, Clone)]
-pub(crate) struct SpaceGroup {
+pub struct SpaceGroup {
+    /// Its name.
     pub name: String,
+    /// Its first space.
     pub first: u16,
+    /// How many spaces it has.
     pub len: u16,
     /// Spaces are named "outer 3"; a single `space` is named alone.
     pub numbered: bool,
@@ -364,7 +382,8 @@ impl OptionValue {
         }
     }
 
-    pub(crate) fn render(&self, ty: &OptionType) -> String {
+    /// The value as the rules would write it, for an option of type `ty`.
+    pub fn render(&self, ty: &OptionType) -> String {
         match (self, ty) {
             (OptionValue::Bool(b), _) => b.to_string(),
             (OptionValue::Int(i), _) => i.to_string(),
@@ -394,22 +413,26 @@ pub struct VarDef {
     /// A `constant`: set once, read-only.
     pub constant: bool,
     /// What the value means, to show it in words.
-    pub(crate) shows: ValueKind,
+    pub shows: ValueKind,
 }
 
 /// How a flow value reads in a transcript.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum ValueKind {
+pub enum ValueKind {
+    /// A plain number.
     #[default]
     Number,
+    /// `true` or `false`.
     Bool,
+    /// A seat, by its name.
     Player,
+    /// A kind, by its name.
     Kind,
 }
 
 impl GameDef {
     /// A value in words: "high", "Ann", "true", "12".
-    pub(crate) fn show_value(&self, kind: ValueKind, value: i64) -> String {
+    pub fn show_value(&self, kind: ValueKind, value: i64) -> String {
         match kind {
             ValueKind::Number => value.to_string(),
             ValueKind::Bool => (value != 0).to_string(),
@@ -426,13 +449,20 @@ impl GameDef {
     }
 }
 
+/// A procedure of the flow program.
 #[derive(Debug, Clone)]
-pub(crate) struct Proc {
+pub struct Proc {
+    /// Its name (`main` for the flow).
     pub name: String,
+    /// The pc of its first op.
     pub entry: u32,
+    /// How many parameters it takes (its first locals).
     pub params: u16,
+    /// How many locals its frame holds, parameters included.
     pub locals: u16,
+    /// How many values it returns.
     pub returns: u16,
+    /// Where the rules declare it.
     pub span: Span,
 }
 
@@ -477,15 +507,18 @@ impl ChoiceKind {
 /// its parameters in mixed radix: `entry + entries * (p0 + r0 * (p1 + ...))`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionDef {
-    pub(crate) label: Vec<LabelPart>,
+    /// Its label, text and parameters in turn.
+    pub label: Vec<LabelPart>,
     /// What each parameter is, and how many values it can take.
     pub params: Vec<(ChoiceKind, i64)>,
 }
 
 /// A piece of an action's label: text, or a parameter's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LabelPart {
+pub enum LabelPart {
+    /// Words, as written.
     Text(String),
+    /// The value of the parameter at this index.
     Param(u8),
 }
 
@@ -508,17 +541,25 @@ pub struct Decision {
     pub condition: Option<String>,
 }
 
+/// A trigger (`trigger NAME after every action`).
 #[derive(Debug, Clone)]
-pub(crate) struct Trigger {
+pub struct Trigger {
+    /// Its name.
     pub name: String,
+    /// The procedure it runs.
     pub proc: ProcId,
 }
 
+/// A rhai hook the rules call.
 #[derive(Debug, Clone)]
-pub(crate) struct Hook {
+pub struct Hook {
+    /// Its name.
     pub name: String,
+    /// Its parameters' names.
     pub params: Vec<String>,
+    /// Whether it answers a boolean (else a number).
     pub returns_bool: bool,
+    /// Where the rules declare it.
     pub span: Span,
 }
 
@@ -568,10 +609,14 @@ pub struct Anytime {
     pub body: ProcId,
 }
 
+/// One key of the result's ranking (`most score`, `then most lines`).
 #[derive(Debug, Clone)]
-pub(crate) struct RankKey {
+pub struct RankKey {
+    /// The key as written, for reports.
     pub label: String,
+    /// Whether most wins (else fewest).
     pub most: bool,
+    /// The procedure that computes a seat's key.
     pub proc: ProcId,
     /// What the key's expression is, when it only reads the points just
     /// scored.
@@ -580,7 +625,7 @@ pub(crate) struct RankKey {
 
 /// What a result key's expression computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum KeyReads {
+pub enum KeyReads {
     /// `score`: a seat's points, the sum of its terms that apply.
     Points,
     /// The name of a score term without `when`: that term's value.
@@ -642,7 +687,7 @@ impl GameDef {
     }
 
     /// Bit mask of the seats that see the pieces in `zone`.
-    pub(crate) fn zone_viewers(&self, zone: ZoneId) -> u32 {
+    pub fn zone_viewers(&self, zone: ZoneId) -> u32 {
         (0..self.players() as Seat)
             .filter(|&s| self.zone_visible_to(zone, s))
             .fold(0, |m, s| m | 1 << s)
@@ -661,7 +706,8 @@ impl GameDef {
         }
     }
 
-    pub(crate) fn all_seats_mask(&self) -> u32 {
+    /// Every seat, as a bit mask.
+    pub fn all_seats_mask(&self) -> u32 {
         (1u32 << self.players()) - 1
     }
 
@@ -685,7 +731,7 @@ impl GameDef {
 
     /// What anyone who sees `piece` but not its kind reads: "Marker of Orange (hidden)".
     /// A piece without a hidden kind shows nothing of itself: "a hidden piece".
-    pub(crate) fn piece_back_label(&self, piece: PieceId) -> String {
+    pub fn piece_back_label(&self, piece: PieceId) -> String {
         let p = &self.pieces[piece as usize];
         if !p.kind_hidden {
             return "a hidden piece".into();
@@ -700,7 +746,7 @@ impl GameDef {
     }
 
     /// Whether pieces of this type differ in value, so the value is worth showing.
-    pub(crate) fn type_has_values(&self, ty: TypeId) -> bool {
+    pub fn type_has_values(&self, ty: TypeId) -> bool {
         let mut values = self.pieces.iter().filter(|p| p.ty == ty).map(|p| p.value);
         let first = values.next();
         values.any(|v| Some(v) != first) || first.is_some_and(|v| v != 0)
@@ -719,12 +765,7 @@ impl GameDef {
 
     /// The label of one value, naming pieces with `piece` (so a viewer who
     /// does not know a piece reads its back: "Marker of Orange (hidden)").
-    pub(crate) fn choice_label_with(
-        &self,
-        decision: DecisionId,
-        value: i64,
-        piece: &dyn Fn(PieceId) -> String,
-    ) -> String {
+    pub fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
         let decision = &self.decisions[decision as usize];
         match ChoiceValue::from_raw(value).decode(&decision.kind) {
             DecodedChoice::None => decision.none_label.clone().unwrap_or_default(),
@@ -805,7 +846,7 @@ impl GameDef {
 
     /// Other names a scripted choice may use for `value` (a kind's own name
     /// beside its display name).
-    pub(crate) fn choice_aliases(&self, decision: DecisionId, value: i64) -> Vec<String> {
+    pub fn choice_aliases(&self, decision: DecisionId, value: i64) -> Vec<String> {
         let mut names = vec![self.choice_label(decision, value)];
         if self.decisions[decision as usize].kind == ChoiceKind::Kind
             && let Some(kind) = self.kinds.get(value as usize)

@@ -97,7 +97,7 @@ fn span_of(file: FileId, range: std::ops::Range<usize>) -> Span {
 
 impl Scenario {
     /// Parses a scenario file already added to the sources as `file`.
-    pub(crate) fn from_toml(file: FileId, text: &str) -> Result<Scenario, Box<Diagnostic>> {
+    pub fn from_toml(file: FileId, text: &str) -> Result<Scenario, Box<Diagnostic>> {
         let raw: RawScenario = toml::from_str(text).map_err(|e| {
             let span = e.span().map_or(Span::new(file, 0, 0), |r| span_of(file, r));
             Box::new(

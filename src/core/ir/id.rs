@@ -14,7 +14,7 @@ use super::{GameDef, PieceId, ZoneId};
 ///
 /// It cannot wrap: `check` refuses a definition with a table of more than
 /// `u16::MAX` entries, so the index of an entry is below `u16::MAX`.
-pub(crate) fn id_from_index(index: usize) -> u16 {
+pub fn id_from_index(index: usize) -> u16 {
     debug_assert!(index < usize::from(u16::MAX), "check bounds every table to 16-bit ids");
     index as u16
 }
@@ -26,7 +26,7 @@ pub(crate) fn id_from_index(index: usize) -> u16 {
 /// as one and fits. It keeps the low 16 bits, like the VM always has: a
 /// value that is no id (a forged choice named in an error message) is read
 /// as some id rather than panicking here.
-pub(crate) const fn id_from_value(value: i64) -> u16 {
+pub const fn id_from_value(value: i64) -> u16 {
     value as u16
 }
 
@@ -47,7 +47,7 @@ impl GameDef {
     }
 
     /// Every board, in id order.
-    pub(crate) fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
+    pub fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
         ids(self.boards.len())
     }
 }

@@ -12,7 +12,7 @@
 use super::{GameDef, Op, ProcId};
 
 /// What the game can reach.
-pub(crate) struct Reach {
+pub struct Reach {
     /// Per decision: asked by reachable code.
     pub decisions: Vec<bool>,
     /// Per decision: asked of every player at once (`each player chooses`)
@@ -39,7 +39,8 @@ fn proc_ranges(def: &GameDef) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-pub(crate) fn reach(def: &GameDef) -> Reach {
+/// What the game can reach from its flow, triggers and hooks' callers.
+pub fn reach(def: &GameDef) -> Reach {
     let ranges = proc_ranges(def);
     let mut roots: Vec<ProcId> = vec![def.main];
     roots.extend(def.triggers.iter().map(|t| t.proc));

@@ -20,11 +20,11 @@ use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 
 /// The most a rules, house-rules or scenario file may hold: 4 MiB, far more
 /// than any game needs (the largest shipped game is a few kilobytes).
-pub(crate) const SOURCE_LIMIT: u64 = 4 * 1024 * 1024;
+pub const SOURCE_LIMIT: u64 = 4 * 1024 * 1024;
 
 /// The most a transcript or a simulation report may hold: 64 MiB (a
 /// transcript of a long game is well under a megabyte).
-pub(crate) const RECORD_LIMIT: u64 = 64 * 1024 * 1024;
+pub const RECORD_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// Why a file was not read, beyond the operating system's own errors.
 #[derive(Debug)]
@@ -105,7 +105,7 @@ fn not_regular(file_type: std::fs::FileType) -> Option<&'static str> {
 }
 
 /// Reads the regular file at `path` as UTF-8 text of at most `limit` bytes.
-pub(crate) fn read_text(path: &Path, limit: u64) -> io::Result<String> {
+pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
     // Looked at before opening: opening a named pipe would wait for a writer.
     let metadata = std::fs::metadata(path)?;
     if let Some(what) = not_regular(metadata.file_type()) {
@@ -143,7 +143,7 @@ pub(crate) fn read_text(path: &Path, limit: u64) -> io::Result<String> {
 /// The diagnostic for a file that could not be read. A file that is not
 /// UTF-8 joins `sources` (shown lossily) so the label points at its first bad
 /// byte; `help` is the advice for an ordinary failure (a missing file).
-pub(crate) fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, help: &str) -> Diagnostic {
+pub fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, help: &str) -> Diagnostic {
     let name = path.display();
     let Some(read_error) = error.get_ref().and_then(|e| e.downcast_ref::<ReadError>()) else {
         return Diagnostic::error(Code::UnreadableFile, format!("cannot read `{name}`: {error}")).help(help);
@@ -177,7 +177,7 @@ pub(crate) fn unreadable(path: &Path, error: &io::Error, sources: &mut Sources, 
 /// is named without showing any of it: the error is on its first line of
 /// content, and either its name does not end in `.toml` or no line of it
 /// looks like a TOML key (`name = ...`) or table (`[options]`).
-pub(crate) fn not_toml(path: &Path, text: &str) -> bool {
+pub fn not_toml(path: &Path, text: &str) -> bool {
     let Err(error) = text.parse::<toml::Table>() else {
         return false;
     };
@@ -209,7 +209,7 @@ pub(crate) fn not_toml(path: &Path, text: &str) -> bool {
 /// and resolves (symlinks followed) inside `root`, and the file is absent
 /// (a new file) or resolves inside `root` too. `place` names the folder in
 /// the refusal ("the studio's folder").
-pub(crate) fn inside_folder(root: &Path, rel: &str, place: &str) -> Result<PathBuf, String> {
+pub fn inside_folder(root: &Path, rel: &str, place: &str) -> Result<PathBuf, String> {
     let path = Path::new(rel);
     if rel.is_empty() || path.is_absolute() {
         return Err(format!("`{rel}` is not a path relative to {place}"));

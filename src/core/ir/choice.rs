@@ -28,15 +28,15 @@ use super::{ActionDef, ChoiceKind, KindId, PieceId, id_from_value};
 /// cost nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(transparent)]
-pub(crate) struct ChoiceValue(i64);
+pub struct ChoiceValue(i64);
 
 /// The value of a named "no choice" (`, or silence`), as the compiled code
 /// pushes it.
-pub(crate) const NO_CHOICE: i64 = ChoiceValue::NONE.raw();
+pub const NO_CHOICE: i64 = ChoiceValue::NONE.raw();
 
 /// What the compiled code adds to a piece to choose it "as" `kind` (`with
 /// Wild as each Hand`): the piece is only known at run time.
-pub(crate) const fn declared(kind: KindId) -> i64 {
+pub const fn declared(kind: KindId) -> i64 {
     (kind as i64 + 1) << PIECE_BITS
 }
 
@@ -46,7 +46,8 @@ const PIECE_MASK: i64 = (1 << PIECE_BITS) - 1;
 
 /// A piece choice: the piece, and the kind it was chosen as, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PieceChoice {
+pub struct PieceChoice {
+    /// The piece chosen.
     pub piece: PieceId,
     /// `with Wild as each Hand`: the kind the piece plays as.
     pub declared: Option<KindId>,
@@ -54,7 +55,7 @@ pub(crate) struct PieceChoice {
 
 /// A [`ChoiceValue`] read as a choice of some [`ChoiceKind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum DecodedChoice<'a> {
+pub enum DecodedChoice<'a> {
     /// The named "no choice" (`, or silence`).
     None,
     /// `anytime` action number `index` (into [`super::GameDef::anytime`]),
@@ -65,8 +66,11 @@ pub(crate) enum DecodedChoice<'a> {
     /// Action `entry` of an action decision, with its parameters (each a
     /// plain value of the parameter's own kind, in `0..radix`).
     Action {
+        /// The action's index among the decision's actions.
         entry: usize,
+        /// The action.
         action: &'a ActionDef,
+        /// Its parameters' values.
         params: Vec<i64>,
     },
     /// A kind, seat, number, space, piece type or menu entry: the value
@@ -80,7 +84,7 @@ impl ChoiceValue {
     pub(crate) const NONE: ChoiceValue = ChoiceValue(1 << 40);
 
     /// A value as the VM, a [`crate::engine::Choice`] or an event carries it.
-    pub(crate) const fn from_raw(raw: i64) -> Self {
+    pub const fn from_raw(raw: i64) -> Self {
         ChoiceValue(raw)
     }
 
@@ -97,7 +101,7 @@ impl ChoiceValue {
 
     /// A piece chosen "as" `kind` (`with Wild as each Hand`).
     #[cfg(test)]
-    pub(crate) const fn declared(piece: PieceId, kind: KindId) -> Self {
+    pub const fn declared(piece: PieceId, kind: KindId) -> Self {
         ChoiceValue(piece as i64 + declared(kind))
     }
 
@@ -125,12 +129,12 @@ impl ChoiceValue {
     }
 
     /// Whether this is the named "no choice".
-    pub(crate) const fn is_none(self) -> bool {
+    pub const fn is_none(self) -> bool {
         self.0 == Self::NONE.0
     }
 
     /// Whether this is an `anytime` action rather than an answer.
-    pub(crate) const fn is_anytime(self) -> bool {
+    pub const fn is_anytime(self) -> bool {
         self.0 < 0
     }
 
@@ -141,7 +145,7 @@ impl ChoiceValue {
     }
 
     /// The `anytime` action this is, if it is one.
-    pub(crate) const fn anytime_index(self) -> Option<usize> {
+    pub const fn anytime_index(self) -> Option<usize> {
         if self.is_anytime() {
             Some((-(self.0 + 1)) as usize)
         } else {
@@ -165,7 +169,7 @@ impl ChoiceValue {
 
     /// This value as a choice of pieces, unless it is the "no choice" or
     /// an `anytime` action.
-    pub(crate) const fn as_piece(self) -> Option<PieceChoice> {
+    pub const fn as_piece(self) -> Option<PieceChoice> {
         if !self.is_answer() {
             return None;
         }
@@ -212,7 +216,7 @@ impl ChoiceValue {
     }
 
     /// What this value means as a choice of `kind`.
-    pub(crate) fn decode(self, kind: &ChoiceKind) -> DecodedChoice<'_> {
+    pub fn decode(self, kind: &ChoiceKind) -> DecodedChoice<'_> {
         if self.is_none() {
             return DecodedChoice::None;
         }

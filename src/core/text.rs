@@ -16,7 +16,7 @@ use crate::ir::{ChoiceKind, GameDef, LabelPart, OptionType};
 /// `text` with ANSI escape sequences removed and control characters escaped.
 ///
 /// ```
-/// use rpsdsl::text::printable;
+/// use rpsdsl_core::text::printable;
 /// assert_eq!(printable("Stone"), "Stone");
 /// assert_eq!(printable("a\nresult: b"), "a\\nresult: b");
 /// assert_eq!(printable("\x1b[31mred\x1b[0m\r"), "red\\r");
@@ -100,7 +100,7 @@ fn needs_care(c: char) -> bool {
 }
 
 /// [`printable`] into an owned string, for a `map`.
-pub(crate) fn printable_string(text: &str) -> String {
+pub fn printable_string(text: &str) -> String {
     printable(text).into_owned()
 }
 
@@ -112,7 +112,7 @@ fn tidy(text: &mut String) {
 
 /// Options set away from their defaults, as a header says them:
 /// "options rounds=3 blind=2", or "default options".
-pub(crate) fn options_phrase(options: &[(String, String)]) -> String {
+pub fn options_phrase(options: &[(String, String)]) -> String {
     if options.is_empty() {
         return "default options".to_string();
     }
@@ -125,7 +125,7 @@ pub(crate) fn options_phrase(options: &[(String, String)]) -> String {
 /// and `anytime` labels, messages, result keys, option descriptions and
 /// values. Names written as identifiers are printable already; a name that
 /// was printable is unchanged.
-pub(crate) fn printable_def(def: &mut GameDef) {
+pub fn printable_def(def: &mut GameDef) {
     tidy(&mut def.name);
     def.seats.iter_mut().for_each(tidy);
     def.piece_types.iter_mut().for_each(tidy);
@@ -169,7 +169,7 @@ pub(crate) fn printable_def(def: &mut GameDef) {
 
 /// Every string in a JSON document (keys too) made [`printable`]: for a
 /// file read from disk, whose text no one checked.
-pub(crate) fn printable_json(value: &mut serde_json::Value) {
+pub fn printable_json(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {
         Value::String(s) => tidy(s),

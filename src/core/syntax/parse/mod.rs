@@ -21,7 +21,7 @@ use errors::{BraceScanner, floor_char_boundary, is_stack_limit, stack_limit_erro
 pub use layout::{LineStarts, line_starts};
 
 #[derive(pest_derive::Parser)]
-#[grammar = "grammar/rules.pest"]
+#[grammar = "../../grammar/rules.pest"]
 struct RulesParser;
 
 /// Words that begin a top-level declaration; after a syntax error the parser
@@ -247,7 +247,7 @@ mod tests {
     /// The first word of each alternative of `item` in the grammar: each
     /// alternative is a rule `NAME = { !kw_WORD ~ "WORD" ~ ... }`.
     fn grammar_item_starts() -> Vec<String> {
-        let grammar = include_str!("../../../grammar/rules.pest");
+        let grammar = include_str!("../../../../grammar/rules.pest");
         let item = grammar
             .split("\nitem = _{")
             .nth(1)

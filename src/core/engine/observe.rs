@@ -67,29 +67,30 @@ impl<'a> Observation<'a> {
         }
     }
 
-    pub(crate) fn seat(&self) -> Seat {
+    /// The seat whose view this is.
+    pub fn seat(&self) -> Seat {
         self.seat
     }
 
     /// The decision being asked.
-    pub(crate) fn decision(&self) -> DecisionId {
+    pub fn decision(&self) -> DecisionId {
         self.state.pending().map_or(0, |p| p.decision())
     }
 
     /// Every seat answering this decision, in seat order.
-    pub(crate) fn who(&self) -> &[Seat] {
+    pub fn who(&self) -> &[Seat] {
         self.state.pending().map_or(&[], |p| p.who())
     }
 
     /// Whether several seats answer at once.
-    pub(crate) fn is_simultaneous(&self) -> bool {
+    pub fn is_simultaneous(&self) -> bool {
         self.who().len() > 1
     }
 
     /// What the seat recalls here, after recalling `before`: the position
     /// itself where it is public, else `before` and its view now (see
     /// [`State::public_position`]).
-    pub(crate) fn recall_here(&self, before: Recall, memory: Memory) -> Recall {
+    pub fn recall_here(&self, before: Recall, memory: Memory) -> Recall {
         match self.state.public_position(self.def) {
             Some(position) => Recall::of_position(position),
             None => before.after_view(self.view(), memory, self.def),
@@ -97,7 +98,7 @@ impl<'a> Observation<'a> {
     }
 
     /// Everything the seat may know, built on first use.
-    pub(crate) fn view(&self) -> &View {
+    pub fn view(&self) -> &View {
         self.view.get_or_init(|| self.state.view(self.def, self.seat))
     }
 
@@ -112,7 +113,7 @@ impl<'a> Observation<'a> {
 
     /// The kind choice `i` names, when the decision is a choice of kinds
     /// (a throw).
-    pub(crate) fn kind(&self, i: usize) -> Option<KindId> {
+    pub fn kind(&self, i: usize) -> Option<KindId> {
         let value = *self.legal_values().get(i)?;
         let kind = KindId::try_from(value).ok()?;
         (self.def.decisions[self.decision() as usize].kind == ChoiceKind::Kind
@@ -121,14 +122,14 @@ impl<'a> Observation<'a> {
     }
 
     /// Whether choice `i` is an `anytime` action offered beside the decision.
-    pub(crate) fn is_anytime(&self, i: usize) -> bool {
+    pub fn is_anytime(&self, i: usize) -> bool {
         self.legal_values()
             .get(i)
             .is_some_and(|&v| ChoiceValue::from_raw(v).is_anytime())
     }
 
     /// Choice `i` as the seat reads it: pieces it does not know by their backs.
-    pub(crate) fn label(&self, i: usize) -> String {
+    pub fn label(&self, i: usize) -> String {
         let value = self.legal_values()[i];
         let piece = |p: PieceId| piece_label_for(self.def, self.state, self.seat, p);
         self.def.choice_label_with(self.decision(), value, &piece)
@@ -136,7 +137,7 @@ impl<'a> Observation<'a> {
 
     /// The names a person may type for choice `i`: its label and, for a
     /// kind, the kind's own name.
-    pub(crate) fn names(&self, i: usize) -> Vec<String> {
+    pub fn names(&self, i: usize) -> Vec<String> {
         let mut names = vec![self.label(i)];
         if let Some(kind) = self.kind(i) {
             names.push(self.def.kinds[kind as usize].name.clone());
@@ -161,7 +162,7 @@ impl<'a> Observation<'a> {
     }
 
     /// Decisions taken in the game so far: a step applies one.
-    pub(crate) fn decisions_taken(&self) -> u32 {
+    pub fn decisions_taken(&self) -> u32 {
         self.state.decisions()
     }
 
@@ -169,7 +170,7 @@ impl<'a> Observation<'a> {
     /// decision, `choices` being every answering seat's (see [`StepKey`]);
     /// `None` when a seat's choice is missing or was not offered. The seat
     /// need not be answering itself.
-    pub(crate) fn step_key(&self, choices: &[Choice]) -> Option<StepKey> {
+    pub fn step_key(&self, choices: &[Choice]) -> Option<StepKey> {
         let pending = self.state.pending()?;
         let decision = pending.decision();
         let secret = self.def.decisions[decision as usize].secret;
@@ -199,7 +200,7 @@ impl<'a> Observation<'a> {
     /// world made afresh); the same deal for the same `rng`. Returns whether a
     /// world was found; if so, it is in `world` and the seat's keys in it are
     /// this observation's ([`Observation::key`]). `keys` is scratch space.
-    pub(crate) fn sample_into(&self, rng: &mut ChaCha8Rng, world: &mut Option<World>, keys: &mut Vec<u64>) -> bool {
+    pub fn sample_into(&self, rng: &mut ChaCha8Rng, world: &mut Option<World>, keys: &mut Vec<u64>) -> bool {
         let mine = self.keys();
         for _ in 0..SAMPLE_TRIES {
             let world = match world {
@@ -293,7 +294,7 @@ struct Deal {
 
 impl World {
     /// The decision asked and who answers it, or `None` when the game is over.
-    pub(crate) fn pending(&self) -> Option<(DecisionId, &[Seat])> {
+    pub fn pending(&self) -> Option<(DecisionId, &[Seat])> {
         self.state.pending().map(|p| (p.decision(), p.who()))
     }
 
@@ -321,7 +322,7 @@ impl World {
 
     /// Appends the keys of all of `seat`'s choices ([`World::key`]), in
     /// order, to `out`.
-    pub(crate) fn extend_keys(&self, def: &GameDef, seat: Seat, out: &mut Vec<u64>) {
+    pub fn extend_keys(&self, def: &GameDef, seat: Seat, out: &mut Vec<u64>) {
         let Some(pending) = self.state.pending() else {
             return;
         };
@@ -331,7 +332,7 @@ impl World {
 
     /// Whether the observer sees what `seat` chose with choice `i` when it is
     /// made (a secret choice of another seat is not seen).
-    pub(crate) fn sees_choice(&self, def: &GameDef, seat: Seat, i: usize) -> bool {
+    pub fn sees_choice(&self, def: &GameDef, seat: Seat, i: usize) -> bool {
         let Some(pending) = self.state.pending() else {
             return true;
         };
@@ -343,7 +344,7 @@ impl World {
     /// Applies one pick per answering seat and runs to the next decision.
     /// The decisions themselves are not recorded in `events` (no search reads
     /// them; see [`State::apply_quiet`]); what the flow records is.
-    pub(crate) fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
+    pub fn apply(&mut self, def: &Game, picks: &[Pick], events: &mut Vec<Event>) -> Result<(), EngineError> {
         let Some(pending) = self.state.pending() else {
             return Err(super::IllegalAction::NotWaiting.into());
         };
@@ -376,11 +377,13 @@ impl World {
         }
     }
 
-    pub(crate) fn outcome(&self) -> Option<&Outcome> {
+    /// How the game ended, once it has.
+    pub fn outcome(&self) -> Option<&Outcome> {
         self.state.outcome()
     }
 
-    pub(crate) fn is_over(&self) -> bool {
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
         self.state.is_over()
     }
 
@@ -391,12 +394,12 @@ impl World {
     }
 
     /// The score terms now, per seat and term (see [`State::score_now`]).
-    pub(crate) fn score_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn score_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().score_now(def, events)
     }
 
     /// The result keys now, per key and seat (see [`State::result_keys_now`]).
-    pub(crate) fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
+    pub fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().result_keys_now(def, events)
     }
 }
@@ -549,7 +552,7 @@ impl State {
 
     /// Makes this state `src` again, reusing its buffers: a solver's
     /// traversal keeps spare states, so that a step does not allocate.
-    pub(crate) fn copy_from(&mut self, src: &State) {
+    pub fn copy_from(&mut self, src: &State) {
         self.copy_but_chance(src);
         self.chance.clone_from(&src.chance);
     }
@@ -781,12 +784,12 @@ pub struct SeenDecision {
 
 impl<'a> Seen<'a> {
     /// What `seat` saw of `events`, the events of one step.
-    pub(crate) fn new(def: &'a GameDef, events: &'a [Event], seat: Seat) -> Self {
+    pub fn new(def: &'a GameDef, events: &'a [Event], seat: Seat) -> Self {
         Seen { def, events, seat }
     }
 
     /// The decisions taken in this step.
-    pub(crate) fn decisions(&self) -> impl Iterator<Item = SeenDecision> + '_ {
+    pub fn decisions(&self) -> impl Iterator<Item = SeenDecision> + '_ {
         self.events.iter().filter_map(|event| match *event {
             Event::Decision {
                 seat,
@@ -1062,7 +1065,8 @@ anytime "show" when show_rule and count Ace in cards of actor > 0 {
     /// afresh, as it follows the moves of the game.
     #[test]
     fn a_sampled_world_keeps_its_tally_true() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/rubber_paper_scissors.rules");
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("games/rubber_paper_scissors.rules");
         let def = check::check_file(&path, &FsLoader).expect("the game checks").def;
         let mut events = vec![];
         let mut state = State::start(&def, &def.default_options(), 3, vec![], &mut events).unwrap();

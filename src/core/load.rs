@@ -27,7 +27,8 @@ pub struct LoadedGame {
     pub warnings: Vec<Diagnostic>,
     /// "games/variants/x.rules (extends games/base.rules)".
     pub description: String,
-    pub(crate) items: Vec<crate::syntax::ast::Item>,
+    /// The rules' items as parsed, for tools that read the source (the formatter, the editor).
+    pub items: Vec<crate::syntax::ast::Item>,
 }
 
 /// A house-rules file, parsed, with its text.
@@ -161,7 +162,7 @@ fn load_house(path: &Path, loader: &dyn SourceLoader) -> Result<(Checked, House)
 /// pairs made printable: what a transcript's header, a report and a table's
 /// page list as the game's settings. The terminal and the studio both list
 /// them, so they live here, below both faces.
-pub(crate) fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
+pub fn changed_options(def: &GameDef, values: &[OptionValue]) -> Vec<(String, String)> {
     def.options
         .iter()
         .zip(values)
