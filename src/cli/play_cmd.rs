@@ -11,11 +11,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::agents::Agent;
-use crate::engine::{Choice, EngineError, Event, Observation, State};
+use crate::engine::{Choice, Observation, State};
 use crate::ir::{GameDef, Seat};
 use crate::load::LoadedGame;
 use crate::present::{self, Input, Prompt};
-use crate::session::{self, Record};
+use crate::session::{self, Asked, Paused, Record, Seats, Turns};
 use crate::transcript::{Header, Transcript, Viewer, describe_end, without_seed};
 
 mod input;
@@ -90,9 +90,6 @@ pub(crate) fn play(
         agents: players,
         input,
         out: io::stdout().lock(),
-        events: vec![],
-        decisions: vec![],
-        steps: vec![],
         shown: 0,
         prompted: false,
         svg,
@@ -102,11 +99,21 @@ pub(crate) fn play(
 }
 
 /// How a prompt ended.
-enum Answer {
+enum Reply {
     Choice(Choice),
     Quit,
     /// The input ended: no one is there to ask about saving.
     Gone,
+}
+
+/// Why the person's game stopped before its end.
+enum Left {
+    /// They quit.
+    Quit,
+    /// The input ended.
+    Gone,
+    /// The terminal could not be written or read.
+    Io(io::Error),
 }
 
 /// A game in progress between the person and the agents.
@@ -118,11 +125,6 @@ struct Table<'a, W> {
     agents: Vec<Box<dyn Agent>>,
     input: Box<dyn Answers + 'a>,
     out: W,
-    events: Vec<Event>,
-    /// Every decision as a scenario scripts it, for the transcript.
-    decisions: Vec<String>,
-    /// Where each step (one decision applied) began in `events`.
-    steps: Vec<usize>,
     /// How many events the person has been shown.
     shown: usize,
     /// Whether the person has been shown anything yet.
@@ -140,69 +142,42 @@ impl<W: Write> Table<'_, W> {
         self.welcome()?;
         let game = self.game;
         let def = &game.def;
-        let mut state = match State::start(def, &game.options, self.seed, vec![], &mut self.events) {
+        let mut events = vec![];
+        let state = match State::start(def, &game.options, self.seed, vec![], &mut events) {
             Ok(s) => s,
             Err(d) => {
                 report(&[*d], &def.sources);
                 return Ok(ExitCode::from(1));
             }
         };
-        session::tell_agents(def, &self.events, &mut self.agents);
-        self.draw(&state)?;
-        while let Some(pending) = state.pending() {
-            let decision = pending.decision();
-            let mut choices = vec![];
-            for &seat in pending.who() {
-                if seat == self.human {
-                    match self.ask(&state)? {
-                        Answer::Choice(c) => choices.push(c),
-                        Answer::Quit => {
-                            writeln!(self.out, "You left the game.")?;
-                            self.offer_save(&state)?;
-                            return Ok(ExitCode::SUCCESS);
-                        }
-                        Answer::Gone => {
-                            writeln!(self.out, "\nInput ended; you left the game without saving.")?;
-                            return Ok(ExitCode::SUCCESS);
-                        }
-                    }
-                } else {
-                    let agent = self.agents[seat as usize].as_mut();
-                    choices.push(session::agent_choice(
-                        def,
-                        &state,
-                        decision,
-                        seat,
-                        pending.legal(seat),
-                        agent,
-                    ));
-                }
+        // The agents answer beside the person, through the one turn loop.
+        let mut agents = std::mem::take(&mut self.agents);
+        session::tell_agents(def, &events, &mut agents);
+        let mut turns = Turns::new(state, events);
+        self.draw(&turns.state)?;
+        let paused = turns.play(def, &mut agents, self);
+        self.agents = agents;
+        match paused {
+            Paused::Over | Paused::Waiting => {}
+            Paused::Stopped(Left::Quit) => {
+                writeln!(self.out, "You left the game.")?;
+                self.offer_save(&turns)?;
+                return Ok(ExitCode::SUCCESS);
             }
-            self.decisions
-                .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
-            let before = self.events.len();
-            session::tell_choices(def, &state, &choices, &mut self.agents);
-            match state.apply(def, &choices, &mut self.events) {
-                Ok(()) => {
-                    session::tell_agents(def, &self.events[before..], &mut self.agents);
-                    self.steps.push(before);
-                    self.draw(&state)?;
-                }
-                Err(e) => {
-                    let d = match e {
-                        EngineError::Runtime(d) => *d,
-                        EngineError::Illegal(i) => {
-                            crate::diagnostic::Diagnostic::error(crate::diagnostic::Code::IllegalAction, i.to_string())
-                        }
-                    };
-                    self.out.flush()?;
-                    report(&[d], &def.sources);
-                    return Ok(ExitCode::from(1));
-                }
+            Paused::Stopped(Left::Gone) => {
+                writeln!(self.out, "\nInput ended; you left the game without saving.")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Paused::Stopped(Left::Io(e)) => return Err(e),
+            Paused::Failed { diagnostic, .. } => {
+                self.out.flush()?;
+                report(&[*diagnostic], &def.sources);
+                return Ok(ExitCode::from(1));
             }
         }
+        let state = &turns.state;
         self.rule()?;
-        self.happened()?;
+        self.happened(&turns)?;
         let verdict = match state.outcome() {
             Some(o) if o.winner == Some(self.human) => format!("you win! ({})", describe_end(def, o.winner, &o.reason)),
             Some(o) if o.winner.is_none() => describe_end(def, o.winner, &o.reason),
@@ -210,7 +185,7 @@ impl<W: Write> Table<'_, W> {
             None => "the game stopped unfinished".into(),
         };
         writeln!(self.out, "\nGame over: {verdict}")?;
-        self.offer_save(&state)?;
+        self.offer_save(&turns)?;
         Ok(ExitCode::SUCCESS)
     }
 
@@ -293,9 +268,9 @@ impl<W: Write> Table<'_, W> {
 
     /// Prints what the person's seat saw since the last time (at most the
     /// last [`RECENT_LINES`]).
-    fn happened(&mut self) -> io::Result<()> {
-        let lines = self.seen_lines(self.shown);
-        self.shown = self.events.len();
+    fn happened(&mut self, turns: &Turns) -> io::Result<()> {
+        let lines = self.seen_lines(turns, self.shown);
+        self.shown = turns.events.len();
         let title = if self.prompted {
             "Since your last choice:"
         } else {
@@ -318,13 +293,14 @@ impl<W: Write> Table<'_, W> {
 
     /// The events from `from` on, as the person's seat saw them, tidied
     /// for reading (see [`present::seen_lines`]).
-    fn seen_lines(&self, from: usize) -> Vec<String> {
-        present::seen_lines(self.def(), &self.events, &self.steps, from, self.human)
+    fn seen_lines(&self, turns: &Turns, from: usize) -> Vec<String> {
+        present::seen_lines(self.def(), &turns.events, &turns.steps, from, self.human)
     }
 
     /// Shows the table and asks the person for their choice; re-asks until
     /// the answer is a legal choice, so nothing typed wrong costs anything.
-    fn ask(&mut self, state: &State) -> io::Result<Answer> {
+    fn ask(&mut self, turns: &Turns) -> io::Result<Reply> {
+        let state = &turns.state;
         let game = self.game;
         let def = &game.def;
         let obs = Observation::new(def, state, self.human);
@@ -333,15 +309,15 @@ impl<W: Write> Table<'_, W> {
         if legal.is_empty() {
             // The engine never asks a seat with nothing to choose; if it
             // did, there would be no answer to give.
-            return Ok(Answer::Gone);
+            return Ok(Reply::Gone);
         }
         // One choice and no clock: nothing to decide. It shows under "what
         // happened" at the next prompt.
         if legal.len() == 1 && !d.race {
-            return Ok(Answer::Choice(Choice::new(self.human, legal[0])));
+            return Ok(Reply::Choice(Choice::new(self.human, legal[0])));
         }
         self.rule()?;
-        self.happened()?;
+        self.happened(turns)?;
         write!(self.out, "{}", screen::table(def, obs.view()))?;
         if let Some(vars) = present::variables(def, obs.view()) {
             writeln!(self.out, "Counters: {vars}")?;
@@ -362,7 +338,7 @@ impl<W: Write> Table<'_, W> {
         let asked = Instant::now();
         let index = loop {
             let Some(line) = self.read_line("> ", &choices)? else {
-                return Ok(Answer::Gone);
+                return Ok(Reply::Gone);
             };
             match parse_typed(&line, &names, numbers) {
                 Typed::Choice(i) => break i,
@@ -371,11 +347,11 @@ impl<W: Write> Table<'_, W> {
                     write!(self.out, "{help}")?;
                 }
                 Typed::Log => {
-                    for l in self.seen_lines(0) {
+                    for l in self.seen_lines(turns, 0) {
                         writeln!(self.out, "  {l}")?;
                     }
                 }
-                Typed::Quit => return Ok(Answer::Quit),
+                Typed::Quit => return Ok(Reply::Quit),
                 Typed::Bad(why) => {
                     let stop = if why.ends_with('?') { "" } else { "." };
                     writeln!(self.out, "{why}{stop} {hint}; ? for help, q to quit.")?;
@@ -389,7 +365,7 @@ impl<W: Write> Table<'_, W> {
         } else {
             0
         };
-        Ok(Answer::Choice(Choice {
+        Ok(Reply::Choice(Choice {
             seat: self.human,
             value: legal[index],
             reaction_ms,
@@ -398,7 +374,8 @@ impl<W: Write> Table<'_, W> {
 
     /// Offers to save the game as a JSON transcript that `rpsdsl replay`
     /// reads. Enter or the end of input skips.
-    fn offer_save(&mut self, state: &State) -> io::Result<()> {
+    fn offer_save(&mut self, turns: &Turns) -> io::Result<()> {
+        let state = &turns.state;
         // Not named after the seed: the name is shown before the game's
         // whole record is written.
         let default = (1..)
@@ -421,7 +398,7 @@ impl<W: Write> Table<'_, W> {
                 writeln!(self.out, "{name} already exists; type another name.")?;
                 continue;
             }
-            match std::fs::write(&name, self.transcript_json(state)) {
+            match std::fs::write(&name, self.transcript_json(turns)) {
                 Ok(()) => {
                     writeln!(
                         self.out,
@@ -441,15 +418,16 @@ impl<W: Write> Table<'_, W> {
     }
 
     /// The whole game as a `--view all` JSON transcript, which replays.
-    fn transcript_json(&self, state: &State) -> String {
+    fn transcript_json(&self, turns: &Turns) -> String {
         let def = self.def();
+        let state = &turns.state;
         let record = Record {
-            events: self.events.clone(),
+            events: turns.events.clone(),
             outcome: state.outcome().cloned(),
             scores: state.scores().to_vec(),
-            decisions: self.decisions.clone(),
-            shuffles: session::shuffles_of(def, &self.events),
-            rolls: session::rolls_of(def, &self.events),
+            decisions: turns.decisions.clone(),
+            shuffles: session::shuffles_of(def, &turns.events),
+            rolls: session::rolls_of(def, &turns.events),
             shuffles_fixed: false,
             warnings: vec![],
         };
@@ -462,6 +440,28 @@ impl<W: Write> Table<'_, W> {
         };
         let transcript = Transcript::new(def, header, &record, Viewer::All);
         serde_json::to_string_pretty(&transcript).unwrap_or_default() + "\n"
+    }
+}
+
+/// The person answers their seat at the terminal; the agents the others.
+/// The picture (`--svg`) is drawn again after every step.
+impl<W: Write> Seats for Table<'_, W> {
+    type Stop = Left;
+
+    fn answer(&mut self, asked: &Asked<'_>, _: &mut [Box<dyn Agent>]) -> session::Answer<Left> {
+        if asked.seat != self.human {
+            return session::Answer::Agent;
+        }
+        match self.ask(asked.turns) {
+            Ok(Reply::Choice(choice)) => session::Answer::Choice(choice),
+            Ok(Reply::Quit) => session::Answer::Stop(Left::Quit),
+            Ok(Reply::Gone) => session::Answer::Stop(Left::Gone),
+            Err(e) => session::Answer::Stop(Left::Io(e)),
+        }
+    }
+
+    fn stepped(&mut self, turns: &Turns) -> Result<(), Left> {
+        self.draw(&turns.state).map_err(Left::Io)
     }
 }
 

@@ -22,14 +22,14 @@ use serde::{Deserialize, Serialize};
 
 use super::store::{KeptAnswer, KeptDecision, KeptGame, Progress};
 use crate::agents::{self, Agent};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::engine::Game;
-use crate::engine::{Chance, Choice, EngineError, Event, Observation, State};
+use crate::engine::{Chance, Choice, Event, Observation, State};
 use crate::ir::Seat;
 use crate::load::LoadedGame;
 use crate::present::{self, Input, Prompt};
 use crate::scenario::{Scenario, ScriptedDecision, ShuffleSpec};
-use crate::session::{self, Record};
+use crate::session::{self, Asked, Paused, Record, Seats, Turns};
 use crate::transcript::{Header, Transcript, Viewer, describe_end, render_events};
 
 /// Who sits at a seat: a person, an agent, or a person whose seat an
@@ -89,18 +89,9 @@ pub(crate) struct Table {
     seed: u64,
     seats: Vec<Sitter>,
     agents: Vec<Box<dyn Agent>>,
-    state: State,
-    /// The state after each step before the last: `past[k]` after `k` steps.
-    past: Vec<State>,
-    events: Vec<Event>,
-    /// Where each step (one decision applied) began in `events`.
-    steps: Vec<usize>,
-    /// Every decision taken, `"Seat: choice"`, as a transcript's replay lists them.
-    decisions: Vec<String>,
-    /// The choice behind each line of `decisions`.
-    applied: Vec<Choice>,
-    /// How many of `decisions` came before each step.
-    decided: Vec<usize>,
+    /// The game, its events and decisions, and the position after each
+    /// step (time travel), moved by the one turn loop.
+    turns: Turns,
     /// Decisions still to be played from the scenario the table started
     /// with (a fork's, or a loaded transcript's).
     script: VecDeque<ScriptedDecision>,
@@ -139,6 +130,83 @@ pub(crate) struct Table {
 /// and back): the page's own measure is believed only within this much
 /// below the server's. See docs/studio.md, "Races".
 pub(crate) const NETWORK_ALLOWANCE_MS: u64 = 150;
+
+/// Who answers the seats of a studio game at one call of
+/// [`Table::advance`]: the scenario's lines first, then the people's
+/// answers (a step waits until every person asked has answered), then the
+/// agents, each under the studio's bound on thinking.
+struct Answering<'t> {
+    game: &'t LoadedGame,
+    seats: &'t [Sitter],
+    answers: &'t mut [Option<Choice>],
+    script: &'t mut VecDeque<ScriptedDecision>,
+    silence_times: bool,
+    ask_agents_from: usize,
+    turn: &'t mut u64,
+    step_began: &'t mut Instant,
+}
+
+impl Answering<'_> {
+    fn is_person(&self, seat: Seat) -> bool {
+        self.seats[seat as usize].agent.is_none()
+    }
+
+    /// The seat's agent's choice, under the studio's bound on thinking.
+    fn agent(asked: &Asked<'_>, def: &crate::engine::Game, agents: &mut [Box<dyn Agent>]) -> Result<Choice, String> {
+        super::host::thinking(|| {
+            session::agent_choice(
+                def,
+                &asked.turns.state,
+                asked.decision,
+                asked.seat,
+                asked.legal,
+                agents[asked.seat as usize].as_mut(),
+            )
+        })
+    }
+}
+
+impl Seats for Answering<'_> {
+    type Stop = String;
+
+    fn answer(&mut self, asked: &Asked<'_>, agents: &mut [Box<dyn Agent>]) -> session::Answer<String> {
+        let def = &self.game.def;
+        let first = asked.seat == asked.who[0];
+        // A scenario cut inside a step of several seats ends before it.
+        if first && self.script.len() < asked.who.len() {
+            self.script.clear();
+        }
+        if self.script.is_empty() {
+            if first && (asked.who.iter()).any(|&s| self.is_person(s) && self.answers[s as usize].is_none()) {
+                return session::Answer::Wait;
+            }
+            return match self.answers[asked.seat as usize].take() {
+                Some(choice) => session::Answer::Choice(choice),
+                None => match Answering::agent(asked, def, agents) {
+                    Ok(choice) => session::Answer::Choice(choice),
+                    Err(why) => session::Answer::Stop(why),
+                },
+            };
+        }
+        let line = self.script.pop_front().expect("as many lines as seats asked");
+        if asked.turns.decisions.len() >= self.ask_agents_from && !self.is_person(asked.seat) {
+            // Asked only to draw what it drew the first time.
+            if let Err(why) = Answering::agent(asked, def, agents) {
+                return session::Answer::Stop(why);
+            }
+        }
+        match session::scripted_choice(def, asked.decision, asked.seat, asked.legal, &line, self.silence_times) {
+            Ok(choice) => session::Answer::Choice(choice),
+            Err(d) => session::Answer::Stop(rendered(&d, self.game)),
+        }
+    }
+
+    fn stepped(&mut self, _: &Turns) -> Result<(), String> {
+        *self.turn += 1;
+        *self.step_began = Instant::now();
+        Ok(())
+    }
+}
 
 /// What a seat may take back.
 #[derive(Debug, PartialEq, Eq)]
@@ -286,7 +354,7 @@ impl Table {
         };
         let mut table = Table::set_up(game, rules, seats, kept.seed, &scenario, kept.scripted as usize)?;
         if let Some(failure) = &table.failure
-            && table.decisions.len() < kept.decisions.len()
+            && table.turns.decisions.len() < kept.decisions.len()
         {
             return Err(failure.clone());
         }
@@ -334,13 +402,7 @@ impl Table {
             seed,
             seats,
             agents,
-            state,
-            past: vec![],
-            events,
-            steps: vec![],
-            decisions: vec![],
-            applied: vec![],
-            decided: vec![],
+            turns: Turns::new(state, events).keeping_the_past(),
             script: scenario.decisions.iter().cloned().collect(),
             silence_times: scenario.silence_times,
             shuffles_fixed: !scenario.shuffles.is_empty() || !scenario.rolls.is_empty(),
@@ -353,16 +415,16 @@ impl Table {
             prompted: vec![None; seat_count],
             step_began: Instant::now(),
         };
-        session::tell_agents(&table.game.def, &table.events, &mut table.agents);
+        session::tell_agents(&table.game.def, &table.turns.events, &mut table.agents);
         table.advance();
         // A scenario that does not fit the rules is refused, not played:
         // the game stopped before every scripted decision was taken.
         if let Some(failure) = &table.failure
-            && table.decisions.len() < scenario.decisions.len()
+            && table.turns.decisions.len() < scenario.decisions.len()
         {
             return Err(failure.clone());
         }
-        table.scripted = scenario.decisions.len().min(table.decisions.len());
+        table.scripted = scenario.decisions.len().min(table.turns.decisions.len());
         Ok(table)
     }
 
@@ -373,7 +435,12 @@ impl Table {
         let def = &self.game.def;
         let at = at.min(self.turn) as usize;
         let (events, _) = self.events_at(at);
-        let lines = self.decided.get(at).copied().unwrap_or(self.decisions.len());
+        let lines = self
+            .turns
+            .decided
+            .get(at)
+            .copied()
+            .unwrap_or(self.turns.decisions.len());
         let scenario = Scenario {
             seed: Some(seed),
             shuffles: session::shuffles_of(def, events),
@@ -381,7 +448,7 @@ impl Table {
                 .iter()
                 .map(|r| session::roll_spec(r))
                 .collect(),
-            decisions: self.decisions[..lines]
+            decisions: self.turns.decisions[..lines]
                 .iter()
                 .map(|d| ScriptedDecision {
                     text: d.clone(),
@@ -436,8 +503,11 @@ impl Table {
 
     /// The events up to step `at` and where each of those steps began.
     fn events_at(&self, at: usize) -> (&[Event], &[usize]) {
-        let end = self.steps.get(at).copied().unwrap_or(self.events.len());
-        (&self.events[..end], &self.steps[..at.min(self.steps.len())])
+        let end = self.turns.steps.get(at).copied().unwrap_or(self.turns.events.len());
+        (
+            &self.turns.events[..end],
+            &self.turns.steps[..at.min(self.turns.steps.len())],
+        )
     }
 
     /// The whole game as `rpsdsl run --json` writes it, seen by `viewer`:
@@ -445,12 +515,12 @@ impl Table {
     pub(crate) fn transcript(&self, viewer: Viewer) -> Transcript {
         let def = &self.game.def;
         let record = Record {
-            events: self.events.clone(),
-            outcome: self.state.outcome().cloned(),
-            scores: self.state.scores().to_vec(),
-            decisions: self.decisions.clone(),
-            shuffles: session::shuffles_of(def, &self.events),
-            rolls: session::rolls_of(def, &self.events),
+            events: self.turns.events.clone(),
+            outcome: self.turns.state.outcome().cloned(),
+            scores: self.turns.state.scores().to_vec(),
+            decisions: self.turns.decisions.clone(),
+            shuffles: session::shuffles_of(def, &self.turns.events),
+            rolls: session::rolls_of(def, &self.turns.events),
             shuffles_fixed: self.shuffles_fixed,
             warnings: vec![],
         };
@@ -468,9 +538,9 @@ impl Table {
     /// view tells it: then the whole transcript tells nobody anything new.
     pub(crate) fn nothing_hidden(&self) -> bool {
         let def = &self.game.def;
-        let all = render_events(def, &self.events, Viewer::All);
-        self.state.is_over()
-            && (0..def.players()).all(|s| render_events(def, &self.events, Viewer::Seat(s as Seat)) == all)
+        let all = render_events(def, &self.turns.events, Viewer::All);
+        self.turns.state.is_over()
+            && (0..def.players()).all(|s| render_events(def, &self.turns.events, Viewer::Seat(s as Seat)) == all)
     }
 
     /// The person's seat whose token is `token`, if any (its hash
@@ -495,7 +565,7 @@ impl Table {
 
     /// Whether the game ended, or stopped on an error.
     pub(crate) fn is_done(&self) -> bool {
-        self.failure.is_some() || self.state.is_over()
+        self.failure.is_some() || self.turns.state.is_over()
     }
 
     /// Notes that `seat`'s page is being sent the pending prompt: a race's
@@ -540,7 +610,7 @@ impl Table {
         if self.failure.is_some() || !self.asks(seat) {
             return Err(Refused::NotAsked);
         }
-        let pending = self.state.pending().ok_or(Refused::NotAsked)?;
+        let pending = self.turns.state.pending().ok_or(Refused::NotAsked)?;
         let value = *pending.legal(seat).get(index).ok_or(Refused::NoSuchChoice)?;
         let race = self.game.def.decisions[pending.decision() as usize].race;
         self.answers[seat as usize] = Some(Choice {
@@ -564,12 +634,14 @@ impl Table {
             // Nobody has seen what it answered: the step waits.
             return Ok(TakeBack::Answer);
         }
-        let step_of = |i: usize| self.decided.partition_point(|&start| start <= i) - 1;
-        let Some(mine) = self.applied.iter().rposition(|c| c.seat == seat) else {
+        let step_of = |i: usize| self.turns.decided.partition_point(|&start| start <= i) - 1;
+        let Some(mine) = self.turns.applied.iter().rposition(|c| c.seat == seat) else {
             return Err(NoTakeBack::Nothing);
         };
         let step = step_of(mine);
-        let others_since = self.applied[self.decided[step]..].iter().any(|c| c.seat != seat)
+        let others_since = self.turns.applied[self.turns.decided[step]..]
+            .iter()
+            .any(|c| c.seat != seat)
             || self.answers.iter().flatten().any(|c| c.seat != seat);
         if others_since {
             return Err(NoTakeBack::OthersActed);
@@ -578,14 +650,14 @@ impl Table {
         if step + 1 != self.turn as usize {
             return Err(NoTakeBack::Nothing);
         }
-        let (from, to) = (self.steps[step], self.events.len());
-        if self.events[from..to]
+        let (from, to) = (self.turns.steps[step], self.turns.events.len());
+        if self.turns.events[from..to]
             .iter()
             .any(|e| matches!(e, Event::Shuffle { .. } | Event::Roll { .. }))
         {
             return Err(NoTakeBack::ChanceDrawn);
         }
-        if self.state.learned_since(&self.past[step]) {
+        if self.turns.state.learned_since(&self.turns.past()[step]) {
             return Err(NoTakeBack::Revealed);
         }
         Ok(TakeBack::Step(step as u64))
@@ -615,119 +687,42 @@ impl Table {
 
     /// Whether `seat` is asked now and has not answered yet.
     fn asks(&self, seat: Seat) -> bool {
-        self.state
+        self.turns
+            .state
             .pending()
             .is_some_and(|p| p.who().contains(&seat) && self.answers[seat as usize].is_none())
     }
 
     /// Plays on: the scenario's decisions first, then the agents answer,
     /// and every step whose people have all answered is applied, until a
-    /// person must be asked or the game ends.
+    /// person must be asked or the game ends (through the one turn loop,
+    /// [`Turns::play`]).
     fn advance(&mut self) {
+        if self.failure.is_some() {
+            return;
+        }
         let game = Arc::clone(&self.game);
-        let def = &game.def;
-        while self.failure.is_none()
-            && let Some(pending) = self.state.pending()
-        {
-            let who = pending.who();
-            let decision = pending.decision();
-            // A scenario cut inside a step of several seats ends before it.
-            if self.script.len() < who.len() {
-                self.script.clear();
-            }
-            let choices: Vec<Choice> = if self.script.is_empty() {
-                if who
-                    .iter()
-                    .any(|&s| self.is_person(s) && self.answers[s as usize].is_none())
-                {
-                    return;
-                }
-                let asked: Result<Vec<Choice>, String> = who
-                    .iter()
-                    .map(|&seat| match self.answers[seat as usize].take() {
-                        Some(choice) => Ok(choice),
-                        None => super::host::thinking(|| {
-                            session::agent_choice(
-                                def,
-                                &self.state,
-                                decision,
-                                seat,
-                                pending.legal(seat),
-                                self.agents[seat as usize].as_mut(),
-                            )
-                        }),
-                    })
-                    .collect();
-                match asked {
-                    Ok(choices) => choices,
-                    Err(why) => {
-                        self.failure = Some(why);
-                        return;
-                    }
-                }
-            } else {
-                let mut choices = vec![];
-                let ask_agents = self.decisions.len() >= self.ask_agents_from;
-                for &seat in who {
-                    let line = self.script.pop_front().expect("as many lines as seats asked");
-                    if ask_agents && !self.is_person(seat) {
-                        // Asked only to draw what it drew the first time.
-                        let drawn = super::host::thinking(|| {
-                            session::agent_choice(
-                                def,
-                                &self.state,
-                                decision,
-                                seat,
-                                pending.legal(seat),
-                                self.agents[seat as usize].as_mut(),
-                            )
-                        });
-                        if let Err(why) = drawn {
-                            self.failure = Some(why);
-                            return;
-                        }
-                    }
-                    match session::scripted_choice(def, decision, seat, pending.legal(seat), &line, self.silence_times)
-                    {
-                        Ok(choice) => choices.push(choice),
-                        Err(d) => {
-                            self.failure = Some(rendered(&d, &game));
-                            return;
-                        }
-                    }
-                }
-                choices
-            };
-            let before = self.events.len();
-            let prior = self.state.clone();
-            session::tell_choices(def, &self.state, &choices, &mut self.agents);
-            match self.state.apply(def, &choices, &mut self.events) {
-                Ok(()) => {
-                    session::tell_agents(def, &self.events[before..], &mut self.agents);
-                    self.past.push(prior);
-                    self.steps.push(before);
-                    self.decided.push(self.decisions.len());
-                    self.decisions
-                        .extend(choices.iter().map(|c| session::decision_line(def, decision, c)));
-                    self.applied.extend(choices);
-                    self.turn += 1;
-                    self.step_began = Instant::now();
-                }
-                Err(e) => {
-                    let d = match e {
-                        EngineError::Runtime(d) => *d,
-                        EngineError::Illegal(i) => Diagnostic::error(Code::IllegalAction, i.to_string()),
-                    };
-                    self.failure = Some(rendered(&d, &game));
-                }
-            }
+        let mut answering = Answering {
+            game: &game,
+            seats: &self.seats,
+            answers: &mut self.answers,
+            script: &mut self.script,
+            silence_times: self.silence_times,
+            ask_agents_from: self.ask_agents_from,
+            turn: &mut self.turn,
+            step_began: &mut self.step_began,
+        };
+        match self.turns.play(&game.def, &mut self.agents, &mut answering) {
+            Paused::Over | Paused::Waiting => {}
+            Paused::Stopped(why) => self.failure = Some(why),
+            Paused::Failed { diagnostic, .. } => self.failure = Some(rendered(&diagnostic, &game)),
         }
     }
 
     /// The seats the pending decision still waits for, by name.
     pub(crate) fn waiting_for(&self) -> Vec<String> {
         let def = &self.game.def;
-        match self.state.pending() {
+        match self.turns.state.pending() {
             Some(p) if self.failure.is_none() => p
                 .who()
                 .iter()
@@ -741,7 +736,10 @@ impl Table {
     /// How the game ended, as every seat may read it; `None` while it goes on.
     pub(crate) fn ending(&self) -> Option<String> {
         let def = &self.game.def;
-        self.state.outcome().map(|o| describe_end(def, o.winner, &o.reason))
+        self.turns
+            .state
+            .outcome()
+            .map(|o| describe_end(def, o.winner, &o.reason))
     }
 
     /// What a spectator's page shows: only what every seat may see (the
@@ -749,8 +747,8 @@ impl Table {
     /// nothing and shows no score estimate.
     pub(crate) fn public_screen(&self) -> Screen {
         let def = &self.game.def;
-        let view = self.state.public_view(def);
-        let decisions = match self.state.decisions() {
+        let view = self.turns.state.public_view(def);
+        let decisions = match self.turns.state.decisions() {
             1 => "1 decision".to_string(),
             n => format!("{n} decisions"),
         };
@@ -765,7 +763,7 @@ impl Table {
             turn: self.turn,
             at: self.turn,
             svg: crate::render::svg(def, &view, &frame),
-            happened: render_events(def, &self.events, Viewer::public(def)),
+            happened: render_events(def, &self.turns.events, Viewer::public(def)),
             counters: present::variables(def, &view),
             scores: None,
             prompt: None,
@@ -807,7 +805,11 @@ impl Table {
         let def = &self.game.def;
         let at = at.min(self.turn);
         let now = at == self.turn;
-        let state = if now { &self.state } else { &self.past[at as usize] };
+        let state = if now {
+            &self.turns.state
+        } else {
+            &self.turns.past()[at as usize]
+        };
         let (events, steps) = self.events_at(at as usize);
         let view = state.view(def, seat);
         let over = state.outcome().map(|o| match o.winner {
@@ -956,29 +958,34 @@ impl Table {
     fn kept_chance(&self) -> String {
         let def = &self.game.def;
         let chance = KeptChance {
-            shuffles: session::shuffles_of(def, &self.events)
+            shuffles: session::shuffles_of(def, &self.turns.events)
                 .into_iter()
                 .map(|s| (s.zone, s.top))
                 .collect(),
-            rolls: session::rolls_of(def, &self.events),
+            rolls: session::rolls_of(def, &self.turns.events),
         };
         serde_json::to_string(&chance).unwrap_or_default()
     }
 
     /// The decisions of the steps from `from` on, as kept.
     fn kept_decisions(&self, from: u64) -> Vec<KeptDecision> {
-        let first = self.decided.get(from as usize).copied().unwrap_or(self.decisions.len());
+        let first = self
+            .turns
+            .decided
+            .get(from as usize)
+            .copied()
+            .unwrap_or(self.turns.decisions.len());
         let mut step = from;
-        (first..self.decisions.len())
+        (first..self.turns.decisions.len())
             .map(|i| {
-                while self.decided.get(step as usize + 1).is_some_and(|&next| next <= i) {
+                while self.turns.decided.get(step as usize + 1).is_some_and(|&next| next <= i) {
                     step += 1;
                 }
                 KeptDecision {
                     step,
-                    seat: self.applied[i].seat.into(),
-                    choice: self.decisions[i].clone(),
-                    reaction_ms: self.applied[i].reaction_ms,
+                    seat: self.turns.applied[i].seat.into(),
+                    choice: self.turns.decisions[i].clone(),
+                    reaction_ms: self.turns.applied[i].reaction_ms,
                 }
             })
             .collect()
@@ -986,7 +993,7 @@ impl Table {
 
     /// The people's answers that wait for the other seats, as kept.
     fn kept_answers(&self) -> Vec<KeptAnswer> {
-        let Some(pending) = self.state.pending() else {
+        let Some(pending) = self.turns.state.pending() else {
             return vec![];
         };
         self.answers

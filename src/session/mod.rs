@@ -1,10 +1,17 @@
 //! Drives one game: asks the scenario first, then the agents, and records
 //! everything needed to write and replay a transcript.
 
+mod steps;
+mod turns;
+
+pub(crate) use steps::decision_line;
+pub use steps::{agent_choice, agent_choice_allowed, tell_agents, tell_choices};
+pub use turns::{Answer, Asked, Paused, Seats, Turns};
+
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::Game;
-use crate::engine::{Chance, Choice, EngineError, Event, Observation, Outcome, Seen, State};
+use crate::engine::{Chance, Choice, Event, Outcome, State};
 use crate::ir::{ChoiceValue, GameDef, OptionValue, Seat};
 use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 
@@ -99,51 +106,58 @@ pub fn play_until(
     }
     let mut script = scenario.decisions.iter().peekable();
     tell_agents(def, &events, agents);
-    while let Some(pending) = state.pending() {
-        match until {
-            Until::Decisions(stop) if state.decisions() >= stop => break,
-            Until::ScriptEnds if script.len() == 0 => break,
-            _ => {}
-        }
-        let decision = pending.decision();
-        let mut choices = vec![];
-        for &seat in pending.who() {
-            let legal = pending.legal(seat);
-            // `skip_forced`: a choice the game leaves no way around is not
-            // scripted, while the script lasts (then the agents decide).
-            let forced = scenario.skip_forced
-                && legal.len() == 1
-                && (!def.decisions[decision as usize].race || ChoiceValue::from_raw(legal[0]).is_none())
-                && script.len() > 0;
-            let choice = match script.next_if(|_| !forced) {
-                None if forced => Choice {
-                    seat,
-                    value: legal[0],
-                    reaction_ms: 0,
-                },
-                Some(scripted) => match scripted_choice(def, decision, seat, legal, scripted, scenario.silence_times) {
-                    Ok(c) => c,
-                    Err(d) => return Err(fail(*d, record, events)),
-                },
-                None => agent_choice(def, &state, decision, seat, legal, agents[seat as usize].as_mut()),
+    let mut turns = Turns::new(state, events);
+    let paused = turns.play(def, agents, &mut |asked: &Asked<'_>, _: &mut [Box<dyn Agent>]| {
+        let stop_here = asked.seat == asked.who[0]
+            && match until {
+                Until::Decisions(stop) => asked.turns.state.decisions() >= stop,
+                Until::ScriptEnds => script.len() == 0,
+                Until::End => false,
             };
-            choices.push(choice);
+        if stop_here {
+            return Answer::Stop(None);
         }
-        record
-            .decisions
-            .extend(choices.iter().map(|c| decision_line(def, decision, c)));
-        let before = events.len();
-        tell_choices(def, &state, &choices, agents);
-        match state.apply(def, &choices, &mut events) {
-            Ok(()) => tell_agents(def, &events[before..], agents),
-            Err(EngineError::Runtime(d)) => return Err(fail(*d, record, events)),
-            Err(EngineError::Illegal(illegal)) => {
-                return Err(fail(
-                    Diagnostic::error(Code::IllegalAction, illegal.to_string()),
-                    record,
-                    events,
-                ));
+        // `skip_forced`: a choice the game leaves no way around is not
+        // scripted, while the script lasts (then the agents decide).
+        let legal = asked.legal;
+        let forced = scenario.skip_forced
+            && legal.len() == 1
+            && (!def.decisions[asked.decision as usize].race || ChoiceValue::from_raw(legal[0]).is_none())
+            && script.len() > 0;
+        match script.next_if(|_| !forced) {
+            None if forced => Answer::Choice(Choice {
+                seat: asked.seat,
+                value: legal[0],
+                reaction_ms: 0,
+            }),
+            Some(scripted) => {
+                match scripted_choice(def, asked.decision, asked.seat, legal, scripted, scenario.silence_times) {
+                    Ok(choice) => Answer::Choice(choice),
+                    Err(d) => Answer::Stop(Some(d)),
+                }
             }
+            None => Answer::Agent,
+        }
+    });
+    let Turns {
+        state,
+        events,
+        mut decisions,
+        ..
+    } = turns;
+    record.decisions = std::mem::take(&mut decisions);
+    match paused {
+        Paused::Over | Paused::Waiting | Paused::Stopped(None) => {}
+        Paused::Stopped(Some(d)) => return Err(fail(*d, record, events)),
+        Paused::Failed {
+            diagnostic,
+            decision,
+            choices,
+        } => {
+            // The step the rules refused is recorded too: the record replays
+            // up to the failure.
+            (record.decisions).extend(choices.iter().map(|c| decision_line(def, decision, c)));
+            return Err(fail(*diagnostic, record, events));
         }
     }
     if let Some(first) = script.next() {
@@ -173,21 +187,6 @@ fn leftover_warning(first: &ScriptedDecision, count: usize) -> Diagnostic {
         Some(span) => d.label(span, "the first decision never asked"),
         None => d,
     }
-}
-
-/// One decision as a scenario scripts it, `"Seat: choice"` (in a race
-/// `"Seat: choice @ 420ms"`), for [`Record::decisions`].
-pub(crate) fn decision_line(def: &GameDef, decision: u16, choice: &Choice) -> String {
-    let mut line = format!(
-        "{}: {}",
-        def.seat_name(choice.seat),
-        def.choice_label(decision, choice.value)
-    );
-    // Silence is no call and has no time (see `scripted_choice`).
-    if def.decisions[decision as usize].race && !ChoiceValue::from_raw(choice.value).is_none() {
-        line.push_str(&format!(" @ {}ms", choice.reaction_ms));
-    }
-    line
 }
 
 /// Every shuffle's full outcome, top first, as a scenario states it.
@@ -222,74 +221,6 @@ pub fn roll_spec(text: &str) -> RollSpec {
     RollSpec {
         text: text.to_string(),
         span: None,
-    }
-}
-
-/// An agent's answer to a pending decision, with a reaction time in a race.
-/// The agent sees only `seat`'s observation of `state`.
-pub fn agent_choice(
-    def: &Game,
-    state: &State,
-    decision: u16,
-    seat: Seat,
-    legal: &[i64],
-    agent: &mut dyn Agent,
-) -> Choice {
-    let obs = Observation::new(def, state, seat);
-    let index = agent.choose(def, &obs).min(legal.len() - 1);
-    answer(def, &obs, decision, legal, index, agent)
-}
-
-/// [`agent_choice`] under restricted play: the agent picks among the
-/// choices `allowed` marks, at least one of which must be. `None`: the
-/// agent cannot be restricted ([`Agent::choose_allowed`]).
-pub fn agent_choice_allowed(
-    def: &Game,
-    state: &State,
-    (decision, seat): (u16, Seat),
-    legal: &[i64],
-    allowed: &[bool],
-    agent: &mut dyn Agent,
-) -> Option<Choice> {
-    let obs = Observation::new(def, state, seat);
-    let index = agent.choose_allowed(def, &obs, allowed)?.min(legal.len() - 1);
-    Some(answer(def, &obs, decision, legal, index, agent))
-}
-
-/// The choice at `index`, with the agent's reaction time in a race.
-fn answer(
-    def: &Game,
-    obs: &Observation<'_>,
-    decision: u16,
-    legal: &[i64],
-    index: usize,
-    agent: &mut dyn Agent,
-) -> Choice {
-    let reaction_ms = if def.decisions[decision as usize].race {
-        agent.reaction_ms(def, obs, index)
-    } else {
-        0
-    };
-    Choice {
-        seat: obs.seat(),
-        value: legal[index],
-        reaction_ms,
-    }
-}
-
-/// Tells every agent the step about to be taken at `state`'s pending
-/// decision, `choices` being every answering seat's: call it just before
-/// `state.apply(choices)`.
-pub fn tell_choices(def: &Game, state: &State, choices: &[Choice], agents: &mut [Box<dyn Agent>]) {
-    for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.before_step(def, &Observation::new(def, state, seat as Seat), choices);
-    }
-}
-
-/// Tells every agent what its seat saw in one step (`events`).
-pub fn tell_agents(def: &GameDef, events: &[Event], agents: &mut [Box<dyn Agent>]) {
-    for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.observe(def, &Seen::new(def, events, seat as Seat));
     }
 }
 
