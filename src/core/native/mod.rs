@@ -138,8 +138,10 @@ pub(crate) mod exit_kind {
 
 type RegionFn = unsafe extern "C" fn(*mut Machine, u32) -> u64;
 
-/// Where compiled code can start, and what it needs there.
-#[derive(Clone, Copy, Debug)]
+/// Where compiled code can start, and what it needs there. It is only
+/// ever lent out by the [`NativeCode`] that owns the machine code it
+/// points into (never copied out of it), so that code outlives every call.
+#[derive(Debug)]
 pub struct Entry {
     code: RegionFn,
     /// The stack depth the frame must have here, above its base.
@@ -152,7 +154,8 @@ impl Entry {
     /// Runs compiled code from `pc` until it gives control back.
     ///
     /// # Safety
-    /// Every pointer in `machine` is valid for the frame that stands at
+    /// The [`NativeCode`] this entry was borrowed from is alive (a borrow
+    /// of it, as [`NativeCode::entry`] lends, ensures it). Every pointer in `machine` is valid for the frame that stands at
     /// `pc`: `stack` has room for `max_depth` values past `stack_len`, of
     /// which the top `depth` are the frame's; `locals` holds the frame's
     /// procedure's locals; `vars` and `options` are the game's; and the
@@ -247,7 +250,7 @@ pub fn compile(def: &GameDef, helpers: Helpers, round_limit: u64) -> Result<Nati
     let tables = std::mem::take(&mut emitter.tables);
     drop(emitter);
     module.finalize_definitions().map_err(|e| e.to_string())?;
-    let mut entries: Vec<Option<Entry>> = vec![None; def.code.len()];
+    let mut entries: Vec<Option<Entry>> = (0..def.code.len()).map(|_| None).collect();
     for (plan, id) in planned {
         let address = module.get_finalized_function(id);
         // SAFETY: the function was emitted with this signature.

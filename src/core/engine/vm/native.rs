@@ -68,8 +68,13 @@ impl State {
         }
         let room = entry.max_depth as usize;
         self.stack.reserve(room);
+        // Every pointer the code and the helpers use is derived from this
+        // one, and `self` is not touched again until the code returns: a
+        // pointer taken from `self` while `self` is still used would be
+        // invalidated by that use (Stacked Borrows).
+        let state: *mut State = self;
         let mut host = Host {
-            state: self,
+            state,
             game: def,
             events,
             stop_depth,
@@ -78,22 +83,26 @@ impl State {
             fault: None,
             panic: None,
         };
-        let mut machine = Machine {
-            stack: self.stack.as_mut_ptr(),
-            stack_len: self.stack.len() as u64,
-            // SAFETY: the frame's locals are in the vector.
-            locals: unsafe { self.locals.as_mut_ptr().add(locals_base) },
-            vars: self.vars.as_mut_ptr(),
-            options: self.options.as_ptr(),
-            steps: self.steps,
-            zone_starts: self.zones.starts(),
-            piece_zone: self.piece_zone.as_ptr(),
-            host: (&raw mut host).cast::<c_void>(),
+        // SAFETY: `state` is valid (it is `self`), and the frame's locals
+        // are in its vector, from `locals_base`.
+        let mut machine = unsafe {
+            Machine {
+                stack: (*state).stack.as_mut_ptr(),
+                stack_len: (*state).stack.len() as u64,
+                locals: (*state).locals.as_mut_ptr().add(locals_base),
+                vars: (*state).vars.as_mut_ptr(),
+                options: (*state).options.as_ptr(),
+                steps: (*state).steps,
+                zone_starts: (*state).zones.starts(),
+                piece_zone: (*state).piece_zone.as_ptr(),
+                host: (&raw mut host).cast::<c_void>(),
+            }
         };
         // SAFETY: the machine points into this state, for this frame,
         // with `room` reserved past the stack's length; the helper gets
         // the state back through `host`, and nothing else touches the
-        // state until the code returns.
+        // state until the code returns. `entry` is borrowed from `code`,
+        // which holds the machine code alive.
         let exit = unsafe { entry.run(&mut machine, pc) };
         // SAFETY: compiled code and the helper wrote every value up to
         // this length, within the capacity reserved.
