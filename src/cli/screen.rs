@@ -3,26 +3,16 @@
 //! the screen cannot show what the seat may not know.
 
 use crate::engine::View;
-use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneId};
+use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility};
 use crate::present::listing;
 
 mod grid;
+mod layout;
 mod rules;
 
 use grid::{grid, pad, text_width};
+use layout::{WIDTH, slots};
 pub(crate) use rules::rules_summary;
-
-/// The widest a line of the screen gets, so it fits an 80-column terminal.
-const WIDTH: usize = 78;
-
-/// The zones of a board's spaces: per slot family, its name and first zone.
-fn slots(def: &GameDef, b: u16) -> Vec<(&str, ZoneId)> {
-    def.families
-        .iter()
-        .filter(|f| f.by == FamilyIndex::PerSpace(b))
-        .map(|f| (f.name.as_str(), f.first))
-        .collect()
-}
 
 /// A board of linked spaces: the spaces that hold something, in columns.
 fn graph(def: &GameDef, view: &View, b: u16, board: &Board) -> String {
@@ -128,14 +118,4 @@ pub(crate) fn table(def: &GameDef, view: &View) -> String {
         }
     }
     out
-}
-
-/// Wraps text at the terminal's width (a fixed width in a pipe, see
-/// [`crate::cli::term::wrap`]), each line starting with `indent`; nothing
-/// for empty text.
-pub(crate) fn wrap(text: &str, indent: &str) -> String {
-    if text.trim().is_empty() {
-        return String::new();
-    }
-    crate::cli::term::wrap(text, indent)
 }

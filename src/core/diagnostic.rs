@@ -39,6 +39,12 @@ impl Span {
         }
     }
 
+    /// The start of `file`: where a diagnostic about a whole file (not a
+    /// place in it) points.
+    pub fn file_start(file: FileId) -> Self {
+        Span::new(file, 0, 0)
+    }
+
     /// The smallest span covering both (they must be in the same file).
     pub(crate) fn join(self, other: Span) -> Span {
         Span {

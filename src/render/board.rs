@@ -245,7 +245,7 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable
             .set("stroke", RULE)
             .set("stroke-width", 1.5);
         spaces = spaces.add(if clickable {
-            circle.set("data-target", super::space_target(b, s))
+            circle.set("data-target", super::targets::space_target(b, s))
         } else {
             circle
         });
@@ -334,7 +334,7 @@ fn graph_edges(board: &Board, circuits: &[Circuit], at: &dyn Fn(u16) -> (f64, f6
 /// A space's drawing, marked as that space when the picture is clickable.
 fn mark(group: Group, clickable: bool, b: u16, s: u16) -> Group {
     if clickable {
-        group.set("data-target", super::space_target(b, s))
+        group.set("data-target", super::targets::space_target(b, s))
     } else {
         group
     }

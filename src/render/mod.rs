@@ -12,12 +12,14 @@
 mod board;
 mod face;
 mod style;
+mod targets;
 mod tray;
 
 use svg::Document;
 use svg::node::element::{Circle, Group, Rectangle, Text};
 
 pub use face::title as face_title;
+pub use targets::{slot_target, space_target};
 
 use crate::engine::View;
 use crate::ir::{FamilyIndex, GameDef, Seat, ZoneId, grid::DIRECTIONS};
@@ -300,16 +302,4 @@ fn line_text(content: String, x: f64, y: f64, fill: &str) -> Text {
         .set("font-size", 13)
         .set("dominant-baseline", "central")
         .set("fill", fill)
-}
-
-/// The name a clickable picture gives space `space` of board `board` (its
-/// `data-target`), which a choice pointing at that space names too.
-pub fn space_target(board: u16, space: u16) -> String {
-    format!("space-{board}-{space}")
-}
-
-/// The name a clickable picture gives position `index` (top first) of
-/// `zone`, a zone that is not on a board.
-pub fn slot_target(zone: ZoneId, index: usize) -> String {
-    format!("slot-{zone}-{index}")
 }

@@ -95,7 +95,7 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64, cl
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| *s == *slot)
-                .map(|(index, _)| super::slot_target(zone, index))
+                .map(|(index, _)| super::targets::slot_target(zone, index))
                 .collect();
             drawn.set("data-target", targets.join(" "))
         } else {

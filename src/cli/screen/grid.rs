@@ -6,7 +6,7 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{WIDTH, slots};
+use super::layout::{WIDTH, slots};
 use crate::engine::{PieceFace, View};
 use crate::ir::{Board, GameDef, Seat};
 use crate::present::listing_with;

@@ -3,7 +3,7 @@
 
 use crate::ir::{ChoiceKind, FamilyIndex, GameDef, LabelPart, OptionValue, Seat, Visibility};
 
-use super::wrap;
+use super::layout::wrap;
 
 /// The opening comment of the game's own file (its first `.rules` source),
 /// which by the convention of `games/` says what the game is.

@@ -380,7 +380,7 @@ impl Declarer {
                 self.diags.push(
                     Diagnostic::error(Code::MissingGame, "the file does not name its game")
                         .label(
-                            super::file_start(file.unwrap_or(0)),
+                            Span::file_start(file.unwrap_or(0)),
                             "expected `game \"Name\"` near the top",
                         )
                         .help("add a line such as `game \"Night Market\"`"),
@@ -390,7 +390,7 @@ impl Declarer {
         if players.is_none() {
             self.diags.push(
                 Diagnostic::error(Code::MissingPlayers, "the file does not say how many players play")
-                    .label(super::file_start(0), "expected `players 2: Left, Right`")
+                    .label(Span::file_start(0), "expected `players 2: Left, Right`")
                     .help("add a line such as `players 2: Orange, Blue`"),
             );
         }

@@ -307,8 +307,3 @@ fn is_rules_file(path: &Path, text: &str) -> bool {
     syntax::first_item_parses(text)
         || (path.extension().is_some_and(|e| e == "rules") && syntax::looks_like_rules(text))
 }
-
-/// A span for diagnostics that concern a whole file rather than a place in it.
-pub(crate) fn file_start(file: u16) -> Span {
-    Span::new(file, 0, 0)
-}

@@ -15,8 +15,8 @@ use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
 
 use super::depth::{Effect, effect};
+use super::machine::{FAULT, Helpers, Machine, RELOAD, exit_kind};
 use super::tables::Tables;
-use super::{FAULT, Helpers, Machine, RELOAD, Region, exit_kind};
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
 use crate::ir::{ChoiceKind, GameDef, Op, Runs};
 
@@ -30,6 +30,21 @@ pub(super) fn leaves_to_engine(op: Op) -> bool {
 /// The ops that move values: machine code, with no table.
 fn moves_values(op: Op) -> bool {
     op.facts().runs == Runs::Values
+}
+
+/// One procedure's code, ready to emit.
+pub(super) struct Region {
+    /// The procedure's name, for messages.
+    pub name: String,
+    pub start: u32,
+    pub end: u32,
+    /// The number of the procedure's locals.
+    pub locals: u16,
+    /// Per op of the region, the stack depth there, if it can run.
+    pub depths: Vec<Option<u32>>,
+    /// The pcs the engine may start the region at, with their depths.
+    pub entries: Vec<(u32, u32)>,
+    pub max_depth: u32,
 }
 
 /// Emits regions into one module.

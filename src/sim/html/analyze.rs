@@ -5,7 +5,7 @@
 use maud::{Markup, html};
 
 use super::charts::{Bar, BarRow, EdgeRow, bar_chart, edge_chart};
-use super::{ChartError, figure, shell};
+use super::page::{ChartError, figure, shell};
 use crate::sim::analyze::{Analysis, ChoiceRow};
 use crate::sim::render::{METRICS_DOC, percent};
 use crate::sim::stats::Rate;

@@ -10,12 +10,13 @@
 
 mod analyze;
 pub(crate) mod charts;
+mod page;
 mod sweep;
 mod verdict;
 
 use std::collections::BTreeMap;
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{Markup, html};
 
 use self::charts::{Bar, BarRow, Distribution, Drawn, bar_chart, distribution_chart, value_span};
 use super::compare::Comparison;
@@ -25,11 +26,10 @@ use super::report::{Part, Report};
 use super::stats::Rate;
 
 pub use self::analyze::analyze_page;
+pub use self::page::ChartError;
+pub(crate) use self::page::{figure, shell};
 pub use self::sweep::sweep_page;
 pub use self::verdict::verdict_page;
-
-/// A chart, or why it could not be drawn.
-pub type ChartError = Box<dyn std::error::Error>;
 
 /// One run on the page: its report and its games.
 struct Run<'a> {
@@ -136,32 +136,6 @@ fn simulate_summary(report: &Report) -> Vec<String> {
     lines
 }
 
-const STYLE: &str = r#"
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #282828; background: #f4f5f7; margin: 0; }
-main { max-width: 880px; margin: 0 auto; padding: 24px 24px 48px; background: #fff; }
-h1 { font-size: 1.6em; margin: 0 0 6px; }
-h2 { font-size: 1.2em; margin: 32px 0 4px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
-p.meta { color: #555; margin: 4px 0; }
-p.note { color: #555; margin: 2px 0 8px; font-size: 0.92em; }
-code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.95em; }
-p.key { margin: 8px 0; font-size: 1.05em; }
-.swatch { display: inline-block; width: 14px; height: 14px; border-radius: 2px; margin: 0 6px 0 18px; vertical-align: -2px; }
-.swatch:first-child { margin-left: 0; }
-.swatch.base { background: rgb(59, 110, 165); }
-.swatch.variant { background: rgb(222, 125, 44); }
-section.summary { background: #f0f5fb; border-left: 4px solid rgb(59, 110, 165); padding: 4px 16px 8px; margin-top: 16px; }
-section.summary h2 { border: none; margin-top: 8px; }
-h3 { font-size: 1em; margin: 16px 0 0; }
-section.summary li { margin: 4px 0; line-height: 1.4; }
-figure.chart { margin: 8px 0 0; }
-figure.chart svg { display: block; max-width: 100%; height: auto; }
-figcaption { color: #555; font-size: 0.92em; margin: 2px 0 0; }
-div.warn { color: rgb(192, 40, 40); margin-top: 8px; }
-div.warn ul { margin: 4px 0; }
-details { margin-top: 32px; }
-pre { font-size: 12px; overflow-x: auto; background: #f7f7f7; padding: 12px; }
-"#;
-
 /// The page: header, summary, a section per question, the text report.
 fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str) -> Result<String, ChartError> {
     let compare = runs.len() > 1;
@@ -221,26 +195,6 @@ fn page(title: &str, intro: Markup, summary: &[String], runs: &[Run], text: &str
     Ok(shell(title, "", body))
 }
 
-/// A whole page: the head every report shares (with `style` added to the
-/// shared styles) and `body` in its `main`.
-pub(crate) fn shell(title: &str, style: &str, body: Markup) -> String {
-    let markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                style { (PreEscaped(STYLE)) (PreEscaped(style)) }
-            }
-            body { main { (body) } }
-        }
-    };
-    let mut out = markup.into_string();
-    out.push('\n');
-    out
-}
-
 /// The "Never fired" lists: one per run, or one for both when the same
 /// parts never fired in either.
 fn never_fired(runs: &[Run]) -> Vec<(String, Vec<String>)> {
@@ -273,15 +227,6 @@ fn never_fired(runs: &[Run]) -> Vec<(String, Vec<String>)> {
             (heading, l)
         })
         .collect()
-}
-
-pub(crate) fn figure(svg: String, caption: &str) -> Markup {
-    html! {
-        figure.chart {
-            (PreEscaped(svg))
-            @if !caption.is_empty() { figcaption { (caption) } }
-        }
-    }
 }
 
 /// Labels of every run, the first run's order first.

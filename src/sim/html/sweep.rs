@@ -5,7 +5,7 @@
 use maud::html;
 
 use super::charts::{IntervalRow, interval_chart};
-use super::{ChartError, figure, shell};
+use super::page::{ChartError, figure, shell};
 use crate::sim::render::METRICS_DOC;
 use crate::sim::sweep::{Point, Sweep, Target};
 use crate::sim::verdict::Interval;

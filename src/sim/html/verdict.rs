@@ -5,7 +5,7 @@
 use maud::{Markup, html};
 
 use super::charts::{IntervalRow, interval_chart};
-use super::{ChartError, figure, shell};
+use super::page::{ChartError, figure, shell};
 use crate::sim::render::METRICS_DOC;
 use crate::sim::verdict::{ChoiceFigures, ChoiceWorth, Choices, Detail, Interval, Question, Verdict};
 

@@ -530,7 +530,10 @@ impl Compiler {
         if flows == 0 {
             self.error(
                 Diagnostic::error(Code::MissingFlow, "the game has no `flow`")
-                    .label(crate::check::file_start(0), "expected a `flow { ... }` section")
+                    .label(
+                        crate::diagnostic::Span::file_start(0),
+                        "expected a `flow { ... }` section",
+                    )
                     .help("the flow says how a game is played: rounds, turns and decisions"),
             );
         }
