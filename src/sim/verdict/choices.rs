@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{BATCH_DEALS, Interval, Side, Watch, either_way, share};
+use super::basis::{BATCH_DEALS, Side, Watch, either_way, share};
+use crate::sim::stats::Interval;
 use crate::agents::spec::AgentSpec;
 use crate::ir::GameDef;
 use crate::sim::analyze::{Pick, Restriction, choice_group, play_restricted};

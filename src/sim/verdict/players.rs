@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Config, Side, games_per_deal, one};
+use super::basis::{Config, Side, games_per_deal, one};
 use crate::agents::spec::AgentSpec;
 use crate::engine::Memory;
 use crate::sim::analyze::{GameTension, play};

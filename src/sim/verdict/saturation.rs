@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{BATCH_DEALS, Side, Watch};
+use super::basis::{BATCH_DEALS, Side, Watch};
 use crate::agents::spec::AgentSpec;
 use crate::sim::analyze::play;
 use crate::sim::stats::game_seed;

@@ -27,6 +27,7 @@ mod frame;
 mod grid;
 mod items;
 mod loops;
+mod marks;
 mod names;
 mod order;
 mod stmt;
@@ -39,7 +40,7 @@ use super::types::{Globals, Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
 use crate::syntax::ast::{self, Domain, Expr};
-use writer::PatchAddr;
+use marks::{OrderReads, PatchAddr};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ProcState {
@@ -107,7 +108,7 @@ pub(crate) struct Compiler {
     /// Some `end game` jumps to the result section.
     ends_game_to_result: bool,
     /// What the rules read of zones' order.
-    order: order::OrderReads,
+    order: OrderReads,
 }
 
 impl Compiler {
@@ -129,7 +130,7 @@ impl Compiler {
             score_terms: HashMap::new(),
             declared_uses: HashMap::new(),
             ends_game_to_result: false,
-            order: order::OrderReads::default(),
+            order: OrderReads::default(),
         }
     }
 

@@ -25,23 +25,10 @@
 //! shuffled at once. Its order then never counts, even on a board's spaces.
 
 use super::Compiler;
+use super::marks::OrderReads;
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
-
-/// What the rules read of zones' order, gathered while compiling.
-#[derive(Default)]
-pub(super) struct OrderReads {
-    /// Families whose order some rule reads.
-    read: Vec<u16>,
-    /// Reads of the order of a zone this reading cannot name, by where they are.
-    unknown: Vec<Span>,
-    /// `move all of` from a family (`None`: not known) to one, and where.
-    carried: Vec<(Option<u16>, Option<u16>, Span)>,
-    /// `move all of` statements whose target the next statement shuffles,
-    /// by where they start.
-    shuffled_after: Vec<(u16, u32)>,
-}
 
 impl Compiler {
     /// The family `zone` names plainly (`deck`, `hand of p`), if it does.

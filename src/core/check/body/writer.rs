@@ -6,6 +6,7 @@
 //! loop) knows its target, taken earlier with [`Compiler::here`].
 
 use super::Compiler;
+use super::marks::PatchAddr;
 use crate::diagnostic::Span;
 use crate::ir::Op;
 
@@ -28,12 +29,6 @@ impl JumpKind {
         }
     }
 }
-
-/// A forward jump (or a loop step's exit) still waiting for its target.
-/// Left unpatched it would jump to the start of the procedure, so dropping
-/// one is a warning; [`Compiler::patch_here`] consumes it.
-#[must_use = "a forward jump must be patched with `patch_here`"]
-pub(super) struct PatchAddr(usize);
 
 impl Compiler {
     pub(super) fn emit(&mut self, op: Op, span: Span) {

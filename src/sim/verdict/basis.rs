@@ -1,0 +1,122 @@
+//! What the verdict's parts share: a game to judge ([`Side`]), how to
+//! judge ([`Config`]), a watched figure ([`Watch`]), and how a deal's games
+//! are scored and counted.
+
+use std::time::Duration;
+
+use crate::agents::spec::{AgentSpec, parse_spec};
+use crate::engine::Game;
+use crate::ir::OptionValue;
+use crate::sim::analyze::Played;
+use crate::sim::sequential::{ALPHA, Bets, ConfidenceSequence};
+use crate::sim::stats::Interval;
+
+/// Deals played between two looks at the questions.
+pub(super) const BATCH_DEALS: u64 = 8;
+
+/// One game to judge: its rules, options and name as the user gave it.
+pub struct Side<'a> {
+    /// The game.
+    pub def: &'a Game,
+    /// Its options.
+    pub options: &'a [OptionValue],
+    /// The file, as named.
+    pub label: String,
+}
+
+/// How to judge.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The strong and the weak player; `None`: chosen to fit the budget
+    /// (the solved strategy where every tree is small, else the strongest
+    /// MCTS that fits; see `verdict::players`).
+    pub players: Option<(String, String)>,
+    /// The time budget.
+    pub time: Duration,
+    /// The most deals.
+    pub most_deals: u64,
+    /// The deals derive from it; both games play the same ones.
+    pub seed: u64,
+    /// Threads (0: one per core).
+    pub jobs: usize,
+}
+
+/// One watched figure: a confidence sequence for values in a known range.
+pub(super) struct Watch {
+    pub(super) sequence: ConfidenceSequence,
+    low: f64,
+    width: f64,
+}
+
+impl Watch {
+    /// For values in `[low, high]`, tightest at `horizon` values.
+    pub(super) fn new(range: (f64, f64), horizon: u64) -> Watch {
+        Watch::with_alpha(range, horizon, ALPHA)
+    }
+
+    /// [`Watch::new`] at level `alpha`: a share of the error allowed for
+    /// several figures read together.
+    pub(super) fn with_alpha((low, high): (f64, f64), horizon: u64, alpha: f64) -> Watch {
+        Watch {
+            sequence: ConfidenceSequence::new(alpha, Bets::Horizon(horizon)),
+            low,
+            width: (high - low).max(f64::MIN_POSITIVE),
+        }
+    }
+
+    /// Adds a value (one past the range counts as its end).
+    pub(super) fn push(&mut self, x: f64) {
+        self.sequence.push(((x - self.low) / self.width).clamp(0.0, 1.0));
+    }
+
+    /// Values pushed so far.
+    pub(super) fn steps(&self) -> u64 {
+        self.sequence.steps()
+    }
+
+    /// The mean so far (0 before any value), and the interval.
+    pub(super) fn interval(&self) -> Interval {
+        let back = |u: f64| self.low + u * self.width;
+        let (low, high) = self.sequence.interval();
+        let estimate = if self.sequence.steps() == 0 {
+            0.0
+        } else {
+            back(self.sequence.mean())
+        };
+        Interval {
+            estimate,
+            low: back(low),
+            high: back(high),
+        }
+    }
+}
+
+/// Values from -`bound` to `bound`: an edge, a difference.
+pub(super) fn either_way(bound: f64) -> (f64, f64) {
+    (-bound, bound)
+}
+
+pub(super) fn one(text: &str) -> Result<AgentSpec, String> {
+    let specs = parse_spec(text)?;
+    match specs.as_slice() {
+        [spec] => Ok(spec.clone()),
+        _ => Err(format!("`{text}`: give one agent, e.g. `mcts:iterations=80`")),
+    }
+}
+
+/// What `seat` made of a game: 1 for a win, -1/(seats-1) when another seat
+/// won, 0 for a draw.
+pub(super) fn share(played: &Played, seat: usize, seats: usize) -> f64 {
+    match played.winner {
+        Some(w) if w == seat => 1.0,
+        Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
+        None => 0.0,
+    }
+}
+
+/// Self-play games a deal costs, in each of `games` games: self-play, and
+/// the two matchups of a game per seat (a random or weak opponent costs
+/// less than a strong one: counted as half).
+pub(super) fn games_per_deal(seats: usize, games: usize) -> f64 {
+    games as f64 * (1.0 + seats as f64 * 1.5)
+}
