@@ -12,7 +12,7 @@ use crate::sim::sequential::{ALPHA, Bets, ConfidenceSequence};
 use crate::sim::stats::Interval;
 
 /// Deals played between two looks at the questions.
-pub(super) const BATCH_DEALS: u64 = 8;
+pub(crate) const BATCH_DEALS: u64 = 8;
 
 /// One game to judge: its rules, options and name as the user gave it.
 pub struct Side<'a> {
@@ -42,21 +42,21 @@ pub struct Config {
 }
 
 /// One watched figure: a confidence sequence for values in a known range.
-pub(super) struct Watch {
-    pub(super) sequence: ConfidenceSequence,
+pub(crate) struct Watch {
+    pub(crate) sequence: ConfidenceSequence,
     low: f64,
     width: f64,
 }
 
 impl Watch {
     /// For values in `[low, high]`, tightest at `horizon` values.
-    pub(super) fn new(range: (f64, f64), horizon: u64) -> Watch {
+    pub(crate) fn new(range: (f64, f64), horizon: u64) -> Watch {
         Watch::with_alpha(range, horizon, ALPHA)
     }
 
     /// [`Watch::new`] at level `alpha`: a share of the error allowed for
     /// several figures read together.
-    pub(super) fn with_alpha((low, high): (f64, f64), horizon: u64, alpha: f64) -> Watch {
+    pub(crate) fn with_alpha((low, high): (f64, f64), horizon: u64, alpha: f64) -> Watch {
         Watch {
             sequence: ConfidenceSequence::new(alpha, Bets::Horizon(horizon)),
             low,
@@ -65,17 +65,17 @@ impl Watch {
     }
 
     /// Adds a value (one past the range counts as its end).
-    pub(super) fn push(&mut self, x: f64) {
+    pub(crate) fn push(&mut self, x: f64) {
         self.sequence.push(((x - self.low) / self.width).clamp(0.0, 1.0));
     }
 
     /// Values pushed so far.
-    pub(super) fn steps(&self) -> u64 {
+    pub(crate) fn steps(&self) -> u64 {
         self.sequence.steps()
     }
 
     /// The mean so far (0 before any value), and the interval.
-    pub(super) fn interval(&self) -> Interval {
+    pub(crate) fn interval(&self) -> Interval {
         let back = |u: f64| self.low + u * self.width;
         let (low, high) = self.sequence.interval();
         let estimate = if self.sequence.steps() == 0 {
@@ -92,11 +92,11 @@ impl Watch {
 }
 
 /// Values from -`bound` to `bound`: an edge, a difference.
-pub(super) fn either_way(bound: f64) -> (f64, f64) {
+pub(crate) fn either_way(bound: f64) -> (f64, f64) {
     (-bound, bound)
 }
 
-pub(super) fn one(text: &str) -> Result<AgentSpec, String> {
+pub(crate) fn one(text: &str) -> Result<AgentSpec, String> {
     let specs = parse_spec(text)?;
     match specs.as_slice() {
         [spec] => Ok(spec.clone()),
@@ -106,7 +106,7 @@ pub(super) fn one(text: &str) -> Result<AgentSpec, String> {
 
 /// What `seat` made of a game: 1 for a win, -1/(seats-1) when another seat
 /// won, 0 for a draw.
-pub(super) fn share(played: &Played, seat: usize, seats: usize) -> f64 {
+pub(crate) fn share(played: &Played, seat: usize, seats: usize) -> f64 {
     match played.winner {
         Some(w) if w == seat => 1.0,
         Some(_) => -1.0 / (seats as f64 - 1.0).max(1.0),
@@ -117,6 +117,6 @@ pub(super) fn share(played: &Played, seat: usize, seats: usize) -> f64 {
 /// Self-play games a deal costs, in each of `games` games: self-play, and
 /// the two matchups of a game per seat (a random or weak opponent costs
 /// less than a strong one: counted as half).
-pub(super) fn games_per_deal(seats: usize, games: usize) -> f64 {
+pub(crate) fn games_per_deal(seats: usize, games: usize) -> f64 {
     games as f64 * (1.0 + seats as f64 * 1.5)
 }

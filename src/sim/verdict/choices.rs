@@ -15,11 +15,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::basis::{BATCH_DEALS, Side, Watch, either_way, share};
-use crate::sim::stats::Interval;
 use crate::agents::spec::AgentSpec;
 use crate::ir::GameDef;
 use crate::sim::analyze::{Pick, Restriction, choice_group, play_restricted};
 use crate::sim::sequential::ALPHA;
+use crate::sim::stats::Interval;
 use crate::sim::stats::{Rate, game_seed};
 
 /// Choices measured per game (see [`Tally::most_offered`]).

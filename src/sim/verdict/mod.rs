@@ -23,18 +23,15 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub(crate) use self::basis::{BATCH_DEALS, Watch, either_way, games_per_deal, one, share};
 pub use self::basis::{Config, Side};
-use self::basis::{BATCH_DEALS, Watch, either_way, games_per_deal, one, share};
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
-use super::analyze::{GameTension, Pick, Played, play};
-use super::sequential::{ALPHA, Bets, ConfidenceSequence};
+use super::analyze::{GameTension, Pick, play};
 pub use super::stats::Interval;
 use super::stats::game_seed;
 pub use super::strength::Saturation;
-use crate::agents::spec::{AgentSpec, parse_spec};
-use crate::engine::Game;
-use crate::ir::OptionValue;
+use crate::agents::spec::AgentSpec;
 
 /// The share of the budget the questions may take; the rest measures what
 /// the choices are worth (the questions' leftover time too, when they settle early).
