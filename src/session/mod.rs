@@ -142,10 +142,10 @@ pub fn play_until(
     let Turns {
         state,
         events,
-        mut decisions,
+        decisions,
         ..
     } = turns;
-    record.decisions = std::mem::take(&mut decisions);
+    record.decisions = decisions;
     match paused {
         Paused::Over | Paused::Waiting | Paused::Stopped(None) => {}
         Paused::Stopped(Some(d)) => return Err(fail(*d, record, events)),

@@ -94,9 +94,9 @@ pub enum Paused<E> {
     Waiting,
     /// The caller stopped the game ([`Answer::Stop`], or its `after`).
     Stopped(E),
-    /// The rules failed at a step (a runtime error, or an illegal choice):
-    /// the game stands as before it, and the step's choices are handed
-    /// back, so that a record can say what was tried.
+    /// The rules failed at a step (a runtime error, or an illegal choice,
+    /// which leaves the position as it was): the step is not recorded, and
+    /// its choices are handed back, so that a record can say what was tried.
     Failed {
         /// What went wrong.
         diagnostic: Box<Diagnostic>,
@@ -137,7 +137,7 @@ impl Turns {
     /// step, each seat asked is answered by `seats` (an agent where it says
     /// [`Answer::Agent`]); the step is applied and every agent told; then
     /// `seats` sees the game ([`Seats::stepped`]), and may stop it too. A
-    /// step the rules refuse leaves the game as it stood before it.
+    /// step the rules refuse ends the loop ([`Paused::Failed`]), unrecorded.
     pub fn play<S: Seats>(&mut self, def: &Game, agents: &mut [Box<dyn Agent>], seats: &mut S) -> Paused<S::Stop> {
         while let Some(pending) = self.state.pending() {
             let decision = pending.decision();
@@ -181,7 +181,7 @@ impl Turns {
     }
 
     /// Applies one step, `choices` being every asked seat's, and tells the
-    /// agents; refused, the game stands as it stood.
+    /// agents; a refused step is not recorded.
     fn apply(
         &mut self,
         def: &Game,
