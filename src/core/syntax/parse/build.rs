@@ -6,7 +6,7 @@
 use pest::iterators::{Pair, Pairs};
 
 use super::errors::too_deep;
-use super::{MAX_NESTING, RED_ZONE, Rule, STACK_STEP};
+use super::grammar::{MAX_NESTING, RED_ZONE, Rule, STACK_STEP};
 use crate::diagnostic::{Diagnostic, FileId, Span};
 use crate::syntax::ast::*;
 

@@ -3,7 +3,7 @@
 
 use pest::Parser;
 
-use super::{MAX_NESTING, Rule, RulesParser};
+use super::grammar::{MAX_NESTING, Rule, RulesParser};
 use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 
 /// Whether pest gave up because its stack ran low (a construct nested far
@@ -268,12 +268,12 @@ fn unclosed_labels(
 /// before it, when it begins a line: `procedure`, `flow`, `hook`, ...
 fn declaration_at(text: &str, position: usize, word: &str, previous: &str) -> Option<(String, usize)> {
     let at_line_start = |start: usize| start == 0 || text.as_bytes()[start - 1] == b'\n';
-    if super::ITEM_STARTS.contains(&word) && at_line_start(position) {
+    if super::grammar::ITEM_STARTS.contains(&word) && at_line_start(position) {
         return Some((word.to_string(), position));
     }
     let before = text[..position].trim_end();
     let start = before.len().checked_sub(previous.len())?;
-    (!previous.is_empty() && super::ITEM_STARTS.contains(&previous) && at_line_start(start))
+    (!previous.is_empty() && super::grammar::ITEM_STARTS.contains(&previous) && at_line_start(start))
         .then(|| (previous.to_string(), start))
 }
 

@@ -4,7 +4,7 @@
 use pest::iterators::Pair;
 
 use super::build::{Children, Ctx};
-use super::{MAX_NESTING, RED_ZONE, Rule, STACK_STEP};
+use super::grammar::{MAX_NESTING, RED_ZONE, Rule, STACK_STEP};
 use crate::diagnostic::Span;
 use crate::syntax::ast::*;
 

@@ -2,8 +2,8 @@
 
 use pest::iterators::Pair;
 
-use super::Rule;
 use super::build::{Children, Ctx, named_kind, visibility};
+use super::grammar::Rule;
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::syntax::ast::*;
 

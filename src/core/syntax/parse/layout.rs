@@ -5,7 +5,7 @@
 use pest::Parser;
 use pest::iterators::Pair;
 
-use super::{PARSE_STACK, Rule, RulesParser};
+use super::grammar::{PARSE_STACK, Rule, RulesParser};
 
 /// Where the parts of a file that begin lines begin, as byte offsets in order.
 #[derive(Debug, Default)]

@@ -8,6 +8,7 @@
 mod build;
 mod errors;
 mod expr;
+mod grammar;
 mod items;
 mod layout;
 mod stmt;
@@ -18,59 +19,9 @@ use super::ast::File;
 use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 use build::Ctx;
 use errors::{BraceScanner, floor_char_boundary, is_stack_limit, stack_limit_error, syntax_error};
+use grammar::{ITEM_STARTS, PARSE_STACK, Rule, RulesParser};
+pub use grammar::{MAX_NESTING, deeper};
 pub use layout::{LineStarts, line_starts};
-
-#[derive(pest_derive::Parser)]
-#[grammar = "../../grammar/rules.pest"]
-struct RulesParser;
-
-/// Words that begin a top-level declaration; after a syntax error the parser
-/// resumes at the next line that starts with one, so one mistake does not hide
-/// the next.
-///
-/// It must list the first word of every alternative of the grammar's `item`
-/// rule; a test reads `grammar/rules.pest` and holds the two together.
-const ITEM_STARTS: &[&str] = &[
-    "extends",
-    "override",
-    "table",
-    "constant",
-    "anytime",
-    "game",
-    "players",
-    "use",
-    "display",
-    "kinds",
-    "beats",
-    "option",
-    "var",
-    "pieces",
-    "group",
-    "board",
-    "zones",
-    "setup",
-    "flow",
-    "procedure",
-    "trigger",
-    "hook",
-    "score",
-    "result",
-];
-
-/// How deeply constructs may nest: brackets, blocks, `if`s, `of` chains,
-/// `not`s and `-`s each count one level, and a chain such as `a + b + c`
-/// counts one level per operator. docs/language.md ("Limits") gives the value.
-pub const MAX_NESTING: usize = 256;
-
-/// The stack pest parses on. Its own guard turns a parse that would need
-/// more into an error (reported as `too-deeply-nested`), so no input can
-/// overflow it; this size lets every input within [`MAX_NESTING`] parse.
-const PARSE_STACK: usize = 64 * 1024 * 1024;
-
-/// Stack kept free before each recursive step of building the tree, and how
-/// much more to take when less is left (see [`stacker::maybe_grow`]).
-pub(crate) const RED_ZONE: usize = 128 * 1024;
-pub(crate) const STACK_STEP: usize = 4 * 1024 * 1024;
 
 /// Parses one file. Returns the items that parsed and every syntax error.
 pub fn parse_file(file: FileId, text: &str) -> (File, Vec<Diagnostic>) {

@@ -2,8 +2,8 @@
 
 use pest::iterators::Pair;
 
-use super::Rule;
 use super::build::{Children, Ctx, named_kind};
+use super::grammar::Rule;
 use crate::syntax::ast::*;
 
 impl Ctx<'_> {
