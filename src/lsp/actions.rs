@@ -12,7 +12,8 @@ use lsp_types::{
     TextEdit, WorkspaceEdit,
 };
 
-use super::{Server, position};
+use super::position;
+use super::server::Server;
 use crate::formatter::format;
 
 pub(super) fn code_actions(server: &Server, params: CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {

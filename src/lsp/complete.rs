@@ -6,7 +6,8 @@
 use lsp_types::{CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse};
 
 use super::index::{GameIndex, NameKind};
-use super::{Server, position};
+use super::position;
+use super::server::Server;
 use crate::syntax::tokens::{TokenKind, tokens};
 
 /// Words that begin a declaration (at the top level of a file).

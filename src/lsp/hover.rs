@@ -5,7 +5,8 @@ use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
 use super::index::{Meaning, line_of};
 use super::navigate::under_cursor;
-use super::{Server, docs, position};
+use super::server::Server;
+use super::{docs, position};
 
 pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
     let (analysis, range, meaning) = under_cursor(server, &params.text_document_position_params)?;

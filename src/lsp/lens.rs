@@ -9,9 +9,8 @@
 //! house-rules file of the workspace gives it.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use lsp_server::{Message, Notification, Request, RequestId};
 use lsp_types::{
@@ -20,7 +19,8 @@ use lsp_types::{
 };
 
 use super::index::NameKind;
-use super::{Server, path_of, position};
+use super::position;
+use super::server::{Server, path_of};
 use crate::syntax::tokens::TokenKind;
 
 /// The commands the lens runs, as the editor is told at the start.
@@ -28,30 +28,6 @@ pub(super) const COMMANDS: &[&str] = &["rpsdsl.check", "rpsdsl.simulate", "rpsds
 
 /// Games a lens simulation plays.
 const SIMULATED: u64 = 1000;
-
-/// What runs beside the server: simulations' results, and studios started.
-#[derive(Default)]
-pub(super) struct Running {
-    /// The last simulation's summary, by file.
-    pub results: Arc<Mutex<HashMap<PathBuf, String>>>,
-    /// The studio started for each folder, kept until the server ends.
-    pub studios: Mutex<HashMap<PathBuf, Child>>,
-    /// Whether the editor takes `workspace/codeLens/refresh`.
-    pub refresh: bool,
-    /// Sends a message to the editor from any thread.
-    pub outbox: Option<Arc<dyn Fn(Message) + Send + Sync>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Ok(studios) = self.studios.get_mut() {
-            for child in studios.values_mut() {
-                let _ = child.kill();
-                let _ = child.wait();
-            }
-        }
-    }
-}
 
 pub(super) fn lenses(server: &Server, params: CodeLensParams) -> Option<Vec<CodeLens>> {
     let (_, analysis) = server.document(&params.text_document.uri)?;

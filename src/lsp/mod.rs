@@ -22,6 +22,7 @@ mod lens;
 mod navigate;
 mod outline;
 mod position;
+mod server;
 mod transport;
 
 use std::collections::HashMap;
@@ -40,6 +41,7 @@ use lsp_types::{
 use crate::check::SourceLoader;
 use crate::diagnostic::{Diagnostic, Sources};
 use index::{GameIndex, IndexedFile};
+use server::{Analysis, Running, Server, path_of, uri_of};
 
 /// Serves the editor on stdin and stdout until it says `exit`.
 pub fn serve_stdio() -> Result<(), String> {
@@ -56,7 +58,7 @@ pub fn serve_stdio() -> Result<(), String> {
     let sender = connection.sender.clone();
     let mut server = Server {
         roots,
-        running: lens::Running {
+        running: Running {
             refresh,
             outbox: Some(Arc::new(move |message| {
                 let _ = sender.send(message);
@@ -155,25 +157,6 @@ fn workspace_roots(params: &serde_json::Value) -> Vec<PathBuf> {
         roots.push(root);
     }
     roots
-}
-
-/// One open document, checked and indexed.
-struct Analysis {
-    diagnostics: Vec<lsp_types::Diagnostic>,
-    index: GameIndex,
-    /// The document among the index's files.
-    file: usize,
-}
-
-/// The documents the editor has open, by path, and what was found in them.
-#[derive(Default)]
-struct Server {
-    open: HashMap<PathBuf, String>,
-    analyses: HashMap<PathBuf, Analysis>,
-    roots: Vec<PathBuf>,
-    running: lens::Running,
-    /// Every file indexed so far, by path, as last read.
-    indexed: std::cell::RefCell<HashMap<PathBuf, Arc<IndexedFile>>>,
 }
 
 impl Server {
@@ -454,14 +437,4 @@ fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// The path of a `file:` URI; `None` for any other.
-fn path_of(uri: &Uri) -> Option<PathBuf> {
-    url::Url::parse(uri.as_str()).ok()?.to_file_path().ok()
-}
-
-/// The `file:` URI of an absolute path.
-fn uri_of(path: &Path) -> Option<Uri> {
-    url::Url::from_file_path(path).ok()?.as_str().parse().ok()
 }

@@ -16,7 +16,8 @@ use lsp_types::{
 };
 
 use super::index::{FORM_WORDS, GameIndex, Meaning};
-use super::{Analysis, Server, position, uri_of};
+use super::position;
+use super::server::{Analysis, Server, uri_of};
 use crate::syntax::tokens::{RESERVED, TokenKind};
 
 /// The uses of a name by file (canonical path): the file's text and the

@@ -8,7 +8,8 @@ use lsp_types::{
 };
 
 use super::index::{Meaning, NameKind};
-use super::{Server, position};
+use super::position;
+use super::server::Server;
 use crate::syntax::tokens::TokenKind;
 
 /// The token types, in the legend's order: a token's type is its index.
