@@ -23,7 +23,7 @@ pub(crate) struct CompareArgs {
 
 pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCode {
     let run = &args.run;
-    if let Err(code) = files::check(run) {
+    if let Err(code) = files::check(run.outputs()) {
         return code;
     }
     let mut inputs = vec![];
@@ -56,7 +56,7 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
             for (input, what) in inputs.iter().zip(["base", "variant"]) {
                 // The same seed and game indices for both: common random numbers.
                 let plan = plan(input, run, (0, run.games));
-                match run_plan(input, &plan, run.jobs, what, files::wanted(run)) {
+                match run_plan(input, &plan, run.jobs, what, files::wanted(run.outputs())) {
                     Ok(r) => reports.push(r),
                     Err(code) => return code,
                 }
@@ -101,7 +101,7 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
         say!("{}", text.trim_end());
     }
     let (variant_games, base_games) = (games.pop().unwrap_or_default(), games.pop().unwrap_or_default());
-    if let Err(code) = files::write_compare(run, &comparison, &base_games, &variant_games) {
+    if let Err(code) = files::write_compare(run.outputs(), &comparison, &base_games, &variant_games) {
         return code;
     }
     status

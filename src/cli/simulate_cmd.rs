@@ -65,6 +65,16 @@ pub(crate) struct RunArgs {
 }
 
 impl RunArgs {
+    /// The files the run writes beside its report.
+    pub(crate) fn outputs(&self) -> files::Outputs<'_> {
+        files::Outputs {
+            html: self.html.as_deref(),
+            csv: self.csv.as_deref(),
+        }
+    }
+}
+
+impl RunArgs {
     /// What a sequential run waits for, if one was asked for.
     pub(crate) fn goal(&self) -> Option<Goal> {
         match (self.until_significant, self.precision) {
@@ -270,7 +280,7 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    if let Err(code) = files::check(args) {
+    if let Err(code) = files::check(args.outputs()) {
         return code;
     }
     let input = match load_game_input(file, &args.settings) {
@@ -279,7 +289,9 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
     };
     let plan = plan(&input, args, range);
     let run = match args.goal() {
-        None => run_plan(&input, &plan, args.jobs, "simulate", files::wanted(args)).map(|(r, g)| (r, g, None)),
+        None => {
+            run_plan(&input, &plan, args.jobs, "simulate", files::wanted(args.outputs())).map(|(r, g)| (r, g, None))
+        }
         Some(goal) => with_progress(args.games, "simulate", |tick| {
             let (report, games, stopping) =
                 sequential::simulate_until(&input.def, &input.options, &plan, goal, args.jobs, tick)?;
@@ -300,7 +312,7 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         }
         say!("{}", text.trim_end());
     }
-    if let Err(code) = files::write_simulate(args, &report, &games) {
+    if let Err(code) = files::write_simulate(args.outputs(), &report, &games) {
         return code;
     }
     errors_status([&report], args)

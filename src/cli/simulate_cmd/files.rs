@@ -6,21 +6,28 @@ use std::process::ExitCode;
 
 use crate::sim::{self, Comparison, GameRecord, Report};
 
-use super::RunArgs;
+/// The files a run writes beside its report: `--html` and `--csv`.
+#[derive(Clone, Copy)]
+pub(crate) struct Outputs<'a> {
+    /// The HTML report's file.
+    pub(crate) html: Option<&'a Path>,
+    /// The CSV's file.
+    pub(crate) csv: Option<&'a Path>,
+}
 
-fn outputs(args: &RunArgs) -> impl Iterator<Item = (&'static str, &Path)> {
-    [("HTML report", args.html.as_deref()), ("CSV", args.csv.as_deref())]
+fn outputs(args: Outputs<'_>) -> impl Iterator<Item = (&'static str, &Path)> {
+    [("HTML report", args.html), ("CSV", args.csv)]
         .into_iter()
         .filter_map(|(what, path)| Some((what, path?)))
 }
 
 /// Whether the run must keep a record of every game.
-pub(crate) fn wanted(args: &RunArgs) -> bool {
+pub(crate) fn wanted(args: Outputs<'_>) -> bool {
     outputs(args).next().is_some()
 }
 
 /// Refuses an output whose folder does not exist, or that names a folder.
-pub(crate) fn check(args: &RunArgs) -> Result<(), ExitCode> {
+pub(crate) fn check(args: Outputs<'_>) -> Result<(), ExitCode> {
     outputs(args).try_for_each(|(what, path)| check_output(what, path))
 }
 
@@ -57,15 +64,15 @@ pub(crate) fn write(what: &str, path: &Path, text: Result<String, String>) -> Re
 }
 
 /// Writes the files of `simulate`.
-pub(crate) fn write_simulate(args: &RunArgs, report: &Report, games: &[GameRecord]) -> Result<(), ExitCode> {
-    if let Some(path) = &args.html {
+pub(crate) fn write_simulate(args: Outputs<'_>, report: &Report, games: &[GameRecord]) -> Result<(), ExitCode> {
+    if let Some(path) = args.html {
         write(
             "HTML report",
             path,
             sim::html::simulate_page(report, games).map_err(|e| e.to_string()),
         )?;
     }
-    if let Some(path) = &args.csv {
+    if let Some(path) = args.csv {
         write(
             "CSV",
             path,
@@ -77,16 +84,16 @@ pub(crate) fn write_simulate(args: &RunArgs, report: &Report, games: &[GameRecor
 
 /// Writes the files of `compare`.
 pub(crate) fn write_compare(
-    args: &RunArgs,
+    args: Outputs<'_>,
     comparison: &Comparison,
     base: &[GameRecord],
     variant: &[GameRecord],
 ) -> Result<(), ExitCode> {
-    if let Some(path) = &args.html {
+    if let Some(path) = args.html {
         let page = sim::html::compare_page(comparison, base, variant).map_err(|e| e.to_string());
         write("HTML report", path, page)?;
     }
-    if let Some(path) = &args.csv {
+    if let Some(path) = args.csv {
         let rows = sim::csv::compare_csv(comparison, base, variant).map_err(|e| e.to_string());
         write("CSV", path, rows)?;
     }
