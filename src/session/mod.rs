@@ -10,8 +10,7 @@ pub use turns::{Answer, Asked, Paused, Seats, Turns};
 
 use crate::agents::Agent;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::Game;
-use crate::engine::{Chance, Choice, Event, Outcome, State};
+use crate::engine::{Chance, Choice, Event, Game, Outcome, State};
 use crate::ir::{ChoiceValue, GameDef, OptionValue, Seat};
 use crate::scenario::{RollSpec, Scenario, ScriptedDecision, ShuffleSpec};
 

@@ -26,9 +26,8 @@ pub struct Turns {
     pub applied: Vec<Choice>,
     /// How many of `decisions` came before each step.
     pub decided: Vec<usize>,
-    /// The position after each step before the last (`past[k]` after `k`
-    /// steps), kept for time travel when asked ([`Turns::keeping_the_past`]).
-    pub past: Option<Vec<State>>,
+    /// The positions kept for time travel, when asked ([`Turns::past`]).
+    past: Option<Vec<State>>,
 }
 
 /// One seat asked at one step, as [`Turns::play`] hands it to the caller.
@@ -127,8 +126,8 @@ impl Turns {
         self
     }
 
-    /// The positions kept after each step before the last (none unless
-    /// [`Turns::keeping_the_past`]).
+    /// The position after each step before the last (`past()[k]` after
+    /// `k` steps); none unless [`Turns::keeping_the_past`].
     pub fn past(&self) -> &[State] {
         self.past.as_deref().unwrap_or_default()
     }

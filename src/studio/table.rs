@@ -43,6 +43,11 @@ pub(crate) struct Sitter {
 }
 
 impl Sitter {
+    /// Whether a person plays the seat now (no agent does).
+    pub(crate) fn is_person(&self) -> bool {
+        self.agent.is_none()
+    }
+
     /// A person's seat, proved by the token whose hash this is.
     pub(crate) fn person(token_hash: [u8; 32]) -> Sitter {
         Sitter {
@@ -148,7 +153,7 @@ struct Answering<'t> {
 
 impl Answering<'_> {
     fn is_person(&self, seat: Seat) -> bool {
-        self.seats[seat as usize].agent.is_none()
+        self.seats[seat as usize].is_person()
     }
 
     /// The seat's agent's choice, under the studio's bound on thinking.
@@ -560,7 +565,7 @@ impl Table {
 
     /// Whether a person plays `seat` now (no agent plays it for them).
     fn is_person(&self, seat: Seat) -> bool {
-        self.seats[seat as usize].agent.is_none()
+        self.seats[seat as usize].is_person()
     }
 
     /// Whether the game ended, or stopped on an error.

@@ -30,11 +30,9 @@ impl Files {
                 if let syn::Item::Use(u) = item
                     && !matches!(u.vis, syn::Visibility::Inherited)
                 {
-                    let mut paths = Paths(vec![]);
+                    let mut paths = Paths::default();
                     paths.use_tree(&mut vec![], &u.tree);
-                    for (segments, _) in paths.0 {
-                        let name = segments.last().cloned().unwrap_or_default();
-                        let name = if name == "*" { name } else { use_name(&u.tree, &name) };
+                    for ((segments, _), name) in paths.found.into_iter().zip(paths.bound) {
                         reexports.insert((root_relative(file), name), segments);
                     }
                 }
@@ -50,9 +48,9 @@ impl Files {
             if file.path == "src/main.rs" || test_modules.contains(&from) {
                 continue;
             }
-            let mut paths = Paths(vec![]);
+            let mut paths = Paths::default();
             paths.visit_file(&file.ast);
-            for (segments, line) in paths.0 {
+            for (segments, line) in paths.found {
                 let Some(to) = files.resolve(&from, &segments, 8) else {
                     continue;
                 };
@@ -72,8 +70,7 @@ impl Files {
     /// the next name, the file it re-exports it from. `None` when the path
     /// is not the crate's.
     fn resolve(&self, from: &str, segments: &[String], hops: usize) -> Option<String> {
-        let (mut at, rest) = start(&self.modules, from, segments)?;
-        let mut rest = rest;
+        let (mut at, mut rest) = start(&self.modules, from, segments)?;
         while let Some(segment) = rest.first() {
             let deeper = join(&at, segment);
             if self.modules.contains(&deeper) {
@@ -100,22 +97,6 @@ impl Files {
             break;
         }
         Some(at)
-    }
-}
-
-/// The name a `use` tree brings in for the path ending in `name`: its
-/// rename if it has one.
-fn use_name(tree: &syn::UseTree, name: &str) -> String {
-    match tree {
-        syn::UseTree::Path(p) => use_name(&p.tree, name),
-        syn::UseTree::Rename(r) if r.ident == name => r.rename.to_string(),
-        syn::UseTree::Group(g) => g
-            .items
-            .iter()
-            .map(|t| use_name(t, name))
-            .find(|n| n != name)
-            .unwrap_or_else(|| name.to_string()),
-        _ => name.to_string(),
     }
 }
 
@@ -158,7 +139,13 @@ fn start<'a>(modules: &BTreeSet<String>, from: &str, segments: &'a [String]) -> 
 }
 
 /// Every path named outside test code, as segments, with its line.
-struct Paths(Vec<(Vec<String>, usize)>);
+#[derive(Default)]
+struct Paths {
+    found: Vec<(Vec<String>, usize)>,
+    /// For the paths of `use` trees, the name each brings in (its rename if
+    /// it has one, `*` for a glob), in the same order.
+    bound: Vec<String>,
+}
 
 impl Paths {
     fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
@@ -168,12 +155,13 @@ impl Paths {
                 self.use_tree(prefix, &p.tree);
                 prefix.pop();
             }
-            syn::UseTree::Name(n) => self.push(prefix, Some(&n.ident), n.ident.span().start().line),
-            syn::UseTree::Rename(r) => self.push(prefix, Some(&r.ident), r.ident.span().start().line),
+            syn::UseTree::Name(n) => self.bring(prefix, &n.ident, &n.ident, n.ident.span().start().line),
+            syn::UseTree::Rename(r) => self.bring(prefix, &r.ident, &r.rename, r.ident.span().start().line),
             syn::UseTree::Glob(g) => {
                 let mut segments = prefix.to_vec();
                 segments.push("*".to_string());
-                self.0.push((segments, g.star_token.span().start().line));
+                self.found.push((segments, g.star_token.span().start().line));
+                self.bound.push("*".to_string());
             }
             syn::UseTree::Group(g) => {
                 for tree in &g.items {
@@ -183,10 +171,12 @@ impl Paths {
         }
     }
 
-    fn push(&mut self, prefix: &[String], last: Option<&syn::Ident>, line: usize) {
+    /// A `use` of `prefix::name`, bringing it in as `bound`.
+    fn bring(&mut self, prefix: &[String], name: &syn::Ident, bound: &syn::Ident, line: usize) {
         let mut segments = prefix.to_vec();
-        segments.extend(last.map(|i| i.to_string()));
-        self.0.push((segments, line));
+        segments.push(name.to_string());
+        self.found.push((segments, line));
+        self.bound.push(bound.to_string());
     }
 
     /// Paths inside a macro's tokens: `ident :: ident ...` runs.
@@ -211,7 +201,7 @@ impl Paths {
                         at += 3;
                     }
                     if segments.len() > 1 {
-                        self.0.push((segments, line));
+                        self.found.push((segments, line));
                     }
                 }
                 _ => {}
@@ -246,7 +236,7 @@ impl<'ast> Visit<'ast> for Paths {
     fn visit_path(&mut self, path: &'ast syn::Path) {
         if path.segments.len() > 1 {
             let segments = path.segments.iter().map(|s| s.ident.to_string()).collect();
-            self.0.push((segments, path.span().start().line));
+            self.found.push((segments, path.span().start().line));
         }
         visit::visit_path(self, path);
     }
