@@ -21,7 +21,7 @@
 //! unpacks it; code outside `ir` only passes the raw `i64` along (the VM
 //! stack, [`crate::engine::Choice`], events) or compares it.
 
-use super::{ActionDef, ChoiceKind, KindId, PieceId, id_from_value};
+use super::id::{KindId, PieceId, id_from_value};
 
 /// A value offered by a decision, as packed into the VM's `i64` (see the
 /// module documentation). `#[repr(transparent)]`: wrapping and unwrapping
@@ -307,4 +307,60 @@ mod tests {
             DecodedChoice::Plain(3)
         );
     }
+}
+
+/// What a decision offers; the label of each value depends on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChoiceKind {
+    /// A kind: the value is the kind's index.
+    Kind,
+    /// A player: the value is the seat.
+    Player,
+    /// A number: the value itself.
+    Number,
+    /// A space of this board: the value is the space's index.
+    Space(u16),
+    /// A piece type: the value is the type's index.
+    PieceType,
+    /// A piece: the value is its [`PieceId`], with the kind it is chosen "as", if any, above (see `ir::choice`).
+    Piece,
+    /// A draft entry: its label.
+    Menu(Vec<String>),
+    /// One of several actions, each with parameters (`mover chooses { ... }`).
+    Actions(Vec<ActionDef>),
+    /// A compass direction on a grid (see [`super::grid`]).
+    Direction,
+}
+
+impl ChoiceKind {
+    /// Whether a value of this kind names pieces: a piece choice, or a menu
+    /// with a piece parameter. Alike pieces make such values the same move.
+    pub(crate) fn names_pieces(&self) -> bool {
+        match self {
+            ChoiceKind::Piece => true,
+            ChoiceKind::Actions(actions) => actions
+                .iter()
+                .any(|a| a.params.iter().any(|(kind, _)| *kind == ChoiceKind::Piece)),
+            _ => false,
+        }
+    }
+}
+
+/// One action of an action decision. Its value packs the action's index and
+/// its parameters in mixed radix: `entry + entries * (p0 + r0 * (p1 + ...))`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionDef {
+    /// Its label, text and parameters in turn.
+    pub label: Vec<LabelPart>,
+    /// What each parameter is, and how many values it can take.
+    pub params: Vec<(ChoiceKind, i64)>,
+}
+
+/// A piece of an action's label: text, or a parameter's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabelPart {
+    /// Words, as written.
+    Text(String),
+    /// The value of the parameter at this index.
+    Param(u8),
 }

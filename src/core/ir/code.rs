@@ -4,7 +4,7 @@
 //! meaning the checker knows statically: a seat, a kind, a piece, a zone, a
 //! space, a number or a boolean. Comments give the stack effect, top last.
 
-use super::{DecisionId, ProcId, TypeId};
+use super::id::{DecisionId, ProcId, TypeId};
 
 // Ops are copied out of the program one by one: keep them two words.
 const _: () = assert!(std::mem::size_of::<Op>() == 16);

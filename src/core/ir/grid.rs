@@ -6,7 +6,7 @@
 //! board, or `board[r, c]` outside it) is [`NO_SPACE`]; `exists` tests for it
 //! and anything that needs a real space stops with a clear error.
 
-use super::Board;
+use super::id::{id_from_index, id_from_value};
 
 /// The value of a space expression that fell off the board.
 pub const NO_SPACE: i64 = -1;
@@ -66,7 +66,7 @@ impl Board {
         if !(0..self.spaces() as i64).contains(&space) {
             return NO_SPACE;
         }
-        let (row, column) = self.coordinates(super::id_from_value(space));
+        let (row, column) = self.coordinates(id_from_value(space));
         self.cell(row + down, column + right)
     }
 
@@ -129,7 +129,7 @@ impl Board {
         let mut held = 0u64;
         for row in 0..rows {
             for column in 0..cols {
-                if holds(super::id_from_index(row * cols + column)) {
+                if holds(id_from_index(row * cols + column)) {
                     held |= 1 << (row * width + column);
                 }
             }
@@ -180,7 +180,7 @@ impl Board {
         for row in 0..self.rows as usize {
             let mut east = 0;
             for column in 0..cols {
-                let space = super::id_from_index(row * cols + column);
+                let space = id_from_index(row * cols + column);
                 if !holds(space) {
                     east = 0;
                     row_runs[column] = [0; 3];
@@ -286,5 +286,67 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// A board: spaces, which spaces touch, and the slots every space has.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// The name in the definition.
+    pub name: String,
+    /// A grid's size; 0 x 0 for a graph board.
+    pub rows: u16,
+    /// A grid's columns; 0 for a graph board.
+    pub cols: u16,
+    /// Rows, columns and both diagonals of a grid, as lists of spaces.
+    pub lines: Vec<Vec<u16>>,
+    /// Named runs of spaces, in space order: a grid is one run named after
+    /// the board; a graph has its rings and single spaces.
+    pub groups: Vec<SpaceGroup>,
+    /// Per space, the spaces it touches, ascending.
+    pub adjacent: Vec<Vec<u16>>,
+    /// The zone families that hold one zone per space of this board.
+    pub slots: Vec<u16>,
+    /// Per seat, the direction its pieces move forward on a grid (see
+    /// [this module](self)); empty when the board declares none.
+    pub forward: Vec<u8>,
+}
+
+/// `ring outer 18` (spaces "outer 1" to "outer 18") or `space centre`.
+#[derive(Debug, Clone)]
+pub struct SpaceGroup {
+    /// Its name.
+    pub name: String,
+    /// Its first space.
+    pub first: u16,
+    /// How many spaces it has.
+    pub len: u16,
+    /// Spaces are named "outer 3"; a single `space` is named alone.
+    pub numbered: bool,
+    /// `space centre at (x, y)`: where pictures draw a single space, in
+    /// units where the largest ring's radius is 100, from the board's
+    /// middle, x to the right and y down. Play never reads it.
+    pub at: Option<(i16, i16)>,
+}
+
+impl Board {
+    /// Number of spaces.
+    pub fn spaces(&self) -> u16 {
+        // `check` builds at most 4096 spaces per board.
+        u16::try_from(self.adjacent.len()).expect("a board has at most 4096 spaces")
+    }
+
+    /// "shop 5", "outer 3", "centre".
+    pub fn space_name(&self, space: u16) -> String {
+        match self.groups.iter().find(|g| (g.first..g.first + g.len).contains(&space)) {
+            Some(g) if g.numbered => format!("{} {}", g.name, space - g.first + 1),
+            Some(g) => g.name.clone(),
+            None => format!("{} {}", self.name, space + 1),
+        }
+    }
+
+    /// The space called `name` ("outer 3"), if any.
+    pub fn space_named(&self, name: &str) -> Option<u16> {
+        (0..self.spaces()).find(|&s| self.space_name(s).eq_ignore_ascii_case(name.trim()))
     }
 }

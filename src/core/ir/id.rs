@@ -1,5 +1,5 @@
 //! Ids outside the checker: the one place a table index or a VM value becomes
-//! a 16-bit id, and the id ranges of a [`GameDef`]'s tables.
+//! a 16-bit id, and the names of the ids.
 //!
 //! Every id is an index into one of the definition's tables. `check` refuses
 //! a definition whose tables outgrow 16 bits (`too-many-declarations`,
@@ -7,7 +7,21 @@
 //! table always fits; the conversions here say so once, instead of an `as`
 //! at every use.
 
-use super::{GameDef, PieceId, ZoneId};
+/// A seat (player), numbered from 0 in `players` order; indexes [`GameDef::seats`].
+pub type Seat = u8;
+/// The most players a game may have (the checker refuses more): seat sets
+/// fit in small fixed arrays and bit masks.
+pub const MAX_PLAYERS: usize = 8;
+/// A piece: an index into [`GameDef::pieces`].
+pub type PieceId = u16;
+/// A zone: an index into [`GameDef::zones`].
+pub type ZoneId = u16;
+/// A kind (`kinds` entry) by index.
+pub type KindId = u16;
+pub(crate) type TypeId = u16;
+pub(crate) type ProcId = u16;
+/// A decision of the flow by index.
+pub type DecisionId = u16;
 
 /// The id of entry `index` of one of a checked definition's tables (zones,
 /// pieces, kinds, triggers, score terms, variables...).
@@ -31,23 +45,6 @@ pub const fn id_from_value(value: i64) -> u16 {
 }
 
 /// The ids of a table of `len` entries, in order.
-fn ids(len: usize) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone {
+pub(crate) fn ids(len: usize) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone {
     (0..len).map(id_from_index)
-}
-
-impl GameDef {
-    /// Every zone, in id order.
-    pub fn zone_ids(&self) -> impl DoubleEndedIterator<Item = ZoneId> + ExactSizeIterator + Clone + use<> {
-        ids(self.zones.len())
-    }
-
-    /// Every piece, in id order.
-    pub(crate) fn piece_ids(&self) -> impl DoubleEndedIterator<Item = PieceId> + ExactSizeIterator + Clone + use<> {
-        ids(self.pieces.len())
-    }
-
-    /// Every board, in id order.
-    pub fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
-        ids(self.boards.len())
-    }
 }

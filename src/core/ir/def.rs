@@ -1,0 +1,753 @@
+//! The game definition's tables: pieces, zones, boards' families, options,
+//! variables, decisions, triggers, hooks and scores, and how a choice's value
+//! reads as a label.
+
+use super::choice::{ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, PieceChoice};
+use super::code::{Op, PieceFilter};
+use super::grid::{self, Board};
+use super::id::{DecisionId, KindId, PieceId, ProcId, Seat, TypeId, ZoneId, id_from_value, ids};
+use crate::diagnostic::{Sources, Span};
+
+/// Everything the engine needs to play one game definition.
+#[derive(Debug)]
+pub struct GameDef {
+    /// The game's name (`game "..."`).
+    pub name: String,
+    /// The source files of the definition, which every [`Span`] points into.
+    pub sources: Sources,
+    /// Seat names, in seat order ("player 3" for a seat without a name).
+    pub seats: Vec<String>,
+    /// The colour pictures give each seat (`display Light in colour
+    /// "#f1e3b8"`), as `#rrggbb`; `None` (or no entry) to let them choose.
+    pub seat_colours: Vec<Option<String>>,
+    /// Every kind of every `kinds` set, in declaration order; a kind's index is its id.
+    pub kinds: Vec<Kind>,
+    /// The named sets of kinds the rules declare.
+    pub kind_sets: Vec<KindSet>,
+    /// `beats[a * kinds.len() + b]`: kind `a` beats kind `b`.
+    pub beats: Vec<bool>,
+    /// Piece type names; a type's index is its id ([`Piece::ty`]).
+    pub piece_types: Vec<String>,
+    pub(crate) groups: Vec<Group>,
+    /// Every piece of the game; a piece's index is its [`PieceId`].
+    pub pieces: Vec<Piece>,
+    /// Every zone; a zone's index is its [`ZoneId`]. The zones of a family are consecutive.
+    pub zones: Vec<Zone>,
+    /// Zone families, family 0 being the hidden box that holds the pieces left out of the game.
+    pub families: Vec<Family>,
+    /// The boards.
+    pub boards: Vec<Board>,
+    /// The declared options; a game's settings are one [`OptionValue`] per option, in this order.
+    pub options: Vec<OptionDef>,
+    /// The declared variables and constants.
+    pub vars: Vec<VarDef>,
+    /// Number of global variable slots (a per-player variable takes one per seat).
+    pub var_slots: usize,
+    /// The procedures, the flow's `main` among them.
+    pub procs: Vec<Proc>,
+    /// The whole flow program, every procedure's code one after another.
+    pub code: Vec<Op>,
+    /// `spans[pc]`: where in the sources `code[pc]` came from.
+    pub spans: Vec<Span>,
+    /// The values of `table [...]` expressions and named tables, read by [`Op::Table`].
+    pub tables: Vec<Vec<i64>>,
+    /// Runtime error messages for [`Op::Fail`].
+    pub messages: Vec<String>,
+    /// Every decision the flow asks ([`Op::Ask`], [`Op::AskEach`]), by id.
+    pub decisions: Vec<Decision>,
+    /// The triggers, in the order they are checked.
+    pub triggers: Vec<Trigger>,
+    /// The rhai hooks the rules declare.
+    pub hooks: Vec<Hook>,
+    pub(crate) hook_calls: Vec<HookCall>,
+    /// The filters of loops over pieces (`Op::NextPiece`, `Op::NextOnBoard`).
+    pub filters: Vec<PieceFilter>,
+    /// The score terms, computed for every player when the game is scored.
+    pub score_terms: Vec<ScoreTerm>,
+    /// The `anytime` actions, offered beside the decisions of each player their `when` allows.
+    pub anytime: Vec<Anytime>,
+    /// The file this one extends, for a variant.
+    pub base: Option<String>,
+    /// The file at the end of the `extends` chain (the main file, `0`, when
+    /// the game extends nothing): reports name places relative to its
+    /// folder, so a base and its variants name a shared line alike.
+    pub root_file: crate::diagnostic::FileId,
+    /// The result's keys, in the order they rank the players.
+    pub rank_keys: Vec<RankKey>,
+    /// The first procedure run: setup, flow and the result.
+    pub main: ProcId,
+    /// Where the main procedure scores and ranks (`end game` jumps here).
+    pub result_pc: u32,
+    /// A game that has not ended after this many decisions stops with an error.
+    pub max_decisions: u32,
+    /// Whether nothing is ever hidden but for the moment of a simultaneous
+    /// choice: every zone public, no piece with a hidden kind, no secret
+    /// decision. Only then may a position where every seat knows every
+    /// piece be taken as known whole (`engine::position`): elsewhere the
+    /// flow's own values may hold what a seat never saw.
+    pub(crate) open_information: bool,
+}
+
+/// A kind (from a `kinds` declaration): what `beats` compares and pieces may be.
+#[derive(Debug, Clone)]
+pub struct Kind {
+    /// The name in the definition.
+    pub name: String,
+    /// The name shown in transcripts (`display low as "small"`).
+    pub display: String,
+}
+
+/// A named set of kinds, declared in the rules.
+#[derive(Debug, Clone)]
+pub struct KindSet {
+    /// Its name.
+    pub name: String,
+    /// Its kinds, in the order written.
+    pub members: Vec<KindId>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Group {
+    pub name: String,
+    pub types: Vec<TypeId>,
+}
+
+/// One physical piece. Pieces with equal type, kind, value and owner are
+/// interchangeable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// Its piece type: an index into [`GameDef::piece_types`].
+    pub ty: TypeId,
+    /// Its kind (an index into [`GameDef::kinds`]), for pieces made `of each` kind.
+    pub kind: Option<KindId>,
+    /// Its value (`with value 1..12`); 0 for pieces without values.
+    pub value: i64,
+    /// The seat that owns it (pieces made `per player`).
+    pub owner: Option<Seat>,
+    /// The zone it starts in (the box instead, for a piece its `when` or the
+    /// options leave out of the game).
+    pub home: ZoneId,
+    /// `kind hidden`: seeing the piece shows its type and owner; only its
+    /// owner and whoever it is revealed to know its kind.
+    pub kind_hidden: bool,
+    /// `when` condition: a procedure returning a bool, run at the start.
+    pub when: Option<ProcId>,
+    /// Counted from options (`with value 1..top_value`, `x decks`): made
+    /// for the largest counts the options allow, and in the game only
+    /// within the counts of the options in force.
+    pub counted: Option<Counted>,
+    /// A die's faces (`with faces 1..6`): its value is rolled among them,
+    /// and until the first roll it shows the lowest.
+    pub faces: Option<(FaceBound, FaceBound)>,
+}
+
+/// One end of a die's faces: a number, or the value of an `int` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceBound {
+    /// A number written in the rules.
+    Number(i64),
+    /// The value of the `int` option with this index.
+    Option(u16),
+}
+
+impl FaceBound {
+    /// The bound with these option values (as the flow reads them).
+    pub fn resolve(self, options: &[i64]) -> i64 {
+        match self {
+            FaceBound::Number(n) => n,
+            FaceBound::Option(o) => options.get(o as usize).copied().unwrap_or(0),
+        }
+    }
+}
+
+/// Where a piece stands among the pieces of an entry counted from options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// A procedure returning the entry's lowest value, highest value and
+    /// copies, run at the start: the piece is in the game when its value is
+    /// within the values and `copy` is below the copies.
+    pub bounds: ProcId,
+    /// Which copy of its kind, value and owner this piece is, from 0.
+    pub copy: u16,
+}
+
+/// Who sees the pieces of a zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Nobody (a face-down pile).
+    Hidden,
+    /// Everybody.
+    Public,
+    /// The zone's owner only.
+    Owner,
+}
+
+/// One zone: an ordered pile of pieces, top last.
+#[derive(Debug, Clone)]
+pub struct Zone {
+    /// Its family: an index into [`GameDef::families`].
+    pub family: u16,
+    /// Index within the family: the seat, or the space of the board.
+    pub index: u16,
+    pub(crate) visibility: Visibility,
+    /// The seat owning the zone, for a zone of a per-player family.
+    pub owner: Option<Seat>,
+}
+
+/// How the zones of a family are told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FamilyIndex {
+    /// One zone.
+    Single,
+    /// One zone per seat, in seat order.
+    PerPlayer,
+    /// One zone per space of this board (a slot), in space order.
+    PerSpace(u16),
+}
+
+/// A named zone, or a family of zones (one per player or one per space).
+#[derive(Debug, Clone)]
+pub struct Family {
+    /// The name in the definition (`hand`, `deck`).
+    pub name: String,
+    /// Its first zone; its zones are `first..first + len`.
+    pub first: ZoneId,
+    /// Number of zones: 1, one per seat, or one per space of a board.
+    pub len: u16,
+    /// How its zones are told apart.
+    pub by: FamilyIndex,
+    /// Who sees the family's pieces.
+    pub visibility: Visibility,
+    /// Whether some rule reads the order of its zones' pieces (see
+    /// `check::body::order`); where none does, two zones holding the same
+    /// pieces in another order play alike.
+    pub order_read: bool,
+    /// Where the designer declared it `unordered` (no rule may read its
+    /// order; the checker holds the rules to it).
+    pub unordered: Option<Span>,
+}
+
+/// The type of a game option and its allowed values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionType {
+    /// `true` or `false`.
+    Bool,
+    /// A whole number from `min` to `max`.
+    Int {
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+    },
+    /// One of these names (the value is the index of one).
+    Enum(Vec<String>),
+    /// Each item from `min` to `max`; from `min_items` (at least 1) to `max_items` items.
+    IntList {
+        /// Smallest allowed item.
+        min: i64,
+        /// Largest allowed item.
+        max: i64,
+        /// Fewest items.
+        min_items: usize,
+        /// Most items.
+        max_items: usize,
+    },
+}
+
+/// A game option (`option ...`): a setting chosen before the game starts.
+#[derive(Debug, Clone)]
+pub struct OptionDef {
+    /// The name, as settings (`--set`) and scenarios give it.
+    pub name: String,
+    /// Its type and allowed values.
+    pub ty: OptionType,
+    /// The value when the option is not set.
+    pub default: OptionValue,
+    /// What the option does, for `options` listings (empty when not given).
+    pub description: String,
+    /// Where the option is declared.
+    pub span: Span,
+}
+
+/// The value of a game option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionValue {
+    /// Of an [`OptionType::Bool`].
+    Bool(bool),
+    /// Of an [`OptionType::Int`].
+    Int(i64),
+    /// Index into the enum's names.
+    Enum(usize),
+    /// Of an [`OptionType::IntList`].
+    IntList(Vec<i64>),
+}
+
+impl OptionValue {
+    /// The value the flow sees: lists are not readable as numbers and give 0.
+    pub(crate) fn as_i64(&self) -> i64 {
+        match self {
+            OptionValue::Bool(b) => i64::from(*b),
+            OptionValue::Int(i) => *i,
+            OptionValue::Enum(i) => *i as i64,
+            OptionValue::IntList(_) => 0,
+        }
+    }
+
+    /// The value as the rules would write it, for an option of type `ty`.
+    pub fn render(&self, ty: &OptionType) -> String {
+        match (self, ty) {
+            (OptionValue::Bool(b), _) => b.to_string(),
+            (OptionValue::Int(i), _) => i.to_string(),
+            (OptionValue::Enum(i), OptionType::Enum(names)) => names.get(*i).cloned().unwrap_or_default(),
+            (OptionValue::Enum(i), _) => i.to_string(),
+            (OptionValue::IntList(list), _) => {
+                format!(
+                    "[{}]",
+                    list.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// A variable (`var`) or constant: global, or one value per seat.
+#[derive(Debug, Clone)]
+pub struct VarDef {
+    /// The name in the definition.
+    pub name: String,
+    /// One value per seat (`per player`), in slots `slot..slot + players`.
+    pub per_player: bool,
+    /// The variable's first value slot (the VM's variable values, [`GameDef::var_slots`] in all).
+    pub slot: u16,
+    /// Initial value: computed by a procedure at the start.
+    pub init: ProcId,
+    /// A `constant`: set once, read-only.
+    pub constant: bool,
+    /// What the value means, to show it in words.
+    pub shows: ValueKind,
+}
+
+/// How a flow value reads in a transcript.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A plain number.
+    #[default]
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// A seat, by its name.
+    Player,
+    /// A kind, by its name.
+    Kind,
+}
+
+impl GameDef {
+    /// A value in words: "high", "Ann", "true", "12".
+    pub fn show_value(&self, kind: ValueKind, value: i64) -> String {
+        match kind {
+            ValueKind::Number => value.to_string(),
+            ValueKind::Bool => (value != 0).to_string(),
+            ValueKind::Player => self
+                .seats
+                .get(value as usize)
+                .cloned()
+                .unwrap_or_else(|| value.to_string()),
+            ValueKind::Kind => self
+                .kinds
+                .get(value as usize)
+                .map_or_else(|| value.to_string(), |k| k.display.clone()),
+        }
+    }
+}
+
+/// A procedure of the flow program.
+#[derive(Debug, Clone)]
+pub struct Proc {
+    /// Its name (`main` for the flow).
+    pub name: String,
+    /// The pc of its first op.
+    pub entry: u32,
+    /// How many parameters it takes (its first locals).
+    pub params: u16,
+    /// How many locals its frame holds, parameters included.
+    pub locals: u16,
+    /// How many values it returns.
+    pub returns: u16,
+    /// Where the rules declare it.
+    pub span: Span,
+}
+
+/// One decision point of the flow (`... chooses ...`), asked by [`Op::Ask`] or [`Op::AskEach`].
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The name the choice is stored under (`throw`), or `draft` for a draft.
+    pub name: String,
+    /// What it offers, which fixes how its values are encoded and labelled.
+    pub kind: ChoiceKind,
+    /// Only the chooser learns the choice.
+    pub secret: bool,
+    /// Where it is asked in the sources.
+    pub span: Span,
+    /// Answers carry reaction times (`race`).
+    pub race: bool,
+    /// The label of the named "no choice" (`, or silence`).
+    pub none_label: Option<String>,
+    /// The `where` condition, as written, to explain a refused choice.
+    pub condition: Option<String>,
+}
+
+/// A trigger (`trigger NAME after every action`).
+#[derive(Debug, Clone)]
+pub struct Trigger {
+    /// Its name.
+    pub name: String,
+    /// The procedure it runs.
+    pub proc: ProcId,
+}
+
+/// A rhai hook the rules call.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// Its name.
+    pub name: String,
+    /// Its parameters' names.
+    pub params: Vec<String>,
+    /// Whether it answers a boolean (else a number).
+    pub returns_bool: bool,
+    /// Where the rules declare it.
+    pub span: Span,
+}
+
+/// How a flow value crosses into rhai.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HookArg {
+    Int,
+    Bool,
+    /// Seat, passed as 1-based player number.
+    Player,
+    /// Passed by name.
+    Kind,
+    PieceType,
+    /// Passed as the piece's number.
+    Piece,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct HookCall {
+    pub hook: u16,
+    pub args: Vec<HookArg>,
+    pub span: Span,
+}
+
+/// A term of `score per player { ... }`: points computed for each player when the game is scored.
+#[derive(Debug, Clone)]
+pub struct ScoreTerm {
+    /// The name in the definition.
+    pub name: String,
+    /// The procedure computing it: `(player) -> number`.
+    pub proc: ProcId,
+    /// `when` condition: the term only counts while it holds.
+    pub when: Option<ProcId>,
+    /// A tie-breaker (`tie-breaker name: ...`): the result may rank by it,
+    /// but it is not points, so it is left out of the total.
+    pub tie_breaker: bool,
+}
+
+/// An action a player may take beside any of their decisions (`anytime`).
+#[derive(Debug, Clone)]
+pub struct Anytime {
+    /// The label players choose it by.
+    pub label: String,
+    /// `(actor) -> bool`
+    pub when: ProcId,
+    /// `(actor)`, ending in [`Op::ResumeAsk`].
+    pub body: ProcId,
+}
+
+/// One key of the result's ranking (`most score`, `then most lines`).
+#[derive(Debug, Clone)]
+pub struct RankKey {
+    /// The key as written, for reports.
+    pub label: String,
+    /// Whether most wins (else fewest).
+    pub most: bool,
+    /// The procedure that computes a seat's key.
+    pub proc: ProcId,
+    /// What the key's expression is, when it only reads the points just
+    /// scored.
+    pub reads: KeyReads,
+}
+
+/// What a result key's expression computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyReads {
+    /// `score`: a seat's points, the sum of its terms that apply.
+    Points,
+    /// The name of a score term without `when`: that term's value.
+    Term(u16),
+    /// Anything else.
+    Other,
+}
+
+impl GameDef {
+    /// A seat's points: the sum of its score terms (one value per term, in
+    /// [`GameDef::score_terms`] order), tie-breakers left out.
+    pub fn points(&self, terms: &[i64]) -> i64 {
+        terms
+            .iter()
+            .zip(&self.score_terms)
+            .filter(|(_, term)| !term.tie_breaker)
+            .map(|(points, _)| points)
+            .sum()
+    }
+
+    /// Number of players (seats).
+    pub fn players(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// "Orange", or "player 3" for seats without a name.
+    pub fn seat_name(&self, seat: Seat) -> &str {
+        &self.seats[seat as usize]
+    }
+
+    /// Whether kind `a` beats kind `b`.
+    pub fn beats(&self, a: KindId, b: KindId) -> bool {
+        self.beats[a as usize * self.kinds.len() + b as usize]
+    }
+
+    /// A zone's name: "deck", "hand of Orange", "cell of grid 5".
+    pub fn zone_name(&self, zone: ZoneId) -> String {
+        let z = &self.zones[zone as usize];
+        let family = &self.families[z.family as usize];
+        match family.by {
+            FamilyIndex::Single => family.name.clone(),
+            FamilyIndex::PerPlayer => {
+                format!("{} of {}", family.name, self.seat_name(z.index as Seat))
+            }
+            FamilyIndex::PerSpace(board) => {
+                format!("{} of {}", family.name, self.boards[board as usize].space_name(z.index))
+            }
+        }
+    }
+
+    /// Whether `seat` sees the pieces in `zone`: a public zone, or a zone the seat owns.
+    pub fn zone_visible_to(&self, zone: ZoneId, seat: Seat) -> bool {
+        let z = &self.zones[zone as usize];
+        match z.visibility {
+            Visibility::Public => true,
+            Visibility::Hidden => false,
+            Visibility::Owner => z.owner == Some(seat),
+        }
+    }
+
+    /// Bit mask of the seats that see the pieces in `zone`.
+    pub fn zone_viewers(&self, zone: ZoneId) -> u32 {
+        (0..self.players() as Seat)
+            .filter(|&s| self.zone_visible_to(zone, s))
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// Bit mask of the seats that learn what `piece` is by seeing it in
+    /// `zone`: the zone's viewers, and for a piece whose kind is hidden,
+    /// only its owner among them.
+    pub fn piece_viewers(&self, piece: PieceId, zone: ZoneId) -> u32 {
+        let p = &self.pieces[piece as usize];
+        let viewers = self.zone_viewers(zone);
+        if p.kind_hidden {
+            p.owner.map_or(0, |o| viewers & (1 << o))
+        } else {
+            viewers
+        }
+    }
+
+    /// Every seat, as a bit mask.
+    pub fn all_seats_mask(&self) -> u32 {
+        (1u32 << self.players()) - 1
+    }
+
+    /// "Token", "Card red 7", "Marker of Orange".
+    pub fn piece_label(&self, piece: PieceId) -> String {
+        let p = &self.pieces[piece as usize];
+        let mut label = self.piece_types[p.ty as usize].clone();
+        if let Some(kind) = p.kind {
+            label.push(' ');
+            label.push_str(&self.kinds[kind as usize].display);
+        }
+        if self.type_has_values(p.ty) {
+            label.push_str(&format!(" {}", p.value));
+        }
+        if let Some(owner) = p.owner {
+            label.push_str(" of ");
+            label.push_str(self.seat_name(owner));
+        }
+        label
+    }
+
+    /// What anyone who sees `piece` but not its kind reads: "Marker of Orange (hidden)".
+    /// A piece without a hidden kind shows nothing of itself: "a hidden piece".
+    pub fn piece_back_label(&self, piece: PieceId) -> String {
+        let p = &self.pieces[piece as usize];
+        if !p.kind_hidden {
+            return "a hidden piece".into();
+        }
+        let mut label = self.piece_types[p.ty as usize].clone();
+        if let Some(owner) = p.owner {
+            label.push_str(" of ");
+            label.push_str(self.seat_name(owner));
+        }
+        label.push_str(" (hidden)");
+        label
+    }
+
+    /// Whether pieces of this type differ in value, so the value is worth showing.
+    pub fn type_has_values(&self, ty: TypeId) -> bool {
+        let mut values = self.pieces.iter().filter(|p| p.ty == ty).map(|p| p.value);
+        let first = values.next();
+        values.any(|v| Some(v) != first) || first.is_some_and(|v| v != 0)
+    }
+
+    /// Two pieces are interchangeable when everything but their number agrees.
+    pub(crate) fn same_identity(&self, a: PieceId, b: PieceId) -> bool {
+        let (pa, pb) = (&self.pieces[a as usize], &self.pieces[b as usize]);
+        pa.ty == pb.ty && pa.kind == pb.kind && pa.value == pb.value && pa.owner == pb.owner
+    }
+
+    /// The label of one value offered by a decision.
+    pub fn choice_label(&self, decision: DecisionId, value: i64) -> String {
+        self.choice_label_with(decision, value, &|p| self.piece_label(p))
+    }
+
+    /// The label of one value, naming pieces with `piece` (so a viewer who
+    /// does not know a piece reads its back: "Marker of Orange (hidden)").
+    pub fn choice_label_with(&self, decision: DecisionId, value: i64, piece: &dyn Fn(PieceId) -> String) -> String {
+        let decision = &self.decisions[decision as usize];
+        match ChoiceValue::from_raw(value).decode(&decision.kind) {
+            DecodedChoice::None => decision.none_label.clone().unwrap_or_default(),
+            // The `anytime` actions offered beside the decision.
+            DecodedChoice::Anytime(index) => self.anytime.get(index).map_or_else(String::new, |a| a.label.clone()),
+            decoded => self.value_label(&decision.kind, decoded, piece),
+        }
+    }
+
+    fn value_label(&self, kind: &ChoiceKind, value: DecodedChoice, piece: &dyn Fn(PieceId) -> String) -> String {
+        match value {
+            // Named by the decision (see `choice_label_with`); an action's
+            // parameters, in `0..radix`, are never these.
+            DecodedChoice::None | DecodedChoice::Anytime(_) => String::new(),
+            DecodedChoice::Piece(PieceChoice { piece: p, declared }) => match declared {
+                Some(kind) => format!("{} as {}", piece(p), self.kinds[kind as usize].display),
+                None => piece(p),
+            },
+            DecodedChoice::Action { action, params, .. } => {
+                let mut label = String::new();
+                for part in &action.label {
+                    match part {
+                        LabelPart::Text(text) => label.push_str(text),
+                        LabelPart::Param(k) => {
+                            let (kind, _) = &action.params[*k as usize];
+                            let param = ChoiceValue::from_raw(params[*k as usize]).decode(kind);
+                            label.push_str(&self.value_label(kind, param, piece));
+                        }
+                    }
+                }
+                label
+            }
+            DecodedChoice::Plain(value) => match kind {
+                ChoiceKind::Kind => self
+                    .kinds
+                    .get(value as usize)
+                    .map_or_else(|| value.to_string(), |k| k.display.clone()),
+                ChoiceKind::Player => self
+                    .seats
+                    .get(value as usize)
+                    .cloned()
+                    .unwrap_or_else(|| value.to_string()),
+                ChoiceKind::Number => value.to_string(),
+                ChoiceKind::Direction => grid::direction_name(value),
+                ChoiceKind::Space(board) => self.boards[*board as usize].space_name(id_from_value(value)),
+                ChoiceKind::PieceType => self.piece_types.get(value as usize).cloned().unwrap_or_default(),
+                ChoiceKind::Menu(labels) => labels.get(value as usize).cloned().unwrap_or_default(),
+                // An action value that names no action.
+                ChoiceKind::Piece | ChoiceKind::Actions(_) => value.to_string(),
+            },
+        }
+    }
+
+    /// The pieces a chosen value names (a piece, or an action's piece parameters).
+    pub(crate) fn choice_pieces(&self, decision: DecisionId, value: i64) -> Vec<PieceId> {
+        match ChoiceValue::from_raw(value).decode(&self.decisions[decision as usize].kind) {
+            DecodedChoice::Piece(choice) => vec![choice.piece],
+            DecodedChoice::Action { action, params, .. } => action
+                .params
+                .iter()
+                .zip(params)
+                .filter(|((kind, _), _)| *kind == ChoiceKind::Piece)
+                .map(|(_, p)| ChoiceValue::from_raw(p).piece_id())
+                .collect(),
+            _ => vec![],
+        }
+    }
+
+    /// The value of action `entry` of an action decision with these
+    /// parameters, or `None` when the decision has no such action or a
+    /// parameter is out of range.
+    pub fn action_value(&self, decision: DecisionId, entry: usize, params: &[i64]) -> Option<i64> {
+        let ChoiceKind::Actions(actions) = &self.decisions.get(decision as usize)?.kind else {
+            return None;
+        };
+        ChoiceValue::action(actions, entry, params).map(ChoiceValue::raw)
+    }
+
+    /// Other names a scripted choice may use for `value` (a kind's own name
+    /// beside its display name).
+    pub fn choice_aliases(&self, decision: DecisionId, value: i64) -> Vec<String> {
+        let mut names = vec![self.choice_label(decision, value)];
+        if self.decisions[decision as usize].kind == ChoiceKind::Kind
+            && let Some(kind) = self.kinds.get(value as usize)
+        {
+            names.push(kind.name.clone());
+        }
+        names
+    }
+
+    /// The index of the option called `name`, into [`GameDef::options`].
+    pub fn option_index(&self, name: &str) -> Option<usize> {
+        self.options.iter().position(|o| o.name == name)
+    }
+
+    /// Every option's default value, in option order: the settings when none are given.
+    pub fn default_options(&self) -> Vec<OptionValue> {
+        self.options.iter().map(|o| o.default.clone()).collect()
+    }
+}
+
+/// The `rules_hash` of a game's source files: FNV-1a (64 bits) over each
+/// file's length and text, in the order they were read.
+pub fn rules_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for text in texts {
+        for byte in (text.len() as u64).to_le_bytes().iter().chain(text.as_bytes()) {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("fnv1a64:{hash:016x}")
+}
+
+impl GameDef {
+    /// Every zone, in id order.
+    pub fn zone_ids(&self) -> impl DoubleEndedIterator<Item = ZoneId> + ExactSizeIterator + Clone + use<> {
+        ids(self.zones.len())
+    }
+
+    /// Every piece, in id order.
+    pub(crate) fn piece_ids(&self) -> impl DoubleEndedIterator<Item = PieceId> + ExactSizeIterator + Clone + use<> {
+        ids(self.pieces.len())
+    }
+
+    /// Every board, in id order.
+    pub fn board_ids(&self) -> impl DoubleEndedIterator<Item = u16> + ExactSizeIterator + Clone + use<> {
+        ids(self.boards.len())
+    }
+}
