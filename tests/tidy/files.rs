@@ -233,6 +233,9 @@ impl<'ast> Visit<'ast> for Paths {
         self.use_tree(&mut vec![], &item.tree);
     }
 
+    /// `pub(in crate::engine)` says who may see an item; it imports nothing.
+    fn visit_vis_restricted(&mut self, _: &'ast syn::VisRestricted) {}
+
     fn visit_path(&mut self, path: &'ast syn::Path) {
         if path.segments.len() > 1 {
             let segments = path.segments.iter().map(|s| s.ident.to_string()).collect();

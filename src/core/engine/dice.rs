@@ -19,19 +19,9 @@
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
-use super::{Event, RuntimeError, State};
+use super::{Event, ForcedRoll, RuntimeError, State};
 use crate::diagnostic::Code;
 use crate::ir::{GameDef, PieceId, ZoneId};
-
-/// A roll fixed in advance (a scenario or a replay): the die rolled next,
-/// by identity (any die that looks the same will do), and the face it shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForcedRoll {
-    /// The die, or any die that looks the same.
-    pub die: PieceId,
-    /// The face it shows.
-    pub value: i64,
-}
 
 impl State {
     /// The value each piece definition shows at the start: a die its lowest

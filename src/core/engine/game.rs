@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
-use super::lower::{Ins, Program, lower, single};
+use super::lower::{Ins, Program, lower};
 use crate::ir::GameDef;
 use crate::native::NativeCode;
 use crate::script::Script;
@@ -79,27 +79,6 @@ impl Game {
             twinned,
             native: None,
             singles: vec![],
-        }
-    }
-
-    /// Runs the game with `engine` from now on. For the compiled tier,
-    /// returns what it left to the interpreter (a procedure it can't
-    /// compile, or all of them on a machine with no code generator), one
-    /// line each, for the caller to say once.
-    pub fn use_engine(&mut self, engine: Engine) -> Vec<String> {
-        self.native = None;
-        self.singles = vec![];
-        if engine == Engine::Interpreter {
-            return vec![];
-        }
-        self.singles = self.def.code.iter().map(|&op| single(op)).collect();
-        match crate::native::compile(&self.def, super::vm::NATIVE_HELPERS, super::MAX_STEPS_BETWEEN_DECISIONS) {
-            Ok(code) => {
-                let skipped = code.skipped.clone();
-                self.native = (!code.is_empty()).then_some(code);
-                skipped
-            }
-            Err(why) => vec![why],
         }
     }
 

@@ -23,7 +23,8 @@
 //! store each seat's answer: the answer overwrites them before anything
 //! reads them, and they hold the answers of the last time round.
 
-use super::{Ask, Frame, Memory, Recall, State, Status, mix};
+use super::state::{Ask, Frame, Status};
+use super::{Memory, Recall, State, mix};
 use crate::ir::{GameDef, Seat};
 
 /// A tag mixed first, so a position's digest never equals a seat's recall

@@ -2,7 +2,8 @@
 //! one go, a loop of kinds in one step, a piece from a local.
 
 use super::super::lower::{Ins, KIND_OFFER_LEN, MAX_OFFER_PARAMS};
-use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State};
+use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
+use super::super::{Game, RuntimeError, State};
 use crate::ir::{ChoiceKind, ChoiceValue};
 
 impl State {

@@ -2,7 +2,8 @@
 //! the seats ranked by the result's keys.
 
 use super::super::events::{EndReason, Event};
-use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, Outcome, RuntimeError, State, Status};
+use super::super::state::{MAX_STEPS_BETWEEN_DECISIONS, Status};
+use super::super::{Game, Outcome, RuntimeError, State};
 use crate::ir::{GameDef, KeyReads, MAX_PLAYERS, Seat, id_from_index};
 
 impl State {

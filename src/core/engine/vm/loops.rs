@@ -3,7 +3,8 @@
 //! endless flow.
 
 use super::super::lower::{CellTest, Cmp, Ins, Operand};
-use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State};
+use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
+use super::super::{Game, RuntimeError, State};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{GameDef, Op};
 

@@ -5,11 +5,11 @@ mod arith;
 mod board;
 mod choices;
 mod ending;
+mod flow;
 mod jumps;
 mod loops;
 mod native;
 
-pub(crate) use native::HELPERS as NATIVE_HELPERS;
 use native::Ran;
 mod pieces;
 mod slow;
@@ -22,9 +22,11 @@ mod zones;
 use super::Game;
 use super::events::Event;
 use super::lower::{Arith, Ins};
-use super::{Frame, RuntimeError, State, Status};
+use super::state::{Frame, Status};
+use super::{RuntimeError, State};
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::ir::{ChoiceValue, FamilyIndex, GameDef, MatchBy, Matcher, Op, PieceId, ProcId, ZoneId, id_from_value};
+use flow::Flow;
 
 /// Entry `n` of a table (`table set_values at n`) or of a list option: read
 /// from 1; 0 below it (and in an empty list), the last value past its end.
@@ -33,15 +35,6 @@ fn table_entry(values: &[i64], n: i64) -> i64 {
         Some(&last) if n > 0 => values.get(n as usize - 1).copied().unwrap_or(last),
         _ => 0,
     }
-}
-
-/// What [`State::step`] leaves [`State::exec`] to do.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Flow {
-    /// Go on with the next op.
-    Continue,
-    /// The op may have changed the frames or the status: look at them again.
-    Reload,
 }
 
 /// What `exec` stopped for.

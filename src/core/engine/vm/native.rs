@@ -7,8 +7,10 @@ use std::ffi::c_void;
 
 use super::super::events::Event;
 use super::super::lower::Ins;
-use super::super::{Game, RuntimeError, State};
-use super::Flow;
+use super::super::lower::single;
+use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
+use super::super::{Engine, Game, RuntimeError, State};
+use super::flow::Flow;
 use crate::native::{Exit, FAULT, Helpers, Machine, NativeCode, RELOAD};
 
 /// What the engine keeps for the helpers while compiled code runs.
@@ -279,6 +281,29 @@ fn settle(host: &mut Host, result: std::thread::Result<Result<u32, RuntimeError>
         Err(panic) => {
             host.panic = Some(panic);
             FAULT
+        }
+    }
+}
+
+impl Game {
+    /// Runs the game with `engine` from now on. For the compiled tier,
+    /// returns what it left to the interpreter (a procedure it can't
+    /// compile, or all of them on a machine with no code generator), one
+    /// line each, for the caller to say once.
+    pub fn use_engine(&mut self, engine: Engine) -> Vec<String> {
+        self.native = None;
+        self.singles = vec![];
+        if engine == Engine::Interpreter {
+            return vec![];
+        }
+        self.singles = self.def.code.iter().map(|&op| single(op)).collect();
+        match crate::native::compile(&self.def, HELPERS, MAX_STEPS_BETWEEN_DECISIONS) {
+            Ok(code) => {
+                let skipped = code.skipped.clone();
+                self.native = (!code.is_empty()).then_some(code);
+                skipped
+            }
+            Err(why) => vec![why],
         }
     }
 }

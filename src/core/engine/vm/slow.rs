@@ -6,8 +6,10 @@
 
 use super::super::Game;
 use super::super::events::{EndReason, Event};
-use super::super::{Ask, RuntimeError, Seats, State, Status};
-use super::{Flow, table_entry};
+use super::super::state::{Ask, Seats, Status};
+use super::super::{RuntimeError, State};
+use super::flow::Flow;
+use super::table_entry;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, id_from_index};
 

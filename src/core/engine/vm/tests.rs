@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::engine::lower::BoardCount;
-use crate::engine::{Choice, MAX_STEPS_BETWEEN_DECISIONS};
+use crate::engine::Choice;
+use crate::engine::state::MAX_STEPS_BETWEEN_DECISIONS;
 
 /// Both players pick a sign, after the flow has gone round `rounds` times.
 fn signs_after(rounds: u64, signs: &str) -> Game {

@@ -1,8 +1,9 @@
 //! Triggers and `anytime` actions: run before each ask, skipped while nothing they count has moved.
 
 use super::super::events::Event;
-use super::super::{Game, MAX_STEPS_BETWEEN_DECISIONS, RuntimeError, State, Status};
-use super::Flow;
+use super::super::state::{MAX_STEPS_BETWEEN_DECISIONS, Status};
+use super::super::{Game, RuntimeError, State};
+use super::flow::Flow;
 use crate::ir::{ChoiceValue, Seat, id_from_index};
 
 impl State {
