@@ -8,8 +8,7 @@
 //! - the rooms (the modules `src/lib.rs` and the core's `src/core/lib.rs`
 //!   declare) import one another
 //!   without a cycle, read from every `crate::` path outside test code;
-//!   and so do the files, but for the parents still listed in
-//!   [`PARENTS_IN_A_CYCLE`];
+//!   and so do the files, a parent's `mod.rs` among its children;
 //! - `src/` names no game of `games/`: not its title, its kinds or its piece
 //!   types, nor any of its names made of several words (`num_cards`);
 //! - facts about ops are kept in one table, `Op::facts`: no other pattern
@@ -173,33 +172,13 @@ fn facts_about_ops_are_kept_in_one_table() {
     );
 }
 
-/// Modules whose own file still defines what their children import while
-/// it imports them: a cycle between a parent and its children, kept until
-/// the parent's definitions move into a child of their own (as `studio`'s
-/// did into `studio::state`). The list only shrinks: a module that no
-/// longer needs its place here must leave it.
-#[rustfmt::skip]
-const PARENTS_IN_A_CYCLE: &[&str] = &[
-    "agents",
-];
-
 #[test]
 fn files_import_one_another_without_a_cycle() {
     let sources = sources();
     let files = tidy::files::Files::read(&sources);
     let groups = tidy::files::cycles(&files);
-    // The parent a group is allowed by: a listed module all its files are, or are under.
-    let allowed_by = |group: &[String]| {
-        PARENTS_IN_A_CYCLE.iter().copied().find(|parent| {
-            group.iter().any(|m| m == parent)
-                && group
-                    .iter()
-                    .all(|m| m == parent || m.starts_with(&format!("{parent}::")))
-        })
-    };
     let report: Vec<String> = groups
         .iter()
-        .filter(|group| allowed_by(group).is_none())
         .map(|group| {
             let edges: Vec<String> = files
                 .edges
@@ -213,18 +192,8 @@ fn files_import_one_another_without_a_cycle() {
     assert!(
         report.is_empty(),
         "files import one another in a cycle; move what both sides need into a file both may import \
-         (a parent module's own types into a child of their own, as `studio::state`):\n{}",
+         (a parent module's own types into a child of their own, as `engine::state`):\n{}",
         report.join("\n")
-    );
-    let mended: Vec<&str> = PARENTS_IN_A_CYCLE
-        .iter()
-        .copied()
-        .filter(|parent| !groups.iter().any(|group| allowed_by(group) == Some(*parent)))
-        .collect();
-    assert!(
-        mended.is_empty(),
-        "these modules are no longer in a cycle with their children: remove them from \
-         `PARENTS_IN_A_CYCLE` in tests/tidy.rs so that it stays so: {mended:?}"
     );
 }
 

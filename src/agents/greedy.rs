@@ -3,9 +3,9 @@
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
+use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use super::search::{random_picks, standing};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
-use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::Game;
 use crate::engine::{Event, Observation, Pick};
 use crate::ir::{GameDef, Seat};

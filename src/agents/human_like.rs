@@ -13,8 +13,8 @@
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
+use super::agent::{Agent, ForGame, SEED_PARAM, seat_rng};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
-use super::{Agent, SEED_PARAM, build, seat_rng};
 use crate::engine::Game;
 use crate::engine::{Choice, Observation, Seen};
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
@@ -250,13 +250,22 @@ impl HumanLike {
         }
     }
 
-    pub(super) fn from_params(p: &Params<'_>, game: super::ForGame<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+    /// A human-like thrower from its parameters; `build_fallback` builds the
+    /// agent it hands decisions other than a throw to (given by the agents'
+    /// registry, which builds this one too).
+    pub(super) fn from_params(
+        p: &Params<'_>,
+        game: ForGame<'_>,
+        seat: Seat,
+        seed: u64,
+        build_fallback: impl FnOnce(&AgentSpec) -> Result<Box<dyn Agent>, String>,
+    ) -> Result<Self, String> {
         let fallback_text = p.raw("fallback").unwrap_or("random");
         if let Some(why) = game.and_then(|(def, _)| refusal(def, fallback_text)) {
             return Err(why);
         }
         let fallback_spec = parse_agent(fallback_text)?;
-        let fallback = build(&fallback_spec, game, seat, seed)?;
+        let fallback = build_fallback(&fallback_spec)?;
         let mut h = HumanLike::new(seat, seed, fallback);
         let m = &mut h.model;
         m.share = p.triple("share")?.unwrap_or(m.share);

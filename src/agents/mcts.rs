@@ -32,9 +32,9 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
+use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
-use super::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use crate::engine::Game;
 use crate::engine::{Choice, Event, Observation, Pick, StepKey, World};
 use crate::ir::{ChoiceKind, GameDef, Seat};

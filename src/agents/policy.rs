@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::agent::{Agent, ForGame, SEED_PARAM, draw, seat_rng};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
-use super::{Agent, seat_rng};
 use crate::engine::{Choice, Game, Memory, Observation, Recall};
 use crate::ir::{GameDef, OptionValue, Seat};
 
@@ -285,7 +285,7 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
             about: "the policy file",
             domain: Domain::Path,
         },
-        super::SEED_PARAM,
+        SEED_PARAM,
     ],
 };
 
@@ -317,12 +317,7 @@ impl PolicyAgent {
         }
     }
 
-    pub(crate) fn from_params(
-        params: &Params<'_>,
-        game: super::ForGame<'_>,
-        seat: Seat,
-        seed: u64,
-    ) -> Result<Self, String> {
+    pub(crate) fn from_params(params: &Params<'_>, game: ForGame<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
         let (Some(path), Some(file)) = (params.raw("file"), params.path("file")?) else {
             return Err("`policy` needs its file: `policy:FILE` (`rpsdsl solve RULES --save FILE` writes one)".into());
         };
@@ -379,7 +374,7 @@ impl Agent for PolicyAgent {
             self.missed.fetch_add(1, Ordering::Relaxed);
             vec![1.0 / obs.legal_len() as f64; obs.legal_len()]
         });
-        super::draw(&p, &mut self.rng)
+        draw(&p, &mut self.rng)
     }
 
     fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
@@ -400,7 +395,7 @@ impl Agent for PolicyAgent {
             let count = allowed.iter().filter(|&&a| a).count().max(1) as f64;
             p = allowed.iter().map(|&a| if a { 1.0 / count } else { 0.0 }).collect();
         }
-        Some(super::draw(&p, &mut self.rng))
+        Some(draw(&p, &mut self.rng))
     }
 
     fn exploitability(&self) -> Option<f64> {

@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
-use super::Reaction;
+use super::agent::Reaction;
 use crate::engine::Game;
 use crate::engine::{Event, Pick, World};
 use crate::ir::{GameDef, Seat};

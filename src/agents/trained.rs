@@ -98,7 +98,7 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
 /// `name` is the spec as written; `seed` is the player's own stream.
 pub(crate) fn from_params(
     params: &Params<'_>,
-    game: super::ForGame<'_>,
+    game: super::agent::ForGame<'_>,
     seat: Seat,
     seed: u64,
     name: String,

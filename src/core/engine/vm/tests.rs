@@ -2,8 +2,8 @@
 //! they stand for.
 
 use super::*;
-use crate::engine::lower::BoardCount;
 use crate::engine::Choice;
+use crate::engine::lower::BoardCount;
 use crate::engine::state::MAX_STEPS_BETWEEN_DECISIONS;
 
 /// Both players pick a sign, after the flow has gone round `rounds` times.
