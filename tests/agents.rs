@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rpsdsl::agents::{self, Agent, DuelResult, HumanLike, RandomAgent, ThrowModel};
+use rpsdsl::diagnostic::Code;
 use rpsdsl::engine::Game;
 use rpsdsl::engine::{Choice, Event, Observation, State, View};
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
@@ -369,7 +370,7 @@ fn greedy_takes_the_points_in_front_of_it() {
 
 #[test]
 fn agent_specs_are_checked() {
-    let err = |spec: &str| agents::from_spec(spec, 2, 1).err().unwrap();
+    let err = |spec: &str| agents::from_spec(spec, 2, 1).err().unwrap().to_string();
     assert!(err("mcst").contains("did you mean `mcts`"), "{}", err("mcst"));
     assert!(
         err("mcts:iteration=5").contains("its parameters are iterations"),
@@ -388,6 +389,20 @@ fn agent_specs_are_checked() {
         err("human-like:first=.5/.5")
     );
     assert!(err("human").contains("rpsdsl play"));
+    // Each mistake has its code, and names the words at fault.
+    let error = |spec: &str| agents::from_spec(spec, 2, 1).err().unwrap();
+    let cases = [
+        ("mcst", Code::UnknownAgent, "mcst"),
+        ("mcts:iteration=5", Code::BadAgentParameter, "iteration"),
+        ("random,mcts:iterations=0", Code::BadAgentParameter, "iterations=0"),
+        ("mcts:x", Code::BadAgentSpec, "x"),
+        ("mcts(iterations=5", Code::BadAgentSpec, "mcts(iterations=5"),
+        ("human", Code::AgentRefused, "human"),
+    ];
+    for (spec, code, at) in cases {
+        let e = error(spec);
+        assert_eq!((e.code, e.at.as_str()), (code, at), "{spec}: {e}");
+    }
     let built = agents::from_spec("mcts:iterations=50:c=1.2,human-like:fallback=greedy", 2, 1).unwrap();
     assert_eq!(built[0].name(), "mcts:iterations=50:c=1.2");
     assert_eq!(built[1].name(), "human-like:fallback=greedy");

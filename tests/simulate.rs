@@ -338,8 +338,22 @@ fn cli_compares_a_base_game_with_house_rules() {
         "the same seeds give the same games"
     );
     // An unknown agent is a usage error.
-    let bad = rpsdsl(&["simulate", "games/rps.rules", "--agents", "nobody"]);
+    let bad = rpsdsl(&["simulate", "games/rps.rules", "--agents", "random,mcts:iterations=0"]);
     assert_eq!(bad.status.code(), Some(2));
+    // It is a diagnostic with its code, underlining the words at fault
+    // where they stand on the command line.
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(said.contains("rpsdsl::bad-agent-parameter"), "{said}");
+    let typed = said
+        .lines()
+        .find(|l| l.contains("--agents random,mcts:iterations=0"))
+        .unwrap_or_else(|| panic!("{said}"));
+    let underline = said
+        .lines()
+        .find(|l| l.contains('─') && !l.contains('╭') && !l.contains('╰'))
+        .unwrap_or_else(|| panic!("{said}"));
+    let column = |line: &str, needle: &str| line.find(needle).map(|b| line[..b].chars().count());
+    assert_eq!(column(underline, "─"), column(typed, "iterations=0"), "{said}");
 }
 
 // ---- Reports that tell the truth (issue 17) ----

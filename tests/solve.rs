@@ -671,8 +671,13 @@ fn a_saved_strategy_plays_every_situation_and_is_refused_elsewhere() {
 
     let refused = |args: &[&str], why: &str| {
         let out = rpsdsl(args);
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        // The diagnostic's message may be wrapped to the terminal's width.
+        let err = String::from_utf8_lossy(&out.stderr).replace("\n  │ ", " ");
         assert!(!out.status.success(), "{args:?} was played");
+        assert!(
+            err.contains("rpsdsl::bad-policy-file") || err.contains("rpsdsl::bad-agent-parameter"),
+            "{err}"
+        );
         assert!(err.contains(why), "{args:?}: {err}");
     };
     refused(

@@ -4,6 +4,7 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
+use super::error::AgentError;
 use super::spec::{Domain, ParamInfo, Params};
 use crate::engine::{Choice, Game, Observation, Recall, Seen};
 use crate::ir::{GameDef, OptionValue, Seat};
@@ -93,7 +94,7 @@ impl Reaction {
         self.floor_ms + self.mean_extra_ms
     }
 
-    pub(super) fn from_params(p: &Params<'_>) -> Result<Self, String> {
+    pub(super) fn from_params(p: &Params<'_>) -> Result<Self, AgentError> {
         let d = Reaction::default();
         Ok(Reaction {
             floor_ms: p.u64("reaction_floor")?.map_or(d.floor_ms, |v| v as u32),

@@ -4,6 +4,7 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
+use super::error::AgentError;
 use super::search::{random_picks, standing};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use crate::engine::Game;
@@ -56,7 +57,7 @@ impl Greedy {
         }
     }
 
-    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, AgentError> {
         let mut g = Greedy::new(seat, seed);
         g.samples = p.u64("samples")?.map_or(g.samples, |v| v as u32);
         g.reaction = Reaction::from_params(p)?;

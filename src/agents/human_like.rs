@@ -14,7 +14,9 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, ForGame, SEED_PARAM, seat_rng};
+use super::error::AgentError;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
+use crate::diagnostic::Code;
 use crate::engine::Game;
 use crate::engine::{Choice, Observation, Seen};
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
@@ -223,14 +225,16 @@ pub fn default_opponent(def: &GameDef) -> &'static str {
 /// Why `human-like` is refused in `def`: a game where it could never throw
 /// by its model would play exactly as its fallback, so a report naming it
 /// would name a player that is not there.
-fn refusal(def: &GameDef, fallback: &str) -> Option<String> {
+fn refusal(def: &GameDef, fallback: &str) -> Option<AgentError> {
     (!can_throw(def)).then(|| {
-        format!(
+        AgentError::new(
+            Code::AgentRefused,
             "`human-like` adds nothing in this game: it throws by its model only when two players \
              throw at once (`each player chooses`) among three kinds that beat each other in a \
-             cycle, and this game has no such throw, so it would play exactly as its fallback; \
-             use `{fallback}` itself"
+             cycle, and this game has no such throw, so it would play exactly as its fallback",
+            "human-like",
         )
+        .help(format!("use `{fallback}` itself"))
     })
 }
 
@@ -258,8 +262,8 @@ impl HumanLike {
         game: ForGame<'_>,
         seat: Seat,
         seed: u64,
-        build_fallback: impl FnOnce(&AgentSpec) -> Result<Box<dyn Agent>, String>,
-    ) -> Result<Self, String> {
+        build_fallback: impl FnOnce(&AgentSpec) -> Result<Box<dyn Agent>, AgentError>,
+    ) -> Result<Self, AgentError> {
         let fallback_text = p.raw("fallback").unwrap_or("random");
         if let Some(why) = game.and_then(|(def, _)| refusal(def, fallback_text)) {
             return Err(why);

@@ -33,6 +33,7 @@ use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
+use super::error::AgentError;
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use crate::engine::Game;
@@ -451,7 +452,7 @@ impl Mcts {
         }
     }
 
-    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, AgentError> {
         let mut m = Mcts::new(seat, seed);
         let iterations = p.u64("iterations")?;
         m.time = p.u64("time_ms")?.map(Duration::from_millis);

@@ -14,6 +14,7 @@
 //! `human-like` thrower's fallback) is handed a builder.
 
 mod agent;
+mod error;
 mod greedy;
 mod human_like;
 mod mcts;
@@ -25,6 +26,7 @@ mod trained;
 
 pub use agent::{Agent, ForGame, draw};
 use agent::{REACTION_PARAMS, Reaction, SEED_PARAM};
+pub use error::AgentError;
 pub use greedy::Greedy;
 pub use human_like::{DuelResult, HumanLike, ThrowModel, default_opponent, throw_roles};
 pub use mcts::{Mcts, SearchStats};
@@ -33,6 +35,7 @@ pub use random::RandomAgent;
 pub use spec::{AgentInfo, AgentSpec, Domain, ParamInfo};
 pub use trained::{Trainer, Training, set_trainer};
 
+use crate::diagnostic::Code;
 use crate::engine::Game;
 use crate::ir::{OptionValue, Seat};
 use spec::Params;
@@ -58,7 +61,7 @@ pub const AGENTS: &[AgentInfo] = &[
 
 /// Builds one agent from its spec for `seat` of `game`; `seed` is the
 /// game's seed.
-pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, String> {
+pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) -> Result<Box<dyn Agent>, AgentError> {
     let name = spec.name.as_str();
     let Some(info) = AGENTS
         .iter()
@@ -70,12 +73,12 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
             .map(|n| (strsim::levenshtein(n, name), *n))
             .min()
             .filter(|(d, _)| *d <= 2)
-            .map(|(_, n)| format!(" (did you mean `{n}`?)"))
+            .map(|(_, n)| format!("did you mean `{n}`? "))
             .unwrap_or_default();
-        return Err(format!(
-            "unknown agent `{name}`{near}; the agents are {}",
-            names.join(", ")
-        ));
+        return Err(
+            AgentError::new(Code::UnknownAgent, format!("unknown agent `{name}`"), name)
+                .help(format!("{near}the agents are {}", names.join(", "))),
+        );
     };
     let params = Params::new(spec, info)?;
     let seed = match info.params.iter().any(|p| p.name == "seed") {
@@ -105,7 +108,10 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
             seed,
             spec.to_text(),
         )?)),
-        "human" => Err("`human` is a person at the terminal: use `rpsdsl play FILE --seat N`".into()),
+        "human" => Err(
+            AgentError::new(Code::AgentRefused, "`human` is a person at the terminal", "human")
+                .help("use `rpsdsl play FILE --seat N`"),
+        ),
         _ => unreachable!("every listed agent is built"),
     }
 }
@@ -113,23 +119,25 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
 /// Builds agents for `def` played with `options` from a spec such as
 /// `mcts:iterations=2000,human-like` (one per seat; a single agent plays
 /// every seat). Seat `i`'s agent draws from its own stream of `seed`.
-pub fn for_game(spec: &str, def: &Game, options: &[OptionValue], seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+pub fn for_game(spec: &str, def: &Game, options: &[OptionValue], seed: u64) -> Result<Vec<Box<dyn Agent>>, AgentError> {
     built(spec, def.players(), Some((def, options)), seed)
 }
 
 /// Builds agents that need no particular game (every agent but `policy`)
 /// for `players` seats, as [`for_game`] does.
-pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+pub fn from_spec(spec: &str, players: usize, seed: u64) -> Result<Vec<Box<dyn Agent>>, AgentError> {
     built(spec, players, None, seed)
 }
 
-fn built(spec: &str, players: usize, game: ForGame<'_>, seed: u64) -> Result<Vec<Box<dyn Agent>>, String> {
+fn built(spec: &str, players: usize, game: ForGame<'_>, seed: u64) -> Result<Vec<Box<dyn Agent>>, AgentError> {
     let specs = spec::parse_spec(spec)?;
     if specs.len() != 1 && specs.len() != players {
-        return Err(format!(
-            "{} agents given for {players} players; give one per seat, or one for all",
-            specs.len()
-        ));
+        return Err(AgentError::new(
+            Code::BadAgentSpec,
+            format!("{} agents given for {players} players", specs.len()),
+            "",
+        )
+        .help("give one per seat, or one for all"));
     }
     (0..players)
         .map(|seat| {

@@ -23,7 +23,9 @@ use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::agent::{Agent, ForGame, SEED_PARAM, draw, seat_rng};
+use super::error::AgentError;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
+use crate::diagnostic::Code;
 use crate::engine::{Choice, Game, Memory, Observation, Recall};
 use crate::ir::{GameDef, OptionValue, Seat};
 
@@ -143,37 +145,44 @@ pub struct Policy {
 impl Policy {
     /// Reads the file at `path` and checks that it was written for `def`
     /// with `options` by this build.
-    pub fn load(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Policy, String> {
+    pub fn load(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Policy, AgentError> {
         let shown = path.display();
+        let refused = |message: String| AgentError::new(Code::BadPolicyFile, message, shown.to_string());
         // The careful reader: a device (`/dev/zero`) or a named pipe is
         // refused before it is opened, and no file is read past the cap.
         let text = crate::input::read_text(path, crate::input::RECORD_LIMIT)
-            .map_err(|e| format!("cannot read the policy file {shown}: {e}"))?;
+            .map_err(|e| refused(format!("cannot read the policy file {shown}: {e}")))?;
         let file: PolicyFile = serde_json::from_str(&text).map_err(|e| {
-            format!("{shown} is not a policy file (`rpsdsl solve FILE --save {shown}` writes one): {e}")
+            refused(format!("{shown} is not a policy file: {e}"))
+                .help(format!("`rpsdsl solve RULES --save {shown}` writes one"))
         })?;
-        Policy::from_file(&file, def, options).map_err(|e| format!("{shown}: {e}"))
+        Policy::from_file(&file, def, options).map_err(|e| AgentError {
+            message: format!("{shown}: {}", e.message),
+            at: shown.to_string(),
+            ..e
+        })
     }
 
     /// Checks `file` against `def` with `options` and this build.
-    pub fn from_file(file: &PolicyFile, def: &GameDef, options: &[OptionValue]) -> Result<Policy, String> {
+    pub fn from_file(file: &PolicyFile, def: &GameDef, options: &[OptionValue]) -> Result<Policy, AgentError> {
+        let refused = |message: String| AgentError::new(Code::BadPolicyFile, message, "");
         if file.format != FORMAT {
-            return Err(format!("not a policy file: its format is `{}`", file.format));
+            return Err(refused(format!("not a policy file: its format is `{}`", file.format)));
         }
         if file.version != VERSION || file.build != BUILD {
-            return Err(format!(
-                "written by rpsdsl {} (policy version {}), and this is rpsdsl {BUILD} (policy version {VERSION}): \
-                 solve the game again with this build",
+            return Err(refused(format!(
+                "written by rpsdsl {} (policy version {}), and this is rpsdsl {BUILD} (policy version {VERSION})",
                 file.build, file.version
-            ));
+            ))
+            .help("solve the game again with this build"));
         }
         let (hash, now) = rules_identity(def, options);
         if file.rules_hash != hash {
-            return Err(format!(
-                "solved for `{}` with other rules than `{}` has now (the rules' text differs): solve the game \
-                 again, or play the rules it was solved for",
+            return Err(refused(format!(
+                "solved for `{}` with other rules than `{}` has now (the rules' text differs)",
                 file.game, def.name
-            ));
+            ))
+            .help("solve the game again, or play the rules it was solved for"));
         }
         if file.options != now {
             let differ: Vec<String> = now
@@ -188,27 +197,26 @@ impl Policy {
                     format!("{name} is {value} here but {then} in the file")
                 })
                 .collect();
-            return Err(format!(
-                "solved with other options ({}): play with the options it was solved for, or solve again",
-                differ.join("; ")
-            ));
+            return Err(refused(format!("solved with other options ({})", differ.join("; ")))
+                .help("play with the options it was solved for, or solve again"));
         }
         let mut sets = HashMap::with_capacity(file.situations.len());
         for s in &file.situations {
-            let key = parse_key(&s.key)?;
+            let key = parse_key(&s.key).map_err(refused)?;
             let keys = s
                 .actions
                 .iter()
                 .map(|a| parse_key(&a.key))
-                .collect::<Result<Vec<_>, _>>()?;
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(refused)?;
             let probs: Vec<f64> = s.actions.iter().map(|a| a.p).collect();
             let total: f64 = probs.iter().sum();
             // A file written by hand may sum to 1 only roughly.
             if probs.iter().any(|p| !p.is_finite() || *p < 0.0) || (total - 1.0).abs() > 1e-4 {
-                return Err(format!(
+                return Err(refused(format!(
                     "the situation `{}` has probabilities that are not a distribution (they sum to {total})",
                     if s.situation.is_empty() { &s.key } else { &s.situation }
-                ));
+                )));
             }
             sets.insert(key, (keys, probs.iter().map(|p| p / total).collect()));
         }
@@ -255,7 +263,7 @@ fn parse_key(text: &str) -> Result<u64, String> {
 
 /// Policies read in this process, by path: a simulation builds a player per
 /// game, and reads each file once (again when it changes on disk).
-fn cached(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Arc<Policy>, String> {
+fn cached(path: &Path, def: &GameDef, options: &[OptionValue]) -> Result<Arc<Policy>, AgentError> {
     type Cache = Mutex<HashMap<(PathBuf, Option<std::time::SystemTime>, String), Arc<Policy>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let stamp = std::fs::metadata(path).and_then(|m| m.modified()).ok();
@@ -317,12 +325,24 @@ impl PolicyAgent {
         }
     }
 
-    pub(crate) fn from_params(params: &Params<'_>, game: ForGame<'_>, seat: Seat, seed: u64) -> Result<Self, String> {
+    pub(crate) fn from_params(
+        params: &Params<'_>,
+        game: ForGame<'_>,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Self, AgentError> {
         let (Some(path), Some(file)) = (params.raw("file"), params.path("file")?) else {
-            return Err("`policy` needs its file: `policy:FILE` (`rpsdsl solve RULES --save FILE` writes one)".into());
+            return Err(
+                AgentError::new(Code::BadAgentParameter, "`policy` needs its file", "policy")
+                    .help("write `policy:FILE`; `rpsdsl solve RULES --save FILE` writes one"),
+            );
         };
         let Some((def, options)) = game else {
-            return Err("`policy` plays the strategy of one game, and no game is given here".into());
+            return Err(AgentError::new(
+                Code::AgentRefused,
+                "`policy` plays the strategy of one game, and no game is given here",
+                "policy",
+            ));
         };
         let policy = cached(&file, def, options)?;
         // `policy:FILE` unless the path would not read back that way.

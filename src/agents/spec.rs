@@ -8,6 +8,9 @@
 //!                                         in parentheses form: fallback=mcts(iterations=200)
 //! ```
 
+use super::error::AgentError;
+use crate::diagnostic::Code;
+
 /// How deep agents may nest as parameters' values
 /// (`human-like:fallback=human-like(fallback=...)`). The spec is checked
 /// for this before any agent is built, so building never recurses deeper.
@@ -35,7 +38,7 @@ impl AgentSpec {
 
 /// Splits `text` at `sep` where it is not inside parentheses; refuses
 /// parentheses nested deeper than [`MAX_NESTING`].
-fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
+fn split_top(text: &str, sep: char) -> Result<Vec<&str>, AgentError> {
     let mut parts = vec![];
     let mut depth = 0i32;
     let mut start = 0;
@@ -46,16 +49,24 @@ fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
                 if depth as usize > MAX_NESTING {
                     let shown: String = text.chars().take(40).collect();
                     let more = if shown.len() < text.len() { "..." } else { "" };
-                    return Err(format!(
-                        "`{shown}{more}`: agents are nested more than {MAX_NESTING} deep; \
-                         a parameter's agent may hold another at most {MAX_NESTING} levels down"
-                    ));
+                    return Err(AgentError::new(
+                        Code::BadAgentSpec,
+                        format!("`{shown}{more}`: agents are nested more than {MAX_NESTING} deep"),
+                        text,
+                    )
+                    .help(format!(
+                        "a parameter's agent may hold another at most {MAX_NESTING} levels down"
+                    )));
                 }
             }
             ')' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Err(format!("`{text}`: a `)` without its `(`"));
+                    return Err(AgentError::new(
+                        Code::BadAgentSpec,
+                        format!("`{text}`: a `)` without its `(`"),
+                        text,
+                    ));
                 }
             }
             c if c == sep && depth == 0 => {
@@ -66,20 +77,27 @@ fn split_top(text: &str, sep: char) -> Result<Vec<&str>, String> {
         }
     }
     if depth != 0 {
-        return Err(format!("`{text}`: a `(` is not closed"));
+        return Err(
+            AgentError::new(Code::BadAgentSpec, format!("`{text}`: a `(` is not closed"), text)
+                .help("close it: `mcts(iterations=500)`"),
+        );
     }
     parts.push(&text[start..]);
     Ok(parts)
 }
 
 /// Parses one agent: `mcts:iterations=500` or `mcts(iterations=500)`.
-pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, AgentError> {
     let text = text.trim();
     let (name, params): (&str, Vec<&str>) = if let Some(open) = text.find('(')
         && text.find(':').is_none_or(|colon| open < colon)
     {
         if !text.ends_with(')') {
-            return Err(format!("`{text}`: expected `name(key=value:...)`"));
+            return Err(AgentError::new(
+                Code::BadAgentSpec,
+                format!("`{text}`: expected `name(key=value:...)`"),
+                text,
+            ));
         }
         let inner = &text[open + 1..text.len() - 1];
         (&text[..open], split_top(inner, ':')?)
@@ -90,7 +108,10 @@ pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
     };
     let name = name.trim();
     if name.is_empty() {
-        return Err(format!("`{text}`: an agent needs a name"));
+        return Err(
+            AgentError::new(Code::BadAgentSpec, format!("`{text}`: an agent needs a name"), text)
+                .help("name an agent first, e.g. `mcts:iterations=500`; `rpsdsl agents` lists them"),
+        );
     }
     let mut out = AgentSpec {
         name: name.to_string(),
@@ -103,9 +124,12 @@ pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
             continue;
         }
         let Some((key, value)) = param.split_once('=') else {
-            return Err(format!(
-                "`{param}` in `{text}` is not key=value; write e.g. `{name}:seed=7`"
-            ));
+            return Err(AgentError::new(
+                Code::BadAgentSpec,
+                format!("`{param}` in `{text}` is not key=value"),
+                param,
+            )
+            .help(format!("write e.g. `{name}:seed=7`")));
         };
         out.params.push((key.trim().to_string(), value.trim().to_string()));
     }
@@ -113,7 +137,7 @@ pub(crate) fn parse_agent(text: &str) -> Result<AgentSpec, String> {
 }
 
 /// Parses a whole spec into one agent per entry.
-pub(crate) fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
+pub(crate) fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, AgentError> {
     let parts = split_top(spec, ',')?;
     let agents: Vec<AgentSpec> = parts
         .into_iter()
@@ -121,7 +145,8 @@ pub(crate) fn parse_spec(spec: &str) -> Result<Vec<AgentSpec>, String> {
         .map(parse_agent)
         .collect::<Result<_, _>>()?;
     if agents.is_empty() {
-        return Err("no agent given; e.g. `--agents random` or `--agents mcts,random`".into());
+        return Err(AgentError::new(Code::BadAgentSpec, "no agent given", "")
+            .help("e.g. `--agents random` or `--agents mcts,random`"));
     }
     Ok(agents)
 }
@@ -192,7 +217,7 @@ pub(crate) struct Params<'a> {
 }
 
 impl<'a> Params<'a> {
-    pub(crate) fn new(spec: &'a AgentSpec, info: &AgentInfo) -> Result<Self, String> {
+    pub(crate) fn new(spec: &'a AgentSpec, info: &AgentInfo) -> Result<Self, AgentError> {
         for (key, _) in &spec.params {
             if !info.params.iter().any(|p| p.name == key) {
                 let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
@@ -208,7 +233,12 @@ impl<'a> Params<'a> {
                 } else {
                     format!("{near}its parameters are {}", names.join(", "))
                 };
-                return Err(format!("`{}` has no parameter `{key}`; {help}", info.name));
+                return Err(AgentError::new(
+                    Code::BadAgentParameter,
+                    format!("`{}` has no parameter `{key}`", info.name),
+                    key.as_str(),
+                )
+                .help(help));
             }
         }
         Ok(Params {
@@ -227,7 +257,7 @@ impl<'a> Params<'a> {
     /// A file parameter (`Domain::Path`) as the path to open: as given,
     /// unless [`confine_files`] set a folder, where it must stay inside it
     /// ([`crate::input::inside_folder`]) and is taken from it.
-    pub(crate) fn path(&self, key: &str) -> Result<Option<std::path::PathBuf>, String> {
+    pub(crate) fn path(&self, key: &str) -> Result<Option<std::path::PathBuf>, AgentError> {
         let Some(value) = self.raw(key) else {
             return Ok(None);
         };
@@ -235,15 +265,23 @@ impl<'a> Params<'a> {
             None => Ok(Some(std::path::PathBuf::from(value))),
             Some(root) => crate::input::inside_folder(root, value, "the studio's folder")
                 .map(Some)
-                .map_err(|why| format!("`{}:{key}={value}`: {why}", self.agent)),
+                .map_err(|why| {
+                    AgentError::new(
+                        Code::BadAgentParameter,
+                        format!("`{}:{key}={value}`: {why}", self.agent),
+                        value,
+                    )
+                }),
         }
     }
 
-    fn bad(&self, key: &str, value: &str, wanted: &str) -> String {
-        format!(
-            "`{}:{key}={value}`: {key} must be {wanted} (`rpsdsl agents` lists every parameter's values)",
-            self.agent
+    fn bad(&self, key: &str, value: &str, wanted: &str) -> AgentError {
+        AgentError::new(
+            Code::BadAgentParameter,
+            format!("`{}:{key}={value}`: {key} must be {wanted}", self.agent),
+            format!("{key}={value}"),
         )
+        .help("`rpsdsl agents` lists every parameter's values")
     }
 
     /// The documented domain of `key`.
@@ -256,7 +294,7 @@ impl<'a> Params<'a> {
     }
 
     /// A whole number within the parameter's [`Domain::Whole`] range.
-    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, String> {
+    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, AgentError> {
         let domain = self.domain(key);
         let Domain::Whole(lo, hi) = domain else {
             unreachable!("`{key}` is not a whole number");
@@ -270,7 +308,7 @@ impl<'a> Params<'a> {
     }
 
     /// A number within the parameter's [`Domain::Number`] range.
-    pub(crate) fn f64(&self, key: &str) -> Result<Option<f64>, String> {
+    pub(crate) fn f64(&self, key: &str) -> Result<Option<f64>, AgentError> {
         let domain = self.domain(key);
         let Domain::Number(lo, hi) = domain else {
             unreachable!("`{key}` is not a number");
@@ -283,7 +321,7 @@ impl<'a> Params<'a> {
             .transpose()
     }
 
-    pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, String> {
+    pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, AgentError> {
         self.raw(key)
             .map(|v| match v {
                 "true" | "yes" | "on" | "1" => Ok(true),
@@ -294,7 +332,7 @@ impl<'a> Params<'a> {
     }
 
     /// One of the words of the parameter's [`Domain::OneOf`].
-    pub(crate) fn word(&self, key: &str) -> Result<Option<&'a str>, String> {
+    pub(crate) fn word(&self, key: &str) -> Result<Option<&'a str>, AgentError> {
         let Domain::OneOf(words) = self.domain(key) else {
             unreachable!("`{key}` is not one of some words");
         };
@@ -309,7 +347,7 @@ impl<'a> Params<'a> {
     }
 
     /// Three probabilities written `a/b/c`; they are normalised to sum to 1.
-    pub(crate) fn triple(&self, key: &str) -> Result<Option<[f64; 3]>, String> {
+    pub(crate) fn triple(&self, key: &str) -> Result<Option<[f64; 3]>, AgentError> {
         let Some(v) = self.raw(key) else {
             return Ok(None);
         };

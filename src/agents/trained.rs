@@ -12,8 +12,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::error::AgentError;
 use super::policy::{Policy, PolicyAgent, PolicyFile, rules_identity};
 use super::spec::{AgentInfo, Domain, ParamInfo, Params};
+use crate::diagnostic::Code;
 use crate::engine::{Game, Memory};
 use crate::ir::{OptionValue, Seat};
 
@@ -102,9 +104,13 @@ pub(crate) fn from_params(
     seat: Seat,
     seed: u64,
     name: String,
-) -> Result<PolicyAgent, String> {
+) -> Result<PolicyAgent, AgentError> {
     let Some((def, options)) = game else {
-        return Err("`solve` trains on one game, and no game is given here".into());
+        return Err(AgentError::new(
+            Code::AgentRefused,
+            "`solve` trains on one game, and no game is given here",
+            "solve",
+        ));
     };
     let iterations = params.u64("iterations")?;
     let time = match (params.f64("time")?, iterations) {
@@ -129,11 +135,15 @@ pub(crate) fn from_params(
 
 /// The strategy trained for `def` with `options`, trained now if this
 /// process has not yet. Builders wait while one trains.
-fn trained(def: &Game, options: &[OptionValue], training: &Training) -> Result<Arc<Policy>, String> {
+fn trained(def: &Game, options: &[OptionValue], training: &Training) -> Result<Arc<Policy>, AgentError> {
     type Cache = Mutex<HashMap<String, Arc<Policy>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let Some(trainer) = TRAINER.get() else {
-        return Err("`solve` needs the solver, which rpsdsl's command line provides".into());
+        return Err(AgentError::new(
+            Code::AgentRefused,
+            "`solve` needs the solver, which rpsdsl's command line provides",
+            "solve",
+        ));
     };
     let (hash, now) = rules_identity(def, options);
     let key = format!("{hash} {now:?} {training:?}");
@@ -144,7 +154,7 @@ fn trained(def: &Game, options: &[OptionValue], training: &Training) -> Result<A
     if let Some(policy) = cache.get(&key) {
         return Ok(policy.clone());
     }
-    let file = trainer(def, options, training)?;
+    let file = trainer(def, options, training).map_err(|why| AgentError::new(Code::AgentRefused, why, "solve"))?;
     let policy = Arc::new(Policy::from_file(&file, def, options)?);
     cache.insert(key, policy.clone());
     Ok(policy)

@@ -147,7 +147,7 @@ fn strength(def: &Game, options: &[OptionValue], players: &[&str], seed: u64) ->
     let mut measured = vec![];
     for &spec in players {
         crate::agents::for_game(spec, def, options, seed)?;
-        let lineup = |seed: u64| crate::agents::for_game(spec, def, options, seed);
+        let lineup = |seed: u64| crate::agents::for_game(spec, def, options, seed).map_err(String::from);
         let settings = solve::ExploitSettings {
             limits,
             payoff: solve::Payoff::Score,

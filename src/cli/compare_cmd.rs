@@ -33,6 +33,11 @@ pub(crate) fn compare(base: &Path, variant: &Path, args: &CompareArgs) -> ExitCo
             Err(code) => return code,
         }
     }
+    for input in &inputs {
+        if let Err(error) = crate::agents::for_game(&run.agents, &input.def, &input.options, 0) {
+            return super::output::agents_refused(&run.agents, &error);
+        }
+    }
     if !args.force
         && let Some(why) = sim::unrelated(&inputs[0].def, &inputs[1].def)
     {

@@ -39,6 +39,15 @@ pub(crate) fn report(diagnostics: &[Diagnostic], sources: &Sources) {
     eprint!("{}", diagnostic::render(diagnostics, sources, color()));
 }
 
+/// Says why `--agents SPEC` builds no agent, underlining the words at
+/// fault; the exit code is 2, a usage error's.
+pub(crate) fn agents_refused(spec: &str, error: &crate::agents::AgentError) -> ExitCode {
+    let mut sources = Sources::default();
+    let diagnostic = error.diagnostic("--agents", spec, &mut sources);
+    report(&[diagnostic], &sources);
+    ExitCode::from(2)
+}
+
 /// Reads a JSON record (a transcript, a report): a file that cannot be read,
 /// or is not JSON at all, is reported without showing any of it.
 pub(crate) fn read_record(path: &std::path::Path, code: Code, what: &str, source: &str) -> Result<String, ExitCode> {

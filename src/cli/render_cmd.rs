@@ -71,10 +71,7 @@ pub(crate) fn render(args: &RenderArgs<'_>) -> ExitCode {
     }
     let mut agents = match agents::for_game(args.agents, def, &game.options, seed) {
         Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(error) => return super::output::agents_refused(args.agents, &error),
     };
     // A transcript is followed as far as it goes, and no further.
     let until = match (args.at, recorded.is_some()) {

@@ -42,10 +42,7 @@ pub(crate) fn run(
     };
     let mut agents = match agents::for_game(agent_spec, def, options, seed) {
         Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(error) => return super::output::agents_refused(agent_spec, &error),
     };
     let agent_names: Vec<String> = agents.iter().map(|a| a.name()).collect();
     let (record, failure) = match session::play(def, options, seed, &scenario, &mut agents) {

@@ -287,6 +287,9 @@ pub fn simulate(file: &Path, args: &RunArgs, shard_spec: Option<&str>) -> ExitCo
         Ok(input) => input,
         Err(code) => return code,
     };
+    if let Err(error) = crate::agents::for_game(&args.agents, &input.def, &input.options, 0) {
+        return super::output::agents_refused(&args.agents, &error);
+    }
     let plan = plan(&input, args, range);
     let run = match args.goal() {
         None => {

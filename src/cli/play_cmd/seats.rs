@@ -85,7 +85,7 @@ pub(crate) fn players(
                 return Ok(Box::new(Person) as Box<dyn Agent>);
             }
             let spec = specs.get(s).filter(|_| specs.len() > 1).unwrap_or(&specs[0]);
-            agents::build(spec, Some((def, options)), s as Seat, seed)
+            agents::build(spec, Some((def, options)), s as Seat, seed).map_err(String::from)
         })
         .collect()
 }

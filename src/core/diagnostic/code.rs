@@ -44,8 +44,14 @@ macro_rules! codes {
 }
 
 codes! {
+    /// An agent that cannot play here: `policy` or `solve` with no game, `human` outside `play`, `human-like` in a game without throws.
+    AgentRefused = "agent-refused",
     /// An action's number parameter outside 0 to 65535, met while the game runs.
     BadAction = "bad-action",
+    /// A parameter an agent does not take, or a value outside what the parameter accepts.
+    BadAgentParameter = "bad-agent-parameter",
+    /// An `--agents` spec that does not parse: an agent without a name, a parameter that is not key=value, a parenthesis left open.
+    BadAgentSpec = "bad-agent-spec",
     /// A board whose size, spaces or links do not make a board.
     BadBoard = "bad-board",
     /// A `display SEAT in colour` hint that is not a colour such as "#e07a2f".
@@ -70,6 +76,8 @@ codes! {
     BadPieceCount = "bad-piece-count",
     /// A player count the game cannot be played with.
     BadPlayerCount = "bad-player-count",
+    /// A saved strategy that cannot be read, or that was saved by another build or for other rules or options.
+    BadPolicyFile = "bad-policy-file",
     /// A `beats` relation that is not a relation between distinct kinds.
     BadRelation = "bad-relation",
     /// A report given to `rpsdsl merge` that was changed after it was written.
@@ -216,6 +224,8 @@ codes! {
     TooManyKinds = "too-many-kinds",
     /// A value of the wrong sort.
     TypeMismatch = "type-mismatch",
+    /// An agent name that no agent has.
+    UnknownAgent = "unknown-agent",
     /// A name that nothing declares.
     UnknownName = "unknown-name",
     /// An option the game does not declare.
