@@ -410,6 +410,9 @@ mod tests {
         };
         assert!(parse_spec(&nest(MAX_NESTING)).is_ok());
         let error = parse_spec(&nest(100_000)).unwrap_err();
-        assert!(error.message.contains(&format!("more than {MAX_NESTING} deep")), "{error}");
+        assert!(
+            error.message.contains(&format!("more than {MAX_NESTING} deep")),
+            "{error}"
+        );
     }
 }
