@@ -671,8 +671,7 @@ fn a_saved_strategy_plays_every_situation_and_is_refused_elsewhere() {
 
     let refused = |args: &[&str], why: &str| {
         let out = rpsdsl(args);
-        // The diagnostic's message may be wrapped to the terminal's width.
-        let err = String::from_utf8_lossy(&out.stderr).replace("\n  │ ", " ");
+        let err = common::cli::stderr_unwrapped(&out);
         assert!(!out.status.success(), "{args:?} was played");
         assert!(
             err.contains("rpsdsl::bad-policy-file") || err.contains("rpsdsl::bad-agent-parameter"),
