@@ -14,10 +14,10 @@
 use std::rc::Rc;
 
 use super::sample::Walk;
-use super::tree::{Told, payoffs, told_after};
+use super::tree::{Told, told_after};
 use crate::agents::draw;
-use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Choice, EngineError, Observation, Recall, State};
+use crate::diagnostic::Diagnostic;
+use crate::engine::{Choice, Recall, State};
 use crate::ir::Seat;
 
 /// The share of uniform play mixed into the traversing seat's choices, so
@@ -84,18 +84,11 @@ impl Walk<'_, '_> {
         if self.out_of_budget() {
             return Ok(0.0);
         }
-        let def = self.run.def;
-        let Some(pending) = state.pending() else {
-            let pays = payoffs(def, &state, self.run.by_score);
-            if pays.iter().sum::<f64>().abs() > 1e-9 {
-                self.changes.zero_sum = false;
-            }
-            return Ok(pays[self.traverser as usize]);
-        };
-        if depth >= self.run.depth {
-            self.changes.cut += 1;
-            return Ok(0.0);
+        if let Some(value) = self.value_at_end(&state, depth) {
+            return Ok(value);
         }
+        let def = self.run.def;
+        let pending = state.pending().expect("a game that goes on waits");
         let decision = pending.decision();
         let who: Vec<Seat> = pending.who().to_vec();
         let mut picked = Vec::with_capacity(who.len());
@@ -128,23 +121,10 @@ impl Walk<'_, '_> {
                 picked.push(Choice::new(seat, asked.values[a]));
             }
         }
-        for (seat, r) in seen.iter_mut().enumerate() {
-            *r = r.after_step(
-                Observation::new(def, &state, seat as Seat).step_key(&picked),
-                self.run.memory,
-            );
-        }
+        self.see_step(&state, &mut seen, &picked);
         let told = told_after(def, &state, &picked, told);
-        self.events.clear();
-        match state.apply(def, &picked, &mut self.events) {
-            Ok(()) => {}
-            Err(EngineError::Runtime(_)) => {
-                self.changes.stopped += 1;
-                return Ok(0.0);
-            }
-            Err(EngineError::Illegal(illegal)) => {
-                return Err(Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string())));
-            }
+        if !self.apply_picked(&mut state, &picked)? {
+            return Ok(0.0);
         }
         if state.pending().is_some() {
             for (seat, r) in seen.iter_mut().enumerate() {

@@ -689,18 +689,10 @@ impl Walk<'_, '_> {
         if self.out_of_budget() {
             return Ok(0.0);
         }
-        let def = self.run.def;
-        let Some(pending) = state.pending() else {
-            let pays = payoffs(def, state, self.run.by_score);
-            if pays.iter().sum::<f64>().abs() > 1e-9 {
-                self.changes.zero_sum = false;
-            }
-            return Ok(pays[self.traverser as usize]);
-        };
-        if depth >= self.run.depth {
-            self.changes.cut += 1;
-            return Ok(0.0);
+        if let Some(value) = self.value_at_end(state, depth) {
+            return Ok(value);
         }
+        let pending = state.pending().expect("a game that goes on waits");
         let decision = pending.decision();
         let who: Vec<Seat> = pending.who().to_vec();
         let mut picked = Vec::with_capacity(who.len());
@@ -745,16 +737,8 @@ impl Walk<'_, '_> {
         depth: u32,
     ) -> Result<f64, Box<Diagnostic>> {
         let def = self.run.def;
-        let seen: Vec<Recall> = seen
-            .iter()
-            .enumerate()
-            .map(|(seat, r)| {
-                r.after_step(
-                    Observation::new(def, state, seat as Seat).step_key(picked),
-                    self.run.memory,
-                )
-            })
-            .collect();
+        let mut seen = seen.to_vec();
+        self.see_step(state, &mut seen, picked);
         let told = told_after(def, state, picked, told.cloned());
         let mut next = match self.spares.pop() {
             Some(mut spare) => {
@@ -778,19 +762,8 @@ impl Walk<'_, '_> {
         depth: u32,
     ) -> Result<f64, Box<Diagnostic>> {
         let def = self.run.def;
-        let mut events = std::mem::take(&mut self.events);
-        events.clear();
-        let applied = next.apply(def, picked, &mut events);
-        self.events = events;
-        match applied {
-            Ok(()) => {}
-            Err(EngineError::Runtime(_)) => {
-                self.changes.stopped += 1;
-                return Ok(0.0);
-            }
-            Err(EngineError::Illegal(illegal)) => {
-                return Err(Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string())));
-            }
+        if !self.apply_picked(next, picked)? {
+            return Ok(0.0);
         }
         if next.pending().is_none() {
             return self.walk(next, seen, told.as_ref(), depth + 1, None);
@@ -802,6 +775,55 @@ impl Walk<'_, '_> {
             .map(|(seat, r)| recall_at(next, seat as Seat, *r, position, def, self.run.memory))
             .collect();
         self.walk(next, &seen, told.as_ref(), depth + 1, position)
+    }
+
+    /// What `state` is worth to the traverser where the traversal ends
+    /// there: a game over is worth its payoff, a game past the depth 0
+    /// (counted as cut). `None` where the game goes on.
+    pub(super) fn value_at_end(&mut self, state: &State, depth: u32) -> Option<f64> {
+        if state.pending().is_none() {
+            let pays = payoffs(self.run.def, state, self.run.by_score);
+            if pays.iter().sum::<f64>().abs() > 1e-9 {
+                self.changes.zero_sum = false;
+            }
+            return Some(pays[self.traverser as usize]);
+        }
+        if depth >= self.run.depth {
+            self.changes.cut += 1;
+            return Some(0.0);
+        }
+        None
+    }
+
+    /// Every seat's recall after seeing the step `picked` from `state`.
+    pub(super) fn see_step(&self, state: &State, seen: &mut [Recall], picked: &[Choice]) {
+        let def = self.run.def;
+        for (seat, recall) in seen.iter_mut().enumerate() {
+            *recall = recall.after_step(
+                Observation::new(def, state, seat as Seat).step_key(picked),
+                self.run.memory,
+            );
+        }
+    }
+
+    /// Plays the step `picked` on `next`. `false` where the game failed
+    /// there: it is counted as stopped, and worth 0. A choice that was not
+    /// offered is an error of the solver's, said as one.
+    pub(super) fn apply_picked(&mut self, next: &mut State, picked: &[Choice]) -> Result<bool, Box<Diagnostic>> {
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        let applied = next.apply(self.run.def, picked, &mut events);
+        self.events = events;
+        match applied {
+            Ok(()) => Ok(true),
+            Err(EngineError::Runtime(_)) => {
+                self.changes.stopped += 1;
+                Ok(false)
+            }
+            Err(EngineError::Illegal(illegal)) => {
+                Err(Box::new(Diagnostic::error(Code::IllegalAction, illegal.to_string())))
+            }
+        }
     }
 
     /// `seat`'s information set at `state`: its change (made on first
