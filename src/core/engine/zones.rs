@@ -61,6 +61,16 @@ impl Zones {
         (self.start[zone + 1] - self.start[zone]) as usize
     }
 
+    /// The first zone from `from` (included) to `end` (excluded) that
+    /// holds a piece, found in one step: zones lie in order in the buffer,
+    /// so the piece at `from`'s start, if it is before `end`'s, is in that
+    /// zone (`piece_zone` says which). Empty zones between cost nothing.
+    #[inline(always)]
+    pub(crate) fn first_holding(&self, from: usize, end: usize, piece_zone: &[ZoneId]) -> Option<usize> {
+        let at = self.start[from] as usize;
+        (at < self.start[end] as usize).then(|| piece_zone[self.pieces[at] as usize] as usize)
+    }
+
     /// The pieces of the zones `first..end`, zone after zone: the zones of
     /// a family lie next to each other in the buffer, so a board's pieces
     /// are read in one slice.

@@ -6,7 +6,7 @@ use super::super::lower::{CellTest, Cmp, Ins, Operand};
 use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
 use super::super::{Game, RuntimeError, State};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{GameDef, Op};
+use crate::ir::{Board, GameDef, Op, PieceFilter};
 
 impl State {
     /// Counts one round of a loop whose jump back is the op before `pc`:
@@ -134,6 +134,9 @@ impl State {
         let slots = board.slots.len() as i64;
         let zones = board.spaces() as i64 * slots;
         let mut at = self.locals[locals_base + cursor as usize] + 1;
+        if slots == 1 {
+            return self.next_on_one_slot(def, locals_base, board, filter, (cursor, value), at);
+        }
         loop {
             let (k, i) = (at >> 16, (at & 0xFFFF) as usize);
             if k >= zones {
@@ -145,6 +148,48 @@ impl State {
             let pieces = &self.zones[(family.first as i64 + space) as usize];
             if i >= pieces.len() {
                 at = (k + 1) << 16;
+                continue;
+            }
+            let piece = pieces[pieces.len() - 1 - i];
+            if self.passes(def, filter, locals_base, piece) {
+                self.locals[locals_base + value as usize] = piece as i64;
+                self.locals[locals_base + cursor as usize] = at;
+                return true;
+            }
+            at += 1;
+        }
+    }
+
+    /// [`State::next_on_board`] on a board with one slot a space, the
+    /// common case, from the cursor `at`: the same pieces in the same
+    /// order, but an emptied space is left at once for the next space that
+    /// holds a piece (the slot's zones lie in order in one buffer), so a
+    /// sparse board costs its pieces, not its spaces.
+    #[inline(always)]
+    fn next_on_one_slot(
+        &mut self,
+        def: &GameDef,
+        locals_base: usize,
+        board: &Board,
+        filter: PieceFilter,
+        (cursor, value): (u16, u16),
+        mut at: i64,
+    ) -> bool {
+        let first = def.families[board.slots[0] as usize].first as usize;
+        let end = first + board.spaces() as usize;
+        loop {
+            let (k, i) = ((at >> 16) as usize, (at & 0xFFFF) as usize);
+            let zone = first + k;
+            if zone >= end {
+                return false;
+            }
+            let pieces = &self.zones[zone];
+            if i >= pieces.len() {
+                // The next space holding a piece, past every empty one.
+                let Some(next) = self.zones.first_holding(zone + 1, end, &self.piece_zone) else {
+                    return false;
+                };
+                at = ((next - first) as i64) << 16;
                 continue;
             }
             let piece = pieces[pieces.len() - 1 - i];
