@@ -103,22 +103,25 @@ impl Walk<'_, '_> {
                     .map(|p| EXPLORE / n + (1.0 - EXPLORE) * p)
                     .collect();
                 let a = draw(&sampling, &mut self.rng);
+                let (weight, own) = (reach.others / reach.sampled, reach.mine / reach.sampled);
+                reach.mine *= asked.strategy[a];
+                reach.sampled *= sampling[a];
+                picked.push(Choice::new(seat, asked.values[a]));
+                self.buffers.values.push(asked.values);
                 mine = Some(Mine {
                     change: asked.change,
                     picked: a,
                     sampled: sampling[a],
-                    weight: reach.others / reach.sampled,
-                    own: reach.mine / reach.sampled,
-                    strategy: asked.strategy.clone(),
+                    weight,
+                    own,
+                    strategy: asked.strategy,
                 });
-                reach.mine *= asked.strategy[a];
-                reach.sampled *= sampling[a];
-                picked.push(Choice::new(seat, asked.values[a]));
             } else {
                 let a = draw(&asked.strategy, &mut self.rng);
                 reach.others *= asked.strategy[a];
                 reach.sampled *= asked.strategy[a];
                 picked.push(Choice::new(seat, asked.values[a]));
+                self.buffers.give_asked(asked);
             }
         }
         self.see_step(&state, &mut seen, &picked);
@@ -148,6 +151,7 @@ impl Walk<'_, '_> {
         for (s, p) in change.sums.iter_mut().zip(&mine.strategy) {
             *s += mine.own * p;
         }
+        self.buffers.floats.push(mine.strategy);
         Ok(value)
     }
 }

@@ -72,9 +72,16 @@ impl SampledSet {
         self.sums.iter().sum()
     }
 
-    /// Regret matching: the strategy played now.
-    fn current(&self) -> Vec<f64> {
-        normalised(&self.regrets.iter().map(|r| r.max(0.0)).collect::<Vec<_>>())
+    /// Regret matching: the strategy played now, into `out` (as
+    /// [`normalised`] would give it of the positive regrets).
+    fn current_into(&self, out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(self.regrets.iter().map(|r| r.max(0.0)));
+        let total: f64 = out.iter().sum();
+        let n = out.len() as f64;
+        for w in out.iter_mut() {
+            *w = if total > 0.0 { *w / total } else { 1.0 / n };
+        }
     }
 }
 
@@ -130,6 +137,9 @@ pub struct Sampler<'a> {
     /// The moves offered, by decision and keys: one copy of the labels and
     /// keys for all the sets that offer them.
     offers: HashMap<u64, Offer>,
+    /// A game before its set-up, which every traversal copies (into a
+    /// state whose buffers it reuses) and deals with its own stream.
+    start: State,
 }
 
 /// The moves one decision offers: their labels and keys, in order.
@@ -186,6 +196,7 @@ impl<'a> Sampler<'a> {
             repeats: HashMap::new(),
             memory: Memory::All,
             offers: HashMap::new(),
+            start: State::new(def, options, Chance::seeded(seed), vec![]),
         };
         sampler.probed = sampler.probe();
         if sampler.probed > EXTERNAL_LIMIT {
@@ -397,32 +408,23 @@ impl<'a> Sampler<'a> {
                 traverser: (t % seats as u64) as Seat,
                 ..Changes::default()
             },
-            path: vec![],
-            spares: vec![],
-            events: vec![],
+            buffers: BUFFERS.take(),
             deadline,
             cut_short: false,
             steps: 0,
         };
-        let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
-        let mut events = vec![];
-        if state.set_up(def, &mut events).is_err() {
-            walk.changes.stopped += 1;
-            return Ok(Some(walk.changes));
-        }
-        let position = state.public_position(def);
-        let seen: Vec<Recall> = (0..seats)
-            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def, self.memory))
-            .collect();
-        match self.sampling {
-            Sampling::External => {
-                walk.walk(&state, &seen, None, 0, position)?;
-            }
-            Sampling::Outcome => {
-                walk.outcome_from_start(state, seen)?;
-            }
-        }
-        Ok((!walk.cut_short).then_some(walk.changes))
+        let walked = walk.deal_and_walk(stream);
+        let Walk {
+            changes,
+            mut buffers,
+            cut_short,
+            ..
+        } = walk;
+        // A traversal cut short may leave its path.
+        buffers.path.clear();
+        BUFFERS.set(buffers);
+        walked?;
+        Ok((!cut_short).then_some(changes))
     }
 
     /// The average strategy on `tree`'s information sets (uniform where
@@ -554,7 +556,7 @@ impl<'a> Sampler<'a> {
                         .map(|i| set.keys.iter().position(|&k| k == keys[i]).map(|j| average[j]))
                         .collect::<Option<Vec<f64>>>()
                 });
-                let p = p.unwrap_or_else(|| uniform(legal.len()));
+                let p = p.unwrap_or_else(|| vec![1.0 / legal.len() as f64; legal.len()]);
                 picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
             }
             for (seat, r) in seen.iter_mut().enumerate() {
@@ -609,13 +611,71 @@ struct Played {
     cut: bool,
 }
 
+/// What a traversal borrows from its thread and gives back: the states it
+/// steps into and the buffers of its steps, so that a warm traversal
+/// allocates little. What a traversal finds never depends on them.
+#[derive(Default)]
+pub(super) struct Buffers {
+    spares: Vec<State>,
+    events: Vec<Event>,
+    path: Vec<u64>,
+    pub(super) floats: Vec<Vec<f64>>,
+    pub(super) values: Vec<Vec<i64>>,
+    recalls: Vec<Vec<Recall>>,
+    choices: Vec<Vec<Choice>>,
+    keys: Vec<u64>,
+}
+
+thread_local! {
+    /// The buffers of the traversals this thread runs.
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+}
+
+impl Buffers {
+    /// An empty vector of numbers, reusing one given back.
+    pub(super) fn floats(&mut self) -> Vec<f64> {
+        let mut v = self.floats.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// An empty vector of values, reusing one given back.
+    pub(super) fn values(&mut self) -> Vec<i64> {
+        let mut v = self.values.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// A copy of `seen`, reusing a vector given back.
+    pub(super) fn recalls(&mut self, seen: &[Recall]) -> Vec<Recall> {
+        let mut v = self.recalls.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(seen);
+        v
+    }
+
+    /// An empty vector of choices, reusing one given back.
+    pub(super) fn choices(&mut self) -> Vec<Choice> {
+        let mut v = self.choices.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Gives a seat's asked values and strategy back.
+    pub(super) fn give_asked(&mut self, asked: Asked) {
+        self.values.push(asked.values);
+        self.floats.push(asked.strategy);
+    }
+}
+
 /// One traversal in progress.
 pub(super) struct Walk<'r, 'a> {
     pub(super) run: &'r Sampler<'a>,
     pub(super) traverser: Seat,
     pub(super) rng: ChaCha8Rng,
     pub(super) changes: Changes,
-    pub(super) events: Vec<Event>,
+    /// Its thread's buffers, for the traversal's time.
+    pub(super) buffers: Buffers,
     /// When the traversal must give up (besides the process's deadline).
     pub(super) deadline: Option<Instant>,
     /// A budget ran out: every position from then on is left at once, and
@@ -623,10 +683,6 @@ pub(super) struct Walk<'r, 'a> {
     pub(super) cut_short: bool,
     /// Positions visited, so the budgets are read every few of them.
     pub(super) steps: u64,
-    /// The public positions on the way to this one (external sampling).
-    pub(super) path: Vec<u64>,
-    /// States to step into, kept so that their buffers are reused.
-    pub(super) spares: Vec<State>,
 }
 
 /// A seat at a decision: its set's change, the legal values in the set's
@@ -638,6 +694,35 @@ pub(super) struct Asked {
 }
 
 impl Walk<'_, '_> {
+    /// Deals a game from the stream `stream` and traverses it.
+    fn deal_and_walk(&mut self, stream: u64) -> Result<(), Box<Diagnostic>> {
+        let (run, def) = (self.run, self.run.def);
+        let mut state = self.buffers.spares.pop().unwrap_or_else(|| run.start.clone());
+        state.copy_from(&run.start);
+        state.set_chance(Chance::seeded(stream));
+        let mut events = std::mem::take(&mut self.buffers.events);
+        events.clear();
+        let set_up = state.set_up(def, &mut events);
+        self.buffers.events = events;
+        if set_up.is_err() {
+            self.changes.stopped += 1;
+            self.buffers.spares.push(state);
+            return Ok(());
+        }
+        let position = state.public_position(def);
+        let seen: Vec<Recall> = (0..def.players())
+            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def, run.memory))
+            .collect();
+        match run.sampling {
+            Sampling::External => {
+                let walked = self.walk(&state, &seen, None, 0, position);
+                self.buffers.spares.push(state);
+                walked.map(|_| ())
+            }
+            Sampling::Outcome => self.outcome_from_start(state, seen).map(|_| ()),
+        }
+    }
+
     /// Whether the traversal must stop now: a budget ran out (read every
     /// 64 positions; once out, it stays out).
     pub(super) fn out_of_budget(&mut self) -> bool {
@@ -664,13 +749,13 @@ impl Walk<'_, '_> {
         let Some(position) = position else {
             return stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth));
         };
-        if self.path.contains(&position) {
+        if self.buffers.path.contains(&position) {
             self.changes.repeats.push((position, None));
             return Ok(self.run.repeat_worth(position, self.traverser));
         }
-        self.path.push(position);
+        self.buffers.path.push(position);
         let v = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.walk_here(state, seen, told, depth));
-        self.path.pop();
+        self.buffers.path.pop();
         if let Ok(v) = v
             && self.run.repeats.contains_key(&position)
         {
@@ -694,10 +779,9 @@ impl Walk<'_, '_> {
         }
         let pending = state.pending().expect("a game that goes on waits");
         let decision = pending.decision();
-        let who: Vec<Seat> = pending.who().to_vec();
-        let mut picked = Vec::with_capacity(who.len());
+        let mut picked = self.buffers.choices();
         let mut mine = None;
-        for &seat in &who {
+        for &seat in pending.who() {
             let asked = self.ask(state, seen, told, seat, decision, depth)?;
             if seat == self.traverser {
                 picked.push(Choice::new(seat, asked.values[0]));
@@ -709,12 +793,15 @@ impl Walk<'_, '_> {
                     *s += p;
                 }
                 picked.push(Choice::new(seat, asked.values[a]));
+                self.buffers.give_asked(asked);
             }
         }
         let Some((at, asked)) = mine else {
-            return self.step(state, seen, told, &picked, depth);
+            let v = self.step(state, seen, told, &picked, depth);
+            self.buffers.choices.push(picked);
+            return v;
         };
-        let mut values = Vec::with_capacity(asked.values.len());
+        let mut values = self.buffers.floats();
         for &value in &asked.values {
             picked[at] = Choice::new(self.traverser, value);
             values.push(self.step(state, seen, told, &picked, depth)?);
@@ -724,6 +811,9 @@ impl Walk<'_, '_> {
         for (r, value) in change.regrets.iter_mut().zip(&values) {
             *r += value - v;
         }
+        self.buffers.floats.push(values);
+        self.buffers.choices.push(picked);
+        self.buffers.give_asked(asked);
         Ok(v)
     }
 
@@ -737,10 +827,10 @@ impl Walk<'_, '_> {
         depth: u32,
     ) -> Result<f64, Box<Diagnostic>> {
         let def = self.run.def;
-        let mut seen = seen.to_vec();
+        let mut seen = self.buffers.recalls(seen);
         self.see_step(state, &mut seen, picked);
         let told = told_after(def, state, picked, told.cloned());
-        let mut next = match self.spares.pop() {
+        let mut next = match self.buffers.spares.pop() {
             Some(mut spare) => {
                 spare.copy_from(state);
                 spare
@@ -748,7 +838,8 @@ impl Walk<'_, '_> {
             None => state.clone(),
         };
         let walked = self.step_into(&mut next, &seen, told, picked, depth);
-        self.spares.push(next);
+        self.buffers.spares.push(next);
+        self.buffers.recalls.push(seen);
         walked
     }
 
@@ -769,12 +860,13 @@ impl Walk<'_, '_> {
             return self.walk(next, seen, told.as_ref(), depth + 1, None);
         }
         let position = next.public_position(def);
-        let seen: Vec<Recall> = seen
-            .iter()
-            .enumerate()
-            .map(|(seat, r)| recall_at(next, seat as Seat, *r, position, def, self.run.memory))
-            .collect();
-        self.walk(next, &seen, told.as_ref(), depth + 1, position)
+        let mut recalled = self.buffers.recalls(seen);
+        for (seat, r) in recalled.iter_mut().enumerate() {
+            *r = recall_at(next, seat as Seat, *r, position, def, self.run.memory);
+        }
+        let walked = self.walk(next, &recalled, told.as_ref(), depth + 1, position);
+        self.buffers.recalls.push(recalled);
+        walked
     }
 
     /// What `state` is worth to the traverser where the traversal ends
@@ -810,10 +902,10 @@ impl Walk<'_, '_> {
     /// there: it is counted as stopped, and worth 0. A choice that was not
     /// offered is an error of the solver's, said as one.
     pub(super) fn apply_picked(&mut self, next: &mut State, picked: &[Choice]) -> Result<bool, Box<Diagnostic>> {
-        let mut events = std::mem::take(&mut self.events);
+        let mut events = std::mem::take(&mut self.buffers.events);
         events.clear();
         let applied = next.apply(self.run.def, picked, &mut events);
-        self.events = events;
+        self.buffers.events = events;
         match applied {
             Ok(()) => Ok(true),
             Err(EngineError::Runtime(_)) => {
@@ -840,9 +932,32 @@ impl Walk<'_, '_> {
         let def = self.run.def;
         let observation = Observation::new(def, state, seat);
         let legal = state.pending().expect("waiting").legal(seat);
-        let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
-        let key = seen[seat as usize].situation(decision, seat, &keys, self.run.memory);
-        let (change, known_keys, strategy) = match self.changes.index.get(&key) {
+        let mut keys = std::mem::take(&mut self.buffers.keys);
+        keys.clear();
+        keys.extend((0..legal.len()).map(|i| observation.key(i)));
+        let asked = self.ask_with(state, told, seat, decision, depth, seen, &keys);
+        self.buffers.keys = keys;
+        asked
+    }
+
+    /// [`Walk::ask`] with the keys of the moves `seat` is offered.
+    #[allow(clippy::too_many_arguments)]
+    fn ask_with(
+        &mut self,
+        state: &State,
+        told: Option<&Rc<Told>>,
+        seat: Seat,
+        decision: DecisionId,
+        depth: u32,
+        seen: &[Recall],
+        keys: &[u64],
+    ) -> Result<Asked, Box<Diagnostic>> {
+        let def = self.run.def;
+        let observation = Observation::new(def, state, seat);
+        let legal = state.pending().expect("waiting").legal(seat);
+        let mut strategy = self.buffers.floats();
+        let key = seen[seat as usize].situation(decision, seat, keys, self.run.memory);
+        let (change, known_keys) = match self.changes.index.get(&key) {
             Some(&at) => {
                 let change = &self.changes.sets[at as usize];
                 let set = change
@@ -850,20 +965,23 @@ impl Walk<'_, '_> {
                     .as_ref()
                     .or_else(|| self.run.set(key))
                     .expect("a set met is known");
-                let strategy = match &change.new {
-                    Some(_) => uniform(keys.len()),
-                    None => set.current(),
+                match &change.new {
+                    Some(_) => uniform_into(keys.len(), &mut strategy),
+                    None => set.current_into(&mut strategy),
                 };
-                (at as usize, set.keys.clone(), strategy)
+                (at as usize, set.keys.clone())
             }
             None => {
                 let known = self.run.set(key);
-                let (new, known_keys, strategy) = match known {
-                    Some(set) => (None, set.keys.clone(), set.current()),
+                let (new, known_keys) = match known {
+                    Some(set) => {
+                        set.current_into(&mut strategy);
+                        (None, set.keys.clone())
+                    }
                     None => {
-                        let (actions, shared) = self.run.known_offer(decision, &keys).unwrap_or_else(|| {
+                        let (actions, shared) = self.run.known_offer(decision, keys).unwrap_or_else(|| {
                             let labels = (0..legal.len()).map(|i| observation.label(i).into()).collect();
-                            (labels, keys.as_slice().into())
+                            (labels, keys.into())
                         });
                         let set = SampledSet {
                             seat,
@@ -877,7 +995,8 @@ impl Walk<'_, '_> {
                             sums: vec![0.0; legal.len()],
                             visits: 0,
                         };
-                        (Some(set), shared, uniform(legal.len()))
+                        uniform_into(legal.len(), &mut strategy);
+                        (Some(set), shared)
                     }
                 };
                 let at = self.changes.sets.len();
@@ -888,13 +1007,15 @@ impl Walk<'_, '_> {
                     regrets: vec![0.0; known_keys.len()],
                     sums: vec![0.0; known_keys.len()],
                 });
-                (at, known_keys, strategy)
+                (at, known_keys)
             }
         };
         let values = if *known_keys == *keys {
-            legal.to_vec()
+            let mut values = self.buffers.values();
+            values.extend_from_slice(legal);
+            values
         } else {
-            align(&known_keys, &keys, legal).ok_or_else(|| Box::new(offered_differently(def, seat, decision)))?
+            align(&known_keys, keys, legal).ok_or_else(|| Box::new(offered_differently(def, seat, decision)))?
         };
         Ok(Asked {
             change,
@@ -913,6 +1034,8 @@ fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, d
     }
 }
 
-fn uniform(n: usize) -> Vec<f64> {
-    vec![1.0 / n as f64; n]
+/// `out` becomes the uniform strategy over `n` moves.
+fn uniform_into(n: usize, out: &mut Vec<f64>) {
+    out.clear();
+    out.resize(n, 1.0 / n as f64);
 }
