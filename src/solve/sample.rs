@@ -313,12 +313,12 @@ impl<'a> Sampler<'a> {
     pub fn batch(&mut self, pool: &rayon::ThreadPool, deadline: Option<Instant>) -> Result<bool, Box<Diagnostic>> {
         let first = self.traversals;
         let this = &*self;
-        let changes: Vec<Result<Option<Changes>, Box<Diagnostic>>> = pool.install(|| {
-            (first..first + BATCH)
-                .into_par_iter()
-                .map(|t| this.traverse(t, deadline))
-                .collect()
-        });
+        let traversals = first..first + BATCH;
+        // One thread: no hand-over to a pool's thread and back each batch.
+        let changes: Vec<Result<Option<Changes>, Box<Diagnostic>>> = match pool.current_num_threads() {
+            1 => traversals.map(|t| this.traverse(t, deadline)).collect(),
+            _ => pool.install(|| traversals.into_par_iter().map(|t| this.traverse(t, deadline)).collect()),
+        };
         let mut kept = Vec::with_capacity(changes.len());
         for changes in changes {
             match changes? {
