@@ -77,12 +77,25 @@ fn digest<'v, K: Iterator<Item = u64>>(
     zones: impl Iterator<Item = (usize, K)>,
     numbers: impl Iterator<Item = &'v i64>,
 ) -> u64 {
+    // A zone of up to `SMALL` pieces sorts its keys on the stack: a
+    // search digests views at every step, and most zones are small.
+    const SMALL: usize = 16;
     let mut h = super::mix(0, u64::from(seat));
     let mut held = vec![];
     for (z, (len, keys)) in zones.enumerate() {
         h = super::mix(h, len as u64);
         if def.families[def.zones[z].family as usize].order_read || len < 2 {
             for k in keys {
+                h = super::mix(h, k);
+            }
+        } else if len <= SMALL {
+            let mut small = [0u64; SMALL];
+            for (slot, k) in small.iter_mut().zip(keys) {
+                *slot = k;
+            }
+            let small = &mut small[..len];
+            small.sort_unstable();
+            for &k in small.iter() {
                 h = super::mix(h, k);
             }
         } else {
