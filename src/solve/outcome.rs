@@ -143,12 +143,12 @@ impl Walk<'_, '_> {
         // others' estimates are 0 (no baseline).
         let picked_value = child / mine.sampled;
         let value = mine.strategy[mine.picked] * picked_value;
-        let change = &mut self.changes.sets[mine.change];
-        for (a, r) in change.regrets.iter_mut().enumerate() {
+        let (regrets, sums) = self.changes.deltas(mine.change);
+        for (a, r) in regrets.iter_mut().enumerate() {
             let action_value = if a == mine.picked { picked_value } else { 0.0 };
             *r += mine.weight * (action_value - value);
         }
-        for (s, p) in change.sums.iter_mut().zip(&mine.strategy) {
+        for (s, p) in sums.iter_mut().zip(&mine.strategy) {
             *s += mine.own * p;
         }
         self.buffers.floats.push(mine.strategy);

@@ -140,6 +140,8 @@ pub struct Sampler<'a> {
     /// A game before its set-up, which every traversal copies (into a
     /// state whose buffers it reuses) and deals with its own stream.
     start: State,
+    /// The buffers of merged traversals' changes, for the next ones.
+    spare_changes: std::sync::Mutex<Vec<Changes>>,
 }
 
 /// The moves one decision offers: their labels and keys, in order.
@@ -151,11 +153,15 @@ fn offer_key(decision: DecisionId, keys: &[u64]) -> u64 {
         .fold(mix(0x4F46_4645, u64::from(decision)), |h, &k| mix(h, k))
 }
 
-/// One traversal's changes, in the order it met the sets.
+/// One traversal's changes, in the order it met the sets. Kept after the
+/// merge and used again, emptied, by a later traversal.
 #[derive(Default)]
 pub(super) struct Changes {
     index: HashMap<u64, u32>,
-    pub(super) sets: Vec<Change>,
+    sets: Vec<Change>,
+    /// Every change's regrets and then its sums, change after change (see
+    /// [`Change::at`]): one buffer, not two vectors a set.
+    deltas: Vec<f64>,
     pub(super) cut: u64,
     pub(super) stopped: u64,
     pub(super) zero_sum: bool,
@@ -166,11 +172,48 @@ pub(super) struct Changes {
 }
 
 /// The changes to one set; `new` holds the set when the batch did not know it.
-pub(super) struct Change {
+struct Change {
     key: u64,
     new: Option<SampledSet>,
-    pub(super) regrets: Vec<f64>,
-    pub(super) sums: Vec<f64>,
+    /// Where its regrets begin in [`Changes::deltas`]; its sums follow them.
+    at: u32,
+    /// How many actions the set has.
+    actions: u32,
+}
+
+impl Changes {
+    /// Empty, for a traversal by `traverser`.
+    fn start(&mut self, traverser: Seat) {
+        self.index.clear();
+        self.sets.clear();
+        self.deltas.clear();
+        self.cut = 0;
+        self.stopped = 0;
+        self.zero_sum = true;
+        self.repeats.clear();
+        self.traverser = traverser;
+    }
+
+    /// A change to the set `key`, with `actions` actions, first met now.
+    fn add(&mut self, key: u64, new: Option<SampledSet>, actions: usize) -> usize {
+        let at = self.sets.len();
+        self.index.insert(key, at as u32);
+        self.sets.push(Change {
+            key,
+            new,
+            at: self.deltas.len() as u32,
+            actions: actions as u32,
+        });
+        self.deltas.resize(self.deltas.len() + 2 * actions, 0.0);
+        at
+    }
+
+    /// The regrets and the sums of change `change`, to add to.
+    pub(super) fn deltas(&mut self, change: usize) -> (&mut [f64], &mut [f64]) {
+        let Change { at, actions, .. } = self.sets[change];
+        let (at, actions) = (at as usize, actions as usize);
+        self.deltas[at..at + 2 * actions].split_at_mut(actions)
+    }
 }
 
 impl<'a> Sampler<'a> {
@@ -197,6 +240,7 @@ impl<'a> Sampler<'a> {
             memory: Memory::All,
             offers: HashMap::new(),
             start: State::new(def, options, Chance::seeded(seed), vec![]),
+            spare_changes: std::sync::Mutex::default(),
         };
         sampler.probed = sampler.probe();
         if sampler.probed > EXTERNAL_LIMIT {
@@ -355,13 +399,13 @@ impl<'a> Sampler<'a> {
         (**known == *keys).then(|| (actions.clone(), known.clone()))
     }
 
-    /// Adds one traversal's changes.
-    fn merge(&mut self, changes: Changes) {
+    /// Adds one traversal's changes, and keeps their buffers for another.
+    fn merge(&mut self, mut changes: Changes) {
         self.cut += changes.cut;
         self.stopped += changes.stopped;
         self.zero_sum &= changes.zero_sum;
         let seats = self.def.players();
-        for (position, found) in changes.repeats {
+        for &(position, found) in &changes.repeats {
             let worth = self.repeats.entry(position).or_insert_with(|| vec![(0.0, 0); seats]);
             if let Some(v) = found {
                 let (sum, count) = &mut worth[changes.traverser as usize];
@@ -369,12 +413,13 @@ impl<'a> Sampler<'a> {
                 *count += 1;
             }
         }
-        for change in changes.sets {
+        for change in &mut changes.sets {
             let at = match self.index.get(&change.key) {
                 Some(&at) => at as usize,
                 None => {
                     let mut set = change
                         .new
+                        .take()
                         .expect("a set the batch did not know comes with its description");
                     self.share_offers(&mut set);
                     self.index.insert(change.key, self.sets.len() as u32);
@@ -384,13 +429,16 @@ impl<'a> Sampler<'a> {
             };
             let set = &mut self.sets[at];
             set.visits += 1;
-            for (r, d) in set.regrets.iter_mut().zip(&change.regrets) {
+            let (from, actions) = (change.at as usize, change.actions as usize);
+            let (regrets, sums) = changes.deltas[from..from + 2 * actions].split_at(actions);
+            for (r, d) in set.regrets.iter_mut().zip(regrets) {
                 *r += d;
             }
-            for (s, d) in set.sums.iter_mut().zip(&change.sums) {
+            for (s, d) in set.sums.iter_mut().zip(sums) {
                 *s += d;
             }
         }
+        self.spare_changes.get_mut().unwrap_or_else(|e| e.into_inner()).push(changes);
     }
 
     /// Traversal number `t`: seat `t % seats` traverses a game dealt by the
@@ -399,15 +447,19 @@ impl<'a> Sampler<'a> {
         let def = self.def;
         let seats = def.players();
         let stream = mix(self.seed, t);
+        let traverser = (t % seats as u64) as Seat;
+        let mut changes = self
+            .spare_changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default();
+        changes.start(traverser);
         let mut walk = Walk {
             run: self,
-            traverser: (t % seats as u64) as Seat,
+            traverser,
             rng: ChaCha8Rng::seed_from_u64(stream),
-            changes: Changes {
-                zero_sum: true,
-                traverser: (t % seats as u64) as Seat,
-                ..Changes::default()
-            },
+            changes,
             buffers: BUFFERS.take(),
             deadline,
             cut_short: false,
@@ -788,8 +840,8 @@ impl Walk<'_, '_> {
                 mine = Some((picked.len() - 1, asked));
             } else {
                 let a = draw(&asked.strategy, &mut self.rng);
-                let change = &mut self.changes.sets[asked.change];
-                for (s, p) in change.sums.iter_mut().zip(&asked.strategy) {
+                let (_, sums) = self.changes.deltas(asked.change);
+                for (s, p) in sums.iter_mut().zip(&asked.strategy) {
                     *s += p;
                 }
                 picked.push(Choice::new(seat, asked.values[a]));
@@ -807,8 +859,8 @@ impl Walk<'_, '_> {
             values.push(self.step(state, seen, told, &picked, depth)?);
         }
         let v: f64 = values.iter().zip(&asked.strategy).map(|(v, p)| v * p).sum();
-        let change = &mut self.changes.sets[asked.change];
-        for (r, value) in change.regrets.iter_mut().zip(&values) {
+        let (regrets, _) = self.changes.deltas(asked.change);
+        for (r, value) in regrets.iter_mut().zip(&values) {
             *r += value - v;
         }
         self.buffers.floats.push(values);
@@ -999,15 +1051,7 @@ impl Walk<'_, '_> {
                         (Some(set), shared)
                     }
                 };
-                let at = self.changes.sets.len();
-                self.changes.index.insert(key, at as u32);
-                self.changes.sets.push(Change {
-                    key,
-                    new,
-                    regrets: vec![0.0; known_keys.len()],
-                    sums: vec![0.0; known_keys.len()],
-                });
-                (at, known_keys)
+                (self.changes.add(key, new, known_keys.len()), known_keys)
             }
         };
         let values = if *known_keys == *keys {
