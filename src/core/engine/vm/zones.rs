@@ -30,10 +30,12 @@ impl State {
     }
 
     /// Whether `piece` passes a loop's filter, whose arguments are in locals.
+    /// Inlined: a loop over a board's pieces is mostly this test.
+    #[inline(always)]
     pub(super) fn passes(&self, def: &GameDef, filter: PieceFilter, locals_base: usize, piece: PieceId) -> bool {
         let key = self.locals[locals_base + filter.key as usize];
         let owner = self.locals[locals_base + filter.owner as usize];
-        self.matches(def, filter.matcher, piece, key, owner)
+        self.matches_inlined(def, filter.matcher, piece, key, owner)
     }
 
     /// A piece attribute of a piece value (a piece, or a piece chosen "as"
