@@ -57,6 +57,12 @@ impl Zones {
         self.start.as_ptr()
     }
 
+    /// The buffer of every zone's pieces, as compiled code reads it (see
+    /// `native::Machine::zone_pieces`). Valid until the zones next change.
+    pub(crate) fn pieces_ptr(&self) -> *const PieceId {
+        self.pieces.as_ptr()
+    }
+
     pub(crate) fn len(&self, zone: usize) -> usize {
         (self.start[zone + 1] - self.start[zone]) as usize
     }

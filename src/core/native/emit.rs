@@ -6,9 +6,9 @@ use std::mem::offset_of;
 
 use cranelift_codegen::Context;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::types::{I8, I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, InstBuilder, JumpTableData, MemFlagsData, Signature, UserFuncName, Value,
+    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, UserFuncName, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
@@ -18,7 +18,7 @@ use super::depth::{Effect, effect};
 use super::machine::{FAULT, Helpers, Machine, RELOAD, exit_kind};
 use super::tables::Tables;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{ChoiceKind, GameDef, Op, Runs};
+use crate::ir::{ChoiceKind, GameDef, MatchBy, Op, Runs};
 
 /// Whether the engine may resume a frame at `op` or after it: the ops the
 /// interpreter runs on its slow path (a call, a decision, a move, the end),
@@ -68,6 +68,8 @@ const OPTIONS: i32 = offset_of!(Machine, options) as i32;
 const STEPS: i32 = offset_of!(Machine, steps) as i32;
 const ZONE_STARTS: i32 = offset_of!(Machine, zone_starts) as i32;
 const PIECE_ZONE: i32 = offset_of!(Machine, piece_zone) as i32;
+const ZONE_PIECES: i32 = offset_of!(Machine, zone_pieces) as i32;
+const FACE: i32 = offset_of!(Machine, face) as i32;
 
 impl<'m> Emitter<'m> {
     pub(super) fn new(module: &'m mut JITModule, helpers: Helpers, round_limit: u64) -> Emitter<'m> {
@@ -340,6 +342,13 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
             Op::ActionEntry(_) | Op::ActionParam { .. } => self.action_part(pc, depth, op),
+            Op::NextOnBoard {
+                board,
+                cursor,
+                value,
+                filter,
+                exit,
+            } if self.scans_natively(board, filter) => self.board_scan(pc, board, (cursor, value), filter, exit),
             Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
@@ -652,6 +661,123 @@ impl<'a, 'f> Function<'a, 'f> {
         let taken = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(exit as i32));
         let (jump, next) = (self.block(exit), self.block(pc + 1));
         self.b.ins().brif(taken, jump, &[], next, &[]);
+    }
+
+    /// Whether a loop over `board`'s pieces with `filter` runs in compiled
+    /// code: a board of one slot a space, and a filter by type (or none)
+    /// and maybe owner. Others call the engine a step at a time.
+    fn scans_natively(&self, board: u16, filter: u16) -> bool {
+        let filter = self.def.filters[filter as usize];
+        self.def.boards[board as usize].slots.len() == 1 && matches!(filter.matcher.by, MatchBy::Any | MatchBy::Type(_))
+    }
+
+    /// `NextOnBoard` as `State::next_on_board` does it on a board of one
+    /// slot a space: from the cursor (zone on the board << 16 | place from
+    /// the top), the next piece that passes the filter, an emptied space
+    /// left at once for the next space holding a piece (found through the
+    /// piece that begins it in the buffer, as `Zones::first_holding`).
+    fn board_scan(&mut self, pc: u32, board: u16, (cursor, value): (u16, u16), filter: u16, exit: u32) {
+        let b = &self.def.boards[board as usize];
+        let first = i64::from(self.def.families[b.slots[0] as usize].first);
+        let end = first + i64::from(b.spaces());
+        let filter = self.def.filters[filter as usize];
+        let types = self.tables.piece_types(self.def);
+        let owners = self.tables.piece_owners(self.def);
+        let locals = self.b.use_var(self.locals);
+        let cursor_at = i32::from(cursor) * 8;
+        let was = self.b.ins().load(I64, trusted(), locals, cursor_at);
+        let start = self.b.ins().iadd_imm_s(was, 1);
+        let (scan, piece_here, skip, leap, test, onward, found, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.block(exit),
+        );
+        self.b.append_block_param(scan, I64);
+        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
+
+        // scan(at): the zone and the place the cursor names.
+        self.b.switch_to_block(scan);
+        let at = self.b.block_params(scan)[0];
+        let k = self.b.ins().sshr_imm_s(at, 16);
+        let place = self.b.ins().band_imm_s(at, 0xFFFF);
+        let zone = self.b.ins().iadd_imm_s(k, first);
+        let on_board = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, end);
+        self.b.ins().brif(on_board, piece_here, &[], done, &[]);
+
+        // Does the zone hold a piece at that place?
+        self.b.switch_to_block(piece_here);
+        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let offset = self.b.ins().ishl_imm_s(zone, 2);
+        let entry = self.b.ins().iadd(starts, offset);
+        let from = self.b.ins().uload32(trusted(), entry, 0);
+        let to = self.b.ins().uload32(trusted(), entry, 4);
+        let len = self.b.ins().isub(to, from);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
+        self.b.ins().brif(inside, test, &[], skip, &[]);
+
+        // No: the next zone holding a piece, if any is left on the board.
+        self.b.switch_to_block(skip);
+        let last = self.b.ins().uload32(trusted(), starts, (end * 4) as i32);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, to, last);
+        self.b.ins().brif(more, leap, &[], done, &[]);
+        self.b.switch_to_block(leap);
+        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
+        let offset = self.b.ins().ishl_imm_s(to, 1);
+        let slot = self.b.ins().iadd(pieces, offset);
+        let next_piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+        let offset = self.b.ins().ishl_imm_s(next_piece, 1);
+        let slot = self.b.ins().iadd(piece_zone, offset);
+        let next_zone = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let k = self.b.ins().iadd_imm_s(next_zone, -first);
+        let next_at = self.b.ins().ishl_imm_s(k, 16);
+        self.b.ins().jump(scan, &[BlockArg::Value(next_at)]);
+
+        // Yes: the piece, counted from the top, and the filter's test.
+        self.b.switch_to_block(test);
+        let below_top = self.b.ins().iadd_imm_s(to, -1);
+        let index = self.b.ins().isub(below_top, place);
+        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
+        let offset = self.b.ins().ishl_imm_s(index, 1);
+        let slot = self.b.ins().iadd(pieces, offset);
+        let piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let faces = self.b.ins().load(I64, trusted(), self.machine, FACE);
+        let offset = self.b.ins().ishl_imm_s(piece, 1);
+        let slot = self.b.ins().iadd(faces, offset);
+        let face = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let offset = self.b.ins().ishl_imm_s(face, 1);
+        let mut passes = self.b.ins().iconst(I8, 1);
+        if let MatchBy::Type(ty) = filter.matcher.by {
+            let base = self.b.ins().iconst(I64, types as i64);
+            let slot = self.b.ins().iadd(base, offset);
+            let its = self.b.ins().uload16(I64, trusted(), slot, 0);
+            passes = self.b.ins().icmp_imm_s(IntCC::Equal, its, i64::from(ty));
+        }
+        if filter.matcher.owner {
+            let base = self.b.ins().iconst(I64, owners as i64);
+            let slot = self.b.ins().iadd(base, offset);
+            let its = self.b.ins().sload16(I64, trusted(), slot, 0);
+            let wanted = self.b.ins().load(I64, trusted(), locals, i32::from(filter.owner) * 8);
+            let same = self.b.ins().icmp(IntCC::Equal, its, wanted);
+            // A piece of no one (-1) is nobody's, whatever the local holds.
+            let owned = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, its, 0);
+            let both = self.b.ins().band(same, owned);
+            passes = self.b.ins().band(passes, both);
+        }
+        self.b.ins().brif(passes, found, &[], onward, &[]);
+        self.b.switch_to_block(onward);
+        let after = self.b.ins().iadd_imm_s(at, 1);
+        self.b.ins().jump(scan, &[BlockArg::Value(after)]);
+
+        self.b.switch_to_block(found);
+        self.b.ins().store(trusted(), piece, locals, i32::from(value) * 8);
+        self.b.ins().store(trusted(), at, locals, cursor_at);
+        self.next(pc);
     }
 
     /// `ChoiceAdd`: the seat and the value go to the engine as arguments,

@@ -29,6 +29,12 @@ pub struct Machine {
     pub zone_starts: *const u32,
     /// Per piece, the zone it lies in.
     pub piece_zone: *const u16,
+    /// The pieces of every zone, zone after zone, bottom first (see
+    /// `zone_starts`).
+    pub zone_pieces: *const u16,
+    /// Per piece, the definition whose face it shows (a sampled world
+    /// deals them afresh).
+    pub face: *const u16,
     /// The engine's side, for the helpers; opaque here.
     pub host: *mut c_void,
 }

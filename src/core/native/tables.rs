@@ -21,6 +21,9 @@ pub(crate) struct Tables {
     /// Other tables of the definition's (which kind beats which, the
     /// members of kind sets and groups), one per op that reads one.
     lists: Vec<Box<[i16]>>,
+    /// Per piece definition: its type, and its owner or -1.
+    piece_types: Option<Box<[u16]>>,
+    piece_owners: Option<Box<[i16]>>,
 }
 
 /// The largest board whose neighbour table is built (it has a row per
@@ -80,6 +83,20 @@ impl Tables {
     pub(super) fn list(&mut self, values: impl Iterator<Item = i16>) -> *const i16 {
         self.lists.push(values.collect());
         self.lists.last().expect("just pushed").as_ptr()
+    }
+
+    /// Per piece definition, its type.
+    pub(super) fn piece_types(&mut self, def: &GameDef) -> *const u16 {
+        self.piece_types
+            .get_or_insert_with(|| def.pieces.iter().map(|p| p.ty).collect())
+            .as_ptr()
+    }
+
+    /// Per piece definition, its owner, or -1 for none.
+    pub(super) fn piece_owners(&mut self, def: &GameDef) -> *const i16 {
+        self.piece_owners
+            .get_or_insert_with(|| def.pieces.iter().map(|p| p.owner.map_or(-1, i16::from)).collect())
+            .as_ptr()
     }
 
     pub(super) fn spaces_of_zones(&mut self, def: &GameDef, board: u16) -> *const i16 {

@@ -97,6 +97,8 @@ impl State {
                 steps: (*state).steps,
                 zone_starts: (*state).zones.starts(),
                 piece_zone: (*state).piece_zone.as_ptr(),
+                zone_pieces: (*state).zones.pieces_ptr(),
+                face: (*state).face.as_ptr(),
                 host: (&raw mut host).cast::<c_void>(),
             }
         };
@@ -262,6 +264,8 @@ fn with_state<const MOVED: bool>(
     if MOVED {
         machine.zone_starts = state.zones.starts();
         machine.piece_zone = state.piece_zone.as_ptr();
+        machine.zone_pieces = state.zones.pieces_ptr();
+        machine.face = state.face.as_ptr();
         if let Some(locals) = state.locals.get_mut(host.locals_base..) {
             machine.locals = locals.as_mut_ptr();
         }
