@@ -18,7 +18,7 @@ use super::depth::{Effect, effect};
 use super::machine::{FAULT, Helpers, Machine, RELOAD, exit_kind};
 use super::tables::Tables;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{ChoiceKind, GameDef, MatchBy, Op, Runs};
+use crate::ir::{ChoiceKind, GameDef, MatchBy, Op, PieceFilter, Runs};
 
 /// Whether the engine may resume a frame at `op` or after it: the ops the
 /// interpreter runs on its slow path (a call, a decision, a move, the end),
@@ -349,6 +349,13 @@ impl<'a, 'f> Function<'a, 'f> {
                 filter,
                 exit,
             } if self.scans_natively(board, filter) => self.board_scan(pc, board, (cursor, value), filter, exit),
+            Op::NextPiece {
+                zone,
+                index,
+                value,
+                filter,
+                exit,
+            } if self.filters_natively(filter) => self.zone_scan(pc, (zone, index, value), filter, exit),
             Op::NextPiece { exit, .. } | Op::NextOnBoard { exit, .. } => self.piece_loop(pc, exit),
             _ if moves_values(op) => self.value_op(pc, depth, op),
             Op::Return => {
@@ -667,8 +674,7 @@ impl<'a, 'f> Function<'a, 'f> {
     /// code: a board of one slot a space, and a filter by type (or none)
     /// and maybe owner. Others call the engine a step at a time.
     fn scans_natively(&self, board: u16, filter: u16) -> bool {
-        let filter = self.def.filters[filter as usize];
-        self.def.boards[board as usize].slots.len() == 1 && matches!(filter.matcher.by, MatchBy::Any | MatchBy::Type(_))
+        self.def.boards[board as usize].slots.len() == 1 && self.filters_natively(filter)
     }
 
     /// `NextOnBoard` as `State::next_on_board` does it on a board of one
@@ -681,8 +687,6 @@ impl<'a, 'f> Function<'a, 'f> {
         let first = i64::from(self.def.families[b.slots[0] as usize].first);
         let end = first + i64::from(b.spaces());
         let filter = self.def.filters[filter as usize];
-        let types = self.tables.piece_types(self.def);
-        let owners = self.tables.piece_owners(self.def);
         let locals = self.b.use_var(self.locals);
         let cursor_at = i32::from(cursor) * 8;
         let was = self.b.ins().load(I64, trusted(), locals, cursor_at);
@@ -746,6 +750,24 @@ impl<'a, 'f> Function<'a, 'f> {
         let offset = self.b.ins().ishl_imm_s(index, 1);
         let slot = self.b.ins().iadd(pieces, offset);
         let piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let passes = self.passes(piece, filter, locals);
+        self.b.ins().brif(passes, found, &[], onward, &[]);
+        self.b.switch_to_block(onward);
+        let after = self.b.ins().iadd_imm_s(at, 1);
+        self.b.ins().jump(scan, &[BlockArg::Value(after)]);
+
+        self.b.switch_to_block(found);
+        self.b.ins().store(trusted(), piece, locals, i32::from(value) * 8);
+        self.b.ins().store(trusted(), at, locals, cursor_at);
+        self.next(pc);
+    }
+
+    /// Whether `piece` passes `filter` (a test by type, or none, and maybe
+    /// by owner, whose seat is in a local), as `State::matches` tests it:
+    /// by the definition whose face the piece shows.
+    fn passes(&mut self, piece: Value, filter: PieceFilter, locals: Value) -> Value {
+        let types = self.tables.piece_types(self.def);
+        let owners = self.tables.piece_owners(self.def);
         let faces = self.b.ins().load(I64, trusted(), self.machine, FACE);
         let offset = self.b.ins().ishl_imm_s(piece, 1);
         let slot = self.b.ins().iadd(faces, offset);
@@ -769,14 +791,70 @@ impl<'a, 'f> Function<'a, 'f> {
             let both = self.b.ins().band(same, owned);
             passes = self.b.ins().band(passes, both);
         }
+        passes
+    }
+
+    /// Whether a loop over a zone's pieces with `filter` runs in compiled
+    /// code: a filter by type (or none) and maybe owner.
+    fn filters_natively(&self, filter: u16) -> bool {
+        matches!(self.def.filters[filter as usize].matcher.by, MatchBy::Any | MatchBy::Type(_))
+    }
+
+    /// `NextPiece` as `State::next_piece` does it: from the place after the
+    /// one in `index` (counted from the top), the next piece of the zone in
+    /// the local `zone` that passes the filter. A zone out of range goes to
+    /// the engine, which fails as the interpreter does.
+    fn zone_scan(&mut self, pc: u32, (zone, index, value): (u16, u16, u16), filter: u16, exit: u32) {
+        let filter = self.def.filters[filter as usize];
+        let zones = self.def.zones.len() as i64;
+        let locals = self.b.use_var(self.locals);
+        let zone = self.b.ins().load(I64, trusted(), locals, i32::from(zone) * 8);
+        let known = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, zones);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(known, fast, &[], slow, &[]);
+        self.b.switch_to_block(slow);
+        self.piece_loop(pc, exit);
+
+        self.b.switch_to_block(fast);
+        let was = self.b.ins().load(I64, trusted(), locals, i32::from(index) * 8);
+        let start = self.b.ins().iadd_imm_s(was, 1);
+        let (scan, test, onward, found, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.block(exit),
+        );
+        self.b.append_block_param(scan, I64);
+        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
+
+        self.b.switch_to_block(scan);
+        let place = self.b.block_params(scan)[0];
+        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let offset = self.b.ins().ishl_imm_s(zone, 2);
+        let entry = self.b.ins().iadd(starts, offset);
+        let from = self.b.ins().uload32(trusted(), entry, 0);
+        let to = self.b.ins().uload32(trusted(), entry, 4);
+        let len = self.b.ins().isub(to, from);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
+        self.b.ins().brif(inside, test, &[], done, &[]);
+
+        self.b.switch_to_block(test);
+        let below_top = self.b.ins().iadd_imm_s(to, -1);
+        let at = self.b.ins().isub(below_top, place);
+        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
+        let offset = self.b.ins().ishl_imm_s(at, 1);
+        let slot = self.b.ins().iadd(pieces, offset);
+        let piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let passes = self.passes(piece, filter, locals);
         self.b.ins().brif(passes, found, &[], onward, &[]);
         self.b.switch_to_block(onward);
-        let after = self.b.ins().iadd_imm_s(at, 1);
+        let after = self.b.ins().iadd_imm_s(place, 1);
         self.b.ins().jump(scan, &[BlockArg::Value(after)]);
 
         self.b.switch_to_block(found);
+        self.b.ins().store(trusted(), place, locals, i32::from(index) * 8);
         self.b.ins().store(trusted(), piece, locals, i32::from(value) * 8);
-        self.b.ins().store(trusted(), at, locals, cursor_at);
         self.next(pc);
     }
 
