@@ -81,27 +81,27 @@ impl Walk<'_, '_> {
         depth: u32,
         mut reach: Reach,
     ) -> Result<f64, Box<Diagnostic>> {
-        if self.out_of_budget() {
-            return Ok(0.0);
-        }
-        if let Some(value) = self.value_at_end(&state, depth) {
+        // Where the game goes no further, its state is kept for the next
+        // traversal's deal.
+        let ended = match self.out_of_budget() {
+            true => Some(0.0),
+            false => self.value_at_end(&state, depth),
+        };
+        if let Some(value) = ended {
+            self.buffers.spares.push(state);
             return Ok(value);
         }
         let def = self.run.def;
         let pending = state.pending().expect("a game that goes on waits");
         let decision = pending.decision();
-        let who: Vec<Seat> = pending.who().to_vec();
-        let mut picked = Vec::with_capacity(who.len());
+        let mut picked = self.buffers.choices();
         let mut mine = None;
-        for &seat in &who {
+        for &seat in pending.who() {
             let asked = self.ask(&state, &seen, told.as_ref(), seat, decision, depth)?;
             if seat == self.traverser {
                 let n = asked.strategy.len() as f64;
-                let sampling: Vec<f64> = asked
-                    .strategy
-                    .iter()
-                    .map(|p| EXPLORE / n + (1.0 - EXPLORE) * p)
-                    .collect();
+                let mut sampling = self.buffers.floats();
+                sampling.extend(asked.strategy.iter().map(|p| EXPLORE / n + (1.0 - EXPLORE) * p));
                 let a = draw(&sampling, &mut self.rng);
                 let (weight, own) = (reach.others / reach.sampled, reach.mine / reach.sampled);
                 reach.mine *= asked.strategy[a];
@@ -116,6 +116,7 @@ impl Walk<'_, '_> {
                     own,
                     strategy: asked.strategy,
                 });
+                self.buffers.floats.push(sampling);
             } else {
                 let a = draw(&asked.strategy, &mut self.rng);
                 reach.others *= asked.strategy[a];
@@ -126,7 +127,10 @@ impl Walk<'_, '_> {
         }
         self.see_step(&state, &mut seen, &picked);
         let told = told_after(def, &state, &picked, told);
-        if !self.apply_picked(&mut state, &picked)? {
+        let applied = self.apply_picked(&mut state, &picked);
+        self.buffers.choices.push(picked);
+        if !applied? {
+            self.buffers.spares.push(state);
             return Ok(0.0);
         }
         if state.pending().is_some() {

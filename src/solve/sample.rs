@@ -668,13 +668,13 @@ struct Played {
 /// allocates little. What a traversal finds never depends on them.
 #[derive(Default)]
 pub(super) struct Buffers {
-    spares: Vec<State>,
+    pub(super) spares: Vec<State>,
     events: Vec<Event>,
     path: Vec<u64>,
     pub(super) floats: Vec<Vec<f64>>,
     pub(super) values: Vec<Vec<i64>>,
     recalls: Vec<Vec<Recall>>,
-    choices: Vec<Vec<Choice>>,
+    pub(super) choices: Vec<Vec<Choice>>,
     keys: Vec<u64>,
 }
 
