@@ -438,7 +438,10 @@ impl<'a> Sampler<'a> {
                 *s += d;
             }
         }
-        self.spare_changes.get_mut().unwrap_or_else(|e| e.into_inner()).push(changes);
+        self.spare_changes
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(changes);
     }
 
     /// Traversal number `t`: seat `t % seats` traverses a game dealt by the

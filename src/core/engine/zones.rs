@@ -48,8 +48,6 @@ impl Zones {
         self.start[zone] as usize..self.start[zone + 1] as usize
     }
 
-    /// How many pieces `zone` holds.
-    #[inline(always)]
     /// Where each zone begins, then the buffer's length, as compiled code
     /// reads them (see `native::Machine::zone_starts`). Valid until the
     /// zones are next changed.
@@ -63,6 +61,8 @@ impl Zones {
         self.pieces.as_ptr()
     }
 
+    /// How many pieces `zone` holds.
+    #[inline(always)]
     pub(crate) fn len(&self, zone: usize) -> usize {
         (self.start[zone + 1] - self.start[zone]) as usize
     }

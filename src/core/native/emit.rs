@@ -797,7 +797,10 @@ impl<'a, 'f> Function<'a, 'f> {
     /// Whether a loop over a zone's pieces with `filter` runs in compiled
     /// code: a filter by type (or none) and maybe owner.
     fn filters_natively(&self, filter: u16) -> bool {
-        matches!(self.def.filters[filter as usize].matcher.by, MatchBy::Any | MatchBy::Type(_))
+        matches!(
+            self.def.filters[filter as usize].matcher.by,
+            MatchBy::Any | MatchBy::Type(_)
+        )
     }
 
     /// `NextPiece` as `State::next_piece` does it: from the place after the
