@@ -740,6 +740,14 @@ pub(super) struct Walk<'r, 'a> {
     pub(super) steps: u64,
 }
 
+/// What a seat is offered at a decision: its view, the legal values, and
+/// their keys as it sees them.
+struct Offered<'o, 'a> {
+    observation: &'o Observation<'a>,
+    legal: &'o [i64],
+    keys: &'o [u64],
+}
+
 /// A seat at a decision: its set's change, the legal values in the set's
 /// order, and the strategy it plays.
 pub(super) struct Asked {
@@ -990,12 +998,17 @@ impl Walk<'_, '_> {
         let mut keys = std::mem::take(&mut self.buffers.keys);
         keys.clear();
         keys.extend((0..legal.len()).map(|i| observation.key(i)));
-        let asked = self.ask_with(state, told, seat, decision, depth, seen, &keys);
+        let offered = Offered {
+            observation: &observation,
+            legal,
+            keys: &keys,
+        };
+        let asked = self.ask_with(state, told, seat, decision, depth, seen, offered);
         self.buffers.keys = keys;
         asked
     }
 
-    /// [`Walk::ask`] with the keys of the moves `seat` is offered.
+    /// [`Walk::ask`] with what `seat` is offered.
     #[allow(clippy::too_many_arguments)]
     fn ask_with(
         &mut self,
@@ -1005,11 +1018,13 @@ impl Walk<'_, '_> {
         decision: DecisionId,
         depth: u32,
         seen: &[Recall],
-        keys: &[u64],
+        Offered {
+            observation,
+            legal,
+            keys,
+        }: Offered<'_, '_>,
     ) -> Result<Asked, Box<Diagnostic>> {
         let def = self.run.def;
-        let observation = Observation::new(def, state, seat);
-        let legal = state.pending().expect("waiting").legal(seat);
         let mut strategy = self.buffers.floats();
         let key = seen[seat as usize].situation(decision, seat, keys, self.run.memory);
         let (change, known_keys) = match self.changes.index.get(&key) {

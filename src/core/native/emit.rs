@@ -689,24 +689,10 @@ impl<'a, 'f> Function<'a, 'f> {
         let filter = self.def.filters[filter as usize];
         let locals = self.b.use_var(self.locals);
         let cursor_at = i32::from(cursor) * 8;
-        let was = self.b.ins().load(I64, trusted(), locals, cursor_at);
-        let start = self.b.ins().iadd_imm_s(was, 1);
-        let (scan, piece_here, skip, leap, test, onward, found, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.block(exit),
-        );
-        self.b.append_block_param(scan, I64);
-        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
-
+        let [piece_here, skip, leap, test, onward, found] = self.blocks();
+        let done = self.block(exit);
         // scan(at): the zone and the place the cursor names.
-        self.b.switch_to_block(scan);
-        let at = self.b.block_params(scan)[0];
+        let (scan, at) = self.scan_from(locals, cursor);
         let k = self.b.ins().sshr_imm_s(at, 16);
         let place = self.b.ins().band_imm_s(at, 0xFFFF);
         let zone = self.b.ins().iadd_imm_s(k, first);
@@ -715,13 +701,7 @@ impl<'a, 'f> Function<'a, 'f> {
 
         // Does the zone hold a piece at that place?
         self.b.switch_to_block(piece_here);
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
-        let offset = self.b.ins().ishl_imm_s(zone, 2);
-        let entry = self.b.ins().iadd(starts, offset);
-        let from = self.b.ins().uload32(trusted(), entry, 0);
-        let to = self.b.ins().uload32(trusted(), entry, 4);
-        let len = self.b.ins().isub(to, from);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
+        let (starts, to, inside) = self.zone_holds(zone, place);
         self.b.ins().brif(inside, test, &[], skip, &[]);
 
         // No: the next zone holding a piece, if any is left on the board.
@@ -730,10 +710,7 @@ impl<'a, 'f> Function<'a, 'f> {
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, to, last);
         self.b.ins().brif(more, leap, &[], done, &[]);
         self.b.switch_to_block(leap);
-        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
-        let offset = self.b.ins().ishl_imm_s(to, 1);
-        let slot = self.b.ins().iadd(pieces, offset);
-        let next_piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let next_piece = self.piece_at(to);
         let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
         let offset = self.b.ins().ishl_imm_s(next_piece, 1);
         let slot = self.b.ins().iadd(piece_zone, offset);
@@ -744,12 +721,7 @@ impl<'a, 'f> Function<'a, 'f> {
 
         // Yes: the piece, counted from the top, and the filter's test.
         self.b.switch_to_block(test);
-        let below_top = self.b.ins().iadd_imm_s(to, -1);
-        let index = self.b.ins().isub(below_top, place);
-        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
-        let offset = self.b.ins().ishl_imm_s(index, 1);
-        let slot = self.b.ins().iadd(pieces, offset);
-        let piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let piece = self.piece_below_top(to, place);
         let passes = self.passes(piece, filter, locals);
         self.b.ins().brif(passes, found, &[], onward, &[]);
         self.b.switch_to_block(onward);
@@ -794,6 +766,53 @@ impl<'a, 'f> Function<'a, 'f> {
         passes
     }
 
+    /// `N` new blocks.
+    fn blocks<const N: usize>(&mut self) -> [Block; N] {
+        std::array::from_fn(|_| self.b.create_block())
+    }
+
+    /// The head of a scan that goes on from the local `local` plus one: a
+    /// block with the position as its one parameter, jumped to and entered.
+    fn scan_from(&mut self, locals: Value, local: u16) -> (Block, Value) {
+        let was = self.b.ins().load(I64, trusted(), locals, i32::from(local) * 8);
+        let start = self.b.ins().iadd_imm_s(was, 1);
+        let scan = self.b.create_block();
+        self.b.append_block_param(scan, I64);
+        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
+        self.b.switch_to_block(scan);
+        (scan, self.b.block_params(scan)[0])
+    }
+
+    /// Whether `zone` holds a piece at `place` (counted from the top): the
+    /// zone starts' table, where the zone ends in the buffer of pieces,
+    /// and the answer.
+    fn zone_holds(&mut self, zone: Value, place: Value) -> (Value, Value, Value) {
+        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let offset = self.b.ins().ishl_imm_s(zone, 2);
+        let entry = self.b.ins().iadd(starts, offset);
+        let from = self.b.ins().uload32(trusted(), entry, 0);
+        let to = self.b.ins().uload32(trusted(), entry, 4);
+        let len = self.b.ins().isub(to, from);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
+        (starts, to, inside)
+    }
+
+    /// The piece `place` places below the top of a zone that ends at `to`
+    /// in the buffer of pieces.
+    fn piece_below_top(&mut self, to: Value, place: Value) -> Value {
+        let below_top = self.b.ins().iadd_imm_s(to, -1);
+        let index = self.b.ins().isub(below_top, place);
+        self.piece_at(index)
+    }
+
+    /// The piece at `index` of the buffer of pieces.
+    fn piece_at(&mut self, index: Value) -> Value {
+        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
+        let offset = self.b.ins().ishl_imm_s(index, 1);
+        let slot = self.b.ins().iadd(pieces, offset);
+        self.b.ins().uload16(I64, trusted(), slot, 0)
+    }
+
     /// Whether a loop over a zone's pieces with `filter` runs in compiled
     /// code: a filter by type (or none) and maybe owner.
     fn filters_natively(&self, filter: u16) -> bool {
@@ -819,36 +838,14 @@ impl<'a, 'f> Function<'a, 'f> {
         self.piece_loop(pc, exit);
 
         self.b.switch_to_block(fast);
-        let was = self.b.ins().load(I64, trusted(), locals, i32::from(index) * 8);
-        let start = self.b.ins().iadd_imm_s(was, 1);
-        let (scan, test, onward, found, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.block(exit),
-        );
-        self.b.append_block_param(scan, I64);
-        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
-
-        self.b.switch_to_block(scan);
-        let place = self.b.block_params(scan)[0];
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
-        let offset = self.b.ins().ishl_imm_s(zone, 2);
-        let entry = self.b.ins().iadd(starts, offset);
-        let from = self.b.ins().uload32(trusted(), entry, 0);
-        let to = self.b.ins().uload32(trusted(), entry, 4);
-        let len = self.b.ins().isub(to, from);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
+        let [test, onward, found] = self.blocks();
+        let done = self.block(exit);
+        let (scan, place) = self.scan_from(locals, index);
+        let (_, to, inside) = self.zone_holds(zone, place);
         self.b.ins().brif(inside, test, &[], done, &[]);
 
         self.b.switch_to_block(test);
-        let below_top = self.b.ins().iadd_imm_s(to, -1);
-        let at = self.b.ins().isub(below_top, place);
-        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
-        let offset = self.b.ins().ishl_imm_s(at, 1);
-        let slot = self.b.ins().iadd(pieces, offset);
-        let piece = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let piece = self.piece_below_top(to, place);
         let passes = self.passes(piece, filter, locals);
         self.b.ins().brif(passes, found, &[], onward, &[]);
         self.b.switch_to_block(onward);

@@ -6,7 +6,7 @@ use super::super::lower::{CellTest, Cmp, Ins, Operand};
 use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
 use super::super::{Game, RuntimeError, State};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{Board, GameDef, Op, PieceFilter};
+use crate::ir::{Board, GameDef, Op, PieceFilter, PieceId};
 
 impl State {
     /// Counts one round of a loop whose jump back is the op before `pc`:
@@ -142,8 +142,7 @@ impl State {
             if k >= zones {
                 return false;
             }
-            // Most boards have one slot per space: no division then.
-            let (space, slot) = if slots == 1 { (k, 0) } else { (k / slots, k % slots) };
+            let (space, slot) = (k / slots, k % slots);
             let family = &def.families[board.slots[slot as usize] as usize];
             let pieces = &self.zones[(family.first as i64 + space) as usize];
             if i >= pieces.len() {
@@ -151,13 +150,31 @@ impl State {
                 continue;
             }
             let piece = pieces[pieces.len() - 1 - i];
-            if self.passes(def, filter, locals_base, piece) {
-                self.locals[locals_base + value as usize] = piece as i64;
-                self.locals[locals_base + cursor as usize] = at;
+            if self.take_if_passes(def, filter, locals_base, (cursor, value), piece, at) {
                 return true;
             }
             at += 1;
         }
+    }
+
+    /// Where `piece` passes a board loop's filter, it becomes the loop's
+    /// value and `at` its cursor.
+    #[inline(always)]
+    fn take_if_passes(
+        &mut self,
+        def: &GameDef,
+        filter: PieceFilter,
+        locals_base: usize,
+        (cursor, value): (u16, u16),
+        piece: PieceId,
+        at: i64,
+    ) -> bool {
+        let passes = self.passes(def, filter, locals_base, piece);
+        if passes {
+            self.locals[locals_base + value as usize] = piece as i64;
+            self.locals[locals_base + cursor as usize] = at;
+        }
+        passes
     }
 
     /// [`State::next_on_board`] on a board with one slot a space, the
@@ -193,9 +210,7 @@ impl State {
                 continue;
             }
             let piece = pieces[pieces.len() - 1 - i];
-            if self.passes(def, filter, locals_base, piece) {
-                self.locals[locals_base + value as usize] = piece as i64;
-                self.locals[locals_base + cursor as usize] = at;
+            if self.take_if_passes(def, filter, locals_base, (cursor, value), piece, at) {
                 return true;
             }
             at += 1;
