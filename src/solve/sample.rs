@@ -686,34 +686,34 @@ thread_local! {
     static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
 }
 
+/// An empty vector, one given back to `pool` if there is one.
+fn reused<T>(pool: &mut Vec<Vec<T>>) -> Vec<T> {
+    let mut v = pool.pop().unwrap_or_default();
+    v.clear();
+    v
+}
+
 impl Buffers {
     /// An empty vector of numbers, reusing one given back.
     pub(super) fn floats(&mut self) -> Vec<f64> {
-        let mut v = self.floats.pop().unwrap_or_default();
-        v.clear();
-        v
+        reused(&mut self.floats)
     }
 
     /// An empty vector of values, reusing one given back.
     pub(super) fn values(&mut self) -> Vec<i64> {
-        let mut v = self.values.pop().unwrap_or_default();
-        v.clear();
-        v
+        reused(&mut self.values)
     }
 
     /// A copy of `seen`, reusing a vector given back.
     pub(super) fn recalls(&mut self, seen: &[Recall]) -> Vec<Recall> {
-        let mut v = self.recalls.pop().unwrap_or_default();
-        v.clear();
+        let mut v = reused(&mut self.recalls);
         v.extend_from_slice(seen);
         v
     }
 
     /// An empty vector of choices, reusing one given back.
     pub(super) fn choices(&mut self) -> Vec<Choice> {
-        let mut v = self.choices.pop().unwrap_or_default();
-        v.clear();
-        v
+        reused(&mut self.choices)
     }
 
     /// Gives a seat's asked values and strategy back.
@@ -773,13 +773,16 @@ impl Walk<'_, '_> {
             return Ok(());
         }
         let position = state.public_position(def);
-        let seen: Vec<Recall> = (0..def.players())
-            .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def, run.memory))
-            .collect();
+        let mut seen = reused(&mut self.buffers.recalls);
+        seen.extend(
+            (0..def.players())
+                .map(|seat| recall_at(&state, seat as Seat, Recall::default(), position, def, run.memory)),
+        );
         match run.sampling {
             Sampling::External => {
                 let walked = self.walk(&state, &seen, None, 0, position);
                 self.buffers.spares.push(state);
+                self.buffers.recalls.push(seen);
                 walked.map(|_| ())
             }
             Sampling::Outcome => self.outcome_from_start(state, seen).map(|_| ()),

@@ -88,21 +88,20 @@ fn digest<'v, K: Iterator<Item = u64>>(
             for k in keys {
                 h = super::mix(h, k);
             }
-        } else if len <= SMALL {
-            let mut small = [0u64; SMALL];
-            for (slot, k) in small.iter_mut().zip(keys) {
-                *slot = k;
-            }
-            let small = &mut small[..len];
-            small.sort_unstable();
-            for &k in small.iter() {
-                h = super::mix(h, k);
-            }
         } else {
-            held.clear();
-            held.extend(keys);
-            held.sort_unstable();
-            for &k in &held {
+            let mut small = [0u64; SMALL];
+            let sorted: &mut [u64] = if len <= SMALL {
+                for (slot, k) in small.iter_mut().zip(keys) {
+                    *slot = k;
+                }
+                &mut small[..len]
+            } else {
+                held.clear();
+                held.extend(keys);
+                &mut held
+            };
+            sorted.sort_unstable();
+            for &k in sorted.iter() {
                 h = super::mix(h, k);
             }
         }
