@@ -1,5 +1,6 @@
 //! The strength ladder: each rung (random, greedy, MCTS at 50 and 200
-//! iterations, the trained player, and the player the verdict chooses)
+//! iterations, the trained player, MCTS at 200 led by it, and the player
+//! the verdict chooses)
 //! against a reference player (`mcts:iterations=1000`), seats rotated, on
 //! the five seed games, liar's dice and connect four. A rung's score is its
 //! share of the points (a win 1, a draw 1/seats), with a 95% interval; 0.5
@@ -42,6 +43,8 @@ const RUNGS: &[&str] = &[
     "mcts:iterations=50",
     "mcts:iterations=200",
     "solve:time=20:wins=true",
+    // The search led by that strategy (trained once for both).
+    "mcts(iterations=200:prior=solve(time=20:wins=true))",
 ];
 
 fn load(path: &str) -> LoadedGame {

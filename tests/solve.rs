@@ -887,6 +887,39 @@ fn the_solve_player_trains_once_and_plays_the_equilibrium() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("time must be a number from 0.01"));
 }
 
+/// `exploit`'s figure for one agent spec on Kuhn poker, 256 answers a situation.
+fn kuhn_exploitability(agents: &str) -> f64 {
+    let out = rpsdsl(&["exploit", KUHN_POKER, "--agents", agents, "--samples", "256", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gains = json["exploit"]["gains"].as_array().unwrap();
+    gains.iter().map(|g| g.as_f64().unwrap()).sum::<f64>() / gains.len() as f64
+}
+
+/// A search led by a trained strategy (`mcts:prior=...`) tries its moves
+/// in proportion to the strategy: with one iteration it plays the
+/// strategy itself, so it is about as unexploitable as the equilibrium,
+/// where the same search unled is not. It needs to know what its seat
+/// recalls, which `exploit` (asking out of the order of play) tells it.
+/// Only a strategy's player can lead a search.
+#[test]
+fn a_search_leans_on_a_trained_strategy() {
+    let led = kuhn_exploitability("mcts(iterations=1:prior=solve(iterations=4000))");
+    let unled = kuhn_exploitability("mcts:iterations=1");
+    assert!(led < 0.05, "led by the equilibrium: {led}");
+    assert!(unled > 0.3, "unled: {unled}");
+
+    let out = rpsdsl(&["simulate", KUHN_POKER, "--agents", "mcts(prior=greedy)", "-n", "2"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rpsdsl::bad-agent-parameter"), "{err}");
+    assert!(
+        err.contains("`prior` takes a trained strategy, and `greedy` is not one"),
+        "{err}"
+    );
+    assert!(err.contains("policy(file=P)"), "{err}");
+}
+
 /// A solver keys each decision point by the view's fingerprint, found
 /// straight from the state (`State::view_fingerprint`) without building
 /// the view: it is the built view's fingerprint, for every seat at every

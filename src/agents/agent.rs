@@ -36,6 +36,13 @@ pub trait Agent: Send {
         None
     }
 
+    /// What the seat recalls at the decision it is about to be asked, its
+    /// view there included, told to a player asked out of the order of
+    /// play (`rpsdsl exploit` asks every situation of a tree): a player that
+    /// keys situations by what its seat recalls (a search led by a trained
+    /// strategy) cannot have followed the game there.
+    fn recall_here(&mut self, _recall: Recall) {}
+
     /// What this player's strategy concedes to a best response, when known
     /// (a solved strategy whose exploitability the solver measured).
     fn exploitability(&self) -> Option<f64> {

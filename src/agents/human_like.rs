@@ -18,7 +18,7 @@ use super::error::AgentError;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params, parse_agent};
 use crate::diagnostic::Code;
 use crate::engine::Game;
-use crate::engine::{Choice, Observation, Seen};
+use crate::engine::{Choice, Observation, Recall, Seen};
 use crate::ir::{ChoiceKind, ChoiceValue, DecisionId, GameDef, KindId, Seat, id_from_value};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -347,6 +347,10 @@ impl Agent for HumanLike {
 
     fn before_step(&mut self, def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
         self.fallback.before_step(def, obs, choices);
+    }
+
+    fn recall_here(&mut self, recall: Recall) {
+        self.fallback.recall_here(recall);
     }
 
     fn observe(&mut self, def: &GameDef, seen: &Seen<'_>) {

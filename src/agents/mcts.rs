@@ -34,10 +34,12 @@ use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use super::error::AgentError;
+use super::guide::{self, Guide, Lost};
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
+use crate::diagnostic::Code;
 use crate::engine::Game;
-use crate::engine::{Choice, Event, Observation, Pick, StepKey, World};
+use crate::engine::{Choice, Event, Memory, Observation, Pick, Recall, StepKey, World};
 use crate::ir::{ChoiceKind, GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -91,11 +93,31 @@ pub(super) const INFO: AgentInfo = AgentInfo {
                     its visits count toward `iterations`",
             domain: Domain::Bool,
         },
+        ParamInfo {
+            name: "prior",
+            default: "none",
+            about: "a trained strategy to lean on, `policy(file=P)` or `solve(time=10)`: the tree favours \
+                    the moves it favours, and playouts follow it where it knows the situation",
+            domain: Domain::Agent,
+        },
+        ParamInfo {
+            name: "prior_weight",
+            default: "1",
+            about: "how strongly the tree favours the prior's moves: a bonus of weight × its chance ÷ \
+                    (1 + tries), beside UCB1's",
+            domain: Domain::Number(0.0, 1000.0),
+        },
         SEED_PARAM,
         REACTION_PARAMS[0],
         REACTION_PARAMS[1],
     ],
 };
+
+/// The players whose strategy a search may lean on (`prior`).
+const PRIOR_PLAYERS: [&str; 2] = ["policy", "solve"];
+
+/// The weight of a prior's bonus unless told otherwise.
+const DEFAULT_PRIOR_WEIGHT: f64 = 1.0;
 
 /// Where one decision's search time went.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -370,6 +392,8 @@ struct Scratch {
     offered: Vec<u32>,
     /// What each seat scored.
     paid: Vec<f64>,
+    /// A guide's strategy over the moves offered to one seat.
+    probs: Vec<f64>,
 }
 
 /// Laps of one search's clock, when its time split is measured (else
@@ -414,6 +438,8 @@ pub struct Mcts {
     timing: bool,
     /// With `reuse`, where the game is in the last search's tree.
     kept: Option<Kept>,
+    /// A trained strategy leading the search (`prior`), if any.
+    guide: Option<Guide>,
     rng: ChaCha8Rng,
     reaction: Reaction,
     spec: AgentSpec,
@@ -439,6 +465,7 @@ impl Mcts {
             reuse: false,
             timing: false,
             kept: None,
+            guide: None,
             rng: seat_rng(seed ^ 0x4D43_5453, seat),
             reaction: Reaction::default(),
             spec: AgentSpec {
@@ -452,8 +479,28 @@ impl Mcts {
         }
     }
 
-    pub(super) fn from_params(p: &Params<'_>, seat: Seat, seed: u64) -> Result<Self, AgentError> {
+    /// The search from its parameters; `build_prior` builds the player of
+    /// the strategy that guides it (given by the agents' registry).
+    pub(super) fn from_params(
+        p: &Params<'_>,
+        seat: Seat,
+        seed: u64,
+        build_prior: impl FnOnce(&AgentSpec) -> Result<Box<dyn Agent>, AgentError>,
+    ) -> Result<Self, AgentError> {
         let mut m = Mcts::new(seat, seed);
+        if let Some(text) = p.raw("prior") {
+            let spec = super::spec::parse_agent(text)?;
+            if !PRIOR_PLAYERS.contains(&spec.name.as_str()) {
+                return Err(AgentError::new(
+                    Code::BadAgentParameter,
+                    format!("`prior` takes a trained strategy, and `{}` is not one", spec.name),
+                    text,
+                )
+                .help("give `policy(file=P)` (a strategy `rpsdsl solve --save P` wrote) or `solve(time=10)`"));
+            }
+            let weight = p.f64("prior_weight")?.unwrap_or(DEFAULT_PRIOR_WEIGHT);
+            m.guide = Some(Guide::new(build_prior(&spec)?, weight));
+        }
         let iterations = p.u64("iterations")?;
         m.time = p.u64("time_ms")?.map(Duration::from_millis);
         m.iterations = match (iterations, m.time) {
@@ -479,6 +526,8 @@ impl Mcts {
             "simultaneous",
             "rollout_limit",
             "reuse",
+            "prior",
+            "prior_weight",
             "reaction_floor",
             "reaction_mean",
         ]
@@ -523,6 +572,7 @@ impl Mcts {
             path,
             offered,
             paid,
+            probs,
         } = &mut self.scratch;
         // The kept tree, if the game went on from its root as told.
         match self.kept.take().filter(|k| self.reuse && k.at == obs.decisions_taken()) {
@@ -565,6 +615,10 @@ impl Mcts {
             let mut node = 0usize;
             let mut ok = true;
             let mut expanded = false;
+            // With a guide, what the searching seat recalls up to the last
+            // step of the world (`None` at the search's own decision).
+            let mut mine: Option<Recall> = None;
+            let mut lost = Lost::default();
             while let Some((decision, answering)) = world.pending() {
                 tree.nodes[node].visits += 1;
                 who.clear();
@@ -585,10 +639,21 @@ impl Mcts {
                     true => self.simultaneous,
                     false => Simultaneous::Ucb,
                 };
+                let here = match self.guide.as_ref() {
+                    Some(guide) if lost.knows(me) => Some(guide.here(def, world, me, mine)),
+                    _ => None,
+                };
                 for (&seat, &end) in who.iter().zip(ends.iter()) {
                     let keys = &keys[begin..end];
                     begin = end;
-                    let (arm, at, chance) = select_as(how, tree, node, seat, keys, sel, self.c, &mut self.rng);
+                    let mut scoring = Scoring::plain(self.c);
+                    if let Some(guide) = self.guide.as_mut()
+                        && guide.ask(def, world, seat, me, here, &mut lost, probs)
+                    {
+                        scoring.prior = Some(probs.as_slice());
+                        scoring.weight = guide.weight;
+                    }
+                    let (arm, at, chance) = select_as(how, tree, node, seat, keys, sel, scoring, &mut self.rng);
                     picks.push(Pick {
                         seat,
                         index: at,
@@ -598,6 +663,7 @@ impl Mcts {
                     let seen = world.sees_choice(def, seat, at);
                     observed = observed.then(seen.then_some(keys[at]));
                 }
+                mine = here.map(|here| here.after_step(Some(observed), Memory::All));
                 self.events.clear();
                 if world.apply(def, picks, &mut self.events).is_err() {
                     ok = false;
@@ -615,15 +681,31 @@ impl Mcts {
             stats.tree += laps.lap();
             // Playout.
             if ok && expanded {
-                ok = rollout(
-                    def,
-                    world,
-                    &mut self.rng,
-                    &self.reaction,
-                    self.limit,
-                    picks,
-                    &mut self.events,
-                );
+                ok = match self.guide.as_mut() {
+                    // What `me` recalls is read only while the guide knows it.
+                    Some(guide) => guide.rollout(
+                        def,
+                        world,
+                        me,
+                        mine.unwrap_or_default(),
+                        &mut lost,
+                        &mut self.rng,
+                        &self.reaction,
+                        self.limit,
+                        picks,
+                        &mut self.events,
+                        probs,
+                    ),
+                    _ => rollout(
+                        def,
+                        world,
+                        &mut self.rng,
+                        &self.reaction,
+                        self.limit,
+                        picks,
+                        &mut self.events,
+                    ),
+                };
             }
             if ok && world.is_over() {
                 rewards_into(def, world, paid);
@@ -686,17 +768,38 @@ fn root_answer(tree: &Tree, root_keys: &[u64], me: Seat) -> Vec<(u32, f64)> {
         .collect()
 }
 
+/// How UCB1 scores a move: its exploration constant, and where a guide
+/// knows the situation, its strategy over the moves offered (in the order
+/// of `keys`) and the weight of its bonus ([`guide::bonus`]).
+#[derive(Clone, Copy, Debug)]
+struct Scoring<'p> {
+    c: f64,
+    prior: Option<&'p [f64]>,
+    weight: f64,
+}
+
+impl Scoring<'_> {
+    fn plain(c: f64) -> Scoring<'static> {
+        Scoring {
+            c,
+            prior: None,
+            weight: 0.0,
+        }
+    }
+}
+
 /// Picks `seat`'s move at `node` among `keys` (the moves available now):
-/// an untried one at random, else the best by UCB1 over availability.
-/// Returns the arm's index in the node and the move's index in `keys`.
-/// `sel` is scratch space.
+/// an untried one at random (in proportion to a guide's strategy, when it
+/// has one here), else the best by UCB1 over availability, plus the guide's
+/// bonus. Returns the arm's index in the node and the move's index in
+/// `keys`. `sel` is scratch space.
 fn select(
     tree: &mut Tree,
     node: usize,
     seat: Seat,
     keys: &[u64],
     sel: &mut Vec<u32>,
-    c: f64,
+    scoring: Scoring<'_>,
     rng: &mut ChaCha8Rng,
 ) -> (usize, usize) {
     sel.clear();
@@ -719,6 +822,13 @@ fn select(
         arms[a as usize].counted = false;
     }
     let untried = sel.iter().filter(|&&a| arms[a as usize].visits == 0).count();
+    if untried > 0
+        && let Some(prior) = scoring.prior
+    {
+        let open: Vec<usize> = (0..sel.len()).filter(|&i| arms[sel[i] as usize].visits == 0).collect();
+        let i = guide::untried_by_prior(&open, prior, rng);
+        return (sel[i] as usize, i);
+    }
     if untried > 0 {
         let nth = rng.random_range(0..untried);
         let i = (0..sel.len())
@@ -738,7 +848,10 @@ fn select(
         if log.0 != available {
             log = (available, (available as f64).ln());
         }
-        let ucb = arm.reward / n + c * (log.1 / n).sqrt();
+        let lean = scoring
+            .prior
+            .map_or(0.0, |p| guide::bonus(scoring.weight, p[i], arm.visits));
+        let ucb = arm.reward / n + scoring.c * (log.1 / n).sqrt() + lean;
         if ucb > best.0 {
             best = (ucb, i);
         }
@@ -779,17 +892,17 @@ fn select_as(
     seat: Seat,
     keys: &[u64],
     sel: &mut Vec<u32>,
-    c: f64,
+    scoring: Scoring<'_>,
     rng: &mut ChaCha8Rng,
 ) -> (usize, usize, f64) {
     match how {
         Simultaneous::Regret => select_by_regret(tree, node, seat, keys, sel, rng),
         Simultaneous::Smooth => {
-            let (arm, at) = select_smooth(tree, node, seat, keys, sel, c, rng);
+            let (arm, at) = select_smooth(tree, node, seat, keys, sel, scoring, rng);
             (arm, at, 0.0)
         }
         Simultaneous::Ucb => {
-            let (arm, at) = select(tree, node, seat, keys, sel, c, rng);
+            let (arm, at) = select(tree, node, seat, keys, sel, scoring, rng);
             (arm, at, 0.0)
         }
     }
@@ -849,12 +962,12 @@ fn select_smooth(
     seat: Seat,
     keys: &[u64],
     sel: &mut Vec<u32>,
-    c: f64,
+    scoring: Scoring<'_>,
     rng: &mut ChaCha8Rng,
 ) -> (usize, usize) {
     let visits = f64::from(tree.nodes[node].visits);
     let eta = (0.9 / (1.0 + 0.1 * visits.sqrt())).max(SMOOTH_FLOOR);
-    let (arm, at) = select(tree, node, seat, keys, sel, c, rng);
+    let (arm, at) = select(tree, node, seat, keys, sel, scoring, rng);
     if rng.random_range(0.0..1.0) < eta {
         return (arm, at);
     }
@@ -949,9 +1062,18 @@ impl Agent for Mcts {
         self.reaction.sample(&mut self.rng)
     }
 
+    fn recall_here(&mut self, recall: Recall) {
+        if let Some(guide) = self.guide.as_mut() {
+            guide.pin(recall);
+        }
+    }
+
     /// Follows the kept tree down the step, or lets it go when the step
     /// leads nowhere it has been (or a step went untold).
     fn before_step(&mut self, _def: &Game, obs: &Observation<'_>, choices: &[Choice]) {
+        if let Some(guide) = self.guide.as_mut() {
+            guide.follow(obs, choices);
+        }
         let Some(kept) = self.kept.take() else {
             return;
         };
@@ -987,7 +1109,7 @@ mod tests {
             tree.nodes[0].visits += 1;
             offered.clear();
             path.clear();
-            let (arm, at, chance) = select_as(how, &mut tree, 0, 0, &keys, &mut sel, 0.7, &mut rng);
+            let (arm, at, chance) = select_as(how, &mut tree, 0, 0, &keys, &mut sel, Scoring::plain(0.7), &mut rng);
             path.push(Step::taken(0, arm, chance, &sel, &mut offered));
             let paid = [if keys[at] == 20 { 1.0 } else { 0.0 }];
             if round >= rounds * 3 / 4 && keys[at] == 20 {

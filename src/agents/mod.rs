@@ -16,6 +16,7 @@
 mod agent;
 mod error;
 mod greedy;
+mod guide;
 mod human_like;
 mod mcts;
 pub mod policy;
@@ -99,7 +100,9 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
             |fallback| build(fallback, game, seat, seed),
         )?)),
         "greedy" => Ok(Box::new(Greedy::from_params(&params, seat, seed)?)),
-        "mcts" => Ok(Box::new(Mcts::from_params(&params, seat, seed)?)),
+        "mcts" => Ok(Box::new(Mcts::from_params(&params, seat, seed, |prior| {
+            build(prior, game, seat, seed)
+        })?)),
         "policy" => Ok(Box::new(PolicyAgent::from_params(&params, game, seat, seed)?)),
         "solve" => Ok(Box::new(trained::from_params(
             &params,

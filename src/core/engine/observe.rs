@@ -93,10 +93,9 @@ impl<'a> Observation<'a> {
     /// itself where it is public, else `before` and its view now (see
     /// [`State::public_position`]).
     pub fn recall_here(&self, before: Recall, memory: Memory) -> Recall {
-        match self.state.public_position(self.def) {
-            Some(position) => Recall::of_position(position),
-            None => before.after_view(self.view(), memory, self.def),
-        }
+        // Digested straight from the state, never building the view: the
+        // same digest (`State::view_fingerprint`), for a fraction of the cost.
+        self.state.recall_here(self.def, self.seat, before, memory)
     }
 
     /// Everything the seat may know, built on first use.
@@ -295,6 +294,13 @@ struct Deal {
 }
 
 impl World {
+    /// `seat`'s observation of this world, as if it were the real game: what
+    /// a player of the world's seat would be shown there (a search asks a
+    /// trained strategy what it would play in a world it samples).
+    pub fn observation<'a>(&'a self, def: &'a Game, seat: Seat) -> Observation<'a> {
+        Observation::new(def, &self.state, seat)
+    }
+
     /// The decision asked and who answers it, or `None` when the game is over.
     pub fn pending(&self) -> Option<(DecisionId, &[Seat])> {
         self.state.pending().map(|p| (p.decision(), p.who()))
