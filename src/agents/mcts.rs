@@ -37,6 +37,7 @@ use super::error::AgentError;
 use super::guide::{self, Guide, Lost};
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
+use super::tree::{Arm, Tree};
 use crate::diagnostic::Code;
 use crate::engine::Game;
 use crate::engine::{Choice, Event, Memory, Observation, Pick, Recall, StepKey, World};
@@ -152,177 +153,6 @@ impl SearchStats {
         self.tree += other.tree;
         self.rollout += other.rollout;
         self.total += other.total;
-    }
-}
-
-/// The search tree. Its nodes' arms and children lie in two shared arenas,
-/// each node's in one run ([`Span`]), so a search allocates only as the
-/// arenas grow, never per node or per iteration.
-#[derive(Debug, Default)]
-struct Tree {
-    nodes: Vec<Node>,
-    arms: Vec<Arm>,
-    /// By the searching seat's observation of the joint move.
-    children: Vec<(u64, u32)>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    arms: Span,
-    children: Span,
-    /// Iterations whose walk reached this node.
-    visits: u32,
-}
-
-/// A node's run in an arena: `len` items in use, room for `cap`.
-#[derive(Clone, Copy, Debug, Default)]
-struct Span {
-    start: u32,
-    len: u32,
-    cap: u32,
-}
-
-impl Span {
-    fn range(self) -> std::ops::Range<usize> {
-        self.start as usize..(self.start + self.len) as usize
-    }
-
-    /// Makes room for `extra` more items: in place when the run ends the
-    /// arena, else by moving it to the end with twice the room.
-    fn reserve<T: Copy>(&mut self, arena: &mut Vec<T>, extra: u32, fill: T) {
-        if self.len + extra <= self.cap {
-            return;
-        }
-        let cap = (self.len + extra).max(2 * self.cap);
-        if (self.start + self.cap) as usize == arena.len() {
-            arena.resize((self.start + cap) as usize, fill);
-        } else {
-            let start = arena.len();
-            arena.extend_from_within(self.range());
-            arena.resize(start + cap as usize, fill);
-            self.start = start as u32;
-        }
-        self.cap = cap;
-    }
-}
-
-impl Tree {
-    /// Back to the root alone, keeping the arenas' memory.
-    fn reset(&mut self) {
-        self.nodes.clear();
-        self.arms.clear();
-        self.children.clear();
-        self.nodes.push(Node::default());
-    }
-
-    fn arms(&self, node: usize) -> &[Arm] {
-        &self.arms[self.nodes[node].arms.range()]
-    }
-
-    /// Makes `root` the root, keeping only what lies below it; the rest of
-    /// the tree is dropped. The arenas are laid out afresh, node by node.
-    fn reroot(&mut self, root: usize) {
-        if root == 0 {
-            return;
-        }
-        let mut tree = Tree::default();
-        // The old number of each kept node, in the new order.
-        let mut old = vec![root as u32];
-        let mut at = 0;
-        while at < old.len() {
-            let node = self.nodes[old[at] as usize];
-            let arms = Span {
-                start: tree.arms.len() as u32,
-                len: node.arms.len,
-                cap: node.arms.len,
-            };
-            tree.arms.extend_from_slice(&self.arms[node.arms.range()]);
-            let children = Span {
-                start: tree.children.len() as u32,
-                len: node.children.len,
-                cap: node.children.len,
-            };
-            for &(observed, child) in &self.children[node.children.range()] {
-                tree.children.push((observed, old.len() as u32));
-                old.push(child);
-            }
-            tree.nodes.push(Node {
-                arms,
-                children,
-                visits: node.visits,
-            });
-            at += 1;
-        }
-        *self = tree;
-    }
-
-    /// The child of `node` reached by the observation `observed`.
-    fn child(&self, node: usize, observed: u64) -> Option<usize> {
-        self.children[self.nodes[node].children.range()]
-            .iter()
-            .find(|(k, _)| *k == observed)
-            .map(|&(_, c)| c as usize)
-    }
-
-    /// Adds a child to `node`, reached by `observed`.
-    fn add_child(&mut self, node: usize, observed: u64) {
-        let child = self.nodes.len() as u32;
-        // Reached by the iteration that adds it.
-        self.nodes.push(Node {
-            visits: 1,
-            ..Node::default()
-        });
-        let span = &mut self.nodes[node].children;
-        span.reserve(&mut self.children, 1, (0, 0));
-        self.children[(span.start + span.len) as usize] = (observed, child);
-        span.len += 1;
-    }
-
-    /// `seat`'s arm for `key` at `node` (its index among the node's arms),
-    /// added if it is new. Looks first at `hint`, where it usually is.
-    fn arm(&mut self, node: usize, seat: Seat, key: u64, hint: usize) -> usize {
-        let span = &mut self.nodes[node].arms;
-        let arms = &self.arms[span.range()];
-        let is = |a: &Arm| a.seat == seat && a.key == key;
-        if arms.get(hint).is_some_and(is) {
-            return hint;
-        }
-        if let Some(a) = arms.iter().position(is) {
-            return a;
-        }
-        span.reserve(&mut self.arms, 1, Arm::new(0, 0));
-        self.arms[(span.start + span.len) as usize] = Arm::new(seat, key);
-        span.len += 1;
-        span.len as usize - 1
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Arm {
-    seat: Seat,
-    /// Counted as available in the selection under way (see [`select`]).
-    counted: bool,
-    key: u64,
-    visits: u32,
-    reward: f64,
-    /// Visits to the node in which this move was available.
-    available: u32,
-    /// Where seats choose at once, under regret matching: how much better
-    /// this move would have done than the seat's picks, summed.
-    regret: f64,
-}
-
-impl Arm {
-    fn new(seat: Seat, key: u64) -> Self {
-        Arm {
-            seat,
-            counted: false,
-            key,
-            visits: 0,
-            reward: 0.0,
-            available: 0,
-            regret: 0.0,
-        }
     }
 }
 
@@ -561,20 +391,8 @@ impl Mcts {
         let mut stats = SearchStats::default();
         let me = self.seat;
         let root_keys: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
-        let Scratch {
-            tree,
-            world: slot,
-            who,
-            keys,
-            ends,
-            sel,
-            picks,
-            path,
-            offered,
-            paid,
-            probs,
-        } = &mut self.scratch;
         // The kept tree, if the game went on from its root as told.
+        let tree = &mut self.scratch.tree;
         match self.kept.take().filter(|k| self.reuse && k.at == obs.decisions_taken()) {
             Some(kept) => tree.reroot(kept.node as usize),
             None => tree.reset(),
@@ -599,85 +417,35 @@ impl Mcts {
             if stats.iterations % 64 == 63 && (crate::budget::expired() || crate::budget::over_memory()) {
                 break;
             }
-            let sampled = obs.sample_into(&mut self.rng, slot, keys);
+            let sampled = obs.sample_into(&mut self.rng, &mut self.scratch.world, &mut self.scratch.keys);
             stats.determinize += laps.lap();
             stats.iterations += 1;
-            let Some(world) = slot.as_mut().filter(|_| sampled) else {
+            if !sampled {
                 if !sampled_any && stats.iterations > 20 {
                     return None;
                 }
                 continue;
-            };
-            sampled_any = true;
-            // Selection and expansion.
-            path.clear();
-            offered.clear();
-            let mut node = 0usize;
-            let mut ok = true;
-            let mut expanded = false;
-            // With a guide, what the searching seat recalls up to the last
-            // step of the world (`None` at the search's own decision).
-            let mut mine: Option<Recall> = None;
-            let mut lost = Lost::default();
-            while let Some((decision, answering)) = world.pending() {
-                tree.nodes[node].visits += 1;
-                who.clear();
-                who.extend_from_slice(answering);
-                let race = def.decisions[decision as usize].race;
-                let root = (node == 0).then_some((me, root_keys.as_slice()));
-                gather_keys(def, world, who, root, keys, ends);
-                if tree.nodes[node].arms.len == 0 {
-                    let span = &mut tree.nodes[node].arms;
-                    span.reserve(&mut tree.arms, keys.len() as u32, Arm::new(0, 0));
-                }
-                let mut observed = StepKey::new(decision);
-                picks.clear();
-                let mut begin = 0;
-                // Where seats choose at once, the selection asked for (a
-                // race's calls are about timing, and keep UCB1).
-                let how = match who.len() > 1 && !race {
-                    true => self.simultaneous,
-                    false => Simultaneous::Ucb,
-                };
-                let here = match self.guide.as_ref() {
-                    Some(guide) if lost.knows(me) => Some(guide.here(def, world, me, mine)),
-                    _ => None,
-                };
-                for (&seat, &end) in who.iter().zip(ends.iter()) {
-                    let keys = &keys[begin..end];
-                    begin = end;
-                    let mut scoring = Scoring::plain(self.c);
-                    if let Some(guide) = self.guide.as_mut()
-                        && guide.ask(def, world, seat, me, here, &mut lost, probs)
-                    {
-                        scoring.prior = Some(probs.as_slice());
-                        scoring.weight = guide.weight;
-                    }
-                    let (arm, at, chance) = select_as(how, tree, node, seat, keys, sel, scoring, &mut self.rng);
-                    picks.push(Pick {
-                        seat,
-                        index: at,
-                        reaction_ms: if race { self.reaction.sample(&mut self.rng) } else { 0 },
-                    });
-                    path.push(Step::taken(node, arm, chance, sel, offered));
-                    let seen = world.sees_choice(def, seat, at);
-                    observed = observed.then(seen.then_some(keys[at]));
-                }
-                mine = here.map(|here| here.after_step(Some(observed), Memory::All));
-                self.events.clear();
-                if world.apply(def, picks, &mut self.events).is_err() {
-                    ok = false;
-                    break;
-                }
-                match tree.child(node, observed.0) {
-                    Some(child) => node = child,
-                    None => {
-                        tree.add_child(node, observed.0);
-                        expanded = true;
-                        break;
-                    }
-                }
             }
+            sampled_any = true;
+            let Walked {
+                mut ok,
+                expanded,
+                mine,
+                mut lost,
+            } = self.walk_tree(def, &root_keys);
+            let Scratch {
+                tree,
+                world: slot,
+                picks,
+                path,
+                offered,
+                paid,
+                probs,
+                ..
+            } = &mut self.scratch;
+            let Some(world) = slot.as_mut() else {
+                continue;
+            };
             stats.tree += laps.lap();
             // Playout.
             if ok && expanded {
@@ -716,7 +484,7 @@ impl Mcts {
             backpropagate(tree, path, offered, paid);
             stats.rollout += laps.lap();
         }
-        stats.nodes = tree.nodes.len() as u32;
+        stats.nodes = self.scratch.tree.nodes.len() as u32;
         stats.total = started.elapsed();
         if self.reuse {
             self.kept = Some(Kept {
@@ -729,8 +497,120 @@ impl Mcts {
         if !sampled_any {
             return None;
         }
-        Some(root_answer(tree, &root_keys, me))
+        Some(root_answer(&self.scratch.tree, &root_keys, me))
     }
+
+    /// One iteration's selection and expansion in the world just sampled:
+    /// from the root, every answering seat picks by its selection (and the
+    /// guide's strategy, where it has one), down to the first step the tree
+    /// has not met, which it adds. The path is left in the scratch space.
+    fn walk_tree(&mut self, def: &Game, root_keys: &[u64]) -> Walked {
+        let me = self.seat;
+        let Scratch {
+            tree,
+            world: slot,
+            who,
+            keys,
+            ends,
+            sel,
+            picks,
+            path,
+            offered,
+            probs,
+            ..
+        } = &mut self.scratch;
+        let Some(world) = slot.as_mut() else {
+            return Walked::default();
+        };
+        // Selection and expansion.
+        path.clear();
+        offered.clear();
+        let mut node = 0usize;
+        let mut ok = true;
+        let mut expanded = false;
+        // With a guide, what the searching seat recalls up to the last
+        // step of the world (`None` at the search's own decision).
+        let mut mine: Option<Recall> = None;
+        let mut lost = Lost::default();
+        while let Some((decision, answering)) = world.pending() {
+            tree.nodes[node].visits += 1;
+            who.clear();
+            who.extend_from_slice(answering);
+            let race = def.decisions[decision as usize].race;
+            let root = (node == 0).then_some((me, root_keys));
+            gather_keys(def, world, who, root, keys, ends);
+            if tree.nodes[node].arms.len == 0 {
+                let span = &mut tree.nodes[node].arms;
+                span.reserve(&mut tree.arms, keys.len() as u32, Arm::new(0, 0));
+            }
+            let mut observed = StepKey::new(decision);
+            picks.clear();
+            let mut begin = 0;
+            // Where seats choose at once, the selection asked for (a
+            // race's calls are about timing, and keep UCB1).
+            let how = match who.len() > 1 && !race {
+                true => self.simultaneous,
+                false => Simultaneous::Ucb,
+            };
+            let here = match self.guide.as_ref() {
+                Some(guide) if lost.knows(me) => Some(guide.here(def, world, me, mine)),
+                _ => None,
+            };
+            for (&seat, &end) in who.iter().zip(ends.iter()) {
+                let keys = &keys[begin..end];
+                begin = end;
+                let mut scoring = Scoring::plain(self.c);
+                if let Some(guide) = self.guide.as_mut()
+                    && guide.ask(def, world, seat, me, here, &mut lost, probs)
+                {
+                    scoring.prior = Some(probs.as_slice());
+                    scoring.weight = guide.weight;
+                }
+                let (arm, at, chance) = select_as(how, tree, node, seat, keys, sel, scoring, &mut self.rng);
+                picks.push(Pick {
+                    seat,
+                    index: at,
+                    reaction_ms: if race { self.reaction.sample(&mut self.rng) } else { 0 },
+                });
+                path.push(Step::taken(node, arm, chance, sel, offered));
+                let seen = world.sees_choice(def, seat, at);
+                observed = observed.then(seen.then_some(keys[at]));
+            }
+            mine = here.map(|here| here.after_step(Some(observed), Memory::All));
+            self.events.clear();
+            if world.apply(def, picks, &mut self.events).is_err() {
+                ok = false;
+                break;
+            }
+            match tree.child(node, observed.0) {
+                Some(child) => node = child,
+                None => {
+                    tree.add_child(node, observed.0);
+                    expanded = true;
+                    break;
+                }
+            }
+        }
+        Walked {
+            ok,
+            expanded,
+            mine,
+            lost,
+        }
+    }
+}
+
+/// Where an iteration's walk down the tree left off ([`Mcts::walk_tree`]).
+#[derive(Debug, Default)]
+struct Walked {
+    /// False when a step failed in the world.
+    ok: bool,
+    /// Whether it added a node (else it reached the game's end in the tree).
+    expanded: bool,
+    /// With a guide, what the searching seat recalls after the last step.
+    mine: Option<Recall>,
+    /// The seats the guide lost on the way.
+    lost: Lost,
 }
 
 /// Each arm on the path gets the visit and the reward of its seat. Under

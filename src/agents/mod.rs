@@ -24,6 +24,7 @@ mod random;
 mod search;
 pub(crate) mod spec;
 mod trained;
+mod tree;
 
 pub use agent::{Agent, ForGame, draw};
 use agent::{REACTION_PARAMS, Reaction, SEED_PARAM};

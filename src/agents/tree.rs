@@ -1,0 +1,177 @@
+//! The IS-MCTS search tree ([`super::mcts`]): nodes, and each node's arms
+//! (a seat's move there, with its statistics) and children (by the
+//! searching seat's observation of the joint move), laid out in arenas.
+
+use crate::ir::Seat;
+
+/// The search tree. Its nodes' arms and children lie in two shared arenas,
+/// each node's in one run ([`Span`]), so a search allocates only as the
+/// arenas grow, never per node or per iteration.
+#[derive(Debug, Default)]
+pub(super) struct Tree {
+    pub(super) nodes: Vec<Node>,
+    pub(super) arms: Vec<Arm>,
+    /// By the searching seat's observation of the joint move.
+    pub(super) children: Vec<(u64, u32)>,
+}
+
+/// A sequence of moves as the searching seat sees them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Node {
+    pub(super) arms: Span,
+    pub(super) children: Span,
+    /// Iterations whose walk reached this node.
+    pub(super) visits: u32,
+}
+
+/// A node's run in an arena: `len` items in use, room for `cap`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Span {
+    pub(super) start: u32,
+    pub(super) len: u32,
+    pub(super) cap: u32,
+}
+
+impl Span {
+    pub(super) fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+
+    /// Makes room for `extra` more items: in place when the run ends the
+    /// arena, else by moving it to the end with twice the room.
+    pub(super) fn reserve<T: Copy>(&mut self, arena: &mut Vec<T>, extra: u32, fill: T) {
+        if self.len + extra <= self.cap {
+            return;
+        }
+        let cap = (self.len + extra).max(2 * self.cap);
+        if (self.start + self.cap) as usize == arena.len() {
+            arena.resize((self.start + cap) as usize, fill);
+        } else {
+            let start = arena.len();
+            arena.extend_from_within(self.range());
+            arena.resize(start + cap as usize, fill);
+            self.start = start as u32;
+        }
+        self.cap = cap;
+    }
+}
+
+impl Tree {
+    /// Back to the root alone, keeping the arenas' memory.
+    pub(super) fn reset(&mut self) {
+        self.nodes.clear();
+        self.arms.clear();
+        self.children.clear();
+        self.nodes.push(Node::default());
+    }
+
+    pub(super) fn arms(&self, node: usize) -> &[Arm] {
+        &self.arms[self.nodes[node].arms.range()]
+    }
+
+    /// Makes `root` the root, keeping only what lies below it; the rest of
+    /// the tree is dropped. The arenas are laid out afresh, node by node.
+    pub(super) fn reroot(&mut self, root: usize) {
+        if root == 0 {
+            return;
+        }
+        let mut tree = Tree::default();
+        // The old number of each kept node, in the new order.
+        let mut old = vec![root as u32];
+        let mut at = 0;
+        while at < old.len() {
+            let node = self.nodes[old[at] as usize];
+            let arms = Span {
+                start: tree.arms.len() as u32,
+                len: node.arms.len,
+                cap: node.arms.len,
+            };
+            tree.arms.extend_from_slice(&self.arms[node.arms.range()]);
+            let children = Span {
+                start: tree.children.len() as u32,
+                len: node.children.len,
+                cap: node.children.len,
+            };
+            for &(observed, child) in &self.children[node.children.range()] {
+                tree.children.push((observed, old.len() as u32));
+                old.push(child);
+            }
+            tree.nodes.push(Node {
+                arms,
+                children,
+                visits: node.visits,
+            });
+            at += 1;
+        }
+        *self = tree;
+    }
+
+    /// The child of `node` reached by the observation `observed`.
+    pub(super) fn child(&self, node: usize, observed: u64) -> Option<usize> {
+        self.children[self.nodes[node].children.range()]
+            .iter()
+            .find(|(k, _)| *k == observed)
+            .map(|&(_, c)| c as usize)
+    }
+
+    /// Adds a child to `node`, reached by `observed`.
+    pub(super) fn add_child(&mut self, node: usize, observed: u64) {
+        let child = self.nodes.len() as u32;
+        // Reached by the iteration that adds it.
+        self.nodes.push(Node {
+            visits: 1,
+            ..Node::default()
+        });
+        let span = &mut self.nodes[node].children;
+        span.reserve(&mut self.children, 1, (0, 0));
+        self.children[(span.start + span.len) as usize] = (observed, child);
+        span.len += 1;
+    }
+
+    /// `seat`'s arm for `key` at `node` (its index among the node's arms),
+    /// added if it is new. Looks first at `hint`, where it usually is.
+    pub(super) fn arm(&mut self, node: usize, seat: Seat, key: u64, hint: usize) -> usize {
+        let span = &mut self.nodes[node].arms;
+        let arms = &self.arms[span.range()];
+        let is = |a: &Arm| a.seat == seat && a.key == key;
+        if arms.get(hint).is_some_and(is) {
+            return hint;
+        }
+        if let Some(a) = arms.iter().position(is) {
+            return a;
+        }
+        span.reserve(&mut self.arms, 1, Arm::new(0, 0));
+        self.arms[(span.start + span.len) as usize] = Arm::new(seat, key);
+        span.len += 1;
+        span.len as usize - 1
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Arm {
+    pub(super) seat: Seat,
+    /// Counted as available in the selection under way (see [`select`]).
+    pub(super) counted: bool,
+    pub(super) key: u64,
+    pub(super) visits: u32,
+    pub(super) reward: f64,
+    /// Visits to the node in which this move was available.
+    pub(super) available: u32,
+    /// Where seats choose at once, under regret matching: how much better
+    /// this move would have done than the seat's picks, summed.
+    pub(super) regret: f64,
+}
+
+impl Arm {
+    pub(super) fn new(seat: Seat, key: u64) -> Self {
+        Arm {
+            seat,
+            counted: false,
+            key,
+            visits: 0,
+            reward: 0.0,
+            available: 0,
+            regret: 0.0,
+        }
+    }
+}
