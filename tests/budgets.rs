@@ -180,3 +180,59 @@ fn a_run_at_the_memory_cap_stops_says_so_and_keeps_what_it_has() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(stderr(&refused).contains("at least 256M"), "{}", stderr(&refused));
 }
+
+/// The cap holds for the whole process, answer included: a sampled
+/// solve's situations, every one of them written out (`--all`, `--json`:
+/// a hundred megabytes and more of text), stay under it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sampled_answer_written_whole_stays_under_the_memory_cap() {
+    const CAP: u64 = 256 << 20;
+    let dir = common::cli::scratch("budgets/whole_answer");
+    for how in ["--all", "--json"] {
+        let file = dir.join("answer");
+        let (status, peak) = peak_resident(
+            &["solve", "games/rps3.rules", "--memory", "256M", "--time", "10", how],
+            &file,
+        );
+        assert_eq!(status.code(), Some(0), "{how}");
+        let answer = std::fs::read_to_string(&file).unwrap();
+        assert!(answer.contains("memory"), "{how}: the answer says why it stopped");
+        assert!(
+            peak <= CAP,
+            "{how}: {} MiB resident at the most, over the 256M cap",
+            peak >> 20
+        );
+    }
+}
+
+/// Runs `rpsdsl args...` with its output to `file`: how it ended, and the
+/// most memory it held resident (its high-water mark, read as it runs).
+#[cfg(target_os = "linux")]
+fn peak_resident(args: &[&str], file: &std::path::Path) -> (std::process::ExitStatus, u64) {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut child = command()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(file).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        // The mark only grows, so the last reading before the end is
+        // within a few milliseconds of the peak.
+        if let Some(kib) = std::fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        }) {
+            peak = peak.max(kib << 10);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -2,7 +2,7 @@
 //! exploitability, with the strategy told situation by situation; saved as
 //! a policy file, or drawn as a page.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use super::simulate_cmd::parse_jobs;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::engine::Memory;
 use crate::load::changed_options;
-use crate::solve::{self, CUT_TOLERANCE, Limits, Method, Payoff, Progress, Sampling, Settings};
+use crate::solve::{self, CUT_TOLERANCE, Limits, Method, Payoff, Progress, Sampling, Settings, Solution};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct SolveArgs {
@@ -240,24 +240,35 @@ pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
         }
         eprintln!("solve: wrote {}", path.display());
     }
-    if args.json {
-        let value = serde_json::json!({
-            "game": game.def.name,
-            "rules": rules,
-            "options": options,
-            "solution": solution,
-        });
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("plain data serializes")
-        );
+    // Written as it is made: a sampled answer's situations run to hundreds
+    // of megabytes as text, which a string or a JSON tree would hold twice.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.json {
+        let value = SolveJson {
+            game: &game.def.name,
+            options: &options,
+            rules: &rules,
+            solution: &solution,
+        };
+        serde_json::to_writer_pretty(&mut out, &value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
-        say!(
-            "{}",
-            super::solve_report::to_text(&game.def.name, &rules, &options, &solution, args.all).trim_end()
-        );
+        super::solve_report::write_text(&mut out, &game.def.name, &rules, &options, &solution, args.all)
+    };
+    if let Err(error) = written.and_then(|()| out.flush()) {
+        super::stdout_failed(&error);
     }
     ExitCode::SUCCESS
+}
+
+/// `solve --json`: the game, and what solving it found.
+#[derive(serde::Serialize)]
+struct SolveJson<'a> {
+    game: &'a str,
+    options: &'a [(String, String)],
+    rules: &'a str,
+    solution: &'a Solution,
 }
 
 /// The progress bar's line: iterations, time, the exploitability where it

@@ -13,7 +13,49 @@ use crate::solve::{Payoff, SampledRun, Sampling, Situation, Solution, TRAINED_VI
 const SHOWN: usize = 12;
 
 /// The solution as `rpsdsl solve` prints it.
-pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: &Solution, all: bool) -> String {
+pub(crate) fn write_text(
+    out: &mut dyn std::io::Write,
+    name: &str,
+    rules: &str,
+    options: &[(String, String)],
+    s: &Solution,
+    all: bool,
+) -> std::io::Result<()> {
+    out.write_all(header_text(name, rules, options, s).as_bytes())?;
+    writeln!(out, "\nStrategy, by situation (the likeliest first)")?;
+    // A row at a time: with `--all`, a sampled answer's rows run to
+    // hundreds of megabytes.
+    for seat in &s.seats {
+        let (rows, total) = rows_of(s, seat, all);
+        writeln!(out, "{seat} ({total} situations)")?;
+        for r in &rows {
+            let said: Vec<String> = ranked(r)
+                .iter()
+                .map(|(a, p)| format!("{a} {:.1}%", 100.0 * p))
+                .collect();
+            writeln!(
+                out,
+                "  {} ({}, {})\n      {}",
+                r.situation,
+                r.decision,
+                reach_text(r.reach),
+                said.join(", ")
+            )?;
+        }
+        if rows.len() < total {
+            writeln!(
+                out,
+                "  ... {} more (`--all` shows every one, `--json` gives them all)",
+                total - rows.len()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The report above the strategy: the game, the method, the values and
+/// the exploitability.
+fn header_text(name: &str, rules: &str, options: &[(String, String)], s: &Solution) -> String {
     let mut out = format!(
         "{name}: an equilibrium of {rules}, {}\n",
         crate::text::options_phrase(options)
@@ -117,30 +159,6 @@ pub(crate) fn to_text(name: &str, rules: &str, options: &[(String, String)], s: 
              equilibrium; the strategy is the average of regret minimisation, and the exploitability says how \
              much each seat could still gain alone\n",
         );
-    }
-    out.push_str("\nStrategy, by situation (the likeliest first)\n");
-    for seat in &s.seats {
-        let (rows, total) = rows_of(s, seat, all);
-        out.push_str(&format!("{seat} ({total} situations)\n"));
-        for r in &rows {
-            let said: Vec<String> = ranked(r)
-                .iter()
-                .map(|(a, p)| format!("{a} {:.1}%", 100.0 * p))
-                .collect();
-            out.push_str(&format!(
-                "  {} ({}, {})\n      {}\n",
-                r.situation,
-                r.decision,
-                reach_text(r.reach),
-                said.join(", ")
-            ));
-        }
-        if rows.len() < total {
-            out.push_str(&format!(
-                "  ... {} more (`--all` shows every one, `--json` gives them all)\n",
-                total - rows.len()
-            ));
-        }
     }
     out
 }
@@ -286,7 +304,9 @@ div.action span.p { font-variant-numeric: tabular-nums; }
 /// it converged, and each seat's likeliest situations as bars.
 pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: &Solution) -> String {
     let title = format!("{name}: an equilibrium");
-    let text = to_text(name, rules, options, s, false);
+    let mut text = vec![];
+    write_text(&mut text, name, rules, options, s, false).expect("a vector takes every byte");
+    let text = String::from_utf8_lossy(&text);
     let convergence: Vec<(f64, f64)> = s
         .convergence
         .iter()

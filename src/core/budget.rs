@@ -145,6 +145,15 @@ pub fn over_memory_with(more: usize) -> bool {
     in_use().saturating_add(more) >= cap - cap / 4
 }
 
+/// Whether the heap in use has reached seven eighths of the cap: where a
+/// command's last, short phase stops (the answer it puts together once its
+/// loop stopped at [`over_memory`]'s three quarters), keeping half the last
+/// quarter for what the count does not see.
+pub fn near_cap() -> bool {
+    let cap = memory_cap();
+    in_use() >= cap - cap / 8
+}
+
 /// "1 GiB", "512 MiB": a cap as a person reads it.
 pub fn show_bytes(bytes: usize) -> String {
     const MIB: usize = 1 << 20;

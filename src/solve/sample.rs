@@ -511,13 +511,18 @@ impl<'a> Sampler<'a> {
         let seats = self.def.players();
         // In the order of `self.sets`.
         let averages: Vec<Vec<f64>> = self.sets.iter().map(SampledSet::average).collect();
-        let mut played: Vec<Played> = vec![];
-        // At least a few games, however late; past the deadline no game
-        // starts, and the games kept are the first ones in order (a game
-        // the deadline skipped ends the count, so what is kept is a prefix).
-        let late = |g: u64| g >= MOST_LATE_GAMES && crate::budget::expired_by(deadline);
-        'chunks: while (played.len() as u64) < games {
-            let from = played.len() as u64;
+        let mut tally = Tally {
+            sums: vec![0.0; seats],
+            squares: vec![0.0; seats],
+            ..Tally::default()
+        };
+        // At least a few games, however late; past the deadline, or near
+        // the memory cap, no game starts, and the games kept are the first
+        // ones in order (a game skipped ends the count, so what is kept is
+        // a prefix).
+        let late = |g: u64| g >= MOST_LATE_GAMES && (crate::budget::expired_by(deadline) || crate::budget::near_cap());
+        'chunks: while tally.games < games {
+            let from = tally.games;
             let to = (from + ESTIMATE_CHUNK).min(games);
             let chunk: Vec<Option<Played>> = pool.install(|| {
                 (from..to)
@@ -525,33 +530,24 @@ impl<'a> Sampler<'a> {
                     .map(|g| (!late(g)).then(|| self.play_one(&averages, mix(seed ^ 0x504c_4159, g))))
                     .collect()
             });
+            // Each chunk is counted and let go: a game's situations are
+            // many where most are new, and only those sampling met are kept.
             for game in chunk {
                 match game {
-                    Some(game) => played.push(game),
+                    Some(game) => tally.add(game, |key| self.set(key).map(|s| s.visits)),
                     None => break 'chunks,
                 }
             }
         }
-        let games = played.len() as u64;
-        let mut sums = vec![0.0; seats];
-        let mut squares = vec![0.0; seats];
-        let mut visits: HashMap<u64, u64> = HashMap::new();
-        let mut cut = 0;
-        let (mut decisions, mut trained) = (0u64, 0u64);
-        for game in played {
-            for key in &game.met {
-                decisions += 1;
-                trained += u64::from(self.set(*key).is_some_and(|s| s.visits >= TRAINED_VISITS));
-            }
-            for (seat, v) in game.payoffs.iter().enumerate() {
-                sums[seat] += v;
-                squares[seat] += v * v;
-            }
-            for key in game.met {
-                *visits.entry(key).or_default() += 1;
-            }
-            cut += u64::from(game.cut);
-        }
+        let Tally {
+            games,
+            sums,
+            squares,
+            visits,
+            cut,
+            decisions,
+            trained,
+        } = tally;
         let n = games.max(1) as f64;
         let means: Vec<f64> = sums.iter().map(|s| s / n).collect();
         let margins = squares
@@ -645,7 +641,7 @@ pub struct Estimate {
     pub means: Vec<f64>,
     /// Per seat, the half-width of the mean's 95% interval.
     pub margins: Vec<f64>,
-    /// Per information set key, the games that met it.
+    /// Per information set sampling met, by key, the games that met it.
     pub visits: HashMap<u64, u64>,
     /// Games cut at the depth limit (counted as draws).
     pub cut: u64,
@@ -657,6 +653,41 @@ pub struct Estimate {
 /// Traversals that must meet a situation before its strategy counts as
 /// trained, for [`Estimate::trained`].
 pub const TRAINED_VISITS: u64 = 100;
+
+/// What the games played with a strategy add up to, one game at a time.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    /// Per seat, the payoffs and their squares.
+    sums: Vec<f64>,
+    squares: Vec<f64>,
+    /// Per situation sampling met, the games that met it.
+    visits: HashMap<u64, u64>,
+    cut: u64,
+    /// Decisions taken, and those in trained situations.
+    decisions: u64,
+    trained: u64,
+}
+
+impl Tally {
+    /// Counts `game`; `trained_visits` says how often sampling met a
+    /// situation, `None` where it never did.
+    fn add(&mut self, game: Played, trained_visits: impl Fn(u64) -> Option<u64>) {
+        self.games += 1;
+        for key in game.met {
+            self.decisions += 1;
+            if let Some(visits) = trained_visits(key) {
+                self.trained += u64::from(visits >= TRAINED_VISITS);
+                *self.visits.entry(key).or_default() += 1;
+            }
+        }
+        for (seat, v) in game.payoffs.iter().enumerate() {
+            self.sums[seat] += v;
+            self.squares[seat] += v * v;
+        }
+        self.cut += u64::from(game.cut);
+    }
+}
 
 /// One game played with a strategy.
 struct Played {
