@@ -254,7 +254,10 @@ fn align_trailing_comments(lines: &mut [Line]) {
             continue;
         }
         let mut run_end = run_start + 1;
-        while run_end < lines.len() && in_run(&lines[run_end]) && !lines[run_end].blank_before {
+        // A blank line the output drops (before a `}`) does not part a run,
+        // or a second pass would align what the first did not. (A line of
+        // a run has a comment, so the one before it opens no block.)
+        while run_end < lines.len() && in_run(&lines[run_end]) && !blank_written(&lines[run_end], false) {
             run_end += 1;
         }
         let column = lines[run_start..run_end].iter().map(Line::width).max().unwrap_or(0) + COMMENT_GAP;
@@ -268,11 +271,18 @@ fn align_trailing_comments(lines: &mut [Line]) {
     }
 }
 
+/// Whether the output keeps the blank line the designer left before
+/// `line`: not right after a `{` that ends its line (`opened`), nor before
+/// a `}`.
+fn blank_written(line: &Line, opened: bool) -> bool {
+    line.blank_before && !opened && !line.closes
+}
+
 fn write(lines: &[Line]) -> String {
     let mut out = String::new();
     let mut opened = false;
     for line in lines {
-        if line.blank_before && !opened && !line.closes {
+        if blank_written(line, opened) {
             out.push('\n');
         }
         out.push_str(&" ".repeat(line.indent));

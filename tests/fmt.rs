@@ -201,6 +201,20 @@ fn mutants_that_parse_are_formatted_safely() {
     );
 }
 
+/// Found by the mutants: blank lines before a `}` are dropped, so trailing
+/// comments on either side of them end up on neighbouring lines and must
+/// be aligned in the first pass, not only in the second.
+#[test]
+fn comments_parted_only_by_dropped_blank_lines_align_at_once() {
+    let text = "game \"G\"\nplayers 2: A, B\nflow {\n  repeat 2 times {\n    if true {\n      win A\n    }}# one\n\n\n}   # two\nresult {  # three\n  most score\n}\n";
+    holds_its_promises("crafted.rules", text).unwrap();
+    let once = formatted(text).unwrap_or_else(|_| panic!("formats"));
+    assert!(
+        once.contains("    }\n  }       # one\n}         # two\nresult {  # three\n"),
+        "{once}"
+    );
+}
+
 #[test]
 fn check_shows_a_diff_and_fails_and_writing_fixes_the_file() {
     let dir = scratch("fmt-messy");
