@@ -117,7 +117,8 @@ pub fn sweep(
     let random = one("random")?;
     let lineup = players_for(&all, seats, (config, 0.8), &pool)?;
     let (strong, weak, chosen) = (&lineup.strong, &lineup.weak, lineup.chosen.clone());
-    let per_deal = lineup.seconds_per_game * games_per_deal(seats, sides.len()) / pool.current_num_threads() as f64;
+    let per_deal =
+        lineup.seconds_per_game * games_per_deal(seats, sides.len(), 1.0) / pool.current_num_threads() as f64;
     let horizon = ((config.time.as_secs_f64() / per_deal.max(1e-9)) as u64).clamp(16, config.most_deals.max(16));
     let mut watches: Vec<PointWatch> = sides.iter().map(|_| PointWatch::new(lineup.scales, horizon)).collect();
     let players = Players {

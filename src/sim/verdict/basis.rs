@@ -114,9 +114,14 @@ pub(crate) fn share(played: &Played, seat: usize, seats: usize) -> f64 {
     }
 }
 
-/// Self-play games a deal costs, in each of `games` games: self-play, and
-/// the two matchups of a game per seat (a random or weak opponent costs
-/// less than a strong one: counted as half).
-pub(crate) fn games_per_deal(seats: usize, games: usize) -> f64 {
-    games as f64 * (1.0 + seats as f64 * 1.5)
+/// Self-play games a deal costs, in each of `games` games: one of
+/// self-play, and in each seat in turn the strong player against random
+/// (which costs next to nothing) and against the weak one, whose games cost
+/// `weak_cost` of the strong player's (1 where it is not known: as dear).
+/// A game costs its seats' shares: the strong seat's game against random
+/// is 1/seats of self-play, against the weak (1 + (seats - 1) weak_cost) /
+/// seats, so the matchups of every seat together cost 2 + (seats - 1)
+/// weak_cost.
+pub(crate) fn games_per_deal(seats: usize, games: usize, weak_cost: f64) -> f64 {
+    games as f64 * (3.0 + (seats.max(1) - 1) as f64 * weak_cost)
 }

@@ -205,7 +205,7 @@ pub fn verdict(
     let questions_time = config.time.mul_f64(QUESTIONS_SHARE);
     // The sequences are tightest at the deals the budget is expected to
     // hold: sizing them for more would widen every interval on the way.
-    let per_deal = lineup.seconds_per_game * games_per_deal(seats, 2) / pool.current_num_threads() as f64;
+    let per_deal = lineup.seconds_per_game * games_per_deal(seats, 2, 1.0) / pool.current_num_threads() as f64;
     let expected = (questions_time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
     let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
@@ -656,6 +656,18 @@ mod tests {
             matchups: Some((over_random, over_weak)),
             cut_short: false,
         }
+    }
+
+    /// A deal's cost in self-play games, counted seat by seat: two seats,
+    /// a weak player a quarter the strong one's cost: 1 of self-play, then
+    /// per seat 1/2 against random and 5/8 against the weak, in both games.
+    #[test]
+    fn a_deal_costs_its_games_seats_shares() {
+        assert_eq!(games_per_deal(2, 2, 0.25), 2.0 * (1.0 + 2.0 * (0.5 + 0.625)));
+        // A weak player as dear as the strong one: each matchup costs a
+        // self-play game but its random seats.
+        assert_eq!(games_per_deal(2, 1, 1.0), 1.0 + 2.0 * (0.5 + 1.0));
+        assert_eq!(games_per_deal(3, 1, 1.0), 1.0 + 3.0 * (1.0 / 3.0 + 1.0));
     }
 
     /// The matchups stop once the players are separated and skill is known

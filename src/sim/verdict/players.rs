@@ -22,6 +22,21 @@ use crate::solve::{Limits, Payoff, Tree};
 /// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
 const LADDER: [u64; 7] = [10, 20, 40, 80, 160, 320, 640];
 
+/// The weak search's size is the strong one's divided by this, so its
+/// games cost about [`WEAK_COST`] of the strong one's.
+const WEAK_SHARE: u64 = 4;
+const WEAK_COST: f64 = 1.0 / WEAK_SHARE as f64;
+
+/// Deals of every game a pilot plays.
+const PILOT_DEALS: u64 = 4;
+
+/// Deals of every game the second pilot of the search plays: more than
+/// the first, as it measures a difference.
+const LARGER_PILOT_DEALS: u64 = 8;
+
+/// The share of the budget a second pilot of the search may take.
+const PILOT_SHARE: f64 = 0.02;
+
 /// Deals the default players are chosen to fit in the budget.
 const TARGET_DEALS: u64 = 160;
 
@@ -71,13 +86,33 @@ pub(crate) struct Scales {
     pub margin: f64,
 }
 
+impl Scales {
+    /// Bounds that hold what both pilots saw.
+    fn widest(self, other: Scales) -> Scales {
+        Scales {
+            length: self.length.max(other.length),
+            changes: self.changes.max(other.changes),
+            margin: self.margin.max(other.margin),
+        }
+    }
+}
+
 /// A few self-play deals of every game with `strong`: the seconds a game
 /// of self-play takes on one thread, and the scales.
 fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon::ThreadPool) -> (f64, Scales) {
-    const PILOT_DEALS: u64 = 4;
+    pilot_of(sides, strong, (config, PILOT_DEALS), pool)
+}
+
+/// [`pilot`] over `deals` deals.
+fn pilot_of(
+    sides: &[&Side<'_>],
+    strong: &AgentSpec,
+    (config, deals): (&Config, u64),
+    pool: &rayon::ThreadPool,
+) -> (f64, Scales) {
     let started = Instant::now();
     let (longest, widest, changes) = pool.install(|| {
-        (0..PILOT_DEALS)
+        (0..deals)
             .into_par_iter()
             .flat_map(|d| {
                 let seed = game_seed(config.seed ^ 0x5049_4c4f, d);
@@ -95,7 +130,7 @@ fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon:
             })
             .reduce(|| (1, 1, 1), |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)))
     });
-    let games = (sides.len() as u64 * PILOT_DEALS) as f64;
+    let games = (sides.len() as u64 * deals) as f64;
     let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
     let scales = Scales {
         length: 3.0 * longest.max(1) as f64,
@@ -107,8 +142,8 @@ fn pilot(sides: &[&Side<'_>], strong: &AgentSpec, config: &Config, pool: &rayon:
 }
 
 /// The strongest MCTS of [`LADDER`] whose deals fit [`TARGET_DEALS`] in
-/// `share` of the budget (timed on a pilot at the ladder's foot), and a weak
-/// player a quarter its size.
+/// `share` of the budget (timed on pilots at the ladder's foot and, where
+/// that is cheap, at four times it), and a weak player a quarter its size.
 fn choose_players(
     sides: &[&Side<'_>],
     seats: usize,
@@ -116,17 +151,33 @@ fn choose_players(
     pool: &rayon::ThreadPool,
 ) -> Result<Lineup, String> {
     let mcts = |iterations: u64| one(&format!("mcts:iterations={iterations}"));
-    let (seconds, scales) = pilot(sides, &mcts(LADDER[0])?, config, pool);
-    // A search's cost grows about with its iterations.
-    let per_game = |iterations: u64| seconds * iterations as f64 / LADDER[0] as f64;
     let threads = pool.current_num_threads() as f64;
+    let foot = LADDER[0];
+    let (seconds, mut scales) = pilot(sides, &mcts(foot)?, config, pool);
+    // A game of search costs the game's own steps and then about the same
+    // per iteration: where it is cheap, a second pilot at four times the
+    // size tells the two apart. Taking the whole cost at the foot as the
+    // iterations' would price a larger search at up to twice its cost
+    // (and choose one rung too weak).
+    let pilot_games = (sides.len() as u64 * LARGER_PILOT_DEALS) as f64;
+    let cheap = 4.0 * seconds * pilot_games / threads <= config.time.as_secs_f64() * PILOT_SHARE;
+    let per_iteration = if cheap {
+        let (larger, its_scales) = pilot_of(sides, &mcts(4 * foot)?, (config, LARGER_PILOT_DEALS), pool);
+        scales = scales.widest(its_scales);
+        // Never below half the larger pilot's average: a few games' noise
+        // must not make iterations look free.
+        ((larger - seconds) / (3 * foot) as f64).max(larger / (4 * foot) as f64 / 2.0)
+    } else {
+        seconds / foot as f64
+    };
+    let per_game = |iterations: u64| seconds + per_iteration * iterations.saturating_sub(foot) as f64;
     let budget = config.time.as_secs_f64() * share;
     let fits = |iterations: u64| {
-        let per_deal = per_game(iterations) * games_per_deal(seats, sides.len()) / threads;
+        let per_deal = per_game(iterations) * games_per_deal(seats, sides.len(), WEAK_COST) / threads;
         per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
     };
     let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
-    let weak = (strong / 4).max(2);
+    let weak = (strong / WEAK_SHARE).max(2);
     let searches = Lineup {
         strong: mcts(strong)?,
         weak: mcts(weak)?,
