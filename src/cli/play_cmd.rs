@@ -65,10 +65,7 @@ pub(crate) fn play(
     let agent_spec = agent_spec.unwrap_or_else(|| crate::agents::default_opponent(&game.def));
     let players = match players(&game.def, &game.options, human, agent_spec, seed) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(error) => return super::output::agents_refused(agent_spec, &error),
     };
     let stdin = io::stdin();
     // The line editor only where both ends are the terminal. Typed input is

@@ -1,7 +1,8 @@
 //! Who sits where: the person's seat from `--seat`, agents for the others
 //! from `--agents`.
 
-use crate::agents::{self, Agent};
+use crate::agents::{self, Agent, AgentError};
+use crate::diagnostic::Code;
 use crate::engine::Game;
 use crate::engine::Observation;
 use crate::ir::{GameDef, Seat};
@@ -48,35 +49,37 @@ pub(crate) fn players(
     human: Seat,
     spec: &str,
     seed: u64,
-) -> Result<Vec<Box<dyn Agent>>, String> {
+) -> Result<Vec<Box<dyn Agent>>, AgentError> {
     let specs = agents::spec::parse_spec(spec)?;
     let you = format!("seat {}, {}", human + 1, def.seat_name(human));
     let is_human = |s: &agents::AgentSpec| s.name.eq_ignore_ascii_case("human");
+    let mistake = |message: String, at: &str| AgentError::new(Code::BadAgentSpec, message, at);
     if specs.len() == 1 && is_human(&specs[0]) {
-        return Err(format!(
-            "`--agents {spec}`: you are the person here ({you}); name the agents for the other seats, e.g. `--agents random`"
-        ));
+        return Err(mistake(format!("you are the person here ({you})"), "")
+            .help("name the agents for the other seats, e.g. `--agents random`"));
     }
     if specs.len() != 1 && specs.len() != def.players() {
-        return Err(format!(
-            "`--agents {spec}`: {} agents for {} seats; give one agent for every other seat, or one per seat with `human` for yours ({you})",
-            specs.len(),
-            def.players()
-        ));
+        return Err(
+            mistake(format!("{} agents for {} seats", specs.len(), def.players()), "").help(format!(
+                "give one agent for every other seat, or one per seat with `human` for yours ({you})"
+            )),
+        );
     }
     if specs.len() > 1 {
         if !is_human(&specs[human as usize]) {
-            return Err(format!(
-                "`--agents {spec}`: write `human` for your own seat ({you}), e.g. `--agents {}`",
-                example_spec(def, human)
-            ));
+            return Err(mistake(format!("write `human` for your own seat ({you})"), "")
+                .help(format!("e.g. `--agents {}`", example_spec(def, human))));
         }
         if let Some(s) = (0..specs.len()).find(|&s| s != human as usize && is_human(&specs[s])) {
-            return Err(format!(
-                "`--agents {spec}`: only one person plays, at {you}; seat {} ({}) needs an agent",
-                s + 1,
-                def.seat_name(s as Seat)
-            ));
+            return Err(mistake(
+                format!(
+                    "only one person plays, at {you}; seat {} ({}) needs an agent",
+                    s + 1,
+                    def.seat_name(s as Seat)
+                ),
+                "",
+            )
+            .help("write an agent there, e.g. `random`; `rpsdsl agents` lists them"));
         }
     }
     (0..def.players())
@@ -85,7 +88,7 @@ pub(crate) fn players(
                 return Ok(Box::new(Person) as Box<dyn Agent>);
             }
             let spec = specs.get(s).filter(|_| specs.len() > 1).unwrap_or(&specs[0]);
-            agents::build(spec, Some((def, options)), s as Seat, seed).map_err(String::from)
+            agents::build(spec, Some((def, options)), s as Seat, seed)
         })
         .collect()
 }
