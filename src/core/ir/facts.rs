@@ -160,7 +160,14 @@ impl Op {
             // needed them read as fixed.
             Op::ActionValue { .. } => computes(from_definition(Changes)),
             Op::ActionEntry(_) | Op::ActionParam { .. } => row(InPlace, 1, 1, Changes),
-            Op::ChoiceReset => row(Slow, 0, 0, Changes),
+            // Clears the offers and notes where they began: the engine
+            // never stops at it, but a decision interrupted by an `anytime`
+            // action, or asked again in a sampled world, offers again from
+            // it, so it is a place to resume at.
+            Op::ChoiceReset => Facts {
+                pauses: true,
+                ..row(InPlace, 0, 0, Changes)
+            },
             Op::ChoiceAdd => row(InPlace, 2, 0, Changes),
             // Records that nothing is on offer.
             Op::HasOffers(_) => row(Slow, 1, 1, Changes),

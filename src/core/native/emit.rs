@@ -339,6 +339,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
+            Op::ChoiceReset => self.reset_offers(pc),
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
             Op::ActionEntry(_) | Op::ActionParam { .. } => self.action_part(pc, depth, op),
@@ -882,6 +883,18 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.switch_to_block(slow);
         let e = effect(self.def, Op::ChoiceAdd).expect("an offer");
         self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// `ChoiceReset`: the engine clears the offers; the stack stays in
+    /// compiled code's hands.
+    fn reset_offers(&mut self, pc: u32) {
+        let mut signature = Signature::new(self.call_conv);
+        signature.params.extend([AbiParam::new(I64), AbiParam::new(I32)]);
+        let signature = self.b.import_signature(signature);
+        let callee = self.b.ins().iconst(I64, self.helpers.reset_offers as usize as i64);
+        let at = self.b.ins().iconst(I32, i64::from(pc));
+        self.b.ins().call_indirect(signature, callee, &[self.machine, at]);
+        self.next(pc);
     }
 
     /// Entry `index` of a table of `i16`s kept with the code.

@@ -73,6 +73,9 @@ pub struct Helpers {
     /// the value to the seat and returns 0, or [`FAULT`] for a seat that
     /// does not exist (the code then has [`Helpers::run_op`] run the op).
     pub offer: extern "C" fn(*mut Machine, i64, i64) -> u32,
+    /// `ChoiceReset` at the pc given, the stack untouched: clears every
+    /// seat's offers and notes where they began.
+    pub reset_offers: extern "C" fn(*mut Machine, u32),
 }
 
 /// Why compiled code gave control back.

@@ -204,8 +204,9 @@ fn regions(def: &GameDef) -> Vec<Result<Region, String>> {
 }
 
 /// The pcs the engine may start a region at: its first op, the end of the
-/// game's flow, and around every op it runs itself (it may run the op
-/// again, or go on after it).
+/// game's flow, around every op it runs itself (it may run the op again, or
+/// go on after it), and at every other op it may go back to (a decision's
+/// offers begin again at their `ChoiceReset`).
 fn resume_points(def: &GameDef, start: u32, depths: &[Option<u32>]) -> Vec<(u32, u32)> {
     let at = |pc: u32| depths.get((pc - start) as usize).copied().flatten().map(|d| (pc, d));
     let mut points: Vec<(u32, u32)> = vec![];
@@ -214,10 +215,11 @@ fn resume_points(def: &GameDef, start: u32, depths: &[Option<u32>]) -> Vec<(u32,
         if depth.is_none() {
             continue;
         }
-        if pc == start || pc == def.result_pc || emit::leaves_to_engine(def.code[pc as usize]) {
+        let op = def.code[pc as usize];
+        if pc == start || pc == def.result_pc || emit::leaves_to_engine(op) || op.facts().pauses {
             points.extend(at(pc));
         }
-        if emit::leaves_to_engine(def.code[pc as usize]) {
+        if emit::leaves_to_engine(op) {
             points.extend(at(pc + 1));
         }
     }

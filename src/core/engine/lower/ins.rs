@@ -258,6 +258,8 @@ pub(crate) enum Ins {
     Size,
     /// [`Op::ChoiceAdd`]
     ChoiceAdd,
+    /// [`Op::ChoiceReset`]
+    ChoiceReset,
     /// [`Op::CellAt`]
     CellAt(u16),
     /// [`Op::Step`]
@@ -459,6 +461,7 @@ impl Ins {
             | Ins::ZoneOf(_)
             | Ins::Size
             | Ins::ChoiceAdd
+            | Ins::ChoiceReset
             | Ins::CellAt(_)
             | Ins::Step(_)
             | Ins::Forward { .. }

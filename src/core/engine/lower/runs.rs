@@ -128,6 +128,7 @@ pub(crate) fn single(op: Op) -> Ins {
         Op::ZoneOf(family) => Ins::ZoneOf(family),
         Op::Size => Ins::Size,
         Op::ChoiceAdd => Ins::ChoiceAdd,
+        Op::ChoiceReset => Ins::ChoiceReset,
         Op::CellAt(board) => Ins::CellAt(board),
         Op::Step(board) => Ins::Step(board),
         Op::Forward { board, backward } => Ins::Forward { board, backward },

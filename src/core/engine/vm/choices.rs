@@ -16,6 +16,17 @@ impl State {
         pc
     }
 
+    /// `ChoiceReset`: a decision's offers begin (and a decision interrupted
+    /// by an `anytime` action offers again from here); `pc` points past it.
+    #[inline(always)]
+    pub(in crate::engine) fn run_choice_reset(&mut self, pc: usize) -> usize {
+        self.offer_pc = (pc - 1) as u32;
+        for offers in &mut self.offers {
+            offers.clear();
+        }
+        pc
+    }
+
     /// `ActionEntry`: `pc` points past it; returns where to go on.
     #[inline(always)]
     pub(super) fn run_action_entry(&mut self, def: &Game, pc: usize, decision: u16) -> usize {

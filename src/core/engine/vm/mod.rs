@@ -374,6 +374,7 @@ impl State {
                     Ins::ZoneOf(family) => pc = self.run_zone_of(def, pc, family)?,
                     Ins::Size => pc = self.run_size(pc),
                     Ins::ChoiceAdd => pc = self.run_choice_add(pc),
+                    Ins::ChoiceReset => pc = self.run_choice_reset(pc),
                     Ins::CellAt(board) => pc = self.run_cell_at(def, pc, board),
                     Ins::Step(board) => pc = self.run_step(def, pc, board),
                     Ins::Forward { board, backward } => pc = self.run_forward(def, pc, board, backward),

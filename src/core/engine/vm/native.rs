@@ -38,6 +38,7 @@ pub(crate) const HELPERS: Helpers = Helpers {
     run_step,
     run_loop,
     offer,
+    reset_offers,
 };
 
 /// How a stretch of compiled code ended.
@@ -160,6 +161,7 @@ impl State {
                 exit,
             } => self.run_next_on_board(def, past, locals_base, board, cursor, value, filter, exit),
             Ins::ChoiceAdd => self.run_choice_add(past),
+            Ins::ChoiceReset => self.run_choice_reset(past),
             Ins::ZoneOf(family) => self.run_zone_of(def, past, family)?,
             Ins::CellAt(board) => self.run_cell_at(def, past, board),
             Ins::Step(board) => self.run_step(def, past, board),
@@ -216,6 +218,13 @@ extern "C" fn offer(machine: *mut Machine, seat: i64, value: i64) -> u32 {
         }
         None => FAULT,
     }
+}
+
+/// `ChoiceReset` as `run_choice_reset` does it, at `pc`.
+extern "C" fn reset_offers(machine: *mut Machine, pc: u32) {
+    // SAFETY: as in `with_state`; this touches only the offers.
+    let state = unsafe { &mut *(*(*machine).host.cast::<Host>()).state };
+    state.run_choice_reset(pc as usize + 1);
 }
 
 /// The helper compiled code calls for every other op but `Return`, run as

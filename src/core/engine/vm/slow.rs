@@ -289,12 +289,6 @@ impl State {
                 self.frames[0].pc = def.result_pc;
                 return Ok(Flow::Reload);
             }
-            Op::ChoiceReset => {
-                self.offer_pc = pc;
-                for offers in &mut self.offers {
-                    offers.clear();
-                }
-            }
             Op::Ask(decision) | Op::AskEach(decision, _) => {
                 // Triggers see the state every decision is made in.
                 if self.run_triggers_before(def, pc, events)? == Flow::Reload {
