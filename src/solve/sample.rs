@@ -505,7 +505,8 @@ impl<'a> Sampler<'a> {
 
     /// Plays up to `games` games with every seat on the average strategy,
     /// dealt from `seed`, in chunks of [`ESTIMATE_CHUNK`], stopping after the
-    /// chunk that passes `deadline`: what each seat wins (mean, and the
+    /// chunk that passes `deadline` or nears the memory cap
+    /// ([`crate::budget::near_cap`]): what each seat wins (mean, and the
     /// half-width of a 95% interval), and how often each information set was met.
     pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64, deadline: Option<Instant>) -> Estimate {
         let seats = self.def.players();
