@@ -157,8 +157,8 @@ fn choose_players(
     // A game of search costs the game's own steps and then about the same
     // per iteration: where it is cheap, a second pilot at four times the
     // size tells the two apart. Taking the whole cost at the foot as the
-    // iterations' prices a larger search well above its cost (1.4 times on
-    // Janken Deck at 160 iterations), and chose one rung too weak.
+    // iterations' prices a larger search well above its cost (1.4 times at
+    // 160 iterations on one of the seed games), and chose one rung too weak.
     let pilot_games = (sides.len() as u64 * LARGER_PILOT_DEALS) as f64;
     let cheap = 4.0 * seconds * pilot_games / threads <= config.time.as_secs_f64() * PILOT_SHARE;
     let per_iteration = if cheap {
