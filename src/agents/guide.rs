@@ -84,7 +84,7 @@ impl Guide {
     /// pending decision, into `out` (emptied first); false (and `out`
     /// empty) when it does not hold the situation or gives no
     /// distribution. `mine` is what the searching seat `me` recalls there
-    /// ([`Guide::recall_here`]); any other seat is asked by what it sees now.
+    /// ([`Guide::here`]); any other seat is asked by what it sees now.
     pub(super) fn probabilities(
         &mut self,
         def: &Game,
