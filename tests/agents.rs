@@ -11,7 +11,7 @@ use rand::rngs::ChaCha8Rng;
 use rpsdsl::agents::{self, Agent, DuelResult, HumanLike, RandomAgent, ThrowModel};
 use rpsdsl::diagnostic::Code;
 use rpsdsl::engine::Game;
-use rpsdsl::engine::{Choice, Event, Observation, State, View};
+use rpsdsl::engine::{Choice, Event, Memory, Observation, Recall, State, View};
 use rpsdsl::ir::{GameDef, OptionValue, Seat};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
@@ -199,6 +199,30 @@ proptest! {
                 let chose_b = b[seat as usize].choose(def, &Observation::new(def, &other, seat));
                 prop_assert_eq!(chose_a, chose_b, "{}: {} at seat {} after {} steps", name, spec, seat, steps);
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A glance (`--recall glance`) reads only what the seat sees: two
+    /// games that differ only in what is hidden from it are one situation
+    /// with the same moves, even where a move from a menu is read by what
+    /// its step moves.
+    #[test]
+    fn a_glance_never_peeks(game in 0usize..64, seed in 0u64..1_000_000, steps in 0usize..120) {
+        let all = games_with_options();
+        let (name, def, options) = &all[game % all.len()];
+        let state = live_state(def, options, seed, steps);
+        let pending = state.pending().expect("a live state waits for a decision");
+        for &seat in pending.who() {
+            let other = state.redeal_hidden(def, seat, seed ^ 0xABCD).unwrap();
+            let glance = |s: &rpsdsl::engine::State| {
+                let recall = s.recall_here(def, seat, Recall::default(), Memory::Glance);
+                (recall, Observation::new(def, s, seat).glanced())
+            };
+            prop_assert_eq!(glance(&state), glance(&other), "{}: seat {} after {} steps", name, seat, steps);
         }
     }
 }

@@ -285,6 +285,33 @@ fn hands_in_another_order_are_one_situation() {
     }
 }
 
+/// Which zones' contents the rules read, beyond how many pieces they hold:
+/// the glance keeps the others by their size. Janken Deck's discard piles
+/// are only moved onto and counted (`size of`), and the centre only moved
+/// onto and emptied into them; its hands are chosen from, its tokens
+/// counted by type, and its deck dealt into hands. ROCK!'s stacks are only
+/// counted; a variable that holds a zone reads it.
+#[test]
+fn zones_whose_contents_no_rule_reads_are_known() {
+    let read = |path: &str| {
+        let def = load(path);
+        let mut read: Vec<(String, bool)> = def
+            .families
+            .iter()
+            .filter(|f| f.name != "box")
+            .map(|f| (f.name.clone(), f.contents_read))
+            .collect();
+        read.sort();
+        read
+    };
+    let janken = read("games/janken_deck.rules");
+    let unread: Vec<&str> = janken.iter().filter(|(_, r)| !r).map(|(n, _)| n.as_str()).collect();
+    assert_eq!(unread, ["centre", "discard"], "{janken:?}");
+    let rock = read("games/rock.rules");
+    let unread: Vec<&str> = rock.iter().filter(|(_, r)| !r).map(|(n, _)| n.as_str()).collect();
+    assert_eq!(unread, ["centre", "stack"], "{rock:?}");
+}
+
 /// A designer may say that a zone's order never matters (`unordered`),
 /// where the checker would otherwise keep it: here the cards lie in a slot
 /// of a board's space. The checker holds the rules to the word
@@ -343,6 +370,49 @@ fn what_a_seat_sees_now_is_an_abstraction_measured_in_the_game() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("abstraction (--recall now)"), "{text}");
     assert!(text.contains("measured in the game itself"), "{text}");
+}
+
+/// `--recall glance` keeps less still: numbers and zone sizes by order of
+/// magnitude, what the seat alone holds, the top of each public pile off
+/// the board, and moves by what they move. It is always sampled, gives the
+/// same answer on any threads, and is measured in the game itself where
+/// the tree fits: Kuhn poker loses nothing by it (a seat knows its one card
+/// and the pot), Leduc poker loses much (it forgets the betting, and bets
+/// read by order of magnitude). A tree's CFR+ cannot solve it, and says so.
+#[test]
+fn a_glance_is_sampled_and_measured_in_the_game() {
+    let mut glance = settings(Method::Auto, 20_000, 1, Some(solve::Sampling::External));
+    glance.memory = rpsdsl::engine::Memory::Glance;
+    let def = load(KUHN_POKER);
+    let options = def.default_options();
+    let one = solve::solve(&def, &options, &glance, &mut |_| {}).unwrap();
+    assert_eq!(one.method, "mccfr");
+    assert_eq!(one.infosets, vec![6, 6]);
+    let e = one.exploitability.unwrap();
+    assert!(e < 0.02, "exploitability {e}");
+    glance.jobs = 2;
+    let two = solve::solve(&def, &options, &glance, &mut |_| {}).unwrap();
+    assert_eq!(strategy_of(&one), strategy_of(&two));
+
+    let def = load(LEDUC_POKER);
+    glance.iterations = Some(2_000);
+    let s = solve::solve(&def, &def.default_options(), &glance, &mut |_| {}).unwrap();
+    assert!(
+        s.infosets[0] < 144,
+        "fewer situations than the game's 144: {:?}",
+        s.infosets
+    );
+    let e = s.exploitability.unwrap();
+    assert!(e > 0.05, "a glance at Leduc poker costs: {e}");
+
+    let out = rpsdsl(&["solve", KUHN_POKER, "--recall", "glance", "--iterations", "200"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("abstraction (--recall glance)"), "{text}");
+    assert!(text.contains("measured in the game itself"), "{text}");
+    let out = rpsdsl(&["solve", KUHN_POKER, "--recall", "glance", "--method", "cfr+"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("`--recall glance` is solved by sampling"), "{said}");
 }
 
 /// The same game with its declarations in another order has the same

@@ -376,8 +376,19 @@ impl PolicyAgent {
     /// The probabilities at `obs`, where the seat recalls `recall` (its
     /// view there included).
     fn probabilities(&self, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
+        let memory = self.policy.memory;
+        if memory == Memory::Glance {
+            // The strategy is over glances; moves that read alike share
+            // their glance's probability.
+            let glanced = obs.glanced();
+            let key = recall.situation(obs.decision(), self.seat, &glanced.keys, memory);
+            return self
+                .policy
+                .probabilities(key, &glanced.keys)
+                .map(|p| glanced.spread(&p));
+        }
         let actions: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
-        let key = recall.situation(obs.decision(), self.seat, &actions, self.policy.memory);
+        let key = recall.situation(obs.decision(), self.seat, &actions, memory);
         self.policy.probabilities(key, &actions)
     }
 }
@@ -429,7 +440,7 @@ impl Agent for PolicyAgent {
         // only what the seat sees now keys it from the view alone.
         let recall = match self.policy.memory {
             Memory::All => recall,
-            Memory::Now => obs.recall_here(Recall::default(), Memory::Now),
+            memory @ (Memory::Now | Memory::Glance) => obs.recall_here(Recall::default(), memory),
         };
         Some(
             self.probabilities(obs, recall)

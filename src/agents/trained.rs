@@ -90,8 +90,8 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
         ParamInfo {
             name: "recall",
             default: "all",
-            about: "what its situations keep of the past: all it has seen, or only what it sees now (as `rpsdsl solve --recall`)",
-            domain: Domain::OneOf(&["all", "now"]),
+            about: "what its situations keep: all it has seen, only what it sees now, or what it sees at a glance (as `rpsdsl solve --recall`)",
+            domain: Domain::OneOf(&["all", "now", "glance"]),
         },
     ],
 };
@@ -126,6 +126,7 @@ pub(crate) fn from_params(
         wins: params.bool("wins")?.unwrap_or(false),
         memory: match params.word("recall")? {
             Some("now") => Memory::Now,
+            Some("glance") => Memory::Glance,
             _ => Memory::All,
         },
     };

@@ -38,7 +38,7 @@ pub(crate) struct SolveArgs {
     /// When sampling: `external` (a seat tries every choice), `outcome` (one game per traversal), or `auto` (external unless a traversal would be too long).
     #[arg(long, value_enum, default_value = "auto")]
     pub sampling: SamplingArg,
-    /// What a seat's situations keep of the past: `all` (everything it has seen: the game's own information sets) or `now` (only what it sees now: an abstraction with far fewer situations, its cost measured in the game itself where the tree fits).
+    /// What a seat's situations keep of the past: `all` (everything it has seen: the game's own information sets) `now` (only what it sees now: an abstraction with far fewer situations, its cost measured in the game itself where the tree fits) or `glance` (what it sees at a glance: numbers and zone sizes by order of magnitude, moves by what they move; coarser still, always sampled).
     #[arg(long, value_enum, default_value = "all")]
     pub recall: RecallArg,
     /// Nodes the game tree may have; when sampling, information sets. By
@@ -87,7 +87,7 @@ impl From<PayoffArg> for Payoff {
     }
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MethodArg {
     Auto,
     #[value(name = "cfr+")]
@@ -95,10 +95,11 @@ pub(crate) enum MethodArg {
     Mccfr,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RecallArg {
     All,
     Now,
+    Glance,
 }
 
 impl From<RecallArg> for Memory {
@@ -106,6 +107,7 @@ impl From<RecallArg> for Memory {
         match arg {
             RecallArg::All => Memory::All,
             RecallArg::Now => Memory::Now,
+            RecallArg::Glance => Memory::Glance,
         }
     }
 }
@@ -134,6 +136,16 @@ fn parse_target(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn solve(args: &SolveArgs) -> ExitCode {
+    if matches!((args.method, args.recall), (MethodArg::CfrPlus, RecallArg::Glance)) {
+        // A glance merges moves, which a tree's CFR+ cannot: it is sampled.
+        let error = clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            "`--recall glance` is solved by sampling: use `--method mccfr` or `--method auto` with it, or another \
+             `--recall` with `--method cfr+`",
+        );
+        eprintln!("{}", error.render().ansi());
+        return ExitCode::from(2);
+    }
     let (game, _) = match load_game(&args.file, &args.settings, None) {
         Ok(loaded) => loaded,
         Err(code) => return code,

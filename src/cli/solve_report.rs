@@ -173,16 +173,23 @@ fn tree_notes(s: &Solution, out: &mut String) {
             s.endless_mass
         ));
     }
-    if s.memory == Memory::Now {
-        let measured = if s.exploitability.is_some() {
-            "its exploitability is measured in the game itself, where each seat remembers everything"
-        } else {
-            "its cost cannot be measured here, since the game's own tree does not fit"
-        };
-        out.push_str(&format!(
+    let measured = if s.exploitability.is_some() {
+        "its exploitability is measured in the game itself, where each seat remembers everything"
+    } else {
+        "its cost cannot be measured here, since the game's own tree does not fit"
+    };
+    match s.memory {
+        Memory::All => {}
+        Memory::Now => out.push_str(&format!(
             "  abstraction (--recall now): a situation is only what the seat sees now and the choices it has, \
              so situations it could tell apart by remembering are one; {measured}\n"
-        ));
+        )),
+        Memory::Glance => out.push_str(&format!(
+            "  abstraction (--recall glance): a situation is only what the seat sees at a glance (every number \
+             and zone size by its order of magnitude; of pieces, only those in its own zones that the rules \
+             read and the top of each public pile) and its moves by what they move (alike moves are one, played \
+             at random among them; each situation is shown as it was first met); {measured}\n"
+        )),
     }
     if let Some(tree) = &s.tree
         && let Some(cut) = tree.cut_at

@@ -40,5 +40,6 @@ pub use policy_file::policy_file;
 pub use profile::Profile;
 pub use respond::{BATCH_GAMES, Learning, Learnt, Lineup, MEASURE_FIXED, MEASURE_MOST, Mean, TRAINED_GAMES};
 pub use run::solve;
-pub use sample::{BATCH, EXTERNAL_LIMIT, SampledSet, Sampler, Sampling, TRAINED_VISITS};
+pub use sample::play::TRAINED_VISITS;
+pub use sample::{BATCH, EXTERNAL_LIMIT, SampledSet, Sampler, Sampling};
 pub use tree::{InfoSet, Limits, Payoff, Tree};

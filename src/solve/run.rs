@@ -53,6 +53,10 @@ pub fn solve(
                 settings.limits.nodes
             ),
         )))
+    } else if settings.memory == Memory::Glance {
+        // Glances are sampled, never solved on a tree; the game's own tree,
+        // with a position per information set to glance at, measures them.
+        Tree::build_with_examples(def, options, settings.limits, settings.payoff, deadline)
     } else {
         Tree::build_by(
             def,
@@ -91,6 +95,21 @@ pub fn solve(
         build_seconds,
         exact: exact.as_ref(),
     };
+    if settings.memory == Memory::Glance {
+        let why = "glances are sampled (`--recall glance`)".to_string();
+        return match tree {
+            Ok(tree) if too_deep(&tree, settings).is_none() => sampled(def, options, Some(&tree), why, &run, progress),
+            Ok(tree) => sampled(
+                def,
+                options,
+                None,
+                too_deep(&tree, settings).unwrap_or(why),
+                &run,
+                progress,
+            ),
+            Err(cause) => sampled(def, options, None, cause, &run, progress),
+        };
+    }
     match (settings.method, tree) {
         (Method::Whole, Ok(tree)) => whole(def, &tree, &run, progress),
         (Method::Whole, Err(_)) => unreachable!("a whole tree's refusal was returned"),
@@ -328,6 +347,16 @@ fn sampled(
     }
     let endless_mass = tree.map_or(0.0, |t| t.endless(&sampler.profile_on(t)));
     let (values, value_margins, nash_conv, cut_mass, strategy, estimate_games, trained) = match tree {
+        // The tree measures a strategy over glances exactly, but its
+        // situations are the game's own: the strategy kept is the glances',
+        // and how often play meets each is found by play.
+        Some(tree) if settings.memory == Memory::Glance => {
+            let average = sampler.profile_on(tree);
+            let (values, cut_mass) = tree.values(&average);
+            let nash_conv = run.nash_conv(tree, &average);
+            let (_, _, _, _, strategy, games, trained) = by_play(def, &mut sampler, &pool, run);
+            (values, None, Some(nash_conv), cut_mass, strategy, games, trained)
+        }
         Some(tree) => {
             let average = sampler.profile_on(tree);
             let (values, cut_mass) = tree.values(&average);

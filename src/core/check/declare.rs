@@ -575,6 +575,7 @@ impl Declarer {
             visibility,
             // Until the bodies are compiled, every order counts as read.
             order_read: true,
+            contents_read: true,
             unordered: None,
         });
         Some(id)

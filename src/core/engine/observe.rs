@@ -152,6 +152,16 @@ impl<'a> Observation<'a> {
         self.keys()[i]
     }
 
+    /// The state observed, for the glance to read what the seat sees.
+    pub(super) fn state(&self) -> &State {
+        self.state
+    }
+
+    /// The game observed.
+    pub(super) fn game(&self) -> &Game {
+        self.def
+    }
+
     fn keys(&self) -> &[u64] {
         self.keys.get_or_init(|| {
             let decision = self.decision();
@@ -294,6 +304,11 @@ struct Deal {
 }
 
 impl World {
+    /// The whole game of this world.
+    pub(super) fn state(&self) -> &State {
+        &self.state
+    }
+
     /// `seat`'s observation of this world, as if it were the real game: what
     /// a player of the world's seat would be shown there (a search asks a
     /// trained strategy what it would play in a world it samples).

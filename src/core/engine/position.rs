@@ -103,6 +103,9 @@ impl State {
     /// `memory` says: the position itself where it is public, else `before`
     /// and the seat's view now.
     pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall, memory: Memory) -> Recall {
+        if memory == Memory::Glance {
+            return before.after_seeing(self.glance_fingerprint(def, seat), memory);
+        }
         match self.public_position(def) {
             Some(position) => Recall::of_position(position),
             None => before.after_seeing(self.view_fingerprint(def, seat), memory),

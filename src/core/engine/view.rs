@@ -255,6 +255,11 @@ pub enum Memory {
     /// by remembering. Far fewer situations, each met far more often; what
     /// it costs is measured, never assumed.
     Now,
+    /// Only what the seat sees at a glance (`engine::glance`): numbers and
+    /// zone sizes by their order of magnitude, and moves by what they
+    /// move. A lossy abstraction, coarser than [`Memory::Now`], for games
+    /// whose every deal is a new situation even then.
+    Glance,
 }
 
 /// Mixed first into a situation kept by [`Memory::Now`], so it never
@@ -296,7 +301,7 @@ impl Recall {
     pub fn after_seeing(self, seen: u64, memory: Memory) -> Recall {
         match memory {
             Memory::All => Recall(super::mix(self.0, seen)),
-            Memory::Now => Recall(super::mix(NOW_TAG, seen)),
+            Memory::Now | Memory::Glance => Recall(super::mix(NOW_TAG, seen)),
         }
     }
 
@@ -306,7 +311,7 @@ impl Recall {
     pub fn after_step(self, step: Option<super::StepKey>, memory: Memory) -> Recall {
         match memory {
             Memory::All => self.saw_step(step),
-            Memory::Now => self,
+            Memory::Now | Memory::Glance => self,
         }
     }
 
@@ -324,9 +329,10 @@ impl Recall {
         let key = self.infoset(decision, seat);
         match memory {
             Memory::All => key,
-            Memory::Now => {
+            Memory::Now | Memory::Glance => {
                 let mut sorted = keys.to_vec();
                 sorted.sort_unstable();
+                sorted.dedup();
                 sorted
                     .iter()
                     .fold(super::mix(key, sorted.len() as u64), |h, &k| super::mix(h, k))

@@ -222,6 +222,10 @@ pub struct Family {
     /// `check::body::order`); where none does, two zones holding the same
     /// pieces in another order play alike.
     pub order_read: bool,
+    /// Whether some rule reads which pieces its zones hold, beyond how many
+    /// (see `check::body::contents`); a glance keeps a zone no rule reads
+    /// so by its size.
+    pub contents_read: bool,
     /// Where the designer declared it `unordered` (no rule may read its
     /// order; the checker holds the rules to it).
     pub unordered: Option<Span>,

@@ -41,6 +41,7 @@ impl Compiler {
         // `result_pc` was relative to the main procedure.
         self.def.result_pc += self.def.procs[self.def.main as usize].entry;
         self.settle_order_reads();
+        self.settle_content_reads();
         self.settle_open_information();
         // Code compiled more than once (a draft entry, once per chooser) would
         // report the same mistake again.

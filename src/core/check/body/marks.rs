@@ -1,6 +1,6 @@
 //! What the compiler keeps while it writes, each written and read by its
 //! own file: the forward jumps still to patch (`writer`), and what the
-//! rules read of zones' order (`order`).
+//! rules read of zones' order (`order`) and of their contents (`contents`).
 
 use crate::diagnostic::Span;
 
@@ -22,4 +22,26 @@ pub(super) struct OrderReads {
     /// `move all of` statements whose target the next statement shuffles,
     /// by where they start.
     pub(super) shuffled_after: Vec<(u16, u32)>,
+}
+
+/// How a statement or expression is about to use the zone it names next:
+/// the uses that do not read which pieces a zone holds (see `contents`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ZoneUse {
+    /// `size of` it.
+    Size,
+    /// Pieces moved or dealt into it, or its order shuffled.
+    Target,
+    /// Its pieces moved or dealt into a zone of this family (`None`: one
+    /// this reading cannot name).
+    Source(Option<u16>),
+}
+
+/// What the rules read of zones' contents, gathered while compiling.
+#[derive(Default)]
+pub(super) struct ContentReads {
+    /// How the zone named next is used, set just before it is compiled.
+    pub(super) next_use: Option<ZoneUse>,
+    /// Each family named, and how (`None`: its pieces are read).
+    pub(super) named: Vec<(u16, Option<ZoneUse>)>,
 }

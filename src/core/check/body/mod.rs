@@ -21,6 +21,7 @@ mod actions;
 mod call;
 mod checks;
 mod choice;
+mod contents;
 mod counts;
 mod expr;
 mod frame;
@@ -40,7 +41,7 @@ use super::types::{Globals, Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{ChoiceKind, GameDef, Op, ProcId};
 use crate::syntax::ast::{self, Domain, Expr};
-use marks::{OrderReads, PatchAddr};
+use marks::{ContentReads, OrderReads, PatchAddr};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ProcState {
@@ -109,6 +110,8 @@ pub(crate) struct Compiler {
     ends_game_to_result: bool,
     /// What the rules read of zones' order.
     order: OrderReads,
+    /// What the rules read of zones' contents (`contents`).
+    contents: ContentReads,
 }
 
 impl Compiler {
@@ -131,6 +134,7 @@ impl Compiler {
             declared_uses: HashMap::new(),
             ends_game_to_result: false,
             order: OrderReads::default(),
+            contents: ContentReads::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! the built-ins such as `top of` and `owner of`.
 
 use super::Compiler;
+use super::marks::ZoneUse;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{Attr, FamilyIndex, Op, OptionType};
@@ -101,6 +102,8 @@ impl Compiler {
                 let family = self.def.families[f as usize].clone();
                 match family.by {
                     FamilyIndex::Single => {
+                        let how = self.take_zone_use();
+                        self.names_family(f, how);
                         self.emit(Op::Push(family.first as i64), span);
                         Ty::Zone
                     }
@@ -167,6 +170,9 @@ impl Compiler {
         match self.globals.get(&name.name) {
             Some(Symbol::Family(f)) => {
                 let family = self.def.families[f as usize].clone();
+                // Taken before the argument, which may name zones of its own.
+                let how = self.take_zone_use();
+                self.names_family(f, how);
                 match family.by {
                     FamilyIndex::PerPlayer => self.expect(arg, &Ty::Seat),
                     FamilyIndex::PerSpace(b) => self.expect(arg, &Ty::Space(b)),
@@ -223,10 +229,12 @@ impl Compiler {
     fn builtin(&mut self, name: &str, arg: &Expr, span: Span) -> Ty {
         match name {
             "top" | "bottom" | "size" => {
-                if name != "size" {
+                if name == "size" {
+                    self.zone_for(arg, ZoneUse::Size);
+                } else {
                     self.reads_order(arg, span);
+                    self.expect(arg, &Ty::Zone);
                 }
-                self.expect(arg, &Ty::Zone);
                 match name {
                     "top" => {
                         self.emit(Op::Top, span);

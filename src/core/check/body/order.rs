@@ -32,7 +32,7 @@ use crate::syntax::ast::{Expr, ExprKind, Stmt, StmtKind};
 
 impl Compiler {
     /// The family `zone` names plainly (`deck`, `hand of p`), if it does.
-    fn family_named(&self, zone: &Expr) -> Option<u16> {
+    pub(super) fn family_named(&self, zone: &Expr) -> Option<u16> {
         let name = match &zone.kind {
             ExprKind::Name(name) => name,
             ExprKind::Of { name, .. } => name,

@@ -1,6 +1,7 @@
 //! Statements: blocks and what can never run after them, `let`, `set`,
 //! `if`, the loops, `return`, the moves of pieces and the ends of the game.
 
+use super::marks::ZoneUse;
 use super::writer::JumpKind;
 use super::{Compiler, LoopCtx};
 use crate::check::types::{Symbol, Ty};
@@ -117,15 +118,16 @@ impl Compiler {
                 false
             }
             StmtKind::Shuffle(zone) => {
-                self.expect(zone, &Ty::Zone);
+                self.zone_for(zone, ZoneUse::Target);
                 self.emit(Op::Shuffle, span);
                 false
             }
             StmtKind::Deal { count, from, to } => {
                 self.reads_order(from, span);
                 self.expect_count(count, "deal");
-                self.expect(from, &Ty::Zone);
-                self.expect(to, &Ty::Zone);
+                let into = self.family_named(to);
+                self.zone_for(from, ZoneUse::Source(into));
+                self.zone_for(to, ZoneUse::Target);
                 // From `deal` to the last zone: a runtime error underlines
                 // the statement, not the blank lines after it.
                 self.emit(
@@ -139,14 +141,15 @@ impl Compiler {
             }
             StmtKind::Move { what, to } => {
                 self.expect(what, &Ty::Piece);
-                self.expect(to, &Ty::Zone);
+                self.zone_for(to, ZoneUse::Target);
                 self.emit(Op::Move, span);
                 false
             }
             StmtKind::MoveAll { from, to } => {
                 self.carries_order(from, to, stmt);
-                self.expect(from, &Ty::Zone);
-                self.expect(to, &Ty::Zone);
+                let into = self.family_named(to);
+                self.zone_for(from, ZoneUse::Source(into));
+                self.zone_for(to, ZoneUse::Target);
                 self.emit(Op::MoveAll, span);
                 false
             }

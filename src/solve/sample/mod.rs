@@ -24,11 +24,12 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::profile::Profile;
-use super::tree::{Payoff, Told, Tree, align, offered_differently, payoffs, situation, told_after};
+pub mod play;
+
+use super::tree::{Payoff, Told, align, offered_differently, payoffs, situation, told_after};
 use crate::agents::draw;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Memory, Observation, Recall, State, mix};
+use crate::engine::{Chance, Choice, EngineError, Event, Game, Glanced, Memory, Observation, Recall, State, mix};
 use crate::ir::{DecisionId, OptionValue, Seat};
 
 /// Traversals per batch: the unit of work whose result does not depend on
@@ -481,221 +482,6 @@ impl<'a> Sampler<'a> {
         walked?;
         Ok((!cut_short).then_some(changes))
     }
-
-    /// The average strategy on `tree`'s information sets (uniform where
-    /// sampling never went), to measure it there.
-    pub fn profile_on(&self, tree: &Tree) -> Profile {
-        let mut probs = vec![0.0; tree.actions];
-        for set in &tree.infosets {
-            let out = &mut probs[set.offset..set.offset + set.actions.len()];
-            let learnt = self.set(set.key).and_then(|s| {
-                let average = s.average();
-                set.keys
-                    .iter()
-                    .map(|k| s.keys.iter().position(|x| x == k).map(|i| average[i]))
-                    .collect::<Option<Vec<f64>>>()
-            });
-            match learnt {
-                Some(p) => out.copy_from_slice(&p),
-                None => out.fill(1.0 / set.actions.len() as f64),
-            }
-        }
-        Profile { probs }
-    }
-
-    /// Plays up to `games` games with every seat on the average strategy,
-    /// dealt from `seed`, in chunks of [`ESTIMATE_CHUNK`], stopping after the
-    /// chunk that passes `deadline` or nears the memory cap
-    /// ([`crate::budget::near_cap`]): what each seat wins (mean, and the
-    /// half-width of a 95% interval), and how often each information set was met.
-    pub fn play_average(&self, pool: &rayon::ThreadPool, games: u64, seed: u64, deadline: Option<Instant>) -> Estimate {
-        let seats = self.def.players();
-        // In the order of `self.sets`.
-        let averages: Vec<Vec<f64>> = self.sets.iter().map(SampledSet::average).collect();
-        let mut tally = Tally {
-            sums: vec![0.0; seats],
-            squares: vec![0.0; seats],
-            ..Tally::default()
-        };
-        // At least a few games, however late; past the deadline, or near
-        // the memory cap, no game starts, and the games kept are the first
-        // ones in order (a game skipped ends the count, so what is kept is
-        // a prefix).
-        let late = |g: u64| g >= MOST_LATE_GAMES && (crate::budget::expired_by(deadline) || crate::budget::near_cap());
-        'chunks: while tally.games < games {
-            let from = tally.games;
-            let to = (from + ESTIMATE_CHUNK).min(games);
-            let chunk: Vec<Option<Played>> = pool.install(|| {
-                (from..to)
-                    .into_par_iter()
-                    .map(|g| (!late(g)).then(|| self.play_one(&averages, mix(seed ^ 0x504c_4159, g))))
-                    .collect()
-            });
-            // Each chunk is counted and let go: a game's situations are
-            // many where most are new, and only those sampling met are kept.
-            for game in chunk {
-                match game {
-                    Some(game) => tally.add(game, |key| self.set(key).map(|s| s.visits)),
-                    None => break 'chunks,
-                }
-            }
-        }
-        let Tally {
-            games,
-            sums,
-            squares,
-            visits,
-            cut,
-            decisions,
-            trained,
-        } = tally;
-        let n = games.max(1) as f64;
-        let means: Vec<f64> = sums.iter().map(|s| s / n).collect();
-        let margins = squares
-            .iter()
-            .zip(&means)
-            .map(|(sq, m)| {
-                let variance = (sq / n - m * m).max(0.0) * n / (n - 1.0).max(1.0);
-                1.96 * (variance / n).sqrt()
-            })
-            .collect();
-        Estimate {
-            games,
-            means,
-            margins,
-            visits,
-            cut,
-            trained: trained as f64 / decisions.max(1) as f64,
-        }
-    }
-
-    /// One game on the average strategy.
-    fn play_one(&self, averages: &[Vec<f64>], stream: u64) -> Played {
-        let def = self.def;
-        let seats = def.players();
-        let mut rng = ChaCha8Rng::seed_from_u64(stream);
-        let mut state = State::new(def, self.options, Chance::seeded(stream), vec![]);
-        let mut events = vec![];
-        let mut played = Played {
-            payoffs: vec![0.0; seats],
-            met: vec![],
-            cut: false,
-        };
-        if state.set_up(def, &mut events).is_err() {
-            return played;
-        }
-        let mut seen: Vec<Recall> = vec![Recall::default(); seats];
-        let mut depth = 0;
-        while let Some(pending) = state.pending() {
-            if depth >= self.depth {
-                played.cut = true;
-                return played;
-            }
-            for (seat, r) in seen.iter_mut().enumerate() {
-                *r = state.recall_here(def, seat as Seat, *r, self.memory);
-            }
-            let decision = pending.decision();
-            let mut picked = vec![];
-            for &seat in pending.who() {
-                let observation = Observation::new(def, &state, seat);
-                let legal = pending.legal(seat);
-                let keys: Vec<u64> = (0..legal.len()).map(|i| observation.key(i)).collect();
-                let key = seen[seat as usize].situation(decision, seat, &keys, self.memory);
-                played.met.push(key);
-                let p = self.index.get(&key).and_then(|&at| {
-                    let (set, average) = (&self.sets[at as usize], &averages[at as usize]);
-                    (0..legal.len())
-                        .map(|i| set.keys.iter().position(|&k| k == keys[i]).map(|j| average[j]))
-                        .collect::<Option<Vec<f64>>>()
-                });
-                let p = p.unwrap_or_else(|| vec![1.0 / legal.len() as f64; legal.len()]);
-                picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
-            }
-            for (seat, r) in seen.iter_mut().enumerate() {
-                *r = r.after_step(
-                    Observation::new(def, &state, seat as Seat).step_key(&picked),
-                    self.memory,
-                );
-            }
-            events.clear();
-            if state.apply(def, &picked, &mut events).is_err() {
-                return played;
-            }
-            depth += 1;
-        }
-        played.payoffs = payoffs(def, &state, self.by_score);
-        played
-    }
-}
-
-/// Games played at a time when estimating a strategy's values.
-pub const ESTIMATE_CHUNK: u64 = 1_024;
-
-/// Games an estimate plays even when its time has run out.
-const MOST_LATE_GAMES: u64 = 64;
-
-/// What games played with a strategy found.
-pub struct Estimate {
-    /// Games played.
-    pub games: u64,
-    /// Each seat's mean payoff.
-    pub means: Vec<f64>,
-    /// Per seat, the half-width of the mean's 95% interval.
-    pub margins: Vec<f64>,
-    /// Per information set sampling met, by key, the games that met it.
-    pub visits: HashMap<u64, u64>,
-    /// Games cut at the depth limit (counted as draws).
-    pub cut: u64,
-    /// The share of the games' decisions made in situations sampling met
-    /// at least [`TRAINED_VISITS`] times.
-    pub trained: f64,
-}
-
-/// Traversals that must meet a situation before its strategy counts as
-/// trained, for [`Estimate::trained`].
-pub const TRAINED_VISITS: u64 = 100;
-
-/// What the games played with a strategy add up to, one game at a time.
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    /// Per seat, the payoffs and their squares.
-    sums: Vec<f64>,
-    squares: Vec<f64>,
-    /// Per situation sampling met, the games that met it.
-    visits: HashMap<u64, u64>,
-    cut: u64,
-    /// Decisions taken, and those in trained situations.
-    decisions: u64,
-    trained: u64,
-}
-
-impl Tally {
-    /// Counts `game`; `trained_visits` says how often sampling met a
-    /// situation, `None` where it never did.
-    fn add(&mut self, game: Played, trained_visits: impl Fn(u64) -> Option<u64>) {
-        self.games += 1;
-        for key in game.met {
-            self.decisions += 1;
-            if let Some(visits) = trained_visits(key) {
-                self.trained += u64::from(visits >= TRAINED_VISITS);
-                *self.visits.entry(key).or_default() += 1;
-            }
-        }
-        for (seat, v) in game.payoffs.iter().enumerate() {
-            self.sums[seat] += v;
-            self.squares[seat] += v * v;
-        }
-        self.cut += u64::from(game.cut);
-    }
-}
-
-/// One game played with a strategy.
-struct Played {
-    payoffs: Vec<f64>,
-    /// The information sets met, by key (with repeats).
-    met: Vec<u64>,
-    cut: bool,
 }
 
 /// What a traversal borrows from its thread and gives back: the states it
@@ -778,6 +564,9 @@ struct Offered<'o, 'a> {
     observation: &'o Observation<'a>,
     legal: &'o [i64],
     keys: &'o [u64],
+    /// At a glance, the moves offered as it reads them and, per value in
+    /// `legal`, its index among them (`None`: `legal` is every move offered).
+    picks: Option<(&'o Glanced, &'o [usize])>,
 }
 
 /// A seat at a decision: its set's change, the legal values in the set's
@@ -1030,6 +819,19 @@ impl Walk<'_, '_> {
         let def = self.run.def;
         let observation = Observation::new(def, state, seat);
         let legal = state.pending().expect("waiting").legal(seat);
+        if self.run.memory == Memory::Glance {
+            // One move per glance, drawn among the moves that read alike.
+            let glanced = observation.glanced();
+            let picks = glanced.pick(&mut self.rng);
+            let values: Vec<i64> = picks.iter().map(|&i| legal[i]).collect();
+            let offered = Offered {
+                observation: &observation,
+                legal: &values,
+                keys: &glanced.keys,
+                picks: Some((&glanced, &picks)),
+            };
+            return self.ask_with(state, told, seat, decision, depth, seen, offered);
+        }
         let mut keys = std::mem::take(&mut self.buffers.keys);
         keys.clear();
         keys.extend((0..legal.len()).map(|i| observation.key(i)));
@@ -1037,6 +839,7 @@ impl Walk<'_, '_> {
             observation: &observation,
             legal,
             keys: &keys,
+            picks: None,
         };
         let asked = self.ask_with(state, told, seat, decision, depth, seen, offered);
         self.buffers.keys = keys;
@@ -1057,6 +860,7 @@ impl Walk<'_, '_> {
             observation,
             legal,
             keys,
+            picks,
         }: Offered<'_, '_>,
     ) -> Result<Asked, Box<Diagnostic>> {
         let def = self.run.def;
@@ -1085,7 +889,12 @@ impl Walk<'_, '_> {
                     }
                     None => {
                         let (actions, shared) = self.run.known_offer(decision, keys).unwrap_or_else(|| {
-                            let labels = (0..legal.len()).map(|i| observation.label(i).into()).collect();
+                            let labels = match picks {
+                                Some((glanced, picks)) => {
+                                    picks.iter().map(|&i| glance_label(observation, glanced, i)).collect()
+                                }
+                                None => (0..legal.len()).map(|i| observation.label(i).into()).collect(),
+                            };
                             (labels, keys.into())
                         });
                         let set = SampledSet {
@@ -1125,9 +934,20 @@ impl Walk<'_, '_> {
 /// What `seat` recalls at `state`, after `before`, where `position` is
 /// the state's public digest if it has one (found once for every seat).
 fn recall_at(state: &State, seat: Seat, before: Recall, position: Option<u64>, def: &Game, memory: Memory) -> Recall {
-    match position {
-        Some(position) => Recall::of_position(position),
-        None => before.after_seeing(state.view_fingerprint(def, seat), memory),
+    match (position, memory) {
+        (_, Memory::Glance) => state.recall_here(def, seat, before, memory),
+        (Some(position), _) => Recall::of_position(position),
+        (None, _) => before.after_seeing(state.view_fingerprint(def, seat), memory),
+    }
+}
+
+/// A move offered (its index `i`), named for a strategy over glances,
+/// where it stands for every move that reads alike.
+fn glance_label(observation: &Observation<'_>, glanced: &Glanced, i: usize) -> Arc<str> {
+    let alike = glanced.class.iter().filter(|&&c| c == glanced.class[i]).count();
+    match alike {
+        1 => observation.label(i).into(),
+        n => format!("{} (or one of {} more like it)", observation.label(i), n - 1).into(),
     }
 }
 
