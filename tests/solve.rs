@@ -409,10 +409,42 @@ fn a_glance_is_sampled_and_measured_in_the_game() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("abstraction (--recall glance)"), "{text}");
     assert!(text.contains("measured in the game itself"), "{text}");
+    assert!(text.contains("played at a glance "), "{text}");
     let out = rpsdsl(&["solve", KUHN_POKER, "--recall", "glance", "--method", "cfr+"]);
     assert_eq!(out.status.code(), Some(2));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("`--recall glance` is solved by sampling"), "{said}");
+}
+
+/// A situation at a glance learns first by its moves alone, then at a
+/// bare glance, then at the glance itself, each level once training met
+/// the one below it often, and plays the finest level met often: on RPS
+/// Poker, where hands and chips make the glances many, nearly all of play
+/// is trained within a few seconds, most of it finer than the moves alone;
+/// the report says how much was played at each level.
+#[test]
+fn a_glance_plays_the_finest_level_training_met_often() {
+    let mut glance = settings(Method::Auto, 6_000, 2, None);
+    glance.memory = rpsdsl::engine::Memory::Glance;
+    let def = load("games/rps_poker.rules");
+    let s = solve::solve(&def, &def.default_options(), &glance, &mut |_| {}).unwrap();
+    let run = s.sampled.as_ref().unwrap();
+    let trained = run.trained.unwrap();
+    assert!(trained > 0.9, "trained {trained}");
+    let levels = run.by_level.as_ref().unwrap();
+    assert_eq!(levels.len(), 3);
+    assert!((levels.iter().sum::<f64>() - 1.0).abs() < 0.01, "{levels:?}");
+    assert!(
+        levels[2] < 0.5,
+        "most of play is finer than the moves alone: {levels:?}"
+    );
+    let coarse: Vec<&str> = s.strategy.iter().map(|r| r.situation.as_str()).collect();
+    assert!(
+        coarse
+            .iter()
+            .any(|w| w.starts_with("by its moves alone, first met as: ")),
+        "the coarsest level is part of the strategy"
+    );
 }
 
 /// The same game with its declarations in another order has the same

@@ -378,14 +378,17 @@ impl PolicyAgent {
     fn probabilities(&self, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {
         let memory = self.policy.memory;
         if memory == Memory::Glance {
-            // The strategy is over glances; moves that read alike share
-            // their glance's probability.
-            let glanced = obs.glanced();
-            let key = recall.situation(obs.decision(), self.seat, &glanced.keys, memory);
-            return self
-                .policy
-                .probabilities(key, &glanced.keys)
-                .map(|p| glanced.spread(&p));
+            // The strategy is over glances: the finest level of the
+            // situation the file holds (it holds a finer level only where
+            // training met it often). Moves that read alike share their
+            // glance's probability.
+            let at = obs.glance_situation();
+            return at
+                .levels
+                .iter()
+                .rev()
+                .find_map(|&key| self.policy.probabilities(key, &at.moves.keys))
+                .map(|p| at.moves.spread(&p));
         }
         let actions: Vec<u64> = (0..obs.legal_len()).map(|i| obs.key(i)).collect();
         let key = recall.situation(obs.decision(), self.seat, &actions, memory);

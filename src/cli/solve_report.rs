@@ -125,11 +125,15 @@ fn header_text(name: &str, rules: &str, options: &[(String, String)], s: &Soluti
                     }
                 ));
             }
+            levels_line(run, &mut out);
         }
         _ => {
             out.push_str("Value per game, when every seat plays the strategy below\n");
             for (seat, &v) in s.seats.iter().zip(&s.values) {
                 out.push_str(&format!("  {seat:<20} {:+.4}\n", shown(v)));
+            }
+            if let Some(run) = &s.sampled {
+                levels_line(run, &mut out);
             }
         }
     }
@@ -161,6 +165,24 @@ fn header_text(name: &str, rules: &str, options: &[(String, String)], s: &Soluti
         );
     }
     out
+}
+
+/// At a glance, how much of play was at each level of its situations.
+fn levels_line(run: &SampledRun, out: &mut String) {
+    let Some(levels) = &run.by_level else {
+        return;
+    };
+    let names = ["at a glance", "at a bare glance", "by the moves alone"];
+    let shares: Vec<String> = names
+        .iter()
+        .zip(levels)
+        .map(|(name, share)| format!("{name} {:.1}%", 100.0 * share))
+        .collect();
+    out.push_str(&format!(
+        "  played {} (each situation at the finest level sampling met at least {} times)\n",
+        shares.join(", "),
+        crate::engine::REFINED_VISITS
+    ));
 }
 
 /// What the report says under its size line: an abstraction, a cut,

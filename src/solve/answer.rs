@@ -202,6 +202,10 @@ pub struct SampledRun {
     /// at least [`TRAINED_VISITS`] times (`None`: no games were played,
     /// the whole tree measured the strategy).
     pub trained: Option<f64>,
+    /// At a glance (`--recall glance`), the share of those decisions played
+    /// at each level of their situation: the glance, a bare glance, the
+    /// moves alone.
+    pub by_level: Option<Vec<f64>>,
 }
 
 /// One information set's strategy.

@@ -28,6 +28,8 @@ const EXPLORE: f64 = 0.6;
 /// the game below is known.
 struct Mine {
     change: usize,
+    /// The changes to its other levels, at a glance (as `Asked::also`).
+    also: [Option<usize>; crate::engine::GLANCE_LEVELS - 1],
     strategy: Vec<f64>,
     picked: usize,
     /// Its sampling probability of the pick.
@@ -110,6 +112,7 @@ impl Walk<'_, '_> {
                 self.buffers.values.push(asked.values);
                 mine = Some(Mine {
                     change: asked.change,
+                    also: asked.also,
                     picked: a,
                     sampled: sampling[a],
                     weight,
@@ -147,13 +150,15 @@ impl Walk<'_, '_> {
         // others' estimates are 0 (no baseline).
         let picked_value = child / mine.sampled;
         let value = mine.strategy[mine.picked] * picked_value;
-        let (regrets, sums) = self.changes.deltas(mine.change);
-        for (a, r) in regrets.iter_mut().enumerate() {
-            let action_value = if a == mine.picked { picked_value } else { 0.0 };
-            *r += mine.weight * (action_value - value);
-        }
-        for (s, p) in sums.iter_mut().zip(&mine.strategy) {
-            *s += mine.own * p;
+        for change in std::iter::once(mine.change).chain(mine.also.into_iter().flatten()) {
+            let (regrets, sums) = self.changes.deltas(change);
+            for (a, r) in regrets.iter_mut().enumerate() {
+                let action_value = if a == mine.picked { picked_value } else { 0.0 };
+                *r += mine.weight * (action_value - value);
+            }
+            for (s, p) in sums.iter_mut().zip(&mine.strategy) {
+                *s += mine.own * p;
+            }
         }
         self.buffers.floats.push(mine.strategy);
         Ok(value)

@@ -11,7 +11,7 @@ use super::{
     CUT_TOLERANCE, Checkpoint, Method, Progress, SAMPLED_DEPTH, SampledRun, Settings, Situation, Solution, TreeSize,
 };
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Game, Memory};
+use crate::engine::{GLANCE_LEVELS, Game, Memory, REFINED_VISITS};
 use crate::ir::OptionValue;
 
 /// How far past the node budget the probe's estimate of a tree may be
@@ -341,10 +341,7 @@ fn sampled(
     };
     let iterations = sampler.traversals() / seats as u64;
     let (cut, stopped) = sampler.cut_and_stopped();
-    let mut infosets = vec![0; seats];
-    for set in sampler.sets() {
-        infosets[set.seat as usize] += 1;
-    }
+    let infosets = situations_per_seat(&sampler, seats);
     let endless_mass = tree.map_or(0.0, |t| t.endless(&sampler.profile_on(t)));
     let (values, value_margins, nash_conv, cut_mass, strategy, estimate_games, trained) = match tree {
         // The tree measures a strategy over glances exactly, but its
@@ -362,7 +359,7 @@ fn sampled(
             let (values, cut_mass) = tree.values(&average);
             let nash_conv = run.nash_conv(tree, &average);
             let strategy = situations_on_tree(def, tree, &average);
-            (values, None, Some(nash_conv), cut_mass, strategy, 0, None)
+            (values, None, Some(nash_conv), cut_mass, strategy, 0, (None, None))
         }
         None => by_play(def, &mut sampler, &pool, run),
     };
@@ -385,7 +382,8 @@ fn sampled(
             cut,
             stopped,
             estimate_games,
-            trained,
+            trained: trained.0,
+            by_level: trained.1,
         }),
         iterations,
         build_seconds,
@@ -401,6 +399,16 @@ fn sampled(
     })
 }
 
+/// The situations sampling met, per seat: at a glance, the glances (their
+/// coarser levels are not counted).
+fn situations_per_seat(sampler: &Sampler<'_>, seats: usize) -> Vec<usize> {
+    let mut infosets = vec![0; seats];
+    for set in sampler.sets().iter().filter(|set| set.coarse == 0) {
+        infosets[set.seat as usize] += 1;
+    }
+    infosets
+}
+
 /// A sampled strategy without a tree to measure it on: its values estimated
 /// by play (with intervals), and its situations, each with how often play
 /// reached it.
@@ -411,7 +419,7 @@ type ByPlay = (
     f64,
     Vec<Situation>,
     u64,
-    Option<f64>,
+    (Option<f64>, Option<Vec<f64>>),
 );
 
 fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run: &Run<'_>) -> ByPlay {
@@ -425,9 +433,16 @@ fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run:
     let games = estimate.games;
     // The sets are moved into the answer, not copied: they are most of the
     // run's memory.
+    // A level of a glance that training met too seldom is never played (a
+    // coarser one is): it is no part of the strategy. The coarsest always is.
     let strategy = sampler
         .take_sets()
         .into_iter()
+        .filter(|set| {
+            run.settings.memory != Memory::Glance
+                || usize::from(set.coarse) == GLANCE_LEVELS - 1
+                || set.visits >= REFINED_VISITS
+        })
         .map(|set| {
             let average = set.average();
             Situation {
@@ -450,7 +465,7 @@ fn by_play(def: &Game, sampler: &mut Sampler<'_>, pool: &rayon::ThreadPool, run:
         cut_mass,
         strategy,
         games,
-        Some(estimate.trained),
+        (Some(estimate.trained), estimate.by_level),
     )
 }
 

@@ -29,13 +29,19 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use super::{Choice, Event, Observation, State, mix};
+use super::{Choice, Event, Memory, Observation, Recall, State, mix};
 use crate::ir::{
     ChoiceKind, ChoiceValue, DecisionId, FamilyIndex, GameDef, PieceChoice, PieceId, Seat, Visibility, ZoneId,
 };
 
 /// Mixed first into a glance, so it never equals a key kept otherwise.
 const GLANCE_TAG: u64 = 0x474C_414E_4345;
+
+/// Mixed first into a bare glance, so it never equals a glance.
+const BARE_TAG: u64 = 0x4241_5245;
+
+/// What a situation keyed by its moves alone has seen.
+const MOVES_TAG: u64 = 0x4D4F_5645_5321;
 
 /// A number as a glance reads it: its sign and its order of magnitude (0,
 /// 1, 2-3, 4-7, 8-15, ...).
@@ -49,7 +55,50 @@ impl Observation<'_> {
     pub fn glanced(&self) -> Glanced {
         glanced(self)
     }
+
+    /// The seat's situation at a glance, at its two levels (see
+    /// [`GlanceSituation`]).
+    pub fn glance_situation(&self) -> GlanceSituation {
+        let moves = glanced(self);
+        let (def, state, seat) = (self.game(), self.state(), self.seat());
+        let decision = self.decision();
+        let keyed = |seen: u64| {
+            Recall::default()
+                .after_seeing(seen, Memory::Glance)
+                .situation(decision, seat, &moves.keys, Memory::Glance)
+        };
+        GlanceSituation {
+            levels: [
+                keyed(mix(MOVES_TAG, u64::from(seat))),
+                keyed(state.bare_glance_fingerprint(def, seat)),
+                keyed(state.glance_fingerprint(def, seat)),
+            ],
+            moves,
+        }
+    }
 }
+
+/// A seat's situation at a glance, at three levels that offer the same
+/// moves, coarsest first: the moves alone; a bare glance, which adds the
+/// numbers and how many pieces each zone holds (a board's zones counted
+/// together); and the glance itself. A strategy over glances plays the
+/// finest level that training met often ([`REFINED_VISITS`]): a situation
+/// met once is still one met often by its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlanceSituation {
+    /// The moves offered, as a glance reads them.
+    pub moves: Glanced,
+    /// The situation's key at each level, coarsest first.
+    pub levels: [u64; GLANCE_LEVELS],
+}
+
+/// How many levels a situation at a glance has (see [`GlanceSituation`]).
+pub const GLANCE_LEVELS: usize = 3;
+
+/// How often training must meet a level of a situation at a glance before
+/// the next finer level learns, and before a strategy over glances plays
+/// it rather than a coarser one.
+pub const REFINED_VISITS: u64 = 100;
 
 /// The moves offered at `observation`, at a glance. A move from a menu
 /// (`draft`, a list of named actions) names nothing it moves, so when the
@@ -149,6 +198,31 @@ impl State {
         self.glance_piece(def, seat, Some(PieceChoice { piece, declared: None }))
     }
 
+    /// What `seat` sees at a bare glance (see [`GlanceSituation`]): every
+    /// number, and how many pieces each zone holds, by order of magnitude;
+    /// the zones of a board's spaces counted together, family by family.
+    pub fn bare_glance_fingerprint(&self, def: &GameDef, seat: Seat) -> u64 {
+        let mut h = mix(BARE_TAG, u64::from(seat));
+        for family in &def.families {
+            let zones = family.first..family.first + family.len;
+            match family.by {
+                FamilyIndex::PerSpace(_) => {
+                    let held: usize = zones.map(|z| self.zones[z as usize].len()).sum();
+                    h = mix(h, magnitude(held as i64));
+                }
+                _ => {
+                    for z in zones {
+                        h = mix(h, magnitude(self.zones[z as usize].len() as i64));
+                    }
+                }
+            }
+        }
+        for &v in self.vars.iter().chain(&self.options) {
+            h = mix(h, magnitude(v));
+        }
+        h
+    }
+
     /// The glance of the move `value` offered to `observer` at `decision`:
     /// what it moves, not which piece or where (see the module's doc).
     pub fn glance_move(&self, def: &GameDef, observer: Seat, decision: DecisionId, value: i64) -> u64 {
@@ -216,20 +290,19 @@ pub struct Glanced {
 }
 
 impl Glanced {
-    /// Sorts the moves `glances` (one per move offered) into their glances.
+    /// Sorts the moves `glances` (one per move offered) into their glances,
+    /// in the glances' order, so that every situation offering the same
+    /// moves lists them alike.
     pub fn of(glances: impl IntoIterator<Item = u64>) -> Glanced {
-        let mut glanced = Glanced::default();
-        for g in glances {
-            let at = match glanced.keys.iter().position(|&k| k == g) {
-                Some(at) => at,
-                None => {
-                    glanced.keys.push(g);
-                    glanced.keys.len() - 1
-                }
-            };
-            glanced.class.push(at);
-        }
-        glanced
+        let glances: Vec<u64> = glances.into_iter().collect();
+        let mut keys = glances.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        let class = glances
+            .iter()
+            .map(|g| keys.binary_search(g).expect("every glance is kept"))
+            .collect();
+        Glanced { keys, class }
     }
 
     /// Per move offered, its share of `p` (a probability per glance, in
@@ -274,15 +347,15 @@ mod tests {
 
     #[test]
     fn moves_that_read_alike_share_one_glance_and_its_probability() {
-        let glanced = Glanced::of([7, 9, 7, 7]);
-        assert_eq!(glanced.keys, [7, 9]);
-        assert_eq!(glanced.class, [0, 1, 0, 0]);
-        let spread = glanced.spread(&[0.75, 0.25]);
+        let glanced = Glanced::of([9, 7, 9, 9]);
+        assert_eq!(glanced.keys, [7, 9], "in the glances' order");
+        assert_eq!(glanced.class, [1, 0, 1, 1]);
+        let spread = glanced.spread(&[0.25, 0.75]);
         assert_eq!(spread, [0.25, 0.25, 0.25, 0.25]);
         let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
         let picked = glanced.pick(&mut rng);
         assert_eq!(picked.len(), 2);
-        assert_eq!(glanced.class[picked[0]], 0);
-        assert_eq!(picked[1], 1);
+        assert_eq!(picked[0], 1);
+        assert_eq!(glanced.class[picked[1]], 1);
     }
 }

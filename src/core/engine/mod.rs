@@ -31,7 +31,7 @@ mod zones;
 pub use chance::{Chance, ChanceScript};
 pub use events::{EndReason, Event};
 pub use game::{Engine, Game};
-pub use glance::{Glanced, magnitude};
+pub use glance::{GLANCE_LEVELS, GlanceSituation, Glanced, REFINED_VISITS, magnitude};
 pub use key::{StepKey, mix};
 pub use observe::{Observation, Pick, Seen, SeenDecision, World};
 pub use view::{Memory, PieceFace, Recall, View};

@@ -29,7 +29,10 @@ pub mod play;
 use super::tree::{Payoff, Told, align, offered_differently, payoffs, situation, told_after};
 use crate::agents::draw;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::engine::{Chance, Choice, EngineError, Event, Game, Glanced, Memory, Observation, Recall, State, mix};
+use crate::engine::{
+    Chance, Choice, EngineError, Event, GLANCE_LEVELS, Game, Glanced, Memory, Observation, REFINED_VISITS, Recall,
+    State, mix,
+};
 use crate::ir::{DecisionId, OptionValue, Seat};
 
 /// Traversals per batch: the unit of work whose result does not depend on
@@ -52,6 +55,10 @@ pub struct SampledSet {
     pub keys: Arc<[u64]>,
     /// What the seat knows there, in the game's words.
     pub situation: String,
+    /// How many levels coarser than the situation as memory keys it: 0,
+    /// or at a glance 1 for a bare glance and 2 for the moves alone (see
+    /// `engine::GlanceSituation`).
+    pub coarse: u8,
     /// Decision points before it, when it was first met.
     pub depth: u32,
     /// Per action, the cumulative regret.
@@ -573,8 +580,19 @@ struct Offered<'o, 'a> {
 /// order, and the strategy it plays.
 pub(super) struct Asked {
     pub(super) change: usize,
+    /// At a glance, the changes to the situation's other levels that
+    /// learn, which learn alike (see `engine::GlanceSituation`).
+    pub(super) also: [Option<usize>; GLANCE_LEVELS - 1],
     pub(super) values: Vec<i64>,
     pub(super) strategy: Vec<f64>,
+}
+
+impl Asked {
+    /// The changes the situation's learning goes to: its set's, and at a
+    /// glance its other level's.
+    pub(super) fn changes(&self) -> impl Iterator<Item = usize> + use<> {
+        std::iter::once(self.change).chain(self.also.into_iter().flatten())
+    }
 }
 
 impl Walk<'_, '_> {
@@ -675,9 +693,11 @@ impl Walk<'_, '_> {
                 mine = Some((picked.len() - 1, asked));
             } else {
                 let a = draw(&asked.strategy, &mut self.rng);
-                let (_, sums) = self.changes.deltas(asked.change);
-                for (s, p) in sums.iter_mut().zip(&asked.strategy) {
-                    *s += p;
+                for change in asked.changes() {
+                    let (_, sums) = self.changes.deltas(change);
+                    for (s, p) in sums.iter_mut().zip(&asked.strategy) {
+                        *s += p;
+                    }
                 }
                 picked.push(Choice::new(seat, asked.values[a]));
                 self.buffers.give_asked(asked);
@@ -694,9 +714,11 @@ impl Walk<'_, '_> {
             values.push(self.step(state, seen, told, &picked, depth)?);
         }
         let v: f64 = values.iter().zip(&asked.strategy).map(|(v, p)| v * p).sum();
-        let (regrets, _) = self.changes.deltas(asked.change);
-        for (r, value) in regrets.iter_mut().zip(&values) {
-            *r += value - v;
+        for change in asked.changes() {
+            let (regrets, _) = self.changes.deltas(change);
+            for (r, value) in regrets.iter_mut().zip(&values) {
+                *r += value - v;
+            }
         }
         self.buffers.floats.push(values);
         self.buffers.choices.push(picked);
@@ -821,32 +843,35 @@ impl Walk<'_, '_> {
         let legal = state.pending().expect("waiting").legal(seat);
         if self.run.memory == Memory::Glance {
             // One move per glance, drawn among the moves that read alike.
-            let glanced = observation.glanced();
+            let situation = observation.glance_situation();
+            let glanced = &situation.moves;
             let picks = glanced.pick(&mut self.rng);
             let values: Vec<i64> = picks.iter().map(|&i| legal[i]).collect();
             let offered = Offered {
                 observation: &observation,
                 legal: &values,
                 keys: &glanced.keys,
-                picks: Some((&glanced, &picks)),
+                picks: Some((glanced, &picks)),
             };
-            return self.ask_with(state, told, seat, decision, depth, seen, offered);
+            let levels = Levels::Glance(situation.levels);
+            return self.ask_with(state, told, seat, decision, depth, levels, offered);
         }
         let mut keys = std::mem::take(&mut self.buffers.keys);
         keys.clear();
         keys.extend((0..legal.len()).map(|i| observation.key(i)));
+        let levels = Levels::One(seen[seat as usize].situation(decision, seat, &keys, self.run.memory));
         let offered = Offered {
             observation: &observation,
             legal,
             keys: &keys,
             picks: None,
         };
-        let asked = self.ask_with(state, told, seat, decision, depth, seen, offered);
+        let asked = self.ask_with(state, told, seat, decision, depth, levels, offered);
         self.buffers.keys = keys;
         asked
     }
 
-    /// [`Walk::ask`] with what `seat` is offered.
+    /// [`Walk::ask`] with what `seat` is offered, in the situation `levels`.
     #[allow(clippy::too_many_arguments)]
     fn ask_with(
         &mut self,
@@ -855,67 +880,50 @@ impl Walk<'_, '_> {
         seat: Seat,
         decision: DecisionId,
         depth: u32,
-        seen: &[Recall],
-        Offered {
-            observation,
-            legal,
-            keys,
-            picks,
-        }: Offered<'_, '_>,
+        levels: Levels,
+        offered: Offered<'_, '_>,
     ) -> Result<Asked, Box<Diagnostic>> {
         let def = self.run.def;
-        let mut strategy = self.buffers.floats();
-        let key = seen[seat as usize].situation(decision, seat, keys, self.run.memory);
-        let (change, known_keys) = match self.changes.index.get(&key) {
-            Some(&at) => {
-                let change = &self.changes.sets[at as usize];
-                let set = change
-                    .new
-                    .as_ref()
-                    .or_else(|| self.run.set(key))
-                    .expect("a set met is known");
-                match &change.new {
-                    Some(_) => uniform_into(keys.len(), &mut strategy),
-                    None => set.current_into(&mut strategy),
-                };
-                (at as usize, set.keys.clone())
+        let met = Met {
+            state,
+            told,
+            seat,
+            decision,
+            depth,
+        };
+        let (change, also, known_keys) = match levels {
+            Levels::One(key) => {
+                let (change, known_keys) = self.meet(key, 0, &met, &offered);
+                (change, [None; GLANCE_LEVELS - 1], known_keys)
             }
-            None => {
-                let known = self.run.set(key);
-                let (new, known_keys) = match known {
-                    Some(set) => {
-                        set.current_into(&mut strategy);
-                        (None, set.keys.clone())
+            // At a glance, a situation learns at its coarsest level; each
+            // finer level learns too, from every meeting, once training met
+            // the level below it often, and the finest level met often plays.
+            Levels::Glance(keys) => {
+                let often = |key: u64| self.run.set(key).is_some_and(|s| s.visits >= REFINED_VISITS);
+                let (mut playing, known_keys) = self.meet(keys[0], GLANCE_LEVELS - 1, &met, &offered);
+                let mut also = [None; GLANCE_LEVELS - 1];
+                for level in 1..GLANCE_LEVELS {
+                    if !often(keys[level - 1]) {
+                        break;
                     }
-                    None => {
-                        let (actions, shared) = self.run.known_offer(decision, keys).unwrap_or_else(|| {
-                            let labels = match picks {
-                                Some((glanced, picks)) => {
-                                    picks.iter().map(|&i| glance_label(observation, glanced, i)).collect()
-                                }
-                                None => (0..legal.len()).map(|i| observation.label(i).into()).collect(),
-                            };
-                            (labels, keys.into())
-                        });
-                        let set = SampledSet {
-                            seat,
-                            decision,
-                            key,
-                            actions,
-                            keys: shared.clone(),
-                            situation: situation(def, state, seat, told.map(|t| &**t)),
-                            depth,
-                            regrets: vec![0.0; legal.len()],
-                            sums: vec![0.0; legal.len()],
-                            visits: 0,
-                        };
-                        uniform_into(legal.len(), &mut strategy);
-                        (Some(set), shared)
+                    let (change, _) = self.meet(keys[level], GLANCE_LEVELS - 1 - level, &met, &offered);
+                    also[level - 1] = Some(change);
+                    if often(keys[level]) {
+                        also[level - 1] = Some(playing);
+                        playing = change;
                     }
-                };
-                (self.changes.add(key, new, known_keys.len()), known_keys)
+                }
+                (playing, also, known_keys)
             }
         };
+        let mut strategy = self.buffers.floats();
+        let playing = &self.changes.sets[change];
+        match (&playing.new, self.run.set(playing.key)) {
+            (None, Some(set)) => set.current_into(&mut strategy),
+            _ => uniform_into(offered.keys.len(), &mut strategy),
+        }
+        let (keys, legal) = (offered.keys, offered.legal);
         let values = if *known_keys == *keys {
             let mut values = self.buffers.values();
             values.extend_from_slice(legal);
@@ -925,10 +933,83 @@ impl Walk<'_, '_> {
         };
         Ok(Asked {
             change,
+            also,
             values,
             strategy,
         })
     }
+
+    /// The change to the set `key` (`coarse`: how many levels coarser than
+    /// the situation itself, see [`SampledSet::coarse`]), made on the
+    /// traversal's first meeting with it, and the set's moves.
+    fn meet(&mut self, key: u64, coarse: usize, met: &Met<'_>, offered: &Offered<'_, '_>) -> (usize, Arc<[u64]>) {
+        if let Some(&at) = self.changes.index.get(&key) {
+            let change = &self.changes.sets[at as usize];
+            let set = change
+                .new
+                .as_ref()
+                .or_else(|| self.run.set(key))
+                .expect("a set met is known");
+            return (at as usize, set.keys.clone());
+        }
+        let (new, known_keys) = match self.run.set(key) {
+            Some(set) => (None, set.keys.clone()),
+            None => {
+                let Offered {
+                    observation,
+                    legal,
+                    keys,
+                    picks,
+                } = *offered;
+                let (actions, shared) = self.run.known_offer(met.decision, keys).unwrap_or_else(|| {
+                    let labels = match picks {
+                        Some((glanced, picks)) => {
+                            picks.iter().map(|&i| glance_label(observation, glanced, i)).collect()
+                        }
+                        None => (0..legal.len()).map(|i| observation.label(i).into()).collect(),
+                    };
+                    (labels, keys.into())
+                });
+                let words = situation(self.run.def, met.state, met.seat, met.told.map(|t| &**t));
+                let set = SampledSet {
+                    seat: met.seat,
+                    decision: met.decision,
+                    key,
+                    actions,
+                    keys: shared.clone(),
+                    situation: match coarse {
+                        0 => words,
+                        1 => format!("at a bare glance, first met as: {words}"),
+                        _ => format!("by its moves alone, first met as: {words}"),
+                    },
+                    coarse: coarse as u8,
+                    depth: met.depth,
+                    regrets: vec![0.0; legal.len()],
+                    sums: vec![0.0; legal.len()],
+                    visits: 0,
+                };
+                (Some(set), shared)
+            }
+        };
+        (self.changes.add(key, new, known_keys.len()), known_keys)
+    }
+}
+
+/// A situation's keys: its set's, or at a glance its levels', coarsest
+/// first.
+#[derive(Clone, Copy)]
+enum Levels {
+    One(u64),
+    Glance([u64; GLANCE_LEVELS]),
+}
+
+/// Where a seat is asked: what a set first met there is made of.
+struct Met<'m> {
+    state: &'m State,
+    told: Option<&'m Rc<Told>>,
+    seat: Seat,
+    decision: DecisionId,
+    depth: u32,
 }
 
 /// What `seat` recalls at `state`, after `before`, where `position` is

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::{SampledSet, Sampler};
 use crate::agents::draw;
-use crate::engine::{Chance, Choice, Memory, Observation, Recall, State, mix};
+use crate::engine::{Chance, Choice, GLANCE_LEVELS, Memory, Observation, REFINED_VISITS, Recall, State, mix};
 use crate::ir::Seat;
 use crate::solve::profile::Profile;
 use crate::solve::tree::{Tree, payoffs};
@@ -87,7 +87,7 @@ impl Sampler<'_> {
             // many where most are new, and only those sampling met are kept.
             for game in chunk {
                 match game {
-                    Some(game) => tally.add(game, |key| self.set(key).map(|s| s.visits)),
+                    Some(game) => tally.add(game, |key| self.set(key).map(|s| (s.visits, s.coarse))),
                     None => break 'chunks,
                 }
             }
@@ -100,6 +100,7 @@ impl Sampler<'_> {
             cut,
             decisions,
             trained,
+            by_level,
         } = tally;
         let n = games.max(1) as f64;
         let means: Vec<f64> = sums.iter().map(|s| s / n).collect();
@@ -118,6 +119,8 @@ impl Sampler<'_> {
             visits,
             cut,
             trained: trained as f64 / decisions.max(1) as f64,
+            by_level: (self.memory == Memory::Glance)
+                .then(|| by_level.iter().map(|&n| n as f64 / decisions.max(1) as f64).collect()),
         }
     }
 
@@ -133,12 +136,19 @@ impl Sampler<'_> {
         met: &mut Vec<u64>,
     ) -> Option<Vec<f64>> {
         let (decision, seat) = (observation.decision(), observation.seat());
-        let glanced = (self.memory == Memory::Glance).then(|| observation.glanced());
-        let keys: Vec<u64> = match &glanced {
-            Some(glanced) => glanced.keys.clone(),
-            None => (0..observation.legal_len()).map(|i| observation.key(i)).collect(),
+        let situation = (self.memory == Memory::Glance).then(|| observation.glance_situation());
+        let (key, keys) = match &situation {
+            // The finest level training met often, else the coarsest.
+            Some(at) => {
+                let often = |key: &&u64| self.set(**key).is_some_and(|s| s.visits >= REFINED_VISITS);
+                let key = at.levels.iter().rev().find(often).unwrap_or(&at.levels[0]);
+                (*key, at.moves.keys.clone())
+            }
+            None => {
+                let keys: Vec<u64> = (0..observation.legal_len()).map(|i| observation.key(i)).collect();
+                (recall.situation(decision, seat, &keys, self.memory), keys)
+            }
         };
-        let key = recall.situation(decision, seat, &keys, self.memory);
         met.push(key);
         let at = *self.index.get(&key)? as usize;
         let (set, average) = (&self.sets[at], &averages[at]);
@@ -146,8 +156,8 @@ impl Sampler<'_> {
             .iter()
             .map(|k| set.keys.iter().position(|x| x == k).map(|j| average[j]))
             .collect::<Option<Vec<f64>>>()?;
-        Some(match glanced {
-            Some(glanced) => glanced.spread(&p),
+        Some(match situation {
+            Some(at) => at.moves.spread(&p),
             None => p,
         })
     }
@@ -223,6 +233,9 @@ pub struct Estimate {
     /// The share of the games' decisions made in situations sampling met
     /// at least [`TRAINED_VISITS`] times.
     pub trained: f64,
+    /// At a glance, the share of the decisions played at each level of
+    /// their situation, finest first (see `engine::GlanceSituation`).
+    pub by_level: Option<Vec<f64>>,
 }
 
 /// Traversals that must meet a situation before its strategy counts as
@@ -242,17 +255,22 @@ struct Tally {
     /// Decisions taken, and those in trained situations.
     decisions: u64,
     trained: u64,
+    /// Decisions taken in situations sampling met, by how many levels
+    /// coarser than the situation they were played (see
+    /// [`SampledSet::coarse`]).
+    by_level: [u64; GLANCE_LEVELS],
 }
 
 impl Tally {
-    /// Counts `game`; `trained_visits` says how often sampling met a
-    /// situation, `None` where it never did.
-    fn add(&mut self, game: Played, trained_visits: impl Fn(u64) -> Option<u64>) {
+    /// Counts `game`; `met_set` says how often sampling met a situation
+    /// and how coarse its set is, `None` where it never met it.
+    fn add(&mut self, game: Played, met_set: impl Fn(u64) -> Option<(u64, u8)>) {
         self.games += 1;
         for key in game.met {
             self.decisions += 1;
-            if let Some(visits) = trained_visits(key) {
+            if let Some((visits, coarse)) = met_set(key) {
                 self.trained += u64::from(visits >= TRAINED_VISITS);
+                self.by_level[usize::from(coarse).min(GLANCE_LEVELS - 1)] += 1;
                 *self.visits.entry(key).or_default() += 1;
             }
         }
