@@ -26,8 +26,9 @@ pub(crate) mod spec;
 mod trained;
 mod tree;
 
+pub(crate) use agent::Reaction;
 pub use agent::{Agent, ForGame, draw};
-use agent::{REACTION_PARAMS, Reaction, SEED_PARAM};
+use agent::{REACTION_PARAMS, SEED_PARAM};
 pub use error::AgentError;
 pub use greedy::Greedy;
 pub use human_like::{DuelResult, HumanLike, ThrowModel, default_opponent, throw_roles};

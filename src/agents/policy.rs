@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::agent::{Agent, ForGame, SEED_PARAM, draw, seat_rng};
+use super::agent::{Agent, ForGame, Reaction, SEED_PARAM, draw, seat_rng};
 use super::error::AgentError;
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use crate::diagnostic::Code;
@@ -434,6 +434,12 @@ impl Agent for PolicyAgent {
 
     fn exploitability(&self) -> Option<f64> {
         self.policy.exploitability
+    }
+
+    /// In a race, as fast as the model the solver trained with says (see
+    /// `solve::run`), drawn afresh each time.
+    fn reaction_ms(&mut self, _def: &GameDef, _obs: &Observation<'_>, _index: usize) -> u32 {
+        Reaction::default().sample(&mut self.rng)
     }
 
     fn policy(&mut self, _def: &Game, obs: &Observation<'_>, recall: Recall) -> Option<Vec<f64>> {

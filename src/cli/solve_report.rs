@@ -364,9 +364,16 @@ pub(crate) fn to_html(name: &str, rules: &str, options: &[(String, String)], s: 
             run.why
         ),
     };
+    // What the text says under its size line (an abstraction, a cut,
+    // play that never ends) is said on the page too.
+    let mut notes = String::new();
+    tree_notes(s, &mut notes);
     let body = html! {
         h1 { (title) }
         p.meta { code { (rules) } " · " (crate::text::options_phrase(options)) " · " (size_line(s)) }
+        @for note in notes.lines() {
+            p.meta { (note.trim()) }
+        }
         p.meta { (method) }
         section.summary {
             h2 { "Value and exploitability" }

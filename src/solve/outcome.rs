@@ -17,7 +17,7 @@ use super::sample::Walk;
 use super::tree::{Told, told_after};
 use crate::agents::draw;
 use crate::diagnostic::Diagnostic;
-use crate::engine::{Choice, Recall, State};
+use crate::engine::{Recall, State};
 use crate::ir::Seat;
 
 /// The share of uniform play mixed into the traversing seat's choices, so
@@ -108,7 +108,7 @@ impl Walk<'_, '_> {
                 let (weight, own) = (reach.others / reach.sampled, reach.mine / reach.sampled);
                 reach.mine *= asked.strategy[a];
                 reach.sampled *= sampling[a];
-                picked.push(Choice::new(seat, asked.values[a]));
+                picked.push(self.answer(seat, asked.values[a], decision));
                 self.buffers.values.push(asked.values);
                 mine = Some(Mine {
                     change: asked.change,
@@ -124,7 +124,7 @@ impl Walk<'_, '_> {
                 let a = draw(&asked.strategy, &mut self.rng);
                 reach.others *= asked.strategy[a];
                 reach.sampled *= asked.strategy[a];
-                picked.push(Choice::new(seat, asked.values[a]));
+                picked.push(self.answer(seat, asked.values[a], decision));
                 self.buffers.give_asked(asked);
             }
         }

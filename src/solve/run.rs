@@ -42,7 +42,9 @@ pub fn solve(
     // is not built at all) and of the memory cap, never of the clock. A
     // tree the time cannot build ends the run with `time-budget`; it never
     // turns silently into sampling.
-    super::tree::refuse_races(def)?;
+    if def.decisions.iter().any(|d| d.race) {
+        return raced(def, options, settings, deadline, progress);
+    }
     let estimated = super::estimate::tree_size(def, options);
     let built = if settings.method != Method::Whole && estimated > PROBE_MARGIN * settings.limits.nodes as f64 {
         Err(Box::new(Diagnostic::error(
@@ -129,6 +131,32 @@ pub fn solve(
         }
         (Method::Sampled, Err(why)) => sampled(def, options, None, why, &run, progress),
     }
+}
+
+/// A game with a race has no tree (who answers first depends on reaction
+/// times, drawn from a continuous distribution), so it is sampled, each
+/// answer's reaction time drawn from the players' default model; CFR+ on
+/// the whole tree refuses it.
+fn raced(
+    def: &Game,
+    options: &[OptionValue],
+    settings: &Settings,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solution, Box<Diagnostic>> {
+    if settings.method == Method::Whole {
+        super::tree::refuse_races(def)?;
+    }
+    let run = Run {
+        settings,
+        deadline,
+        build_seconds: 0.0,
+        exact: None,
+    };
+    let why = "a race has no tree (who answers first depends on reaction times); each answer's reaction time is \
+               drawn from the players' default model, 250 ms and an exponential delay of mean 250 ms"
+        .to_string();
+    sampled(def, options, None, why, &run, progress)
 }
 
 /// What every part of one solve shares: its settings, the deadline of the

@@ -704,7 +704,8 @@ pub(super) fn refuse_races(def: &Game) -> Result<(), Box<Diagnostic>> {
                 .label(race.span, "each answer here comes with a reaction time")
                 .help(
                     "who answers first depends on reaction times drawn from a continuous distribution, so \
-                     the game has no finite tree; `rpsdsl analyze` measures such a game by play",
+                     the game has no finite tree; `rpsdsl solve` samples it (`--method auto` or `mccfr`), and \
+                     `rpsdsl analyze` measures it by play",
                 ),
         )),
     }

@@ -21,8 +21,10 @@
 //!
 //! So a strategy over glances is a strategy over far fewer situations,
 //! each met far more often, and the choices it offers tell most of what a
-//! hand holds. What it costs is measured in the game itself where the tree
-//! fits (docs/solve.md), never assumed.
+//! hand holds. Where even glances are too many, a situation also has two
+//! coarser levels, a bare glance and its moves alone ([`GlanceSituation`]),
+//! and plays the finest one training met often. What it costs is measured
+//! in the game itself where the tree fits (docs/solve.md), never assumed.
 //!
 //! [`Memory::Now`]: super::Memory::Now
 
@@ -43,6 +45,9 @@ const BARE_TAG: u64 = 0x4241_5245;
 /// What a situation keyed by its moves alone has seen.
 const MOVES_TAG: u64 = 0x4D4F_5645_5321;
 
+/// Where the digest of what a step moves begins.
+const MOVED_TAG: u64 = 0x4D4F_5645;
+
 /// A number as a glance reads it: its sign and its order of magnitude (0,
 /// 1, 2-3, 4-7, 8-15, ...).
 pub fn magnitude(v: i64) -> u64 {
@@ -56,7 +61,7 @@ impl Observation<'_> {
         glanced(self)
     }
 
-    /// The seat's situation at a glance, at its two levels (see
+    /// The seat's situation at a glance, at each of its levels (see
     /// [`GlanceSituation`]).
     pub fn glance_situation(&self) -> GlanceSituation {
         let moves = glanced(self);
@@ -153,7 +158,7 @@ fn effects(observation: &Observation<'_>) -> Option<Vec<u64>> {
                 _ => None,
             }));
             moved.sort_unstable();
-            Some(moved.iter().fold(0x4D4F_5645, |h, &m| mix(h, m)))
+            Some(moved.iter().fold(MOVED_TAG, |h, &m| mix(h, m)))
         })
         .collect()
 }
@@ -283,7 +288,7 @@ impl State {
 /// The moves offered to a seat, as a glance reads them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Glanced {
-    /// Each distinct glance of a move, in the order first offered.
+    /// Each distinct glance of a move, in the glances' order.
     pub keys: Vec<u64>,
     /// Per move offered, the index of its glance in `keys`.
     pub class: Vec<usize>,

@@ -628,6 +628,20 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// `seat`'s answer `value` at `decision`: in a race, with a reaction
+    /// time drawn from the players' default model (see `solve::run`).
+    pub(super) fn answer(&mut self, seat: Seat, value: i64, decision: DecisionId) -> Choice {
+        let reaction_ms = match self.run.def.decisions[decision as usize].race {
+            true => crate::agents::Reaction::default().sample(&mut self.rng),
+            false => 0,
+        };
+        Choice {
+            seat,
+            value,
+            reaction_ms,
+        }
+    }
+
     /// Whether the traversal must stop now: a budget ran out (read every
     /// 64 positions; once out, it stays out).
     pub(super) fn out_of_budget(&mut self) -> bool {
@@ -689,7 +703,7 @@ impl Walk<'_, '_> {
         for &seat in pending.who() {
             let asked = self.ask(state, seen, told, seat, decision, depth)?;
             if seat == self.traverser {
-                picked.push(Choice::new(seat, asked.values[0]));
+                picked.push(self.answer(seat, asked.values[0], decision));
                 mine = Some((picked.len() - 1, asked));
             } else {
                 let a = draw(&asked.strategy, &mut self.rng);
@@ -699,7 +713,7 @@ impl Walk<'_, '_> {
                         *s += p;
                     }
                 }
-                picked.push(Choice::new(seat, asked.values[a]));
+                picked.push(self.answer(seat, asked.values[a], decision));
                 self.buffers.give_asked(asked);
             }
         }
@@ -710,7 +724,8 @@ impl Walk<'_, '_> {
         };
         let mut values = self.buffers.floats();
         for &value in &asked.values {
-            picked[at] = Choice::new(self.traverser, value);
+            // Each choice tried is answered as fast: chance is the same.
+            picked[at].value = value;
             values.push(self.step(state, seen, told, &picked, depth)?);
         }
         let v: f64 = values.iter().zip(&asked.strategy).map(|(v, p)| v * p).sum();

@@ -193,7 +193,16 @@ impl Sampler<'_> {
                 let legal = pending.legal(seat);
                 let p = self.offered_strategy(&observation, seen[seat as usize], averages, &mut played.met);
                 let p = p.unwrap_or_else(|| vec![1.0 / legal.len() as f64; legal.len()]);
-                picked.push(Choice::new(seat, legal[draw(&p, &mut rng)]));
+                let value = legal[draw(&p, &mut rng)];
+                let reaction_ms = match def.decisions[pending.decision() as usize].race {
+                    true => crate::agents::Reaction::default().sample(&mut rng),
+                    false => 0,
+                };
+                picked.push(Choice {
+                    seat,
+                    value,
+                    reaction_ms,
+                });
             }
             for (seat, r) in seen.iter_mut().enumerate() {
                 *r = r.after_step(
