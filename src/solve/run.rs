@@ -100,15 +100,11 @@ pub fn solve(
     if settings.memory == Memory::Glance {
         let why = "glances are sampled (`--recall glance`)".to_string();
         return match tree {
-            Ok(tree) if too_deep(&tree, settings).is_none() => sampled(def, options, Some(&tree), why, &run, progress),
-            Ok(tree) => sampled(
-                def,
-                options,
-                None,
-                too_deep(&tree, settings).unwrap_or(why),
-                &run,
-                progress,
-            ),
+            // A cut tree cannot measure a strategy that plays past the cut.
+            Ok(tree) => match too_deep(&tree, settings) {
+                None => sampled(def, options, Some(&tree), why, &run, progress),
+                Some(cut) => sampled(def, options, None, cut, &run, progress),
+            },
             Err(cause) => sampled(def, options, None, cause, &run, progress),
         };
     }

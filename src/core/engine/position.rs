@@ -100,8 +100,8 @@ impl State {
     }
 
     /// What `seat` recalls here, after recalling `before`, kept as
-    /// `memory` says: the position itself where it is public, else `before`
-    /// and the seat's view now.
+    /// `memory` says: at a glance, its glance; else the position itself
+    /// where it is public, else `before` and the seat's view now.
     pub fn recall_here(&self, def: &GameDef, seat: Seat, before: Recall, memory: Memory) -> Recall {
         if memory == Memory::Glance {
             return before.after_seeing(self.glance_fingerprint(def, seat), memory);

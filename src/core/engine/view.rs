@@ -332,7 +332,6 @@ impl Recall {
             Memory::Now | Memory::Glance => {
                 let mut sorted = keys.to_vec();
                 sorted.sort_unstable();
-                sorted.dedup();
                 sorted
                     .iter()
                     .fold(super::mix(key, sorted.len() as u64), |h, &k| super::mix(h, k))

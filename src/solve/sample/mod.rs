@@ -7,7 +7,14 @@
 //! current strategies; the traversing seat tries every choice it has. Its
 //! regrets, and the others' average strategies, are kept per information
 //! set, keyed exactly as the whole tree keys them ([`Recall`]), so a
-//! strategy found either way plays the same positions.
+//! strategy found either way plays the same positions. A race's reaction
+//! times are chance too, drawn from the players' default model.
+//!
+//! At a glance ([`Memory::Glance`]) the moves that read alike are one move,
+//! one of them drawn to stand for it, and a situation has three levels
+//! (`engine::GlanceSituation`): every meeting teaches its coarsest level,
+//! and each finer level once training met the level below it often; the
+//! finest level met often plays.
 //!
 //! **Deterministic for any number of threads.** Traversals run in batches of
 //! [`BATCH`]. Every traversal of a batch reads the strategies as they stood
