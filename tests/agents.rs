@@ -220,7 +220,7 @@ proptest! {
             let other = state.redeal_hidden(def, seat, seed ^ 0xABCD).unwrap();
             let glance = |s: &rpsdsl::engine::State| {
                 let recall = s.recall_here(def, seat, Recall::default(), Memory::Glance);
-                (recall, Observation::new(def, s, seat).glanced())
+                (recall, Observation::new(def, s, seat).glance_situation())
             };
             prop_assert_eq!(glance(&state), glance(&other), "{}: seat {} after {} steps", name, seat, steps);
         }

@@ -56,11 +56,6 @@ pub fn magnitude(v: i64) -> u64 {
 }
 
 impl Observation<'_> {
-    /// The moves offered, as a glance reads them (see [`glanced`]).
-    pub fn glanced(&self) -> Glanced {
-        glanced(self)
-    }
-
     /// The seat's situation at a glance, at each of its levels (see
     /// [`GlanceSituation`]).
     pub fn glance_situation(&self) -> GlanceSituation {

@@ -638,15 +638,7 @@ impl Walk<'_, '_> {
     /// `seat`'s answer `value` at `decision`: in a race, with a reaction
     /// time drawn from the players' default model (see `solve::run`).
     pub(super) fn answer(&mut self, seat: Seat, value: i64, decision: DecisionId) -> Choice {
-        let reaction_ms = match self.run.def.decisions[decision as usize].race {
-            true => crate::agents::Reaction::default().sample(&mut self.rng),
-            false => 0,
-        };
-        Choice {
-            seat,
-            value,
-            reaction_ms,
-        }
+        answer(self.run.def, seat, value, decision, &mut self.rng)
     }
 
     /// Whether the traversal must stop now: a budget ran out (read every
@@ -1032,6 +1024,20 @@ struct Met<'m> {
     seat: Seat,
     decision: DecisionId,
     depth: u32,
+}
+
+/// `seat`'s answer `value` at `decision`: in a race, with a reaction time
+/// drawn with `rng` from the players' default model (see `solve::run`).
+pub(super) fn answer(def: &Game, seat: Seat, value: i64, decision: DecisionId, rng: &mut ChaCha8Rng) -> Choice {
+    let reaction_ms = match def.decisions[decision as usize].race {
+        true => crate::agents::Reaction::default().sample(rng),
+        false => 0,
+    };
+    Choice {
+        seat,
+        value,
+        reaction_ms,
+    }
 }
 
 /// What `seat` recalls at `state`, after `before`, where `position` is

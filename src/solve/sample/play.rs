@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::{SampledSet, Sampler};
 use crate::agents::draw;
-use crate::engine::{Chance, Choice, GLANCE_LEVELS, Memory, Observation, REFINED_VISITS, Recall, State, mix};
+use crate::engine::{Chance, GLANCE_LEVELS, Memory, Observation, REFINED_VISITS, Recall, State, mix};
 use crate::ir::Seat;
 use crate::solve::profile::Profile;
 use crate::solve::tree::{Tree, payoffs};
@@ -194,15 +194,7 @@ impl Sampler<'_> {
                 let p = self.offered_strategy(&observation, seen[seat as usize], averages, &mut played.met);
                 let p = p.unwrap_or_else(|| vec![1.0 / legal.len() as f64; legal.len()]);
                 let value = legal[draw(&p, &mut rng)];
-                let reaction_ms = match def.decisions[pending.decision() as usize].race {
-                    true => crate::agents::Reaction::default().sample(&mut rng),
-                    false => 0,
-                };
-                picked.push(Choice {
-                    seat,
-                    value,
-                    reaction_ms,
-                });
+                picked.push(super::answer(def, seat, value, pending.decision(), &mut rng));
             }
             for (seat, r) in seen.iter_mut().enumerate() {
                 *r = r.after_step(
