@@ -24,6 +24,7 @@ mod estimate;
 mod exploit;
 mod outcome;
 mod policy_file;
+mod mccfr;
 mod profile;
 mod respond;
 mod run;
@@ -35,6 +36,7 @@ pub use answer::{
     Situation, Solution, TreeSize, nodes_for,
 };
 pub use cfr::Cfr;
+pub use mccfr::TreeMccfr;
 pub use exploit::{Exploit, ExploitMethod, ExploitSettings, exploit};
 pub use policy_file::policy_file;
 pub use profile::Profile;

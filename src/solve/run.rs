@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cfr::Cfr;
+use super::mccfr::TreeMccfr;
 use super::profile::Profile;
-use super::sample::Sampler;
+use super::sample::{EXTERNAL_LIMIT, Sampler, Sampling};
 use super::tree::Tree;
 use super::{
     CUT_TOLERANCE, Checkpoint, Method, Progress, SAMPLED_DEPTH, SampledRun, Settings, Situation, Solution, TreeSize,
@@ -117,10 +118,7 @@ pub fn solve(
             Some(why) => sampled(def, options, None, why, &run, progress),
         },
         (Method::Auto, Err(why)) => sampled(def, options, None, why, &run, progress),
-        (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => {
-            let why = "sampling was asked for (`--method mccfr`); the whole tree measures it".to_string();
-            sampled(def, options, Some(&tree), why, &run, progress)
-        }
+        (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => sampled_on_tree(def, &tree, &run, progress),
         (Method::Sampled, Ok(tree)) => {
             let why = too_deep(&tree, settings).expect("the arm above takes a tree that is deep enough");
             sampled(def, options, None, why, &run, progress)
@@ -205,6 +203,45 @@ fn too_deep(tree: &Tree, settings: &Settings) -> Option<String> {
     })
 }
 
+/// A solver that iterates on a whole tree.
+trait OnTree {
+    /// One iteration.
+    fn iterate(&mut self);
+    /// Iterations done.
+    fn iterations(&self) -> u64;
+    /// The average strategy so far.
+    fn average(&self) -> Profile;
+    /// Iterations between two looks at the clock and the memory: an
+    /// iteration that costs little is not slowed by them.
+    const STRIDE: u64;
+}
+
+impl OnTree for Cfr<'_> {
+    fn iterate(&mut self) {
+        Cfr::iterate(self);
+    }
+    fn iterations(&self) -> u64 {
+        Cfr::iterations(self)
+    }
+    fn average(&self) -> Profile {
+        Cfr::average(self)
+    }
+    const STRIDE: u64 = 1;
+}
+
+impl OnTree for TreeMccfr<'_> {
+    fn iterate(&mut self) {
+        TreeMccfr::iterate(self);
+    }
+    fn iterations(&self) -> u64 {
+        TreeMccfr::iterations(self)
+    }
+    fn average(&self) -> Profile {
+        TreeMccfr::average(self)
+    }
+    const STRIDE: u64 = 64;
+}
+
 /// CFR+ on the whole tree.
 fn whole(
     def: &Game,
@@ -212,21 +249,68 @@ fn whole(
     run: &Run<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solution, Box<Diagnostic>> {
+    iterate_on_tree(def, tree, run, progress, Cfr::new(tree))
+}
+
+/// Monte Carlo CFR on the whole tree, where sampling was asked for and the
+/// tree fits: the traversals walk the tree built, not the engine.
+fn sampled_on_tree(
+    def: &Game,
+    tree: &Tree,
+    run: &Run<'_>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solution, Box<Diagnostic>> {
+    let positions = tree.external_positions();
+    let sampling = match run.settings.sampling {
+        Some(sampling) => sampling,
+        None if positions > EXTERNAL_LIMIT => Sampling::Outcome,
+        None => Sampling::External,
+    };
+    let mccfr = TreeMccfr::new(tree, sampling, run.settings.seed);
+    let mut solution = iterate_on_tree(def, tree, run, progress, mccfr)?;
+    solution.method = "mccfr".into();
+    solution.sampled = Some(SampledRun {
+        why: "sampling was asked for (`--method mccfr`); the whole tree fits, so the traversals walk it".into(),
+        sampling,
+        positions_per_traversal: positions,
+        traversals: solution.iterations * tree.seats as u64,
+        seed: run.settings.seed,
+        depth: run.settings.limits.depth.unwrap_or(SAMPLED_DEPTH),
+        cut: 0,
+        stopped: 0,
+        estimate_games: 0,
+        trained: None,
+        by_level: None,
+    });
+    Ok(solution)
+}
+
+/// Iterates `solver` on `tree` until a budget, the target or the
+/// iterations asked for say stop.
+fn iterate_on_tree<S: OnTree>(
+    def: &Game,
+    tree: &Tree,
+    run: &Run<'_>,
+    progress: &mut dyn FnMut(&Progress),
+    mut solver: S,
+) -> Result<Solution, Box<Diagnostic>> {
     let (settings, build_seconds) = (run.settings, run.build_seconds);
     let started = Instant::now();
-    let mut cfr = Cfr::new(tree);
     let mut convergence = vec![];
     let mut next_check = 1;
     let stopped_by = loop {
-        cfr.iterate();
-        let done = cfr.iterations();
+        solver.iterate();
+        let done = solver.iterations();
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_budget = run.out_of_budget();
+        let out_of_budget = match done.is_multiple_of(S::STRIDE) {
+            true => run.out_of_budget(),
+            false => None,
+        };
         // Checks cost about as much as an iteration or two: at powers of
         // two, and at the end.
         if done >= next_check || out_of_iterations || out_of_budget.is_some() {
             next_check = (done * 2).max(next_check);
-            let exploitability = run.nash_conv(tree, &cfr.average()) / tree.seats as f64;
+            let exploitability = run.nash_conv(tree, &solver.average()) / tree.seats as f64;
             if let Some(stop) = check(
                 &mut convergence,
                 done,
@@ -246,7 +330,7 @@ fn whole(
             break budget;
         }
     };
-    let average = cfr.average();
+    let average = solver.average();
     let (values, cut_mass) = tree.values(&average);
     let endless_mass = tree.endless(&average);
     let nash_conv = run.nash_conv(tree, &average);
@@ -261,7 +345,7 @@ fn whole(
         infosets: tree.infosets_per_seat(),
         tree: Some(tree_size(tree)),
         sampled: None,
-        iterations: cfr.iterations(),
+        iterations: solver.iterations(),
         build_seconds,
         solve_seconds: started.elapsed().as_secs_f64(),
         values,
