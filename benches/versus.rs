@@ -704,7 +704,11 @@ fn main() {
                 eprint!(".");
             }
             mccfr_rows.push((v.name, word, ours, theirs.clone()));
-            let word = if sampling == solve::Sampling::External { "ext/engine" } else { "out/engine" };
+            let word = if sampling == solve::Sampling::External {
+                "ext/engine"
+            } else {
+                "out/engine"
+            };
             mccfr_rows.push((v.name, word, by_engine, theirs));
         }
         eprintln!();

@@ -237,7 +237,13 @@ impl<'a> TreeMccfr<'a> {
                     // The others play their strategies: the estimate passes through.
                     let a = draw(strategy, &mut self.rng);
                     let p = strategy[a];
-                    self.outcome(t.children[first as usize + a] as usize, seat, mine, others * p, sampled * p)
+                    self.outcome(
+                        t.children[first as usize + a] as usize,
+                        seat,
+                        mine,
+                        others * p,
+                        sampled * p,
+                    )
                 } else {
                     for (q, p) in sampling.iter_mut().zip(strategy.iter()) {
                         *q = EXPLORE / n as f64 + (1.0 - EXPLORE) * p;

@@ -22,9 +22,9 @@ mod answer;
 mod cfr;
 mod estimate;
 mod exploit;
+mod mccfr;
 mod outcome;
 mod policy_file;
-mod mccfr;
 mod profile;
 mod respond;
 mod run;
@@ -36,8 +36,8 @@ pub use answer::{
     Situation, Solution, TreeSize, nodes_for,
 };
 pub use cfr::Cfr;
-pub use mccfr::TreeMccfr;
 pub use exploit::{Exploit, ExploitMethod, ExploitSettings, exploit};
+pub use mccfr::TreeMccfr;
 pub use policy_file::policy_file;
 pub use profile::Profile;
 pub use respond::{BATCH_GAMES, Learning, Learnt, Lineup, MEASURE_FIXED, MEASURE_MOST, Mean, TRAINED_GAMES};

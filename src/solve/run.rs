@@ -118,7 +118,9 @@ pub fn solve(
             Some(why) => sampled(def, options, None, why, &run, progress),
         },
         (Method::Auto, Err(why)) => sampled(def, options, None, why, &run, progress),
-        (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => sampled_on_tree(def, &tree, &run, progress),
+        (Method::Sampled, Ok(tree)) if too_deep(&tree, settings).is_none() => {
+            sampled_on_tree(def, &tree, &run, progress)
+        }
         (Method::Sampled, Ok(tree)) => {
             let why = too_deep(&tree, settings).expect("the arm above takes a tree that is deep enough");
             sampled(def, options, None, why, &run, progress)
