@@ -133,6 +133,9 @@ fn opening(text: &str, all: &[Token], i: usize, starts: &Starts, brackets: usize
     let token = &all[i];
     let word = token.text(text);
     let after_brace = i > 0 && all[i - 1].text(text) == "}";
+    // The first line inside a `{` that ended its line: a block's first
+    // entry, or an expression's body (`sum`, `any`) laid out as a block.
+    let after_open = i > 0 && all[i - 1].text(text) == "{";
     let before_entry = all.get(i + 1).is_some_and(|next| starts.entries.contains(&next.start));
     if word == "}" {
         Opening::Closes
@@ -140,6 +143,7 @@ fn opening(text: &str, all: &[Token], i: usize, starts: &Starts, brackets: usize
         Opening::Continues
     } else if starts.entries.contains(&token.start)
         || word == "{"
+        || after_open
         || word == "else" && after_brace
         || word == "then" && before_entry
     {
@@ -376,6 +380,15 @@ mod tests {
         assert_eq!(
             formatted(text),
             "game \"G\"\nplayers 2\nflow {\n  let x = 1 +\n      2\n}\n"
+        );
+    }
+
+    #[test]
+    fn an_expressions_braces_on_lines_of_their_own_read_as_a_block() {
+        let text = "game \"G\"\nplayers 2\nscore per player {\nsets: sum i in 1..3 {\ni * i\n}\n}\nflow {\nif no i in 1..3 {\ni > 3\n} { win player 1 }\n}\n";
+        assert_eq!(
+            formatted(text),
+            "game \"G\"\nplayers 2\nscore per player {\n  sets: sum i in 1..3 {\n    i * i\n  }\n}\nflow {\n  if no i in 1..3 {\n    i > 3\n  } { win player 1 }\n}\n"
         );
     }
 

@@ -54,6 +54,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("piece_count_from_option", "bad-piece-count"),
     ("player_three", "no-such-player"),
     ("proc_wrong_arity", "wrong-arity"),
+    ("quantifier_all_without_condition", "syntax"),
     ("recovery_every_declaration", "syntax"),
     ("remainder_by_zero", "division-by-zero"),
     ("reserved_word_calls", "syntax"),

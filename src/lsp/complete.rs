@@ -48,7 +48,7 @@ const STATEMENTS: &[&str] = &[
 #[rustfmt::skip] // a word list: kept in lines, not one word a line
 const WITHIN: &[&str] = &[
     "of", "in", "to", "from", "and", "or", "not", "if", "then", "else", "when", "where", "with", "per", "player",
-    "players", "score", "true", "false", "count", "sum", "first", "table", "at", "chooses", "secretly", "times", "all",
+    "players", "score", "true", "false", "count", "sum", "any", "no", "first", "table", "at", "chooses", "secretly", "times", "all",
     "draw", "game", "beats", "exists", "longest", "run", "lines", "top", "bottom", "size", "kind", "value", "owner",
     "type", "opponent", "next", "adjacent", "hidden", "public", "unordered", "most", "fewest",
 ];

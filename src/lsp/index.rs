@@ -179,6 +179,8 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "table",
     "count",
     "sum",
+    "any",
+    "no",
     "first",
     "lines",
     "longest",
@@ -530,7 +532,7 @@ fn binders(text: &str, all: &[Token]) -> Vec<Binder> {
             (TokenKind::Word, "by") if word(i.wrapping_sub(1)) == Some("timed") && is_name(i + 1) => {
                 bind(i + 1, NameKind::Decision, enclosing_end(i), None)
             }
-            (TokenKind::Word, "sum") if is_name(i + 1) && word(i + 2) == Some("in") => {
+            (TokenKind::Word, "sum" | "any" | "all" | "no") if is_name(i + 1) && word(i + 2) == Some("in") => {
                 bind(i + 1, NameKind::Local, next_block_end(i), None)
             }
             (TokenKind::Word, "for") if is_name(i + 1) => {

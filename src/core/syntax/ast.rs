@@ -599,6 +599,28 @@ pub enum TableRef {
     Named(Ident),
 }
 
+/// Which members of a domain a quantified condition asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `any`: at least one member.
+    Any,
+    /// `all`: every member (true of an empty domain).
+    All,
+    /// `no`: not one member (true of an empty domain).
+    No,
+}
+
+impl Quantifier {
+    /// The word that writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Quantifier::Any => "any",
+            Quantifier::All => "all",
+            Quantifier::No => "no",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
@@ -660,6 +682,14 @@ pub enum ExprKind {
         var: Ident,
         domain: Box<Domain>,
         body: Box<Expr>,
+    },
+    /// `any x in D { cond }`, `all x in D { cond }`, `no x in D { cond }`;
+    /// without the condition, every member of the domain holds.
+    Quantified {
+        quantifier: Quantifier,
+        var: Ident,
+        domain: Box<Domain>,
+        body: Option<Box<Expr>>,
     },
     If {
         cond: Box<Expr>,

@@ -7,7 +7,7 @@ use crate::check::ids::Table;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
 use crate::ir::{FamilyIndex, MatchBy, Matcher, Op, OptionType};
-use crate::syntax::ast::{self, BinOp, Expr, ExprKind, UnOp};
+use crate::syntax::ast::{self, BinOp, Expr, ExprKind, Quantifier, UnOp};
 
 impl Compiler {
     pub(super) fn expect(&mut self, e: &Expr, wanted: &Ty) {
@@ -124,6 +124,12 @@ impl Compiler {
             }
             ExprKind::Lines { filter, slot, board } => self.lines(filter, slot, board, span),
             ExprKind::Sum { var, domain, body } => self.sum(var, domain, body, span),
+            ExprKind::Quantified {
+                quantifier,
+                var,
+                domain,
+                body,
+            } => self.quantified(*quantifier, var, domain, body.as_deref(), span),
             ExprKind::Table { table, index } => self.table_at(table, index, span),
             ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
             ExprKind::CellAt { board, row, column } => self.cell_at(board, row, column, span),
@@ -288,6 +294,62 @@ impl Compiler {
         self.emit(Op::Load(total), span);
         self.close_scope(scope);
         Ty::Int
+    }
+
+    /// `any`/`all`/`no x in D { cond }`: the members are tested in the
+    /// domain's order until one decides (`any` and `no` stop at the first
+    /// that holds, `all` at the first that does not); the rest are passed
+    /// over untested, so a condition that would fail on a later member
+    /// fails only when that member is reached.
+    fn quantified(
+        &mut self,
+        quantifier: Quantifier,
+        var: &ast::Ident,
+        domain: &ast::Domain,
+        body: Option<&Expr>,
+        span: Span,
+    ) -> Ty {
+        if body.is_none() && quantifier == Quantifier::All {
+            self.error(
+                Diagnostic::error(Code::Syntax, "`all` needs the condition every member must meet")
+                    .label(span, "every member of what?")
+                    .help(format!(
+                        "write the condition in braces after the domain: `all {} in ... {{ CONDITION }}` (a `where` \
+                         only chooses which members are asked)",
+                        var.name
+                    )),
+            );
+            return Ty::Error;
+        }
+        let scope = self.scope();
+        let open = self.temp();
+        // `open`: whether no member has decided yet.
+        self.emit(Op::Push(1), span);
+        self.emit(Op::Store(open), span);
+        self.for_loop(var, domain, span, true, &mut |c: &mut Compiler| {
+            c.emit(Op::Load(open), span);
+            let decided = c.emit_jump(JumpKind::IfFalse, span);
+            match body {
+                Some(body) => {
+                    c.expect(body, &Ty::Bool);
+                    // `any` and `no` are decided by a member that holds, `all` by one that does not.
+                    if quantifier != Quantifier::All {
+                        c.emit(Op::Not, span);
+                    }
+                }
+                // No condition (`any` or `no`): a member the domain keeps decides.
+                None => c.emit(Op::Push(0), span),
+            }
+            c.emit(Op::Store(open), span);
+            c.patch_here(decided);
+        });
+        self.emit(Op::Load(open), span);
+        // `all` and `no` hold when nothing decided; `any` when something did.
+        if quantifier == Quantifier::Any {
+            self.emit(Op::Not, span);
+        }
+        self.close_scope(scope);
+        Ty::Bool
     }
 
     /// `table [...] at i`, a named table or a list option at an index.

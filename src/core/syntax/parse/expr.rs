@@ -330,6 +330,28 @@ impl Ctx<'_> {
                     span,
                 }
             }
+            Rule::quantified => {
+                let mut inner = Children::of(pair);
+                let quantifier = match inner.take(Rule::quantifier).as_str() {
+                    "any" => Quantifier::Any,
+                    "all" => Quantifier::All,
+                    _ => Quantifier::No,
+                };
+                let var = self.ident(inner.take(Rule::ident));
+                let domain = Box::new(self.domain(inner.take(Rule::domain)));
+                let body = inner
+                    .take_opt(Rule::quantified_condition)
+                    .map(|condition| Box::new(self.expr(Children::of(condition).take(Rule::expr))));
+                Expr {
+                    kind: ExprKind::Quantified {
+                        quantifier,
+                        var,
+                        domain,
+                        body,
+                    },
+                    span,
+                }
+            }
             Rule::table_expr => {
                 // `table NAME at i` or `table [1, 2, 3] at i`.
                 let mut inner = Children::of(pair);
