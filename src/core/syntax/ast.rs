@@ -623,6 +623,8 @@ impl Quantifier {
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {
+    /// `player (n)`: the seat numbered `n` from 1, counted round the table.
+    SeatAt(Box<Expr>),
     Int(i64),
     Bool(bool),
     // The text is kept for diagnostics to come; a string is refused as a value today.

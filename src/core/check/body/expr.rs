@@ -71,6 +71,14 @@ impl Compiler {
                 self.emit(Op::Push(n - 1), span);
                 Ty::Seat
             }
+            ExprKind::SeatAt(number) => {
+                self.expect(number, &Ty::Int);
+                // Seats are 0 to players - 1 on the stack; `player (1)` is seat 0.
+                self.emit(Op::Push(1), span);
+                self.emit(Op::Sub, span);
+                self.round_the_table(span);
+                Ty::Seat
+            }
             ExprKind::CurrentPlayer => match self.f.current_player {
                 Some(slot) => {
                     self.emit(Op::Load(slot), span);
@@ -352,6 +360,18 @@ impl Compiler {
         Ty::Bool
     }
 
+    /// The number on the stack brought into the seats, 0 to players - 1,
+    /// counting round the table both ways: `(n % players + players) % players`.
+    fn round_the_table(&mut self, span: Span) {
+        let players = self.def.players() as i64;
+        self.emit(Op::Push(players), span);
+        self.emit(Op::Rem, span);
+        self.emit(Op::Push(players), span);
+        self.emit(Op::Add, span);
+        self.emit(Op::Push(players), span);
+        self.emit(Op::Rem, span);
+    }
+
     /// `table [...] at i`, a named table or a list option at an index.
     fn table_at(&mut self, table: &ast::TableRef, index: &Expr, span: Span) -> Ty {
         let op = match table {
@@ -414,6 +434,13 @@ impl Compiler {
                 }
                 if let (BinOp::Add, Ty::Zone) = (op, &left) {
                     return self.step_from_zone(lhs, rhs);
+                }
+                // `p + 1`: the player one seat after `p`, round the table.
+                if let (BinOp::Add | BinOp::Sub, Ty::Seat) = (op, &left) {
+                    self.expect(rhs, &Ty::Int);
+                    self.emit(if op == BinOp::Add { Op::Add } else { Op::Sub }, span);
+                    self.round_the_table(span);
+                    return Ty::Seat;
                 }
                 self.mismatch(lhs, &left, &Ty::Int);
                 self.expect(rhs, &Ty::Int);

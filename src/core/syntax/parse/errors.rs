@@ -186,6 +186,9 @@ pub(super) fn syntax_error(
     } else {
         None
     };
+    if let Some(diagnostic) = seat_number_in_a_name(file, text, position, &previous) {
+        return (position, diagnostic);
+    }
     if let Some(reserved) = misused {
         diagnostic = diagnostic.help(format!(
             "`{reserved}` is a word of the language and cannot be a name; pick another, e.g. `{reserved}_choice`"
@@ -233,6 +236,34 @@ pub(super) fn syntax_error(
         diagnostic = diagnostic.help("this `}` closes nothing; remove it or add the matching `{`");
     }
     (position, diagnostic)
+}
+
+/// `player d`: a seat number held in a name needs brackets, which the
+/// parse cannot tell from `player` alone followed by a stray name; it
+/// fails at the next word, so the error is moved back to the name.
+fn seat_number_in_a_name(file: FileId, text: &str, position: usize, previous: &(String, String)) -> Option<Diagnostic> {
+    let name = &previous.0;
+    let before_name = text[..position].trim_end();
+    let seat_by_name = previous.1 == "player"
+        && !is_keyword(name)
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && before_name.ends_with(name.as_str())
+        && before_name[..before_name.len() - name.len()]
+            .trim_end()
+            .ends_with("player");
+    if !seat_by_name {
+        return None;
+    }
+    let end = before_name.len();
+    let start = end - name.len();
+    Some(
+        Diagnostic::error(Code::Syntax, format!("`player {name}` needs brackets around `{name}`"))
+            .label(Span::new(file, start, end), "a seat number held in a name")
+            .help(format!(
+                "`player` takes a seat number, `player 2`; a number held in a name or worked out goes in \
+                 brackets: `player ({name})`, `player ({name} + 1)` (counted round the table)"
+            )),
+    )
 }
 
 /// Labels the innermost `{` left open and, as rustc does, a block inside

@@ -248,10 +248,14 @@ impl Ctx<'_> {
                     span,
                 }
             }
-            Rule::seat_expr => Expr {
-                kind: ExprKind::Seat(self.int(Children::of(pair).take(Rule::int))),
-                span,
-            },
+            Rule::seat_expr => {
+                let mut inner = Children::of(pair);
+                let kind = match inner.take_opt(Rule::int) {
+                    Some(n) => ExprKind::Seat(self.int(n)),
+                    None => ExprKind::SeatAt(Box::new(self.expr(inner.take(Rule::paren)))),
+                };
+                Expr { kind, span }
+            }
             Rule::current_player => Expr {
                 kind: ExprKind::CurrentPlayer,
                 span,

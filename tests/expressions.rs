@@ -1,0 +1,94 @@
+//! Expressions of the language's second round, with fixed deals and
+//! scripted choices: `any`, `all` and `no` (whether some, every or no
+//! member of a domain meets a condition; tests/games/quantified_hands.rules)
+//! and seats counted round the table (`p + 1`, `player (n)`;
+//! tests/games/pass_around.rules).
+
+mod common;
+
+use common::{lines, load, play, scenario};
+
+/// The final score lines of a game of Quantified Hands dealt `ann` and
+/// then `ben` from the top of the deck.
+fn scores(ann: [&str; 3], ben: [&str; 3]) -> Vec<String> {
+    let def = load("tests/games/quantified_hands.rules");
+    let deck: Vec<String> = ann.iter().chain(&ben).map(|kind| format!("Card {kind}")).collect();
+    let deck: Vec<&str> = deck.iter().map(String::as_str).collect();
+    let record = play(&def, 1, &scenario(&[("deck", &deck)], &[])).unwrap();
+    lines(&def, &record)
+        .into_iter()
+        .filter(|l| l.starts_with("score ") || l.starts_with("result"))
+        .collect()
+}
+
+/// Ann holds a rock (`any ... where`: 1) and no scissors (`all`: 2), but
+/// her paper is beaten by Ben's scissors (`no` fails); Ben holds no rock,
+/// has scissors, and his scissors are beaten by her rocks. Both get the 8 of
+/// `all q in players` with `no i in 1..0` (an empty domain has no member).
+#[test]
+fn some_every_and_none_are_asked_of_a_hand() {
+    assert_eq!(
+        scores(["rock", "rock", "paper"], ["scissors", "scissors", "paper"]),
+        [
+            "score Ann: points 11 = 11",
+            "score Ben: points 8 = 8",
+            "result: Ann wins (most score)"
+        ]
+    );
+}
+
+/// Nothing in Ben's rocks beats Ann's papers (`no` holds: 4), while her
+/// papers beat his rocks.
+#[test]
+fn no_member_that_is_beaten() {
+    assert_eq!(
+        scores(["paper", "paper", "paper"], ["rock", "rock", "rock"]),
+        [
+            "score Ann: points 14 = 14",
+            "score Ben: points 11 = 11",
+            "result: Ann wins (most score)"
+        ]
+    );
+}
+
+/// The final score lines of Pass Around with the players' sides scripted.
+fn pass_around(sides: [&str; 3]) -> Vec<String> {
+    let def = load("tests/games/pass_around.rules");
+    let decisions: Vec<String> = ["Ann", "Ben", "Cat"]
+        .iter()
+        .zip(sides)
+        .map(|(seat, side)| format!("{seat}: {side}"))
+        .collect();
+    let decisions: Vec<&str> = decisions.iter().map(String::as_str).collect();
+    let record = play(&def, 1, &scenario(&[], &decisions)).unwrap();
+    lines(&def, &record)
+        .into_iter()
+        .filter(|l| l.starts_with("score ") || l.starts_with("result"))
+        .collect()
+}
+
+/// `p + 1` is the player on p's left and `p - 1` on the right, round the
+/// table (Cat's left is Ann, Ann's right is Cat); `player (5)` in a game of
+/// three is Ben, the fifth seat counting round from Ann, and starts with a
+/// point.
+#[test]
+fn seats_are_counted_round_the_table() {
+    assert_eq!(
+        pass_around(["left", "left", "left"]),
+        [
+            "score Ann: points 1 = 1",
+            "score Ben: points 2 = 2",
+            "score Cat: points 1 = 1",
+            "result: Ben wins (most score)"
+        ]
+    );
+    assert_eq!(
+        pass_around(["right", "left", "right"]),
+        [
+            "score Ann: points 0 = 0",
+            "score Ben: points 2 = 2",
+            "score Cat: points 2 = 2",
+            "result: draw (tied on every result key)"
+        ]
+    );
+}
