@@ -57,6 +57,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("quantifier_all_without_condition", "syntax"),
     ("recovery_every_declaration", "syntax"),
     ("remainder_by_zero", "division-by-zero"),
+    ("say_shows_a_zone", "type-mismatch"),
     ("seat_number_in_a_name", "syntax"),
     ("reserved_word_calls", "syntax"),
     ("roll_not_a_die", "not-a-die"),

@@ -92,3 +92,29 @@ fn seats_are_counted_round_the_table() {
         ]
     );
 }
+
+/// `say` writes the designer's words into the log, its `{names}` shown as
+/// a transcript shows such values; `say ... to P` is read by that player
+/// alone.
+#[test]
+fn a_line_is_said_to_the_table_or_to_one_player() {
+    let def = load("tests/games/pass_around.rules");
+    let decisions = ["Ann: left", "Ben: right", "Cat: left"];
+    let record = play(&def, 1, &scenario(&[], &decisions)).unwrap();
+    let said = |viewer| -> Vec<String> {
+        rpsdsl::transcript::render_events(&def, &record.events, viewer)
+            .into_iter()
+            .filter(|l| l.contains("deal") || l.contains("gives"))
+            .collect()
+    };
+    let everyone = [
+        "Ben deals and takes a point",
+        "Ann gives a point to Ben",
+        "Ben gives a point to Ann",
+        "Cat gives a point to Ann",
+    ];
+    let mut to_ben = everyone.to_vec();
+    to_ben.insert(1, "you deal this time, Ben");
+    assert_eq!(said(rpsdsl::transcript::Viewer::Seat(2)), everyone);
+    assert_eq!(said(rpsdsl::transcript::Viewer::Seat(1)), to_ben);
+}

@@ -179,6 +179,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "table",
     "count",
     "sum",
+    "say",
     "any",
     "no",
     "first",

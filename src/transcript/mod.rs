@@ -434,6 +434,11 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
                 lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
             }
             Event::Hook { .. } => {}
+            Event::Said { line, values, to } => {
+                if viewer.sees(*to) {
+                    lines.push(def.said(*line, values, &|p, knowers| piece(def, p, knowers, viewer)));
+                }
+            }
             Event::NoChoice { .. } if format == Format::V1 => {}
             Event::NoChoice { seat, decision } => {
                 let d = &def.decisions[*decision as usize];

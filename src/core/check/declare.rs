@@ -64,6 +64,7 @@ fn empty_def(sources: Sources) -> GameDef {
         triggers: vec![],
         hooks: vec![],
         hook_calls: vec![],
+        says: vec![],
         filters: vec![],
         score_terms: vec![],
         anytime: vec![],

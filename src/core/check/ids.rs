@@ -41,6 +41,8 @@ pub(crate) enum Table {
     Actions,
     Messages,
     PieceFilters,
+    /// The lines of `say` statements.
+    SaidLines,
 }
 
 impl Table {
@@ -65,6 +67,7 @@ impl Table {
             Table::Actions => "actions",
             Table::Messages => "messages",
             Table::PieceFilters => "piece filters",
+            Table::SaidLines => "`say` lines",
         }
     }
 

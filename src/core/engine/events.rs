@@ -115,6 +115,16 @@ pub enum Event {
         /// The points.
         points: i64,
     },
+    /// A `say` statement's line, with its values.
+    Said {
+        /// The line: an index into `GameDef::says`.
+        line: u16,
+        /// Its values, each with the seats that knew it then (a piece's
+        /// knowers; every seat for any other value).
+        values: Vec<(i64, u32)>,
+        /// Seats it was said to (a bit per seat).
+        to: u32,
+    },
     /// A trigger did something (its events follow).
     Trigger {
         /// The trigger: an index into the definition's triggers.

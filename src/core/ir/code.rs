@@ -264,6 +264,9 @@ pub enum Op {
     },
     /// `piece ->` face down again (who saw it remembers it).
     Hide,
+    /// `values [seat] ->` a line of the log, `GameDef::says[line]`, with its
+    /// values; to one seat when the line says so.
+    Say(u16),
     /// `seat ->` the game ends, that seat wins.
     Win,
     /// The game ends in a draw, for the reason in `GameDef::messages` if any.

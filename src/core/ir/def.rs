@@ -53,6 +53,8 @@ pub struct GameDef {
     pub tables: Vec<Vec<i64>>,
     /// Runtime error messages for [`Op::Fail`].
     pub messages: Vec<String>,
+    /// The lines of `say` statements ([`Op::Say`]).
+    pub says: Vec<SayLine>,
     /// Every decision the flow asks ([`Op::Ask`], [`Op::AskEach`]), by id.
     pub decisions: Vec<Decision>,
     /// The triggers, in the order they are checked.
@@ -329,6 +331,17 @@ pub struct VarDef {
     pub constant: bool,
     /// What the value means, to show it in words.
     pub shows: ValueKind,
+}
+
+/// A `say` statement's line: its words, and the values it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SayLine {
+    /// The words, with `LabelPart::Param(k)` where value `k` goes.
+    pub parts: Vec<LabelPart>,
+    /// What each value is, in the order they are on the stack.
+    pub values: Vec<ChoiceKind>,
+    /// Said to one seat (on the stack above the values), not to everyone.
+    pub to_one: bool,
 }
 
 /// How a flow value reads in a transcript.
@@ -632,6 +645,32 @@ impl GameDef {
             DecodedChoice::Anytime(index) => self.anytime.get(index).map_or_else(String::new, |a| a.label.clone()),
             decoded => self.value_label(&decision.kind, decoded, piece),
         }
+    }
+
+    /// The words of `say` line `line` with its `values`; `piece` names a
+    /// piece given the seats that knew it when the line was said.
+    pub fn said(&self, line: u16, values: &[(i64, u32)], piece: &dyn Fn(PieceId, u32) -> String) -> String {
+        let Some(said) = self.says.get(line as usize) else {
+            return String::new();
+        };
+        let mut words = String::new();
+        for part in &said.parts {
+            match part {
+                LabelPart::Text(text) => words.push_str(text),
+                LabelPart::Param(k) => {
+                    let (Some(kind), Some(&(value, knowers))) = (said.values.get(*k as usize), values.get(*k as usize))
+                    else {
+                        continue;
+                    };
+                    let shown = match kind {
+                        ChoiceKind::Piece => piece(id_from_value(value), knowers),
+                        _ => self.value_label(kind, DecodedChoice::Plain(value), &|_| String::new()),
+                    };
+                    words.push_str(&shown);
+                }
+            }
+        }
+        words
     }
 
     fn value_label(&self, kind: &ChoiceKind, value: DecodedChoice, piece: &dyn Fn(PieceId) -> String) -> String {

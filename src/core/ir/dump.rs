@@ -208,6 +208,21 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .get(g as usize)
             .map_or_else(|| "?".into(), |g| g.name.clone()),
         Op::Fail(m) | Op::DeclareDraw(Some(m)) => format!("{:?}", named(&def.messages, m)),
+        Op::Say(line) => def.says.get(line as usize).map_or_else(
+            || "?".into(),
+            |said| {
+                let words: String = said
+                    .parts
+                    .iter()
+                    .map(|part| match part {
+                        crate::ir::LabelPart::Text(text) => text.clone(),
+                        crate::ir::LabelPart::Param(k) => format!("{{{k}}}"),
+                    })
+                    .collect();
+                let to = if said.to_one { " to one" } else { "" };
+                format!("{words:?}{to}")
+            },
+        ),
         Op::Count(m) | Op::CountInGame(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => {
             matcher(m)
         }

@@ -177,6 +177,8 @@ impl Op {
             Op::Move | Op::MoveAll => row(Slow, 2, 0, Changes),
             Op::Deal => row(Slow, 3, 0, Changes),
             Op::Shuffle | Op::Hide | Op::Roll | Op::RollAll => row(Slow, 1, 0, Changes),
+            // It records an event and goes on: the engine never stops at it.
+            Op::Say(_) => computes(from_definition(Changes)),
             Op::Reveal { to_one } => row(Slow, 1 + u32::from(to_one), 0, Changes),
             // The game ends, or the flow leaves for the scoring or the
             // interrupted decision: nothing after these runs from here.

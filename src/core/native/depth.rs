@@ -36,6 +36,10 @@ pub(super) fn effect(def: &GameDef, op: Op) -> Option<Effect> {
                 (u32::from(p.params), u32::from(p.returns))
             }
             Op::CallHook(site) => (def.hook_calls.get(site as usize)?.args.len() as u32, 1),
+            Op::Say(line) => {
+                let line = def.says.get(line as usize)?;
+                (line.values.len() as u32 + u32::from(line.to_one), 0)
+            }
             Op::ActionValue { decision, entry } => {
                 let ChoiceKind::Actions(actions) = &def.decisions.get(decision as usize)?.kind else {
                     return None;

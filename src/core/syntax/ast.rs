@@ -457,6 +457,14 @@ pub enum StmtKind {
         pieces: Vec<Expr>,
         to: Option<Expr>,
     },
+    /// `say "text {name}"` (to everyone) or `say "..." to p`: a line of the
+    /// log in the designer's words.
+    Say {
+        text: String,
+        /// Where the text stands, quotes included.
+        text_span: Span,
+        to: Option<Expr>,
+    },
     /// `hide a, b`: face down again; who saw them remembers them.
     Hide(Vec<Expr>),
     /// `roll d`: the die gets one of its faces at random.

@@ -224,20 +224,22 @@ impl Compiler {
     /// "move {stone} to {to}" as text and parameters.
     fn action_label(&mut self, entry: &ast::ActionEntry) -> Vec<ir::LabelPart> {
         let mut parts = vec![];
-        let mut rest = entry.label.as_str();
-        while let Some(open) = rest.find('{') {
-            if open > 0 {
-                parts.push(ir::LabelPart::Text(rest[..open].to_string()));
-            }
-            let Some(close) = rest[open..].find('}') else {
-                self.error(
-                    Diagnostic::error(Code::BadLabel, "a `{` in this label is never closed")
-                        .label(entry.label_span, "here")
-                        .help("write `{name}` to show a parameter's value"),
-                );
-                return parts;
+        let Ok(pieces) = placeholders(&entry.label) else {
+            self.error(
+                Diagnostic::error(Code::BadLabel, "a `{` in this label is never closed")
+                    .label(entry.label_span, "here")
+                    .help("write `{name}` to show a parameter's value"),
+            );
+            return parts;
+        };
+        for piece in pieces {
+            let name = match piece {
+                Placeholder::Text(text) => {
+                    parts.push(ir::LabelPart::Text(text.to_string()));
+                    continue;
+                }
+                Placeholder::Name(range) => entry.label[range].trim(),
             };
-            let name = rest[open + 1..open + close].trim();
             match entry.params.iter().position(|(p, _)| p.name == name) {
                 Some(k) => parts.push(ir::LabelPart::Param(k as u8)),
                 None => {
@@ -257,13 +259,36 @@ impl Compiler {
                     self.error(diag);
                 }
             }
-            rest = &rest[open + close + 1..];
-        }
-        if !rest.is_empty() {
-            parts.push(ir::LabelPart::Text(rest.to_string()));
         }
         parts
     }
+}
+
+/// A piece of a text with `{name}` placeholders.
+pub(super) enum Placeholder<'t> {
+    /// Words, as written.
+    Text(&'t str),
+    /// Where a placeholder's name stands in the text, braces left out.
+    Name(std::ops::Range<usize>),
+}
+
+/// "move {stone} to {to}" cut into words and placeholders; `Err` when a
+/// `{` is never closed.
+pub(super) fn placeholders(text: &str) -> Result<Vec<Placeholder<'_>>, ()> {
+    let mut pieces = vec![];
+    let mut at = 0;
+    while let Some(open) = text[at..].find('{').map(|o| at + o) {
+        if open > at {
+            pieces.push(Placeholder::Text(&text[at..open]));
+        }
+        let close = text[open..].find('}').map(|c| open + c).ok_or(())?;
+        pieces.push(Placeholder::Name(open + 1..close));
+        at = close + 1;
+    }
+    if at < text.len() {
+        pieces.push(Placeholder::Text(&text[at..]));
+    }
+    Ok(pieces)
 }
 
 /// Numbers an action's parameter may hold: 0 to this, exclusive.

@@ -1,12 +1,14 @@
 //! Statements: blocks and what can never run after them, `let`, `set`,
 //! `if`, the loops, `return`, the moves of pieces and the ends of the game.
 
+use super::actions::{Placeholder, placeholders};
 use super::marks::ZoneUse;
 use super::writer::JumpKind;
 use super::{Compiler, LoopCtx};
+use crate::check::ids::Table;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::ir::Op;
+use crate::ir::{self, Op};
 use crate::syntax::ast::{self, Expr, ExprKind, Stmt, StmtKind, UnOp};
 
 impl Compiler {
@@ -155,6 +157,10 @@ impl Compiler {
             }
             StmtKind::Reveal { pieces, to } => {
                 self.reveal_stmt(pieces, to.as_ref());
+                false
+            }
+            StmtKind::Say { text, text_span, to } => {
+                self.say_stmt(text, *text_span, to.as_ref(), span);
                 false
             }
             StmtKind::Hide(pieces) => {
@@ -333,6 +339,76 @@ impl Compiler {
             }
             self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
         }
+    }
+
+    /// `say "..." [to p]`: each `{name}` in the text is a name in scope (a
+    /// `let`, a parameter, a loop's name, a variable), whose value the line
+    /// shows, as a transcript shows that kind of value.
+    fn say_stmt(&mut self, text: &str, text_span: Span, to: Option<&Expr>, span: Span) {
+        let Ok(pieces) = placeholders(text) else {
+            self.error(
+                Diagnostic::error(Code::BadLabel, "a `{` in this line is never closed")
+                    .label(text_span, "here")
+                    .help("write `{name}` to show the value of a name, `{winner}`"),
+            );
+            return;
+        };
+        let mut parts = vec![];
+        let mut values = vec![];
+        // The text starts after the opening quote.
+        let inside = text_span.start as usize + 1;
+        for piece in pieces {
+            match piece {
+                Placeholder::Text(words) => parts.push(ir::LabelPart::Text(words.to_string())),
+                Placeholder::Name(range) => {
+                    let name = text[range.clone()].trim();
+                    let at =
+                        inside + range.start + (text[range.clone()].len() - text[range.clone()].trim_start().len());
+                    let name_span = Span::new(text_span.file, at, at + name.len());
+                    let value = Expr {
+                        kind: ast::ExprKind::Name(ast::Ident {
+                            name: name.to_string(),
+                            span: name_span,
+                        }),
+                        span: name_span,
+                    };
+                    let ty = self.expr(&value);
+                    let shown = match ty {
+                        // A truth value reads as a word, as a menu of two.
+                        Ty::Bool => ir::ChoiceKind::Menu(vec!["false".into(), "true".into()]),
+                        Ty::Seat | Ty::Kind | Ty::Int | Ty::Piece | Ty::PieceType | Ty::Space(_) | Ty::Error => {
+                            super::choice_kind_of(&ty)
+                        }
+                        other => {
+                            self.error(
+                                Diagnostic::error(
+                                    Code::TypeMismatch,
+                                    format!("a line cannot show `{{{name}}}`, which is {}", other.describe()),
+                                )
+                                .label(name_span, "shown here")
+                                .help(
+                                    "a `say` line shows players, numbers, truth values, kinds, pieces, piece types \
+                                     and spaces; show what the zone holds instead, e.g. `size of` it in a `let`",
+                                ),
+                            );
+                            ir::ChoiceKind::Number
+                        }
+                    };
+                    parts.push(ir::LabelPart::Param(values.len().min(u8::MAX as usize) as u8));
+                    values.push(shown);
+                }
+            }
+        }
+        if let Some(to) = to {
+            self.expect(to, &Ty::Seat);
+        }
+        let line = self.next_id(self.def.says.len(), Table::SaidLines, span);
+        self.def.says.push(ir::SayLine {
+            parts,
+            values,
+            to_one: to.is_some(),
+        });
+        self.emit(Op::Say(line), span);
     }
 
     /// A procedure called for what it does; its results are dropped.

@@ -255,6 +255,23 @@ impl State {
                 self.end_game(Some(seat), reason, events);
                 return Ok(Flow::Reload);
             }
+            Op::Say(line) => {
+                let said = &def.says[line as usize];
+                let to = match said.to_one {
+                    true => 1u32 << self.pop(),
+                    false => def.all_seats_mask(),
+                };
+                let mut values = vec![(0, 0); said.values.len()];
+                for (slot, kind) in values.iter_mut().zip(&said.values).rev() {
+                    let value = self.pop();
+                    let knowers = match kind {
+                        ChoiceKind::Piece => self.known[value as usize],
+                        _ => def.all_seats_mask(),
+                    };
+                    *slot = (value, knowers);
+                }
+                events.push(Event::Said { line, values, to });
+            }
             Op::Hide => {
                 let piece = self.pop_piece();
                 events.push(Event::Hide {

@@ -195,6 +195,17 @@ impl Ctx<'_> {
                     .map(|whom| self.expr(whom));
                 StmtKind::Reveal { pieces, to }
             }
+            Rule::say_stmt => {
+                inner.take(Rule::say_word);
+                let text = inner.take(Rule::string);
+                let text_span = self.span(&text);
+                let to = inner.take_opt(Rule::expr).map(|p| self.expr(p));
+                StmtKind::Say {
+                    text: self.string(text),
+                    text_span,
+                    to,
+                }
+            }
             Rule::roll_stmt => {
                 let what = inner.take_one_of(&[Rule::roll_all, Rule::expr]);
                 if what.as_rule() == Rule::roll_all {
