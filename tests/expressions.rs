@@ -118,3 +118,29 @@ fn a_line_is_said_to_the_table_or_to_one_player() {
     assert_eq!(said(rpsdsl::transcript::Viewer::Seat(2)), everyone);
     assert_eq!(said(rpsdsl::transcript::Viewer::Seat(1)), to_ben);
 }
+
+/// `orthogonals` and `diagonals` offer four directions each, and a
+/// procedure takes a direction as a parameter: from row 2, column 2 of a
+/// 4 x 5 yard, east lights 3 spaces and southeast 2.
+#[test]
+fn directions_come_in_named_sets_and_as_parameters() {
+    let def = load("tests/games/sight_lines.rules");
+    let record = play(&def, 1, &scenario(&[], &["Ann: east", "Ben: southeast"])).unwrap();
+    let lines: Vec<String> = lines(&def, &record)
+        .into_iter()
+        .filter(|l| l.contains("chooses") || l.starts_with("score") || l.starts_with("result"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Ann chooses side: east  [of 4]",
+            "Ben chooses corner: southeast  [of 4]",
+            "score Ann: lit 3 = 3",
+            "score Ben: lit 2 = 2",
+            "result: Ann wins (most score)"
+        ]
+    );
+    // A side is never a corner: the sets are the compass's even and odd points.
+    let refused = play(&def, 1, &scenario(&[], &["Ann: northeast"]));
+    assert!(refused.is_err(), "northeast is not offered to Ann");
+}

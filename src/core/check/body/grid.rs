@@ -16,12 +16,36 @@ const GRID_BUILTINS: &[&str] = &["row", "column", "forward", "backward", "forwar
 /// A domain of directions or of one space; see [`Compiler::grid_domain`].
 #[derive(Clone, Copy)]
 pub(super) enum GridDomain {
-    /// `directions`: the eight compass points, clockwise from north.
-    Directions,
+    /// `directions`: the eight compass points, clockwise from north;
+    /// `orthogonals` and `diagonals`: four of them.
+    Directions(Compass),
     /// `forwards of P`: forward and its two diagonals.
     Forwards,
     /// `here + north` or `board[r, c]`: that space, or nothing off the board.
     OneSpace,
+}
+
+/// Which compass points a direction domain holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Compass {
+    /// All eight, clockwise from north (`directions`).
+    All,
+    /// North, east, south and west (`orthogonals`).
+    Orthogonal,
+    /// Northeast, southeast, southwest and northwest (`diagonals`).
+    Diagonal,
+}
+
+impl Compass {
+    /// The domain a name stands for: `directions`, `orthogonals`, `diagonals`.
+    fn named(name: &str) -> Option<Compass> {
+        match name {
+            "directions" => Some(Compass::All),
+            "orthogonals" => Some(Compass::Orthogonal),
+            "diagonals" => Some(Compass::Diagonal),
+            _ => None,
+        }
+    }
 }
 
 impl Compiler {
@@ -52,11 +76,12 @@ impl Compiler {
         if self.is_declared(&name.name) {
             return None;
         }
-        if name.name == "directions" {
+        if Compass::named(&name.name).is_some() {
+            let set = &name.name;
             self.error(
-                Diagnostic::error(Code::TypeMismatch, "`directions` is a set, not a value").label(
+                Diagnostic::error(Code::TypeMismatch, format!("`{set}` is a set, not a value")).label(
                     name.span,
-                    "use it in `for d in directions` or `chooses d from directions`",
+                    format!("use it in `for d in {set}` or `chooses d from {set}`"),
                 ),
             );
             return Some(Ty::Error);
@@ -227,7 +252,7 @@ impl Compiler {
     /// `forwards of P`, or a single space written as a step or `board[r, c]`.
     pub(super) fn grid_domain(&self, e: &Expr) -> Option<GridDomain> {
         match &e.kind {
-            ExprKind::Name(n) if n.name == "directions" && !self.is_declared(&n.name) => Some(GridDomain::Directions),
+            ExprKind::Name(n) if !self.is_declared(&n.name) => Compass::named(&n.name).map(GridDomain::Directions),
             ExprKind::Of { name, .. } if name.name == "forwards" && !self.is_declared(&name.name) => {
                 Some(GridDomain::Forwards)
             }
@@ -267,31 +292,36 @@ impl Compiler {
                 self.close_loop();
                 ty
             }
-            GridDomain::Directions | GridDomain::Forwards => {
+            GridDomain::Directions(compass) => self.direction_range(value, Around::Compass(compass), span, body),
+            GridDomain::Forwards => {
                 let ExprKind::Of { arg, .. } = &e.kind else {
-                    // `directions`: 0 to 7.
-                    return self.direction_range(value, None, span, body);
+                    unreachable!("`forwards of P` is an `of`")
                 };
                 let ahead = self.temp();
                 self.expect(arg, &Ty::Seat);
                 self.forward_op(false, e.span);
                 self.emit(Op::Store(ahead), e.span);
-                self.direction_range(value, Some(ahead), span, body)
+                self.direction_range(value, Around::Ahead(ahead), span, body)
             }
         }
     }
 
-    /// Directions 0 to 7, or the three around `local[ahead]` (its left
+    /// The directions of `around`: the compass's (0 to 7, the even ones,
+    /// or the odd ones), or the three around `local[ahead]` (its left
     /// diagonal, itself, its right diagonal).
     fn direction_range(
         &mut self,
         value: u16,
-        ahead: Option<u16>,
+        around: Around,
         span: Span,
         body: &mut dyn FnMut(&mut Compiler, u16, &Ty),
     ) -> Ty {
         let index = self.temp();
-        let count = if ahead.is_some() { 3 } else { 8 };
+        let count = match around {
+            Around::Compass(Compass::All) => 8,
+            Around::Compass(_) => 4,
+            Around::Ahead(_) => 3,
+        };
         self.emit(Op::Push(0), span);
         self.emit(Op::Store(index), span);
         let top = self.here();
@@ -300,14 +330,26 @@ impl Compiler {
         self.emit(Op::Lt, span);
         let exit = self.emit_jump(JumpKind::IfFalse, span);
         self.emit(Op::Load(index), span);
-        if let Some(ahead) = ahead {
-            // ahead - 1, ahead, ahead + 1, turning clockwise.
-            self.emit(Op::Load(ahead), span);
-            self.emit(Op::Add, span);
-            self.emit(Op::Push(7), span);
-            self.emit(Op::Add, span);
-            self.emit(Op::Push(8), span);
-            self.emit(Op::Rem, span);
+        match around {
+            Around::Compass(Compass::All) => {}
+            // 0, 2, 4, 6 (north, east, south, west), or 1, 3, 5, 7.
+            Around::Compass(compass) => {
+                self.emit(Op::Push(2), span);
+                self.emit(Op::Mul, span);
+                if compass == Compass::Diagonal {
+                    self.emit(Op::Push(1), span);
+                    self.emit(Op::Add, span);
+                }
+            }
+            Around::Ahead(ahead) => {
+                // ahead - 1, ahead, ahead + 1, turning clockwise.
+                self.emit(Op::Load(ahead), span);
+                self.emit(Op::Add, span);
+                self.emit(Op::Push(7), span);
+                self.emit(Op::Add, span);
+                self.emit(Op::Push(8), span);
+                self.emit(Op::Rem, span);
+            }
         }
         self.emit(Op::Store(value), span);
         self.f.loops.push(LoopCtx { breaks: vec![exit] });
@@ -320,4 +362,13 @@ impl Compiler {
         self.close_loop();
         Ty::Direction
     }
+}
+
+/// What a loop over directions goes round.
+#[derive(Clone, Copy)]
+enum Around {
+    /// A set of compass points.
+    Compass(Compass),
+    /// The three around the direction in this local.
+    Ahead(u16),
 }

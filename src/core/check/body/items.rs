@@ -272,7 +272,7 @@ impl Compiler {
                     )
                     .label(param.name.span, "say what it holds")
                     .help(format!(
-                        "write `{}: player` (or number, bool, kind, piece, zone, type)",
+                        "write `{}: player` (or number, bool, kind, piece, zone, type, space, direction)",
                         param.name.name
                     )),
                 );
@@ -285,6 +285,7 @@ impl Compiler {
                 "kind" => Ty::Kind,
                 "piece" => Ty::Piece,
                 "zone" => Ty::Zone,
+                "direction" => Ty::Direction,
                 "space" => match self.only_board(param.name.span, "a `space` parameter") {
                     Some(b) => Ty::Space(b),
                     None => Ty::Error,
