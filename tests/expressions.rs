@@ -24,27 +24,28 @@ fn scores(ann: [&str; 3], ben: [&str; 3]) -> Vec<String> {
 /// Ann holds a rock (`any ... where`: 1) and no scissors (`all`: 2), but
 /// her paper is beaten by Ben's scissors (`no` fails); Ben holds no rock,
 /// has scissors, and his scissors are beaten by her rocks. Both get the 8 of
-/// `all q in players` with `no i in 1..0` (an empty domain has no member).
+/// `all q in players` with `no i in 1..0` (an empty domain has no member),
+/// and a point for their one paper card (`count Card, paper in ...`).
 #[test]
 fn some_every_and_none_are_asked_of_a_hand() {
     assert_eq!(
         scores(["rock", "rock", "paper"], ["scissors", "scissors", "paper"]),
         [
-            "score Ann: points 11 = 11",
-            "score Ben: points 8 = 8",
+            "score Ann: points 12 = 12",
+            "score Ben: points 9 = 9",
             "result: Ann wins (most score)"
         ]
     );
 }
 
 /// Nothing in Ben's rocks beats Ann's papers (`no` holds: 4), while her
-/// papers beat his rocks.
+/// papers beat his rocks; her three papers count 3.
 #[test]
 fn no_member_that_is_beaten() {
     assert_eq!(
         scores(["paper", "paper", "paper"], ["rock", "rock", "rock"]),
         [
-            "score Ann: points 14 = 14",
+            "score Ann: points 17 = 17",
             "score Ben: points 11 = 11",
             "result: Ann wins (most score)"
         ]

@@ -668,6 +668,12 @@ pub enum ExprKind {
         filter: Filter,
         zone: Box<Expr>,
     },
+    /// `count Card, spades in hand of p`: the pieces of a zone or a board
+    /// that match every filter (at least two).
+    CountMatching {
+        filters: Vec<Filter>,
+        place: Box<PiecePlace>,
+    },
     /// `count Marker of p on rings`: in every slot of every space of a board.
     CountOnBoard {
         filter: Filter,

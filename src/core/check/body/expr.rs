@@ -121,6 +121,7 @@ impl Compiler {
                 Ty::Int
             }
             ExprKind::CountOnBoard { filter, board } => self.count_on_board(filter, board, span),
+            ExprKind::CountMatching { filters, place } => self.count_matching(filters, place, span),
             ExprKind::CountInGame { filter } => self.count_in_game(filter, span),
             ExprKind::SpaceAt { group, index } => self.space_at(group, index, span),
             ExprKind::First { filter, zone } => {
@@ -298,6 +299,51 @@ impl Compiler {
             c.expect(body, &Ty::Int);
             c.emit(Op::Add, span);
             c.emit(Op::Store(total), span);
+        });
+        self.emit(Op::Load(total), span);
+        self.close_scope(scope);
+        Ty::Int
+    }
+
+    /// `count A, B in Z`: a loop over the pieces matching `A` there,
+    /// counting those that match every other filter too.
+    fn count_matching(&mut self, filters: &[ast::Filter], place: &ast::PiecePlace, span: Span) -> Ty {
+        let Some((first, others)) = filters.split_first() else {
+            return Ty::Int;
+        };
+        let scope = self.scope();
+        let total = self.temp();
+        self.emit(Op::Push(0), span);
+        self.emit(Op::Store(total), span);
+        // A name no rules file can write: the loop's piece.
+        let piece = ast::Ident {
+            name: "(the piece counted)".into(),
+            span,
+        };
+        let domain = ast::Domain::Pieces {
+            filter: first.clone(),
+            place: place.clone(),
+            cond: None,
+            wild: None,
+        };
+        self.for_loop(&piece, &domain, span, true, &mut |c: &mut Compiler| {
+            let Some((slot, _)) = c.find_local(&piece.name) else {
+                return;
+            };
+            let mut misses = vec![];
+            for filter in others {
+                let matcher = c.matcher(filter);
+                c.emit(Op::Load(slot), filter.span);
+                c.emit(Op::Matches(matcher), filter.span);
+                misses.push(c.emit_jump(JumpKind::IfFalse, filter.span));
+            }
+            c.emit(Op::Load(total), span);
+            c.emit(Op::Push(1), span);
+            c.emit(Op::Add, span);
+            c.emit(Op::Store(total), span);
+            for miss in misses {
+                c.patch_here(miss);
+            }
         });
         self.emit(Op::Load(total), span);
         self.close_scope(scope);

@@ -278,6 +278,23 @@ impl Ctx<'_> {
             Rule::count_expr | Rule::first_expr => {
                 let mut inner = Children::of(pair);
                 let filter = self.filter(inner.take(Rule::filter));
+                if let Some(more) = inner.take_opt(Rule::more_filters) {
+                    let filters = std::iter::once(filter)
+                        .chain(Children::of(more).take_many(Rule::filter).map(|f| self.filter(f)))
+                        .collect();
+                    let where_ = inner.take_one_of(&[Rule::on_board, Rule::of_expr]);
+                    let place = match where_.as_rule() {
+                        Rule::on_board => PiecePlace::Board(self.ident(Children::of(where_).take(Rule::ident))),
+                        _ => PiecePlace::Zone(self.expr(where_)),
+                    };
+                    return Expr {
+                        kind: ExprKind::CountMatching {
+                            filters,
+                            place: Box::new(place),
+                        },
+                        span,
+                    };
+                }
                 if rule == Rule::count_expr && inner.at_end() {
                     return Expr {
                         kind: ExprKind::CountInGame { filter },
