@@ -71,6 +71,11 @@ impl<'a> TreeMccfr<'a> {
         self.sampling
     }
 
+    /// The nodes of the tree it walks.
+    pub fn tree_len(&self) -> usize {
+        self.tree.len()
+    }
+
     /// One iteration: a traversal for each seat.
     pub fn iterate(&mut self) {
         self.iterations += 1;

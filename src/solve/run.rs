@@ -214,8 +214,9 @@ trait OnTree {
     /// The average strategy so far.
     fn average(&self) -> Profile;
     /// Iterations between two looks at the clock and the memory: an
-    /// iteration that costs little is not slowed by them.
-    const STRIDE: u64;
+    /// iteration that costs little is not slowed by them, and one that
+    /// costs much is never repeated past a budget.
+    fn stride(&self) -> u64;
 }
 
 impl OnTree for Cfr<'_> {
@@ -228,7 +229,9 @@ impl OnTree for Cfr<'_> {
     fn average(&self) -> Profile {
         Cfr::average(self)
     }
-    const STRIDE: u64 = 1;
+    fn stride(&self) -> u64 {
+        1
+    }
 }
 
 impl OnTree for TreeMccfr<'_> {
@@ -241,7 +244,11 @@ impl OnTree for TreeMccfr<'_> {
     fn average(&self) -> Profile {
         TreeMccfr::average(self)
     }
-    const STRIDE: u64 = 64;
+    fn stride(&self) -> u64 {
+        // A traversal visits each node at most once: 64 iterations on a
+        // small tree, down to one on a tree of a million nodes or more.
+        (1_000_000 / self.tree_len().max(1) as u64).clamp(1, 64)
+    }
 }
 
 /// CFR+ on the whole tree.
@@ -304,7 +311,7 @@ fn iterate_on_tree<S: OnTree>(
         solver.iterate();
         let done = solver.iterations();
         let out_of_iterations = settings.iterations.is_some_and(|most| done >= most);
-        let out_of_budget = match done.is_multiple_of(S::STRIDE) {
+        let out_of_budget = match done.is_multiple_of(solver.stride()) {
             true => run.out_of_budget(),
             false => None,
         };
