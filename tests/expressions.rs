@@ -145,3 +145,36 @@ fn directions_come_in_named_sets_and_as_parameters() {
     let refused = play(&def, 1, &scenario(&[], &["Ann: northeast"]));
     assert!(refused.is_err(), "northeast is not offered to Ann");
 }
+
+/// `swap` gives each hand the other's cards, each in its own order: Ann
+/// was dealt rock then paper (paper on top), Ben scissors then rock. Kept,
+/// Ben's rock is on top (1 + 2 points); traded, it is Ann's.
+#[test]
+fn a_swap_trades_whole_hands_and_keeps_their_order() {
+    let def = load("tests/games/trade_hands.rules");
+    let deck = ["Card rock", "Card paper", "Card scissors", "Card rock"];
+    let scores = |offer: &str| -> Vec<String> {
+        let record = play(&def, 1, &scenario(&[("deck", &deck)], &[offer])).unwrap();
+        lines(&def, &record)
+            .into_iter()
+            .filter(|l| l.starts_with("score") || l.starts_with("result") || l.contains("trades"))
+            .collect()
+    };
+    assert_eq!(
+        scores("Ann: keep"),
+        [
+            "score Ann: points 1 = 1",
+            "score Ben: points 3 = 3",
+            "result: Ben wins (most score)"
+        ]
+    );
+    assert_eq!(
+        scores("Ann: trade"),
+        [
+            "Ann trades hands with Ben",
+            "score Ann: points 3 = 3",
+            "score Ben: points 1 = 1",
+            "result: Ann wins (most score)"
+        ]
+    );
+}

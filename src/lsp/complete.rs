@@ -41,7 +41,7 @@ const DECLARATIONS: &[&str] = &[
 /// Words that begin a statement (inside a block).
 const STATEMENTS: &[&str] = &[
     "let", "set", "add", "if", "for", "loop", "while", "repeat", "break", "return", "each", "race", "draft", "shuffle",
-    "deal", "move", "reveal", "roll", "hide", "say", "win", "declare", "end", "phase", "step",
+    "deal", "move", "reveal", "roll", "hide", "say", "swap", "win", "declare", "end", "phase", "step",
 ];
 
 /// Words inside a declaration or a statement, after its first word.

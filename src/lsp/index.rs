@@ -180,6 +180,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "count",
     "sum",
     "say",
+    "swap",
     "any",
     "no",
     "first",

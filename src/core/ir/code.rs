@@ -264,6 +264,8 @@ pub enum Op {
     },
     /// `piece ->` face down again (who saw it remembers it).
     Hide,
+    /// `a b ->` each zone gets the other's pieces, in their order.
+    SwapZones,
     /// `values [seat] ->` a line of the log, `GameDef::says[line]`, with its
     /// values; to one seat when the line says so.
     Say(u16),

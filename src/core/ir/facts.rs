@@ -174,7 +174,7 @@ impl Op {
             // Asks one seat; on resume the answer is on the stack.
             Op::Ask(_) => row(Slow, 1, 1, Changes),
             Op::AskEach(..) | Op::Rank => row(Slow, 0, 0, Changes),
-            Op::Move | Op::MoveAll => row(Slow, 2, 0, Changes),
+            Op::Move | Op::MoveAll | Op::SwapZones => row(Slow, 2, 0, Changes),
             Op::Deal => row(Slow, 3, 0, Changes),
             Op::Shuffle | Op::Hide | Op::Roll | Op::RollAll => row(Slow, 1, 0, Changes),
             // It records an event and goes on: the engine never stops at it.

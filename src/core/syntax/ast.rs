@@ -452,6 +452,8 @@ pub enum StmtKind {
         from: Expr,
         to: Expr,
     },
+    /// `swap a with b`: each zone gets the other's pieces, in their order.
+    Swap(Expr, Expr),
     /// `reveal a, b` (to everyone) or `reveal a to p`.
     Reveal {
         pieces: Vec<Expr>,

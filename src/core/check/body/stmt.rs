@@ -148,15 +148,15 @@ impl Compiler {
                 false
             }
             StmtKind::MoveAll { from, to } => {
-                self.carries_order(from, to, stmt);
-                let into = self.family_named(to);
-                self.zone_for(from, ZoneUse::Source(into));
-                self.zone_for(to, ZoneUse::Target);
-                self.emit(Op::MoveAll, span);
+                self.move_all_stmt(from, to, stmt);
                 false
             }
             StmtKind::Reveal { pieces, to } => {
                 self.reveal_stmt(pieces, to.as_ref());
+                false
+            }
+            StmtKind::Swap(a, b) => {
+                self.swap_stmt(a, b, stmt);
                 false
             }
             StmtKind::Say { text, text_span, to } => {
@@ -339,6 +339,26 @@ impl Compiler {
             }
             self.emit(Op::Reveal { to_one: to.is_some() }, piece.span);
         }
+    }
+
+    /// `move all of from to to`.
+    fn move_all_stmt(&mut self, from: &Expr, to: &Expr, stmt: &Stmt) {
+        self.carries_order(from, to, stmt);
+        let into = self.family_named(to);
+        self.zone_for(from, ZoneUse::Source(into));
+        self.zone_for(to, ZoneUse::Target);
+        self.emit(Op::MoveAll, stmt.span);
+    }
+
+    /// `swap a with b`: the pieces go both ways, each keeping its order, so
+    /// each zone is read where the other is.
+    fn swap_stmt(&mut self, a: &Expr, b: &Expr, stmt: &Stmt) {
+        self.carries_order(a, b, stmt);
+        self.carries_order(b, a, stmt);
+        let (into_a, into_b) = (self.family_named(a), self.family_named(b));
+        self.zone_for(a, ZoneUse::Source(into_b));
+        self.zone_for(b, ZoneUse::Source(into_a));
+        self.emit(Op::SwapZones, stmt.span);
     }
 
     /// `say "..." [to p]`: each `{name}` in the text is a name in scope (a

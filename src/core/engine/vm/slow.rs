@@ -196,6 +196,21 @@ impl State {
                     self.place(def, piece, to, events);
                 }
             }
+            Op::SwapZones => {
+                let b = self.pop_zone();
+                let a = self.pop_zone();
+                if a != b {
+                    // Bottom first, so each stack keeps its order on the other zone.
+                    let from_a = self.zones[a as usize].to_vec();
+                    let from_b = self.zones[b as usize].to_vec();
+                    for piece in from_a {
+                        self.place(def, piece, b, events);
+                    }
+                    for piece in from_b {
+                        self.place(def, piece, a, events);
+                    }
+                }
+            }
             Op::Deal => {
                 let to = self.pop_zone();
                 let from = self.pop_zone();

@@ -61,6 +61,6 @@ fn begins_a_line(rule: Rule) -> bool {
             | named_stmt | let_stmt | set_stmt | add_stmt | if_stmt | for_stmt | loop_stmt | while_stmt
             | repeat_stmt | break_stmt | return_stmt | race_stmt | choose_each_stmt | draft_stmt
             | shuffle_stmt | deal_stmt | move_stmt | reveal_stmt | win_stmt | draw_stmt | end_stmt
-            | hide_stmt | say_stmt | choose_actions_stmt | choose_stmt | call_stmt | roll_stmt
+            | hide_stmt | say_stmt | swap_stmt | choose_actions_stmt | choose_stmt | call_stmt | roll_stmt
     )
 }

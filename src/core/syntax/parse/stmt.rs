@@ -195,6 +195,12 @@ impl Ctx<'_> {
                     .map(|whom| self.expr(whom));
                 StmtKind::Reveal { pieces, to }
             }
+            Rule::swap_stmt => {
+                inner.take(Rule::swap_word);
+                let a = self.expr(inner.take(Rule::expr));
+                let b = self.expr(inner.take(Rule::expr));
+                StmtKind::Swap(a, b)
+            }
             Rule::say_stmt => {
                 inner.take(Rule::say_word);
                 let text = inner.take(Rule::string);
