@@ -11,7 +11,7 @@ use super::super::{RuntimeError, State};
 use super::flow::Flow;
 use super::table_entry;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, id_from_index};
+use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, id_from_index, id_from_value};
 
 impl State {
     /// Runs one op that the inner loop of [`State::exec`] does not: the
@@ -280,7 +280,8 @@ impl State {
                 for (slot, kind) in values.iter_mut().zip(&said.values).rev() {
                     let value = self.pop();
                     let knowers = match kind {
-                        ChoiceKind::Piece => self.known[value as usize],
+                        // A piece chosen "as" a kind carries the kind above its id.
+                        ChoiceKind::Piece => self.known.get(usize::from(id_from_value(value))).copied().unwrap_or(0),
                         _ => def.all_seats_mask(),
                     };
                     *slot = (value, knowers);
