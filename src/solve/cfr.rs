@@ -11,7 +11,7 @@
 //! average strategy to a stationary equilibrium: the same strategy each time
 //! round, which is all a public position needs.
 
-use super::profile::Profile;
+use super::profile::{Profile, regret_matched};
 use super::tree::{Node, Tree};
 
 /// A CFR+ run on one tree.
@@ -66,31 +66,14 @@ impl<'a> Cfr<'a> {
 
     /// The average strategy: what converges to an equilibrium.
     pub fn average(&self) -> Profile {
-        let mut probs = vec![0.0; self.tree.actions];
-        for set in &self.tree.infosets {
-            let range = set.offset..set.offset + set.actions.len();
-            let total: f64 = self.sums[range.clone()].iter().sum();
-            for (p, &s) in probs[range.clone()].iter_mut().zip(&self.sums[range]) {
-                *p = if total > 0.0 {
-                    s / total
-                } else {
-                    1.0 / set.actions.len() as f64
-                };
-            }
-        }
-        Profile { probs }
+        Profile::from_sums(self.tree, &self.sums)
     }
 
-    /// Regret matching: each action in proportion to its positive regret,
-    /// uniform when none is positive.
+    /// Regret matching at every set: the strategy this pass plays.
     fn match_regrets(&mut self) {
         for set in &self.tree.infosets {
             let range = set.offset..set.offset + set.actions.len();
-            let total: f64 = self.regrets[range.clone()].iter().map(|r| r.max(0.0)).sum();
-            let n = set.actions.len() as f64;
-            for (p, &r) in self.current[range.clone()].iter_mut().zip(&self.regrets[range]) {
-                *p = if total > 0.0 { r.max(0.0) / total } else { 1.0 / n };
-            }
+            regret_matched(&self.regrets[range.clone()], &mut self.current[range]);
         }
     }
 

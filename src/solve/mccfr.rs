@@ -18,7 +18,7 @@
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-use super::profile::Profile;
+use super::profile::{Profile, regret_matched};
 use super::sample::Sampling;
 use super::tree::{Node, Tree};
 use crate::agents::draw;
@@ -66,11 +66,6 @@ impl<'a> TreeMccfr<'a> {
         self.iterations
     }
 
-    /// How the run samples.
-    pub fn sampling(&self) -> Sampling {
-        self.sampling
-    }
-
     /// The nodes of the tree it walks.
     pub fn tree_len(&self) -> usize {
         self.tree.len()
@@ -89,27 +84,12 @@ impl<'a> TreeMccfr<'a> {
 
     /// The average strategy: what converges to an equilibrium.
     pub fn average(&self) -> Profile {
-        let mut probs = vec![0.0; self.tree.actions];
-        for set in &self.tree.infosets {
-            let range = set.offset..set.offset + set.actions.len();
-            let total: f64 = self.sums[range.clone()].iter().sum();
-            let n = set.actions.len() as f64;
-            for (p, &s) in probs[range.clone()].iter_mut().zip(&self.sums[range]) {
-                *p = if total > 0.0 { s / total } else { 1.0 / n };
-            }
-        }
-        Profile { probs }
+        Profile::from_sums(self.tree, &self.sums)
     }
 
-    /// Regret matching at the set whose actions start at `offset`: each
-    /// action in proportion to its positive regret, uniform when none is.
+    /// Regret matching at the set whose actions start at `offset`.
     fn current(&self, offset: usize, out: &mut [f64]) {
-        let regrets = &self.regrets[offset..offset + out.len()];
-        let total: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
-        let n = out.len() as f64;
-        for (p, &r) in out.iter_mut().zip(regrets) {
-            *p = if total > 0.0 { r.max(0.0) / total } else { 1.0 / n };
-        }
+        regret_matched(&self.regrets[offset..offset + out.len()], out);
     }
 
     /// What a repeat of `target` is worth to `seat`: the mean of what was
@@ -167,15 +147,8 @@ impl<'a> TreeMccfr<'a> {
             } => {
                 let offset = t.infosets[infoset as usize].offset;
                 let n = len as usize;
-                let mut on_stack = [0.0f64; 2 * ON_STACK];
-                let mut spilled = vec![];
-                let (strategy, values) = match n <= ON_STACK {
-                    true => on_stack[..2 * n].split_at_mut(n),
-                    false => {
-                        spilled.resize(2 * n, 0.0);
-                        spilled.split_at_mut(n)
-                    }
-                };
+                let (mut on_stack, mut spilled) = ([0.0f64; 2 * ON_STACK], vec![]);
+                let (strategy, values) = two_rows(n, &mut on_stack, &mut spilled);
                 self.current(offset, strategy);
                 let v = if who as usize != seat {
                     let a = draw(strategy, &mut self.rng);
@@ -228,15 +201,8 @@ impl<'a> TreeMccfr<'a> {
             } => {
                 let offset = t.infosets[infoset as usize].offset;
                 let n = len as usize;
-                let mut on_stack = [0.0f64; 2 * ON_STACK];
-                let mut spilled = vec![];
-                let (strategy, sampling) = match n <= ON_STACK {
-                    true => on_stack[..2 * n].split_at_mut(n),
-                    false => {
-                        spilled.resize(2 * n, 0.0);
-                        spilled.split_at_mut(n)
-                    }
-                };
+                let (mut on_stack, mut spilled) = ([0.0f64; 2 * ON_STACK], vec![]);
+                let (strategy, sampling) = two_rows(n, &mut on_stack, &mut spilled);
                 self.current(offset, strategy);
                 let v = if who as usize != seat {
                     // The others play their strategies: the estimate passes through.
@@ -274,6 +240,22 @@ impl<'a> TreeMccfr<'a> {
                 self.remember_repeated(node, seat, v);
                 v
             }
+        }
+    }
+}
+
+/// Two rows of `n` numbers for one visit: on the stack, or on the heap for
+/// a set with more than [`ON_STACK`] actions.
+fn two_rows<'b>(
+    n: usize,
+    on_stack: &'b mut [f64; 2 * ON_STACK],
+    spilled: &'b mut Vec<f64>,
+) -> (&'b mut [f64], &'b mut [f64]) {
+    match n <= ON_STACK {
+        true => on_stack[..2 * n].split_at_mut(n),
+        false => {
+            spilled.resize(2 * n, 0.0);
+            spilled.split_at_mut(n)
         }
     }
 }

@@ -19,7 +19,32 @@ pub struct Profile {
     pub(super) probs: Vec<f64>,
 }
 
+/// Regret matching: each action in proportion to its positive regret,
+/// uniform when none is positive.
+pub(super) fn regret_matched(regrets: &[f64], out: &mut [f64]) {
+    let total: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
+    let n = out.len() as f64;
+    for (p, &r) in out.iter_mut().zip(regrets) {
+        *p = if total > 0.0 { r.max(0.0) / total } else { 1.0 / n };
+    }
+}
+
 impl Profile {
+    /// The average strategy of per-action `sums` of the strategies played:
+    /// each set's sums scaled to 1, uniform where they are all 0.
+    pub(super) fn from_sums(tree: &Tree, sums: &[f64]) -> Profile {
+        let mut probs = vec![0.0; tree.actions];
+        for set in &tree.infosets {
+            let range = set.offset..set.offset + set.actions.len();
+            let total: f64 = sums[range.clone()].iter().sum();
+            let n = set.actions.len() as f64;
+            for (p, &s) in probs[range.clone()].iter_mut().zip(&sums[range]) {
+                *p = if total > 0.0 { s / total } else { 1.0 / n };
+            }
+        }
+        Profile { probs }
+    }
+
     /// The probabilities of information set `set`'s actions.
     pub fn at(&self, tree: &Tree, set: usize) -> &[f64] {
         let s = &tree.infosets[set];
