@@ -164,7 +164,7 @@ fn parts(game: &LoadedGame) -> Parts {
 /// "outer 18 wrapping, inner 9 wrapping, centre; 54 links", or "grid 3 x 3".
 fn describe_board(decl: &BoardDecl, board: &Board) -> String {
     let parts = match &decl.shape {
-        BoardShape::Grid { rows, cols } => return format!("grid {rows} x {cols}"),
+        BoardShape::Grid { .. } => return format!("grid {} x {}", board.rows, board.cols),
         BoardShape::Graph(parts) => parts,
     };
     let spaces: Vec<String> = parts

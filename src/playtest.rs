@@ -99,10 +99,99 @@ pub fn check_and_playtest(
         Ok(game) => {
             let mut diagnostics = smoke_test_options(&game.def, &game.options, games);
             diagnostics.extend(game.warnings);
+            diagnostics.extend(check_other_shapes(path, loader, &game.def, &game.options, games));
             (diagnostics, game.def.def.sources)
         }
         Err(failed) => (failed.diagnostics, failed.sources),
     };
     diagnostics.sort_by_key(|d| !d.is_error());
     (diagnostics, sources)
+}
+
+/// Most values `check` tries of one option that shapes a board.
+pub const MAX_SHAPE_VALUES: usize = 64;
+
+/// The rules checked and playtested (`games / 4` games, at least 2) for
+/// every other value of each option a board's size is read from
+/// ([`crate::ir::GameDef::shaped_by`]), one option at a time, the others
+/// at their base values: at most [`MAX_SHAPE_VALUES`] values an option,
+/// spread evenly over its range with both ends kept. Each failure is said
+/// once, with the value that shows it.
+fn check_other_shapes(
+    path: &std::path::Path,
+    loader: &dyn crate::check::SourceLoader,
+    def: &Game,
+    base: &[OptionValue],
+    games: u64,
+) -> Vec<Diagnostic> {
+    let mut found: Vec<Diagnostic> = vec![];
+    let mut seen: Vec<(crate::diagnostic::Code, String)> = vec![];
+    let per_value = (games / 4).max(2).min(games);
+    for shaped in &def.shaped_by {
+        let option = &def.options[usize::from(shaped.option)];
+        let OptionType::Int { min, max } = option.ty else {
+            continue;
+        };
+        // The rules' errors are said for the first value that shows them
+        // (most read the same at the next value); playtests' for each.
+        let mut rules_failed = false;
+        for value in spread(min, max, MAX_SHAPE_VALUES) {
+            if base.get(usize::from(shaped.option)) == Some(&OptionValue::Int(value)) {
+                continue;
+            }
+            let setting = [(option.name.clone(), value.to_string())];
+            let settings = crate::check::OptionSetting::recorded(&setting);
+            let diagnostics = match crate::load::load_game(path, loader, |_| Ok(settings)) {
+                Ok(game) => smoke_test_with(&game.def, &game.options, per_value),
+                Err(_) if rules_failed => continue,
+                Err(failed) => {
+                    rules_failed = true;
+                    failed.diagnostics.into_iter().filter(Diagnostic::is_error).collect()
+                }
+            };
+            for mut d in diagnostics {
+                if seen
+                    .iter()
+                    .any(|(code, message)| *code == d.code && *message == d.message)
+                {
+                    continue;
+                }
+                seen.push((d.code, d.message.clone()));
+                d.message = format!("{} (with option `{} = {value}`)", d.message, option.name);
+                found.push(d);
+            }
+        }
+    }
+    found
+}
+
+/// At most `most` values from `min` to `max`, evenly spread, both ends
+/// included.
+fn spread(min: i64, max: i64, most: usize) -> Vec<i64> {
+    let span = i128::from(max) - i128::from(min);
+    if span < most as i128 {
+        return (min..=max).collect();
+    }
+    let steps = most as i128 - 1;
+    // Between `min` and `max`, so back in range.
+    let mut values: Vec<i64> = (0..=steps)
+        .map(|i| (i128::from(min) + span * i / steps) as i64)
+        .collect();
+    values.dedup();
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn a_spread_keeps_both_ends_and_its_most() {
+        assert_eq!(spread(4, 8, 64), vec![4, 5, 6, 7, 8]);
+        let wide = spread(1, 1000, 64);
+        assert_eq!((wide.len(), wide[0], wide[63]), (64, 1, 1000));
+        assert!(wide.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(spread(i64::MIN, i64::MAX, 3), vec![i64::MIN, -1, i64::MAX]);
+        assert_eq!(spread(3, 3, 64), vec![3]);
+    }
 }

@@ -351,3 +351,59 @@ fn grid_walk_steps_by_direction_names() {
 fn lines_mention(def: &Game, record: &Record, text: &str) -> bool {
     common::lines(def, record).iter().any(|l| l.contains(text))
 }
+
+// ------------------------------------------------- Breakthrough, other sizes
+
+/// Breakthrough loaded as `rpsdsl run --set` loads it, with these settings.
+fn breakthrough_with(settings: &[(&str, &str)]) -> rpsdsl::load::LoadedGame {
+    let settings: Vec<(String, String)> = settings.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    let settings = rpsdsl::check::OptionSetting::recorded(&settings);
+    match rpsdsl::load::load_game(std::path::Path::new(BREAKTHROUGH), &rpsdsl::check::FsLoader, |_| {
+        Ok(settings)
+    }) {
+        Ok(game) => game,
+        Err(failed) => panic!(
+            "{}",
+            rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+        ),
+    }
+}
+
+#[test]
+fn breakthrough_is_played_on_the_board_its_options_give() {
+    let game = breakthrough_with(&[("rows", "5"), ("columns", "3")]);
+    let def = &game.def;
+    assert_eq!((def.boards[0].rows, def.boards[0].cols), (5, 3));
+    // Black on rows 1-2, white on rows 4-5, row 3 empty: field N is row
+    // (N - 1) / 3 + 1, column (N - 1) % 3 + 1.
+    let at = |r: u16, c: u16| format!("field {}", (r - 1) * 3 + c);
+    let script = [
+        format!("black: {} to {}", at(2, 1), at(3, 1)),
+        format!("white: {} to {}", at(4, 3), at(3, 3)),
+        format!("black: {} takes {}", at(3, 1), at(4, 2)),
+        format!("white: {} to {}", at(5, 3), at(4, 3)),
+        format!("black: {} takes {}", at(4, 2), at(5, 1)),
+    ];
+    let decisions: Vec<&str> = script.iter().map(String::as_str).collect();
+    let mut agents = rpsdsl::agents::from_spec("random", 2, 1).unwrap();
+    let record = session::play(def, &game.options, 1, &scenario(&[], &decisions), &mut agents).unwrap();
+    assert_eq!(winner(def, &record).as_deref(), Some("black"));
+    assert_eq!(record.decisions.len(), 5);
+    // Six pawns a side on the board at the start, none in reserve.
+    let mut events = vec![];
+    let state = State::start(def, &game.options, 1, vec![], &mut events).unwrap();
+    let on_board: usize = (0..def.boards[0].spaces())
+        .map(|s| state.zone(slot_zone(def, "square", s)).count())
+        .sum();
+    assert_eq!(on_board, 12);
+}
+
+#[test]
+fn a_board_built_for_other_values_refuses_to_start() {
+    let def = load(BREAKTHROUGH);
+    let mut options = def.default_options();
+    options[0] = rpsdsl::ir::OptionValue::Int(6);
+    let error = State::start(&def, &options, 1, vec![], &mut vec![]).unwrap_err();
+    assert_eq!(error.code.as_str(), "bad-option-value");
+    assert!(error.message.contains("built for `rows` at 8"), "{}", error.message);
+}

@@ -95,10 +95,22 @@ pub fn load_game(
             }));
         }
     };
-    let rules = match &house {
-        Some(house) => house.rules.rules.display().to_string(),
-        None => path.display().to_string(),
+    let rules_path = match &house {
+        Some(house) => house.rules.rules.clone(),
+        None => path.to_path_buf(),
     };
+    if let Some(shape) = reshaped(&game.def, &options) {
+        // The board was built for other values: check the rules again for
+        // these. They read the same files in the same order, so the spans
+        // of the settings (in files added after them) still point right.
+        let name = std::mem::take(&mut game.def.name);
+        let sources = std::mem::take(&mut game.def.sources);
+        let again = check::check_file_shaped(&rules_path, loader, &shape)?;
+        game = again.def;
+        game.def.name = name;
+        game.def.sources = sources;
+    }
+    let rules = rules_path.display().to_string();
     let mut description = match &game.base {
         Some(base) => format!("{rules} (extends {base})"),
         None => rules,
@@ -113,6 +125,28 @@ pub fn load_game(
         description,
         items,
     })
+}
+
+/// The values to build the definition for when `options` give another
+/// value to an option its board was built for ([`GameDef::shaped_by`]),
+/// or `None` when it fits them.
+fn reshaped(def: &GameDef, options: &[OptionValue]) -> Option<Vec<(String, i64)>> {
+    if def
+        .shaped_by
+        .iter()
+        .all(|s| options[usize::from(s.option)].as_i64() == s.value)
+    {
+        return None;
+    }
+    Some(
+        def.shaped_by
+            .iter()
+            .map(|s| {
+                let option = usize::from(s.option);
+                (def.options[option].name.clone(), options[option].as_i64())
+            })
+            .collect(),
+    )
 }
 
 /// Reads and parses the house-rules file at `path`, then reads and checks

@@ -12,14 +12,21 @@ use crate::ir::{self, FamilyIndex, GameDef, Visibility};
 use crate::syntax::ast::{self, Item};
 
 mod board;
+mod shape;
 
-pub(crate) fn build(sources: Sources, items: Vec<Item>) -> (GameDef, Vec<Diagnostic>) {
+pub use shape::Shape;
+use shape::ShapeScope;
+
+pub(crate) fn build(sources: Sources, items: Vec<Item>, shape: &Shape) -> (GameDef, Vec<Diagnostic>) {
     let mut d = Declarer {
         def: empty_def(sources),
         globals: Globals::default(),
         diags: vec![],
+        shape: ShapeScope::new(&items, shape),
     };
     d.declare(&items);
+    d.def.shaped_by = d.shape.shaped_by(&d.def.options);
+    d.globals.read_by_shape = std::mem::take(&mut d.shape.names_read);
     let (def, globals, mut diags) = (d.def, d.globals, d.diags);
     let mut compiler = Compiler::new(def, globals);
     compiler.compile_bodies(&items);
@@ -74,6 +81,7 @@ fn empty_def(sources: Sources) -> GameDef {
         main: 0,
         result_pc: 0,
         max_decisions: 100_000,
+        shaped_by: vec![],
         open_information: false,
     }
 }
@@ -82,6 +90,8 @@ struct Declarer {
     def: GameDef,
     globals: Globals,
     diags: Vec<Diagnostic>,
+    /// What a board's size may read, and what it read.
+    shape: ShapeScope,
 }
 
 impl Declarer {
@@ -331,7 +341,11 @@ impl Declarer {
                         game = Some((name.clone(), *span));
                     }
                 }
-                Item::Players { count, names, span } => {
+                Item::Players {
+                    count: count_expr,
+                    names,
+                    span,
+                } => {
                     if players.is_some() {
                         self.diags.push(
                             Diagnostic::error(Code::DuplicateDefinition, "`players` is declared twice")
@@ -340,25 +354,41 @@ impl Declarer {
                         continue;
                     }
                     players = Some(*span);
-                    if !(1..=crate::ir::MAX_PLAYERS as i64).contains(count) {
-                        self.diags.push(
+                    let Some(count) = self.size(count_expr, "the number of players") else {
+                        continue;
+                    };
+                    if !(1..=crate::ir::MAX_PLAYERS as i64).contains(&count) {
+                        let diagnostic =
                             Diagnostic::error(Code::BadPlayerCount, format!("{count} players is not supported"))
                                 .label(*span, "here")
-                                .help(format!("a game has from 1 to {} players", crate::ir::MAX_PLAYERS)),
-                        );
+                                .help(format!("a game has from 1 to {} players", crate::ir::MAX_PLAYERS));
+                        let diagnostic = self.shape.label_options(diagnostic);
+                        self.diags.push(diagnostic);
                         continue;
                     }
-                    if !names.is_empty() && names.len() as i64 != *count {
-                        self.diags.push(
-                            Diagnostic::error(
-                                Code::BadPlayerCount,
-                                format!("{count} players but {} seat names", names.len()),
-                            )
-                            .label(*span, "here")
-                            .help("name every seat, or none"),
-                        );
+                    // A count from an option names the seats for its
+                    // largest value; one written as a number names each.
+                    let fixed = matches!(count_expr.kind, ast::ExprKind::Int(_));
+                    let named = names.len() as i64;
+                    if !names.is_empty() && (named < count || fixed && named != count) {
+                        let diagnostic = Diagnostic::error(
+                            Code::BadPlayerCount,
+                            format!("{count} players but {} seat names", names.len()),
+                        )
+                        .label(*span, "here")
+                        .help(if fixed {
+                            "name every seat, or none"
+                        } else {
+                            "name a seat for every count the option allows, or none"
+                        });
+                        let diagnostic = self.shape.label_options(diagnostic);
+                        self.diags.push(diagnostic);
                     }
-                    for seat in 0..*count as usize {
+                    let count = count as usize;
+                    for (seat, name) in names.iter().enumerate().skip(count) {
+                        self.globals.absent_seats.push((name.name.clone(), seat + 1, count));
+                    }
+                    for seat in 0..count {
                         match names.get(seat) {
                             Some(name) => {
                                 self.define(name, Symbol::Seat(seat as u8));

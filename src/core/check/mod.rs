@@ -19,6 +19,7 @@ use crate::ir::GameDef;
 use crate::script::Script;
 use crate::syntax::{self, ast};
 
+pub use declare::Shape;
 pub use options::{OptionSetting, describe as describe_option_type, parse_option_value, resolve_settings};
 
 /// Where `use "..."` finds files. The library reads nothing by itself; the
@@ -60,8 +61,14 @@ pub struct Failed {
 
 /// Reads, parses and checks the rules file at `path` and every file it uses.
 pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
+    check_file_shaped(path, loader, &[])
+}
+
+/// [`check_file`], the board built for the option values `shape` gives
+/// (the others at their defaults; see [`Shape`]).
+pub fn check_file_shaped(path: &Path, loader: &dyn SourceLoader, shape: &Shape) -> Result<Checked, Box<Failed>> {
     match loader.load(path) {
-        Ok(text) => check_source(&path.display().to_string(), &text, loader),
+        Ok(text) => check_source_shaped(&path.display().to_string(), &text, loader, shape),
         Err(error) => {
             let mut sources = Sources::default();
             let diagnostic = crate::input::unreadable(
@@ -81,6 +88,16 @@ pub fn check_file(path: &Path, loader: &dyn SourceLoader) -> Result<Checked, Box
 /// Checks rules given as text (the name is used in diagnostics; `use` and
 /// `extends` paths resolve relative to it).
 pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result<Checked, Box<Failed>> {
+    check_source_shaped(name, text, loader, &[])
+}
+
+/// [`check_source`], the board built for the option values `shape` gives.
+pub fn check_source_shaped(
+    name: &str,
+    text: &str,
+    loader: &dyn SourceLoader,
+    shape: &Shape,
+) -> Result<Checked, Box<Failed>> {
     crate::diagnostic::start_suggestions();
     let mut sources = Sources::default();
     let mut diagnostics = vec![];
@@ -99,7 +116,7 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
     };
     let items = loading.items(id, &path);
     let (base, root) = (loading.base, loading.root);
-    let mut result = finish(sources, items, diagnostics);
+    let mut result = finish(sources, items, diagnostics, shape);
     if let Ok(checked) = &mut result {
         checked.def.base = base;
         checked.def.root_file = root;
@@ -107,7 +124,12 @@ pub fn check_source(name: &str, text: &str, loader: &dyn SourceLoader) -> Result
     result
 }
 
-fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnostic>) -> Result<Checked, Box<Failed>> {
+fn finish(
+    sources: Sources,
+    items: Vec<ast::Item>,
+    mut diagnostics: Vec<Diagnostic>,
+    shape: &Shape,
+) -> Result<Checked, Box<Failed>> {
     if diagnostics.iter().any(Diagnostic::is_error) {
         // A part that failed to parse (or a variant that does not fit its
         // base) would show up as missing or unused everywhere else; report
@@ -116,7 +138,7 @@ fn finish(sources: Sources, items: Vec<ast::Item>, mut diagnostics: Vec<Diagnost
         crate::diagnostic::cap(&mut diagnostics);
         return Err(Box::new(Failed { diagnostics, sources }));
     }
-    let (def, mut found) = declare::build(sources, items.clone());
+    let (def, mut found) = declare::build(sources, items.clone(), shape);
     diagnostics.append(&mut found);
     let script = compile_hooks(&def, &items, &mut diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {

@@ -99,6 +99,12 @@ pub(crate) struct Globals {
     pub names: HashMap<String, (Symbol, Span)>,
     /// How often each name was used, for the unused-name warnings.
     pub uses: HashMap<String, usize>,
+    /// The options and constants a board's size reads: used, though no
+    /// rule names them.
+    pub read_by_shape: Vec<String>,
+    /// Seat names beyond the number of players an option gives: by name,
+    /// its seat number from 1 and the number of players.
+    pub absent_seats: Vec<(String, usize, usize)>,
 }
 
 impl Globals {

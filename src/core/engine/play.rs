@@ -77,6 +77,28 @@ impl State {
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
     pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
+        if let Some(shaped) = def
+            .shaped_by
+            .iter()
+            .find(|s| self.options[usize::from(s.option)] != s.value)
+        {
+            let option = &def.options[usize::from(shaped.option)];
+            return Err(Box::new(
+                Diagnostic::error(
+                    Code::BadOptionValue,
+                    format!(
+                        "the board was built for `{}` at {}, and this game sets it to {}",
+                        option.name,
+                        shaped.value,
+                        self.options[usize::from(shaped.option)]
+                    ),
+                )
+                .label(option.span, "this option shapes the board")
+                .help(
+                    "load the game with the value set (`--set`, a house-rules file), so its rules are checked for it",
+                ),
+            ));
+        }
         let players = def.players();
         for var in &def.vars {
             if var.per_player {

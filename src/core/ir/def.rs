@@ -82,6 +82,11 @@ pub struct GameDef {
     pub result_pc: u32,
     /// A game that has not ended after this many decisions stops with an error.
     pub max_decisions: u32,
+    /// The options whose values the definition's shape was built for (a
+    /// grid's size from an option, `grid size x size`), with those values:
+    /// a game with another value needs the rules checked for it
+    /// (`load_game` does), and one started without is refused.
+    pub shaped_by: Vec<ShapedBy>,
     /// Whether nothing is ever hidden but for the moment of a simultaneous
     /// choice: every zone public, no piece with a hidden kind, no secret
     /// decision. Only then may a position where every seat knows every
@@ -273,6 +278,15 @@ pub struct OptionDef {
     pub description: String,
     /// Where the option is declared.
     pub span: Span,
+}
+
+/// An option the shape of a definition was built for, and its value then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapedBy {
+    /// The option.
+    pub option: u16,
+    /// The value the definition was built for.
+    pub value: i64,
 }
 
 /// The value of a game option.

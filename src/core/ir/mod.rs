@@ -18,8 +18,8 @@ pub use choice::{ActionDef, ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, N
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use def::{
     Anytime, Counted, Decision, FaceBound, Family, FamilyIndex, GameDef, Hook, KeyReads, Kind, KindSet, OptionDef,
-    OptionType, OptionValue, Piece, Proc, RankKey, SayLine, ScoreTerm, Trigger, ValueKind, VarDef, Visibility, Zone,
-    rules_hash,
+    OptionType, OptionValue, Piece, Proc, RankKey, SayLine, ScoreTerm, ShapedBy, Trigger, ValueKind, VarDef,
+    Visibility, Zone, rules_hash,
 };
 pub(crate) use def::{Group, HookArg, HookCall};
 pub use dump::disassemble;

@@ -30,7 +30,8 @@ pub enum Item {
         span: Span,
     },
     Players {
-        count: i64,
+        /// A number, or worked out from `int` options and constants.
+        count: Expr,
         names: Vec<Ident>,
         span: Span,
     },
@@ -236,8 +237,11 @@ pub struct ForwardDecl {
 
 #[derive(Clone, Debug)]
 pub enum BoardShape {
-    /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal neighbours.
-    Grid { rows: i64, cols: i64 },
+    /// `grid 3 x 3`: spaces in reading order, each touching its orthogonal
+    /// neighbours. A size is a number, or worked out from `int` options and
+    /// constants (`grid size x size`): the checker builds the board for the
+    /// values in force.
+    Grid { rows: Box<Expr>, cols: Box<Expr> },
     /// `graph { ring ..., space ..., link ... }`
     Graph(Vec<GraphPart>),
 }

@@ -68,7 +68,9 @@ impl Compiler {
                 Symbol::Proc(_) => "procedure",
                 _ => continue,
             };
-            let mut used = self.used_by_rules(name) || hook_text.contains(&format!("\"{name}\""));
+            let mut used = self.used_by_rules(name)
+                || hook_text.contains(&format!("\"{name}\""))
+                || self.globals.read_by_shape.contains(name);
             if let Symbol::PieceType(ty) = symbol {
                 // Pieces are used when the rules touch the zone they start in,
                 // or a group that holds their type.

@@ -165,7 +165,12 @@ impl Compiler {
                     .label(span, format!("expected {wanted}"));
                 let mut candidates: Vec<&str> = self.globals.all_names().collect();
                 candidates.extend(self.f.locals.iter().map(|l| l.name.as_str()).filter(|n| !n.is_empty()));
-                if let Some(near) = nearest(name, candidates) {
+                if let Some((_, seat, players)) = self.globals.absent_seats.iter().find(|(n, _, _)| n == name) {
+                    diag = diag.help(format!(
+                        "`{name}` is seat {seat}, and the game has {players} players with the options in force: \
+                         name only the seats every player count has, or go through `players`"
+                    ));
+                } else if let Some(near) = nearest(name, candidates) {
                     diag = diag.help(format!("did you mean `{near}`?"));
                 } else {
                     diag = diag.help(format!("no {plural} by that name are declared"));

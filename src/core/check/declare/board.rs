@@ -13,6 +13,15 @@ use crate::syntax::ast;
 const MAX_POSITION: i64 = 1000;
 
 impl Declarer {
+    /// The value of a size (`what` names it in diagnostics: "a grid's
+    /// size"), or `None` after a diagnostic.
+    pub(super) fn size(&mut self, expr: &ast::Expr, what: &str) -> Option<i64> {
+        self.shape
+            .value(expr)
+            .map_err(|not| self.diags.push(not.diagnostic(what)))
+            .ok()
+    }
+
     /// The picture position of `space NAME at (x, y)`, or a diagnostic when
     /// it lies too far out to draw.
     fn space_position(&mut self, at: &ast::SpaceAt) -> Option<(i16, i16)> {
@@ -37,15 +46,25 @@ impl Declarer {
     pub(super) fn board(&mut self, board: &ast::BoardDecl) -> Option<ir::Board> {
         match &board.shape {
             ast::BoardShape::Grid { rows, cols } => {
-                if !(1..=64).contains(rows) || !(1..=64).contains(cols) {
-                    self.diags.push(
-                        Diagnostic::error(Code::BadBoard, format!("a {rows} x {cols} grid is not supported"))
-                            .label(board.shape_span, "here")
-                            .help("grids have 1 to 64 rows and columns"),
-                    );
-                    return None;
-                }
-                let (rows, cols) = (ids::index(*rows), ids::index(*cols));
+                let (rows, cols) = (self.size(rows, "a grid's size"), self.size(cols, "a grid's size"));
+                // A grid that cannot be built is still declared, one space
+                // large, so that its names do not show up as unknown too.
+                let (rows, cols) = match (rows, cols) {
+                    (Some(rows), Some(cols)) if (1..=64).contains(&rows) && (1..=64).contains(&cols) => (rows, cols),
+                    (Some(rows), Some(cols)) => {
+                        let diagnostic =
+                            Diagnostic::error(Code::BadBoard, format!("a {rows} x {cols} grid is not supported"))
+                                .label(board.shape_span, "here")
+                                .help(
+                                    "grids have 1 to 64 rows and columns; give a size option a range that keeps it so",
+                                );
+                        let diagnostic = self.shape.label_options(diagnostic);
+                        self.diags.push(diagnostic);
+                        (1, 1)
+                    }
+                    _ => (1, 1),
+                };
+                let (rows, cols) = (ids::index(rows), ids::index(cols));
                 Some(ir::Board {
                     name: board.name.name.clone(),
                     rows,

@@ -18,7 +18,7 @@ impl Ctx<'_> {
                 span,
             },
             Rule::players_decl => {
-                let count = self.int(inner.take(Rule::int));
+                let count = self.piece_count(inner.take(Rule::piece_count));
                 Item::Players {
                     count,
                     names: inner.take_many(Rule::ident).map(|p| self.ident(p)).collect(),
@@ -389,9 +389,12 @@ impl Ctx<'_> {
         let kind = Children::of(shape_pair).take_one_of(&[Rule::grid_shape, Rule::graph_shape]);
         let mut shape = if kind.as_rule() == Rule::grid_shape {
             let mut grid = Children::of(kind);
-            let rows = self.int(grid.take(Rule::int));
-            let cols = self.int(grid.take(Rule::int));
-            BoardShape::Grid { rows, cols }
+            let rows = self.piece_count(grid.take(Rule::piece_count));
+            let cols = self.piece_count(grid.take(Rule::piece_count));
+            BoardShape::Grid {
+                rows: Box::new(rows),
+                cols: Box::new(cols),
+            }
         } else {
             BoardShape::Graph(vec![])
         };
