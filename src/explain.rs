@@ -170,11 +170,15 @@ fn describe_board(decl: &BoardDecl, board: &Board) -> String {
     let spaces: Vec<String> = parts
         .iter()
         .filter_map(|part| match part {
-            GraphPart::Ring { name, count, wraps, .. } => Some(format!(
-                "{} {count}{}",
-                name.name,
-                if *wraps { " wrapping" } else { "" }
-            )),
+            GraphPart::Ring { name, wraps, .. } => {
+                // The size it was built with, which may come from options.
+                let count = board.groups.iter().find(|g| g.name == name.name).map_or(0, |g| g.len);
+                Some(format!(
+                    "{} {count}{}",
+                    name.name,
+                    if *wraps { " wrapping" } else { "" }
+                ))
+            }
             GraphPart::Space { name, .. } => Some(name.name.clone()),
             GraphPart::Link(_) => None,
         })

@@ -114,3 +114,21 @@ fn check_tries_every_value_of_a_size() {
     let err = common::cli::stderr_unwrapped(&out);
     assert!(err.contains("with option `side = 3`"), "{err}");
 }
+
+#[test]
+fn a_ring_counts_its_spaces_from_an_option() {
+    let text = "game \"Ring Walk\"\nplayers 2: Ann, Ben\n\
+                option stops: int in 3..12 = 6 \"Spaces around the ring\"\n\
+                board track: graph {\n  ring stop stops wraps\n  spot public\n}\n\
+                var pos = 0\n\
+                flow {\n  repeat 3 times {\n    Ann chooses next from adjacent of stop[pos]\n    \
+                set pos = (pos + 1) % stops\n  }\n  win Ann\n}\n";
+    for (stops, spaces) in [(&[][..], 6), (&[("stops".to_string(), 4)][..], 4)] {
+        let checked = rpsdsl::check::check_source_shaped("ring.rules", text, &FsLoader, stops)
+            .unwrap_or_else(|f| panic!("{}", rpsdsl::diagnostic::render(&f.diagnostics, &f.sources, false)));
+        let board = &checked.def.boards[0];
+        assert_eq!(board.spaces(), spaces);
+        // It wraps: the last space touches the first.
+        assert!(board.adjacent[usize::from(spaces - 1)].contains(&0));
+    }
+}

@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::syntax::ast::{self, BoardShape, GraphPart, Item, OptionType};
+use crate::syntax::ast::{self, BoardShape, ExprKind, GraphPart, Item, OptionType};
 use crate::syntax::tokens::{RESERVED, Token, TokenKind, tokens};
 
 /// What a name names.
@@ -383,7 +383,12 @@ fn declare_item(
                 for part in parts {
                     match part {
                         GraphPart::Ring { name, count, .. } => {
-                            declare(name, NameKind::Space, Some(format!("a ring of {count} spaces")))
+                            let about = match &count.kind {
+                                ExprKind::Int(n) => format!("a ring of {n} spaces"),
+                                ExprKind::Name(option) => format!("a ring of `{}` spaces", option.name),
+                                _ => "a ring, its size worked out from options".to_string(),
+                            };
+                            declare(name, NameKind::Space, Some(about))
                         }
                         GraphPart::Space { name, .. } => declare(name, NameKind::Space, None),
                         GraphPart::Link(_) => {}

@@ -255,7 +255,9 @@ fn legend(def: &GameDef, view: &View, frame: &Frame<'_>) -> (Group, f64) {
     }
     let mut lines = vec![];
     // Say what a `?` means only where the picture has one.
-    let slots = || view.zones.iter().flatten();
+    // The box (family 0, the pieces left out of the game) is never drawn.
+    let in_play = usize::from(def.families[0].first) + 1;
+    let slots = || view.zones.iter().skip(in_play).flatten();
     if slots().any(|slot| matches!(face::Known::of(def, slot), face::Known::Back(_))) {
         lines.push("?  in a seat's colour: a piece you see but whose kind you do not know (its back)".to_string());
     }

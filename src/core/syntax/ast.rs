@@ -251,8 +251,8 @@ pub enum GraphPart {
     /// `ring outer 18 wraps`
     Ring {
         name: Ident,
-        count: i64,
-        count_span: Span,
+        /// A number, or worked out from `int` options and constants.
+        count: Box<Expr>,
         wraps: bool,
     },
     /// `space centre`, or `space centre at (0, 0)` with a picture's hint

@@ -94,21 +94,20 @@ impl Declarer {
         let mut total: i64 = 0;
         for part in parts {
             let (name, len, numbered) = match part {
-                ast::GraphPart::Ring {
-                    name,
-                    count,
-                    count_span,
-                    ..
-                } => {
-                    if !(1..=MAX_SPACES).contains(count) {
-                        self.diags.push(
+                ast::GraphPart::Ring { name, count: expr, .. } => {
+                    let Some(count) = self.size(expr, "a ring's size") else {
+                        continue;
+                    };
+                    if !(1..=MAX_SPACES).contains(&count) {
+                        let diagnostic =
                             Diagnostic::error(Code::BadBoard, format!("a ring of {count} spaces is not supported"))
-                                .label(*count_span, "here")
-                                .help(format!("a ring has 1 to {MAX_SPACES} spaces")),
-                        );
+                                .label(expr.span, "here")
+                                .help(format!("a ring has 1 to {MAX_SPACES} spaces"));
+                        let diagnostic = self.shape.label_options(diagnostic);
+                        self.diags.push(diagnostic);
                         continue;
                     }
-                    (name, *count, true)
+                    (name, count, true)
                 }
                 ast::GraphPart::Space { name, .. } => (name, 1, false),
                 ast::GraphPart::Link(_) => continue,

@@ -416,12 +416,10 @@ impl Ctx<'_> {
                 }
                 Rule::ring_decl => {
                     let name = self.ident(parts.take(Rule::ident));
-                    let count_pair = parts.take(Rule::int);
-                    let count_span = self.span(&count_pair);
+                    let count = self.piece_count(parts.take(Rule::piece_count));
                     GraphPart::Ring {
                         name,
-                        count: self.int(count_pair),
-                        count_span,
+                        count: Box::new(count),
                         wraps: parts.take_opt(Rule::wraps).is_some(),
                     }
                 }
