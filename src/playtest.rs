@@ -129,17 +129,30 @@ fn check_other_shapes(
     let per_value = (games / 4).max(2).min(games);
     for shaped in &def.shaped_by {
         let option = &def.options[usize::from(shaped.option)];
-        let OptionType::Int { min, max } = option.ty else {
-            continue;
+        let in_force = &base[usize::from(shaped.option)];
+        let (low, high) = match option.ty {
+            OptionType::Int { min, max } => (min, max),
+            OptionType::IntList {
+                min_items, max_items, ..
+            } => (min_items as i64, max_items as i64),
+            _ => continue,
         };
         // The rules' errors are said for the first value that shows them
         // (most read the same at the next value); playtests' for each.
         let mut rules_failed = false;
-        for value in spread(min, max, MAX_SHAPE_VALUES) {
-            if base.get(usize::from(shaped.option)) == Some(&OptionValue::Int(value)) {
+        for value in spread(low, high, MAX_SHAPE_VALUES) {
+            if shaped.read(in_force) == value {
                 continue;
             }
-            let setting = [(option.name.clone(), value.to_string())];
+            let value = match in_force {
+                // A list of that length: the items in force, over again.
+                OptionValue::IntList(items) => {
+                    let items: Vec<String> = items.iter().cycle().take(value as usize).map(i64::to_string).collect();
+                    format!("[{}]", items.join(", "))
+                }
+                _ => value.to_string(),
+            };
+            let setting = [(option.name.clone(), value.clone())];
             let settings = crate::check::OptionSetting::recorded(&setting);
             let diagnostics = match crate::load::load_game(path, loader, |_| Ok(settings)) {
                 Ok(game) => smoke_test_with(&game.def, &game.options, per_value),

@@ -134,7 +134,7 @@ fn reshaped(def: &GameDef, options: &[OptionValue]) -> Option<Vec<(String, i64)>
     if def
         .shaped_by
         .iter()
-        .all(|s| options[usize::from(s.option)].as_i64() == s.value)
+        .all(|s| s.read(&options[usize::from(s.option)]) == s.value)
     {
         return None;
     }
@@ -143,7 +143,7 @@ fn reshaped(def: &GameDef, options: &[OptionValue]) -> Option<Vec<(String, i64)>
             .iter()
             .map(|s| {
                 let option = usize::from(s.option);
-                (def.options[option].name.clone(), options[option].as_i64())
+                (def.options[option].name.clone(), s.read(&options[option]))
             })
             .collect(),
     )

@@ -50,7 +50,7 @@ const WITHIN: &[&str] = &[
     "of", "in", "to", "from", "and", "or", "not", "if", "then", "else", "when", "where", "with", "per", "player",
     "players", "score", "true", "false", "count", "sum", "any", "no", "first", "table", "at", "chooses", "secretly", "times", "all",
     "draw", "game", "beats", "exists", "longest", "run", "lines", "top", "bottom", "size", "kind", "value", "owner",
-    "type", "opponent", "next", "adjacent", "hidden", "public", "unordered", "most", "fewest",
+    "type", "opponent", "next", "adjacent", "length", "hidden", "public", "unordered", "most", "fewest",
 ];
 
 pub(super) fn complete(server: &Server, params: CompletionParams) -> Option<CompletionResponse> {

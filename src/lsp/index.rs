@@ -223,6 +223,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "opponent",
     "next",
     "adjacent",
+    "length",
 ];
 
 impl GameIndex {

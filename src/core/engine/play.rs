@@ -77,20 +77,26 @@ impl State {
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
     pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
-        if let Some(shaped) = def
-            .shaped_by
-            .iter()
-            .find(|s| self.options[usize::from(s.option)] != s.value)
-        {
+        // What the shape read: the option's value, or its list's length.
+        let read = |state: &State, shaped: &crate::ir::ShapedBy| {
+            let option = usize::from(shaped.option);
+            if shaped.length {
+                state.lists[option].len() as i64
+            } else {
+                state.options[option]
+            }
+        };
+        if let Some(shaped) = def.shaped_by.iter().find(|s| read(self, s) != s.value) {
             let option = &def.options[usize::from(shaped.option)];
+            let what = if shaped.length { "the length of " } else { "" };
             return Err(Box::new(
                 Diagnostic::error(
                     Code::BadOptionValue,
                     format!(
-                        "the board was built for `{}` at {}, and this game sets it to {}",
+                        "the board was built for {what}`{}` at {}, and this game sets it to {}",
                         option.name,
                         shaped.value,
-                        self.options[usize::from(shaped.option)]
+                        read(self, shaped)
                     ),
                 )
                 .label(option.span, "this option shapes the board")

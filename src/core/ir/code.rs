@@ -294,6 +294,8 @@ pub enum Op {
     Fail(u16),
     /// `n -> entry n of the list option` (same rules as `Table`).
     OptionTable(u16),
+    /// `-> how many items the list option holds` (`length of`).
+    OptionLength(u16),
     /// Ends an `anytime` action: the decision it interrupted is asked again.
     ResumeAsk,
     /// `piece ->` the die gets one of its faces at random (a chance event).

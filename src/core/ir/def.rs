@@ -285,8 +285,21 @@ pub struct OptionDef {
 pub struct ShapedBy {
     /// The option.
     pub option: u16,
-    /// The value the definition was built for.
+    /// The value the definition was built for: the option's, or with
+    /// `length` the number of items of a list option (`length of piles`).
     pub value: i64,
+    /// Whether the shape read the list's length rather than a number.
+    pub length: bool,
+}
+
+impl ShapedBy {
+    /// What the shape reads of `value`, to compare with [`ShapedBy::value`].
+    pub fn read(&self, value: &OptionValue) -> i64 {
+        match value {
+            OptionValue::IntList(items) if self.length => items.len() as i64,
+            other => other.as_i64(),
+        }
+    }
 }
 
 /// The value of a game option.

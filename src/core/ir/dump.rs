@@ -183,7 +183,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             def.boards.get(board as usize).map_or("?", |b| b.name.as_str())
         ),
         Op::LoadVar(s) | Op::StoreVar(s) | Op::LoadVarAt(s) | Op::StoreVarAt(s) => var(s),
-        Op::LoadOption(o) | Op::OptionTable(o) => def
+        Op::LoadOption(o) | Op::OptionTable(o) | Op::OptionLength(o) => def
             .options
             .get(o as usize)
             .map_or_else(|| "?".into(), |o| o.name.clone()),

@@ -146,6 +146,7 @@ impl Op {
             Op::Forward { .. } => row(InPlace, 1, 1, Fixed),
             Op::CellAt(_) | Op::Step(_) => row(InPlace, 2, 1, Fixed),
             Op::SpaceIn { .. } | Op::Coordinate { .. } | Op::OptionTable(_) => row(Slow, 1, 1, Fixed),
+            Op::OptionLength(_) => row(Slow, 0, 1, Fixed),
             Op::Size => row(InPlace, 1, 1, ReadsPlaces),
             Op::Top | Op::Bottom => row(Slow, 1, 1, ReadsPlaces),
             Op::SpaceOf(_) => computes(row(Slow, 1, 1, ReadsPlaces)),

@@ -9,7 +9,7 @@ use crate::ir::{Attr, FamilyIndex, Op, OptionType};
 use crate::syntax::ast::{self, Expr};
 
 const BUILTINS: &[&str] = &[
-    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next", "space", "adjacent",
+    "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next", "space", "adjacent", "length",
 ];
 
 impl Compiler {
@@ -279,6 +279,7 @@ impl Compiler {
                 );
                 Ty::Error
             }
+            "length" => self.list_length(arg, span),
             "opponent" => {
                 if self.def.players() != 2 {
                     self.error(
@@ -300,5 +301,25 @@ impl Compiler {
                 Ty::Seat
             }
         }
+    }
+}
+
+impl Compiler {
+    /// `length of L`: how many items the list option `L` holds.
+    fn list_length(&mut self, arg: &Expr, span: Span) -> Ty {
+        if let ast::ExprKind::Name(list) = &arg.kind
+            && self.find_local(&list.name).is_none()
+            && let Some(Symbol::Option(o)) = self.globals.get(&list.name)
+            && matches!(self.def.options[o as usize].ty, OptionType::IntList { .. })
+        {
+            self.emit(Op::OptionLength(o), span);
+            return Ty::Int;
+        }
+        self.error(
+            Diagnostic::error(Code::TypeMismatch, "`length of` counts the items of a list option")
+                .label(arg.span, "not a `list of int` option")
+                .help("declare `option piles: list of int in 1..20 = [3, 4, 5]` and write `length of piles`"),
+        );
+        Ty::Error
     }
 }

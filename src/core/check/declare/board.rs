@@ -95,19 +95,20 @@ impl Declarer {
         for part in parts {
             let (name, len, numbered) = match part {
                 ast::GraphPart::Ring { name, count: expr, .. } => {
-                    let Some(count) = self.size(expr, "a ring's size") else {
-                        continue;
-                    };
-                    if !(1..=MAX_SPACES).contains(&count) {
+                    // A ring that cannot be built is still declared, one
+                    // space long, so that its name is not unknown too.
+                    let count = self.size(expr, "a ring's size").unwrap_or(1);
+                    if (1..=MAX_SPACES).contains(&count) {
+                        (name, count, true)
+                    } else {
                         let diagnostic =
                             Diagnostic::error(Code::BadBoard, format!("a ring of {count} spaces is not supported"))
                                 .label(expr.span, "here")
                                 .help(format!("a ring has 1 to {MAX_SPACES} spaces"));
                         let diagnostic = self.shape.label_options(diagnostic);
                         self.diags.push(diagnostic);
-                        continue;
+                        (name, 1, true)
                     }
-                    (name, count, true)
                 }
                 ast::GraphPart::Space { name, .. } => (name, 1, false),
                 ast::GraphPart::Link(_) => continue,

@@ -30,7 +30,8 @@ pub(crate) struct ShapeScope {
     /// Per `int` option: its type, the value to build for, and where its
     /// type is written (what a diagnostic points at).
     options: HashMap<String, (OptionType, i64, Span)>,
-    /// The options read, in the order first read, with their values.
+    /// The options read, in the order first read, with their values (a
+    /// list's, its length).
     pub read: Vec<(String, i64)>,
     /// Every option and constant read.
     pub names_read: Vec<String>,
@@ -50,15 +51,19 @@ impl ShapeScope {
                 Item::Option(decl) => {
                     // Its errors are reported where options are declared.
                     let (def, _) = crate::check::options::declare(decl);
-                    if let OptionValue::Int(default) = def.default {
-                        let value = asked
-                            .iter()
-                            .find(|(name, _)| *name == decl.name.name)
-                            .map_or(default, |(_, v)| *v);
-                        scope
-                            .options
-                            .insert(decl.name.name.clone(), (def.ty, value, decl.ty_span));
-                    }
+                    // A number, or a list by its length.
+                    let default = match &def.default {
+                        OptionValue::Int(v) => *v,
+                        OptionValue::IntList(items) => items.len() as i64,
+                        _ => continue,
+                    };
+                    let value = asked
+                        .iter()
+                        .find(|(name, _)| *name == decl.name.name)
+                        .map_or(default, |(_, v)| *v);
+                    scope
+                        .options
+                        .insert(decl.name.name.clone(), (def.ty, value, decl.ty_span));
                 }
                 _ => {}
             }
@@ -115,13 +120,11 @@ impl ShapeScope {
                     return self.value_at(&constant, depth + 1);
                 }
                 match self.options.get(&ident.name) {
-                    Some((OptionType::Int { .. }, value, _)) => {
-                        let value = *value;
-                        if !self.read.iter().any(|(name, _)| *name == ident.name) {
-                            self.read.push((ident.name.clone(), value));
-                        }
-                        Ok(value)
-                    }
+                    Some((OptionType::Int { .. }, value, _)) => Ok(self.read_option(&ident.name, *value)),
+                    Some((OptionType::IntList { .. }, _, _)) => Err(fail(format!(
+                        "`{0}` is a list; its number of items is `length of {0}`",
+                        ident.name
+                    ))),
                     _ => Err(fail(format!("`{}` is not an `int` option or a constant", ident.name))),
                 }
             }
@@ -136,8 +139,23 @@ impl ShapeScope {
                 };
                 value.ok_or_else(|| fail(format!("{a} and {b} overflow a number")))
             }
+            ExprKind::Of { name, arg } if name.name == "length" => match &arg.kind {
+                ExprKind::Name(list) => match self.options.get(&list.name) {
+                    Some((OptionType::IntList { .. }, length, _)) => Ok(self.read_option(&list.name, *length)),
+                    _ => Err(fail(format!("`{}` is not a list option", list.name))),
+                },
+                _ => Err(fail("`length of` takes the name of a list option".into())),
+            },
             _ => Err(fail("this is worked out while the game runs".into())),
         }
+    }
+
+    /// `value`, the option `name`'s, noted as read.
+    fn read_option(&mut self, name: &str, value: i64) -> i64 {
+        if !self.read.iter().any(|(read, _)| read == name) {
+            self.read.push((name.to_string(), value));
+        }
+        value
     }
 
     /// `diagnostic`, with a label on the range of every option read so far.
@@ -160,6 +178,7 @@ impl ShapeScope {
                 Some(ir::ShapedBy {
                     option: u16::try_from(option).ok()?,
                     value: *value,
+                    length: matches!(options[option].ty, OptionType::IntList { .. }),
                 })
             })
             .collect()

@@ -363,6 +363,8 @@ impl State {
                 let n = self.pop();
                 self.stack.push(table_entry(&self.lists[option as usize], n));
             }
+            // A list holds at most a few thousand items.
+            Op::OptionLength(option) => self.stack.push(self.lists[option as usize].len() as i64),
             Op::ResumeAsk => {
                 let frame = self.frames.pop().expect("frame");
                 self.stack.truncate(frame.stack_base as usize);

@@ -1,0 +1,36 @@
+"""Records OpenSpiel's own random games, once, as data for tests/openspiel.rs.
+
+Run with a Python that has `open_spiel` (the versus bench's venv):
+    target/versus-venv/bin/python tests/openspiel/record.py
+Each line of `GAME.jsonl` is one game: at every step the number of legal
+actions OpenSpiel offers and the action taken (as OpenSpiel names it), then
+the returns. The replay test plays the same moves in rpsdsl and checks the
+same number of legal moves at every step and the same result.
+"""
+
+import json
+import random
+
+import pyspiel
+
+GAMES = 200
+
+
+def record(name, params, out):
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(20261206)
+    with open(out, "w") as f:
+        for _ in range(GAMES):
+            state = game.new_initial_state()
+            steps = []
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                action = rng.choice(legal)
+                steps.append([len(legal), state.action_to_string(action)])
+                state.apply_action(action)
+            f.write(json.dumps({"params": params, "steps": steps, "returns": state.returns()}) + "\n")
+
+
+if __name__ == "__main__":
+    record("nim", {}, "tests/openspiel/nim.jsonl")
+    record("nim", {"pile_sizes": "2;4;6", "is_misere": False}, "tests/openspiel/nim_2_4_6_normal.jsonl")
