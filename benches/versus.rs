@@ -130,6 +130,14 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "nim",
+        rules: "games/classic/nim.rules",
+        openspiel: Some("nim(pile_sizes=1;3;5;7,is_misere=true)"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,
@@ -556,10 +564,7 @@ fn main() {
             .options
             .iter()
             .zip(options)
-            .map(|(o, value)| match value {
-                OptionValue::Int(i) => format!("{}={i}", o.name),
-                other => format!("{}={other:?}", o.name),
-            })
+            .map(|(o, value)| format!("{}={}", o.name, value.render(&o.ty)))
             .collect();
         let set = if set.is_empty() {
             "no options".to_string()

@@ -587,9 +587,14 @@ impl GameDef {
 
     /// Bit mask of the seats that see the pieces in `zone`.
     pub fn zone_viewers(&self, zone: ZoneId) -> u32 {
-        (0..self.players() as Seat)
-            .filter(|&s| self.zone_visible_to(zone, s))
-            .fold(0, |m, s| m | 1 << s)
+        // As `zone_visible_to` asked of every seat, without the asking: a
+        // piece moves through here on every move.
+        let z = &self.zones[zone as usize];
+        match z.visibility {
+            Visibility::Public => self.all_seats_mask(),
+            Visibility::Hidden => 0,
+            Visibility::Owner => z.owner.map_or(0, |o| 1 << o),
+        }
     }
 
     /// Bit mask of the seats that learn what `piece` is by seeing it in
