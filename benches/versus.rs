@@ -138,6 +138,14 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "pig",
+        rules: "games/classic/pig.rules",
+        openspiel: Some("pig(players=2,winscore=100,diceoutcomes=6,horizon=1000,piglet=false)"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,

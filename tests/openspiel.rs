@@ -12,7 +12,7 @@ mod common;
 use std::path::Path;
 
 use rpsdsl::check::{FsLoader, OptionSetting};
-use rpsdsl::engine::{Choice, State};
+use rpsdsl::engine::{Choice, ForcedRoll, State};
 use rpsdsl::load::{LoadedGame, load_game};
 use serde_json::Value;
 
@@ -28,26 +28,49 @@ fn load_with(
         .unwrap_or_else(|f| panic!("{}", rpsdsl::diagnostic::render(&f.diagnostics, &f.sources, false)))
 }
 
-/// Replays every recorded game of `data` in `rules`: `label` names, for an
-/// OpenSpiel action, the move rpsdsl offers for it.
-fn replay(rules: &str, data: &str, rename: &dyn Fn(&str, &Value) -> (String, String), label: &dyn Fn(&str) -> String) {
+/// How a replay reads OpenSpiel's names: its parameters as the rules'
+/// options, its actions as the moves rpsdsl offers, and its chance outcomes
+/// as the rolls to force.
+struct Reading<'a> {
+    option: &'a dyn Fn(&str, &Value) -> (String, String),
+    action: &'a dyn Fn(&str) -> String,
+    chance: &'a dyn Fn(&rpsdsl::engine::Game, &str) -> ForcedRoll,
+}
+
+/// OpenSpiel names no chance outcome in games without chance.
+fn no_chance(_: &rpsdsl::engine::Game, outcome: &str) -> ForcedRoll {
+    panic!("a chance outcome `{outcome}` in a game without chance")
+}
+
+/// Replays every recorded game of `data` in `rules`, read as `reading` says.
+fn replay(rules: &str, data: &str, reading: &Reading<'_>) {
     let text = std::fs::read_to_string(data).unwrap();
     let mut games = 0;
     for (line, record) in text.lines().enumerate() {
         let record: Value = serde_json::from_str(record).unwrap();
-        let game = load_with(rules, record["params"].as_object().unwrap(), rename);
+        let game = load_with(rules, record["params"].as_object().unwrap(), reading.option);
         let def = &game.def;
         let mut events = vec![];
         let mut state = State::start(def, &game.options, line as u64, vec![], &mut events).unwrap();
-        for (step, entry) in record["steps"].as_array().unwrap().iter().enumerate() {
+        let steps = record["steps"].as_array().unwrap();
+        for (step, entry) in steps.iter().enumerate() {
+            if entry[0] == "chance" {
+                continue;
+            }
             let (count, action) = (entry[0].as_u64().unwrap() as usize, entry[1].as_str().unwrap());
+            // The die this move rolls shows what OpenSpiel drew next.
+            if let Some(next) = steps.get(step + 1)
+                && next[0] == "chance"
+            {
+                state.force_rolls(vec![(reading.chance)(def, next[1].as_str().unwrap())]);
+            }
             let pending = state
                 .pending()
                 .unwrap_or_else(|| panic!("{data} game {line}: over before step {step}"));
             let seat = pending.who()[0];
             let legal = pending.legal(seat);
             assert_eq!(legal.len(), count, "{data} game {line} step {step}: legal moves");
-            let wanted = label(action);
+            let wanted = (reading.action)(action);
             let value = *legal
                 .iter()
                 .find(|&&v| def.choice_label(pending.decision(), v) == wanted)
@@ -93,14 +116,15 @@ fn nim_move(action: &str) -> String {
     format!("take {take} from pile {pile}")
 }
 
+const NIM: Reading<'static> = Reading {
+    option: &nim_option,
+    action: &nim_move,
+    chance: &no_chance,
+};
+
 #[test]
 fn nim_replays_openspiels_games() {
-    replay(
-        "games/classic/nim.rules",
-        "tests/openspiel/nim.jsonl",
-        &nim_option,
-        &nim_move,
-    );
+    replay("games/classic/nim.rules", "tests/openspiel/nim.jsonl", &NIM);
 }
 
 #[test]
@@ -108,7 +132,49 @@ fn nim_replays_openspiels_games_with_other_piles_and_the_normal_rule() {
     replay(
         "games/classic/nim.rules",
         "tests/openspiel/nim_2_4_6_normal.jsonl",
-        &nim_option,
-        &nim_move,
+        &NIM,
+    );
+}
+
+/// OpenSpiel's pig parameters as the rules' options.
+fn pig_option(name: &str, value: &Value) -> (String, String) {
+    let name = match name {
+        "players" => "seats",
+        "diceoutcomes" => "faces",
+        other => other,
+    };
+    (name.to_string(), value.to_string())
+}
+
+/// `Roll 4`: the die shows 4.
+fn pig_roll(def: &rpsdsl::engine::Game, outcome: &str) -> ForcedRoll {
+    let die = def
+        .pieces
+        .iter()
+        .position(|p| def.piece_types[p.ty as usize] == "Die")
+        .expect("a die");
+    ForcedRoll {
+        die: die as u16,
+        value: outcome.trim_start_matches("Roll ").parse().unwrap(),
+    }
+}
+
+const PIG: Reading<'static> = Reading {
+    option: &pig_option,
+    action: &str::to_string,
+    chance: &pig_roll,
+};
+
+#[test]
+fn pig_replays_openspiels_games() {
+    replay("games/classic/pig.rules", "tests/openspiel/pig.jsonl", &PIG);
+}
+
+#[test]
+fn pig_replays_openspiels_games_with_three_players_to_30() {
+    replay(
+        "games/classic/pig.rules",
+        "tests/openspiel/pig_3_players_to_30.jsonl",
+        &PIG,
     );
 }

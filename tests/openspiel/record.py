@@ -3,8 +3,8 @@
 Run with a Python that has `open_spiel` (the versus bench's venv):
     target/versus-venv/bin/python tests/openspiel/record.py
 Each line of `GAME.jsonl` is one game: at every step the number of legal
-actions OpenSpiel offers and the action taken (as OpenSpiel names it), then
-the returns. The replay test plays the same moves in rpsdsl and checks the
+actions OpenSpiel offers and the action taken (as OpenSpiel names it), or
+`"chance"` and the outcome drawn, then the returns. The replay test plays the same moves in rpsdsl and checks the
 same number of legal moves at every step and the same result.
 """
 
@@ -24,9 +24,14 @@ def record(name, params, out):
             state = game.new_initial_state()
             steps = []
             while not state.is_terminal():
-                legal = state.legal_actions()
-                action = rng.choice(legal)
-                steps.append([len(legal), state.action_to_string(action)])
+                if state.is_chance_node():
+                    # Every outcome of the games recorded here is as likely.
+                    action = rng.choice([outcome for outcome, _ in state.chance_outcomes()])
+                    steps.append(["chance", state.action_to_string(action)])
+                else:
+                    legal = state.legal_actions()
+                    action = rng.choice(legal)
+                    steps.append([len(legal), state.action_to_string(action)])
                 state.apply_action(action)
             f.write(json.dumps({"params": params, "steps": steps, "returns": state.returns()}) + "\n")
 
@@ -34,3 +39,5 @@ def record(name, params, out):
 if __name__ == "__main__":
     record("nim", {}, "tests/openspiel/nim.jsonl")
     record("nim", {"pile_sizes": "2;4;6", "is_misere": False}, "tests/openspiel/nim_2_4_6_normal.jsonl")
+    record("pig", {}, "tests/openspiel/pig.jsonl")
+    record("pig", {"players": 3, "winscore": 30, "horizon": 60}, "tests/openspiel/pig_3_players_to_30.jsonl")

@@ -357,18 +357,24 @@ impl Declarer {
                     let Some(count) = self.size(count_expr, "the number of players") else {
                         continue;
                     };
-                    if !(1..=crate::ir::MAX_PLAYERS as i64).contains(&count) {
-                        let diagnostic =
-                            Diagnostic::error(Code::BadPlayerCount, format!("{count} players is not supported"))
-                                .label(*span, "here")
-                                .help(format!("a game has from 1 to {} players", crate::ir::MAX_PLAYERS));
-                        let diagnostic = self.shape.label_options(diagnostic);
-                        self.diags.push(diagnostic);
-                        continue;
-                    }
                     // A count from an option names the seats for its
                     // largest value; one written as a number names each.
                     let fixed = matches!(count_expr.kind, ast::ExprKind::Int(_));
+                    let most = crate::ir::MAX_PLAYERS as i64;
+                    if !(1..=most).contains(&count) {
+                        let diagnostic =
+                            Diagnostic::error(Code::BadPlayerCount, format!("{count} players is not supported"))
+                                .label(*span, "here")
+                                .help(format!("a game has from 1 to {most} players"));
+                        let diagnostic = self.shape.label_options(diagnostic);
+                        self.diags.push(diagnostic);
+                        if fixed {
+                            continue;
+                        }
+                    }
+                    // An option's value out of reach still seats players,
+                    // so that the rules' seats are not reported too.
+                    let count = count.clamp(1, most);
                     let named = names.len() as i64;
                     if !names.is_empty() && (named < count || fixed && named != count) {
                         let diagnostic = Diagnostic::error(
