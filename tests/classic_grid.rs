@@ -405,5 +405,5 @@ fn a_board_built_for_other_values_refuses_to_start() {
     options[0] = rpsdsl::ir::OptionValue::Int(6);
     let error = State::start(&def, &options, 1, vec![], &mut vec![]).unwrap_err();
     assert_eq!(error.code.as_str(), "bad-option-value");
-    assert!(error.message.contains("built for `rows` at 8"), "{}", error.message);
+    assert!(error.message.contains("checked for `rows` at 8"), "{}", error.message);
 }

@@ -90,7 +90,7 @@ struct Declarer {
     def: GameDef,
     globals: Globals,
     diags: Vec<Diagnostic>,
-    /// What a board's size may read, and what it read.
+    /// What a size (a board's, the number of players) may read, and what it read.
     shape: ShapeScope,
 }
 

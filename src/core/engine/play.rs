@@ -93,13 +93,13 @@ impl State {
                 Diagnostic::error(
                     Code::BadOptionValue,
                     format!(
-                        "the board was built for {what}`{}` at {}, and this game sets it to {}",
+                        "the rules were checked for {what}`{}` at {}, and this game sets it to {}",
                         option.name,
                         shaped.value,
                         read(self, shaped)
                     ),
                 )
-                .label(option.span, "this option shapes the board")
+                .label(option.span, "this option sizes a board or the players")
                 .help(
                     "load the game with the value set (`--set`, a house-rules file), so its rules are checked for it",
                 ),

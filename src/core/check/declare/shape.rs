@@ -1,5 +1,8 @@
-//! Sizes from options: a grid's rows and columns may be worked out from
-//! `int` options and constants (`grid size x size`, `grid rows x (columns + 1)`).
+//! Sizes from options: a grid's rows and columns, a ring's spaces and the
+//! number of players may be worked out from `int` options, constants and
+//! the number of items of a list option (`grid size x size`,
+//! `grid rows x (columns + 1)`, `ring heap (length of heaps)`,
+//! `players seats`).
 //!
 //! Unlike a count of pieces, which is made for its largest value and
 //! trimmed at the start of a game, a size changes the board itself: which
@@ -21,9 +24,9 @@ use crate::syntax::ast::{self, BinOp, ExprKind, Item};
 /// option not named takes its default.
 pub type Shape = [(String, i64)];
 
-/// What a size may read: constants (by their expression) and `int`
-/// options (their range and default, or the value asked for), and the
-/// options read so far with the values used.
+/// What a size may read: constants (by their expression), `int` options
+/// and list options (by their length): each with its default or the value
+/// asked for; and the options read so far with the values used.
 #[derive(Default)]
 pub(crate) struct ShapeScope {
     constants: HashMap<String, ast::Expr>,
