@@ -40,24 +40,46 @@ pub const MAX_OPTION_VALUES: usize = 16;
 /// with another value says which.
 pub fn smoke_test_options(def: &Game, base: &[OptionValue], games: u64) -> Vec<Diagnostic> {
     let mut found = smoke_test_with(def, base, games);
-    let mut seen: Vec<(crate::diagnostic::Code, String)> = found.iter().map(|d| (d.code, d.message.clone())).collect();
+    let mut once = SaidOnce::after(&found);
     let per_value = (games / 4).max(2).min(games);
     for (index, value, shown) in other_values(def, base).into_iter().take(MAX_OPTION_VALUES) {
         let mut options = base.to_vec();
         options[index] = value;
-        for mut d in smoke_test_with(def, &options, per_value) {
-            if seen
+        once.add(&mut found, smoke_test_with(def, &options, per_value), &shown);
+    }
+    found
+}
+
+/// Failures said once each, by code and message; one found with another
+/// option value says which.
+struct SaidOnce {
+    seen: Vec<(crate::diagnostic::Code, String)>,
+}
+
+impl SaidOnce {
+    /// Nothing said yet but `found`.
+    fn after(found: &[Diagnostic]) -> SaidOnce {
+        SaidOnce {
+            seen: found.iter().map(|d| (d.code, d.message.clone())).collect(),
+        }
+    }
+
+    /// Adds to `found` each of `more` not said yet, with the option value
+    /// it was found with (`shown`: "`name = value`").
+    fn add(&mut self, found: &mut Vec<Diagnostic>, more: Vec<Diagnostic>, shown: &str) {
+        for mut d in more {
+            if self
+                .seen
                 .iter()
                 .any(|(code, message)| *code == d.code && *message == d.message)
             {
                 continue;
             }
-            seen.push((d.code, d.message.clone()));
+            self.seen.push((d.code, d.message.clone()));
             d.message = format!("{} (with option {shown})", d.message);
             found.push(d);
         }
     }
-    found
 }
 
 /// Every value of a `bool` or `one of` option other than its base value,
@@ -99,7 +121,7 @@ pub fn check_and_playtest(
         Ok(game) => {
             let mut diagnostics = smoke_test_options(&game.def, &game.options, games);
             diagnostics.extend(game.warnings);
-            diagnostics.extend(check_other_shapes(path, loader, &game.def, &game.options, games));
+            check_other_shapes(path, loader, &game.def, &game.options, games, &mut diagnostics);
             (diagnostics, game.def.def.sources)
         }
         Err(failed) => (failed.diagnostics, failed.sources),
@@ -115,17 +137,17 @@ pub const MAX_SHAPE_VALUES: usize = 64;
 /// every other value of each option a board's size is read from
 /// ([`crate::ir::GameDef::shaped_by`]), one option at a time, the others
 /// at their base values: at most [`MAX_SHAPE_VALUES`] values an option,
-/// spread evenly over its range with both ends kept. Each failure is said
-/// once, with the value that shows it.
+/// spread evenly over its range with both ends kept. Each failure not in
+/// `found` yet is added once, with the value that shows it.
 fn check_other_shapes(
     path: &std::path::Path,
     loader: &dyn crate::check::SourceLoader,
     def: &Game,
     base: &[OptionValue],
     games: u64,
-) -> Vec<Diagnostic> {
-    let mut found: Vec<Diagnostic> = vec![];
-    let mut seen: Vec<(crate::diagnostic::Code, String)> = vec![];
+    found: &mut Vec<Diagnostic>,
+) {
+    let mut once = SaidOnce::after(found);
     let per_value = (games / 4).max(2).min(games);
     for shaped in &def.shaped_by {
         let option = &def.options[usize::from(shaped.option)];
@@ -162,20 +184,9 @@ fn check_other_shapes(
                     failed.diagnostics.into_iter().filter(Diagnostic::is_error).collect()
                 }
             };
-            for mut d in diagnostics {
-                if seen
-                    .iter()
-                    .any(|(code, message)| *code == d.code && *message == d.message)
-                {
-                    continue;
-                }
-                seen.push((d.code, d.message.clone()));
-                d.message = format!("{} (with option `{} = {value}`)", d.message, option.name);
-                found.push(d);
-            }
+            once.add(found, diagnostics, &format!("`{} = {value}`", option.name));
         }
     }
-    found
 }
 
 /// At most `most` values from `min` to `max`, evenly spread, both ends

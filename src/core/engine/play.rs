@@ -77,15 +77,7 @@ impl State {
     /// Sets the game up (start values, pieces, the setup) and runs it to
     /// the first decision.
     pub fn set_up(&mut self, def: &Game, events: &mut Vec<Event>) -> Result<(), RuntimeError> {
-        // What the shape read: the option's value, or its list's length.
-        let read = |state: &State, shaped: &crate::ir::ShapedBy| {
-            let option = usize::from(shaped.option);
-            if shaped.length {
-                state.lists[option].len() as i64
-            } else {
-                state.options[option]
-            }
-        };
+        let read = |state: &State, shaped: &crate::ir::ShapedBy| shaped.read_running(&state.options, &state.lists);
         if let Some(shaped) = def.shaped_by.iter().find(|s| read(self, s) != s.value) {
             let option = &def.options[usize::from(shaped.option)];
             let what = if shaped.length { "the length of " } else { "" };

@@ -300,6 +300,17 @@ impl ShapedBy {
             other => other.as_i64(),
         }
     }
+
+    /// [`ShapedBy::read`] from a running game's values: its options as
+    /// numbers, and its lists.
+    pub(crate) fn read_running(&self, options: &[i64], lists: &[Vec<i64>]) -> i64 {
+        let option = usize::from(self.option);
+        if self.length {
+            lists[option].len() as i64
+        } else {
+            options[option]
+        }
+    }
 }
 
 /// The value of a game option.
