@@ -178,3 +178,23 @@ fn pig_replays_openspiels_games_with_three_players_to_30() {
         &PIG,
     );
 }
+
+/// OpenSpiel numbers the pits 0 to 13: 1 to 6 are South's houses (player
+/// 0), 8 to 13 North's; rpsdsl names them by row, `south 1` to `north 6`.
+fn mancala_move(action: &str) -> String {
+    let pit: u32 = action.parse().unwrap();
+    match pit {
+        1..=6 => format!("sow south {pit}"),
+        _ => format!("sow north {}", pit - 7),
+    }
+}
+
+#[test]
+fn mancala_replays_openspiels_games() {
+    let reading = Reading {
+        option: &|name, value| (name.to_string(), value.to_string()),
+        action: &mancala_move,
+        chance: &no_chance,
+    };
+    replay("games/classic/mancala.rules", "tests/openspiel/mancala.jsonl", &reading);
+}

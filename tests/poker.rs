@@ -342,8 +342,8 @@ proptest! {
         let chips_var = def.vars.iter().position(|v| v.name == "chips").unwrap() as u16;
         let pot_var = def.vars.iter().position(|v| v.name == "pot").unwrap() as u16;
         for event in &record.events {
-            if let Event::Var { var, seat, value } = event {
-                if *var == chips_var { held[seat.unwrap() as usize] = *value; }
+            if let Event::Var { var, index, value, .. } = event {
+                if *var == chips_var { held[index.unwrap() as usize] = *value; }
                 if *var == pot_var { pot = *value; }
             }
         }

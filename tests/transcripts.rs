@@ -295,6 +295,56 @@ fn transcripts_name_their_format_and_old_ones_still_replay() {
     );
 }
 
+/// A `set` that leaves a variable as it was changes nothing, so this
+/// version's transcripts (format 3) leave it out; a format-2 transcript,
+/// which shows it, still replays.
+#[test]
+fn unchanged_variables_are_not_shown_and_format_2_still_replays() {
+    use rpsdsl::transcript::{FORMAT, FORMAT_2, Format};
+    let def = load("games/janken_deck.rules");
+    let record = play(&def, 7, &Scenario::default()).unwrap();
+    let header = || Header {
+        rules: "games/janken_deck.rules",
+        about: None,
+        seed: 7,
+        options: vec![],
+        agents: vec!["random".into(); def.players()],
+    };
+    let now = Transcript::new(&def, header(), &record, Viewer::All);
+    let mut before = Transcript::in_format(&def, header(), &record, Viewer::All, Format::V2);
+    assert_eq!(now.format, FORMAT);
+    before.format = FORMAT_2.into();
+    let lines = |t: &Transcript| -> Vec<String> { t.to_text().lines().map(str::to_string).collect() };
+    let (now_lines, before_lines) = (lines(&now), lines(&before));
+    // Janken Deck sets the round's kind at every play, often to what it was:
+    // only format 2 shows those.
+    let kinds = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| l.trim_start().starts_with("round_kind = "))
+            .count()
+    };
+    assert!(kinds(&now_lines) < kinds(&before_lines), "{now_lines:#?}");
+    let others = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| !l.trim_start().starts_with("round_") && !l.contains("transcript/"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(&now_lines), others(&before_lines));
+    let path = std::env::temp_dir().join(format!("rpsdsl-format-2-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string_pretty(&before).unwrap()).unwrap();
+    let replay = common::cli::rpsdsl(&["replay", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        replay.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+}
+
 /// ROCK! deals its whole deck, so the first flips are the last cards dealt:
 /// a shuffle's `bottom` (bottom first) fixes them without listing all 60
 /// cards, as docs/scenarios.md shows.

@@ -8,7 +8,7 @@ use crate::check::{FsLoader, OptionSetting};
 use crate::diagnostic::{Code, Diagnostic, Sources, Span};
 use crate::session;
 use crate::text::printable;
-use crate::transcript::{FORMAT, FORMAT_1, Format, Header, ReplayScript, Transcript, UNFINISHED, Viewer};
+use crate::transcript::{FORMAT, FORMAT_1, FORMAT_2, Format, Header, ReplayScript, Transcript, UNFINISHED, Viewer};
 
 use super::report;
 use super::setup::printable_game;
@@ -152,7 +152,7 @@ fn replayable<'a>(
                 field("format"),
             )
             .help(format!(
-                "this version reads `{FORMAT}` and `{FORMAT_1}` (a transcript without a `format` field)"
+                "this version reads `{FORMAT}`, `{FORMAT_2}` and `{FORMAT_1}` (a transcript without a `format` field)"
             )),
         ));
     };

@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::syntax::ast::{self, BoardShape, ExprKind, GraphPart, Item, OptionType};
+use crate::syntax::ast::{self, BoardShape, ExprKind, GraphPart, Item, OptionType, VarEach};
 use crate::syntax::tokens::{RESERVED, Token, TokenKind, tokens};
 
 /// What a name names.
@@ -370,7 +370,12 @@ fn declare_item(
         Item::Var(var) => declare(
             &var.name,
             NameKind::Var,
-            var.per_player.then(|| "one value per player".to_string()),
+            match &var.each {
+                VarEach::Game => None,
+                VarEach::Player => Some("one value per player".to_string()),
+                VarEach::Space(board) => Some(format!("one value per space of {}", board.name)),
+                VarEach::Piece => Some("one value per piece".to_string()),
+            },
         ),
         Item::Pieces(entries) => entries.iter().for_each(|e| declare(&e.name, NameKind::PieceType, None)),
         Item::Group { name, .. } => declare(name, NameKind::Group, None),

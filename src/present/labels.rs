@@ -7,7 +7,7 @@ use rand::rngs::ChaCha8Rng;
 
 use crate::engine::Game;
 use crate::engine::{Observation, PieceFace, View};
-use crate::ir::{GameDef, Seat};
+use crate::ir::{GameDef, Seat, VarEach};
 
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
 /// Ann", or its back, "Marker of Ben (hidden)" (as the pictures name it).
@@ -62,14 +62,14 @@ pub(crate) fn variables(def: &GameDef, view: &View) -> Option<String> {
         .iter()
         .filter(|v| !v.constant)
         .map(|v| {
-            let value = |slot: usize| def.show_value(v.shows, view.vars.get(slot).copied().unwrap_or(0));
-            if v.per_player {
-                let each: Vec<String> = (0..def.players())
-                    .map(|s| format!("{} {}", def.seat_name(s as Seat), value(v.slot as usize + s)))
-                    .collect();
-                format!("{}: {}", v.name, each.join(", "))
-            } else {
-                format!("{}: {}", v.name, value(v.slot as usize))
+            let entries = def.var_entries(v, &view.vars, 6);
+            let each: Vec<String> = entries
+                .iter()
+                .map(|(whose, value)| format!("{whose} {value}").trim().to_string())
+                .collect();
+            match v.each {
+                VarEach::Space(_) | VarEach::Piece if each.is_empty() => format!("{}: none", v.name),
+                _ => format!("{}: {}", v.name, each.join(", ")),
             }
         })
         .collect();

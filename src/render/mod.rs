@@ -22,7 +22,7 @@ pub use face::title as face_title;
 pub use targets::{slot_target, space_target};
 
 use crate::engine::View;
-use crate::ir::{FamilyIndex, GameDef, Seat, ZoneId, grid::DIRECTIONS};
+use crate::ir::{FamilyIndex, GameDef, Seat, VarEach, ZoneId, grid::DIRECTIONS};
 use board::Drawn;
 use style::{BACKGROUND, FONT, INK, MUTED, round, words};
 
@@ -202,7 +202,7 @@ fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: 
     let counters: Vec<String> = def
         .vars
         .iter()
-        .filter(|v| v.per_player && !v.constant)
+        .filter(|v| v.each == VarEach::Player && !v.constant)
         .map(|v| {
             let value = view.vars.get(v.slot as usize + seat as usize).copied().unwrap_or(0);
             format!("{} {}", words(&v.name), def.show_value(v.shows, value))
@@ -221,7 +221,7 @@ fn shared_counters(def: &GameDef, view: &View) -> Option<String> {
     let parts: Vec<String> = def
         .vars
         .iter()
-        .filter(|v| !v.per_player && !v.constant)
+        .filter(|v| v.each == VarEach::Game && !v.constant)
         .map(|v| {
             let value = view.vars.get(v.slot as usize).copied().unwrap_or(0);
             format!("{} {}", words(&v.name), def.show_value(v.shows, value))

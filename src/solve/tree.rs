@@ -810,13 +810,12 @@ fn variables(def: &Game, state: &State) -> String {
     let values = state.public_view(def).vars;
     let mut said = vec![];
     for var in def.vars.iter().filter(|v| !v.constant) {
-        let value = |slot: usize| def.show_value(var.shows, values.get(slot).copied().unwrap_or(0));
-        if var.per_player {
-            for (seat, name) in def.seats.iter().enumerate() {
-                said.push(format!("{} of {name} {}", var.name, value(var.slot as usize + seat)));
+        for (whose, value) in def.var_entries(var, &values, 8) {
+            match (whose.is_empty(), value.is_empty()) {
+                (true, _) => said.push(format!("{} {value}", var.name)),
+                (false, false) => said.push(format!("{} of {whose} {value}", var.name)),
+                (false, true) => said.push(format!("and {whose}")),
             }
-        } else {
-            said.push(format!("{} {}", var.name, value(var.slot as usize)));
         }
     }
     if said.is_empty() {

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Event};
-use crate::ir::{ChoiceKind, ChoiceValue, GameDef, PieceId, Seat, ZoneId};
+use crate::ir::{ChoiceKind, ChoiceValue, GameDef, PieceId, Seat, VarDef, VarEach, ZoneId};
 use crate::session::Record;
 use crate::text::{printable, printable_string};
 
@@ -60,10 +60,14 @@ impl Viewer {
 }
 
 /// The `format` field of every JSON transcript this version writes.
+/// Version 3 leaves out a variable set to the value it held (nothing
+/// changed).
+pub const FORMAT: &str = "rpsdsl-transcript/3";
+
 /// Version 2 says when a seat could not choose, shows tie-breakers apart
 /// from points, names the result's tie-break, and writes silence in a race
-/// without a time.
-pub const FORMAT: &str = "rpsdsl-transcript/2";
+/// without a time. It still replays: see [`Format`].
+pub const FORMAT_2: &str = "rpsdsl-transcript/2";
 
 /// The format of a transcript written before transcripts named theirs
 /// (no `format` field). It still replays: see [`Format`].
@@ -76,8 +80,10 @@ pub enum Format {
     /// choose" lines, tie-breakers summed into the total, a tie-break win
     /// as "the flow"), and a silence in a race was written with a time.
     V1,
-    /// [`FORMAT`].
+    /// [`FORMAT_2`]: every `set` of a variable is shown, changed or not.
     V2,
+    /// [`FORMAT`].
+    V3,
 }
 
 impl Format {
@@ -85,7 +91,8 @@ impl Format {
     pub fn parse(name: &str) -> Option<Format> {
         match name {
             FORMAT_1 => Some(Format::V1),
-            FORMAT => Some(Format::V2),
+            FORMAT_2 => Some(Format::V2),
+            FORMAT => Some(Format::V3),
             _ => None,
         }
     }
@@ -93,7 +100,8 @@ impl Format {
     fn name(self) -> &'static str {
         match self {
             Format::V1 => FORMAT_1,
-            Format::V2 => FORMAT,
+            Format::V2 => FORMAT_2,
+            Format::V3 => FORMAT,
         }
     }
 }
@@ -208,7 +216,7 @@ pub struct Header<'a> {
 impl Transcript {
     /// The transcript of a played game, as `viewer` sees it.
     pub fn new(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer) -> Transcript {
-        Transcript::in_format(def, header, record, viewer, Format::V2)
+        Transcript::in_format(def, header, record, viewer, Format::V3)
     }
 
     /// [`Transcript::new`] written as `format` wrote it: `replay` checks an
@@ -326,6 +334,15 @@ fn piece(def: &GameDef, piece: u16, mask: u32, viewer: Viewer) -> String {
     }
 }
 
+/// Whose or which value of a variable changed, as `viewer` may name it: a
+/// piece the viewer does not know by its back ("Stone of Ann (hidden)").
+fn var_owner(def: &GameDef, var: &VarDef, index: u32, seen_by: u32, viewer: Viewer) -> String {
+    match var.each {
+        VarEach::Piece if !viewer.sees(seen_by) => def.piece_back_label(index as PieceId),
+        _ => def.var_owner_name(var, index),
+    }
+}
+
 /// A piece where the viewer may see its back: "Marker of Orange (hidden)".
 fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) -> String {
     let sees_back = def.pieces[p as usize].kind_hidden && zones.iter().any(|&z| viewer.sees(def.zone_viewers(z)));
@@ -339,7 +356,7 @@ fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) 
 /// Renders events for `viewer`, grouping each player's score terms on one line.
 /// Every line is [`printable`].
 pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
-    render_raw(def, events, viewer, Format::V2)
+    render_raw(def, events, viewer, Format::V3)
         .into_iter()
         .map(|line| printable(&line).into_owned())
         .collect()
@@ -421,11 +438,22 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
                 seen_by,
             } => lines.push(reveal_line(def, viewer, *p, *to, *seen_by, *value)),
             Event::Decision { .. } => lines.push(decision_line(def, viewer, event)),
-            Event::Var { var, seat, value } => {
+            // Set to what it held: nothing changed (shown before format 3).
+            Event::Var { value, was, .. } if value == was && !matches!(format, Format::V1 | Format::V2) => {}
+            Event::Var {
+                var,
+                index,
+                value,
+                seen_by,
+                ..
+            } => {
                 let var = &def.vars[*var as usize];
                 let (name, value) = (&var.name, def.show_value(var.shows, *value));
-                match seat {
-                    Some(s) => lines.push(format!("  {name} of {} = {value}", def.seat_name(*s))),
+                match index {
+                    Some(i) => lines.push(format!(
+                        "  {name} of {} = {value}",
+                        var_owner(def, var, *i, *seen_by, viewer)
+                    )),
                     None => lines.push(format!("  {name} = {value}")),
                 }
             }
@@ -571,7 +599,7 @@ fn score_lines(def: &GameDef, scores: &mut [Vec<(u16, i64)>], format: Format) ->
 
 /// "Blue wins (trigger all_sets)", "draw (tied on every result key)".
 pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReason) -> String {
-    describe_end_in(def, winner, reason, Format::V2)
+    describe_end_in(def, winner, reason, Format::V3)
 }
 
 fn describe_end_in(def: &GameDef, winner: Option<Seat>, reason: &EndReason, format: Format) -> String {

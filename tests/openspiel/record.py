@@ -41,3 +41,4 @@ if __name__ == "__main__":
     record("nim", {"pile_sizes": "2;4;6", "is_misere": False}, "tests/openspiel/nim_2_4_6_normal.jsonl")
     record("pig", {}, "tests/openspiel/pig.jsonl")
     record("pig", {"players": 3, "winscore": 30, "horizon": 60}, "tests/openspiel/pig_3_players_to_30.jsonl")
+    record("mancala", {}, "tests/openspiel/mancala.jsonl")

@@ -233,8 +233,19 @@ impl Declarer {
                     }
                 }
                 Item::Var(ast::VarDecl { name, .. }) | Item::Constant { name, .. } => {
-                    let per_player = matches!(item, Item::Var(decl) if decl.per_player);
-                    let width = if per_player { self.def.seats.len() } else { 1 };
+                    let each = match item {
+                        Item::Var(decl) => match self.var_each(&decl.each) {
+                            Some(each) => each,
+                            None => continue,
+                        },
+                        _ => ir::VarEach::Game,
+                    };
+                    // A per-piece variable's slots are given once the pieces are made.
+                    let width = match each {
+                        ir::VarEach::Game | ir::VarEach::Piece => 1,
+                        ir::VarEach::Player => self.def.seats.len(),
+                        ir::VarEach::Space(board) => usize::from(self.def.boards[board as usize].spaces()),
+                    };
                     let slot = match ids::first_of(self.def.var_slots, width, Table::VariableValues, name.span) {
                         Ok(slot) => slot,
                         Err(full) => {
@@ -246,11 +257,13 @@ impl Declarer {
                         continue;
                     };
                     if self.define(name, Symbol::Var(id)) {
-                        self.def.var_slots += width;
+                        if each != ir::VarEach::Piece {
+                            self.def.var_slots += width;
+                        }
                         // The init procedure is allocated by the compiler.
                         self.def.vars.push(ir::VarDef {
                             name: name.name.clone(),
-                            per_player,
+                            each,
                             slot,
                             init: 0,
                             constant: matches!(item, Item::Constant { .. }),
@@ -323,6 +336,38 @@ impl Declarer {
                 _ => {}
             }
         }
+    }
+
+    /// What a `var` keeps a value for; `None` once a `per space of` names
+    /// no board (reported).
+    fn var_each(&mut self, each: &ast::VarEach) -> Option<ir::VarEach> {
+        Some(match each {
+            ast::VarEach::Game => ir::VarEach::Game,
+            ast::VarEach::Player => ir::VarEach::Player,
+            ast::VarEach::Piece => ir::VarEach::Piece,
+            ast::VarEach::Space(board) => match self.globals.names.get(&board.name) {
+                Some((Symbol::Board(b), _)) => ir::VarEach::Space(*b),
+                other => {
+                    let mut diag = match other {
+                        Some((symbol, _)) => Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{}` is {}, not a board", board.name, symbol.describe()),
+                        )
+                        .label(board.span, "a board's name goes here"),
+                        None => Diagnostic::error(Code::UnknownName, format!("unknown board `{}`", board.name))
+                            .label(board.span, "no board has this name"),
+                    };
+                    let boards = self.def.boards.iter().map(|b| b.name.as_str());
+                    if let Some(near) = nearest(&board.name, boards) {
+                        diag = diag.help(format!("did you mean `{near}`?"));
+                    } else if self.def.boards.is_empty() {
+                        diag = diag.help("declare the board first: `board field: grid 3 x 3 { ... }`");
+                    }
+                    self.diags.push(diag);
+                    return None;
+                }
+            },
+        })
     }
 
     fn declare_game(&mut self, items: &[Item]) {

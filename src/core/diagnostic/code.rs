@@ -142,13 +142,15 @@ codes! {
     MissingGame = "missing-game",
     /// A ring used where one space is meant, without saying which.
     MissingIndex = "missing-index",
+    /// A variable kept per piece, used without saying which piece.
+    MissingPiece = "missing-piece",
     /// A zone or variable kept per player, used without saying whose.
     MissingPlayer = "missing-player",
     /// A file that does not say how many players play.
     MissingPlayers = "missing-players",
     /// A procedure that can end without returning.
     MissingReturn = "missing-return",
-    /// A zone kept per space of a board, used without saying which space.
+    /// A zone or variable kept per space of a board, used without saying which space.
     MissingSpace = "missing-space",
     /// A procedure parameter without a type.
     MissingType = "missing-type",

@@ -97,14 +97,22 @@ pub enum Event {
         /// The decision it could not make: an index into `GameDef::decisions`.
         decision: DecisionId,
     },
-    /// A variable changed (`seat` for per-player variables).
+    /// A variable changed (`index` for one kept per player, space or piece).
     Var {
         /// The variable: an index into `GameDef::vars`.
         var: u16,
-        /// The seat whose value changed, for a per-player variable.
-        seat: Option<Seat>,
+        /// Whose or which value changed: the seat, the space or the piece,
+        /// for a variable kept per player, per space or per piece.
+        index: Option<u32>,
+        /// For a variable kept per piece, the seats that know what the
+        /// piece is (a bit per seat); the others read its back. Every seat
+        /// for any other variable.
+        seen_by: u32,
         /// The new value.
         value: i64,
+        /// The value before: a write of the value held changes nothing,
+        /// and a transcript (since format 3) does not show it.
+        was: i64,
     },
     /// A seat scored points for a score term when the game was scored.
     Score {

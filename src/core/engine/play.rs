@@ -14,7 +14,8 @@ use super::tally::Tally;
 use super::zones::Zones;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{
-    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, ProcId, Seat, ZoneId, id_from_value,
+    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, ProcId, Seat, VarEach, ZoneId,
+    id_from_value,
 };
 
 impl State {
@@ -99,14 +100,16 @@ impl State {
         }
         let players = def.players();
         for var in &def.vars {
-            if var.per_player {
+            let slot = var.slot as usize;
+            if var.each == VarEach::Player {
                 for seat in 0..players {
                     let value = self.call_sync::<1>(def, var.init, &[seat as i64], events)?;
-                    self.vars[var.slot as usize + seat] = value[0];
+                    self.vars[slot + seat] = value[0];
                 }
             } else {
+                // Kept per space or per piece: every one starts alike.
                 let value = self.call_sync::<1>(def, var.init, &[], events)?;
-                self.vars[var.slot as usize] = value[0];
+                self.vars[slot..slot + def.var_width(var)].fill(value[0]);
             }
         }
         let box_zone = def.families[0].first;

@@ -354,14 +354,30 @@ impl OptionValue {
     }
 }
 
-/// A variable (`var`) or constant: global, or one value per seat.
+/// What a variable keeps a value for, and so how its slots are indexed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarEach {
+    /// One value for the whole game.
+    Game,
+    /// One value per seat (`per player`), in seat order.
+    Player,
+    /// One value per space of this board (`per space of B`), in space order.
+    Space(u16),
+    /// One value per piece (`per piece`), by piece id.
+    Piece,
+}
+
+/// A variable (`var`) or constant: global, or one value per seat, per
+/// space of a board or per piece.
 #[derive(Debug, Clone)]
 pub struct VarDef {
     /// The name in the definition.
     pub name: String,
-    /// One value per seat (`per player`), in slots `slot..slot + players`.
-    pub per_player: bool,
+    /// What it keeps a value for: its values are in slots
+    /// `slot..slot + GameDef::var_width(self)`, one per seat, space or piece.
+    pub each: VarEach,
     /// The variable's first value slot (the VM's variable values, [`GameDef::var_slots`] in all).
+    /// A per-piece variable's slots follow every other's, given once the pieces are made.
     pub slot: u16,
     /// Initial value: computed by a procedure at the start.
     pub init: ProcId,
@@ -569,6 +585,48 @@ impl GameDef {
     /// Whether kind `a` beats kind `b`.
     pub fn beats(&self, a: KindId, b: KindId) -> bool {
         self.beats[a as usize * self.kinds.len() + b as usize]
+    }
+
+    /// How many values a variable keeps: one, or one per seat, space or piece.
+    pub fn var_width(&self, var: &VarDef) -> usize {
+        match var.each {
+            VarEach::Game => 1,
+            VarEach::Player => self.players(),
+            VarEach::Space(board) => usize::from(self.boards[board as usize].spaces()),
+            VarEach::Piece => self.pieces.len(),
+        }
+    }
+
+    /// What value `index` of a variable is kept for, in words: "Orange",
+    /// "shop 5"; for a piece, what anyone may call it ("Stone of Ann").
+    pub fn var_owner_name(&self, var: &VarDef, index: u32) -> String {
+        match var.each {
+            VarEach::Game => String::new(),
+            VarEach::Player => self.seat_name(index as Seat).to_string(),
+            VarEach::Space(board) => self.boards[board as usize].space_name(index as u16),
+            VarEach::Piece => self.piece_label(index as PieceId),
+        }
+    }
+
+    /// A variable's values in words, as (whose or which, value shown):
+    /// one entry with no name for a game's variable, one per seat, and for
+    /// a variable kept per space or piece the ones that are not 0 or
+    /// false (at most `most`, then a count of the rest as the last name).
+    pub fn var_entries(&self, var: &VarDef, values: &[i64], most: usize) -> Vec<(String, String)> {
+        let value = |i: usize| values.get(var.slot as usize + i).copied().unwrap_or(0);
+        let shown = |i: usize| (self.var_owner_name(var, i as u32), self.show_value(var.shows, value(i)));
+        match var.each {
+            VarEach::Game => vec![(String::new(), self.show_value(var.shows, value(0)))],
+            VarEach::Player => (0..self.players()).map(shown).collect(),
+            VarEach::Space(_) | VarEach::Piece => {
+                let set: Vec<usize> = (0..self.var_width(var)).filter(|&i| value(i) != 0).collect();
+                let mut entries: Vec<(String, String)> = set.iter().take(most).map(|&i| shown(i)).collect();
+                if set.len() > most {
+                    entries.push((format!("{} more", set.len() - most), String::new()));
+                }
+                entries
+            }
+        }
     }
 
     /// A zone's name: "deck", "hand of Orange", "cell of grid 5".

@@ -131,7 +131,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
         def.vars
             .iter()
             .find(|v| {
-                let width = if v.per_player { def.players() } else { 1 };
+                let width = def.var_width(v);
                 (usize::from(v.slot)..usize::from(v.slot) + width).contains(&usize::from(slot))
             })
             .map_or_else(|| "?".to_string(), |v| v.name.clone())

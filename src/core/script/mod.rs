@@ -17,7 +17,7 @@ use rhai::packages::Package;
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, FnPtr, ImmutableString, NativeCallContext, Position, Scope};
 
 use crate::diagnostic::{Code, Diagnostic, Span};
-use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, ZoneId};
+use crate::ir::{FamilyIndex, GameDef, HookArg, PieceId, VarEach, ZoneId};
 use crate::syntax::ast::{HookDecl, HookType};
 
 mod returns;
@@ -68,7 +68,8 @@ struct ApiTables {
     piece_types: Vec<u16>,
     piece_kinds: Vec<Option<u16>>,
     piece_values: Vec<i64>,
-    vars: HashMap<String, (u16, bool)>,
+    /// Each variable's first slot, and what it is kept for.
+    vars: HashMap<String, (u16, VarEach, usize)>,
     options: HashMap<String, usize>,
     kinds: Vec<String>,
     /// Kind and piece-type names as a hook receives them: shared, so that
@@ -345,6 +346,16 @@ fn merge_sort(ctx: &NativeCallContext, comparer: &FnPtr, items: Array) -> Result
     Ok(from)
 }
 
+/// What a variable is kept per, in a hook's error: "player", "space", "piece".
+fn each_word(each: VarEach) -> &'static str {
+    match each {
+        VarEach::Game => "game",
+        VarEach::Player => "player",
+        VarEach::Space(_) => "space",
+        VarEach::Piece => "piece",
+    }
+}
+
 fn api_error(message: String) -> Box<EvalAltResult> {
     Box::new(EvalAltResult::ErrorRuntime(message.into(), Position::NONE))
 }
@@ -500,9 +511,11 @@ fn register_api(engine: &mut Engine) {
         "variable",
         |g: &mut GameApi, name: &str| -> Result<i64, Box<EvalAltResult>> {
             match g.tables.vars.get(name) {
-                Some(&(slot, false)) => Ok(g.state.vars[slot as usize]),
-                Some(_) => Err(api_error(format!(
-                    "\"{name}\" is kept per player; call variable(\"{name}\", player)"
+                Some(&(slot, VarEach::Game, _)) => Ok(g.state.vars[slot as usize]),
+                Some(&(_, each, _)) => Err(api_error(format!(
+                    "\"{name}\" is kept per {}; call variable(\"{name}\", {})",
+                    each_word(each),
+                    each_word(each)
                 ))),
                 None => Err(api_error(format!("no variable named \"{name}\""))),
             }
@@ -510,10 +523,22 @@ fn register_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "variable",
-        |g: &mut GameApi, name: &str, player: i64| -> Result<i64, Box<EvalAltResult>> {
-            let seat = g.seat(player)?;
+        |g: &mut GameApi, name: &str, index: i64| -> Result<i64, Box<EvalAltResult>> {
             match g.tables.vars.get(name) {
-                Some(&(slot, true)) => Ok(g.state.vars[slot as usize + seat]),
+                Some(&(slot, VarEach::Player, _)) => {
+                    let seat = g.seat(index)?;
+                    Ok(g.state.vars[slot as usize + seat])
+                }
+                Some(&(slot, each @ (VarEach::Space(_) | VarEach::Piece), width)) => {
+                    let at = usize::try_from(index).ok().filter(|&i| i < width).ok_or_else(|| {
+                        api_error(format!(
+                            "no {} {index} (they are numbered 0 to {})",
+                            each_word(each),
+                            width - 1
+                        ))
+                    })?;
+                    Ok(g.state.vars[slot as usize + at])
+                }
                 Some(_) => Err(api_error(format!("\"{name}\" is one value; call variable(\"{name}\")"))),
                 None => Err(api_error(format!("no variable named \"{name}\""))),
             }
@@ -917,7 +942,9 @@ impl ApiTables {
         tables.type_names = def.piece_types.iter().map(|t| t.as_str().into()).collect();
         tables.beats = def.beats.clone();
         for var in &def.vars {
-            tables.vars.insert(var.name.clone(), (var.slot, var.per_player));
+            tables
+                .vars
+                .insert(var.name.clone(), (var.slot, var.each, def.var_width(var)));
         }
         for (i, option) in def.options.iter().enumerate() {
             tables.options.insert(option.name.clone(), i);

@@ -182,8 +182,22 @@ pub enum LiteralKind {
 #[derive(Clone, Debug)]
 pub struct VarDecl {
     pub name: Ident,
-    pub per_player: bool,
+    /// What it is kept for: the game, each player, each space, each piece.
+    pub each: VarEach,
     pub init: Expr,
+}
+
+/// What a variable keeps a value for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VarEach {
+    /// One value for the game.
+    Game,
+    /// `per player`.
+    Player,
+    /// `per space of BOARD`: the board's name.
+    Space(Ident),
+    /// `per piece`.
+    Piece,
 }
 
 #[derive(Clone, Debug)]
@@ -481,6 +495,8 @@ pub enum StmtKind {
     ChooseActions {
         who: Expr,
         actions: Vec<ActionEntry>,
+        /// `else { ... }`: what happens when no action is on offer.
+        otherwise: Option<Block>,
     },
     Win(Expr),
     /// `declare draw "why"`

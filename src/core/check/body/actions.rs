@@ -15,7 +15,13 @@ impl Compiler {
     /// `who chooses { "label" for p in D, ... when cond { body } ... }`: one
     /// decision among actions, each offered once for every combination of
     /// its parameters that passes its conditions.
-    pub(super) fn choose_actions(&mut self, who: &Expr, actions: &[ast::ActionEntry], span: Span) {
+    pub(super) fn choose_actions(
+        &mut self,
+        who: &Expr,
+        actions: &[ast::ActionEntry],
+        otherwise: Option<&ast::Block>,
+        span: Span,
+    ) {
         let scope = self.scope();
         let seat = self.temp();
         self.expect(who, &Ty::Seat);
@@ -38,30 +44,7 @@ impl Compiler {
         for (i, entry) in actions.iter().enumerate() {
             let entry_id = self.next_id(i, Table::Actions, entry.label_span);
             entry_ids.push(entry_id);
-            if let Some(first) = labels.insert(&entry.label, entry.label_span) {
-                self.error(
-                    Diagnostic::error(
-                        Code::DuplicateDefinition,
-                        format!("two actions are called \"{}\"", entry.label),
-                    )
-                    .label(entry.label_span, "again here")
-                    .label(first, "first here")
-                    .help("give each action its own label"),
-                );
-            }
-            let mut seen: HashMap<&str, Span> = HashMap::new();
-            for (name, _) in &entry.params {
-                if let Some(first) = seen.insert(&name.name, name.span) {
-                    self.error(
-                        Diagnostic::error(
-                            Code::DuplicateDefinition,
-                            format!("parameter `{}` is named twice", name.name),
-                        )
-                        .label(name.span, "again here")
-                        .label(first, "first here"),
-                    );
-                }
-            }
+            self.check_action_names(entry, &mut labels);
             let inner = self.scope();
             let actor = self.local("actor", Ty::Seat, 1);
             self.emit(Op::Load(seat), entry.label_span);
@@ -126,6 +109,13 @@ impl Compiler {
             .map(|d| d.params.iter().map(|(k, _)| ty_of_choice(k)).collect())
             .collect();
         self.def.decisions[decision as usize].kind = ChoiceKind::Actions(defs);
+        // "A player who cannot move passes": with nothing on offer, the
+        // `else` block runs instead of asking.
+        let to_else = otherwise.map(|_| {
+            self.emit(Op::Load(seat), span);
+            self.emit(Op::HasOffers(decision), span);
+            self.emit_jump(JumpKind::IfFalse, span)
+        });
         self.emit(Op::Load(seat), span);
         self.emit(Op::Ask(decision), span);
         let picked = self.temp();
@@ -161,8 +151,41 @@ impl Compiler {
             self.close_scope(inner);
             self.patch_here(next);
         }
+        if let (Some(to_else), Some(block)) = (to_else, otherwise) {
+            to_end.push(self.emit_jump(JumpKind::Always, span));
+            self.patch_here(to_else);
+            self.block(block);
+        }
         self.patch_all_here(to_end);
         self.close_scope(scope);
+    }
+
+    /// Each action's label is its own, and so is each of its parameters' names.
+    fn check_action_names<'a>(&mut self, entry: &'a ast::ActionEntry, labels: &mut HashMap<&'a str, Span>) {
+        if let Some(first) = labels.insert(&entry.label, entry.label_span) {
+            self.error(
+                Diagnostic::error(
+                    Code::DuplicateDefinition,
+                    format!("two actions are called \"{}\"", entry.label),
+                )
+                .label(entry.label_span, "again here")
+                .label(first, "first here")
+                .help("give each action its own label"),
+            );
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (name, _) in &entry.params {
+            if let Some(first) = seen.insert(&name.name, name.span) {
+                self.error(
+                    Diagnostic::error(
+                        Code::DuplicateDefinition,
+                        format!("parameter `{}` is named twice", name.name),
+                    )
+                    .label(name.span, "again here")
+                    .label(first, "first here"),
+                );
+            }
+        }
     }
 
     /// Binds each parameter in turn over its domain (or to its value);

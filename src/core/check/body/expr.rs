@@ -20,11 +20,19 @@ impl Compiler {
         let ty = ty.clone();
         if !ty.fits(wanted) {
             let text = self.def.sources.text(e.span).to_string();
+            // Two spaces of different boards are told apart by their boards' names.
+            let (wanted_is, ty_is) = match (wanted, &ty) {
+                (Ty::Space(a), Ty::Space(b)) => {
+                    let of = |board: &u16| format!("a space of `{}`", self.def.boards[*board as usize].name);
+                    (of(a), of(b))
+                }
+                _ => (wanted.describe(), ty.describe()),
+            };
             let mut diag = Diagnostic::error(
                 Code::TypeMismatch,
-                format!("expected {}, but `{text}` is {}", wanted.describe(), ty.describe()),
+                format!("expected {wanted_is}, but `{text}` is {ty_is}"),
             )
-            .label(e.span, format!("this is {}", ty.describe()));
+            .label(e.span, format!("this is {ty_is}"));
             if *wanted == Ty::Seat && ty != Ty::Seat {
                 diag = diag.help("name a player: `player 1`, a seat name, or a name such as `winner`");
             } else if *wanted == Ty::Piece && ty == Ty::Zone {

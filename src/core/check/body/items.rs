@@ -24,6 +24,7 @@ impl Compiler {
         self.declared_uses = self.globals.uses.clone();
         self.compile_vars(items);
         self.compile_pieces(items);
+        self.place_piece_vars(items);
         let mut ids: Vec<ProcId> = self.user_procs.keys().copied().collect();
         ids.sort();
         for id in ids {
@@ -64,7 +65,7 @@ impl Compiler {
             .filter_map(|i| match i {
                 Item::Constant { name, value } => Some(ast::VarDecl {
                     name: name.clone(),
-                    per_player: false,
+                    each: ast::VarEach::Game,
                     init: value.clone(),
                 }),
                 _ => None,
@@ -79,13 +80,14 @@ impl Compiler {
                 continue;
             };
             let proc = self.new_proc(&format!("initial value of {}", decl.name.name), decl.init.span);
-            let params = if decl.per_player {
+            let per_player = decl.each == ast::VarEach::Player;
+            let params = if per_player {
                 vec![("player".to_string(), Ty::Seat)]
             } else {
                 vec![]
             };
             let saved = self.begin(proc, &params);
-            if decl.per_player {
+            if per_player {
                 self.f.current_player = Some(0);
             }
             let ty = self.expr(&decl.init);
@@ -114,6 +116,33 @@ impl Compiler {
             self.def.vars[var as usize].init = proc;
             self.no_decisions
                 .push((proc, decl.init.span, "a variable's starting value"));
+        }
+    }
+
+    /// Gives each per-piece variable its slots, after every other
+    /// variable's, now that the pieces are known.
+    fn place_piece_vars(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Var(decl) = item else { continue };
+            let Some(Symbol::Var(var)) = self.globals.names.get(&decl.name.name).map(|(s, _)| *s) else {
+                continue;
+            };
+            if self.def.vars[var as usize].each != ir::VarEach::Piece {
+                continue;
+            }
+            let width = self.def.pieces.len().max(1);
+            match crate::check::ids::first_of(
+                self.def.var_slots,
+                width,
+                crate::check::ids::Table::VariableValues,
+                decl.name.span,
+            ) {
+                Ok(slot) => {
+                    self.def.vars[var as usize].slot = slot;
+                    self.def.var_slots += width;
+                }
+                Err(full) => self.error(full),
+            }
         }
     }
 

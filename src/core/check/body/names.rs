@@ -5,14 +5,46 @@ use super::Compiler;
 use super::marks::ZoneUse;
 use crate::check::types::{Symbol, Ty};
 use crate::diagnostic::{Code, Diagnostic, Span, nearest};
-use crate::ir::{Attr, FamilyIndex, Op, OptionType};
+use crate::ir::{Attr, FamilyIndex, Op, OptionType, VarEach};
 use crate::syntax::ast::{self, Expr};
 
 const BUILTINS: &[&str] = &[
     "top", "bottom", "size", "kind", "value", "owner", "type", "opponent", "next", "space", "adjacent", "length",
 ];
 
+/// What a variable kept per player, space or piece is read `of`: `None`
+/// for a variable of the whole game.
+pub(super) fn var_index_type(each: VarEach) -> Option<Ty> {
+    match each {
+        VarEach::Game => None,
+        VarEach::Player => Some(Ty::Seat),
+        VarEach::Space(board) => Some(Ty::Space(board)),
+        VarEach::Piece => Some(Ty::Piece),
+    }
+}
+
 impl Compiler {
+    /// The error for a variable kept per player, space or piece, named
+    /// without saying whose or which.
+    pub(super) fn var_without_index(&self, name: &str, each: VarEach, span: Span) -> Diagnostic {
+        match each {
+            VarEach::Space(board) => {
+                let board = &self.def.boards[board as usize].name;
+                Diagnostic::error(Code::MissingSpace, format!("`{name}` is kept per space of `{board}`"))
+                    .label(span, "which space?")
+                    .help(format!("write `{name} of <space>`, e.g. inside `for s in {board}`"))
+            }
+            VarEach::Piece => Diagnostic::error(Code::MissingPiece, format!("`{name}` is kept per piece"))
+                .label(span, "which piece?")
+                .help(format!("write `{name} of <piece>`, e.g. `{name} of top of <zone>`")),
+            VarEach::Game | VarEach::Player => {
+                Diagnostic::error(Code::MissingPlayer, format!("`{name}` is kept per player"))
+                    .label(span, "whose?")
+                    .help(format!("write `{name} of <player>`"))
+            }
+        }
+    }
+
     pub(super) fn name(&mut self, name: &ast::Ident) -> Ty {
         let span = name.span;
         if let Some((slot, ty)) = self.find_local(&name.name) {
@@ -87,12 +119,8 @@ impl Compiler {
             }
             Some(Symbol::Var(v)) => {
                 let def = self.def.vars[v as usize].clone();
-                if def.per_player {
-                    self.error(
-                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
-                            .label(span, "whose?")
-                            .help(format!("write `{} of <player>`", name.name)),
-                    );
+                if def.each != VarEach::Game {
+                    self.error(self.var_without_index(&name.name, def.each, span));
                     return Ty::Error;
                 }
                 self.emit(Op::LoadVar(def.slot), span);
@@ -189,17 +217,17 @@ impl Compiler {
             }
             Some(Symbol::Var(v)) => {
                 let def = self.def.vars[v as usize].clone();
-                if !def.per_player {
+                let Some(index) = var_index_type(def.each) else {
                     self.error(
                         Diagnostic::error(
                             Code::TypeMismatch,
-                            format!("`{}` is one value, not one per player", name.name),
+                            format!("`{}` is one value, not one per player, space or piece", name.name),
                         )
                         .label(span, format!("write just `{}`", name.name)),
                     );
                     return Ty::Error;
-                }
-                self.expect(arg, &Ty::Seat);
+                };
+                self.expect(arg, &index);
                 self.emit(Op::LoadVarAt(def.slot), span);
                 self.var_types[v as usize].clone()
             }

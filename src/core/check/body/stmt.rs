@@ -115,8 +115,12 @@ impl Compiler {
                 self.draft(choosers, entries, span);
                 false
             }
-            StmtKind::ChooseActions { who, actions } => {
-                self.choose_actions(who, actions, span);
+            StmtKind::ChooseActions {
+                who,
+                actions,
+                otherwise,
+            } => {
+                self.choose_actions(who, actions, otherwise.as_ref(), span);
                 false
             }
             StmtKind::Shuffle(zone) => {
@@ -125,20 +129,7 @@ impl Compiler {
                 false
             }
             StmtKind::Deal { count, from, to } => {
-                self.reads_order(from, span);
-                self.expect_count(count, "deal");
-                let into = self.family_named(to);
-                self.zone_for(from, ZoneUse::Source(into));
-                self.zone_for(to, ZoneUse::Target);
-                // From `deal` to the last zone: a runtime error underlines
-                // the statement, not the blank lines after it.
-                self.emit(
-                    Op::Deal,
-                    Span {
-                        end: to.span.end,
-                        ..span
-                    },
-                );
+                self.deal_stmt(count, from, to, span);
                 false
             }
             StmtKind::Move { what, to } => {
@@ -200,6 +191,24 @@ impl Compiler {
                 false
             }
         }
+    }
+
+    /// `deal N from Z to W`.
+    fn deal_stmt(&mut self, count: &Expr, from: &Expr, to: &Expr, span: Span) {
+        self.reads_order(from, span);
+        self.expect_count(count, "deal");
+        let into = self.family_named(to);
+        self.zone_for(from, ZoneUse::Source(into));
+        self.zone_for(to, ZoneUse::Target);
+        // From `deal` to the last zone: a runtime error underlines the
+        // statement, not the blank lines after it.
+        self.emit(
+            Op::Deal,
+            Span {
+                end: to.span.end,
+                ..span
+            },
+        );
     }
 
     /// `let x = value`, or `let (a, b) = proc(...)` for a procedure's results.
@@ -541,8 +550,8 @@ impl Compiler {
                 } else {
                     self.var_types[var as usize].clone()
                 };
-                match (&target.index, def.per_player) {
-                    (None, false) => {
+                match (&target.index, super::names::var_index_type(def.each)) {
+                    (None, None) => {
                         if add {
                             self.emit(Op::LoadVar(def.slot), span);
                         }
@@ -552,11 +561,11 @@ impl Compiler {
                         }
                         self.emit(Op::StoreVar(def.slot), span);
                     }
-                    (Some(index), true) => {
-                        // The player is computed once, even when it is read and written.
+                    (Some(index), Some(index_ty)) => {
+                        // The player (space, piece) is computed once, even when it is read and written.
                         let scope = self.scope();
                         let seat = self.temp();
-                        self.expect(index, &Ty::Seat);
+                        self.expect(index, &index_ty);
                         self.emit(Op::Store(seat), index.span);
                         if add {
                             self.emit(Op::Load(seat), span);
@@ -570,15 +579,11 @@ impl Compiler {
                         self.emit(Op::StoreVarAt(def.slot), span);
                         self.close_scope(scope);
                     }
-                    (None, true) => self.error(
-                        Diagnostic::error(Code::MissingPlayer, format!("`{}` is kept per player", name.name))
-                            .label(target.span, "whose?")
-                            .help(format!("write `{} of <player>`", name.name)),
-                    ),
-                    (Some(index), false) => self.error(
+                    (None, Some(_)) => self.error(self.var_without_index(&name.name, def.each, name.span)),
+                    (Some(index), None) => self.error(
                         Diagnostic::error(
                             Code::TypeMismatch,
-                            format!("`{}` is one value, not one per player", name.name),
+                            format!("`{}` is one value, not one per player, space or piece", name.name),
                         )
                         .label(index.span, "remove `of ...`"),
                     ),

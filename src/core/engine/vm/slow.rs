@@ -11,7 +11,7 @@ use super::super::{RuntimeError, State};
 use super::flow::Flow;
 use super::table_entry;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, id_from_index, id_from_value};
+use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, VarEach, id_from_index, id_from_value};
 
 impl State {
     /// Runs one op that the inner loop of [`State::exec`] does not: the
@@ -28,23 +28,30 @@ impl State {
         match op {
             Op::StoreVar(slot) => {
                 let v = self.pop();
-                self.vars[slot as usize] = v;
+                let was = std::mem::replace(&mut self.vars[slot as usize], v);
                 if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
                     events.push(Event::Var {
                         var: id_from_index(var),
-                        seat: None,
+                        index: None,
+                        was,
+                        seen_by: def.all_seats_mask(),
                         value: v,
                     });
                 }
             }
             Op::StoreVarAt(base) => {
-                let seat = self.pop();
+                let index = self.pop();
                 let v = self.pop();
-                self.vars[base as usize + seat as usize] = v;
+                let was = std::mem::replace(&mut self.vars[base as usize + index as usize], v);
                 if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
                     events.push(Event::Var {
                         var: id_from_index(var),
-                        seat: Some(seat as Seat),
+                        index: Some(index as u32),
+                        was,
+                        seen_by: match def.vars[var].each {
+                            VarEach::Piece => self.known[index as usize],
+                            _ => def.all_seats_mask(),
+                        },
                         value: v,
                     });
                 }

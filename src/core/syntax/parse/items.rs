@@ -113,10 +113,18 @@ impl Ctx<'_> {
             Rule::option_decl => Item::Option(self.option(inner)),
             Rule::var_decl => {
                 let name = self.ident(inner.take(Rule::ident));
-                let per_player = inner.take_opt(Rule::per_player).is_some();
+                let each = if inner.take_opt(Rule::per_player).is_some() {
+                    VarEach::Player
+                } else if let Some(space) = inner.take_opt(Rule::per_space) {
+                    VarEach::Space(self.ident(Children::of(space).take(Rule::ident)))
+                } else if inner.take_opt(Rule::per_piece).is_some() {
+                    VarEach::Piece
+                } else {
+                    VarEach::Game
+                };
                 Item::Var(VarDecl {
                     name,
-                    per_player,
+                    each,
                     init: self.expr(inner.take(Rule::expr)),
                 })
             }

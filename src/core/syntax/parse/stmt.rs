@@ -227,7 +227,12 @@ impl Ctx<'_> {
                     .take_many(Rule::action_entry)
                     .map(|entry| self.action_entry(entry))
                     .collect();
-                StmtKind::ChooseActions { who, actions }
+                let otherwise = inner.take_opt(Rule::block).map(|b| self.block(b));
+                StmtKind::ChooseActions {
+                    who,
+                    actions,
+                    otherwise,
+                }
             }
             Rule::win_stmt => StmtKind::Win(self.expr(inner.take(Rule::expr))),
             Rule::draw_stmt => StmtKind::DeclareDraw(inner.take_opt(Rule::string).map(|p| self.string(p))),
