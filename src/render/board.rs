@@ -8,9 +8,9 @@ use svg::node::element::path::Data;
 use svg::node::element::{Circle, Group, Line, Path, Rectangle, Text};
 
 use super::face::{Known, disc};
-use super::style::{FELT, MUTED, RULE, centred_text as label, round, words};
+use super::style::{FELT, INK, MUTED, RULE, centred_text as label, round, words};
 use crate::engine::View;
-use crate::ir::{Board, FamilyIndex, GameDef, ZoneId};
+use crate::ir::{Board, FamilyIndex, GameDef, SpaceGroup, ValueKind, VarDef, VarEach, ZoneId};
 
 /// A drawn part of the page and the room it takes.
 pub(super) struct Drawn {
@@ -70,10 +70,12 @@ fn space_pieces(
 ) -> Group {
     let (offsets, r) = slot_offsets(slots.len());
     let mut group = Group::new();
+    let mut empty = true;
     for ((name, first), (dx, dy)) in slots.iter().zip(offsets) {
         let zone = &view.zones[(first + s) as usize];
         // The top piece shows; a stack says how many it holds.
         let Some(top) = zone.first() else { continue };
+        empty = false;
         let place = format!("{} of {}", words(name), board.space_name(s));
         group = group.add(disc(
             def,
@@ -85,7 +87,41 @@ fn space_pieces(
             &place,
         ));
     }
+    // What the space's own variables hold: in the middle of an empty space,
+    // else small along its bottom edge.
+    if let Some(values) = space_values(def, view, board, s) {
+        group = group.add(if empty {
+            label(values, centre.0, centre.1, 15.0, INK).set("font-weight", 700)
+        } else {
+            label(values, centre.0, centre.1 + size * 0.36, 10.0, INK)
+        });
+    }
     group
+}
+
+/// The values a space's variables (`var ... per space of B`) hold, in
+/// words: alone when the board has one numeric variable ("4"), by name
+/// otherwise ("seeds 4"); a truth value by its name only when it holds.
+fn space_values(def: &GameDef, view: &View, board: &Board, s: u16) -> Option<String> {
+    let b = def.boards.iter().position(|other| other.name == board.name)?;
+    let vars: Vec<&VarDef> = def
+        .vars
+        .iter()
+        .filter(|v| v.each == VarEach::Space(b as u16) && !v.constant)
+        .collect();
+    let numbers = vars.iter().filter(|v| v.shows != ValueKind::Bool).count();
+    let parts: Vec<String> = vars
+        .iter()
+        .filter_map(|v| {
+            let value = view.vars.get(v.slot as usize + s as usize).copied().unwrap_or(0);
+            match v.shows {
+                ValueKind::Bool => (value != 0).then(|| words(&v.name)),
+                _ if numbers == 1 => Some(def.show_value(v.shows, value)),
+                _ => Some(format!("{} {}", words(&v.name), def.show_value(v.shows, value))),
+            }
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// A grid: squares in rows and columns, numbered as the rules name them,
@@ -161,15 +197,16 @@ struct Circuit {
 pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable: bool) -> Drawn {
     let slots = slots(def, b);
     let outer = 260.0;
-    let mut rings: Vec<_> = board.groups.iter().filter(|g| g.numbered).collect();
-    rings.sort_by_key(|g| std::cmp::Reverse(g.len));
-    // Single spaces placed by `at (x, y)`, in pixels from the middle.
-    let scale = outer / 100.0;
-    let hinted: Vec<(u16, f64, f64)> = board
+    let mut rings: Vec<_> = board
         .groups
         .iter()
-        .filter_map(|g| g.at.map(|(x, y)| (g.first, f64::from(x) * scale, f64::from(y) * scale)))
+        .filter(|g| g.numbered && g.along.is_none())
         .collect();
+    rings.sort_by_key(|g| std::cmp::Reverse(g.len));
+    // Single spaces placed by `at (x, y)`, and rings laid along a line by
+    // `from (x, y) to (x, y)`, in pixels from the middle.
+    let scale = outer / 100.0;
+    let hinted: Vec<(u16, f64, f64)> = board.groups.iter().flat_map(|g| hinted_spaces(g, scale)).collect();
     let lone: Vec<u16> = board
         .groups
         .iter()
@@ -218,11 +255,17 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable
         (left, right) = (left.min(x), right.max(x));
         (top, bottom) = (top.min(y), bottom.max(y));
     }
-    // Pieces as large as the tightest circle allows.
+    // Pieces as large as the tightest circle (or line) allows.
+    let along_room = board.groups.iter().filter_map(|g| {
+        let ((x1, y1), (x2, y2)) = g.along?;
+        let length = (f64::from(x2) - f64::from(x1)).hypot(f64::from(y2) - f64::from(y1)) * scale;
+        (g.len > 1).then(|| length / f64::from(g.len - 1) * 0.4)
+    });
     let piece_r = circuits
         .iter()
         .filter(|c| c.ring)
         .map(|c| PI * c.radius / c.len.max(1) as f64 * 0.8)
+        .chain(along_room)
         .fold(30.0_f64, f64::min)
         .max(9.0);
     let margin = piece_r + 34.0;
@@ -329,6 +372,29 @@ fn graph_edges(board: &Board, circuits: &[Circuit], at: &dyn Fn(u16) -> (f64, f6
         }
     }
     edges
+}
+
+/// The spaces of a group that its hint places, in pixels from the middle:
+/// a single space `at (x, y)`, or a ring's spaces evenly `from` its first
+/// `to` its last.
+fn hinted_spaces(g: &SpaceGroup, scale: f64) -> Vec<(u16, f64, f64)> {
+    if let Some((x, y)) = g.at {
+        return vec![(g.first, f64::from(x) * scale, f64::from(y) * scale)];
+    }
+    let Some(((x1, y1), (x2, y2))) = g.along else {
+        return vec![];
+    };
+    let (x1, y1, x2, y2) = (f64::from(x1), f64::from(y1), f64::from(x2), f64::from(y2));
+    (0..g.len)
+        .map(|i| {
+            let t = if g.len > 1 {
+                f64::from(i) / f64::from(g.len - 1)
+            } else {
+                0.0
+            };
+            (g.first + i, (x1 + t * (x2 - x1)) * scale, (y1 + t * (y2 - y1)) * scale)
+        })
+        .collect()
 }
 
 /// A space's drawing, marked as that space when the picture is clickable.

@@ -327,6 +327,9 @@ pub struct SpaceGroup {
     /// units where the largest ring's radius is 100, from the board's
     /// middle, x to the right and y down. Play never reads it.
     pub at: Option<(i16, i16)>,
+    /// `ring south 6 from (x, y) to (x, y)`: where pictures draw a ring's
+    /// first and last spaces, the rest evenly between, in the units of `at`.
+    pub along: Option<((i16, i16), (i16, i16))>,
 }
 
 impl Board {

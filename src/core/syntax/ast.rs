@@ -268,6 +268,9 @@ pub enum GraphPart {
         /// A number, or worked out from `int` options and constants.
         count: Box<Expr>,
         wraps: bool,
+        /// `from (x, y) to (x, y)`: a picture draws the ring along this
+        /// line instead of on a circle.
+        along: Option<(SpaceAt, SpaceAt)>,
     },
     /// `space centre`, or `space centre at (0, 0)` with a picture's hint
     Space { name: Ident, at: Option<SpaceAt> },

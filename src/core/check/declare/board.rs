@@ -72,6 +72,7 @@ impl Declarer {
                     lines: grid_lines(rows, cols),
                     groups: vec![ir::SpaceGroup {
                         at: None,
+                        along: None,
                         name: board.name.name.clone(),
                         first: 0,
                         len: rows * cols,
@@ -145,12 +146,20 @@ impl Declarer {
                 ast::GraphPart::Space { at: Some(at), .. } => self.space_position(at),
                 _ => None,
             };
+            let along = match part {
+                ast::GraphPart::Ring {
+                    along: Some((from, to)),
+                    ..
+                } => self.space_position(from).zip(self.space_position(to)),
+                _ => None,
+            };
             groups.push(ir::SpaceGroup {
                 name: name.name.clone(),
                 first,
                 len,
                 numbered,
                 at,
+                along,
             });
         }
         if groups.is_empty() {

@@ -429,6 +429,12 @@ impl Ctx<'_> {
                         name,
                         count: Box::new(count),
                         wraps: parts.take_opt(Rule::wraps).is_some(),
+                        along: parts.take_opt(Rule::laid_along).map(|along| {
+                            let mut ends = Children::of(along);
+                            let from = self.placed(ends.take(Rule::placed));
+                            let to = self.placed(ends.take(Rule::placed));
+                            (from, to)
+                        }),
                     }
                 }
                 Rule::forward_decl => {
@@ -485,6 +491,11 @@ impl Ctx<'_> {
     }
 
     fn placed_at(&self, pair: Pair<Rule>) -> SpaceAt {
+        self.placed(pair)
+    }
+
+    /// `(x, y)`, alone or after `at`: a picture's position.
+    fn placed(&self, pair: Pair<Rule>) -> SpaceAt {
         let span = self.span(&pair);
         let mut inner = Children::of(pair);
         let mut coordinate = || {
