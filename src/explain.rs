@@ -75,8 +75,15 @@ fn parts(game: &LoadedGame) -> Parts {
     }
     for item in &game.items {
         match item {
-            Item::Table { name, values, .. } => {
-                let values: Vec<String> = values.iter().map(i64::to_string).collect();
+            Item::Table { name, values, keys, .. } => {
+                let values: Vec<String> = match keys.is_empty() {
+                    true => values.iter().map(i64::to_string).collect(),
+                    false => keys
+                        .iter()
+                        .zip(values)
+                        .map(|(k, v)| format!("{} {v}", k.name))
+                        .collect(),
+                };
                 parts.insert(("scoring", format!("table {}", name.name)), values.join("/"));
             }
             Item::Constant { name, value } => {

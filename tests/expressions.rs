@@ -178,3 +178,54 @@ fn a_swap_trades_whole_hands_and_keeps_their_order() {
         ]
     );
 }
+
+/// The score lines of a game of Weighed Hands dealt `ann` and then `ben`.
+fn weighed(ann: [&str; 3], ben: [&str; 3]) -> Vec<String> {
+    weighed_in("tests/games/weighed_hands.rules", ann, ben)
+}
+
+fn weighed_in(rules: &str, ann: [&str; 3], ben: [&str; 3]) -> Vec<String> {
+    let def = load(rules);
+    let deck: Vec<String> = ann.iter().chain(&ben).map(|kind| format!("Card {kind}")).collect();
+    let deck: Vec<&str> = deck.iter().map(String::as_str).collect();
+    let record = play(&def, 1, &scenario(&[("deck", &deck)], &[])).unwrap();
+    lines(&def, &record)
+        .into_iter()
+        .filter(|l| l.starts_with("score ") || l.starts_with("result"))
+        .collect()
+}
+
+/// `table worth at kind of c` reads the value written for that kind:
+/// rock 1, paper 3, scissors 5, whatever the order of the entries.
+#[test]
+fn a_table_keyed_by_kind_gives_each_kind_its_value() {
+    assert_eq!(
+        weighed(["rock", "rock", "scissors"], ["paper", "paper", "rock"]),
+        [
+            "score Ann: worth 7 = 7",
+            "score Ben: worth 7 = 7",
+            "result: draw (tied on every result key)"
+        ]
+    );
+    assert_eq!(
+        weighed(["scissors", "scissors", "paper"], ["rock", "rock", "rock"]),
+        [
+            "score Ann: worth 13 = 13",
+            "score Ben: worth 3 = 3",
+            "result: Ann wins (most score)"
+        ]
+    );
+    // A variant overrides the table whole: rock is worth 9 there.
+    assert_eq!(
+        weighed_in(
+            "tests/games/weighed_hands_rock_heavy.rules",
+            ["scissors", "scissors", "paper"],
+            ["rock", "rock", "rock"]
+        ),
+        [
+            "score Ann: worth 13 = 13",
+            "score Ben: worth 27 = 27",
+            "result: Ben wins (most score)"
+        ]
+    );
+}

@@ -271,7 +271,12 @@ impl Declarer {
                         });
                     }
                 }
-                Item::Table { name, values, span } => {
+                Item::Table {
+                    name,
+                    values,
+                    keys,
+                    span,
+                } => {
                     let Some(id) = self.next_id(self.def.tables.len(), Table::Tables, name.span) else {
                         continue;
                     };
@@ -280,8 +285,20 @@ impl Declarer {
                             Diagnostic::error(Code::BadTable, "a table needs at least one entry").label(*span, "empty"),
                         );
                     }
+                    // A table keyed by kind holds a value for every kind of
+                    // the game, by kind id: the set's kinds hold theirs.
+                    let values = match keys.is_empty() {
+                        true => values.clone(),
+                        false => match self.keyed_table(name, keys, values) {
+                            Some((set, by_kind)) => {
+                                self.globals.keyed_tables.insert(id, set);
+                                by_kind
+                            }
+                            None => vec![0],
+                        },
+                    };
                     if self.define(name, Symbol::Table(id)) {
-                        self.def.tables.push(values.clone());
+                        self.def.tables.push(values);
                     }
                 }
                 Item::Procedure(decl) => {
@@ -336,6 +353,75 @@ impl Declarer {
                 _ => {}
             }
         }
+    }
+
+    /// `table NAME = [low: 1, ...]`: the kind set its keys are kinds of (so
+    /// lookups by kind check even when the table is wrong), and its values
+    /// by kind id; a mistake in it is reported.
+    fn keyed_table(&mut self, name: &ast::Ident, keys: &[ast::Ident], values: &[i64]) -> Option<(u16, Vec<i64>)> {
+        let mut by_kind = vec![0; self.def.kinds.len()];
+        let mut given: Vec<Option<Span>> = vec![None; self.def.kinds.len()];
+        let mut set = None;
+        for (key, &value) in keys.iter().zip(values) {
+            let Some(kind) = self.kind(key) else { continue };
+            let Some(kind_set) = self.def.kind_sets.iter().position(|s| s.members.contains(&kind)) else {
+                continue;
+            };
+            let kind_set = kind_set as u16;
+            match set {
+                None => set = Some((kind_set, key)),
+                Some((first_set, first)) if first_set != kind_set => {
+                    let set_name = |s: u16| self.def.kind_sets[s as usize].name.clone();
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::BadTable,
+                            format!(
+                                "table `{}` mixes kinds of `{}` and `{}`",
+                                name.name,
+                                set_name(first_set),
+                                set_name(kind_set)
+                            ),
+                        )
+                        .label(key.span, format!("a kind of `{}`", set_name(kind_set)))
+                        .label(first.span, format!("a kind of `{}`", set_name(first_set)))
+                        .help("a table keyed by kind gives a value for every kind of one set"),
+                    );
+                    continue;
+                }
+                Some(_) => {}
+            }
+            if let Some(first) = given[kind as usize] {
+                self.diags.push(
+                    Diagnostic::error(Code::DuplicateDefinition, format!("`{}` is given twice", key.name))
+                        .label(key.span, "again here")
+                        .label(first, "first here"),
+                );
+                continue;
+            }
+            given[kind as usize] = Some(key.span);
+            by_kind[kind as usize] = value;
+        }
+        let (set, _) = set?;
+        let missing: Vec<String> = self.def.kind_sets[set as usize]
+            .members
+            .iter()
+            .filter(|&&k| given[k as usize].is_none())
+            .map(|&k| format!("`{}`", self.def.kinds[k as usize].name))
+            .collect();
+        if !missing.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    Code::BadTable,
+                    format!("table `{}` gives no value for {}", name.name, missing.join(", ")),
+                )
+                .label(name.span, "every kind of the set needs one")
+                .help(format!(
+                    "add `{}: 0` (or the value it is worth)",
+                    missing[0].trim_matches('`')
+                )),
+            );
+        }
+        Some((set, by_kind))
     }
 
     /// What a `var` keeps a value for; `None` once a `per space of` names

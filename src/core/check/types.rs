@@ -105,6 +105,9 @@ pub(crate) struct Globals {
     /// Seat names beyond the number of players an option gives: by name,
     /// its seat number from 1 and the number of players.
     pub absent_seats: Vec<(String, usize, usize)>,
+    /// Tables written `[low: 1, high: 3, ...]`: by table, the kind set
+    /// whose kinds look them up.
+    pub keyed_tables: HashMap<u16, u16>,
 }
 
 impl Globals {

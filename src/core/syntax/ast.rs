@@ -53,6 +53,9 @@ pub enum Item {
     Table {
         name: Ident,
         values: Vec<i64>,
+        /// `[low: 1, high: 3]`: the kind each value is for (empty for a
+        /// plain list, looked up by number).
+        keys: Vec<Ident>,
         span: Span,
     },
     /// `constant lead_bonus = 3`

@@ -445,9 +445,35 @@ impl Compiler {
                 }
             },
         };
-        self.expect(index, &Ty::Int);
-        if let Some(op) = op {
-            self.emit(op, span);
+        match op {
+            // `table worth at kind of card`: entry `kind + 1` of the values
+            // the table holds for every kind, by kind id.
+            Some(Op::Table(t)) if self.globals.keyed_tables.contains_key(&t) => {
+                let ty = self.expr(index);
+                if ty != Ty::Kind && ty != Ty::Error {
+                    let set = self.globals.keyed_tables[&t];
+                    let set = self.def.kind_sets[set as usize].name.clone();
+                    self.error(
+                        Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("this table is looked up by a kind of `{set}`"),
+                        )
+                        .label(index.span, format!("this is {}", ty.describe()))
+                        .help(format!(
+                            "look it up with a kind, such as `kind of card`, or a kind of `{set}` by name"
+                        )),
+                    );
+                }
+                self.emit(Op::Push(1), span);
+                self.emit(Op::Add, span);
+                self.emit(Op::Table(t), span);
+            }
+            _ => {
+                self.expect(index, &Ty::Int);
+                if let Some(op) = op {
+                    self.emit(op, span);
+                }
+            }
         }
         Ty::Int
     }

@@ -49,9 +49,17 @@ impl Ctx<'_> {
             }
             Rule::table_decl => {
                 let name = self.ident(inner.take(Rule::ident));
+                let mut values: Vec<i64> = inner.take_many(Rule::int).map(|p| self.int(p)).collect();
+                let mut keys = vec![];
+                for entry in inner.take_many(Rule::keyed_entry) {
+                    let mut parts = Children::of(entry);
+                    keys.push(self.ident(parts.take(Rule::ident)));
+                    values.push(self.int(parts.take(Rule::int)));
+                }
                 Item::Table {
                     name,
-                    values: inner.take_many(Rule::int).map(|p| self.int(p)).collect(),
+                    values,
+                    keys,
                     span,
                 }
             }
