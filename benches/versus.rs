@@ -146,6 +146,14 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "mancala",
+        rules: "games/classic/mancala.rules",
+        openspiel: Some("mancala"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,

@@ -161,3 +161,20 @@ fn a_take_back_is_kept_over_a_restart() {
     assert_eq!(screen(&studio, &links[0])["turn"], 1);
     assert!(screen(&studio, &links[1])["prompt"].is_object());
 }
+
+/// A decision with one choice (and no clock) has nothing for a person to
+/// decide: the studio takes it for them, as `rpsdsl play` does, and the
+/// game goes on. Here the last empty cell of a drawn tic-tac-toe.
+#[test]
+fn a_single_choice_is_taken_without_asking() {
+    let studio = Studio::start(&games_dir(), "random");
+    let links = people(&studio, "classic/tic_tac_toe.rules", &[]);
+    for (k, cell) in [1, 2, 3, 5, 4, 6, 8, 7].iter().enumerate() {
+        choose(&studio, &links[k % 2], Some(&format!("cells {cell}")));
+    }
+    let last = screen(&studio, &links[0]);
+    assert!(last["prompt"].is_null(), "x was asked for its last cell: {last}");
+    let happened = last["happened"].to_string();
+    assert!(happened.contains("You choose cell: cells 9"), "{happened}");
+    assert!(happened.contains("draw"), "{happened}");
+}

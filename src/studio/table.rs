@@ -182,11 +182,21 @@ impl Seats for Answering<'_> {
             self.script.clear();
         }
         if self.script.is_empty() {
-            if first && (asked.who.iter()).any(|&s| self.is_person(s) && self.answers[s as usize].is_none()) {
+            // One choice and no clock: nothing for a person to decide, so
+            // it is taken for them (as `rpsdsl play` does), and shows under
+            // what happened.
+            let race = def.decisions[asked.decision as usize].race;
+            let pending = asked.turns.state.pending();
+            let forced = |s: Seat| !race && pending.as_ref().is_some_and(|p| p.legal(s).len() == 1);
+            let waits = |s: Seat| self.is_person(s) && self.answers[s as usize].is_none() && !forced(s);
+            if first && asked.who.iter().any(|&s| waits(s)) {
                 return session::Answer::Wait;
             }
             return match self.answers[asked.seat as usize].take() {
                 Some(choice) => session::Answer::Choice(choice),
+                None if self.is_person(asked.seat) && forced(asked.seat) => {
+                    session::Answer::Choice(Choice::new(asked.seat, asked.legal[0]))
+                }
                 None => match Answering::agent(asked, def, agents) {
                     Ok(choice) => session::Answer::Choice(choice),
                     Err(why) => session::Answer::Stop(why),
