@@ -48,12 +48,16 @@ fn third_crown_taken_mid_round_wins_at_once() {
     let record = play(&def, 1, &scenario(&[("bag", &top)], &decisions)).unwrap();
     let outcome = record.outcome.clone().unwrap();
     assert_eq!(outcome.winner, Some(seat(&def, "Orange")));
-    assert_eq!(outcome.reason, EndReason::Trigger(0));
+    assert!(
+        matches!(outcome.reason, EndReason::Trigger(0, Some(_))),
+        "{:?}",
+        outcome.reason
+    );
     // Blue's last action of the round was never asked for.
     assert_eq!(record.decisions.len(), decisions.len());
     let text = lines(&def, &record);
     let last = text.len() - 1;
-    assert_eq!(text[last], "result: Orange wins (trigger all_crowns)");
+    assert_eq!(text[last], "result: Orange wins (claims all 3 Crown tokens)");
     assert_eq!(text[last - 1], "trigger all_crowns fires");
     assert_eq!(text[last - 2], "  Crown: face_up of shop 3 -> claimed of Orange");
     assert!(record.scores.is_empty(), "an instant win skips scoring");

@@ -125,7 +125,7 @@ fn the_result_tie_break_is_named_as_such() {
     let record = play(&def, 106, &Scenario::default()).unwrap();
     let outcome = record.outcome.clone().unwrap();
     assert!(
-        matches!(outcome.reason, rpsdsl::engine::EndReason::TieBreak(_)),
+        matches!(outcome.reason, rpsdsl::engine::EndReason::TieBreak(..)),
         "{:?}",
         outcome.reason
     );
@@ -139,7 +139,7 @@ fn the_result_tie_break_is_named_as_such() {
             "tied on every result key: the result's tie-break decides",
             "Ann chooses throw: paper  [of 3]",
             "Ben chooses throw: rock  [of 3]",
-            "result: Ann wins (tie-break, after a tie on every result key)",
+            "result: Ann wins (takes the deciding round of Rock Paper Scissors, after a tie on every result key)",
         ]
     );
 }

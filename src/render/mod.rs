@@ -86,6 +86,12 @@ fn draw(def: &GameDef, view: &View, frame: &Frame<'_>, clickable: bool) -> Strin
     if let Some(counters) = shared_counters(def, view) {
         caption.push(counters);
     }
+    // Wrapped to the page: at 13 px a character is about 7 px wide.
+    let room = ((inner / 7.0) as usize).max(20);
+    let caption: Vec<String> = caption
+        .iter()
+        .flat_map(|line| textwrap::wrap(line, room).into_iter().map(|l| l.into_owned()))
+        .collect();
     for line in &caption {
         page = page.add(
             Text::new(line.clone())

@@ -457,9 +457,10 @@ fn normalise(path: &Path) -> PathBuf {
 /// How one game ended, as its line in "How games end".
 fn end_label(def: &GameDef, reason: &EndReason) -> String {
     match reason {
-        EndReason::Win(span) => format!("win in the flow ({})", place(def, *span)),
-        EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
-        EndReason::TieBreak(span) => format!("tie-break in the result section ({})", place(def, *span)),
+        EndReason::Win(span, None) => format!("win in the flow ({})", place(def, *span)),
+        EndReason::Win(span, Some(m)) => format!("win: {} ({})", def.messages[*m as usize], place(def, *span)),
+        EndReason::Trigger(t, _) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(span, _) => format!("tie-break in the result section ({})", place(def, *span)),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)

@@ -61,7 +61,8 @@ impl Viewer {
 
 /// The `format` field of every JSON transcript this version writes.
 /// Version 3 leaves out a variable set to the value it held (nothing
-/// changed).
+/// changed), says the reason a `win` gives (`win p "..."`), and nothing
+/// for a plain `win` in the flow (it was "the flow").
 pub const FORMAT: &str = "rpsdsl-transcript/3";
 
 /// Version 2 says when a seat could not choose, shows tie-breakers apart
@@ -603,11 +604,20 @@ pub(crate) fn describe_end(def: &GameDef, winner: Option<Seat>, reason: &EndReas
 }
 
 fn describe_end_in(def: &GameDef, winner: Option<Seat>, reason: &EndReason, format: Format) -> String {
+    let old = matches!(format, Format::V1 | Format::V2);
     let why = match reason {
-        EndReason::Win(_) => "the flow".to_string(),
-        EndReason::TieBreak(_) if format == Format::V1 => "the flow".to_string(),
-        EndReason::Trigger(t) => format!("trigger {}", def.triggers[*t as usize].name),
-        EndReason::TieBreak(_) => "tie-break, after a tie on every result key".to_string(),
+        EndReason::Win(..) if old => "the flow".to_string(),
+        EndReason::TieBreak(..) if format == Format::V1 => "the flow".to_string(),
+        EndReason::Trigger(t, _) if old => format!("trigger {}", def.triggers[*t as usize].name),
+        // Since format 3: the reason the rules say, else where it ended
+        // (a plain `win` in the flow needs no words).
+        EndReason::Win(_, Some(m)) | EndReason::Trigger(_, Some(m)) => def.messages[*m as usize].clone(),
+        EndReason::Win(_, None) => String::new(),
+        EndReason::Trigger(t, None) => format!("trigger {}", def.triggers[*t as usize].name),
+        EndReason::TieBreak(_, Some(m)) if !old => {
+            format!("{}, after a tie on every result key", def.messages[*m as usize])
+        }
+        EndReason::TieBreak(..) => "tie-break, after a tie on every result key".to_string(),
         EndReason::Rank(k) => {
             let key = &def.rank_keys[*k as usize];
             format!("{} {}", if key.most { "most" } else { "fewest" }, key.label)
@@ -616,9 +626,10 @@ fn describe_end_in(def: &GameDef, winner: Option<Seat>, reason: &EndReason, form
         EndReason::Draw(_, None) if !def.rank_keys.is_empty() => "tied on every result key".into(),
         EndReason::Draw(_, None) => "declared".into(),
     };
-    match winner {
-        Some(s) => format!("{} wins ({why})", def.seat_name(s)),
-        None => format!("draw ({why})"),
+    match (winner, why.is_empty()) {
+        (Some(s), true) => format!("{} wins", def.seat_name(s)),
+        (Some(s), false) => format!("{} wins ({why})", def.seat_name(s)),
+        (None, _) => format!("draw ({why})"),
     }
 }
 

@@ -157,13 +157,14 @@ pub enum Event {
 /// Why the game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum EndReason {
-    /// `win P` in the flow.
-    Win(Span),
-    /// `win P` inside a trigger.
-    Trigger(u16),
+    /// `win P` in the flow, with its reason if it says one (an index
+    /// into `GameDef::messages`).
+    Win(Span, Option<u16>),
+    /// `win P` or `declare draw` inside a trigger, with its reason.
+    Trigger(u16, Option<u16>),
     /// `win P` in the result section's `else` block, run when every
-    /// result key tied (at the `win`).
-    TieBreak(Span),
+    /// result key tied (at the `win`), with its reason.
+    TieBreak(Span, Option<u16>),
     /// The result section: decided by this key.
     Rank(u16),
     /// `declare draw` (with its reason, an index into `GameDef::messages`),

@@ -946,7 +946,7 @@ trigger both_aces after every action {
                 .unwrap();
             if let Some(outcome) = world.state.outcome() {
                 assert!(
-                    matches!(outcome.reason, super::super::EndReason::Trigger(_)),
+                    matches!(outcome.reason, super::super::EndReason::Trigger(..)),
                     "{outcome:?}"
                 );
                 assert_eq!(outcome.winner, Some(1), "only B's cards and the deck are dealt afresh");

@@ -75,7 +75,7 @@ fn counted_types(def: &GameDef, proc: ProcId) -> Option<Vec<bool>> {
             count_types(def, m, &mut counted)
         }
         // Ends the game: a trigger that ends it never runs again.
-        Op::Win | Op::DeclareDraw(_) => Some(()),
+        Op::Win(_) | Op::DeclareDraw(_) => Some(()),
         _ => (op.facts().reach == Reach::Fixed).then_some(()),
     })?;
     Some(counted)

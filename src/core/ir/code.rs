@@ -269,8 +269,9 @@ pub enum Op {
     /// `values [seat] ->` a line of the log, `GameDef::says[line]`, with its
     /// values; to one seat when the line says so.
     Say(u16),
-    /// `seat ->` the game ends, that seat wins.
-    Win,
+    /// `seat ->` the game ends, that seat wins, for the reason in
+    /// `GameDef::messages` if the rules say one.
+    Win(Option<u16>),
     /// The game ends in a draw, for the reason in `GameDef::messages` if any.
     DeclareDraw(Option<u16>),
     /// Leave the flow and go to scoring and the result.

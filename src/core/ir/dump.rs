@@ -207,7 +207,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .groups
             .get(g as usize)
             .map_or_else(|| "?".into(), |g| g.name.clone()),
-        Op::Fail(m) | Op::DeclareDraw(Some(m)) => format!("{:?}", named(&def.messages, m)),
+        Op::Fail(m) | Op::DeclareDraw(Some(m)) | Op::Win(Some(m)) => format!("{:?}", named(&def.messages, m)),
         Op::Say(line) => def.says.get(line as usize).map_or_else(
             || "?".into(),
             |said| {

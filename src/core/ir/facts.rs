@@ -183,7 +183,7 @@ impl Op {
             Op::Reveal { to_one } => row(Slow, 1 + u32::from(to_one), 0, Changes),
             // The game ends, or the flow leaves for the scoring or the
             // interrupted decision: nothing after these runs from here.
-            Op::Win => ends(row(Slow, 1, 0, Changes)),
+            Op::Win(_) => ends(row(Slow, 1, 0, Changes)),
             Op::DeclareDraw(_) | Op::EndGame | Op::ResumeAsk => ends(row(Slow, 0, 0, Changes)),
             // An error, whatever the game.
             Op::Fail(_) => ends(row(Slow, 0, 0, Fixed)),

@@ -504,7 +504,9 @@ pub enum StmtKind {
         /// `else { ... }`: what happens when no action is on offer.
         otherwise: Option<Block>,
     },
-    Win(Expr),
+    /// `win P`, with the reason said with the result (`win p "holds the
+    /// highest card"`).
+    Win(Expr, Option<String>),
     /// `declare draw "why"`
     DeclareDraw(Option<String>),
     EndGame,

@@ -19,7 +19,7 @@ impl Compiler {
                 StmtKind::Loop(_) => "this loop has no `break`, so it never ends",
                 StmtKind::Return(_) => "this returns first",
                 StmtKind::Break => "this leaves the loop first",
-                StmtKind::Win(_) | StmtKind::DeclareDraw(_) | StmtKind::EndGame => "this ends the game first",
+                StmtKind::Win(..) | StmtKind::DeclareDraw(_) | StmtKind::EndGame => "this ends the game first",
                 _ => "every path through this ends first",
             };
             diag = diag.label(cause.span, why);
@@ -171,9 +171,10 @@ impl Compiler {
                 self.emit(Op::RollAll, span);
                 false
             }
-            StmtKind::Win(seat) => {
+            StmtKind::Win(seat, reason) => {
                 self.expect(seat, &Ty::Seat);
-                self.emit(Op::Win, span);
+                let reason = reason.as_ref().map(|r| self.fail_message(r.clone(), span));
+                self.emit(Op::Win(reason), span);
                 true
             }
             StmtKind::DeclareDraw(reason) => {

@@ -267,12 +267,12 @@ impl State {
                     seen_by: self.known[piece as usize],
                 });
             }
-            Op::Win => {
+            Op::Win(because) => {
                 let seat = self.pop() as Seat;
                 let reason = match self.running_trigger(def) {
-                    Some(t) => EndReason::Trigger(t),
-                    None if self.in_result_section(def) => EndReason::TieBreak(self.span(def)),
-                    None => EndReason::Win(self.span(def)),
+                    Some(t) => EndReason::Trigger(t, because),
+                    None if self.in_result_section(def) => EndReason::TieBreak(self.span(def), because),
+                    None => EndReason::Win(self.span(def), because),
                 };
                 self.end_game(Some(seat), reason, events);
                 return Ok(Flow::Reload);
@@ -313,7 +313,7 @@ impl State {
                     return Ok(Flow::Reload);
                 }
                 let reason = match trigger {
-                    Some(t) => EndReason::Trigger(t),
+                    Some(t) => EndReason::Trigger(t, reason),
                     None => EndReason::Draw(self.span(def), reason),
                 };
                 self.end_game(None, reason, events);

@@ -234,7 +234,10 @@ impl Ctx<'_> {
                     otherwise,
                 }
             }
-            Rule::win_stmt => StmtKind::Win(self.expr(inner.take(Rule::expr))),
+            Rule::win_stmt => StmtKind::Win(
+                self.expr(inner.take(Rule::expr)),
+                inner.take_opt(Rule::string).map(|p| self.string(p)),
+            ),
             Rule::draw_stmt => StmtKind::DeclareDraw(inner.take_opt(Rule::string).map(|p| self.string(p))),
             Rule::end_stmt => StmtKind::EndGame,
             Rule::call_stmt => {
