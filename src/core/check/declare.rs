@@ -233,12 +233,12 @@ impl Declarer {
                     }
                 }
                 Item::Var(ast::VarDecl { name, .. }) | Item::Constant { name, .. } => {
-                    let each = match item {
+                    let (each, reported) = match item {
                         Item::Var(decl) => match self.var_each(&decl.each) {
-                            Some(each) => each,
-                            None => continue,
+                            Some(each) => (each, false),
+                            None => (ir::VarEach::Game, true),
                         },
-                        _ => ir::VarEach::Game,
+                        _ => (ir::VarEach::Game, false),
                     };
                     // A per-piece variable's slots are given once the pieces are made.
                     let width = match each {
@@ -257,6 +257,9 @@ impl Declarer {
                         continue;
                     };
                     if self.define(name, Symbol::Var(id)) {
+                        if reported {
+                            self.globals.reported_vars.insert(id);
+                        }
                         if each != ir::VarEach::Piece {
                             self.def.var_slots += width;
                         }

@@ -108,6 +108,10 @@ pub(crate) struct Globals {
     /// Tables written `[low: 1, high: 3, ...]`: by table, the kind set
     /// whose kinds look them up.
     pub keyed_tables: HashMap<u16, u16>,
+    /// Variables whose declaration was reported (`per space of` a board
+    /// that does not exist): declared still, so that their uses are not
+    /// reported too.
+    pub reported_vars: std::collections::HashSet<u16>,
 }
 
 impl Globals {

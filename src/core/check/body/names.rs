@@ -215,6 +215,13 @@ impl Compiler {
                 self.emit(Op::ZoneOf(f), span);
                 Ty::Zone
             }
+            Some(Symbol::Var(v)) if self.globals.reported_vars.contains(&v) => {
+                // Its declaration was reported: whatever it is read with is fine.
+                self.expr(arg);
+                self.emit(Op::Pop, span);
+                self.emit(Op::Push(0), span);
+                Ty::Error
+            }
             Some(Symbol::Var(v)) => {
                 let def = self.def.vars[v as usize].clone();
                 let Some(index) = var_index_type(def.each) else {

@@ -544,6 +544,15 @@ impl Compiler {
                     .label(target.span, "constants never change")
                     .help("declare it with `var` if it should change during the game"),
             ),
+            Some(Symbol::Var(var)) if self.globals.reported_vars.contains(&var) => {
+                // Its declaration was reported: check what is written, store nothing.
+                if let Some(index) = &target.index {
+                    self.expr(index);
+                    self.emit(Op::Pop, span);
+                }
+                self.expr(value);
+                self.emit(Op::Pop, span);
+            }
             Some(Symbol::Var(var)) => {
                 let def = self.def.vars[var as usize].clone();
                 let ty = if add {
