@@ -315,3 +315,40 @@ fn the_default_agents_play() {
     );
     assert!(text.contains("Right chooses throw: "), "{text}");
 }
+
+/// The screen's counters read a truth value as "yes" or "no", and list the
+/// spaces where a variable kept per space holds.
+#[test]
+fn counters_read_truth_values_in_words() {
+    let path = temp_path("ready.rules");
+    std::fs::write(
+        &path,
+        r#"game "Ready"
+players 2: Ann, Ben
+kinds Answer = go | wait
+board field: grid 1 x 3 {
+  square public
+}
+var ready per player = false
+var marked per space of field = false
+flow {
+  Ann chooses first from Answer
+  set ready of Ann = true
+  set marked of field[1] = true
+  Ann chooses second from Answer
+  win Ann
+}
+"#,
+    )
+    .unwrap();
+    let out = play(&["play", path.to_str().unwrap(), "--seed", "1"], "1\n1\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("Counters: ready: Ann no, Ben no · marked: none"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Counters: ready: Ann yes, Ben no · marked: field 2"),
+        "{text}"
+    );
+}

@@ -7,7 +7,7 @@ use rand::rngs::ChaCha8Rng;
 
 use crate::engine::Game;
 use crate::engine::{Observation, PieceFace, View};
-use crate::ir::{GameDef, Seat, VarEach};
+use crate::ir::{GameDef, Seat, ValueKind, VarEach};
 
 /// A piece as the seat sees it: "Token", "Card red 7", "Marker red of
 /// Ann", or its back, "Marker of Ben (hidden)" (as the pictures name it).
@@ -63,9 +63,19 @@ pub(crate) fn variables(def: &GameDef, view: &View) -> Option<String> {
         .filter(|v| !v.constant)
         .map(|v| {
             let entries = def.var_entries(v, &view.vars, 6);
+            // A truth value reads "yes" or "no", not as the log writes it.
+            let said = |value: &str| match (v.shows, value) {
+                (ValueKind::Bool, "true") => "yes".to_string(),
+                (ValueKind::Bool, "false") => "no".to_string(),
+                _ => value.to_string(),
+            };
             let each: Vec<String> = entries
                 .iter()
-                .map(|(whose, value)| format!("{whose} {value}").trim().to_string())
+                .map(|(whose, value)| match (v.each, v.shows) {
+                    // Those that hold, by name: "scorched: field 2, field 4".
+                    (VarEach::Space(_) | VarEach::Piece, ValueKind::Bool) => whose.clone(),
+                    _ => format!("{whose} {}", said(value)).trim().to_string(),
+                })
                 .collect();
             match v.each {
                 VarEach::Space(_) | VarEach::Piece if each.is_empty() => format!("{}: none", v.name),

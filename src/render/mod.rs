@@ -22,7 +22,7 @@ pub use face::title as face_title;
 pub use targets::{slot_target, space_target};
 
 use crate::engine::View;
-use crate::ir::{FamilyIndex, GameDef, Seat, VarEach, ZoneId, grid::DIRECTIONS};
+use crate::ir::{FamilyIndex, GameDef, Seat, ValueKind, VarDef, VarEach, ZoneId, grid::DIRECTIONS};
 use board::Drawn;
 use style::{BACKGROUND, FONT, INK, MUTED, round, words};
 
@@ -209,9 +209,12 @@ fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: 
         .vars
         .iter()
         .filter(|v| v.each == VarEach::Player && !v.constant)
-        .map(|v| {
-            let value = view.vars.get(v.slot as usize + seat as usize).copied().unwrap_or(0);
-            format!("{} {}", words(&v.name), def.show_value(v.shows, value))
+        .filter_map(|v| {
+            counter(
+                def,
+                v,
+                view.vars.get(v.slot as usize + seat as usize).copied().unwrap_or(0),
+            )
         })
         .collect();
     let band = tray::Band {
@@ -228,12 +231,18 @@ fn shared_counters(def: &GameDef, view: &View) -> Option<String> {
         .vars
         .iter()
         .filter(|v| v.each == VarEach::Game && !v.constant)
-        .map(|v| {
-            let value = view.vars.get(v.slot as usize).copied().unwrap_or(0);
-            format!("{} {}", words(&v.name), def.show_value(v.shows, value))
-        })
+        .filter_map(|v| counter(def, v, view.vars.get(v.slot as usize).copied().unwrap_or(0)))
         .collect();
     (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// A counter in words: "chips 90"; a truth value by its name while it
+/// holds ("protected"), and not at all otherwise.
+fn counter(def: &GameDef, v: &VarDef, value: i64) -> Option<String> {
+    match v.shows {
+        ValueKind::Bool => (value != 0).then(|| words(&v.name)),
+        _ => Some(format!("{} {}", words(&v.name), def.show_value(v.shows, value))),
+    }
 }
 
 /// The key: each seat's colour, what a `?` means, which kind beats which,
