@@ -123,3 +123,48 @@ flow {
     );
     assert_eq!(lines.last().unwrap(), "result: Ben wins");
 }
+
+/// A name that holds no piece (`, or pass` was chosen) has no value kept
+/// per piece: reading or setting one is an error of the game, on both back
+/// ends, never a crash.
+#[test]
+fn a_value_kept_per_piece_of_no_piece_is_an_error() {
+    let text = r#"
+game "Pass a Stone"
+players 2: Ann, Ben
+zones {
+  hand per player public
+}
+pieces {
+  Stone x 1 per player in hand
+}
+var steps per piece = 0
+flow {
+  Ann chooses c from Stone in hand of Ann, or pass
+  add 1 to steps of c
+  win Ann
+}
+"#;
+    for engine in [rpsdsl::engine::Engine::Compiled, rpsdsl::engine::Engine::Interpreter] {
+        let mut def = match check_source("pass_a_stone.rules", text, &FsLoader) {
+            Ok(checked) => checked.def,
+            Err(failed) => panic!(
+                "{}",
+                rpsdsl::diagnostic::render(&failed.diagnostics, &failed.sources, false)
+            ),
+        };
+        def.use_engine(engine);
+        let failed = play(&def, 1, &scenario(&[], &["Ann: pass"])).unwrap_err();
+        assert_eq!(failed.diagnostic.code.to_string(), "missing-attribute");
+        assert!(
+            failed
+                .diagnostic
+                .message
+                .contains("`steps` is kept per piece, and this names no piece"),
+            "{}",
+            failed.diagnostic.message
+        );
+        let chose = play(&def, 1, &scenario(&[], &["Ann: Stone of Ann"])).unwrap();
+        assert!(lines(&def, &chose).contains(&"  steps of Stone of Ann = 1".to_string()));
+    }
+}

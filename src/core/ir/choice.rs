@@ -42,6 +42,10 @@ pub const fn declared(kind: KindId) -> i64 {
 
 /// Bits of a piece value that hold the piece; the declared kind is above.
 const PIECE_BITS: u32 = 16;
+
+/// A piece value modulo this is the piece alone (a piece chosen "as" a
+/// kind carries the kind above it).
+pub const PIECE_RANGE: i64 = 1 << PIECE_BITS;
 const PIECE_MASK: i64 = (1 << PIECE_BITS) - 1;
 
 /// A piece choice: the piece, and the kind it was chosen as, if any.

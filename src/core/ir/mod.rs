@@ -14,7 +14,9 @@ pub mod grid;
 mod id;
 pub mod reach;
 
-pub use choice::{ActionDef, ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, NO_CHOICE, PieceChoice, declared};
+pub use choice::{
+    ActionDef, ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, NO_CHOICE, PIECE_RANGE, PieceChoice, declared,
+};
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use def::{
     Anytime, Counted, Decision, FaceBound, Family, FamilyIndex, GameDef, Hook, KeyReads, Kind, KindSet, OptionDef,

@@ -45,6 +45,24 @@ impl Compiler {
         }
     }
 
+    /// A piece on the stack as itself, for a variable kept per piece: a
+    /// piece chosen "as" a kind keeps its own value there. "No choice"
+    /// (above every declared kind) is left as it is, so that reading or
+    /// setting its value is an error, not piece 0's.
+    pub(super) fn piece_alone(&mut self, each: VarEach, span: Span) {
+        if each != VarEach::Piece {
+            return;
+        }
+        let range = crate::ir::PIECE_RANGE;
+        self.emit(Op::Dup, span);
+        self.emit(Op::Push(range * range), span);
+        self.emit(Op::Lt, span);
+        let past = self.emit_jump(super::writer::JumpKind::IfFalse, span);
+        self.emit(Op::Push(range), span);
+        self.emit(Op::Rem, span);
+        self.patch_here(past);
+    }
+
     pub(super) fn name(&mut self, name: &ast::Ident) -> Ty {
         let span = name.span;
         if let Some((slot, ty)) = self.find_local(&name.name) {
@@ -235,6 +253,7 @@ impl Compiler {
                     return Ty::Error;
                 };
                 self.expect(arg, &index);
+                self.piece_alone(def.each, span);
                 self.emit(Op::LoadVarAt(def.slot), span);
                 self.var_types[v as usize].clone()
             }

@@ -576,6 +576,7 @@ impl Compiler {
                         let scope = self.scope();
                         let seat = self.temp();
                         self.expect(index, &index_ty);
+                        self.piece_alone(def.each, index.span);
                         self.emit(Op::Store(seat), index.span);
                         if add {
                             self.emit(Op::Load(seat), span);

@@ -273,7 +273,7 @@ impl State {
                     Ins::Store(slot) => pc = self.run_store(pc, locals_base, slot),
                     Ins::LoadAt(base) => pc = self.run_load_at(pc, locals_base, base),
                     Ins::LoadVar(slot) => self.stack.push(self.vars[slot as usize]),
-                    Ins::LoadVarAt(base) => pc = self.run_load_var_at(pc, base),
+                    Ins::LoadVarAt(base) => pc = self.run_load_var_at(def, pc, base)?,
                     Ins::LoadOption(i) => self.stack.push(self.options[i as usize]),
                     Ins::Arith(arith) => pc = self.run_arith(def, pc, arith)?,
                     Ins::Cmp(cmp) => pc = self.run_cmp(pc, cmp),

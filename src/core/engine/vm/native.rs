@@ -137,7 +137,7 @@ impl State {
         let past = pc + 1;
         Ok(match def.singles[pc] {
             Ins::LoadAt(base) => self.run_load_at(past, locals_base, base),
-            Ins::LoadVarAt(base) => self.run_load_var_at(past, base),
+            Ins::LoadVarAt(base) => self.run_load_var_at(def, past, base)?,
             Ins::Arith(arith) => self.run_arith(def, past, arith)?,
             Ins::Jump(t) => self.run_jump(def, past, t)?,
             Ins::NextNeighbour {

@@ -42,7 +42,14 @@ impl State {
             Op::StoreVarAt(base) => {
                 let index = self.pop();
                 let v = self.pop();
-                let was = std::mem::replace(&mut self.vars[base as usize + index as usize], v);
+                let Some(slot) = usize::try_from(index)
+                    .ok()
+                    .map(|i| base as usize + i)
+                    .filter(|&slot| slot < self.vars.len())
+                else {
+                    return Err(self.no_var_value(def, base));
+                };
+                let was = std::mem::replace(&mut self.vars[slot], v);
                 if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
                     events.push(Event::Var {
                         var: id_from_index(var),

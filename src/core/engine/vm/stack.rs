@@ -2,7 +2,9 @@
 //! stores.
 
 use super::super::lower::Cmp;
-use super::super::{Game, State};
+use super::super::{Game, RuntimeError, State};
+use crate::diagnostic::Code;
+use crate::ir::{GameDef, VarEach};
 
 impl State {
     /// `Pop`: `pc` points past it; returns where to go on.
@@ -36,12 +38,39 @@ impl State {
         pc
     }
 
-    /// `LoadVarAt`: `pc` points past it; returns where to go on.
+    /// `LoadVarAt`: `pc` points past it; returns where to go on. An index
+    /// past the variables (a piece that was never chosen) is an error.
     #[inline(always)]
-    pub(super) fn run_load_var_at(&mut self, pc: usize, base: u16) -> usize {
-        let seat = self.pop();
-        self.stack.push(self.vars[base as usize + seat as usize]);
-        pc
+    pub(super) fn run_load_var_at(&mut self, def: &GameDef, pc: usize, base: u16) -> Result<usize, RuntimeError> {
+        let index = self.pop();
+        let value = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.vars.get(base as usize + i).copied());
+        match value {
+            Some(v) => self.stack.push(v),
+            None => {
+                self.frames.last_mut().expect("frame").pc = (pc - 1) as u32;
+                return Err(self.no_var_value(def, base));
+            }
+        }
+        Ok(pc)
+    }
+
+    /// The error for a variable kept per player, space or piece read or set
+    /// for none of them: a name that holds no piece (`, or pass` chosen).
+    pub(super) fn no_var_value(&self, def: &GameDef, base: u16) -> RuntimeError {
+        let var = def.vars.iter().find(|v| v.slot == base);
+        let name = var.map_or("a variable", |v| v.name.as_str());
+        let each = match var.map(|v| v.each) {
+            Some(VarEach::Player) => "player",
+            Some(VarEach::Space(_)) => "space",
+            _ => "piece",
+        };
+        self.error(
+            def,
+            Code::MissingAttribute,
+            format!("`{name}` is kept per {each}, and this names no {each}: was nothing chosen?"),
+        )
     }
 
     /// `Cmp`: `pc` points past it; returns where to go on.
