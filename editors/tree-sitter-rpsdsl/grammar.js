@@ -61,7 +61,11 @@ module.exports = grammar({
 
     // What follows a declaration's keyword: anything but the start of the
     // next declaration.
-    _top_part: $ => choice($._atom, $.block, ...WITHIN),
+    _top_part: $ => choice($._atom, $.block, ...WITHIN, $.of_declared),
+
+    // `var seen per space of table = false`: a declaration word named after
+    // `of` (a board called `table`) is a name there, not the next declaration.
+    of_declared: $ => prec(1, seq('of', choice(...NAMING, ...OTHER))),
 
     // Inside braces, brackets and parentheses every word may stand.
     _part: $ => choice($._atom, $.block, ...WITHIN, ...ALSO_INSIDE, 'table'),
