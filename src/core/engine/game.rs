@@ -13,7 +13,7 @@ use std::ops::{Deref, DerefMut};
 
 use super::lower::{Ins, Program, lower};
 use crate::ir::GameDef;
-use crate::native::NativeCode;
+use crate::native::{Inlined, NativeCode};
 use crate::script::Script;
 
 /// Which back end runs a game's flow. Both mean the same: the interpreter
@@ -58,6 +58,9 @@ pub struct Game {
     /// Per pc, the instruction the interpreter runs for that op alone:
     /// what compiled code has the engine run (empty for the interpreter).
     pub(crate) singles: Vec<Ins>,
+    /// The program as `check` wrote it, kept while the compiled tier runs
+    /// it with small procedures inlined (see [`crate::native::inline`]).
+    pub(crate) plain: Option<Box<Inlined>>,
 }
 
 impl Game {
@@ -79,7 +82,24 @@ impl Game {
             twinned,
             native: None,
             singles: vec![],
+            plain: None,
         }
+    }
+
+    /// Puts `program` in the definition's place (and lowers it for the
+    /// interpreter), and returns the one it replaces.
+    pub(crate) fn swap_program(&mut self, program: Inlined) -> Inlined {
+        let def = &mut self.def;
+        let old = Inlined {
+            code: std::mem::replace(&mut def.code, program.code),
+            spans: std::mem::replace(&mut def.spans, program.spans),
+            procs: std::mem::replace(&mut def.procs, program.procs),
+            filters: std::mem::replace(&mut def.filters, program.filters),
+            result_pc: std::mem::replace(&mut def.result_pc, program.result_pc),
+            calls: program.calls,
+        };
+        self.program = lower(&self.def);
+        old
     }
 
     /// The back end that runs the game.

@@ -173,6 +173,10 @@ pub enum Op {
     Call(ProcId),
     /// `results.. ->` leaves the procedure
     Return,
+    /// The start of procedure `proc`'s code written into its caller's
+    /// (by the compiled tier's inlining): counts the call as [`Op::Call`]
+    /// does, and fails where it would for a flow stuck in its loops.
+    Inlined(ProcId),
     /// `args.. -> result` (index into `GameDef::hook_calls`)
     CallHook(u16),
     /// `index -> zone` (first zone of the family + index)

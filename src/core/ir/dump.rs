@@ -187,7 +187,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
             .options
             .get(o as usize)
             .map_or_else(|| "?".into(), |o| o.name.clone()),
-        Op::Call(p) => proc_name(p),
+        Op::Call(p) | Op::Inlined(p) => proc_name(p),
         Op::CallHook(h) => def
             .hook_calls
             .get(h as usize)

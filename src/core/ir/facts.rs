@@ -85,6 +85,11 @@ pub struct Facts {
     /// no fused instruction may span it. Every op of the slow path is
     /// taken to, but those that only compute a value.
     pub pauses: bool,
+    /// Whether the op belongs to the frame or the flow it runs in: it
+    /// calls, offers, asks or reads the answer, says a line, or ends the
+    /// game. A procedure with such an op is never written into its
+    /// callers (`native::inline`).
+    pub bound_to_frame: bool,
 }
 
 /// The stack values a matcher reads: the type or kind, then the owner.
@@ -106,6 +111,7 @@ impl Op {
             falls_through: true,
             reach,
             pauses: matches!(runs, Slow | Return),
+            bound_to_frame: false,
         };
         let ends = |facts: Facts| Facts {
             falls_through: false,
@@ -117,10 +123,16 @@ impl Op {
             falls_through: true,
             reach,
             pauses: true,
+            bound_to_frame: false,
         };
         // A slow op that only computes a value (or fails): the engine never
         // stops at it to go on later.
         let computes = |facts: Facts| Facts { pauses: false, ..facts };
+        // An op of the frame or the flow it runs in (see `bound_to_frame`).
+        let bound = |facts: Facts| Facts {
+            bound_to_frame: true,
+            ..facts
+        };
         match self {
             Op::Push(_) | Op::Load(_) | Op::LoadOption(_) => row(Values, 0, 1, Fixed),
             Op::LoadVar(_) => row(Values, 0, 1, ReadsPlaces),
@@ -139,9 +151,12 @@ impl Op {
             Op::Next { .. } | Op::NextNeighbour { .. } => row(InPlace, 0, 0, Fixed),
             Op::NextPiece { .. } | Op::NextOnBoard { .. } => row(InPlace, 0, 0, ReadsFaces),
             // The walks over code follow a call into its procedure.
-            Op::Call(_) => from_definition(Fixed),
-            Op::Return => ends(row(Return, 0, 0, Fixed)),
-            Op::CallHook(_) => from_definition(Changes),
+            Op::Call(_) => bound(from_definition(Fixed)),
+            Op::Return => bound(ends(row(Return, 0, 0, Fixed))),
+            // Counts one step, as a call does; the engine runs it only at
+            // the step limit, to fail.
+            Op::Inlined(_) => computes(row(Slow, 0, 0, Fixed)),
+            Op::CallHook(_) => bound(from_definition(Changes)),
             Op::ZoneOf(_) | Op::KindAt(_) | Op::TypeAt(_) | Op::Table(_) => row(InPlace, 1, 1, Fixed),
             Op::Forward { .. } => row(InPlace, 1, 1, Fixed),
             Op::CellAt(_) | Op::Step(_) => row(InPlace, 2, 1, Fixed),
@@ -159,32 +174,32 @@ impl Op {
             }
             // The choice ops are pure, but are kept as changes: nothing has
             // needed them read as fixed.
-            Op::ActionValue { .. } => computes(from_definition(Changes)),
-            Op::ActionEntry(_) | Op::ActionParam { .. } => row(InPlace, 1, 1, Changes),
+            Op::ActionValue { .. } => bound(computes(from_definition(Changes))),
+            Op::ActionEntry(_) | Op::ActionParam { .. } => bound(row(InPlace, 1, 1, Changes)),
             // Clears the offers and notes where they began: the engine
             // never stops at it, but a decision interrupted by an `anytime`
             // action, or asked again in a sampled world, offers again from
             // it, so it is a place to resume at.
-            Op::ChoiceReset => Facts {
+            Op::ChoiceReset => bound(Facts {
                 pauses: true,
                 ..row(InPlace, 0, 0, Changes)
-            },
-            Op::ChoiceAdd => row(InPlace, 2, 0, Changes),
+            }),
+            Op::ChoiceAdd => bound(row(InPlace, 2, 0, Changes)),
             // Records that nothing is on offer.
-            Op::HasOffers(_) => row(Slow, 1, 1, Changes),
+            Op::HasOffers(_) => bound(row(Slow, 1, 1, Changes)),
             // Asks one seat; on resume the answer is on the stack.
-            Op::Ask(_) => row(Slow, 1, 1, Changes),
-            Op::AskEach(..) | Op::Rank => row(Slow, 0, 0, Changes),
+            Op::Ask(_) => bound(row(Slow, 1, 1, Changes)),
+            Op::AskEach(..) | Op::Rank => bound(row(Slow, 0, 0, Changes)),
             Op::Move | Op::MoveAll | Op::SwapZones => row(Slow, 2, 0, Changes),
             Op::Deal => row(Slow, 3, 0, Changes),
             Op::Shuffle | Op::Hide | Op::Roll | Op::RollAll => row(Slow, 1, 0, Changes),
             // It records an event and goes on: the engine never stops at it.
-            Op::Say(_) => computes(from_definition(Changes)),
+            Op::Say(_) => bound(computes(from_definition(Changes))),
             Op::Reveal { to_one } => row(Slow, 1 + u32::from(to_one), 0, Changes),
             // The game ends, or the flow leaves for the scoring or the
             // interrupted decision: nothing after these runs from here.
-            Op::Win(_) => ends(row(Slow, 1, 0, Changes)),
-            Op::DeclareDraw(_) | Op::EndGame | Op::ResumeAsk => ends(row(Slow, 0, 0, Changes)),
+            Op::Win(_) => bound(ends(row(Slow, 1, 0, Changes))),
+            Op::DeclareDraw(_) | Op::EndGame | Op::ResumeAsk => bound(ends(row(Slow, 0, 0, Changes))),
             // An error, whatever the game.
             Op::Fail(_) => ends(row(Slow, 0, 0, Fixed)),
         }

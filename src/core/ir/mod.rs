@@ -14,6 +14,8 @@ pub mod grid;
 mod id;
 pub mod reach;
 
+/// Where an op came from in the sources ([`GameDef::spans`]).
+pub use crate::diagnostic::Span;
 pub use choice::{
     ActionDef, ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, NO_CHOICE, PIECE_RANGE, PieceChoice, declared,
 };

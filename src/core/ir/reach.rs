@@ -25,7 +25,7 @@ pub struct Reach {
 }
 
 /// The code of each procedure, as `start..end` into `def.code`.
-fn proc_ranges(def: &GameDef) -> Vec<std::ops::Range<usize>> {
+pub fn proc_ranges(def: &GameDef) -> Vec<std::ops::Range<usize>> {
     let mut starts: Vec<usize> = def.procs.iter().map(|p| p.entry as usize).collect();
     starts.sort_unstable();
     starts.dedup();

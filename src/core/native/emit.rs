@@ -339,6 +339,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
+            Op::Inlined(_) => self.count_call(pc, depth, op),
             Op::ChoiceReset => self.reset_offers(pc),
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
@@ -1106,6 +1107,27 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.switch_to_block(stuck);
         let e = effect(self.def, Op::Jump(target)).expect("a jump");
         self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// The start of an inlined call: one step counted, as the engine counts
+    /// a call; at the limit the engine runs the op, and fails.
+    fn count_call(&mut self, pc: u32, depth: u32, op: Op) {
+        let steps = self.b.ins().load(I64, trusted(), self.machine, STEPS);
+        let under = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, steps, self.round_limit as i64);
+        let counted = self.b.create_block();
+        let stuck = self.b.create_block();
+        self.b.ins().brif(under, counted, &[], stuck, &[]);
+        self.b.switch_to_block(counted);
+        let steps = self.b.ins().iadd_imm_s(steps, 1);
+        self.b.ins().store(trusted(), steps, self.machine, STEPS);
+        self.next(pc);
+        self.b.switch_to_block(stuck);
+        let e = effect(self.def, op).expect("a step count");
+        let helper = self.helper_for(op);
+        self.call_engine(pc, depth, e, helper);
     }
 
     /// Calls `helper` for the op at `pc` and returns the pc it answers;

@@ -23,10 +23,12 @@
 
 mod depth;
 mod emit;
+mod inline;
 mod machine;
 mod tables;
 
 use emit::Region;
+pub use inline::{Inlined, inline};
 pub use machine::{Exit, FAULT, Helper, Helpers, Machine, RELOAD};
 
 use cranelift_codegen::settings::{self, Configurable};

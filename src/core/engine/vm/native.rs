@@ -306,8 +306,15 @@ impl Game {
     pub fn use_engine(&mut self, engine: Engine) -> Vec<String> {
         self.native = None;
         self.singles = vec![];
+        if let Some(plain) = self.plain.take() {
+            self.swap_program(*plain);
+        }
         if engine == Engine::Interpreter {
             return vec![];
+        }
+        if let Some(inlined) = crate::native::inline(&self.def) {
+            let plain = self.swap_program(inlined);
+            self.plain = Some(Box::new(plain));
         }
         self.singles = self.def.code.iter().map(|&op| single(op)).collect();
         match crate::native::compile(&self.def, HELPERS, MAX_STEPS_BETWEEN_DECISIONS) {

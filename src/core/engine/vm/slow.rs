@@ -63,6 +63,7 @@ impl State {
                     });
                 }
             }
+            Op::Inlined(_) => self.count_step(def)?,
             Op::Call(proc) => {
                 self.count_step(def)?;
                 self.enter(def, proc, stop_depth)?;

@@ -2,9 +2,9 @@
 //! they stand for.
 
 use super::*;
-use crate::engine::Choice;
 use crate::engine::lower::BoardCount;
 use crate::engine::state::MAX_STEPS_BETWEEN_DECISIONS;
+use crate::engine::{Choice, Engine};
 
 /// Both players pick a sign, after the flow has gone round `rounds` times.
 fn signs_after(rounds: u64, signs: &str) -> Game {
@@ -203,4 +203,151 @@ fn compiled_code_and_the_interpreter_split_the_ops_alike() {
         }
     }
     assert!(seen.len() > 40, "only {} kinds of op met", seen.len());
+}
+
+/// A game whose small procedures the compiled tier writes into their
+/// callers: a one-line one, one that reads pieces, returns from inside a
+/// loop and calls another, and one that moves a piece.
+const HELPERS: &str = r#"
+game "Helpers"
+players 2: Ann, Ben
+kinds Shape = circle | square | star
+pieces {
+  Card of each Shape x2 in deck
+}
+zones {
+  deck hidden
+  hand per player public
+  pile public
+}
+var points per player = 0
+setup {
+  shuffle deck
+  for p in players { deal 3 from deck to hand of p }
+}
+flow {
+  repeat 3 times {
+    for p in players {
+      p chooses card from Card in hand of p
+      give(card)
+      add worth(p) to points of p
+    }
+  }
+}
+procedure bonus(p: player) -> (b) {
+  return if p == Ann then 1 else 2
+}
+procedure worth(p: player) -> (w) {
+  let total = sum c in Card in pile { if kind of c == square then 1 else 0 }
+  if any c in Card in pile where kind of c == circle { return (total + bonus(p)) }
+  let i = 0
+  while i < 3 {
+    if i == total { return (10 * i) }
+    set i = i + 1
+  }
+  return (total)
+}
+procedure give(card: piece) {
+  move card to pile
+}
+score per player {
+  points: points of player
+}
+result {
+  most score
+  else draw
+}
+"#;
+
+/// Plays `game` with each seat taking its `(turn + seat) % n`-th choice;
+/// what happened, as text, or the error.
+fn played(game: &Game, seed: u64) -> String {
+    let mut events = vec![];
+    let mut state = match State::start(game, &game.def.default_options(), seed, vec![], &mut events) {
+        Ok(state) => state,
+        Err(error) => return format!("{events:?}\n{error:?}"),
+    };
+    for turn in 0..100 {
+        let Some(pending) = state.pending() else { break };
+        let choices: Vec<Choice> = pending
+            .who()
+            .iter()
+            .map(|&seat| {
+                let legal = pending.legal(seat);
+                Choice::new(seat, legal[(turn + seat as usize) % legal.len()])
+            })
+            .collect();
+        if let Err(error) = state.apply(game, &choices, &mut events) {
+            return format!("{events:?}\n{error:?}");
+        }
+    }
+    format!("{events:?}\n{:?}", state.status)
+}
+
+/// Inlined procedures play as the calls they replace, on every deal; the
+/// interpreter keeps the plain program.
+#[test]
+fn inlined_procedures_play_as_calls_do() {
+    let mut compiled = crate::engine::test_game("helpers.rules", HELPERS);
+    let plain = crate::engine::test_game("helpers.rules", HELPERS);
+    let inlined = crate::native::inline(&compiled.def).expect("the helpers are inlined");
+    // `bonus` into `worth`, then `worth` and `give` into the flow (and
+    // the set-up's own procedure into it).
+    assert!(inlined.calls >= 3, "{} calls inlined", inlined.calls);
+    let helpers: Vec<ProcId> = ["bonus", "worth", "give"]
+        .iter()
+        .map(|name| {
+            compiled
+                .def
+                .procs
+                .iter()
+                .position(|p| p.name == *name)
+                .expect("declared") as ProcId
+        })
+        .collect();
+    let called = |code: &[Op]| {
+        code.iter()
+            .filter(|op| matches!(op, Op::Call(p) if helpers.contains(p)))
+            .count()
+    };
+    assert_eq!(called(&compiled.def.code), 3);
+    assert_eq!(called(&inlined.code), 0);
+    compiled.use_engine(Engine::Compiled);
+    assert!(compiled.plain.is_some());
+    for seed in 0..20 {
+        assert_eq!(played(&compiled, seed), played(&plain, seed), "seed {seed}");
+    }
+    // Back to the interpreter: the plain program again.
+    compiled.use_engine(Engine::Interpreter);
+    assert!(compiled.plain.is_none());
+    assert_eq!(compiled.def.code, plain.def.code);
+}
+
+/// A flow stuck in its loops inside an inlined procedure fails at the same
+/// step and points at the same place as with calls; recursion is left as
+/// calls.
+#[test]
+fn inlined_calls_count_as_calls() {
+    let stuck = r#"
+game "Stuck"
+players 2: Ann, Ben
+var n = 0
+flow {
+  loop { set n = bump(n) }
+}
+procedure bump(x: number) -> (y) {
+  return x + 1
+}
+"#;
+    let mut compiled = crate::engine::test_game("stuck.rules", stuck);
+    let plain = crate::engine::test_game("stuck.rules", stuck);
+    compiled.use_engine(Engine::Compiled);
+    assert!(compiled.plain.is_some(), "`bump` is inlined");
+    let failed = played(&compiled, 1);
+    assert!(failed.contains("EndlessFlow"), "{failed}");
+    assert_eq!(failed, played(&plain, 1));
+
+    let recursive = stuck.replace("return x + 1", "if x > 3 { return x }\n  return bump(x + 1)");
+    let game = crate::engine::test_game("recursive.rules", &recursive);
+    assert!(crate::native::inline(&game.def).is_none());
 }
