@@ -544,7 +544,7 @@ const FACES: &[&str] = &["src/cli/", "src/studio/", "src/lsp/"];
 #[rustfmt::skip]
 const PLAIN_ERRORS_LEFT: &[(&str, &str)] = &[
     // Why a region stays with the interpreter: a note the command line says once, not an error.
-    ("src/core/native/emit.rs", "region"), ("src/core/native/emit.rs", "check_slots"),
+    ("src/core/native/emit/mod.rs", "region"), ("src/core/native/emit/mod.rs", "check_slots"),
     ("src/core/native/mod.rs", "compile"),
     // A clap value parser (`--memory`), whose message clap shows with the flag.
     ("src/core/budget.rs", "parse_memory"),

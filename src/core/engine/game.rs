@@ -61,6 +61,9 @@ pub struct Game {
     /// The program as `check` wrote it, kept while the compiled tier runs
     /// it with small procedures inlined (see [`crate::native::inline`]).
     pub(crate) plain: Option<Box<Inlined>>,
+    /// Per variable slot, the variable whose first slot it is (its id): a
+    /// variable's write is recorded without a search.
+    pub(crate) var_at_slot: Vec<Option<u16>>,
 }
 
 impl Game {
@@ -75,6 +78,15 @@ impl Game {
             *copies.entry(identity(piece)).or_default() += 1;
         }
         let twinned = def.pieces.iter().map(|p| copies[&identity(p)] > 1).collect();
+        // The first variable declared at a slot is the one its writes name.
+        let mut var_at_slot = vec![None; def.var_slots];
+        for (id, var) in def.vars.iter().enumerate() {
+            if let Some(at) = var_at_slot.get_mut(usize::from(var.slot))
+                && at.is_none()
+            {
+                *at = u16::try_from(id).ok();
+            }
+        }
         Game {
             def,
             script,
@@ -83,6 +95,7 @@ impl Game {
             native: None,
             singles: vec![],
             plain: None,
+            var_at_slot,
         }
     }
 

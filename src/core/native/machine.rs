@@ -76,6 +76,12 @@ pub struct Helpers {
     /// `ChoiceReset` at the pc given, the stack untouched: clears every
     /// seat's offers and notes where they began.
     pub reset_offers: extern "C" fn(*mut Machine, u32),
+    /// `StoreVar` or `StoreVarAt` at the pc given, with its index (any
+    /// value for `StoreVar`) and value, the stack untouched: sets the
+    /// variable, records it, and returns 0; or [`FAULT`], changing
+    /// nothing, for an index that names no slot (the code then has
+    /// [`Helpers::run_step`] run the op, to fail as the interpreter does).
+    pub store_var: extern "C" fn(*mut Machine, u32, i64, i64) -> u32,
 }
 
 /// Why compiled code gave control back.

@@ -21,9 +21,10 @@ pub(crate) struct Tables {
     /// Other tables of the definition's (which kind beats which, the
     /// members of kind sets and groups), one per op that reads one.
     lists: Vec<Box<[i16]>>,
-    /// Per piece definition: its type, and its owner or -1.
+    /// Per piece definition: its type, its owner or -1, its kind or -1.
     piece_types: Option<Box<[u16]>>,
     piece_owners: Option<Box<[i16]>>,
+    piece_kinds: Option<Box<[i16]>>,
 }
 
 /// The largest board whose neighbour table is built (it has a row per
@@ -96,6 +97,18 @@ impl Tables {
     pub(super) fn piece_owners(&mut self, def: &GameDef) -> *const i16 {
         self.piece_owners
             .get_or_insert_with(|| def.pieces.iter().map(|p| p.owner.map_or(-1, i16::from)).collect())
+            .as_ptr()
+    }
+
+    /// Per piece definition, its kind, or -1 for none.
+    pub(super) fn piece_kinds(&mut self, def: &GameDef) -> *const i16 {
+        self.piece_kinds
+            .get_or_insert_with(|| {
+                def.pieces
+                    .iter()
+                    .map(|p| p.kind.and_then(|k| i16::try_from(k).ok()).unwrap_or(-1))
+                    .collect()
+            })
             .as_ptr()
     }
 

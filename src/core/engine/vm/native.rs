@@ -11,6 +11,7 @@ use super::super::lower::single;
 use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
 use super::super::{Engine, Game, RuntimeError, State};
 use super::flow::Flow;
+use crate::ir::Op;
 use crate::native::{Exit, FAULT, Helpers, Machine, NativeCode, RELOAD};
 
 /// What the engine keeps for the helpers while compiled code runs.
@@ -39,6 +40,7 @@ pub(crate) const HELPERS: Helpers = Helpers {
     run_loop,
     offer,
     reset_offers,
+    store_var,
 };
 
 /// How a stretch of compiled code ended.
@@ -218,6 +220,22 @@ extern "C" fn offer(machine: *mut Machine, seat: i64, value: i64) -> u32 {
         }
         None => FAULT,
     }
+}
+
+/// `StoreVar` or `StoreVarAt` at `pc`, as the slow path runs it, from
+/// arguments; [`FAULT`], changing nothing, when the index names no slot.
+extern "C" fn store_var(machine: *mut Machine, pc: u32, index: i64, value: i64) -> u32 {
+    // SAFETY: as in `with_state`; this touches only the variables (which
+    // never move) and the events.
+    let host = unsafe { &mut *(*machine).host.cast::<Host>() };
+    // SAFETY: as in `with_state`.
+    let (state, def, events) = unsafe { (&mut *host.state, &*host.game, &mut *host.events) };
+    match def.code.get(pc as usize) {
+        Some(&Op::StoreVar(slot)) => state.store_var(def, slot, value, events),
+        Some(&Op::StoreVarAt(base)) if state.store_var_at(def, base, index, value, events) => {}
+        _ => return FAULT,
+    }
+    0
 }
 
 /// `ChoiceReset` as `run_choice_reset` does it, at `pc`.

@@ -11,7 +11,7 @@ use super::super::{RuntimeError, State};
 use super::flow::Flow;
 use super::table_entry;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, VarEach, id_from_index, id_from_value};
+use crate::ir::{Board, ChoiceKind, ChoiceValue, Op, Seat, id_from_value};
 
 impl State {
     /// Runs one op that the inner loop of [`State::exec`] does not: the
@@ -28,39 +28,13 @@ impl State {
         match op {
             Op::StoreVar(slot) => {
                 let v = self.pop();
-                let was = std::mem::replace(&mut self.vars[slot as usize], v);
-                if let Some(var) = def.vars.iter().position(|d| d.slot == slot) {
-                    events.push(Event::Var {
-                        var: id_from_index(var),
-                        index: None,
-                        was,
-                        seen_by: def.all_seats_mask(),
-                        value: v,
-                    });
-                }
+                self.store_var(def, slot, v, events);
             }
             Op::StoreVarAt(base) => {
                 let index = self.pop();
                 let v = self.pop();
-                let Some(slot) = usize::try_from(index)
-                    .ok()
-                    .map(|i| base as usize + i)
-                    .filter(|&slot| slot < self.vars.len())
-                else {
+                if !self.store_var_at(def, base, index, v, events) {
                     return Err(self.no_var_value(def, base));
-                };
-                let was = std::mem::replace(&mut self.vars[slot], v);
-                if let Some(var) = def.vars.iter().position(|d| d.slot == base) {
-                    events.push(Event::Var {
-                        var: id_from_index(var),
-                        index: Some(index as u32),
-                        was,
-                        seen_by: match def.vars[var].each {
-                            VarEach::Piece => self.known[index as usize],
-                            _ => def.all_seats_mask(),
-                        },
-                        value: v,
-                    });
                 }
             }
             Op::Inlined(_) => self.count_step(def)?,

@@ -1,6 +1,7 @@
 //! The stack and the locals, as the inner loop runs them: fused loads and
 //! stores.
 
+use super::super::events::Event;
 use super::super::lower::Cmp;
 use super::super::{Game, RuntimeError, State};
 use crate::diagnostic::Code;
@@ -54,6 +55,57 @@ impl State {
             }
         }
         Ok(pc)
+    }
+
+    /// Sets the variable at `slot` (`StoreVar`) to `value`, and records it.
+    #[inline]
+    pub(in crate::engine) fn store_var(&mut self, def: &Game, slot: u16, value: i64, events: &mut Vec<Event>) {
+        let was = std::mem::replace(&mut self.vars[slot as usize], value);
+        if let Some(&Some(var)) = def.var_at_slot.get(usize::from(slot)) {
+            events.push(Event::Var {
+                var,
+                index: None,
+                was,
+                seen_by: def.all_seats_mask(),
+                value,
+            });
+        }
+    }
+
+    /// Sets entry `index` of the variable whose first slot is `base`
+    /// (`StoreVarAt`) to `value`, and records it; `false`, changing
+    /// nothing, when `index` names no slot (a name that holds no piece).
+    #[inline]
+    pub(in crate::engine) fn store_var_at(
+        &mut self,
+        def: &Game,
+        base: u16,
+        index: i64,
+        value: i64,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let Some(slot) = usize::try_from(index)
+            .ok()
+            .map(|i| base as usize + i)
+            .filter(|&slot| slot < self.vars.len())
+        else {
+            return false;
+        };
+        let was = std::mem::replace(&mut self.vars[slot], value);
+        if let Some(&Some(var)) = def.var_at_slot.get(usize::from(base)) {
+            let seen_by = match def.vars[usize::from(var)].each {
+                VarEach::Piece => self.known[index as usize],
+                _ => def.all_seats_mask(),
+            };
+            events.push(Event::Var {
+                var,
+                index: Some(index as u32),
+                was,
+                seen_by,
+                value,
+            });
+        }
+        true
     }
 
     /// The error for a variable kept per player, space or piece read or set

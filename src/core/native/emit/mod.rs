@@ -6,19 +6,21 @@ use std::mem::offset_of;
 
 use cranelift_codegen::Context;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8, I32, I64};
+use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Signature, UserFuncName, Value,
+    AbiParam, Block, InstBuilder, JumpTableData, MemFlagsData, Signature, UserFuncName, Value,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
 
+mod pieces;
+
 use super::depth::{Effect, effect};
 use super::machine::{FAULT, Helpers, Machine, RELOAD, exit_kind};
 use super::tables::Tables;
 use crate::ir::grid::{DIRECTIONS, NO_SPACE};
-use crate::ir::{ChoiceKind, GameDef, MatchBy, Op, PieceFilter, Runs};
+use crate::ir::{ChoiceKind, GameDef, Op, Runs};
 
 /// Whether the engine may resume a frame at `op` or after it: the ops the
 /// interpreter runs on its slow path (a call, a decision, a move, the end),
@@ -340,6 +342,12 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
             Op::Inlined(_) => self.count_call(pc, depth, op),
+            Op::StoreVar(_) | Op::StoreVarAt(_) => self.store_var(pc, depth, op),
+            Op::SpaceIn { first, len } => self.space_in(pc, depth, first, len),
+            Op::Count(m) => self.count(pc, depth, m),
+            Op::Matches(m) => self.matches(pc, depth, m),
+            Op::Attr(attr) => self.attr(pc, depth, attr),
+            Op::Top | Op::Bottom => self.end_piece(pc, depth, op == Op::Bottom),
             Op::ChoiceReset => self.reset_offers(pc),
             Op::Beats | Op::KindAt(_) | Op::TypeAt(_) => self.lookup(pc, depth, op),
             Op::LoadAt(_) | Op::LoadVarAt(_) => self.indexed_load(pc, depth, op),
@@ -663,203 +671,6 @@ impl<'a, 'f> Function<'a, 'f> {
         });
     }
 
-    /// A loop step over pieces: the engine moves the loop's locals, and
-    /// says whether a piece is left.
-    fn piece_loop(&mut self, pc: u32, exit: u32) {
-        let next_pc = self.call_helper(pc, self.helpers.run_loop);
-        let taken = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(exit as i32));
-        let (jump, next) = (self.block(exit), self.block(pc + 1));
-        self.b.ins().brif(taken, jump, &[], next, &[]);
-    }
-
-    /// Whether a loop over `board`'s pieces with `filter` runs in compiled
-    /// code: a board of one slot a space, and a filter by type (or none)
-    /// and maybe owner. Others call the engine a step at a time.
-    fn scans_natively(&self, board: u16, filter: u16) -> bool {
-        self.def.boards[board as usize].slots.len() == 1 && self.filters_natively(filter)
-    }
-
-    /// `NextOnBoard` as `State::next_on_board` does it on a board of one
-    /// slot a space: from the cursor (zone on the board << 16 | place from
-    /// the top), the next piece that passes the filter, an emptied space
-    /// left at once for the next space holding a piece (found through the
-    /// piece that begins it in the buffer, as `Zones::first_holding`).
-    fn board_scan(&mut self, pc: u32, board: u16, (cursor, value): (u16, u16), filter: u16, exit: u32) {
-        let b = &self.def.boards[board as usize];
-        let first = i64::from(self.def.families[b.slots[0] as usize].first);
-        let end = first + i64::from(b.spaces());
-        let filter = self.def.filters[filter as usize];
-        let locals = self.b.use_var(self.locals);
-        let cursor_at = i32::from(cursor) * 8;
-        let [piece_here, skip, leap, test, onward, found] = self.blocks();
-        let done = self.block(exit);
-        // scan(at): the zone and the place the cursor names.
-        let (scan, at) = self.scan_from(locals, cursor);
-        let k = self.b.ins().sshr_imm_s(at, 16);
-        let place = self.b.ins().band_imm_s(at, 0xFFFF);
-        let zone = self.b.ins().iadd_imm_s(k, first);
-        let on_board = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, end);
-        self.b.ins().brif(on_board, piece_here, &[], done, &[]);
-
-        // Does the zone hold a piece at that place?
-        self.b.switch_to_block(piece_here);
-        let (starts, to, inside) = self.zone_holds(zone, place);
-        self.b.ins().brif(inside, test, &[], skip, &[]);
-
-        // No: the next zone holding a piece, if any is left on the board.
-        self.b.switch_to_block(skip);
-        let last = self.b.ins().uload32(trusted(), starts, (end * 4) as i32);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, to, last);
-        self.b.ins().brif(more, leap, &[], done, &[]);
-        self.b.switch_to_block(leap);
-        let next_piece = self.piece_at(to);
-        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
-        let offset = self.b.ins().ishl_imm_s(next_piece, 1);
-        let slot = self.b.ins().iadd(piece_zone, offset);
-        let next_zone = self.b.ins().uload16(I64, trusted(), slot, 0);
-        let k = self.b.ins().iadd_imm_s(next_zone, -first);
-        let next_at = self.b.ins().ishl_imm_s(k, 16);
-        self.b.ins().jump(scan, &[BlockArg::Value(next_at)]);
-
-        // Yes: the piece, counted from the top, and the filter's test.
-        self.b.switch_to_block(test);
-        let piece = self.piece_below_top(to, place);
-        let passes = self.passes(piece, filter, locals);
-        self.b.ins().brif(passes, found, &[], onward, &[]);
-        self.b.switch_to_block(onward);
-        let after = self.b.ins().iadd_imm_s(at, 1);
-        self.b.ins().jump(scan, &[BlockArg::Value(after)]);
-
-        self.b.switch_to_block(found);
-        self.b.ins().store(trusted(), piece, locals, i32::from(value) * 8);
-        self.b.ins().store(trusted(), at, locals, cursor_at);
-        self.next(pc);
-    }
-
-    /// Whether `piece` passes `filter` (a test by type, or none, and maybe
-    /// by owner, whose seat is in a local), as `State::matches` tests it:
-    /// by the definition whose face the piece shows.
-    fn passes(&mut self, piece: Value, filter: PieceFilter, locals: Value) -> Value {
-        let types = self.tables.piece_types(self.def);
-        let owners = self.tables.piece_owners(self.def);
-        let faces = self.b.ins().load(I64, trusted(), self.machine, FACE);
-        let offset = self.b.ins().ishl_imm_s(piece, 1);
-        let slot = self.b.ins().iadd(faces, offset);
-        let face = self.b.ins().uload16(I64, trusted(), slot, 0);
-        let offset = self.b.ins().ishl_imm_s(face, 1);
-        let mut passes = self.b.ins().iconst(I8, 1);
-        if let MatchBy::Type(ty) = filter.matcher.by {
-            let base = self.b.ins().iconst(I64, types as i64);
-            let slot = self.b.ins().iadd(base, offset);
-            let its = self.b.ins().uload16(I64, trusted(), slot, 0);
-            passes = self.b.ins().icmp_imm_s(IntCC::Equal, its, i64::from(ty));
-        }
-        if filter.matcher.owner {
-            let base = self.b.ins().iconst(I64, owners as i64);
-            let slot = self.b.ins().iadd(base, offset);
-            let its = self.b.ins().sload16(I64, trusted(), slot, 0);
-            let wanted = self.b.ins().load(I64, trusted(), locals, i32::from(filter.owner) * 8);
-            let same = self.b.ins().icmp(IntCC::Equal, its, wanted);
-            // A piece of no one (-1) is nobody's, whatever the local holds.
-            let owned = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, its, 0);
-            let both = self.b.ins().band(same, owned);
-            passes = self.b.ins().band(passes, both);
-        }
-        passes
-    }
-
-    /// `N` new blocks.
-    fn blocks<const N: usize>(&mut self) -> [Block; N] {
-        std::array::from_fn(|_| self.b.create_block())
-    }
-
-    /// The head of a scan that goes on from the local `local` plus one: a
-    /// block with the position as its one parameter, jumped to and entered.
-    fn scan_from(&mut self, locals: Value, local: u16) -> (Block, Value) {
-        let was = self.b.ins().load(I64, trusted(), locals, i32::from(local) * 8);
-        let start = self.b.ins().iadd_imm_s(was, 1);
-        let scan = self.b.create_block();
-        self.b.append_block_param(scan, I64);
-        self.b.ins().jump(scan, &[BlockArg::Value(start)]);
-        self.b.switch_to_block(scan);
-        (scan, self.b.block_params(scan)[0])
-    }
-
-    /// Whether `zone` holds a piece at `place` (counted from the top): the
-    /// zone starts' table, where the zone ends in the buffer of pieces,
-    /// and the answer.
-    fn zone_holds(&mut self, zone: Value, place: Value) -> (Value, Value, Value) {
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
-        let offset = self.b.ins().ishl_imm_s(zone, 2);
-        let entry = self.b.ins().iadd(starts, offset);
-        let from = self.b.ins().uload32(trusted(), entry, 0);
-        let to = self.b.ins().uload32(trusted(), entry, 4);
-        let len = self.b.ins().isub(to, from);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, place, len);
-        (starts, to, inside)
-    }
-
-    /// The piece `place` places below the top of a zone that ends at `to`
-    /// in the buffer of pieces.
-    fn piece_below_top(&mut self, to: Value, place: Value) -> Value {
-        let below_top = self.b.ins().iadd_imm_s(to, -1);
-        let index = self.b.ins().isub(below_top, place);
-        self.piece_at(index)
-    }
-
-    /// The piece at `index` of the buffer of pieces.
-    fn piece_at(&mut self, index: Value) -> Value {
-        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
-        let offset = self.b.ins().ishl_imm_s(index, 1);
-        let slot = self.b.ins().iadd(pieces, offset);
-        self.b.ins().uload16(I64, trusted(), slot, 0)
-    }
-
-    /// Whether a loop over a zone's pieces with `filter` runs in compiled
-    /// code: a filter by type (or none) and maybe owner.
-    fn filters_natively(&self, filter: u16) -> bool {
-        matches!(
-            self.def.filters[filter as usize].matcher.by,
-            MatchBy::Any | MatchBy::Type(_)
-        )
-    }
-
-    /// `NextPiece` as `State::next_piece` does it: from the place after the
-    /// one in `index` (counted from the top), the next piece of the zone in
-    /// the local `zone` that passes the filter. A zone out of range goes to
-    /// the engine, which fails as the interpreter does.
-    fn zone_scan(&mut self, pc: u32, (zone, index, value): (u16, u16, u16), filter: u16, exit: u32) {
-        let filter = self.def.filters[filter as usize];
-        let zones = self.def.zones.len() as i64;
-        let locals = self.b.use_var(self.locals);
-        let zone = self.b.ins().load(I64, trusted(), locals, i32::from(zone) * 8);
-        let known = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, zones);
-        let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(known, fast, &[], slow, &[]);
-        self.b.switch_to_block(slow);
-        self.piece_loop(pc, exit);
-
-        self.b.switch_to_block(fast);
-        let [test, onward, found] = self.blocks();
-        let done = self.block(exit);
-        let (scan, place) = self.scan_from(locals, index);
-        let (_, to, inside) = self.zone_holds(zone, place);
-        self.b.ins().brif(inside, test, &[], done, &[]);
-
-        self.b.switch_to_block(test);
-        let piece = self.piece_below_top(to, place);
-        let passes = self.passes(piece, filter, locals);
-        self.b.ins().brif(passes, found, &[], onward, &[]);
-        self.b.switch_to_block(onward);
-        let after = self.b.ins().iadd_imm_s(place, 1);
-        self.b.ins().jump(scan, &[BlockArg::Value(after)]);
-
-        self.b.switch_to_block(found);
-        self.b.ins().store(trusted(), place, locals, i32::from(index) * 8);
-        self.b.ins().store(trusted(), piece, locals, i32::from(value) * 8);
-        self.next(pc);
-    }
-
     /// `ChoiceAdd`: the seat and the value go to the engine as arguments,
     /// not through its stack.
     fn offer(&mut self, pc: u32, depth: u32) {
@@ -884,6 +695,51 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.switch_to_block(slow);
         let e = effect(self.def, Op::ChoiceAdd).expect("an offer");
         self.call_engine(pc, depth, e, self.helpers.run_op);
+    }
+
+    /// `SpaceIn`: space `i` of a ring, `first + i`; out of the ring, the
+    /// engine runs the op, and fails.
+    fn space_in(&mut self, pc: u32, depth: u32, first: u16, len: u16) {
+        let i = self.top(depth, 0);
+        let inside = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, i, i64::from(len));
+        self.guarded(pc, depth, inside, |f| {
+            let space = f.b.ins().iadd_imm_s(i, i64::from(first));
+            f.set(depth - 1, space);
+        });
+    }
+
+    /// `StoreVar` and `StoreVarAt`: the engine sets the variable and
+    /// records it, from the values compiled code holds; an index that
+    /// names no slot has the engine run the op, and fail.
+    fn store_var(&mut self, pc: u32, depth: u32, op: Op) {
+        let (index, value) = match op {
+            Op::StoreVarAt(_) => (self.top(depth, 0), self.top(depth, 1)),
+            _ => (self.b.ins().iconst(I64, 0), self.top(depth, 0)),
+        };
+        let mut signature = Signature::new(self.call_conv);
+        signature.params.extend([
+            AbiParam::new(I64),
+            AbiParam::new(I32),
+            AbiParam::new(I64),
+            AbiParam::new(I64),
+        ]);
+        signature.returns.push(AbiParam::new(I32));
+        let signature = self.b.import_signature(signature);
+        let callee = self.b.ins().iconst(I64, self.helpers.store_var as usize as i64);
+        let at = self.b.ins().iconst(I32, i64::from(pc));
+        let call = self
+            .b
+            .ins()
+            .call_indirect(signature, callee, &[self.machine, at, index, value]);
+        let answer = self.b.inst_results(call)[0];
+        let stored = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(stored, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        self.next(pc);
+        self.b.switch_to_block(slow);
+        let e = effect(self.def, op).expect("a variable's write");
+        self.call_engine(pc, depth, e, self.helpers.run_step);
     }
 
     /// `ChoiceReset`: the engine clears the offers; the stack stays in
