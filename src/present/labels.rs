@@ -62,19 +62,19 @@ pub(crate) fn variables(def: &GameDef, view: &View) -> Option<String> {
         .iter()
         .filter(|v| !v.constant)
         .map(|v| {
-            let entries = def.var_entries(v, &view.vars, 6);
             // A truth value reads "yes" or "no", not as the log writes it.
-            let said = |value: &str| match (v.shows, value) {
-                (ValueKind::Bool, "true") => "yes".to_string(),
-                (ValueKind::Bool, "false") => "no".to_string(),
-                _ => value.to_string(),
+            let said = |kind: ValueKind, value: i64| match kind {
+                ValueKind::Bool if value != 0 => "yes".to_string(),
+                ValueKind::Bool => "no".to_string(),
+                _ => def.show_value(kind, value),
             };
+            let entries = def.var_entries(v, &view.vars, 6, said);
             let each: Vec<String> = entries
                 .iter()
                 .map(|(whose, value)| match (v.each, v.shows) {
                     // Those that hold, by name: "scorched: field 2, field 4".
                     (VarEach::Space(_) | VarEach::Piece, ValueKind::Bool) => whose.clone(),
-                    _ => format!("{whose} {}", said(value)).trim().to_string(),
+                    _ => format!("{whose} {value}").trim().to_string(),
                 })
                 .collect();
             match v.each {

@@ -58,16 +58,17 @@ fn slot_offsets(n: usize) -> (Vec<(f64, f64)>, f64) {
     }
 }
 
-/// The pieces of every slot of space `s`, centred on `(cx, cy)` in a space `size` across.
+/// The pieces of every slot of space `s` of board `b`, centred on `(cx, cy)` in a space `size` across.
 fn space_pieces(
     def: &GameDef,
     view: &View,
     slots: &[(&str, ZoneId)],
-    board: &Board,
+    b: u16,
     s: u16,
     centre: (f64, f64),
     size: f64,
 ) -> Group {
+    let board = &def.boards[b as usize];
     let (offsets, r) = slot_offsets(slots.len());
     let mut group = Group::new();
     let mut empty = true;
@@ -89,7 +90,7 @@ fn space_pieces(
     }
     // What the space's own variables hold: in the middle of an empty space,
     // else small along its bottom edge.
-    if let Some(values) = space_values(def, view, board, s) {
+    if let Some(values) = space_values(def, view, b, s) {
         group = group.add(if empty {
             label(values, centre.0, centre.1, 15.0, INK).set("font-weight", 700)
         } else {
@@ -102,12 +103,11 @@ fn space_pieces(
 /// The values a space's variables (`var ... per space of B`) hold, in
 /// words: alone when the board has one numeric variable ("4"), by name
 /// otherwise ("seeds 4"); a truth value by its name only when it holds.
-fn space_values(def: &GameDef, view: &View, board: &Board, s: u16) -> Option<String> {
-    let b = def.boards.iter().position(|other| other.name == board.name)?;
+fn space_values(def: &GameDef, view: &View, b: u16, s: u16) -> Option<String> {
     let vars: Vec<&VarDef> = def
         .vars
         .iter()
-        .filter(|v| v.each == VarEach::Space(b as u16) && !v.constant)
+        .filter(|v| v.each == VarEach::Space(b) && !v.constant)
         .collect();
     let numbers = vars.iter().filter(|v| v.shows != ValueKind::Bool).count();
     let parts: Vec<String> = vars
@@ -159,15 +159,7 @@ pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board, clickable:
             .set("y", round(y + 12.0))
             .set("font-size", 10)
             .set("fill", MUTED);
-        let pieces = space_pieces(
-            def,
-            view,
-            &slots,
-            board,
-            s,
-            (x + cell / 2.0, y + cell / 2.0 + 3.0),
-            cell,
-        );
+        let pieces = space_pieces(def, view, &slots, b, s, (x + cell / 2.0, y + cell / 2.0 + 3.0), cell);
         group = if clickable {
             group.add(mark(Group::new().add(square).add(number).add(pieces), true, b, s))
         } else {
@@ -320,7 +312,7 @@ pub(super) fn graph(def: &GameDef, view: &View, b: u16, board: &Board, clickable
             label(name, lx, ly, 11.0, MUTED).set("text-anchor", anchor)
         };
         spaces = spaces.add(named);
-        let on_space = space_pieces(def, view, &slots, board, s, (x, y), piece_r * 2.0 / 0.76);
+        let on_space = space_pieces(def, view, &slots, b, s, (x, y), piece_r * 2.0 / 0.76);
         pieces = pieces.add(mark(on_space, clickable, b, s));
     }
     Drawn {

@@ -810,7 +810,7 @@ fn variables(def: &Game, state: &State) -> String {
     let values = state.public_view(def).vars;
     let mut said = vec![];
     for var in def.vars.iter().filter(|v| !v.constant) {
-        for (whose, value) in def.var_entries(var, &values, 8) {
+        for (whose, value) in def.var_entries(var, &values, 8, |kind, v| def.show_value(kind, v)) {
             match (whose.is_empty(), value.is_empty()) {
                 (true, _) => said.push(format!("{} {value}", var.name)),
                 (false, false) => said.push(format!("{} of {whose} {value}", var.name)),

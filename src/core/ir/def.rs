@@ -612,11 +612,19 @@ impl GameDef {
     /// one entry with no name for a game's variable, one per seat, and for
     /// a variable kept per space or piece the ones that are not 0 or
     /// false (at most `most`, then a count of the rest as the last name).
-    pub fn var_entries(&self, var: &VarDef, values: &[i64], most: usize) -> Vec<(String, String)> {
+    /// `show` words a value (the log's [`GameDef::show_value`], or a
+    /// screen's own words).
+    pub fn var_entries(
+        &self,
+        var: &VarDef,
+        values: &[i64],
+        most: usize,
+        show: impl Fn(ValueKind, i64) -> String,
+    ) -> Vec<(String, String)> {
         let value = |i: usize| values.get(var.slot as usize + i).copied().unwrap_or(0);
-        let shown = |i: usize| (self.var_owner_name(var, i as u32), self.show_value(var.shows, value(i)));
+        let shown = |i: usize| (self.var_owner_name(var, i as u32), show(var.shows, value(i)));
         match var.each {
-            VarEach::Game => vec![(String::new(), self.show_value(var.shows, value(0)))],
+            VarEach::Game => vec![(String::new(), show(var.shows, value(0)))],
             VarEach::Player => (0..self.players()).map(shown).collect(),
             VarEach::Space(_) | VarEach::Piece => {
                 let set: Vec<usize> = (0..self.var_width(var)).filter(|&i| value(i) != 0).collect();
