@@ -11,7 +11,7 @@ use super::super::lower::single;
 use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
 use super::super::{Engine, Game, RuntimeError, State};
 use super::flow::Flow;
-use crate::ir::Op;
+use crate::ir::{ChoiceValue, Op, id_from_value};
 use crate::native::{Exit, FAULT, Helpers, Machine, NativeCode, RELOAD};
 
 /// What the engine keeps for the helpers while compiled code runs.
@@ -41,6 +41,7 @@ pub(crate) const HELPERS: Helpers = Helpers {
     offer,
     reset_offers,
     store_var,
+    move_piece,
 };
 
 /// How a stretch of compiled code ended.
@@ -235,6 +236,29 @@ extern "C" fn store_var(machine: *mut Machine, pc: u32, index: i64, value: i64) 
         Some(&Op::StoreVarAt(base)) if state.store_var_at(def, base, index, value, events) => {}
         _ => return FAULT,
     }
+    0
+}
+
+/// `Move` as the slow path runs it, from arguments; [`FAULT`], changing
+/// nothing, when the piece or the zone does not exist.
+extern "C" fn move_piece(machine: *mut Machine, piece: i64, zone: i64) -> u32 {
+    // SAFETY: as in `with_state`; this touches the pieces, the zones and
+    // the events, then hands the machine the zones' buffers again.
+    let machine = unsafe { &mut *machine };
+    // SAFETY: as in `with_state`.
+    let host = unsafe { &mut *machine.host.cast::<Host>() };
+    // SAFETY: as in `with_state`.
+    let (state, def, events) = unsafe { (&mut *host.state, &*host.game, &mut *host.events) };
+    let piece = ChoiceValue::from_raw(piece).piece_id();
+    let known = usize::from(piece) < state.piece_zone.len() && usize::try_from(zone).is_ok_and(|z| z < def.zones.len());
+    if !known {
+        return FAULT;
+    }
+    state.place(def, piece, id_from_value(zone), events);
+    machine.zone_starts = state.zones.starts();
+    machine.piece_zone = state.piece_zone.as_ptr();
+    machine.zone_pieces = state.zones.pieces_ptr();
+    machine.face = state.face.as_ptr();
     0
 }
 

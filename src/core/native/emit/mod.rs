@@ -345,6 +345,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::StoreVar(_) | Op::StoreVarAt(_) => self.store_var(pc, depth, op),
             Op::SpaceIn { first, len } => self.space_in(pc, depth, first, len),
             Op::Count(m) => self.count(pc, depth, m),
+            Op::Move => self.move_piece(pc, depth),
             Op::CountOnBoard { board, matcher } => self.count_on_board(pc, depth, board, matcher),
             Op::Matches(m) => self.matches(pc, depth, m),
             Op::Attr(attr) => self.attr(pc, depth, attr),

@@ -4,8 +4,8 @@
 //! tables of piece definitions.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8, I64};
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::types::{I8, I32, I64};
+use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, Signature, Value};
 
 use super::super::depth::effect;
 use super::{FACE, Function, PIECE_ZONE, ZONE_PIECES, ZONE_STARTS, trusted};
@@ -283,6 +283,32 @@ impl Function<'_, '_> {
         let n = self.b.block_params(done)[0];
         self.set(depth - args, n);
         self.next(pc);
+    }
+
+    /// `Move`: the engine moves the piece (from the values compiled code
+    /// holds) and records it; a piece or zone that does not exist has the
+    /// engine run the op.
+    pub(super) fn move_piece(&mut self, pc: u32, depth: u32) {
+        let (piece, zone) = (self.top(depth, 1), self.top(depth, 0));
+        let mut signature = Signature::new(self.call_conv);
+        signature
+            .params
+            .extend([AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)]);
+        signature.returns.push(AbiParam::new(I32));
+        let signature = self.b.import_signature(signature);
+        let callee = self.b.ins().iconst(I64, self.helpers.move_piece as usize as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(signature, callee, &[self.machine, piece, zone]);
+        let answer = self.b.inst_results(call)[0];
+        let moved = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
+        let [fast, slow] = self.blocks();
+        self.b.ins().brif(moved, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        self.next(pc);
+        self.b.switch_to_block(slow);
+        self.hand_to_engine(pc, depth);
     }
 
     /// `Matches`: whether a piece is one the matcher takes.
