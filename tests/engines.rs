@@ -65,6 +65,9 @@ fn random_game(def: &Game, options: &[OptionValue], seed: u64) -> Vec<String> {
     log.push(format!("{events:?}"));
     for _ in 0..2_000 {
         let Some(pending) = state.pending() else { break };
+        // A public position's digest, which keys what search and solving
+        // learn: the compiled tier's inlined code must not change it.
+        log.push(format!("position {:?}", state.public_position(def)));
         let mut choices = vec![];
         for &seat in pending.who() {
             let legal = pending.legal(seat);

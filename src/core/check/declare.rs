@@ -65,6 +65,8 @@ fn empty_def(sources: Sources) -> GameDef {
         procs: vec![],
         code: vec![],
         spans: vec![],
+        plain_pcs: vec![],
+        plain_locals: vec![],
         tables: vec![],
         messages: vec![],
         decisions: vec![],

@@ -109,6 +109,8 @@ impl Game {
             procs: std::mem::replace(&mut def.procs, program.procs),
             filters: std::mem::replace(&mut def.filters, program.filters),
             result_pc: std::mem::replace(&mut def.result_pc, program.result_pc),
+            plain_pcs: std::mem::replace(&mut def.plain_pcs, program.plain_pcs),
+            plain_locals: std::mem::replace(&mut def.plain_locals, program.plain_locals),
             calls: program.calls,
         };
         self.program = lower(&self.def);

@@ -70,22 +70,32 @@ impl State {
         for &v in &self.stack {
             h = mix(h, v as u64);
         }
+        // Pcs and locals as the program `check` wrote has them: a frame's
+        // own locals, not those of the procedures the compiled tier
+        // inlined into it (which hold nothing while anyone is asked), so
+        // that both back ends name a position alike.
         let answers = answer_slots(def, ask, &self.frames);
-        h = mix(h, self.locals.len() as u64);
-        for (at, &v) in self.locals.iter().enumerate() {
-            if !answers.contains(&at) {
-                h = mix(h, v as u64);
+        let plain_locals: Vec<usize> = self.frames.iter().map(|f| def.plain_locals(f.proc)).collect();
+        h = mix(h, plain_locals.iter().sum::<usize>() as u64);
+        for (frame, &own) in self.frames.iter().zip(&plain_locals) {
+            let base = frame.locals_base as usize;
+            for at in base..(base + own).min(self.locals.len()) {
+                if !answers.contains(&at) {
+                    h = mix(h, self.locals[at] as u64);
+                }
             }
         }
-        for frame in &self.frames {
-            h = mix(h, u64::from(frame.pc));
+        let mut plain_base = 0;
+        for (frame, &own) in self.frames.iter().zip(&plain_locals) {
+            h = mix(h, u64::from(def.plain_pc(frame.pc)));
             h = mix(h, u64::from(frame.proc));
-            h = mix(h, u64::from(frame.locals_base));
+            h = mix(h, plain_base as u64);
             h = mix(h, u64::from(frame.stack_base));
+            plain_base += own;
         }
         for ask in std::iter::once(ask).chain(&self.interrupted) {
             h = mix(h, u64::from(ask.decision));
-            h = mix(h, u64::from(ask.offer_pc));
+            h = mix(h, u64::from(def.plain_pc(ask.offer_pc)));
             for &seat in ask.who.iter() {
                 h = mix(h, u64::from(seat));
             }

@@ -49,6 +49,14 @@ pub struct GameDef {
     pub code: Vec<Op>,
     /// `spans[pc]`: where in the sources `code[pc]` came from.
     pub spans: Vec<Span>,
+    /// When the compiled tier runs `code` with small procedures inlined
+    /// (`native::inline`): per op, the pc it came from in the program
+    /// `check` wrote. Empty when `code` is that program. A position's
+    /// digest names pcs through it, so both back ends name a position alike.
+    pub plain_pcs: Vec<u32>,
+    /// Per procedure, how many locals it has in the program `check` wrote
+    /// (its inlined callees' locals come after them); empty as above.
+    pub plain_locals: Vec<u16>,
     /// The values of `table [...]` expressions and named tables, read by [`Op::Table`].
     pub tables: Vec<Vec<i64>>,
     /// Runtime error messages for [`Op::Fail`].
@@ -634,6 +642,20 @@ impl GameDef {
                 }
                 entries
             }
+        }
+    }
+
+    /// The pc `pc` stands for in the program `check` wrote (see
+    /// [`GameDef::plain_pcs`]).
+    pub fn plain_pc(&self, pc: u32) -> u32 {
+        self.plain_pcs.get(pc as usize).copied().unwrap_or(pc)
+    }
+
+    /// How many locals procedure `proc` has in the program `check` wrote.
+    pub fn plain_locals(&self, proc: ProcId) -> usize {
+        match self.plain_locals.get(usize::from(proc)) {
+            Some(&n) => usize::from(n),
+            None => usize::from(self.procs[usize::from(proc)].locals),
         }
     }
 

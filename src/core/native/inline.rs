@@ -51,6 +51,11 @@ pub struct Inlined {
     pub filters: Vec<PieceFilter>,
     /// Where the main procedure scores and ranks.
     pub result_pc: u32,
+    /// Per op of `code`, the pc it came from in the plain program (an
+    /// inlined call's ops: the call's); empty for the plain program itself.
+    pub plain_pcs: Vec<u32>,
+    /// Per procedure, its locals in the plain program; empty as above.
+    pub plain_locals: Vec<u16>,
     /// How many calls were inlined.
     pub calls: usize,
 }
@@ -61,6 +66,8 @@ pub struct Inlined {
 struct Body {
     ops: Vec<Op>,
     spans: Vec<Span>,
+    /// Per op, the plain program's pc it came from.
+    origins: Vec<u32>,
     locals: u16,
     /// Per op of the old code (and one past its end), where it now lies.
     at: Vec<u32>,
@@ -172,15 +179,18 @@ fn rewrite(
     let mut body = Body {
         ops: Vec::with_capacity(len),
         spans: Vec::with_capacity(len),
+        origins: Vec::with_capacity(len),
         locals: def.procs[proc].locals,
         at: vec![],
     };
     for (i, &op) in old.iter().enumerate() {
         let span = def.spans[range.start + i];
+        let origin = (range.start + i) as u32;
         match op {
             Op::Call(callee) if inlined_here(&op) => {
                 let callee_def = &def.procs[callee as usize];
                 write_call(&mut body, callee, callee_def, &bodies[callee as usize], span, filters)?;
+                body.origins.resize(body.ops.len(), origin);
                 *calls += 1;
             }
             _ => {
@@ -190,6 +200,7 @@ fn rewrite(
                 };
                 body.ops.push(op);
                 body.spans.push(span);
+                body.origins.push(origin);
             }
         }
     }
@@ -376,6 +387,7 @@ fn lay_out(
     by_entry.sort_by_key(|&p| (ranges[p].start, ranges[p].end));
     let mut code = Vec::new();
     let mut spans = Vec::new();
+    let mut plain_pcs = Vec::new();
     let mut procs = def.procs.clone();
     let mut placed: Vec<Option<u32>> = vec![None; def.procs.len()];
     let mut result_pc = None;
@@ -399,6 +411,7 @@ fn lay_out(
             });
         }
         spans.extend(body.spans);
+        plain_pcs.extend(body.origins);
         placed[proc] = Some(entry);
         laid.push((proc, entry));
         procs[proc].locals = body.locals;
@@ -406,12 +419,16 @@ fn lay_out(
     for (proc, entry) in placed.into_iter().enumerate() {
         procs[proc].entry = entry?;
     }
+    // One past the last op, too: a frame's counter may stand there.
+    plain_pcs.push(u32::try_from(def.code.len()).ok()?);
     Some(Inlined {
         code,
         spans,
         procs,
         filters,
         result_pc: result_pc?,
+        plain_pcs,
+        plain_locals: def.procs.iter().map(|p| p.locals).collect(),
         calls,
     })
 }
