@@ -91,12 +91,18 @@ impl State {
         else {
             return false;
         };
+        let var = def.var_at_slot.get(usize::from(base)).copied().flatten();
+        // A value kept per piece is seen by those who know the piece; an
+        // index past the pieces names no piece (nothing is changed).
+        let seen_by = match var.map(|var| def.vars[usize::from(var)].each) {
+            Some(VarEach::Piece) => match self.known.get(index as usize) {
+                Some(&known) => known,
+                None => return false,
+            },
+            _ => def.all_seats_mask(),
+        };
         let was = std::mem::replace(&mut self.vars[slot], value);
-        if let Some(&Some(var)) = def.var_at_slot.get(usize::from(base)) {
-            let seen_by = match def.vars[usize::from(var)].each {
-                VarEach::Piece => self.known[index as usize],
-                _ => def.all_seats_mask(),
-            };
+        if let Some(var) = var {
             events.push(Event::Var {
                 var,
                 index: Some(index as u32),
