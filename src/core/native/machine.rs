@@ -81,7 +81,7 @@ pub struct Helpers {
     /// variable, records it, and returns 0; or [`FAULT`], changing
     /// nothing, for an index that names no slot (the code then has
     /// [`Helpers::run_step`] run the op, to fail as the interpreter does).
-    pub store_var: extern "C" fn(*mut Machine, u32, i64, i64) -> u32,
+    pub store_var: extern "C" fn(*mut Machine, i64, i64, i64) -> u32,
     /// `Move` with its piece and zone, the stack untouched: moves the
     /// piece, records it, hands the machine the zones again, and returns
     /// 0; or [`FAULT`], changing nothing, for a piece or zone that does not

@@ -225,13 +225,13 @@ extern "C" fn offer(machine: *mut Machine, seat: i64, value: i64) -> u32 {
 
 /// `StoreVar` or `StoreVarAt` at `pc`, as the slow path runs it, from
 /// arguments; [`FAULT`], changing nothing, when the index names no slot.
-extern "C" fn store_var(machine: *mut Machine, pc: u32, index: i64, value: i64) -> u32 {
+extern "C" fn store_var(machine: *mut Machine, pc: i64, index: i64, value: i64) -> u32 {
     // SAFETY: as in `with_state`; this touches only the variables (which
     // never move) and the events.
     let host = unsafe { &mut *(*machine).host.cast::<Host>() };
     // SAFETY: as in `with_state`.
     let (state, def, events) = unsafe { (&mut *host.state, &*host.game, &mut *host.events) };
-    match def.code.get(pc as usize) {
+    match usize::try_from(pc).ok().and_then(|pc| def.code.get(pc)) {
         Some(&Op::StoreVar(slot)) => state.store_var(def, slot, value, events),
         Some(&Op::StoreVarAt(base)) if state.store_var_at(def, base, index, value, events) => {}
         _ => return FAULT,

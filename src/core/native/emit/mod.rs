@@ -677,26 +677,7 @@ impl<'a, 'f> Function<'a, 'f> {
     /// not through its stack.
     fn offer(&mut self, pc: u32, depth: u32) {
         let (seat, value) = (self.top(depth, 1), self.top(depth, 0));
-        let mut signature = Signature::new(self.call_conv);
-        signature
-            .params
-            .extend([AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)]);
-        signature.returns.push(AbiParam::new(I32));
-        let signature = self.b.import_signature(signature);
-        let callee = self.b.ins().iconst(I64, self.helpers.offer as usize as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(signature, callee, &[self.machine, seat, value]);
-        let answer = self.b.inst_results(call)[0];
-        let offered = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
-        let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(offered, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        self.next(pc);
-        self.b.switch_to_block(slow);
-        let e = effect(self.def, Op::ChoiceAdd).expect("an offer");
-        self.call_engine(pc, depth, e, self.helpers.run_op);
+        self.light_call(pc, depth, self.helpers.offer as usize, &[seat, value]);
     }
 
     /// `SpaceIn`: space `i` of a ring, `first + i`; out of the ring, the
@@ -718,30 +699,41 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::StoreVarAt(_) => (self.top(depth, 0), self.top(depth, 1)),
             _ => (self.b.ins().iconst(I64, 0), self.top(depth, 0)),
         };
+        let at = self.b.ins().iconst(I64, i64::from(pc));
+        self.light_call(pc, depth, self.helpers.store_var as usize, &[at, index, value]);
+    }
+
+    /// Calls a light helper at address `helper` with the machine and
+    /// `args` (values compiled code holds, so no stack is handed over):
+    /// on 0 the code goes on; else the engine runs the op, as the
+    /// interpreter does (and fails where it fails).
+    fn light_call(&mut self, pc: u32, depth: u32, helper: usize, args: &[Value]) {
         let mut signature = Signature::new(self.call_conv);
-        signature.params.extend([
-            AbiParam::new(I64),
-            AbiParam::new(I32),
-            AbiParam::new(I64),
-            AbiParam::new(I64),
-        ]);
+        signature.params.push(AbiParam::new(I64));
+        signature.params.extend(args.iter().map(|_| AbiParam::new(I64)));
         signature.returns.push(AbiParam::new(I32));
         let signature = self.b.import_signature(signature);
-        let callee = self.b.ins().iconst(I64, self.helpers.store_var as usize as i64);
-        let at = self.b.ins().iconst(I32, i64::from(pc));
-        let call = self
-            .b
-            .ins()
-            .call_indirect(signature, callee, &[self.machine, at, index, value]);
+        let callee = self.b.ins().iconst(I64, helper as i64);
+        let mut values = vec![self.machine];
+        values.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(signature, callee, &values);
         let answer = self.b.inst_results(call)[0];
-        let stored = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
+        let done = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
         let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(stored, fast, &[], slow, &[]);
+        self.b.ins().brif(done, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.next(pc);
         self.b.switch_to_block(slow);
-        let e = effect(self.def, op).expect("a variable's write");
-        self.call_engine(pc, depth, e, self.helpers.run_step);
+        self.hand_to_engine(pc, depth);
+    }
+
+    /// The engine runs the op at `pc` (to fail, or for what compiled code
+    /// does not do), then compiled code goes on where it says.
+    fn hand_to_engine(&mut self, pc: u32, depth: u32) {
+        let op = self.def.code[pc as usize];
+        let e = effect(self.def, op).expect("the depth pass knew this op");
+        let helper = self.helper_for(op);
+        self.call_engine(pc, depth, e, helper);
     }
 
     /// `ChoiceReset`: the engine clears the offers; the stack stays in
@@ -900,10 +892,7 @@ impl<'a, 'f> Function<'a, 'f> {
         fast(self);
         self.next(pc);
         self.b.switch_to_block(slow_block);
-        let op = self.def.code[pc as usize];
-        let e = effect(self.def, op).expect("the depth pass knew this op");
-        let helper = self.helper_for(op);
-        self.call_engine(pc, depth, e, helper);
+        self.hand_to_engine(pc, depth);
     }
 
     /// The helper that runs `op` as the interpreter does.

@@ -4,10 +4,9 @@
 //! tables of piece definitions.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I8, I32, I64};
-use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, Signature, Value};
+use cranelift_codegen::ir::types::{I8, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 
-use super::super::depth::effect;
 use super::{FACE, Function, PIECE_ZONE, ZONE_PIECES, ZONE_STARTS, trusted};
 use crate::ir::{Attr, MatchBy, Matcher, PIECE_RANGE, PieceFilter};
 
@@ -170,15 +169,6 @@ impl Function<'_, '_> {
         self.b.ins().sload16(I64, trusted(), slot, 0)
     }
 
-    /// The engine runs the op at `pc` (to fail, or for what compiled code
-    /// does not do), then compiled code goes on.
-    fn hand_to_engine(&mut self, pc: u32, depth: u32) {
-        let op = self.def.code[pc as usize];
-        let e = effect(self.def, op).expect("the depth pass knew this op");
-        let helper = self.helper_for(op);
-        self.call_engine(pc, depth, e, helper);
-    }
-
     /// A zone's first and past-last places in the buffer of pieces, in a
     /// block reached only for a zone that exists; the engine runs the op
     /// for any other.
@@ -290,25 +280,7 @@ impl Function<'_, '_> {
     /// engine run the op.
     pub(super) fn move_piece(&mut self, pc: u32, depth: u32) {
         let (piece, zone) = (self.top(depth, 1), self.top(depth, 0));
-        let mut signature = Signature::new(self.call_conv);
-        signature
-            .params
-            .extend([AbiParam::new(I64), AbiParam::new(I64), AbiParam::new(I64)]);
-        signature.returns.push(AbiParam::new(I32));
-        let signature = self.b.import_signature(signature);
-        let callee = self.b.ins().iconst(I64, self.helpers.move_piece as usize as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(signature, callee, &[self.machine, piece, zone]);
-        let answer = self.b.inst_results(call)[0];
-        let moved = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
-        let [fast, slow] = self.blocks();
-        self.b.ins().brif(moved, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        self.next(pc);
-        self.b.switch_to_block(slow);
-        self.hand_to_engine(pc, depth);
+        self.light_call(pc, depth, self.helpers.move_piece as usize, &[piece, zone]);
     }
 
     /// `Matches`: whether a piece is one the matcher takes.
