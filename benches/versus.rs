@@ -154,6 +154,14 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "othello",
+        rules: "games/classic/othello.rules",
+        openspiel: Some("othello"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,

@@ -42,3 +42,4 @@ if __name__ == "__main__":
     record("pig", {}, "tests/openspiel/pig.jsonl")
     record("pig", {"players": 3, "winscore": 30, "horizon": 60}, "tests/openspiel/pig_3_players_to_30.jsonl")
     record("mancala", {}, "tests/openspiel/mancala.jsonl")
+    record("othello", {}, "tests/openspiel/othello.jsonl")
