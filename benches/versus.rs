@@ -162,6 +162,22 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "clobber",
+        rules: "games/classic/clobber.rules",
+        openspiel: Some("clobber(rows=5,columns=6)"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
+        name: "dots_and_boxes",
+        rules: "games/classic/dots_and_boxes.rules",
+        openspiel: Some("dots_and_boxes(num_rows=2,num_cols=2,utility_margin=false)"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,

@@ -232,3 +232,72 @@ fn othello_replays_openspiels_games() {
     };
     replay("games/classic/othello.rules", "tests/openspiel/othello.jsonl", &reading);
 }
+
+/// OpenSpiel names a clobber move by its squares, column letter and row
+/// counted from the bottom, `a5b5`; rpsdsl numbers the squares row by row
+/// from the top left: on 5 rows of 6, `field 1 takes field 2`.
+fn clobber_move(rows: u32, columns: u32, action: &str) -> String {
+    let square = |at: &str| {
+        let column = u32::from(at.as_bytes()[0] - b'a') + 1;
+        let row = rows + 1 - at[1..].parse::<u32>().unwrap();
+        (row - 1) * columns + column
+    };
+    let split = action[1..].find(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
+    let (from, to) = action.split_at(split);
+    format!("field {} takes field {}", square(from), square(to))
+}
+
+fn replay_clobber(data: &str, rows: u32, columns: u32) {
+    let reading = Reading {
+        option: &|name, value| (name.to_string(), value.to_string()),
+        action: &|action| clobber_move(rows, columns, action),
+        chance: &no_chance,
+        unasked: None,
+    };
+    replay("games/classic/clobber.rules", data, &reading);
+}
+
+#[test]
+fn clobber_replays_openspiels_games() {
+    replay_clobber("tests/openspiel/clobber.jsonl", 5, 6);
+}
+
+#[test]
+fn clobber_replays_openspiels_games_on_4_rows_of_3() {
+    replay_clobber("tests/openspiel/clobber_4_by_3.jsonl", 4, 3);
+}
+
+/// OpenSpiel names a line by the dot it starts from, `P1(h,0,1)` across
+/// from dot row 0, column 1; rpsdsl's paper has a space for every dot, line
+/// and box, numbered row by row from the top left: that line is `paper 4`
+/// when the paper has 5 columns (2 columns of boxes).
+fn dots_and_boxes_move(box_columns: u32, action: &str) -> String {
+    let inside = &action[action.find('(').unwrap() + 1..action.len() - 1];
+    let parts: Vec<&str> = inside.split(',').collect();
+    let (dot_row, dot_column): (u32, u32) = (parts[1].parse().unwrap(), parts[2].parse().unwrap());
+    let (row, column) = match parts[0] {
+        "h" => (2 * dot_row + 1, 2 * dot_column + 2),
+        _ => (2 * dot_row + 2, 2 * dot_column + 1),
+    };
+    format!("paper {}", (row - 1) * (2 * box_columns + 1) + column)
+}
+
+fn replay_dots_and_boxes(data: &str, box_columns: u32) {
+    let reading = Reading {
+        option: &|name, value| (name.to_string(), value.to_string()),
+        action: &|action| dots_and_boxes_move(box_columns, action),
+        chance: &no_chance,
+        unasked: None,
+    };
+    replay("games/classic/dots_and_boxes.rules", data, &reading);
+}
+
+#[test]
+fn dots_and_boxes_replays_openspiels_games() {
+    replay_dots_and_boxes("tests/openspiel/dots_and_boxes.jsonl", 2);
+}
+
+#[test]
+fn dots_and_boxes_replays_openspiels_games_on_3_rows_of_4() {
+    replay_dots_and_boxes("tests/openspiel/dots_and_boxes_3_by_4.jsonl", 4);
+}

@@ -43,3 +43,7 @@ if __name__ == "__main__":
     record("pig", {"players": 3, "winscore": 30, "horizon": 60}, "tests/openspiel/pig_3_players_to_30.jsonl")
     record("mancala", {}, "tests/openspiel/mancala.jsonl")
     record("othello", {}, "tests/openspiel/othello.jsonl")
+    record("clobber", {}, "tests/openspiel/clobber.jsonl")
+    record("clobber", {"rows": 4, "columns": 3}, "tests/openspiel/clobber_4_by_3.jsonl")
+    record("dots_and_boxes", {}, "tests/openspiel/dots_and_boxes.jsonl")
+    record("dots_and_boxes", {"num_rows": 3, "num_cols": 4}, "tests/openspiel/dots_and_boxes_3_by_4.jsonl")
