@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
 use super::lower::{Ins, Program, lower};
-use crate::ir::GameDef;
+use crate::ir::{ActionDef, ChoiceKind, GameDef};
 use crate::native::{Inlined, NativeCode};
 use crate::script::Script;
 
@@ -53,6 +53,10 @@ pub struct Game {
     /// ([`GameDef::same_identity`]): only such pieces can be alike in a
     /// menu of choices.
     pub(crate) twinned: Vec<bool>,
+    /// Per decision, per action of its menu (none for other decisions),
+    /// where each piece parameter lies in an offer's value: the value
+    /// divided by the weight, modulo the radix (see [`MenuPieces`]).
+    pub(crate) menu_pieces: Vec<Vec<MenuPieces>>,
     /// The flow as machine code, when the compiled tier runs the game.
     pub(crate) native: Option<NativeCode>,
     /// Per pc, the instruction the interpreter runs for that op alone:
@@ -64,6 +68,27 @@ pub struct Game {
     /// Per variable slot, the variable whose first slot it is (its id): a
     /// variable's write is recorded without a search.
     pub(crate) var_at_slot: Vec<Option<u16>>,
+}
+
+/// Where an action's piece parameters lie in an offer's value, which is
+/// mixed-radix (the action's index first, then each parameter): for each,
+/// the product of the radices below it and its own radix. Read once per
+/// offer at every decision of a board game, so nothing is unpacked twice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MenuPieces(pub(crate) Vec<(i64, i64)>);
+
+impl MenuPieces {
+    fn of(menu: usize, action: &ActionDef) -> MenuPieces {
+        let mut weight = menu as i64;
+        let mut found = vec![];
+        for (kind, radix) in &action.params {
+            if *kind == ChoiceKind::Piece {
+                found.push((weight, *radix));
+            }
+            weight = weight.saturating_mul(*radix);
+        }
+        MenuPieces(found)
+    }
 }
 
 impl Game {
@@ -87,11 +112,20 @@ impl Game {
                 *at = u16::try_from(id).ok();
             }
         }
+        let menu_pieces = def
+            .decisions
+            .iter()
+            .map(|decision| match &decision.kind {
+                ChoiceKind::Actions(actions) => actions.iter().map(|a| MenuPieces::of(actions.len(), a)).collect(),
+                _ => vec![],
+            })
+            .collect();
         Game {
             def,
             script,
             program,
             twinned,
+            menu_pieces,
             native: None,
             singles: vec![],
             plain: None,

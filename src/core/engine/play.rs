@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::chance::Chance;
 use super::events::Event;
-use super::game::Game;
+use super::game::{Game, MenuPieces};
 use super::state::{
     Ask, Choice, EngineError, ForcedShuffle, IllegalAction, Outcome, Pending, RuntimeError, State, Status,
 };
@@ -14,8 +14,7 @@ use super::tally::Tally;
 use super::zones::Zones;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{
-    ActionDef, ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, ProcId, Seat, VarEach, ZoneId,
-    id_from_value,
+    ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, ProcId, Seat, VarEach, ZoneId, id_from_value,
 };
 
 impl State {
@@ -483,7 +482,8 @@ impl State {
             kind @ ChoiceKind::Actions(_) if kind.names_pieces() => {
                 for seat in 0..self.offers.len() {
                     let offers = std::mem::take(&mut self.offers[seat]);
-                    self.offers[seat] = self.dedupe_action_offers(def, kind, seat as Seat, offers);
+                    let pieces = &def.menu_pieces[decision as usize];
+                    self.offers[seat] = self.dedupe_action_offers(def, kind, pieces, seat as Seat, offers);
                 }
             }
             _ => {}
@@ -496,14 +496,21 @@ impl State {
     /// compared once, with the pieces met before it, and nothing is hashed
     /// unless some piece stands for another (this runs at every decision of
     /// a board game, where usually no two pieces are alike).
-    fn dedupe_action_offers(&self, def: &GameDef, kind: &ChoiceKind, seat: Seat, offers: Vec<i64>) -> Vec<i64> {
+    fn dedupe_action_offers(
+        &self,
+        def: &GameDef,
+        kind: &ChoiceKind,
+        pieces: &[MenuPieces],
+        seat: Seat,
+        offers: Vec<i64>,
+    ) -> Vec<i64> {
         let ChoiceKind::Actions(actions) = kind else {
             return offers;
         };
         // Two offers merge only through two pieces in one zone (see
         // `alike_for`): when every piece offered lies alone in its zone, as
         // on a board of one piece per space, each offer stands for itself.
-        if !offers.iter().any(|&value| self.piece_param_has_company(actions, value)) {
+        if !offers.iter().any(|&value| self.piece_param_has_company(pieces, value)) {
             return offers;
         }
         const UNMET: PieceId = PieceId::MAX;
@@ -559,29 +566,16 @@ impl State {
 
     /// Whether a piece parameter of the action offer `value` shares its
     /// zone with another piece.
-    fn piece_param_has_company(&self, actions: &[ActionDef], value: i64) -> bool {
+    fn piece_param_has_company(&self, pieces: &[MenuPieces], value: i64) -> bool {
         let choice = ChoiceValue::from_raw(value);
-        if value < 0 || choice.is_none() || actions.is_empty() {
+        if value < 0 || choice.is_none() || pieces.is_empty() {
             return false;
         }
-        let params = &actions[choice.action_entry(actions)].params;
-        // Each parameter unpacked is a division, and this runs for every
-        // offer of a board game's menu: unpack up to the last piece only.
-        let Some(last) = params.iter().rposition(|(kind, _)| *kind == ChoiceKind::Piece) else {
-            return false;
-        };
-        // The value is mixed-radix: entry first, then each parameter.
-        let mut rest = value / actions.len() as i64;
-        for (kind, radix) in &params[..=last] {
-            if *kind == ChoiceKind::Piece {
-                let zone = self.piece_zone[id_from_value(rest % radix) as usize];
-                if self.zones.len(zone as usize) > 1 {
-                    return true;
-                }
-            }
-            rest /= radix;
-        }
-        false
+        let entry = (value % pieces.len() as i64) as usize;
+        pieces[entry].0.iter().any(|&(weight, radix)| {
+            let zone = self.piece_zone[id_from_value((value / weight) % radix) as usize];
+            self.zones.len(zone as usize) > 1
+        })
     }
 
     /// Whether `seat` sees pieces `a` and `b` as one: both known to the

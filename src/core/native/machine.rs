@@ -87,6 +87,11 @@ pub struct Helpers {
     /// 0; or [`FAULT`], changing nothing, for a piece or zone that does not
     /// exist (the code then has [`Helpers::run_step`] run the op).
     pub move_piece: extern "C" fn(*mut Machine, i64, i64) -> u32,
+    /// `HasOffers` with its seat, the stack untouched: 0 when the seat has
+    /// something on offer; else [`FAULT`], changing nothing (the code then
+    /// has [`Helpers::run_step`] run the op, which records that the seat
+    /// has no choice, or fails for a seat that does not exist).
+    pub has_offers: extern "C" fn(*mut Machine, i64) -> u32,
 }
 
 /// Why compiled code gave control back.

@@ -42,6 +42,7 @@ pub(crate) const HELPERS: Helpers = Helpers {
     reset_offers,
     store_var,
     move_piece,
+    has_offers,
 };
 
 /// How a stretch of compiled code ended.
@@ -260,6 +261,17 @@ extern "C" fn move_piece(machine: *mut Machine, piece: i64, zone: i64) -> u32 {
     machine.zone_pieces = state.zones.pieces_ptr();
     machine.face = state.face.as_ptr();
     0
+}
+
+/// `HasOffers` when the seat has something on offer (the common case: the
+/// op then changes nothing); [`FAULT`] otherwise, for the engine to run it.
+extern "C" fn has_offers(machine: *mut Machine, seat: i64) -> u32 {
+    // SAFETY: as in `with_state`; this reads only the offers.
+    let state = unsafe { &*(*(*machine).host.cast::<Host>()).state };
+    match usize::try_from(seat).ok().and_then(|seat| state.offers.get(seat)) {
+        Some(offers) if !offers.is_empty() => 0,
+        _ => FAULT,
+    }
 }
 
 /// `ChoiceReset` as `run_choice_reset` does it, at `pc`.

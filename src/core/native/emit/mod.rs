@@ -341,10 +341,13 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::ZoneOf(_) | Op::Size | Op::CellAt(_) | Op::Step(_) | Op::Forward { .. } => self.board_op(pc, depth, op),
             Op::NextNeighbour { .. } | Op::SpaceOf(_) | Op::ActionValue { .. } => self.board_op(pc, depth, op),
             Op::ChoiceAdd => self.offer(pc, depth),
+            Op::HasOffers(_) => self.has_offers(pc, depth),
             Op::Inlined(_) => self.count_call(pc, depth, op),
             Op::StoreVar(_) | Op::StoreVarAt(_) => self.store_var(pc, depth, op),
             Op::SpaceIn { first, len } => self.space_in(pc, depth, first, len),
+            Op::Coordinate { board, column } => self.coordinate(pc, depth, board, column),
             Op::Count(m) => self.count(pc, depth, m),
+            Op::First(m) => self.first_piece(pc, depth, m),
             Op::Move => self.move_piece(pc, depth),
             Op::CountOnBoard { board, matcher } => self.count_on_board(pc, depth, board, matcher),
             Op::Matches(m) => self.matches(pc, depth, m),
@@ -680,6 +683,16 @@ impl<'a, 'f> Function<'a, 'f> {
         self.light_call(pc, depth, self.helpers.offer as usize, &[seat, value]);
     }
 
+    /// `HasOffers`: true when the seat has offers; when it has none (the
+    /// engine records that), or is no seat, the engine runs the op.
+    fn has_offers(&mut self, pc: u32, depth: u32) {
+        let seat = self.top(depth, 0);
+        self.light_call_then(pc, depth, self.helpers.has_offers as usize, &[seat], |f| {
+            let yes = f.b.ins().iconst(I64, 1);
+            f.set(depth - 1, yes);
+        });
+    }
+
     /// `SpaceIn`: space `i` of a ring, `first + i`; out of the ring, the
     /// engine runs the op, and fails.
     fn space_in(&mut self, pc: u32, depth: u32, first: u16, len: u16) {
@@ -688,6 +701,25 @@ impl<'a, 'f> Function<'a, 'f> {
         self.guarded(pc, depth, inside, |f| {
             let space = f.b.ins().iadd_imm_s(i, i64::from(first));
             f.set(depth - 1, space);
+        });
+    }
+
+    /// `Coordinate`: a grid space's row or column, from 1, as
+    /// `Board::coordinates` gives them; no space (or any number that is not
+    /// a space) has the engine run the op, and fail.
+    fn coordinate(&mut self, pc: u32, depth: u32, board: u16, column: bool) {
+        let b = &self.def.boards[board as usize];
+        let (spaces, cols) = (i64::from(b.spaces()), i64::from(b.cols.max(1)));
+        let space = self.top(depth, 0);
+        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, space, spaces);
+        self.guarded(pc, depth, inside, |f| {
+            let v = if column {
+                f.b.ins().urem_imm_u(space, cols)
+            } else {
+                f.b.ins().udiv_imm_u(space, cols)
+            };
+            let v = f.b.ins().iadd_imm_s(v, 1);
+            f.set(depth - 1, v);
         });
     }
 
@@ -708,6 +740,12 @@ impl<'a, 'f> Function<'a, 'f> {
     /// on 0 the code goes on; else the engine runs the op, as the
     /// interpreter does (and fails where it fails).
     fn light_call(&mut self, pc: u32, depth: u32, helper: usize, args: &[Value]) {
+        self.light_call_then(pc, depth, helper, args, |_| {});
+    }
+
+    /// [`Function::light_call`], with `fast` run where the helper answers 0
+    /// (to set what the op leaves on the stack).
+    fn light_call_then(&mut self, pc: u32, depth: u32, helper: usize, args: &[Value], fast: impl FnOnce(&mut Self)) {
         let mut signature = Signature::new(self.call_conv);
         signature.params.push(AbiParam::new(I64));
         signature.params.extend(args.iter().map(|_| AbiParam::new(I64)));
@@ -719,9 +757,10 @@ impl<'a, 'f> Function<'a, 'f> {
         let call = self.b.ins().call_indirect(signature, callee, &values);
         let answer = self.b.inst_results(call)[0];
         let done = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
-        let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(done, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        let (fast_block, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(done, fast_block, &[], slow, &[]);
+        self.b.switch_to_block(fast_block);
+        fast(self);
         self.next(pc);
         self.b.switch_to_block(slow);
         self.hand_to_engine(pc, depth);

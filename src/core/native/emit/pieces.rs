@@ -235,6 +235,40 @@ impl Function<'_, '_> {
         self.next(pc);
     }
 
+    /// `First`: the first piece of a zone from the top that the matcher
+    /// takes; none (or a group's test) is the engine's, which fails (or
+    /// tests) as the interpreter does.
+    pub(super) fn first_piece(&mut self, pc: u32, depth: u32, m: Matcher) {
+        if matches!(m.by, MatchBy::Group(_)) {
+            return self.hand_to_engine(pc, depth);
+        }
+        let zone = self.top(depth, 0);
+        let (key, owner, args) = self.matcher_args(depth, m, 1);
+        let (from, to) = self.zone_bounds(pc, depth, zone);
+        let [head, body, found, none] = self.blocks();
+        // `past` is one past the place to test: the scan goes down from the top.
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(found, I64);
+        self.b.ins().jump(head, &[BlockArg::Value(to)]);
+        self.b.switch_to_block(head);
+        let past = self.b.block_params(head)[0];
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, past, from);
+        self.b.ins().brif(more, body, &[], none, &[]);
+        self.b.switch_to_block(body);
+        let i = self.b.ins().iadd_imm_s(past, -1);
+        let piece = self.piece_at(i);
+        let passes = self.piece_matches(piece, m.by, key, owner).expect("not a group");
+        self.b
+            .ins()
+            .brif(passes, found, &[BlockArg::Value(piece)], head, &[BlockArg::Value(i)]);
+        self.b.switch_to_block(found);
+        let piece = self.b.block_params(found)[0];
+        self.set(depth - 1 - args, piece);
+        self.next(pc);
+        self.b.switch_to_block(none);
+        self.hand_to_engine(pc, depth);
+    }
+
     /// `CountOnBoard`: the pieces the matcher takes in the board's slots,
     /// counted piece by piece (each lies in one zone); a board that lists a
     /// zone twice, or a group's test, is the engine's.
