@@ -203,8 +203,11 @@ impl State {
     fn count_seen_by(&self, def: &GameDef, seat: Seat) -> u32 {
         let own = 1 << seat;
         let mut everything = def.all_seats_mask();
-        for &known in &self.known {
-            everything &= known;
+        // A chunk at a time, without a branch inside (so the compiler can
+        // use vector instructions): in a game of open information every
+        // piece is looked at, at every decision.
+        for chunk in self.known.chunks(64) {
+            everything &= chunk.iter().fold(everything, |all, &known| all & known);
             if everything & !own == 0 {
                 break;
             }
@@ -571,9 +574,12 @@ impl State {
         if value < 0 || choice.is_none() || pieces.is_empty() {
             return false;
         }
-        let entry = (value % pieces.len() as i64) as usize;
+        // Offers are never negative (checked above).
+        let value = value as u64;
+        let entry = (value % pieces.len() as u64) as usize;
         pieces[entry].0.iter().any(|&(weight, radix)| {
-            let zone = self.piece_zone[id_from_value((value / weight) % radix) as usize];
+            let piece = radix.rem(weight.div(value));
+            let zone = self.piece_zone[piece as usize];
             self.zones.len(zone as usize) > 1
         })
     }
