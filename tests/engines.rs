@@ -244,3 +244,40 @@ fn simulate_reports_are_byte_identical() {
         );
     }
 }
+
+/// A game whose start draws nothing by chance is set up once and copied for
+/// every later game: a copied start must play exactly as one set up afresh,
+/// on both back ends.
+#[test]
+fn a_start_kept_for_later_games_plays_as_one_set_up_afresh() {
+    let mut kept_starts = vec![];
+    for path in every_game() {
+        for engine in [Engine::Interpreter, Engine::Compiled] {
+            let Some((kept, options)) = load(&path, engine) else {
+                continue;
+            };
+            random_game(&kept, &options, 1);
+            if !kept.keeps_a_start() {
+                continue;
+            }
+            kept_starts.push(path.clone());
+            for seed in 2..4 {
+                let (fresh, _) = load(&path, engine).expect("it loaded once");
+                assert_eq!(
+                    random_game(&kept, &options, seed),
+                    random_game(&fresh, &options, seed),
+                    "{path} on {engine:?}, seed {seed}: a kept start plays otherwise"
+                );
+            }
+        }
+    }
+    // Starts without chance are kept; a shuffle at the start is never copied.
+    for path in [
+        "games/classic/nim.rules",
+        "games/classic/othello.rules",
+        "games/classic/connect_four.rules",
+    ] {
+        assert!(kept_starts.iter().any(|p| p == path), "{path}: its start is not kept");
+    }
+    assert!(!kept_starts.iter().any(|p| p == "games/rubber_paper_scissors.rules"));
+}

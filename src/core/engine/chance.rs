@@ -29,15 +29,15 @@ pub enum Chance {
     Scripted(ChanceScript),
 }
 
-/// The seeded stream. `ChaCha8Rng` is not `Clone` in rand 0.10, so a clone
-/// goes through its serialized state (seed, stream and position), which
-/// continues the exact same stream.
+/// The seeded stream, and how many draws it gave. `ChaCha8Rng` is not
+/// `Clone` in rand 0.10, so a clone goes through its serialized state
+/// (seed, stream and position), which continues the exact same stream.
 #[derive(Debug)]
-pub struct SeededStream(ChaCha8Rng);
+pub struct SeededStream(ChaCha8Rng, u64);
 
 impl Clone for SeededStream {
     fn clone(&self) -> Self {
-        SeededStream(ChaCha8Rng::deserialize_state(&self.0.serialize_state()))
+        SeededStream(ChaCha8Rng::deserialize_state(&self.0.serialize_state()), self.1)
     }
 }
 
@@ -64,12 +64,20 @@ impl ChanceScript {
 impl Chance {
     /// The stream of seed `seed`.
     pub fn seeded(seed: u64) -> Chance {
-        Chance::Seeded(SeededStream(ChaCha8Rng::seed_from_u64(seed)))
+        Chance::Seeded(SeededStream(ChaCha8Rng::seed_from_u64(seed), 0))
     }
 
     /// Draws that take the outcomes of `path`, then outcome 0.
     pub fn scripted(path: Vec<u64>) -> Chance {
         Chance::Scripted(ChanceScript { path, outcomes: vec![] })
+    }
+
+    /// How many draws a seeded stream gave (`None` when draws are scripted).
+    pub(crate) fn drawn(&self) -> Option<u64> {
+        match self {
+            Chance::Seeded(stream) => Some(stream.1),
+            Chance::Scripted(_) => None,
+        }
     }
 
     /// The script, when draws are scripted.
@@ -88,14 +96,20 @@ impl Chance {
     /// One of `faces` equally likely faces of a die, counted from 0.
     pub(super) fn draw_face(&mut self, faces: u64) -> u64 {
         match self {
-            Chance::Seeded(stream) => stream.0.random_range(0..faces),
+            Chance::Seeded(stream) => {
+                stream.1 += 1;
+                stream.0.random_range(0..faces)
+            }
             Chance::Scripted(script) => script.draw(faces),
         }
     }
 
     pub(super) fn shuffle(&mut self, pieces: &mut [PieceId], classes: &[u32]) {
         match self {
-            Chance::Seeded(stream) => pieces.shuffle(&mut stream.0),
+            Chance::Seeded(stream) => {
+                stream.1 += 1;
+                pieces.shuffle(&mut stream.0);
+            }
             Chance::Scripted(script) => {
                 let mut counts = vec![0u64; classes.iter().max().map_or(0, |&c| c as usize + 1)];
                 for &c in classes {

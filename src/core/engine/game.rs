@@ -12,7 +12,12 @@ use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 
 use super::lower::{Ins, Program, lower};
-use crate::ir::{ActionDef, ChoiceKind, GameDef};
+use std::sync::Mutex;
+
+use super::chance::Chance;
+use super::events::Event;
+use super::state::State;
+use crate::ir::{ActionDef, ChoiceKind, GameDef, OptionValue};
 use crate::native::{Inlined, NativeCode};
 use crate::script::Script;
 
@@ -68,6 +73,20 @@ pub struct Game {
     /// Per variable slot, the variable whose first slot it is (its id): a
     /// variable's write is recorded without a search.
     pub(crate) var_at_slot: Vec<Option<u16>>,
+    /// The state at the first decision of a game whose start draws
+    /// nothing by chance, for the options it was set up with: every later
+    /// game with those options starts from a copy (see [`State::start`]).
+    /// Forgotten whenever the program or the definition may change.
+    pub(crate) prepared: Mutex<Option<Box<PreparedStart>>>,
+}
+
+/// A game's start, set up once: what [`State::start`] would build and
+/// record for `options` with any seed.
+#[derive(Debug)]
+pub(crate) struct PreparedStart {
+    options: Vec<OptionValue>,
+    state: State,
+    events: Vec<Event>,
 }
 
 /// Where an action's piece parameters lie in an offer's value, which is
@@ -173,12 +192,50 @@ impl Game {
             singles: vec![],
             plain: None,
             var_at_slot,
+            prepared: Mutex::new(None),
+        }
+    }
+
+    /// A copy of the start kept for `options`, drawing from `seed` from
+    /// now on, its events added to `events`; `None` when none is kept.
+    pub(crate) fn prepared_start(&self, options: &[OptionValue], seed: u64, events: &mut Vec<Event>) -> Option<State> {
+        let kept = self.prepared.lock().ok()?;
+        let kept = kept.as_ref().filter(|k| k.options == options)?;
+        let mut state = kept.state.clone();
+        state.set_chance(Chance::seeded(seed));
+        events.extend_from_slice(&kept.events);
+        Some(state)
+    }
+
+    /// Keeps `state`, just set up for `options` without a draw, and the
+    /// events its start recorded, for the next game's start.
+    pub(crate) fn keep_start(&self, options: &[OptionValue], state: &State, events: &[Event]) {
+        if let Ok(mut kept) = self.prepared.lock() {
+            *kept = Some(Box::new(PreparedStart {
+                options: options.to_vec(),
+                state: state.clone(),
+                events: events.to_vec(),
+            }));
+        }
+    }
+
+    /// Whether a start is kept for later games: the last game started drew
+    /// nothing by chance before its first decision.
+    pub fn keeps_a_start(&self) -> bool {
+        self.prepared.lock().is_ok_and(|kept| kept.is_some())
+    }
+
+    /// Forgets the kept start: the program or the definition may change.
+    pub(crate) fn forget_start(&mut self) {
+        if let Ok(kept) = self.prepared.get_mut() {
+            *kept = None;
         }
     }
 
     /// Puts `program` in the definition's place (and lowers it for the
     /// interpreter), and returns the one it replaces.
     pub(crate) fn swap_program(&mut self, program: Inlined) -> Inlined {
+        self.forget_start();
         let def = &mut self.def;
         let old = Inlined {
             code: std::mem::replace(&mut def.code, program.code),
@@ -217,6 +274,7 @@ impl Deref for Game {
 /// program lowered from it when the game was built.
 impl DerefMut for Game {
     fn deref_mut(&mut self) -> &mut GameDef {
+        self.forget_start();
         &mut self.def
     }
 }

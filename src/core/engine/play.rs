@@ -26,8 +26,19 @@ impl State {
         forced: Vec<ForcedShuffle>,
         events: &mut Vec<Event>,
     ) -> Result<State, RuntimeError> {
+        // A start that draws nothing by chance is the same for every seed:
+        // it is set up once (dealing every piece to its place, the setup's
+        // moves) and copied for every later game of the same options.
+        let unforced = forced.is_empty();
+        if unforced && let Some(state) = def.prepared_start(options, seed, events) {
+            return Ok(state);
+        }
         let mut state = State::new(def, options, Chance::seeded(seed), forced);
+        let before = events.len();
         state.set_up(def, events)?;
+        if unforced && state.chance.drawn() == Some(0) {
+            def.keep_start(options, &state, &events[before..]);
+        }
         Ok(state)
     }
 

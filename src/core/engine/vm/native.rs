@@ -358,6 +358,7 @@ impl Game {
     /// compile, or all of them on a machine with no code generator), one
     /// line each, for the caller to say once.
     pub fn use_engine(&mut self, engine: Engine) -> Vec<String> {
+        self.forget_start();
         self.native = None;
         self.singles = vec![];
         if let Some(plain) = self.plain.take() {
