@@ -590,8 +590,9 @@ impl State {
         let entry = (value % pieces.len() as u64) as usize;
         pieces[entry].0.iter().any(|&(weight, radix)| {
             let piece = radix.rem(weight.div(value));
-            let zone = self.piece_zone[piece as usize];
-            self.zones.len(zone as usize) > 1
+            self.piece_zone
+                .get(piece as usize)
+                .is_some_and(|&zone| self.zones.len(zone as usize) > 1)
         })
     }
 
