@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use super::chance::Chance;
 use super::events::Event;
 use super::state::State;
-use crate::ir::{ActionDef, ChoiceKind, GameDef, OptionValue};
+use crate::ir::{ChoiceKind, GameDef, MenuPieces, OptionValue};
 use crate::native::{Inlined, NativeCode};
 use crate::script::Script;
 
@@ -87,70 +87,6 @@ pub(crate) struct PreparedStart {
     options: Vec<OptionValue>,
     state: State,
     events: Vec<Event>,
-}
-
-/// Where an action's piece parameters lie in an offer's value, which is
-/// mixed-radix (the action's index first, then each parameter): for each,
-/// the product of the radices below it and its own radix. Read for every
-/// offer at every decision of a board game, so nothing is unpacked twice,
-/// and each division is a multiplication.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct MenuPieces(pub(crate) Vec<(Divisor, Divisor)>);
-
-impl MenuPieces {
-    fn of(menu: usize, action: &ActionDef) -> MenuPieces {
-        let mut weight = menu as i64;
-        let mut found = vec![];
-        for (kind, radix) in &action.params {
-            if *kind == ChoiceKind::Piece {
-                found.push((Divisor::new(weight), Divisor::new(*radix)));
-            }
-            weight = weight.saturating_mul(*radix);
-        }
-        MenuPieces(found)
-    }
-}
-
-/// A divisor fixed when the game is loaded, divided by with one
-/// multiplication where both numbers fit in 32 bits (Lemire, Kaser and
-/// Kurz, "Faster remainder by direct computation", 2019: with
-/// `c = ceil(2^64 / d)`, `n / d` is the high word of `c * n`, and `n % d`
-/// the high word of `(c * n mod 2^64) * d`); by the processor's division
-/// otherwise.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Divisor {
-    d: u64,
-    /// `ceil(2^64 / d)`, or 0 where the multiplication does not apply.
-    c: u64,
-}
-
-impl Divisor {
-    pub(crate) fn new(d: i64) -> Divisor {
-        let d = d.max(1) as u64;
-        let c = if (2..=u64::from(u32::MAX)).contains(&d) {
-            u64::MAX / d + 1
-        } else {
-            0
-        };
-        Divisor { d, c }
-    }
-
-    pub(crate) fn div(self, n: u64) -> u64 {
-        if self.c != 0 && n <= u64::from(u32::MAX) {
-            ((u128::from(self.c) * u128::from(n)) >> 64) as u64
-        } else {
-            n / self.d
-        }
-    }
-
-    pub(crate) fn rem(self, n: u64) -> u64 {
-        if self.c != 0 && n <= u64::from(u32::MAX) {
-            let low = self.c.wrapping_mul(n);
-            ((u128::from(low) * u128::from(self.d)) >> 64) as u64
-        } else {
-            n % self.d
-        }
-    }
 }
 
 impl Game {
@@ -276,55 +212,5 @@ impl DerefMut for Game {
     fn deref_mut(&mut self) -> &mut GameDef {
         self.forget_start();
         &mut self.def
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Divisor;
-
-    #[test]
-    fn a_divisor_divides_as_the_processor_does() {
-        let numbers = [
-            0u64,
-            1,
-            2,
-            3,
-            7,
-            63,
-            64,
-            65,
-            1000,
-            65_535,
-            1 << 31,
-            u64::from(u32::MAX),
-            1 << 33,
-            u64::MAX,
-        ];
-        for d in [1i64, 2, 3, 5, 7, 10, 64, 100, 641, 65_537, i64::from(u32::MAX), 1 << 40] {
-            let divisor = Divisor::new(d);
-            for &n in numbers
-                .iter()
-                .chain(&[d as u64 - 1, d as u64, d as u64 + 1, 3 * d as u64 + 2])
-            {
-                assert_eq!(divisor.div(n), n / d as u64, "{n} / {d}");
-                assert_eq!(divisor.rem(n), n % d as u64, "{n} % {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_small_divisor_divides_every_number_near_the_edges_alike() {
-        for d in 1..=200i64 {
-            let divisor = Divisor::new(d);
-            let top = u64::from(u32::MAX);
-            for n in (0..20_000).chain(top - 20_000..=top + 1_000) {
-                assert_eq!(
-                    (divisor.div(n), divisor.rem(n)),
-                    (n / d as u64, n % d as u64),
-                    "{n} by {d}"
-                );
-            }
-        }
     }
 }

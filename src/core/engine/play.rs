@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::chance::Chance;
 use super::events::Event;
-use super::game::{Game, MenuPieces};
+use super::game::Game;
 use super::state::{
     Ask, Choice, EngineError, ForcedShuffle, IllegalAction, Outcome, Pending, RuntimeError, State, Status,
 };
@@ -14,7 +14,8 @@ use super::tally::Tally;
 use super::zones::Zones;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::ir::{
-    ChoiceKind, ChoiceValue, DecisionId, GameDef, OptionValue, PieceId, ProcId, Seat, VarEach, ZoneId, id_from_value,
+    ChoiceKind, ChoiceValue, DecisionId, GameDef, MenuPieces, OptionValue, PieceId, ProcId, Seat, VarEach, ZoneId,
+    id_from_value,
 };
 
 impl State {
