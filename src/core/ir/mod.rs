@@ -16,10 +16,10 @@ pub mod reach;
 
 /// Where an op came from in the sources ([`GameDef::spans`]).
 pub use crate::diagnostic::Span;
+pub(crate) use choice::MenuPieces;
 pub use choice::{
     ActionDef, ChoiceKind, ChoiceValue, DecodedChoice, LabelPart, NO_CHOICE, PIECE_RANGE, PieceChoice, declared,
 };
-pub(crate) use choice::MenuPieces;
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use def::{
     Anytime, Counted, Decision, FaceBound, Family, FamilyIndex, GameDef, Hook, KeyReads, Kind, KindSet, OptionDef,
