@@ -95,6 +95,29 @@ pub(super) const INFO: AgentInfo = AgentInfo {
             domain: Domain::Bool,
         },
         ParamInfo {
+            name: "throw_iterations",
+            default: "iterations",
+            about: "iterations at a duel's throw (seats choosing kinds at once, played mixed): a \
+                    search there mostly learns that the throws are even, so a smaller one leaves \
+                    the budget to the decisions that need it",
+            domain: Domain::Whole(1, 10_000_000),
+        },
+        ParamInfo {
+            name: "settle",
+            default: "false",
+            about: "stop a search once its most visited move can no longer be overtaken within the \
+                    budget (not where it plays mixed): the same move, sooner",
+            domain: Domain::Bool,
+        },
+        ParamInfo {
+            name: "transpose",
+            default: "false",
+            about: "merge positions the search meets by more than one path (as the seat sees them \
+                    now: its view and where the flow stands), so their statistics are shared; a \
+                    tied throw thrown again comes back to the same node",
+            domain: Domain::Bool,
+        },
+        ParamInfo {
             name: "prior",
             default: "none",
             about: "a trained strategy to lean on, `policy(file=P)` or `solve(time=10)`: the tree favours \
@@ -141,6 +164,8 @@ pub struct SearchStats {
     pub rollout: Duration,
     /// Wall time of the whole search.
     pub total: Duration,
+    /// Searches that stopped early, their move settled (`settle`).
+    pub settled: u32,
 }
 
 impl SearchStats {
@@ -153,6 +178,7 @@ impl SearchStats {
         self.tree += other.tree;
         self.rollout += other.rollout;
         self.total += other.total;
+        self.settled += other.settled;
     }
 }
 
@@ -264,6 +290,15 @@ pub struct Mcts {
     simultaneous: Simultaneous,
     limit: u32,
     reuse: bool,
+    /// Merge transpositions (`transpose`).
+    transpose: bool,
+    /// Iterations at a duel's throw, when not `iterations` (`throw_iterations`).
+    throw_iterations: Option<u32>,
+    /// Stop once the most visited move is settled (`settle`).
+    settle: bool,
+    /// Whether the search under way plays its most visited move, so that
+    /// it may stop once that is settled.
+    plays_most_visited: bool,
     /// Measure where each search's time goes (see [`SearchStats`]).
     timing: bool,
     /// With `reuse`, where the game is in the last search's tree.
@@ -293,6 +328,10 @@ impl Mcts {
             simultaneous: Simultaneous::Ucb,
             limit: 10_000,
             reuse: false,
+            transpose: false,
+            throw_iterations: None,
+            settle: false,
+            plays_most_visited: false,
             timing: false,
             kept: None,
             guide: None,
@@ -347,6 +386,9 @@ impl Mcts {
         };
         m.limit = p.u64("rollout_limit")?.map_or(m.limit, |v| v as u32);
         m.reuse = p.bool("reuse")?.unwrap_or(m.reuse);
+        m.transpose = p.bool("transpose")?.unwrap_or(m.transpose);
+        m.throw_iterations = p.u64("throw_iterations")?.map(|n| n as u32);
+        m.settle = p.bool("settle")?.unwrap_or(m.settle);
         m.reaction = Reaction::from_params(p)?;
         m.spec.params = [
             "iterations",
@@ -356,6 +398,9 @@ impl Mcts {
             "simultaneous",
             "rollout_limit",
             "reuse",
+            "transpose",
+            "throw_iterations",
+            "settle",
             "prior",
             "prior_weight",
             "reaction_floor",
@@ -376,6 +421,11 @@ impl Mcts {
     /// Measures where each search's time goes: sampling, tree, playouts.
     pub fn set_timing(&mut self, timing: bool) {
         self.timing = timing;
+    }
+
+    /// Merges positions met by more than one path (the `transpose` parameter).
+    pub fn set_transpose(&mut self, transpose: bool) {
+        self.transpose = transpose;
     }
 
     /// Keeps the tree from decision to decision (the `reuse` parameter).
@@ -415,6 +465,15 @@ impl Mcts {
             // agent's thinking) or near the memory cap: answer with what the
             // search has.
             if stats.iterations % 64 == 63 && (crate::budget::expired() || crate::budget::over_memory()) {
+                break;
+            }
+            if self.settle
+                && self.plays_most_visited
+                && stats.iterations % SETTLE_EVERY == 0
+                && let Some(n) = budget
+                && settled(&self.scratch.tree, me, n - stats.iterations)
+            {
+                stats.settled = 1;
                 break;
             }
             let sampled = obs.sample_into(&mut self.rng, &mut self.scratch.world, &mut self.scratch.keys);
@@ -532,7 +591,16 @@ impl Mcts {
         // step of the world (`None` at the search's own decision).
         let mut mine: Option<Recall> = None;
         let mut lost = Lost::default();
+        if self.transpose && node == 0 && tree.nodes[0].position == 0 {
+            tree.place(0, world.searched_position(def));
+        }
         while let Some((decision, answering)) = world.pending() {
+            // A position met again on this walk (a loop in the graph) ends
+            // the walk there: the playout goes on from it.
+            if self.transpose && !path.is_empty() && path.iter().any(|step| step.node as usize == node) {
+                expanded = true;
+                break;
+            }
             tree.nodes[node].visits += 1;
             who.clear();
             who.extend_from_slice(answering);
@@ -582,14 +650,23 @@ impl Mcts {
                 ok = false;
                 break;
             }
-            match tree.child(node, observed.0) {
-                Some(child) => node = child,
-                None => {
-                    tree.add_child(node, observed.0);
-                    expanded = true;
-                    break;
-                }
+            if let Some(child) = tree.child(node, observed.0) {
+                node = child;
+                continue;
             }
+            // A new step: to a position met by another path, or a new node.
+            let position = self.transpose.then(|| world.searched_position(def));
+            if let Some(met) = position.and_then(|p| tree.at_position(p)) {
+                tree.link(node, observed.0, met);
+                node = met;
+                continue;
+            }
+            let child = tree.add_child(node, observed.0);
+            if let Some(position) = position {
+                tree.place(child, position);
+            }
+            expanded = true;
+            break;
         }
         Walked {
             ok,
@@ -632,6 +709,25 @@ fn backpropagate(tree: &mut Tree, path: &[Step], offered: &[u32], paid: &[f64]) 
             }
         }
     }
+}
+
+/// How often (in iterations) a search that may settle looks whether it has.
+const SETTLE_EVERY: u32 = 8;
+
+/// Whether `me`'s most visited move at the root leads the next by more
+/// than the `remaining` iterations could close: the search would play it
+/// whatever they found.
+fn settled(tree: &Tree, me: Seat, remaining: u32) -> bool {
+    let (mut first, mut second) = (0, 0);
+    for arm in tree.arms(0).iter().filter(|a| a.seat == me) {
+        if arm.visits > first {
+            second = first;
+            first = arm.visits;
+        } else if arm.visits > second {
+            second = arm.visits;
+        }
+    }
+    first > second + remaining
 }
 
 /// Per legal choice of the searching seat at the root (by its key), its
@@ -881,16 +977,24 @@ impl Mcts {
         if (0..n).filter(|&i| ok(i)).count() <= 1 {
             return first;
         }
-        let Some(scores) = self.search(def, obs) else {
-            let open: Vec<usize> = (0..n).filter(|&i| ok(i)).collect();
-            return open[self.rng.random_range(0..open.len())];
-        };
         // Mixed play suits a duel's throw (a predictable throw can be
         // exploited); elsewhere, a race's call or a secret card, the best
         // move is simply the best move.
         let d = &def.decisions[obs.decision() as usize];
-        let duel = !d.race && d.kind == ChoiceKind::Kind;
-        if self.mixed && obs.is_simultaneous() && duel {
+        let throw = self.mixed && obs.is_simultaneous() && !d.race && d.kind == ChoiceKind::Kind;
+        let budget = self.iterations;
+        if throw && let Some(n) = self.throw_iterations {
+            self.iterations = Some(n);
+        }
+        self.plays_most_visited = !throw && allowed.is_none();
+        let searched = self.search(def, obs);
+        self.plays_most_visited = false;
+        self.iterations = budget;
+        let Some(scores) = searched else {
+            let open: Vec<usize> = (0..n).filter(|&i| ok(i)).collect();
+            return open[self.rng.random_range(0..open.len())];
+        };
+        if throw {
             // Under regret matching a move's visits are its share of the
             // seat's strategy plus the uniform exploration; the strategy
             // alone is what is played.

@@ -1,6 +1,11 @@
 //! The IS-MCTS search tree ([`super::mcts`]): nodes, and each node's arms
 //! (a seat's move there, with its statistics) and children (by the
 //! searching seat's observation of the joint move), laid out in arenas.
+//! With transpositions, a position reached by two paths is one node (the
+//! tree is then a graph, which may loop where a position comes round).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::ir::Seat;
 
@@ -13,6 +18,29 @@ pub(super) struct Tree {
     pub(super) arms: Vec<Arm>,
     /// By the searching seat's observation of the joint move.
     pub(super) children: Vec<(u64, u32)>,
+    /// With transpositions: each node by its position as the searching
+    /// seat sees it ([`crate::engine::World::searched_position`]).
+    positions: HashMap<u64, u32, BuildHasherDefault<Digested>>,
+}
+
+/// The hasher of keys that are digests already: their own bits.
+#[derive(Debug, Default)]
+struct Digested(u64);
+
+impl Hasher for Digested {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// A sequence of moves as the searching seat sees them.
@@ -22,6 +50,8 @@ pub(super) struct Node {
     pub(super) children: Span,
     /// Iterations whose walk reached this node.
     pub(super) visits: u32,
+    /// Its position, when the tree merges transpositions (else 0).
+    pub(super) position: u64,
 }
 
 /// A node's run in an arena: `len` items in use, room for `cap`.
@@ -62,7 +92,19 @@ impl Tree {
         self.nodes.clear();
         self.arms.clear();
         self.children.clear();
+        self.positions.clear();
         self.nodes.push(Node::default());
+    }
+
+    /// The node of `position`, if the tree has met it.
+    pub(super) fn at_position(&self, position: u64) -> Option<usize> {
+        self.positions.get(&position).map(|&n| n as usize)
+    }
+
+    /// Notes that `node` is `position`, so that other paths to it merge.
+    pub(super) fn place(&mut self, node: usize, position: u64) {
+        self.nodes[node].position = position;
+        self.positions.insert(position, node as u32);
     }
 
     pub(super) fn arms(&self, node: usize) -> &[Arm] {
@@ -70,14 +112,18 @@ impl Tree {
     }
 
     /// Makes `root` the root, keeping only what lies below it; the rest of
-    /// the tree is dropped. The arenas are laid out afresh, node by node.
+    /// the tree is dropped. The arenas are laid out afresh, node by node
+    /// (a node reached by two paths, or on a loop, once).
     pub(super) fn reroot(&mut self, root: usize) {
         if root == 0 {
             return;
         }
         let mut tree = Tree::default();
-        // The old number of each kept node, in the new order.
+        // The old number of each kept node, in the new order, and the new
+        // number of each old node met.
         let mut old = vec![root as u32];
+        let mut new = vec![u32::MAX; self.nodes.len()];
+        new[root] = 0;
         let mut at = 0;
         while at < old.len() {
             let node = self.nodes[old[at] as usize];
@@ -93,14 +139,16 @@ impl Tree {
                 cap: node.children.len,
             };
             for &(observed, child) in &self.children[node.children.range()] {
-                tree.children.push((observed, old.len() as u32));
-                old.push(child);
+                if new[child as usize] == u32::MAX {
+                    new[child as usize] = old.len() as u32;
+                    old.push(child);
+                }
+                tree.children.push((observed, new[child as usize]));
             }
-            tree.nodes.push(Node {
-                arms,
-                children,
-                visits: node.visits,
-            });
+            if self.positions.get(&node.position) == Some(&old[at]) {
+                tree.positions.insert(node.position, at as u32);
+            }
+            tree.nodes.push(Node { arms, children, ..node });
             at += 1;
         }
         *self = tree;
@@ -114,17 +162,24 @@ impl Tree {
             .map(|&(_, c)| c as usize)
     }
 
-    /// Adds a child to `node`, reached by `observed`.
-    pub(super) fn add_child(&mut self, node: usize, observed: u64) {
-        let child = self.nodes.len() as u32;
+    /// Adds a child to `node`, reached by `observed`, and returns it.
+    pub(super) fn add_child(&mut self, node: usize, observed: u64) -> usize {
+        let child = self.nodes.len();
         // Reached by the iteration that adds it.
         self.nodes.push(Node {
             visits: 1,
             ..Node::default()
         });
+        self.link(node, observed, child);
+        child
+    }
+
+    /// Makes `child` (new, or met by another path) the child of `node`
+    /// reached by `observed`.
+    pub(super) fn link(&mut self, node: usize, observed: u64, child: usize) {
         let span = &mut self.nodes[node].children;
         span.reserve(&mut self.children, 1, (0, 0));
-        self.children[(span.start + span.len) as usize] = (observed, child);
+        self.children[(span.start + span.len) as usize] = (observed, child as u32);
         span.len += 1;
     }
 

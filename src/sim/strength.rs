@@ -127,7 +127,7 @@ impl Saturation {
 pub(crate) fn scaled(spec: &AgentSpec) -> Option<AgentSpec> {
     // What each player's budget is counted in, and its default.
     let (budgets, default): (&[&str], (&str, u64)) = match spec.name.as_str() {
-        "mcts" => (&["iterations", "time_ms"], ("iterations", 1000)),
+        "mcts" => (&["iterations", "time_ms", "throw_iterations"], ("iterations", 1000)),
         // The lookahead's worlds sampled per decision.
         "greedy" => (&["samples"], ("samples", 16)),
         _ => return None,
@@ -166,6 +166,13 @@ mod tests {
             "mcts:time_ms=200:c=1"
         );
         assert_eq!(scaled(&spec("mcts")).unwrap().to_text(), "mcts:iterations=4000");
+        // A smaller search at a duel's throw grows with the rest.
+        assert_eq!(
+            scaled(&spec("mcts:iterations=320:throw_iterations=20"))
+                .unwrap()
+                .to_text(),
+            "mcts:iterations=1280:throw_iterations=80"
+        );
         assert!(scaled(&spec("random")).is_none());
     }
 

@@ -405,6 +405,12 @@ impl World {
         self.state.outcome()
     }
 
+    /// The position as the observer sees it ([`State::searched_position`]):
+    /// a search's key for a position it may meet by more than one path.
+    pub fn searched_position(&self, def: &GameDef) -> u64 {
+        self.state.searched_position(def, self.observer)
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.state.is_over()

@@ -31,6 +31,9 @@ use crate::ir::{GameDef, Seat};
 /// built from views.
 const POSITION_TAG: u64 = 0x504F_5349_5449_4F4E;
 
+/// The same for a position as one seat sees it ([`State::searched_position`]).
+const SEARCH_TAG: u64 = 0x5345_4152_4348_4544;
+
 impl State {
     /// The position's digest when it is public: a game of open
     /// information (`GameDef::open_information`) waits for a decision and
@@ -66,6 +69,20 @@ impl State {
                 h = mix(h, v as u64);
             }
         }
+        h = self.control_digest(def, ask, h);
+        for offer in &self.offers {
+            h = mix(h, offer.len() as u64);
+            for &v in offer {
+                h = mix(h, v as u64);
+            }
+        }
+        Some(h)
+    }
+
+    /// `h` mixed with where the flow stands: its stack, its locals (but
+    /// the slots a simultaneous decision is about to answer into), its
+    /// frames and the decisions asked or interrupted. Not what is offered.
+    fn control_digest(&self, def: &GameDef, ask: &Ask, mut h: u64) -> u64 {
         h = mix(h, self.stack.len() as u64);
         for &v in &self.stack {
             h = mix(h, v as u64);
@@ -100,13 +117,25 @@ impl State {
                 h = mix(h, u64::from(seat));
             }
         }
-        for offer in &self.offers {
-            h = mix(h, offer.len() as u64);
-            for &v in offer {
-                h = mix(h, v as u64);
-            }
+        h
+    }
+
+    /// The position as `seat` sees it, for a search that merges what it
+    /// meets twice (`mcts:transpose`): the seat's view (pieces it knows by
+    /// face, the rest by their backs; variables and options), dice, and
+    /// where the flow stands. What other seats are offered is left out:
+    /// it may hang on what the seat cannot see, and the search keys each
+    /// move as the seat sees it anyway. Imperfect recall: two positions
+    /// the seat could tell apart only by remembering are one.
+    pub fn searched_position(&self, def: &GameDef, seat: Seat) -> u64 {
+        let mut h = mix(SEARCH_TAG, self.view_fingerprint(def, seat));
+        for &v in &self.rolled {
+            h = mix(h, v as u64);
         }
-        Some(h)
+        match &self.status {
+            Status::Waiting(ask) => self.control_digest(def, ask, h),
+            _ => mix(h, u64::MAX),
+        }
     }
 
     /// What `seat` recalls here, after recalling `before`, kept as
