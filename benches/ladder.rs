@@ -42,6 +42,9 @@ const RUNGS: &[&str] = &[
     "greedy",
     "mcts:iterations=50",
     "mcts:iterations=200",
+    // A larger search whose duels' throws take a small one: about the
+    // cost of the one above where every round duels.
+    "mcts:iterations=500:throw_iterations=20:settle=true",
     "solve:time=20:wins=true",
     // The search led by that strategy (trained once for both).
     "mcts(iterations=200:prior=solve(time=20:wins=true))",

@@ -100,3 +100,40 @@ fn rps3_plays_to_a_result_and_a_seat_view_hides_enemy_pawns() {
     assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
     assert!(stdout(&diff).contains("setup: Pawn pieces 18 -> 12"));
 }
+
+#[test]
+fn replay_finds_the_rules_beside_the_transcript_or_where_it_is_told() {
+    // A transcript kept in a folder with a copy of its game, replayed from
+    // elsewhere: its `rules` (games/rps.rules) is found from its folder.
+    let dir = std::env::temp_dir().join(format!("rpsdsl-replay-{}", std::process::id()));
+    let games = dir.join("kept/games");
+    std::fs::create_dir_all(games.join("prelude")).unwrap();
+    std::fs::copy("games/rps.rules", games.join("rps.rules")).unwrap();
+    std::fs::copy("games/prelude/rps.rules", games.join("prelude/rps.rules")).unwrap();
+    let json = rpsdsl(&["run", "games/rps.rules", "--seed", "3", "--json"]);
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    let transcript = dir.join("kept/game.json");
+    std::fs::write(&transcript, json.stdout).unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let found = common::cli::rpsdsl_in(&elsewhere, &["replay", transcript.to_str().unwrap()], b"");
+    assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
+    assert!(stdout(&found).starts_with("replay matches"), "{}", stdout(&found));
+
+    // Moved away from its game, it is not found, and the error names the
+    // file; `--rules` points at it.
+    let alone = elsewhere.join("game.json");
+    std::fs::copy(&transcript, &alone).unwrap();
+    let lost = common::cli::rpsdsl_in(&elsewhere, &["replay", "game.json"], b"");
+    assert_eq!(lost.status.code(), Some(1), "{}", stderr(&lost));
+    assert!(stderr(&lost).contains("games/rps.rules"), "{}", stderr(&lost));
+    let rules = games.join("rps.rules");
+    let told = common::cli::rpsdsl_in(
+        &elsewhere,
+        &["replay", "game.json", "--rules", rules.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(told.status.code(), Some(0), "{}", stderr(&told));
+    assert!(stdout(&told).starts_with("replay matches"), "{}", stdout(&told));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -26,6 +26,13 @@
 //!   is keyed as the tree keys its children ([`StepKey`]), the kept root
 //!   follows it down, and the next search starts from the node the game
 //!   reached, whose visits count toward its budget.
+//! - With `transpose`, a step to a position the search has met by another
+//!   path (as the seat sees it: [`World::searched_position`]) goes to that
+//!   node, so the tree is a graph; a walk that comes round to a node it
+//!   passed plays out from there.
+//! - Budgets: `throw_iterations` searches less at a duel's throw, where
+//!   more finds little; `settle` stops once the move it will play is
+//!   settled (no iteration left could change it).
 
 use std::time::{Duration, Instant};
 
@@ -421,6 +428,17 @@ impl Mcts {
     /// Measures where each search's time goes: sampling, tree, playouts.
     pub fn set_timing(&mut self, timing: bool) {
         self.timing = timing;
+    }
+
+    /// Searches `iterations` at a duel's throw instead of the usual budget
+    /// (the `throw_iterations` parameter; `None`: the usual budget).
+    pub fn set_throw_iterations(&mut self, iterations: Option<u32>) {
+        self.throw_iterations = iterations.map(|n| n.max(1));
+    }
+
+    /// Stops a search once its move is settled (the `settle` parameter).
+    pub fn set_settle(&mut self, settle: bool) {
+        self.settle = settle;
     }
 
     /// Merges positions met by more than one path (the `transpose` parameter).

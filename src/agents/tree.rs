@@ -230,3 +230,33 @@ impl Arm {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_graph_rerooted_keeps_each_node_below_once_and_their_positions() {
+        // 0 -a-> 1 -c-> 3, 0 -b-> 2 -d-> 3 (a transposition), 3 -e-> 1 (a loop).
+        let mut tree = Tree::default();
+        tree.reset();
+        let one = tree.add_child(0, 10);
+        let two = tree.add_child(0, 20);
+        let three = tree.add_child(one, 30);
+        tree.link(two, 40, three);
+        tree.link(three, 50, one);
+        for (node, position) in [(one, 101), (two, 102), (three, 103)] {
+            tree.place(node, position);
+        }
+        tree.nodes[three].visits = 7;
+        tree.reroot(one);
+        // Kept: 1 (now the root) and 3; 0 and 2 are gone.
+        assert_eq!(tree.nodes.len(), 2);
+        let below = tree.child(0, 30).expect("the root's child");
+        assert_eq!(tree.nodes[below].visits, 7);
+        assert_eq!(tree.child(below, 50), Some(0), "the loop comes back to the root");
+        assert_eq!(tree.at_position(101), Some(0));
+        assert_eq!(tree.at_position(103), Some(below));
+        assert_eq!(tree.at_position(102), None, "a dropped node is no longer met");
+    }
+}

@@ -188,7 +188,13 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Re-run a JSON transcript and stop at the first divergence.
-    Replay { transcript: PathBuf },
+    Replay {
+        transcript: PathBuf,
+        /// The rules to replay it against. By default the transcript's
+        /// `rules`, found from this folder or else from the transcript's.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+    },
     /// List a game's options with their types, defaults and descriptions.
     Options { file: PathBuf },
     /// List the agents and their parameters.
@@ -354,7 +360,7 @@ pub fn main() -> ExitCode {
             view: &view,
             out: out.as_ref(),
         }),
-        Command::Replay { transcript } => replay_cmd::replay(&transcript),
+        Command::Replay { transcript, rules } => replay_cmd::replay(&transcript, rules.as_deref()),
         Command::Options { file } => options_cmd::options(&file),
         Command::Simulate {
             file,

@@ -14,7 +14,7 @@ use super::report;
 use super::setup::printable_game;
 use crate::load::changed_options;
 
-pub(crate) fn replay(path: &Path) -> ExitCode {
+pub(crate) fn replay(path: &Path, rules_given: Option<&Path>) -> ExitCode {
     let text = match super::read_record(
         path,
         Code::NotATranscript,
@@ -49,8 +49,11 @@ pub(crate) fn replay(path: &Path) -> ExitCode {
         Err(d) => return refuse(*d, &sources),
     };
     let settings = OptionSetting::recorded(&recorded.options);
-    let rules = Path::new(&recorded.rules);
-    let mut game = match crate::load::load_game(rules, &FsLoader, |_| Ok(settings)) {
+    let rules = match rules_given {
+        Some(given) => given.to_path_buf(),
+        None => rules_of(&recorded.rules, path),
+    };
+    let mut game = match crate::load::load_game(&rules, &FsLoader, |_| Ok(settings)) {
         Ok(mut game) => {
             super::setup::use_engine(&mut game.def);
             game
@@ -219,6 +222,21 @@ fn field_span(text: &str, file: crate::diagnostic::FileId, name: &str) -> Option
     let start = text.find(&format!("\"{name}\":"))?;
     let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     Some(Span::new(file, start, end.max(start + 1)))
+}
+
+/// Where the transcript at `transcript` names its rules `recorded`: as
+/// written, from this folder, when that is a file; else from the
+/// transcript's own folder (a transcript kept beside a copy of its game);
+/// else as written, for the load to say it is missing.
+fn rules_of(recorded: &str, transcript: &Path) -> std::path::PathBuf {
+    let written = Path::new(recorded);
+    if written.is_file() || written.is_absolute() {
+        return written.to_path_buf();
+    }
+    match transcript.parent().map(|folder| folder.join(written)) {
+        Some(beside) if beside.is_file() => beside,
+        _ => written.to_path_buf(),
+    }
 }
 
 /// The header facts the rules decide: the game's name, what the file is,
