@@ -359,3 +359,18 @@ pub(crate) fn players_for(
         None => choose_players(sides, seats, (config, share), pool),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdicts_searches_settle_and_throw_less_where_a_game_duels() {
+        let text = |iterations, throws| search(iterations, throws).unwrap().to_text();
+        assert_eq!(text(320, true), "mcts:iterations=320:throw_iterations=20:settle=true");
+        // Never fewer than four throws' iterations, nor more than the budget.
+        assert_eq!(text(10, true), "mcts:iterations=10:throw_iterations=4:settle=true");
+        assert_eq!(text(2, true), "mcts:iterations=2:throw_iterations=2:settle=true");
+        assert_eq!(text(160, false), "mcts:iterations=160:settle=true");
+    }
+}
