@@ -91,10 +91,13 @@ impl State {
         // own locals, not those of the procedures the compiled tier
         // inlined into it (which hold nothing while anyone is asked), so
         // that both back ends name a position alike.
+        // (Read from the definition per frame, not gathered first: a
+        // search keys a position this way at every new step.)
         let answers = answer_slots(def, ask, &self.frames);
-        let plain_locals: Vec<usize> = self.frames.iter().map(|f| def.plain_locals(f.proc)).collect();
-        h = mix(h, plain_locals.iter().sum::<usize>() as u64);
-        for (frame, &own) in self.frames.iter().zip(&plain_locals) {
+        let own_locals = |frame: &Frame| def.plain_locals(frame.proc);
+        h = mix(h, self.frames.iter().map(own_locals).sum::<usize>() as u64);
+        for frame in &self.frames {
+            let own = own_locals(frame);
             let base = frame.locals_base as usize;
             for at in base..(base + own).min(self.locals.len()) {
                 if !answers.contains(&at) {
@@ -103,7 +106,8 @@ impl State {
             }
         }
         let mut plain_base = 0;
-        for (frame, &own) in self.frames.iter().zip(&plain_locals) {
+        for frame in &self.frames {
+            let own = own_locals(frame);
             h = mix(h, u64::from(def.plain_pc(frame.pc)));
             h = mix(h, u64::from(frame.proc));
             h = mix(h, plain_base as u64);
