@@ -178,6 +178,14 @@ const GAMES: &[Versus] = &[
         mcts: true,
     },
     Versus {
+        name: "hex",
+        rules: "games/classic/hex.rules",
+        openspiel: Some("hex"),
+        options: &[],
+        native: None,
+        mcts: true,
+    },
+    Versus {
         name: "rps3",
         rules: "games/rps3.rules",
         openspiel: None,

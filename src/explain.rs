@@ -168,10 +168,12 @@ fn parts(game: &LoadedGame) -> Parts {
     parts
 }
 
-/// "outer 18 wrapping, inner 9 wrapping, centre; 54 links", or "grid 3 x 3".
+/// "outer 18 wrapping, inner 9 wrapping, centre; 54 links", "grid 3 x 3"
+/// or "hex grid 11 x 11".
 fn describe_board(decl: &BoardDecl, board: &Board) -> String {
     let parts = match &decl.shape {
-        BoardShape::Grid { .. } => return format!("grid {} x {}", board.rows, board.cols),
+        BoardShape::Grid { hex: false, .. } => return format!("grid {} x {}", board.rows, board.cols),
+        BoardShape::Grid { hex: true, .. } => return format!("hex grid {} x {}", board.rows, board.cols),
         BoardShape::Graph(parts) => parts,
     };
     let spaces: Vec<String> = parts

@@ -301,3 +301,31 @@ fn dots_and_boxes_replays_openspiels_games() {
 fn dots_and_boxes_replays_openspiels_games_on_3_rows_of_4() {
     replay_dots_and_boxes("tests/openspiel/dots_and_boxes_3_by_4.jsonl", 4);
 }
+
+/// OpenSpiel names a cell by column letter and row, `c2`; rpsdsl numbers
+/// the cells row by row from the top left, `cells 8` on a 5 x 5 board.
+fn hex_move(size: u32, action: &str) -> String {
+    let column = u32::from(action.as_bytes()[0] - b'a') + 1;
+    let row: u32 = action[1..].parse().unwrap();
+    format!("cells {}", (row - 1) * size + column)
+}
+
+fn replay_hex(data: &str, size: u32) {
+    let reading = Reading {
+        option: &|name, value| (name.to_string(), value.to_string()),
+        action: &|action| hex_move(size, action),
+        chance: &no_chance,
+        unasked: None,
+    };
+    replay("games/classic/hex.rules", data, &reading);
+}
+
+#[test]
+fn hex_replays_openspiels_games() {
+    replay_hex("tests/openspiel/hex.jsonl", 11);
+}
+
+#[test]
+fn hex_replays_openspiels_games_on_5_by_5() {
+    replay_hex("tests/openspiel/hex_5.jsonl", 5);
+}

@@ -49,7 +49,7 @@ const STATEMENTS: &[&str] = &[
 const WITHIN: &[&str] = &[
     "of", "in", "to", "from", "and", "or", "not", "if", "then", "else", "when", "where", "with", "per", "player",
     "players", "score", "true", "false", "count", "sum", "any", "no", "first", "table", "at", "chooses", "secretly", "times", "all",
-    "draw", "game", "beats", "exists", "longest", "run", "lines", "top", "bottom", "size", "kind", "value", "owner",
+    "draw", "game", "beats", "exists", "longest", "run", "chain", "joins", "lines", "top", "bottom", "size", "kind", "value", "owner",
     "type", "opponent", "next", "adjacent", "length", "hidden", "public", "unordered", "most", "fewest",
 ];
 

@@ -1,11 +1,11 @@
 //! Boards drawn from their declarations: a grid as squares with its
-//! coordinates, a graph from its rings as concentric circles, its links as
+//! coordinates (a hex grid as a rhombus of hexagons), a graph from its rings as concentric circles, its links as
 //! edges and a lone space in the middle.
 
 use std::f64::consts::PI;
 
 use svg::node::element::path::Data;
-use svg::node::element::{Circle, Group, Line, Path, Rectangle, Text};
+use svg::node::element::{Circle, Group, Line, Path, Polygon, Rectangle, Text};
 
 use super::face::{Known, disc};
 use super::style::{FELT, INK, MUTED, RULE, centred_text as label, round, words};
@@ -127,6 +127,9 @@ fn space_values(def: &GameDef, view: &View, b: u16, s: u16) -> Option<String> {
 /// A grid: squares in rows and columns, numbered as the rules name them,
 /// with row numbers at the left and column numbers on top.
 pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board, clickable: bool) -> Drawn {
+    if board.hex {
+        return hex_grid(def, view, b, board, clickable);
+    }
     let slots = slots(def, b);
     let (rows, cols) = (board.rows as usize, board.cols as usize);
     let cell = (600.0 / rows.max(cols) as f64).clamp(56.0, 124.0);
@@ -170,6 +173,72 @@ pub(super) fn grid(def: &GameDef, view: &View, b: u16, board: &Board, clickable:
         group,
         width: margin + cols as f64 * cell + 8.0,
         height: margin + rows as f64 * cell + 8.0,
+    }
+}
+
+/// A hex grid: pointed-top hexagons, each row half a hexagon right of the
+/// one above, numbered as the rules name them, with column numbers on top
+/// and row numbers at the left of each row.
+fn hex_grid(def: &GameDef, view: &View, b: u16, board: &Board, clickable: bool) -> Drawn {
+    let slots = slots(def, b);
+    let (rows, cols) = (board.rows as f64, board.cols as f64);
+    // Across a hexagon (flat side to flat side), and its corner's distance from the middle.
+    let across = (760.0 / (cols + (rows - 1.0) / 2.0)).clamp(40.0, 124.0);
+    let corner = across / 3f64.sqrt();
+    let margin = 26.0;
+    let centre = |row: f64, col: f64| {
+        (
+            margin + (col - 1.0 + (row - 1.0) / 2.0) * across + across / 2.0,
+            margin + (row - 1.0) * 1.5 * corner + corner,
+        )
+    };
+    let mut group = Group::new().set("class", "board");
+    for c in 1..=board.cols {
+        let (x, _) = centre(1.0, f64::from(c));
+        group = group.add(label(c.to_string(), x, margin / 2.0, 12.0, MUTED));
+    }
+    for r in 1..=board.rows {
+        let (x, y) = centre(f64::from(r), 1.0);
+        group = group.add(label(r.to_string(), x - across / 2.0 - 10.0, y, 12.0, MUTED));
+    }
+    for s in 0..board.spaces() {
+        let (row, col) = board.coordinates(s);
+        let (x, y) = centre(row as f64, col as f64);
+        let points: Vec<String> = (0..6)
+            .map(|k| {
+                let angle = PI / 6.0 + f64::from(k) * PI / 3.0;
+                format!(
+                    "{},{}",
+                    round(x + corner * angle.cos()),
+                    round(y + corner * angle.sin())
+                )
+            })
+            .collect();
+        // Three shades, so that no two touching hexagons look alike.
+        let shade = ["#efe9dc", "#e4dccb", "#eae3d3"][(row - col).rem_euclid(3) as usize];
+        let hexagon = Polygon::new()
+            .set("points", points.join(" "))
+            .set("fill", shade)
+            .set("stroke", RULE)
+            .set("stroke-width", 1);
+        let number = Text::new((s + 1).to_string())
+            .set("x", round(x))
+            .set("y", round(y - corner / 2.0))
+            .set("text-anchor", "middle")
+            .set("font-size", 10)
+            .set("fill", MUTED);
+        let pieces = space_pieces(def, view, &slots, b, s, (x, y + 3.0), across * 0.8);
+        group = if clickable {
+            group.add(mark(Group::new().add(hexagon).add(number).add(pieces), true, b, s))
+        } else {
+            group.add(hexagon).add(number).add(pieces)
+        };
+    }
+    let (last_x, last_y) = centre(rows, cols);
+    Drawn {
+        group,
+        width: last_x + across / 2.0 + 8.0,
+        height: last_y + corner + 8.0,
     }
 }
 

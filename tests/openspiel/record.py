@@ -47,3 +47,5 @@ if __name__ == "__main__":
     record("clobber", {"rows": 4, "columns": 3}, "tests/openspiel/clobber_4_by_3.jsonl")
     record("dots_and_boxes", {}, "tests/openspiel/dots_and_boxes.jsonl")
     record("dots_and_boxes", {"num_rows": 3, "num_cols": 4}, "tests/openspiel/dots_and_boxes_3_by_4.jsonl")
+    record("hex", {}, "tests/openspiel/hex.jsonl")
+    record("hex", {"board_size": 5}, "tests/openspiel/hex_5.jsonl")

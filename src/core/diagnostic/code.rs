@@ -168,7 +168,7 @@ codes! {
     NoSuchSpace = "no-such-space",
     /// A `roll` of a piece that is not a die, or of a die without faces, met while the game runs.
     NotADie = "not-a-die",
-    /// Rows, columns, directions, `forward` or runs asked of a board that is not a grid.
+    /// Rows, columns, directions, `forward` or runs asked of a board that is not a grid (runs: not a square grid).
     NotAGrid = "not-a-grid",
     /// A house-rules file that is not a house-rules file at all.
     NotAHouseFile = "not-a-house-file",
@@ -182,6 +182,8 @@ codes! {
     NotAScenarioFile = "not-a-scenario-file",
     /// A file given to `rpsdsl replay` that is not JSON.
     NotATranscript = "not-a-transcript",
+    /// A chain's edge that is not one of a grid's four sides (north, east, south or west), or the same side twice.
+    NotAnEdge = "not-an-edge",
     /// A game `rpsdsl exact` cannot enumerate, or `rpsdsl solve` cannot solve, such as one with a race.
     NotEnumerable = "not-enumerable",
     /// A piece asked for its board space while it is not on that board.

@@ -335,6 +335,20 @@ pub enum Op {
         /// Which pieces count.
         matcher: Matcher,
     },
+    /// `[type|kind] [owner] -> whether` spaces with a matching piece in
+    /// the family's zone, each touching the next, link the two edges.
+    Chain {
+        /// The grid board.
+        board: u16,
+        /// The slot (a family of one zone per space) looked in.
+        family: u16,
+        /// Which pieces count.
+        matcher: Matcher,
+        /// The first edge, as the direction past it (north: the top row).
+        from: u8,
+        /// The other edge.
+        to: u8,
+    },
 }
 
 impl Op {

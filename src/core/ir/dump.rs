@@ -226,7 +226,9 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
         Op::Count(m) | Op::CountInGame(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => {
             matcher(m)
         }
-        Op::Lines { family, matcher: m, .. } | Op::LongestRun { family, matcher: m, .. } => format!(
+        Op::Lines { family, matcher: m, .. }
+        | Op::LongestRun { family, matcher: m, .. }
+        | Op::Chain { family, matcher: m, .. } => format!(
             "{} in {}",
             matcher(m),
             def.families.get(family as usize).map_or("?", |f| f.name.as_str())

@@ -169,7 +169,7 @@ impl Op {
             Op::Count(m) => row(InPlace, 1 + matcher_args(m), 1, ReadsFaces),
             Op::First(m) | Op::Matches(m) => row(Slow, 1 + matcher_args(m), 1, ReadsFaces),
             Op::CountInGame(m) | Op::CountOnBoard { matcher: m, .. } => row(InPlace, matcher_args(m), 1, ReadsFaces),
-            Op::Lines { matcher: m, .. } | Op::LongestRun { matcher: m, .. } => {
+            Op::Lines { matcher: m, .. } | Op::LongestRun { matcher: m, .. } | Op::Chain { matcher: m, .. } => {
                 row(Slow, matcher_args(m), 1, ReadsFaces)
             }
             // The choice ops are pure, but are kept as changes: nothing has

@@ -199,15 +199,143 @@ impl Board {
     }
 }
 
+/// The six neighbours of a space on a hex grid, as compass steps: each row
+/// sits half a space right of the one above, so the space up and to the
+/// right (northeast) and the one down and to the left (southwest) touch it,
+/// and northwest and southeast do not.
+pub const HEX_NEIGHBOURS: [u8; 6] = [0, 1, 2, 4, 5, 6];
+
+/// Whether `direction` is one of the four edges of a grid: north, east,
+/// south or west.
+pub fn is_edge(direction: u8) -> bool {
+    direction.is_multiple_of(2) && direction < 8
+}
+
+/// Per space of a grid in reading order, the spaces it touches, ascending:
+/// above, below, left and right; on a hex grid also up-right and
+/// down-left ([`HEX_NEIGHBOURS`]).
+pub fn grid_adjacency(rows: u16, cols: u16, hex: bool) -> Vec<Vec<u16>> {
+    let around: &[u8] = if hex { &HEX_NEIGHBOURS } else { &[0, 2, 4, 6] };
+    let (rows, cols) = (i64::from(rows), i64::from(cols));
+    (0..rows * cols)
+        .map(|space| {
+            let (row, column) = (space / cols, space % cols);
+            let mut near: Vec<u16> = around
+                .iter()
+                .map(|&d| DIRECTIONS[usize::from(d)])
+                .map(|(_, down, right)| (row + down, column + right))
+                .filter(|&(r, c)| (0..rows).contains(&r) && (0..cols).contains(&c))
+                .map(|(r, c)| id_from_value(r * cols + c))
+                .collect();
+            near.sort_unstable();
+            near
+        })
+        .collect()
+}
+
+/// The most spaces [`Board::joins`] keeps its work for on the stack.
+const JOIN_ON_STACK: usize = 1024;
+
+impl Board {
+    /// Whether spaces for which `holds` is true, each touching the next
+    /// (as the board's `adjacent` says), link a space on the `from` edge
+    /// to one on the `to` edge. An edge is named by a direction: the
+    /// spaces with no space beyond them that way (`north`: the top row).
+    pub fn joins(&self, holds: impl Fn(u16) -> bool, from: u8, to: u8) -> bool {
+        let spaces = usize::from(self.spaces());
+        if spaces <= JOIN_ON_STACK {
+            let mut seen = [0u64; JOIN_ON_STACK / 64];
+            let mut stack = [0u16; JOIN_ON_STACK];
+            self.joins_with(holds, from, to, &mut seen, &mut stack)
+        } else {
+            self.joins_with(holds, from, to, &mut vec![0; spaces.div_ceil(64)], &mut vec![0; spaces])
+        }
+    }
+
+    /// [`Board::joins`] with its work space: a bit per space met, and a
+    /// stack as long as the board has spaces. A flood from every held space
+    /// on the first edge; each space is pushed once.
+    fn joins_with(&self, holds: impl Fn(u16) -> bool, from: u8, to: u8, seen: &mut [u64], stack: &mut [u16]) -> bool {
+        let on_edge = |space: u16, edge: u8| self.step(i64::from(space), i64::from(edge)) == NO_SPACE;
+        let mut top = 0;
+        for space in 0..self.spaces() {
+            if on_edge(space, from) && holds(space) {
+                seen[usize::from(space) / 64] |= 1 << (space % 64);
+                stack[top] = space;
+                top += 1;
+            }
+        }
+        while top > 0 {
+            top -= 1;
+            let space = stack[top];
+            if on_edge(space, to) {
+                return true;
+            }
+            for &next in &self.adjacent[usize::from(space)] {
+                let (word, bit) = (usize::from(next) / 64, 1u64 << (next % 64));
+                if seen[word] & bit == 0 && holds(next) {
+                    seen[word] |= bit;
+                    stack[top] = next;
+                    top += 1;
+                }
+            }
+        }
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn joins_on(rows: u16, cols: u16, hex: bool, held: &[u16], from: &str, to: &str) -> bool {
+        let mut b = grid(rows, cols);
+        b.hex = hex;
+        b.adjacent = grid_adjacency(rows, cols, hex);
+        let edge = |name| direction_named(name).expect("a direction");
+        b.joins(|s| held.contains(&s), edge(from), edge(to))
+    }
+
+    #[test]
+    fn a_chain_joins_two_edges_through_touching_spaces() {
+        // 3 x 3, reading order:  0 1 2 / 3 4 5 / 6 7 8.
+        let column = [1, 4, 7];
+        assert!(joins_on(3, 3, false, &column, "north", "south"));
+        assert!(!joins_on(3, 3, false, &column, "west", "east"));
+        // Up-right to down-left touches on a hex grid, not on a square one.
+        let slant = [2, 4, 6];
+        assert!(joins_on(3, 3, true, &slant, "north", "south"));
+        assert!(joins_on(3, 3, true, &slant, "west", "east"));
+        assert!(!joins_on(3, 3, false, &slant, "north", "south"));
+        // The other diagonal touches on neither.
+        assert!(!joins_on(3, 3, true, &[0, 4, 8], "north", "south"));
+        // A chain that turns back still counts; a gap does not.
+        assert!(joins_on(3, 3, false, &[0, 3, 4, 5, 8], "north", "south"));
+        assert!(!joins_on(3, 3, false, &[0, 3, 5, 8], "north", "south"));
+        // A space on both edges joins them alone; nothing joins nothing.
+        assert!(joins_on(1, 3, false, &[1], "north", "south"));
+        assert!(!joins_on(3, 3, true, &[], "north", "south"));
+        // A large board keeps its work off the stack, with the same answer.
+        let long: Vec<u16> = (0..50).map(|r| r * 40 + 7).collect();
+        assert!(joins_on(50, 40, true, &long, "north", "south"));
+        assert!(!joins_on(50, 40, true, &long[1..], "north", "south"));
+    }
+
+    #[test]
+    fn a_hex_space_touches_six() {
+        let near = grid_adjacency(3, 3, true);
+        assert_eq!(near[4], vec![1, 2, 3, 5, 6, 7]);
+        assert_eq!(near[0], vec![1, 3]);
+        assert_eq!(near[2], vec![1, 4, 5]);
+        assert_eq!(grid_adjacency(3, 3, false)[4], vec![1, 3, 5, 7]);
+    }
 
     fn grid(rows: u16, cols: u16) -> Board {
         Board {
             name: "b".into(),
             rows,
             cols,
+            hex: false,
             lines: vec![],
             groups: vec![],
             adjacent: vec![vec![]; (rows * cols) as usize],
@@ -298,6 +426,10 @@ pub struct Board {
     pub rows: u16,
     /// A grid's columns; 0 for a graph board.
     pub cols: u16,
+    /// A hex grid (`hex grid R x C`): a rhombus of hexagons, each row set
+    /// half a space right of the one above, so that a space touches six:
+    /// north, northeast, east, south, southwest and west.
+    pub hex: bool,
     /// Rows, columns and both diagonals of a grid, as lists of spaces.
     pub lines: Vec<Vec<u16>>,
     /// Named runs of spaces, in space order: a grid is one run named after

@@ -258,7 +258,13 @@ pub enum BoardShape {
     /// neighbours. A size is a number, or worked out from `int` options and
     /// constants (`grid size x size`): the checker builds the board for the
     /// values in force.
-    Grid { rows: Box<Expr>, cols: Box<Expr> },
+    /// `hex grid 11 x 11` is a rhombus of hexagons: each space touches the
+    /// six around it (north, northeast, east, south, southwest, west).
+    Grid {
+        rows: Box<Expr>,
+        cols: Box<Expr>,
+        hex: bool,
+    },
     /// `graph { ring ..., space ..., link ... }`
     Graph(Vec<GraphPart>),
 }
@@ -762,6 +768,14 @@ pub enum ExprKind {
         filter: Filter,
         slot: Ident,
         board: Ident,
+    },
+    /// `chain of Stone of p in cell of board joins north to south`
+    Chain {
+        filter: Filter,
+        slot: Ident,
+        board: Ident,
+        /// The two sides, in the order written (boxed: rare, and large).
+        edges: Box<[Ident; 2]>,
     },
     /// `exists s`: whether a space value is on the board.
     Exists(Box<Expr>),

@@ -151,6 +151,12 @@ impl Compiler {
             ExprKind::If { cond, then, otherwise } => self.if_expr(cond, then, otherwise, span),
             ExprKind::CellAt { board, row, column } => self.cell_at(board, row, column, span),
             ExprKind::LongestRun { filter, slot, board } => self.longest_run(filter, slot, board, span),
+            ExprKind::Chain {
+                filter,
+                slot,
+                board,
+                edges,
+            } => self.chain(filter, slot, board, edges, span),
             ExprKind::Exists(space) => self.exists(space, span),
         }
     }

@@ -235,7 +235,19 @@ impl Compiler {
             return Ty::Error;
         };
         let matcher = self.matcher(filter);
-        if self.grid_board(board_id, span, "`longest run of`") {
+        if self.def.boards[board_id as usize].hex {
+            self.error(
+                Diagnostic::error(
+                    Code::NotAGrid,
+                    format!(
+                        "`longest run of` counts along a square grid's lines, and `{}` is a hex grid",
+                        board.name
+                    ),
+                )
+                .label(span, "here")
+                .help("on a hex grid, ask whether pieces link two sides with `chain of ... joins north to south`"),
+            );
+        } else if self.grid_board(board_id, span, "`longest run of`") {
             self.emit(
                 Op::LongestRun {
                     board: board_id,
@@ -246,6 +258,73 @@ impl Compiler {
             );
         }
         Ty::Int
+    }
+
+    /// `chain of F in slot of board joins EDGE to EDGE`.
+    pub(super) fn chain(
+        &mut self,
+        filter: &ast::Filter,
+        slot: &ast::Ident,
+        board: &ast::Ident,
+        edges: &[ast::Ident; 2],
+        span: Span,
+    ) -> Ty {
+        let Some((board_id, family)) = self.board_slot(slot, board, "a grid board") else {
+            return Ty::Error;
+        };
+        let matcher = self.matcher(filter);
+        let from = self.edge(&edges[0]);
+        let to = self.edge(&edges[1]);
+        if let (Some(a), Some(b)) = (from, to)
+            && a == b
+        {
+            self.error(
+                Diagnostic::error(
+                    Code::NotAnEdge,
+                    format!("a chain joins two sides, and `{}` is named twice", edges[1].name),
+                )
+                .label(edges[1].span, "the same side again")
+                .help(format!(
+                    "name the other side: `joins {} to {}`",
+                    edges[0].name,
+                    grid::direction_name(i64::from(grid::opposite(a)))
+                )),
+            );
+        }
+        if self.grid_board(board_id, span, "`chain of`")
+            && let (Some(from), Some(to)) = (from, to)
+        {
+            self.emit(
+                Op::Chain {
+                    board: board_id,
+                    family,
+                    matcher,
+                    from,
+                    to,
+                },
+                span,
+            );
+        }
+        Ty::Bool
+    }
+
+    /// A side of a grid, named by the direction past it (`north`: the top row).
+    fn edge(&mut self, name: &ast::Ident) -> Option<u8> {
+        match grid::direction_named(&name.name) {
+            Some(d) if grid::is_edge(d) => Some(d),
+            found => {
+                let what = match found {
+                    Some(_) => format!("`{}` is a corner, not a side of the grid", name.name),
+                    None => format!("`{}` is not a side of the grid", name.name),
+                };
+                self.error(
+                    Diagnostic::error(Code::NotAnEdge, what)
+                        .label(name.span, "a side here")
+                        .help("a chain joins two of the sides `north`, `east`, `south` and `west`"),
+                );
+                None
+            }
+        }
     }
 
     /// Which grid domain an expression is, if any: `directions`,

@@ -45,7 +45,7 @@ impl Declarer {
     /// Builds a board's spaces and adjacency, or reports why it cannot be built.
     pub(super) fn board(&mut self, board: &ast::BoardDecl) -> Option<ir::Board> {
         match &board.shape {
-            ast::BoardShape::Grid { rows, cols } => {
+            ast::BoardShape::Grid { rows, cols, hex } => {
                 let (rows, cols) = (self.size(rows, "a grid's size"), self.size(cols, "a grid's size"));
                 // A grid that cannot be built is still declared, one space
                 // large, so that its names do not show up as unknown too.
@@ -69,7 +69,8 @@ impl Declarer {
                     name: board.name.name.clone(),
                     rows,
                     cols,
-                    lines: grid_lines(rows, cols),
+                    hex: *hex,
+                    lines: grid_lines(rows, cols, *hex),
                     groups: vec![ir::SpaceGroup {
                         at: None,
                         along: None,
@@ -78,7 +79,7 @@ impl Declarer {
                         len: rows * cols,
                         numbered: true,
                     }],
-                    adjacent: grid_adjacency(rows, cols),
+                    adjacent: grid::grid_adjacency(rows, cols, *hex),
                     slots: vec![],
                     forward: self.forward(board),
                 })
@@ -191,6 +192,7 @@ impl Declarer {
             name: board.name.name.clone(),
             rows: 0,
             cols: 0,
+            hex: false,
             lines: vec![],
             groups,
             adjacent,
@@ -393,32 +395,10 @@ fn const_eval_node(e: &ast::Expr, var: Option<(&str, i64)>) -> Result<i64, Diagn
     })
 }
 
-/// Each space of a grid touches the spaces above, below, left and right.
-fn grid_adjacency(rows: u16, cols: u16) -> Vec<Vec<u16>> {
-    let mut adjacent = vec![];
-    for r in 0..rows {
-        for c in 0..cols {
-            let mut near = vec![];
-            if r > 0 {
-                near.push((r - 1) * cols + c);
-            }
-            if c > 0 {
-                near.push(r * cols + c - 1);
-            }
-            if c + 1 < cols {
-                near.push(r * cols + c + 1);
-            }
-            if r + 1 < rows {
-                near.push((r + 1) * cols + c);
-            }
-            adjacent.push(near);
-        }
-    }
-    adjacent
-}
-
-/// Rows, columns and, on a square grid, both diagonals.
-fn grid_lines(rows: u16, cols: u16) -> Vec<Vec<u16>> {
+/// Rows, columns and, on a square grid, both diagonals; on a square hex
+/// grid only the long diagonal from the top right corner is a line of
+/// touching spaces.
+fn grid_lines(rows: u16, cols: u16, hex: bool) -> Vec<Vec<u16>> {
     let mut lines = vec![];
     for r in 0..rows {
         lines.push((0..cols).map(|c| r * cols + c).collect());
@@ -427,7 +407,9 @@ fn grid_lines(rows: u16, cols: u16) -> Vec<Vec<u16>> {
         lines.push((0..rows).map(|r| r * cols + c).collect());
     }
     if rows == cols && rows > 1 {
-        lines.push((0..rows).map(|i| i * cols + i).collect());
+        if !hex {
+            lines.push((0..rows).map(|i| i * cols + i).collect());
+        }
         lines.push((0..rows).map(|i| i * cols + (cols - 1 - i)).collect());
     }
     lines

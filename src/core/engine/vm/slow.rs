@@ -160,6 +160,26 @@ impl State {
                 };
                 self.stack.push(run);
             }
+            Op::Chain {
+                board,
+                family,
+                matcher,
+                from,
+                to,
+            } => {
+                let (key, owner) = self.pop_matcher(matcher);
+                let first = def.families[family as usize].first;
+                let joins = def.boards[board as usize].joins(
+                    |space| {
+                        self.zones[usize::from(first + space)]
+                            .iter()
+                            .any(|&p| self.matches_inlined(def, matcher, p, key, owner))
+                    },
+                    from,
+                    to,
+                );
+                self.stack.push(i64::from(joins));
+            }
             Op::ActionValue { decision, entry } => {
                 let ChoiceKind::Actions(actions) = &def.decisions[decision as usize].kind else {
                     unreachable!("the checker gives action values to action decisions")

@@ -327,6 +327,23 @@ impl Ctx<'_> {
                     span,
                 }
             }
+            Rule::chain_expr => {
+                let mut inner = Children::of(pair);
+                let filter = self.filter(inner.take(Rule::filter));
+                let slot = self.ident(inner.take(Rule::ident));
+                let board = self.ident(inner.take(Rule::ident));
+                let from = self.ident(inner.take(Rule::ident));
+                let to = self.ident(inner.take(Rule::ident));
+                Expr {
+                    kind: ExprKind::Chain {
+                        filter,
+                        slot,
+                        board,
+                        edges: Box::new([from, to]),
+                    },
+                    span,
+                }
+            }
             Rule::exists_expr => Expr {
                 kind: ExprKind::Exists(Box::new(self.expr(Children::of(pair).take(Rule::sum_expr)))),
                 span,

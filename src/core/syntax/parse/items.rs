@@ -405,11 +405,13 @@ impl Ctx<'_> {
         let kind = Children::of(shape_pair).take_one_of(&[Rule::grid_shape, Rule::graph_shape]);
         let mut shape = if kind.as_rule() == Rule::grid_shape {
             let mut grid = Children::of(kind);
+            let hex = grid.take_opt(Rule::hex_layout).is_some();
             let rows = self.piece_count(grid.take(Rule::piece_count));
             let cols = self.piece_count(grid.take(Rule::piece_count));
             BoardShape::Grid {
                 rows: Box::new(rows),
                 cols: Box::new(cols),
+                hex,
             }
         } else {
             BoardShape::Graph(vec![])
