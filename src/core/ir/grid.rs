@@ -233,33 +233,55 @@ pub fn grid_adjacency(rows: u16, cols: u16, hex: bool) -> Vec<Vec<u16>> {
         .collect()
 }
 
-/// The most spaces [`Board::joins`] keeps its work for on the stack.
-const JOIN_ON_STACK: usize = 1024;
-
 impl Board {
     /// Whether spaces for which `holds` is true, each touching the next
     /// (as the board's `adjacent` says), link a space on the `from` edge
     /// to one on the `to` edge. An edge is named by a direction: the
     /// spaces with no space beyond them that way (`north`: the top row).
     pub fn joins(&self, holds: impl Fn(u16) -> bool, from: u8, to: u8) -> bool {
+        // Asked after every move of a connection game: the work space
+        // lives on the stack, sized to the board, unless it is very large.
         let spaces = usize::from(self.spaces());
-        if spaces <= JOIN_ON_STACK {
-            let mut seen = [0u64; JOIN_ON_STACK / 64];
-            let mut stack = [0u16; JOIN_ON_STACK];
-            self.joins_with(holds, from, to, &mut seen, &mut stack)
+        if spaces <= 128 {
+            self.joins_with(holds, from, to, &mut [0; 2], &mut [0; 128])
+        } else if spaces <= 1024 {
+            self.joins_with(holds, from, to, &mut [0; 16], &mut [0; 1024])
         } else {
             self.joins_with(holds, from, to, &mut vec![0; spaces.div_ceil(64)], &mut vec![0; spaces])
         }
+    }
+
+    /// Whether `space` lies on the grid's `edge` (north: the top row).
+    fn on_edge(&self, space: u16, edge: u8) -> bool {
+        let (rows, cols) = (self.rows, self.cols.max(1));
+        match edge {
+            0 => space < cols,
+            2 => space % cols == cols - 1,
+            4 => space >= (rows.max(1) - 1) * cols,
+            6 => space % cols == 0,
+            _ => self.step(i64::from(space), i64::from(edge)) == NO_SPACE,
+        }
+    }
+
+    /// The spaces along the grid's `edge`, in reading order.
+    fn edge_spaces(&self, edge: u8) -> impl Iterator<Item = u16> {
+        let (rows, cols) = (self.rows, self.cols);
+        let (first, stride, len) = match edge {
+            0 => (0, 1, cols),
+            2 => (cols.saturating_sub(1), cols, rows),
+            4 => (rows.saturating_sub(1) * cols, 1, cols),
+            _ => (0, cols, rows),
+        };
+        (0..len).map(move |i| first + i * stride)
     }
 
     /// [`Board::joins`] with its work space: a bit per space met, and a
     /// stack as long as the board has spaces. A flood from every held space
     /// on the first edge; each space is pushed once.
     fn joins_with(&self, holds: impl Fn(u16) -> bool, from: u8, to: u8, seen: &mut [u64], stack: &mut [u16]) -> bool {
-        let on_edge = |space: u16, edge: u8| self.step(i64::from(space), i64::from(edge)) == NO_SPACE;
         let mut top = 0;
-        for space in 0..self.spaces() {
-            if on_edge(space, from) && holds(space) {
+        for space in self.edge_spaces(from) {
+            if holds(space) {
                 seen[usize::from(space) / 64] |= 1 << (space % 64);
                 stack[top] = space;
                 top += 1;
@@ -268,7 +290,7 @@ impl Board {
         while top > 0 {
             top -= 1;
             let space = stack[top];
-            if on_edge(space, to) {
+            if self.on_edge(space, to) {
                 return true;
             }
             for &next in &self.adjacent[usize::from(space)] {
@@ -315,7 +337,10 @@ mod tests {
         // A space on both edges joins them alone; nothing joins nothing.
         assert!(joins_on(1, 3, false, &[1], "north", "south"));
         assert!(!joins_on(3, 3, true, &[], "north", "south"));
-        // A large board keeps its work off the stack, with the same answer.
+        // Boards of every size of work space give the same answers.
+        let column: Vec<u16> = (0..20).map(|r| r * 20 + 3).collect();
+        assert!(joins_on(20, 20, false, &column, "south", "north"));
+        assert!(!joins_on(20, 20, false, &column, "east", "west"));
         let long: Vec<u16> = (0..50).map(|r| r * 40 + 7).collect();
         assert!(joins_on(50, 40, true, &long, "north", "south"));
         assert!(!joins_on(50, 40, true, &long[1..], "north", "south"));

@@ -59,6 +59,29 @@ impl State {
         bits
     }
 
+    /// `Chain`: whether the spaces of `board` holding a piece that matches
+    /// in the family's zone link the two `edges`. A space is read only
+    /// when the flood reaches it: early in a game most are never read.
+    #[allow(clippy::too_many_arguments)] // an op's fields and its matcher's values
+    pub(super) fn chain_joins(
+        &self,
+        def: &GameDef,
+        board: u16,
+        family: u16,
+        m: Matcher,
+        key: i64,
+        owner: i64,
+        (from, to): (u8, u8),
+    ) -> bool {
+        let first = usize::from(def.families[family as usize].first);
+        let holds = |space: u16| {
+            self.zones[first + usize::from(space)]
+                .iter()
+                .any(|&piece| self.matches_inlined(def, m, piece, key, owner))
+        };
+        def.boards[board as usize].joins(holds, from, to)
+    }
+
     /// `CellAt`: `pc` points past it; returns where to go on.
     #[inline(always)]
     pub(super) fn run_cell_at(&mut self, def: &Game, pc: usize, board: u16) -> usize {

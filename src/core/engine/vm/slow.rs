@@ -168,16 +168,7 @@ impl State {
                 to,
             } => {
                 let (key, owner) = self.pop_matcher(matcher);
-                let first = def.families[family as usize].first;
-                let joins = def.boards[board as usize].joins(
-                    |space| {
-                        self.zones[usize::from(first + space)]
-                            .iter()
-                            .any(|&p| self.matches_inlined(def, matcher, p, key, owner))
-                    },
-                    from,
-                    to,
-                );
+                let joins = self.chain_joins(def, board, family, matcher, key, owner, (from, to));
                 self.stack.push(i64::from(joins));
             }
             Op::ActionValue { decision, entry } => {
