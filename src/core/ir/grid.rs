@@ -258,7 +258,7 @@ impl Board {
             0 => space < cols,
             2 => space % cols == cols - 1,
             4 => space >= (rows.max(1) - 1) * cols,
-            6 => space % cols == 0,
+            6 => space.is_multiple_of(cols),
             _ => self.step(i64::from(space), i64::from(edge)) == NO_SPACE,
         }
     }

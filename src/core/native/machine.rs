@@ -37,7 +37,22 @@ pub struct Machine {
     pub face: *const u16,
     /// The engine's side, for the helpers; opaque here.
     pub host: *mut c_void,
+    /// The offers of seat [`Machine::offers_seat`], when one is bound:
+    /// compiled code appends an offer here while `offers_len` is below
+    /// `offers_cap`, and the engine takes the length back (see
+    /// [`NO_SEAT`]) before it reads or changes any offers.
+    pub offers: *mut i64,
+    /// Offers in `offers`.
+    pub offers_len: u64,
+    /// Room in `offers`.
+    pub offers_cap: u64,
+    /// The seat whose offers `offers` holds, or [`NO_SEAT`].
+    pub offers_seat: i64,
 }
+
+/// `offers_seat` when no seat's offers are bound: every offer goes to
+/// the engine's helper, which binds its seat.
+pub const NO_SEAT: i64 = -1;
 
 /// Runs the op at `pc` as the interpreter does, on the machine's stack,
 /// and returns the pc to go on at, or [`FAULT`] when the op failed (the

@@ -29,7 +29,7 @@ mod tables;
 
 use emit::Region;
 pub use inline::{Inlined, inline};
-pub use machine::{Exit, FAULT, Helper, Helpers, Machine, RELOAD};
+pub use machine::{Exit, FAULT, Helper, Helpers, Machine, NO_SEAT, RELOAD};
 
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};

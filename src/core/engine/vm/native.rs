@@ -12,7 +12,7 @@ use super::super::state::MAX_STEPS_BETWEEN_DECISIONS;
 use super::super::{Engine, Game, RuntimeError, State};
 use super::flow::Flow;
 use crate::ir::{ChoiceValue, Op, id_from_value};
-use crate::native::{Exit, FAULT, Helpers, Machine, NativeCode, RELOAD};
+use crate::native::{Exit, FAULT, Helpers, Machine, NO_SEAT, NativeCode, RELOAD};
 
 /// What the engine keeps for the helpers while compiled code runs.
 struct Host {
@@ -105,6 +105,10 @@ impl State {
                 zone_pieces: (*state).zones.pieces_ptr(),
                 face: (*state).face.as_ptr(),
                 host: (&raw mut host).cast::<c_void>(),
+                offers: std::ptr::null_mut(),
+                offers_len: 0,
+                offers_cap: 0,
+                offers_seat: NO_SEAT,
             }
         };
         // SAFETY: the machine points into this state, for this frame,
@@ -113,6 +117,9 @@ impl State {
         // state until the code returns. `entry` is borrowed from `code`,
         // which holds the machine code alive.
         let exit = unsafe { entry.run(&mut machine, pc) };
+        // SAFETY: as below for the stack: compiled code wrote the bound
+        // seat's offers up to this length, within their capacity.
+        unsafe { take_offers(&mut machine, &mut *state) };
         // SAFETY: compiled code and the helper wrote every value up to
         // this length, within the capacity reserved.
         unsafe { self.stack.set_len(machine.stack_len as usize) };
@@ -212,16 +219,51 @@ extern "C" fn run_loop(machine: *mut Machine, pc: u32) -> u32 {
 }
 
 /// `ChoiceAdd` as `run_choice_add` does it, from arguments.
+///
+/// Then binds the seat's offers to the machine, for compiled code to append
+/// the next ones itself.
 extern "C" fn offer(machine: *mut Machine, seat: i64, value: i64) -> u32 {
     // SAFETY: as in `with_state`; this touches only the offers.
-    let state = unsafe { &mut *(*(*machine).host.cast::<Host>()).state };
+    let (machine, state) = unsafe { (&mut *machine, &mut *(*(*machine).host.cast::<Host>()).state) };
+    // SAFETY: the bound offers were written by compiled code up to their length.
+    unsafe { take_offers(machine, state) };
     match usize::try_from(seat).ok().and_then(|seat| state.offers.get_mut(seat)) {
         Some(offers) => {
             offers.push(value);
+            offers.reserve(OFFER_ROOM);
+            machine.offers = offers.as_mut_ptr();
+            machine.offers_len = offers.len() as u64;
+            machine.offers_cap = offers.capacity() as u64;
+            machine.offers_seat = seat;
             0
         }
         None => FAULT,
     }
+}
+
+/// The room a seat's offers keep for compiled code to append to, at least.
+const OFFER_ROOM: usize = 32;
+
+/// Gives the engine back the offers compiled code appended to the bound
+/// seat (their length), and unbinds it: the engine may now read or change
+/// any offers. Every helper starts with it.
+///
+/// # Safety
+///
+/// Compiled code wrote the bound seat's offers up to `offers_len`, within
+/// the capacity the binding had, and the seat's vector has not been touched
+/// since it was bound.
+unsafe fn take_offers(machine: &mut Machine, state: &mut State) {
+    if let Ok(seat) = usize::try_from(machine.offers_seat)
+        && let Some(offers) = state.offers.get_mut(seat)
+    {
+        debug_assert!(machine.offers_len as usize <= offers.capacity());
+        debug_assert_eq!(machine.offers, offers.as_mut_ptr());
+        // SAFETY: as the caller promises.
+        unsafe { offers.set_len(machine.offers_len as usize) };
+    }
+    machine.offers_seat = NO_SEAT;
+    machine.offers_cap = 0;
 }
 
 /// `StoreVar` or `StoreVarAt` at `pc`, as the slow path runs it, from
@@ -267,7 +309,9 @@ extern "C" fn move_piece(machine: *mut Machine, piece: i64, zone: i64) -> u32 {
 /// op then changes nothing); [`FAULT`] otherwise, for the engine to run it.
 extern "C" fn has_offers(machine: *mut Machine, seat: i64) -> u32 {
     // SAFETY: as in `with_state`; this reads only the offers.
-    let state = unsafe { &*(*(*machine).host.cast::<Host>()).state };
+    let (machine, state) = unsafe { (&mut *machine, &mut *(*(*machine).host.cast::<Host>()).state) };
+    // SAFETY: the bound offers were written by compiled code up to their length.
+    unsafe { take_offers(machine, state) };
     match usize::try_from(seat).ok().and_then(|seat| state.offers.get(seat)) {
         Some(offers) if !offers.is_empty() => 0,
         _ => FAULT,
@@ -277,7 +321,9 @@ extern "C" fn has_offers(machine: *mut Machine, seat: i64) -> u32 {
 /// `ChoiceReset` as `run_choice_reset` does it, at `pc`.
 extern "C" fn reset_offers(machine: *mut Machine, pc: u32) {
     // SAFETY: as in `with_state`; this touches only the offers.
-    let state = unsafe { &mut *(*(*machine).host.cast::<Host>()).state };
+    let (machine, state) = unsafe { (&mut *machine, &mut *(*(*machine).host.cast::<Host>()).state) };
+    // SAFETY: the bound offers were written by compiled code up to their length.
+    unsafe { take_offers(machine, state) };
     state.run_choice_reset(pc as usize + 1);
 }
 
@@ -316,8 +362,11 @@ fn with_state<const MOVED: bool>(
     // SAFETY: as above.
     let (state, def) = unsafe { (&mut *host.state, &*host.game) };
     // SAFETY: compiled code wrote the values up to this length, within
-    // the capacity reserved.
-    unsafe { state.stack.set_len(machine.stack_len as usize) };
+    // the capacity reserved; and the bound offers likewise.
+    unsafe {
+        state.stack.set_len(machine.stack_len as usize);
+        take_offers(machine, state);
+    }
     state.steps = machine.steps;
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| op(state, def, host)));
     state.stack.reserve(host.room);

@@ -72,6 +72,10 @@ const ZONE_STARTS: i32 = offset_of!(Machine, zone_starts) as i32;
 const PIECE_ZONE: i32 = offset_of!(Machine, piece_zone) as i32;
 const ZONE_PIECES: i32 = offset_of!(Machine, zone_pieces) as i32;
 const FACE: i32 = offset_of!(Machine, face) as i32;
+const OFFERS: i32 = offset_of!(Machine, offers) as i32;
+const OFFERS_LEN: i32 = offset_of!(Machine, offers_len) as i32;
+const OFFERS_CAP: i32 = offset_of!(Machine, offers_cap) as i32;
+const OFFERS_SEAT: i32 = offset_of!(Machine, offers_seat) as i32;
 
 impl<'m> Emitter<'m> {
     pub(super) fn new(module: &'m mut JITModule, helpers: Helpers, round_limit: u64) -> Emitter<'m> {
@@ -676,10 +680,29 @@ impl<'a, 'f> Function<'a, 'f> {
         });
     }
 
-    /// `ChoiceAdd`: the seat and the value go to the engine as arguments,
-    /// not through its stack.
+    /// `ChoiceAdd`: appended to the bound seat's offers where there is
+    /// room (a decision's menu offers to one seat, dozens of times);
+    /// otherwise the seat and the value go to the engine's helper as
+    /// arguments, not through its stack, and it binds the seat.
     fn offer(&mut self, pc: u32, depth: u32) {
         let (seat, value) = (self.top(depth, 1), self.top(depth, 0));
+        let bound = self.b.ins().load(I64, trusted(), self.machine, OFFERS_SEAT);
+        let len = self.b.ins().load(I64, trusted(), self.machine, OFFERS_LEN);
+        let cap = self.b.ins().load(I64, trusted(), self.machine, OFFERS_CAP);
+        let same = self.b.ins().icmp(IntCC::Equal, seat, bound);
+        let room = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        let fits = self.b.ins().band(same, room);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(fits, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let offers = self.b.ins().load(I64, trusted(), self.machine, OFFERS);
+        let at = self.b.ins().ishl_imm_u(len, 3);
+        let slot = self.b.ins().iadd(offers, at);
+        self.b.ins().store(trusted(), value, slot, 0);
+        let longer = self.b.ins().iadd_imm_s(len, 1);
+        self.b.ins().store(trusted(), longer, self.machine, OFFERS_LEN);
+        self.next(pc);
+        self.b.switch_to_block(slow);
         self.light_call(pc, depth, self.helpers.offer as usize, &[seat, value]);
     }
 
