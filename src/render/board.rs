@@ -1,6 +1,7 @@
 //! Boards drawn from their declarations: a grid as squares with its
-//! coordinates (a hex grid as a rhombus of hexagons), a graph from its rings as concentric circles, its links as
-//! edges and a lone space in the middle.
+//! coordinates (a hex grid as a rhombus of hexagons), a graph from its
+//! rings as concentric circles, its links as edges and a lone space in the
+//! middle.
 
 use std::f64::consts::PI;
 

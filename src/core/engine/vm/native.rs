@@ -246,7 +246,9 @@ const OFFER_ROOM: usize = 32;
 
 /// Gives the engine back the offers compiled code appended to the bound
 /// seat (their length), and unbinds it: the engine may now read or change
-/// any offers. Every helper starts with it.
+/// any offers. Every helper that may read or change offers starts with it;
+/// those that only write variables, move pieces or step loops leave the
+/// binding alone.
 ///
 /// # Safety
 ///
