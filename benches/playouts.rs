@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rpsdsl::agents;
 use rpsdsl::check::{self, FsLoader};
 use rpsdsl::engine::Game;
-use rpsdsl::engine::{Choice, State};
+use rpsdsl::engine::{Choice, Engine, State};
 use rpsdsl::scenario::Scenario;
 use rpsdsl::session;
 
@@ -43,11 +43,15 @@ fn main() {
         eprintln!("no games/*.rules files found");
         std::process::exit(1);
     }
-    println!("random playouts, {seconds} s per game, default options");
+    println!("random playouts, {seconds} s per game, default options, compiled tier");
     let mut unchecked = 0;
     for path in &games {
         match check::check_file(path, &FsLoader) {
-            Ok(checked) => bench_game(&display(path), &checked.def, budget),
+            Ok(mut checked) => {
+                // The compiled tier, as the commands play.
+                checked.def.use_engine(Engine::Compiled);
+                bench_game(&display(path), &checked.def, budget)
+            }
             Err(_) => {
                 eprintln!("{}: does not check; run `rpsdsl check` on it", display(path));
                 unchecked += 1;

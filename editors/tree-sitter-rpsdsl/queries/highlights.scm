@@ -30,9 +30,9 @@
 ((identifier) @function.builtin
   (#any-of? @function.builtin
     "action" "adjacent" "after" "as" "bool" "bottom"
-    "by" "colour" "count" "every" "exists" "faces"
-    "first" "forward" "grid" "hidden" "int" "is"
-    "items" "kind" "lines" "list" "longest" "next"
+    "by" "chain" "colour" "count" "every" "exists" "faces"
+    "first" "forward" "grid" "hex" "hidden" "int" "is"
+    "items" "joins" "kind" "lines" "list" "longest" "next"
     "on" "one" "opponent" "owner" "public" "roll"
     "run" "size" "space" "sum" "table" "top"
     "type" "unordered" "value"))
