@@ -370,13 +370,47 @@ fn a_colour_hint_colours_the_seat() {
 }
 
 #[test]
+fn a_colour_hint_colours_a_kind_face_up_and_never_its_back() {
+    let dir = scratch("kind-hint");
+    let rules = std::fs::read_to_string("tests/games/weighed_hands.rules").unwrap();
+    let rules = rules.replacen(
+        "kinds Hand = rock | paper | scissors\n",
+        "kinds Hand = rock | paper | scissors\ndisplay paper in colour \"#2A9\"\n",
+        1,
+    );
+    assert!(rules.contains("display paper"), "the kinds line moved");
+    let path = dir.join("hinted.rules");
+    std::fs::write(&path, rules).unwrap();
+    let path = path.to_str().unwrap();
+    // Nine paper cards: the three in the deck are hidden from everyone,
+    // each hand's are face up to all.
+    let all = out(&rpsdsl(&["render", path, "--seed", "7", "--view", "all"]));
+    let paper_face_up = all.matches("fill=\"#22aa99\"").count();
+    assert!(paper_face_up >= 1, "{all}");
+    // Ann sees her own hand only: Ben's paper shows its back, in Ben's colour.
+    let ann = out(&rpsdsl(&["render", path, "--seed", "7", "--view", "Ann"]));
+    let ann_paper = ann.matches("fill=\"#22aa99\"").count();
+    assert!(ann_paper < paper_face_up, "Ann sees {ann_paper} of {paper_face_up}");
+    let plain = out(&rpsdsl(&[
+        "render",
+        "tests/games/weighed_hands.rules",
+        "--seed",
+        "7",
+        "--view",
+        "all",
+    ]));
+    assert!(!plain.contains("#22aa99"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_colour_hint_must_name_a_seat_and_a_colour() {
     let path = tic_tac_toe_with("display q in colour \"#2A9\"\ndisplay o in colour \"blue\"", "bad-hint");
     let output = rpsdsl(&["check", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     let text = err(&output);
     assert!(
-        text.contains("rpsdsl::unknown-name") && text.contains("unknown player `q`"),
+        text.contains("rpsdsl::unknown-name") && text.contains("unknown player or kind `q`"),
         "{text}"
     );
     assert!(

@@ -120,7 +120,8 @@ const NOTHING_TITLE: &str = "a hidden piece";
 pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, count: usize, place: &str) -> Group {
     let (fill, title_text) = match known {
         Known::Nothing => (BACK, NOTHING_TITLE.to_string()),
-        Known::Back(face) | Known::Face(face) => (style::owner_colour(def, face.owner), title(def, face)),
+        Known::Back(face) => (style::owner_colour(def, face.owner), title(def, face)),
+        Known::Face(face) => (style::face_colour(def, face.kind, face.owner), title(def, face)),
     };
     let mut group = Group::new()
         .set("class", "piece")
@@ -184,7 +185,8 @@ pub(super) fn card(
 ) -> Group {
     let (fill, title_text) = match known {
         Known::Nothing => (BACK, NOTHING_TITLE.to_string()),
-        Known::Back(face) | Known::Face(face) => (style::owner_colour(def, face.owner), title(def, face)),
+        Known::Back(face) => (style::owner_colour(def, face.owner), title(def, face)),
+        Known::Face(face) => (style::face_colour(def, face.kind, face.owner), title(def, face)),
     };
     let title_text = if count > 1 {
         format!("{title_text} x{count} ({place})")

@@ -76,6 +76,15 @@ pub(super) fn owner_colour(def: &GameDef, owner: Option<Seat>) -> &str {
     owner.map_or(NEUTRAL, |s| seat_colour(def, s))
 }
 
+/// The colour of a piece seen face up: its kind's (`display spades in
+/// colour "#2b2b3a"`) when the rules give one, else its owner's. A piece
+/// seen from the back shows its owner's: its kind is not known.
+pub(super) fn face_colour(def: &GameDef, kind: Option<u16>, owner: Option<Seat>) -> &str {
+    kind.and_then(|k| def.kinds.get(k as usize))
+        .and_then(|k| k.colour.as_deref())
+        .unwrap_or_else(|| owner_colour(def, owner))
+}
+
 /// Whether `colour` ("#rrggbb") is light enough to need dark text.
 pub(super) fn is_light(colour: &str) -> bool {
     luminance(colour) > 0.5

@@ -154,6 +154,7 @@ impl Declarer {
                         self.def.kinds.push(ir::Kind {
                             name: value.name.clone(),
                             display: value.name.clone(),
+                            colour: None,
                         });
                         members.push(id);
                     }
@@ -658,19 +659,25 @@ impl Declarer {
         self.diags.append(&mut diags);
     }
 
-    /// `display SEAT in colour "#rrggbb"`: a layout hint for pictures. The
-    /// colour is kept only as `#` and six hex digits, so it can go into an
-    /// SVG attribute as it is.
+    /// `display SEAT in colour "#rrggbb"` (or a kind): a layout hint for
+    /// pictures. The colour is kept only as `#` and six hex digits, so it
+    /// can go into an SVG attribute as it is.
     fn declare_seat_colour(&mut self, seat: &ast::Ident, colour: &str, colour_span: Span) {
-        let Some(index) = self.def.seats.iter().position(|s| *s == seat.name) else {
-            let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown player `{}`", seat.name))
-                .label(seat.span, "expected a seat named in `players`");
-            if let Some(near) = nearest(&seat.name, self.def.seats.iter().map(String::as_str)) {
+        let seat_index = self.def.seats.iter().position(|s| *s == seat.name);
+        let kind_index = match self.globals.get(&seat.name) {
+            Some(Symbol::Kind(k)) => Some(k),
+            _ => None,
+        };
+        if seat_index.is_none() && kind_index.is_none() {
+            let named = self.def.seats.iter().chain(self.def.kinds.iter().map(|k| &k.name));
+            let mut diag = Diagnostic::error(Code::UnknownName, format!("unknown player or kind `{}`", seat.name))
+                .label(seat.span, "expected a seat named in `players`, or a kind");
+            if let Some(near) = nearest(&seat.name, named.map(String::as_str)) {
                 diag = diag.help(format!("did you mean `{near}`?"));
             }
             self.diags.push(diag);
             return;
-        };
+        }
         let hex = colour
             .strip_prefix('#')
             .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
@@ -687,8 +694,14 @@ impl Declarer {
                 return;
             }
         };
-        self.def.seat_colours.resize(self.def.seats.len(), None);
-        self.def.seat_colours[index] = Some(format!("#{full}"));
+        match (seat_index, kind_index) {
+            (Some(index), _) => {
+                self.def.seat_colours.resize(self.def.seats.len(), None);
+                self.def.seat_colours[index] = Some(format!("#{full}"));
+            }
+            (None, Some(kind)) => self.def.kinds[kind as usize].colour = Some(format!("#{full}")),
+            (None, None) => unreachable!("refused above"),
+        }
     }
 
     fn kind(&mut self, ident: &ast::Ident) -> Option<u16> {

@@ -110,6 +110,9 @@ pub struct Kind {
     pub name: String,
     /// The name shown in transcripts (`display low as "small"`).
     pub display: String,
+    /// The colour pictures draw its pieces in, face up (`display spades
+    /// in colour "#2b2b3a"`), as `#rrggbb`; else the owner's.
+    pub colour: Option<String>,
 }
 
 /// A named set of kinds, declared in the rules.
