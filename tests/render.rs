@@ -404,6 +404,42 @@ fn a_colour_hint_colours_a_kind_face_up_and_never_its_back() {
 }
 
 #[test]
+fn a_piece_says_what_it_does_where_the_rules_say_and_its_kind_only_face_up() {
+    let dir = scratch("texts");
+    let rules = std::fs::read_to_string("tests/games/weighed_hands.rules").unwrap();
+    let rules = rules.replacen(
+        "kinds Hand = rock | paper | scissors\n",
+        "kinds Hand = rock | paper | scissors\ndisplay paper with text \"Worth three\"\n\
+         display Card with text \"Counts toward its holder's hand\"\n",
+        1,
+    );
+    assert!(rules.contains("display paper"), "the kinds line moved");
+    let path = dir.join("described.rules");
+    std::fs::write(&path, rules).unwrap();
+    let path = path.to_str().unwrap();
+    let all = out(&rpsdsl(&["render", path, "--seed", "7", "--view", "all"]));
+    assert!(all.contains("Counts toward its holder's hand"), "{all}");
+    let paper = all.matches("Worth three").count();
+    assert!(paper >= 1, "{all}");
+    // Ann does not see Ben's paper: its text is not in her picture.
+    let ann = out(&rpsdsl(&["render", path, "--seed", "7", "--view", "Ann"]));
+    assert!(ann.matches("Worth three").count() < paper, "{ann}");
+    // A name that is neither a piece type nor a kind is refused, with the nearest.
+    let wrong = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("display paper with", "display papper with");
+    std::fs::write(path, wrong).unwrap();
+    let output = rpsdsl(&["check", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("unknown piece type or kind `papper`") && text.contains("did you mean `paper`?"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_colour_hint_must_name_a_seat_and_a_colour() {
     let path = tic_tac_toe_with("display q in colour \"#2A9\"\ndisplay o in colour \"blue\"", "bad-hint");
     let output = rpsdsl(&["check", path.to_str().unwrap()]);

@@ -217,6 +217,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "action",
     "after",
     "colour",
+    "text",
     "space",
     "tie-breaker",
     "top",

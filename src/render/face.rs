@@ -65,6 +65,26 @@ pub fn title(def: &GameDef, face: &PieceFace) -> String {
     label
 }
 
+/// What a piece does, where the rules say (`display Baron with text
+/// "..."`), for its picture's tooltip: its type's, and its kind's when the
+/// kind is seen; empty when the rules say nothing.
+fn described(def: &GameDef, known: Known<'_>) -> String {
+    let face = match known {
+        Known::Nothing => return String::new(),
+        Known::Back(face) | Known::Face(face) => face,
+    };
+    let type_text = def.type_texts.get(face.ty as usize).and_then(Option::as_deref);
+    let kind_text = match known {
+        Known::Face(_) => face.kind.and_then(|k| def.kinds[k as usize].text.as_deref()),
+        _ => None,
+    };
+    type_text
+        .into_iter()
+        .chain(kind_text)
+        .map(|text| format!("\n{text}"))
+        .collect()
+}
+
 /// The word written on a piece: its kind, else its value, else its
 /// owner, else its type; `?` on a back.
 fn main_text(def: &GameDef, face: &PieceFace) -> String {
@@ -125,7 +145,7 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
     };
     let mut group = Group::new()
         .set("class", "piece")
-        .add(Title::new(format!("{title_text} ({place})")))
+        .add(Title::new(format!("{title_text} ({place}){}", described(def, known))))
         .add(
             Circle::new()
                 .set("cx", round(cx))
@@ -189,9 +209,9 @@ pub(super) fn card(
         Known::Face(face) => (style::face_colour(def, face.kind, face.owner), title(def, face)),
     };
     let title_text = if count > 1 {
-        format!("{title_text} x{count} ({place})")
+        format!("{title_text} x{count} ({place}){}", described(def, known))
     } else {
-        format!("{title_text} ({place})")
+        format!("{title_text} ({place}){}", described(def, known))
     };
     let (cx, ink) = (x + w / 2.0, style::ink_on(fill));
     let mut group = Group::new().set("class", "piece").add(Title::new(title_text)).add(

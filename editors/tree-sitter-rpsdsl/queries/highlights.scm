@@ -30,7 +30,7 @@
 ((identifier) @function.builtin
   (#any-of? @function.builtin
     "action" "adjacent" "after" "as" "bool" "bottom"
-    "by" "chain" "colour" "count" "every" "exists" "faces"
+    "by" "chain" "colour" "count" "every" "exists" "faces" "text"
     "first" "forward" "grid" "hex" "hidden" "int" "is"
     "items" "joins" "kind" "lines" "list" "longest" "next"
     "on" "one" "opponent" "owner" "public" "roll"

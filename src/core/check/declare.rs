@@ -54,6 +54,7 @@ fn empty_def(sources: Sources) -> GameDef {
         kind_sets: vec![],
         beats: vec![],
         piece_types: vec![],
+        type_texts: vec![],
         groups: vec![],
         pieces: vec![],
         zones: vec![],
@@ -125,7 +126,36 @@ impl Declarer {
         self.declare_relation(items);
         self.lint_incomplete_relation(items);
         self.declare_components(items);
+        self.declare_texts(items);
         self.declare_names(items);
+    }
+
+    /// `display NAME with text "..."`: what a piece type or a kind does.
+    fn declare_texts(&mut self, items: &[Item]) {
+        self.def.type_texts.resize(self.def.piece_types.len(), None);
+        for item in items {
+            let Item::Text { name, text } = item else {
+                continue;
+            };
+            match self.globals.get(&name.name) {
+                Some(Symbol::PieceType(t)) => self.def.type_texts[t as usize] = Some(text.clone()),
+                Some(Symbol::Kind(k)) => self.def.kinds[k as usize].text = Some(text.clone()),
+                _ => {
+                    let named = self
+                        .def
+                        .piece_types
+                        .iter()
+                        .chain(self.def.kinds.iter().map(|k| &k.name));
+                    let mut diag =
+                        Diagnostic::error(Code::UnknownName, format!("unknown piece type or kind `{}`", name.name))
+                            .label(name.span, "expected a piece type from `pieces`, or a kind");
+                    if let Some(near) = nearest(&name.name, named.map(String::as_str)) {
+                        diag = diag.help(format!("did you mean `{near}`?"));
+                    }
+                    self.diags.push(diag);
+                }
+            }
+        }
     }
 
     /// Each kind set and its kinds, in order, each kind named once.
@@ -155,6 +185,7 @@ impl Declarer {
                             name: value.name.clone(),
                             display: value.name.clone(),
                             colour: None,
+                            text: None,
                         });
                         members.push(id);
                     }

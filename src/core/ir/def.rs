@@ -28,6 +28,9 @@ pub struct GameDef {
     pub beats: Vec<bool>,
     /// Piece type names; a type's index is its id ([`Piece::ty`]).
     pub piece_types: Vec<String>,
+    /// Per piece type, what it does, for players to read (`display Baron
+    /// with text "..."`); as long as `piece_types` once checked.
+    pub type_texts: Vec<Option<String>>,
     pub(crate) groups: Vec<Group>,
     /// Every piece of the game; a piece's index is its [`PieceId`].
     pub pieces: Vec<Piece>,
@@ -113,6 +116,8 @@ pub struct Kind {
     /// The colour pictures draw its pieces in, face up (`display spades
     /// in colour "#2b2b3a"`), as `#rrggbb`; else the owner's.
     pub colour: Option<String>,
+    /// What it does, for players to read (`display wild with text "..."`).
+    pub text: Option<String>,
 }
 
 /// A named set of kinds, declared in the rules.

@@ -71,6 +71,12 @@ pub enum Item {
         name: Ident,
         body: Block,
     },
+    /// `display Baron with text "..."`: what a piece type or a kind does,
+    /// for players to read.
+    Text {
+        name: Ident,
+        text: String,
+    },
     /// `display Light in colour "#f1e3b8"`: the colour pictures give a seat.
     SeatColour {
         seat: Ident,

@@ -84,6 +84,12 @@ impl Ctx<'_> {
             }
             Rule::display_decl => {
                 let kind = self.ident(inner.take(Rule::ident));
+                if let Some(text) = inner.take_opt(Rule::piece_text) {
+                    return Item::Text {
+                        name: kind,
+                        text: self.string(Children::of(text).take(Rule::string)),
+                    };
+                }
                 match inner.take_opt(Rule::seat_colour) {
                     Some(hint) => {
                         let string = Children::of(hint).take(Rule::string);
