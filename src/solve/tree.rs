@@ -273,6 +273,8 @@ impl Tree {
             &mut frontier,
         )?;
         let mut depth = 0u32;
+        // The tree's size when the clock and the memory were last read.
+        let mut read_at = 0;
         while !frontier.is_empty() {
             if limits.depth.is_some_and(|most| depth >= most) {
                 b.cut(&frontier, depth);
@@ -283,8 +285,10 @@ impl Tree {
             let mut over = false;
             for (i, open) in frontier.iter().enumerate() {
                 // The clock and the memory are read now and then, not at
-                // every position.
-                if i % 1024 == 0 {
+                // every position: after every 1,024 nodes made (a position
+                // of a large board may have a hundred moves, each costly).
+                if i == 0 || b.tree.nodes.len() >= read_at + 1024 {
+                    read_at = b.tree.nodes.len();
                     if crate::budget::expired_by(deadline) {
                         return Err(Box::new(too_slow(b.tree.nodes.len(), started)));
                     }
