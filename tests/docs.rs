@@ -9,6 +9,7 @@
 //! |-----------------------------------------------|------------------------------------------------|--------------------------------------------------|
 //! | `rules`                                       | a whole game                                   | checks, and plays to the end on 5 seeds          |
 //! | `rules path=games/variants/x.rules`           | a whole game kept at that path                 | the same; its `use` and `extends` resolve there, and a shipped file there must be the block, byte for byte |
+//! | `rules path=x.rules broken`                   | a whole game with a mistake a page shows (a tutorial's) | does not check                       |
 //! | `rules context=games/g.rules`                 | declarations for that shipped game             | checks with them in place of the game's own      |
 //! | `rules flow context=games/g.rules`            | statements                                     | checks as the `flow` of that game                |
 //! | `rules flow context=games/g.rules given=p:player,...` | statements that use names from around them | checks as a procedure with those parameters, added to that game |
@@ -37,6 +38,7 @@ use rpsdsl::diagnostic::Sources;
 #[derive(Debug)]
 enum Kind {
     Game { path: Option<String> },
+    Broken { path: String },
     Declarations { context: String },
     Statements { context: String, given: Option<String> },
     Fragment,
@@ -92,9 +94,11 @@ fn kind(block: &Block) -> Result<Kind, String> {
     let mut kind = None;
     let mut path = None;
     let mut given = None;
+    let mut broken = false;
     for word in block.info.split_whitespace() {
         match word.split_once('=') {
             None if word == "flow" => flow = true,
+            None if word == "broken" => broken = true,
             None if word == "fragment" => kind = Some(Kind::Fragment),
             None if word == "sketch" => kind = Some(Kind::Sketch),
             Some(("context", game)) => kind = Some(Kind::Declarations { context: game.into() }),
@@ -109,6 +113,11 @@ fn kind(block: &Block) -> Result<Kind, String> {
         }
     }
     Ok(match (flow, kind) {
+        (false, None) if broken => match path {
+            Some(path) => Kind::Broken { path },
+            None => return Err("a `broken` block names the file it stands for: `path=x.rules`".into()),
+        },
+        _ if broken => return Err(format!("the info string `rules {}` mixes kinds", block.info)),
         (false, None) => Kind::Game { path },
         (true, Some(Kind::Declarations { context })) => Kind::Statements { context, given },
         (true, Some(Kind::Fragment)) if given.is_none() => Kind::StatementFragment,
@@ -281,6 +290,12 @@ fn verdict(block: &Block, n: usize, page: &str) -> Result<(), String> {
             }
             plays(&check(&name, &block.text)?)
         }
+        // A mistake shown on purpose must stay a mistake, or the page's
+        // diagnostic is not what the reader will see.
+        Kind::Broken { path } => match check(&path, &block.text) {
+            Ok(_) => Err(format!("the block shows a mistake, but {path} checks")),
+            Err(_) => Ok(()),
+        },
         Kind::Declarations { context } => check(&context, &merged(&context, &block.text)).map(drop),
         Kind::Statements { context, given: None } => {
             let flow = format!("flow {{\n{}}}\n", block.text);
@@ -356,7 +371,7 @@ fn every_page_with_console_examples_is_run() {
     );
 }
 
-const CONSOLE_PAGES: [&str; 11] = [
+const CONSOLE_PAGES: [&str; 12] = [
     "README.md",
     "docs/agents.md",
     "docs/house-rules.md",
@@ -367,6 +382,7 @@ const CONSOLE_PAGES: [&str; 11] = [
     "docs/simulate.md",
     "docs/solve.md",
     "docs/transcripts.md",
+    "docs/tutorial.md",
     "docs/verdict.md",
 ];
 
@@ -413,6 +429,11 @@ fn simulate_console_examples() {
 #[test]
 fn solve_console_examples() {
     console::check_page("docs/solve.md");
+}
+
+#[test]
+fn tutorial_console_examples() {
+    console::check_page("docs/tutorial.md");
 }
 
 #[test]

@@ -16,7 +16,11 @@
 //! block may read the file an earlier one wrote. It holds a copy of `games/`
 //! with the files the page tells the reader to save (```` ```rules path=P ````
 //! and ```` ```toml path=P ```` blocks) added, and links to the repository's
-//! `docs/` and `tests/`, so paths read as on the page.
+//! `docs/` and `tests/`, so paths read as on the page. A page that shows a
+//! file growing (a tutorial) shows it again at the same path: each command
+//! sees the file as the page last showed it above the command (or, above
+//! them all, as it is first shown). `HOME` is an empty folder of the
+//! scratch, as on a machine where rpsdsl has never run.
 //!
 //! `console ignore` marks a block that cannot run here (it needs a cluster,
 //! a terminal, hours): an HTML comment on the line above says why, or the
@@ -121,12 +125,21 @@ fn scratch(page: &str, lines: &[&str]) -> PathBuf {
     for linked in ["docs", "tests", "rulebooks"] {
         std::os::unix::fs::symlink(repo.join(linked), dir.join(linked)).unwrap();
     }
-    for (path, text) in saved_files(lines) {
-        let file = dir.join(path);
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(file, text).unwrap();
+    std::fs::create_dir_all(dir.join("home")).unwrap();
+    // Each file as it is first shown, for commands above it.
+    let saved = saved_files(lines);
+    for (i, (_, path, text)) in saved.iter().enumerate() {
+        if saved[..i].iter().all(|(_, earlier, _)| earlier != path) {
+            save(&dir, path, text);
+        }
     }
     dir
+}
+
+fn save(dir: &Path, path: &str, text: &str) {
+    let file = dir.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, text).unwrap();
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -141,11 +154,13 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// The blocks a page shows as whole files to save: ```` ```rules path=P ````
-/// and ```` ```toml path=P ````, by path.
-fn saved_files<'a>(lines: &[&'a str]) -> Vec<(&'a str, String)> {
+/// and ```` ```toml path=P ````, in page order: each one's fence line, its
+/// path and its text.
+fn saved_files<'a>(lines: &[&'a str]) -> Vec<(usize, &'a str, String)> {
     let mut files = vec![];
     let mut i = 0;
     while i < lines.len() {
+        let fence = i;
         let info = lines[i]
             .strip_prefix("```rules")
             .or_else(|| lines[i].strip_prefix("```toml"));
@@ -158,7 +173,7 @@ fn saved_files<'a>(lines: &[&'a str]) -> Vec<(&'a str, String)> {
             text.push('\n');
             i += 1;
         }
-        files.push((path, text));
+        files.push((fence, path, text));
     }
     files
 }
@@ -176,6 +191,11 @@ fn run(command: &str, dir: &Path) -> String {
         .arg(format!("{{\n{command}\n}} 2>&1"))
         .current_dir(dir)
         .env("PATH", path)
+        .env("HOME", dir.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_STATE_HOME")
         .env("NO_COLOR", "1")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("RPSDSL_JOBS")
@@ -200,11 +220,15 @@ pub fn check(page: &str, overwrite: bool) {
     let lines: Vec<&str> = text.lines().collect();
     let blocks = blocks(&lines).unwrap_or_else(|e| panic!("{page}: {e}"));
     let dir = scratch(page, &lines);
+    let saved = saved_files(&lines);
     let mut failures = vec![];
     // With DOCS=overwrite: each block's new body, by the line of its fence.
     let mut rewritten: Vec<(usize, usize, String)> = vec![];
     for block in &blocks {
         let place = format!("{page}:{}", block.fence + 1);
+        for (_, path, text) in saved.iter().filter(|(fence, ..)| *fence < block.fence) {
+            save(&dir, path, text);
+        }
         if block.ignored {
             if !block.line_above.trim_start().starts_with("<!--") {
                 failures.push(format!(
