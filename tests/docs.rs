@@ -478,3 +478,19 @@ fn console_examples_that_drift_fail() {
     );
     assert!(!fails(explained));
 }
+
+/// The tutorial's finished game is kept in `docs/examples/`, where the
+/// README's tour plays it: the two must not drift apart.
+#[test]
+fn the_tutorials_finished_game_is_the_one_the_readme_plays() {
+    let page = std::fs::read_to_string("docs/tutorial.md").unwrap();
+    let last = page
+        .rsplit("```rules path=moonlight.rules\n")
+        .next()
+        .and_then(|block| block.split("```").next())
+        .expect("the tutorial shows moonlight.rules");
+    let kept = std::fs::read_to_string("docs/examples/moonlight.rules").unwrap();
+    assert_eq!(last, kept, "docs/examples/moonlight.rules is not the tutorial's last moonlight.rules");
+    let trumps = std::fs::read_to_string("docs/examples/moonlight_trumps.toml").unwrap();
+    assert!(trumps.contains("trumps = true"), "the README's house rule turns trumps on");
+}
