@@ -490,7 +490,13 @@ fn the_tutorials_finished_game_is_the_one_the_readme_plays() {
         .and_then(|block| block.split("```").next())
         .expect("the tutorial shows moonlight.rules");
     let kept = std::fs::read_to_string("docs/examples/moonlight.rules").unwrap();
-    assert_eq!(last, kept, "docs/examples/moonlight.rules is not the tutorial's last moonlight.rules");
+    assert_eq!(
+        last, kept,
+        "docs/examples/moonlight.rules is not the tutorial's last moonlight.rules"
+    );
     let trumps = std::fs::read_to_string("docs/examples/moonlight_trumps.toml").unwrap();
-    assert!(trumps.contains("trumps = true"), "the README's house rule turns trumps on");
+    assert!(
+        trumps.contains("trumps = true"),
+        "the README's house rule turns trumps on"
+    );
 }

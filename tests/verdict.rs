@@ -364,3 +364,69 @@ fn the_lookahead_plays_where_it_is_as_strong_as_the_search() {
         "the strongest search whose games fit the time"
     );
 }
+
+/// A game an error stops is no one's win, and never passes unsaid: the
+/// verdict and the sweep count such games per game or value, name the
+/// error, and exit 1 unless `--allow-errors`, as `simulate` does.
+#[test]
+fn games_stopped_by_an_error_are_counted_named_and_fail_the_run() {
+    const STUCK: &str = "tests/games/sometimes_stuck.rules";
+    let out = rpsdsl(&[
+        "verdict",
+        STUCK,
+        STUCK,
+        "--set",
+        "strict=true",
+        "--agents",
+        "mcts:iterations=5,random",
+        "--deals",
+        "40",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for game in ["the base", "the variant"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("caution: ") && l.contains(&format!("games of {game} stopped")))
+            .unwrap_or_else(|| panic!("no caution for {game}:\n{text}"));
+        assert!(
+            line.contains("rpsdsl::nothing-to-choose: Ben has nothing to choose from"),
+            "{line}"
+        );
+        assert!(line.contains(" of 200 games"), "40 deals of 5 games each: {line}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pass --allow-errors"));
+
+    let sweep = |allow: bool| {
+        let mut args = vec![
+            "sweep",
+            STUCK,
+            "--vary",
+            "strict=false,true",
+            "--agents",
+            "mcts:iterations=5,random",
+            "--deals",
+            "40",
+            "--json",
+        ];
+        if allow {
+            args.push("--allow-errors");
+        }
+        rpsdsl(&args)
+    };
+    let out = sweep(true);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let [lenient, strict] = [0, 1].map(|i| json["points"][i]["stops"].clone());
+    assert_eq!(lenient["stopped"], 0, "{lenient}");
+    assert_eq!(lenient["games"], 200);
+    assert!(strict["stopped"].as_u64().unwrap() > 0, "{strict}");
+    assert!(
+        strict["first"]
+            .as_str()
+            .unwrap()
+            .starts_with("rpsdsl::nothing-to-choose"),
+        "{strict}"
+    );
+    assert_eq!(sweep(false).status.code(), Some(1));
+}

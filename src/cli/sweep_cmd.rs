@@ -47,6 +47,9 @@ pub(crate) struct SweepArgs {
     /// Print the sweep as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Exit 0 even when games stopped on an error (the sweep counts them either way).
+    #[arg(long)]
+    pub allow_errors: bool,
     /// Also write the sweep as a self-contained HTML page with a chart per question.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -233,7 +236,8 @@ pub(crate) fn sweep(args: &SweepArgs) -> ExitCode {
             return code;
         }
     }
-    ExitCode::SUCCESS
+    let stops: Vec<_> = sweep.points.iter().map(|p| p.stops.clone()).collect();
+    super::verdict_cmd::stopped_status(&stops, args.allow_errors)
 }
 
 /// An edge, signed, or a count or share, not.
@@ -258,6 +262,17 @@ fn to_text(s: &Sweep) -> String {
         s.budget_seconds,
         s.stopped
     ));
+    let cautions: Vec<String> = s
+        .points
+        .iter()
+        .filter_map(|p| p.stops.caution(&format!("`{}`", p.label)))
+        .collect();
+    for caution in &cautions {
+        out.push_str(&format!("caution: {caution}\n"));
+    }
+    if !cautions.is_empty() {
+        out.push('\n');
+    }
     let width = s.points.iter().map(|p| p.label.len()).max().unwrap_or(5).max(5);
     let header = format!(
         "  {:<width$}  {:<26} {:<26} {:<26} {:<26}",

@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::simulate_cmd::{load_game_input, parse_jobs};
 use super::solve_cmd::parse_seconds;
 use crate::diagnostic::{Code, Diagnostic, Sources};
+use crate::sim::analyze::Stops;
 use crate::sim::verdict::{self, ChoiceFigures, Choices, Config, Interval, Side, Verdict};
 
 #[derive(clap::Args, Debug)]
@@ -44,6 +45,9 @@ pub(crate) struct VerdictArgs {
     /// Print the verdict as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Exit 0 even when games stopped on an error (the verdict counts them either way).
+    #[arg(long)]
+    pub allow_errors: bool,
     /// Also write the verdict as a self-contained HTML page with charts.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -133,7 +137,23 @@ pub(crate) fn verdict(args: &VerdictArgs) -> ExitCode {
             return code;
         }
     }
-    ExitCode::SUCCESS
+    stopped_status(&verdict.stops, args.allow_errors)
+}
+
+/// The exit status after a verdict or a sweep: 1 when any game stopped on
+/// an error (the report, which says so, is printed first), unless
+/// `--allow-errors`, as `simulate` does.
+pub(crate) fn stopped_status(stops: &[Stops], allow_errors: bool) -> ExitCode {
+    let stopped: u64 = stops.iter().map(|s| s.stopped).sum();
+    if stopped == 0 || allow_errors {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "error: {stopped} game{} stopped on an error (the report's cautions say which); pass --allow-errors to \
+         exit 0 anyway.",
+        if stopped == 1 { "" } else { "s" }
+    );
+    ExitCode::from(1)
 }
 
 /// `--agents STRONG,WEAK` as the two specs (`None`: chosen to fit the
@@ -185,6 +205,11 @@ pub(crate) fn to_text(v: &Verdict) -> String {
              or --agents)\n",
             unseparated.join(" and the ")
         ));
+    }
+    for (stops, game) in v.stops.iter().zip(["the base", "the variant"]) {
+        if let Some(caution) = stops.caution(game) {
+            out.push_str(&format!("caution: {caution}\n"));
+        }
     }
     out.push('\n');
     for q in &v.questions {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::analyze::Stops;
 use super::stats::game_seed;
 use super::verdict::{
     BATCH_DEALS, Config, Deal, Interval, Players, Scales, Side, Watch, either_way, games_per_deal, one, play_deal,
@@ -50,6 +51,8 @@ pub struct Point {
     pub strong_vs_weak: Interval,
     /// Both edges' intervals lie above 0.
     pub separated: bool,
+    /// The games played with this value, and those an error stopped.
+    pub stops: Stops,
 }
 
 /// The best value for a target.
@@ -187,6 +190,7 @@ struct PointWatch {
     lead_changes: Watch,
     skill: Watch,
     strong_vs_weak: Watch,
+    stops: Stops,
 }
 
 impl PointWatch {
@@ -198,10 +202,12 @@ impl PointWatch {
             lead_changes: Watch::new((0.0, scales.changes), horizon),
             skill: Watch::new(either_way(1.0), horizon),
             strong_vs_weak: Watch::new(either_way(1.0), horizon),
+            stops: Stops::default(),
         }
     }
 
     fn push(&mut self, deal: &Deal) {
+        self.stops.add(&deal.stops);
         if let Some(s) = &deal.self_play {
             self.fair.push(s.edge);
             self.length.push(s.length);
@@ -227,6 +233,7 @@ impl PointWatch {
             skill,
             strong_vs_weak,
             separated: skill.low > 0.0 && strong_vs_weak.low > 0.0,
+            stops: self.stops.clone(),
         }
     }
 }

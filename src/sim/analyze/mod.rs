@@ -12,6 +12,7 @@ mod tension;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use self::play::Stops;
 pub use choices::ChoiceRow;
 pub use tension::{GameTension, TensionSummary};
 

@@ -27,6 +27,8 @@ pub(crate) struct Played {
     pub winner: Option<usize>,
     /// Stopped by a runtime error (counted, never a win).
     pub stopped: bool,
+    /// What stopped it, when an error did: `rpsdsl::code: message`.
+    pub error: Option<String>,
     /// Each seat's total after every decision point (empty for a game without score terms).
     pub standings: Vec<Vec<i64>>,
     /// Every choice, in order.
@@ -71,9 +73,13 @@ pub(crate) fn play_restricted(
         .collect();
     let mut played = Played::default();
     let mut events = vec![];
-    let Ok(mut state) = State::start(def, options, seed, vec![], &mut events) else {
-        played.stopped = true;
-        return Ok(played);
+    let mut state = match State::start(def, options, seed, vec![], &mut events) {
+        Ok(state) => state,
+        Err(diagnostic) => {
+            played.stopped = true;
+            played.error = Some(format!("rpsdsl::{}: {}", diagnostic.code.as_str(), diagnostic.message));
+            return Ok(played);
+        }
     };
     let scored = !def.score_terms.is_empty();
     let mut choices: Vec<Choice> = vec![];
@@ -115,8 +121,14 @@ pub(crate) fn play_restricted(
         session::tell_choices(def, &state, &choices, &mut agents);
         let applied = state.apply(def, &choices, &mut events);
         session::tell_agents(def, &events, &mut agents);
-        if let Err(EngineError::Runtime(_) | EngineError::Illegal(_)) = applied {
+        if let Err(error) = applied {
             played.stopped = true;
+            played.error = Some(match error {
+                EngineError::Runtime(diagnostic) => {
+                    format!("rpsdsl::{}: {}", diagnostic.code.as_str(), diagnostic.message)
+                }
+                EngineError::Illegal(illegal) => format!("an agent's choice was refused: {illegal}"),
+            });
             return Ok(played);
         }
         if scored {
@@ -132,4 +144,46 @@ pub(crate) fn play_restricted(
     }
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
     Ok(played)
+}
+
+/// Games a study played, and those an error stopped: a verdict or a sweep
+/// counts such a game as no one's win, and says so.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stops {
+    /// Games played.
+    pub games: u64,
+    /// Of them, stopped by an error.
+    pub stopped: u64,
+    /// The first error met, in deal order: `rpsdsl::code: message`.
+    pub first: Option<String>,
+}
+
+impl Stops {
+    /// Counts one game.
+    pub(crate) fn count(&mut self, played: &Played) {
+        self.games += 1;
+        if let Some(error) = &played.error {
+            self.stopped += 1;
+            self.first.get_or_insert_with(|| error.clone());
+        }
+    }
+
+    /// Adds the games of `later` (played after these).
+    pub(crate) fn add(&mut self, later: &Stops) {
+        self.games += later.games;
+        self.stopped += later.stopped;
+        if self.first.is_none() {
+            self.first.clone_from(&later.first);
+        }
+    }
+
+    /// The sentence a report prints when any game of `what` stopped.
+    pub fn caution(&self, what: &str) -> Option<String> {
+        let first = self.first.as_deref().filter(|_| self.stopped > 0)?;
+        Some(format!(
+            "{} of {} games of {what} stopped on an error, and count as no one's win: {first} \
+             (`rpsdsl simulate` with the same options shows where)",
+            self.stopped, self.games
+        ))
+    }
 }

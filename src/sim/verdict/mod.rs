@@ -27,7 +27,7 @@ pub(crate) use self::basis::{BATCH_DEALS, Watch, either_way, games_per_deal, one
 pub use self::basis::{Config, Side};
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
-use super::analyze::{GameTension, Pick, play};
+use super::analyze::{GameTension, Pick, Stops, play};
 pub use super::stats::Interval;
 use super::stats::game_seed;
 pub use super::strength::Saturation;
@@ -139,6 +139,9 @@ pub struct Verdict {
     pub choices: Choices,
     /// Why the run stopped.
     pub stopped: String,
+    /// Per game (base, variant): the games the questions played, and those
+    /// an error stopped.
+    pub stops: [Stops; 2],
 }
 
 /// The figures one self-play deal gives, in one game.
@@ -164,6 +167,8 @@ pub(super) struct Deal {
     /// A game of the deal was cut short by the command's deadline: the
     /// deal is discarded.
     pub(super) cut_short: bool,
+    /// Its games, and those an error stopped.
+    pub(super) stops: Stops,
 }
 
 /// The strong and weak players `verdict` would choose for `base` and
@@ -213,6 +218,7 @@ pub fn verdict(
     let mut tallies = [choices::Tally::new(base.def), choices::Tally::new(variant.def)];
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
+    let mut stops = [Stops::default(), Stops::default()];
     let stopped = loop {
         let (self_open, matchups_open) = (watches.self_play_open(), watches.matchups_open());
         if !self_open && !matchups_open {
@@ -254,6 +260,9 @@ pub fn verdict(
             );
         }
         for pair in &played {
+            for (side_stops, game) in stops.iter_mut().zip(pair) {
+                side_stops.add(&game.stops);
+            }
             watches.push(pair);
             for (tally, game) in tallies.iter_mut().zip(pair) {
                 if let Some(s) = &game.self_play {
@@ -303,6 +312,7 @@ pub fn verdict(
         separation,
         choices,
         stopped,
+        stops,
     })
 }
 
@@ -593,9 +603,11 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
     let seats = side.def.players();
     // Whether the deadline cut any of the deal's games short.
     let cut_short = std::cell::Cell::new(false);
+    let stops = std::cell::RefCell::new(Stops::default());
     let play_counted = |specs: &[AgentSpec]| {
         let played = play(side.def, side.options, seed, specs);
         cut_short.set(cut_short.get() || played.cut_short);
+        stops.borrow_mut().count(&played);
         played
     };
     let self_play = self_play.then(|| {
@@ -643,6 +655,7 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
         self_play,
         matchups,
         cut_short: cut_short.get(),
+        stops: stops.into_inner(),
     }
 }
 
@@ -655,6 +668,7 @@ mod tests {
             self_play: None,
             matchups: Some((over_random, over_weak)),
             cut_short: false,
+            stops: Stops::default(),
         }
     }
 
