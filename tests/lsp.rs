@@ -873,3 +873,32 @@ fn a_file_that_does_not_parse_still_gets_an_outline_completion_and_hover() {
     assert!(server.shut_down().success());
     let _ = std::fs::remove_dir_all(&games);
 }
+
+/// A piece type or a kind that says what it does (`display X with text
+/// "..."`) shows it where its name is hovered, as players read it.
+#[test]
+fn hover_shows_what_a_piece_does() {
+    let games = copy_of_games("texts");
+    let rps = games.join("rps.rules");
+    let text = std::fs::read_to_string(&rps)
+        .unwrap()
+        .replace("var wins", "display rock with text \"Crushes scissors.\"\n\nvar wins");
+    std::fs::write(&rps, &text).unwrap();
+    let mut server = Server::start_in(&games);
+    server.open(&uri(&rps), &text);
+    assert_eq!(server.diagnostics_for(&uri(&rps)), Vec::<Value>::new());
+    let hover = server.request(
+        "textDocument/hover",
+        position_params(&uri(&rps), at(&text, "rock with text", 0)),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("**kind** `rock`"), "{shown}");
+    assert!(shown.contains("What players read: Crushes scissors."), "{shown}");
+    // A name the rules say nothing of shows no such line.
+    let hover = server.request(
+        "textDocument/hover",
+        position_params(&uri(&rps), at(&text, "best_of {", 0)),
+    );
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(!shown.contains("What players read"), "{shown}");
+}

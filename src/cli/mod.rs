@@ -31,6 +31,7 @@ mod fmt_cmd;
 mod merge_cmd;
 mod options_cmd;
 mod play_cmd;
+mod print_cmd;
 mod render_cmd;
 mod replay_cmd;
 mod run_cmd;
@@ -185,6 +186,20 @@ enum Command {
         view: String,
         /// Write the SVG here instead of to standard output.
         #[arg(short = 'o', long = "output", value_name = "OUT.svg")]
+        out: Option<PathBuf>,
+    },
+    /// A print-and-play sheet: every component of the game, a card each, on A4 pages with cut marks.
+    Print {
+        /// A `.rules` file, or a house-rules `.toml` file.
+        file: PathBuf,
+        /// Set an option: `--set rounds=3` (repeatable); the pieces these
+        /// options leave out are not printed.
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
+        /// Write the sheet here (`.html`: a page that prints a sheet per
+        /// page; else SVG, the pages one under another) instead of to
+        /// standard output.
+        #[arg(short = 'o', long = "output", value_name = "OUT.html")]
         out: Option<PathBuf>,
     },
     /// Re-run a JSON transcript and stop at the first divergence.
@@ -360,6 +375,7 @@ pub fn main() -> ExitCode {
             view: &view,
             out: out.as_ref(),
         }),
+        Command::Print { file, settings, out } => print_cmd::print(&file, &settings, out.as_ref()),
         Command::Replay { transcript, rules } => replay_cmd::replay(&transcript, rules.as_deref()),
         Command::Options { file } => options_cmd::options(&file),
         Command::Simulate {

@@ -48,7 +48,11 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
                 }
                 shown.push(one);
             }
-            shown.join("\n\n---\n\n")
+            let mut shown = shown.join("\n\n---\n\n");
+            if let Some(said) = index.texts.get(&name) {
+                shown.push_str(&format!("\n\n---\n\nWhat players read: {said}"));
+            }
+            shown
         }
     };
     Some(Hover {

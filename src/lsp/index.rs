@@ -125,6 +125,9 @@ pub(super) struct IndexedFile {
     /// The names the file declares (their places say file 0: the game's
     /// index puts in the file's number).
     declared: HashMap<String, Vec<Declared>>,
+    /// What a piece type or a kind does, as the file says it (`display
+    /// Baron with text "..."`).
+    texts: Vec<(String, String)>,
 }
 
 impl IndexedFile {
@@ -135,10 +138,14 @@ impl IndexedFile {
         let mut outline = vec![];
         let all = tokens(&text);
         let mut found = vec![];
+        let mut texts = vec![];
         if path.extension().is_none_or(|e| e != "toml") {
             let (parsed, _) = crate::syntax::parse_file(0, &text);
             for item in &parsed.items {
                 declare_item(item, 0, &mut declared, &mut outline, &text);
+                if let Item::Text { name, text } = item {
+                    texts.push((name.name.clone(), text.clone()));
+                }
             }
             declare_named_blocks(&text, &all, 0, &mut declared);
             found = binders(&text, &all);
@@ -150,6 +157,7 @@ impl IndexedFile {
             binders: found,
             outline,
             declared,
+            texts,
         }
     }
 }
@@ -172,6 +180,9 @@ pub(super) enum Meaning {
 pub(super) struct GameIndex {
     pub files: Vec<Arc<IndexedFile>>,
     pub globals: HashMap<String, Vec<Declared>>,
+    /// What each piece type or kind does, for players, where the rules
+    /// say (the first file to say it wins, as in the checker).
+    pub texts: HashMap<String, String>,
 }
 
 /// Words that mean something in one form but are not reserved.
@@ -235,7 +246,11 @@ impl GameIndex {
     /// the order the game read them, the document first.
     pub(super) fn new(files: Vec<Arc<IndexedFile>>) -> GameIndex {
         let mut globals: HashMap<String, Vec<Declared>> = HashMap::new();
+        let mut texts: HashMap<String, String> = HashMap::new();
         for (n, file) in files.iter().enumerate() {
+            for (name, text) in &file.texts {
+                texts.entry(name.clone()).or_insert_with(|| text.clone());
+            }
             for (name, declared) in &file.declared {
                 let entry = globals.entry(name.clone()).or_default();
                 entry.extend(declared.iter().cloned().map(|mut d| {
@@ -244,7 +259,7 @@ impl GameIndex {
                 }));
             }
         }
-        GameIndex { files, globals }
+        GameIndex { files, globals, texts }
     }
 
     /// The token of file `file` at byte `offset` (or just before it, so a

@@ -39,7 +39,7 @@ fn is_back(def: &GameDef, face: &PieceFace) -> bool {
 }
 
 /// Whether a face's value is worth showing: values differ, or it is a die.
-fn shows_value(def: &GameDef, face: &PieceFace) -> bool {
+pub(super) fn shows_value(def: &GameDef, face: &PieceFace) -> bool {
     def.type_has_values(face.ty) || def.pieces.iter().any(|p| p.ty == face.ty && p.faces.is_some())
 }
 

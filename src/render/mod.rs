@@ -11,6 +11,7 @@
 
 mod board;
 mod face;
+mod sheet;
 mod style;
 mod targets;
 mod tray;
@@ -19,6 +20,7 @@ use svg::Document;
 use svg::node::element::{Circle, Group, Rectangle, Text};
 
 pub use face::title as face_title;
+pub use sheet::{Component, sheet};
 pub use targets::{slot_target, space_target};
 
 use crate::engine::View;

@@ -344,7 +344,7 @@ pub enum OptionValue {
 
 impl OptionValue {
     /// The value the flow sees: lists are not readable as numbers and give 0.
-    pub(crate) fn as_i64(&self) -> i64 {
+    pub fn as_i64(&self) -> i64 {
         match self {
             OptionValue::Bool(b) => i64::from(*b),
             OptionValue::Int(i) => *i,
