@@ -587,3 +587,66 @@ fn a_board_without_rings_is_laid_out_by_its_hints() {
     let apart = (wood.0 - market.0).hypot(wood.1 - market.1);
     assert!(apart > 60.0, "wood {wood:?} on top of market {market:?}");
 }
+
+/// `display NAME fanned` draws every piece of a zone in its order, one
+/// card each, as a column; `display NAME off the table` draws nothing of a
+/// zone the rules keep for themselves, in pictures and on the play screen.
+#[test]
+fn a_zone_may_be_fanned_or_kept_off_the_table() {
+    let dir = scratch("layouts");
+    let plain = "game \"Columns\"\nplayers 2: Ann, Ben\n\
+                 pieces {\n  Card x3 per player in column\n  Marker x2 in tally\n}\n\
+                 zones {\n  column per player public\n  tally public\n}\n\
+                 flow {\n  Ann chooses n from 1..2\n}\n";
+    let laid_out = plain.replace("flow {", "display column fanned\ndisplay tally off the table\n\nflow {");
+    let draw = |name: &str, rules: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, rules).unwrap();
+        let path = path.to_str().unwrap().to_string();
+        (
+            path.clone(),
+            out(&rpsdsl(&["render", &path, "--seed", "1", "--view", "all"])),
+        )
+    };
+    let (_, trays) = draw("plain.rules", plain);
+    let (fanned_path, fanned) = draw("fanned.rules", &laid_out);
+    // Gathered, a column is one card with a badge; fanned, three cards.
+    assert!(trays.contains("×3"), "{trays}");
+    assert!(!fanned.contains("×3"), "{fanned}");
+    assert_eq!(
+        fanned.matches("<g class=\"piece\"").count(),
+        trays.matches("<g class=\"piece\"").count() + 2 * 2 - 1,
+        "two columns of three cards each, and no tally:\n{fanned}"
+    );
+    assert!(trays.contains("tally") && !fanned.contains("tally"), "{fanned}");
+    // The play screen leaves the tally out too.
+    let screen = rpsdsl_in_with_input(&fanned_path, "q\n\n");
+    assert!(screen.contains("column") && !screen.contains("tally"), "{screen}");
+    // A layout for a name that is no zone is refused, with the nearest.
+    let wrong = laid_out.replace("display tally off", "display tallies off");
+    let path = dir.join("wrong.rules");
+    std::fs::write(&path, wrong).unwrap();
+    let output = rpsdsl(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("unknown zone `tallies`") && text.contains("did you mean `tally`?"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// What `rpsdsl play FILE` prints, fed `input`.
+fn rpsdsl_in_with_input(file: &str, input: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rpsdsl"))
+        .args(["play", file, "--seed", "1", "--agents", "random"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}

@@ -3,7 +3,7 @@
 //! the screen cannot show what the seat may not know.
 
 use crate::engine::View;
-use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility};
+use crate::ir::{Board, FamilyIndex, GameDef, Seat, Visibility, ZoneLayout};
 use crate::present::listing;
 
 mod grid;
@@ -78,6 +78,8 @@ pub(crate) fn table(def: &GameDef, view: &View) -> String {
         .iter()
         .skip(1)
         .filter(|f| !matches!(f.by, FamilyIndex::PerSpace(_)))
+        // A zone the rules keep for their own bookkeeping is no part of the table.
+        .filter(|f| f.layout != ZoneLayout::OffTheTable)
         // A family that holds nothing at all (a module not in play) is noise.
         .filter(|f| (f.first..f.first + f.len).any(|z| !view.zones[z as usize].is_empty()))
         .collect();

@@ -229,6 +229,8 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "after",
     "colour",
     "text",
+    "fanned",
+    "off",
     "space",
     "tie-breaker",
     "top",

@@ -193,6 +193,14 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
     group
 }
 
+/// What a card's top edge says: its type, or, in a fan where only the
+/// edge of a card under another shows, what it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Edge {
+    Type,
+    Face,
+}
+
 /// A piece as a card with its top-left corner at `(x, y)`, `(w, h)` in
 /// size; `count` above 1 adds a badge, for a pile of equal pieces.
 pub(super) fn card(
@@ -200,7 +208,7 @@ pub(super) fn card(
     known: Known<'_>,
     (x, y): (f64, f64),
     (w, h): (f64, f64),
-    count: usize,
+    (count, edge): (usize, Edge),
     place: &str,
 ) -> Group {
     let (fill, title_text) = match known {
@@ -229,18 +237,25 @@ pub(super) fn card(
         Known::Face(face) => {
             let ty = &def.piece_types[face.ty as usize];
             let word = main_text(def, face);
+            // The face on top where that edge is all that shows (a fan).
+            let top = match (edge, second_text(def, face)) {
+                (Edge::Face, Some(second)) => format!("{word} {second}"),
+                (Edge::Face, None) => word.clone(),
+                (Edge::Type, _) => ty.clone(),
+            };
             // The type on top, unless it is the word itself (a token that is only its type).
-            if word != *ty {
-                group = group.add(
-                    text(
-                        ty.clone(),
-                        cx,
-                        y + 10.0,
-                        fitting_size(ty.chars().count(), w - 8.0, 9.0),
-                        ink,
-                    )
-                    .set("opacity", 0.8),
+            if top != word || edge == Edge::Face {
+                let label = text(
+                    top.clone(),
+                    cx,
+                    y + 10.0,
+                    fitting_size(top.chars().count(), w - 8.0, 9.0),
+                    ink,
                 );
+                group = group.add(match edge {
+                    Edge::Type => label.set("opacity", 0.8),
+                    Edge::Face => label.set("font-weight", 700),
+                });
             }
             {
                 group = group.add(

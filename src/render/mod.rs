@@ -24,7 +24,7 @@ pub use sheet::{Component, sheet};
 pub use targets::{slot_target, space_target};
 
 use crate::engine::View;
-use crate::ir::{FamilyIndex, GameDef, Seat, ValueKind, VarDef, VarEach, ZoneId, grid::DIRECTIONS};
+use crate::ir::{FamilyIndex, GameDef, Seat, ValueKind, VarDef, VarEach, ZoneId, ZoneLayout, grid::DIRECTIONS};
 use board::Drawn;
 use style::{BACKGROUND, FONT, INK, MUTED, round, words};
 
@@ -134,7 +134,7 @@ fn draw(def: &GameDef, view: &View, frame: &Frame<'_>, clickable: bool) -> Strin
         .families
         .iter()
         .skip(1)
-        .filter(|f| f.by == FamilyIndex::Single)
+        .filter(|f| f.by == FamilyIndex::Single && f.layout != ZoneLayout::OffTheTable)
         .map(|f| (f.first, f.name.clone()))
         .collect();
     if !shared.is_empty() {
@@ -200,7 +200,7 @@ fn seat_panel(def: &GameDef, view: &View, frame: &Frame<'_>, seat: Seat, width: 
     let zones: Vec<(ZoneId, String)> = def
         .families
         .iter()
-        .filter(|f| f.by == FamilyIndex::PerPlayer)
+        .filter(|f| f.by == FamilyIndex::PerPlayer && f.layout != ZoneLayout::OffTheTable)
         .map(|f| (f.first + ZoneId::from(seat), f.name.clone()))
         .collect();
     let mut heading = def.seat_name(seat).to_string();

@@ -5,10 +5,10 @@
 use svg::node::element::{Group, Rectangle, Text};
 
 use super::board::Drawn;
-use super::face::{Known, card};
+use super::face::{Edge, Known, card};
 use super::style::{self, FELT, INK, MUTED, RULE, round, words};
 use crate::engine::{PieceFace, View};
-use crate::ir::{GameDef, ZoneId};
+use crate::ir::{GameDef, ZoneId, ZoneLayout};
 
 const CARD_W: f64 = 54.0;
 const CARD_H: f64 = 72.0;
@@ -30,14 +30,28 @@ fn runs(slots: &[Option<PieceFace>]) -> Vec<(&Option<PieceFace>, usize)> {
     out
 }
 
-/// One zone as a tray: its name over a box of cards, wrapping at `max_width`.
+/// How far each card of a fanned zone lies below the one under it: enough
+/// to read its type and its corner.
+const FAN_STEP: f64 = 22.0;
+
+/// One zone as a tray: its name over a box of cards, wrapping at
+/// `max_width`; a fanned zone's cards in one overlapping column.
 fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64, clickable: bool) -> Drawn {
     let slots = &view.zones[zone as usize];
-    let runs = runs(slots);
+    let fanned = def.families[def.zones[zone as usize].family as usize].layout == ZoneLayout::Fanned;
+    // A fan shows every piece once, in its order: nothing is gathered.
+    let runs: Vec<(&Option<PieceFace>, usize)> = if fanned {
+        slots.iter().map(|slot| (slot, 1)).collect()
+    } else {
+        runs(slots)
+    };
     let per_row = (((max_width - 2.0 * PAD + GAP) / (CARD_W + GAP)).floor() as usize).max(1);
     let cards = runs.len().max(1);
-    let rows = cards.div_ceil(per_row);
-    let across = cards.min(per_row);
+    let (rows, across) = if fanned {
+        (1, 1)
+    } else {
+        (cards.div_ceil(per_row), cards.min(per_row))
+    };
     let title = match slots.len() {
         0 => words(name),
         1 => format!("{} · 1 piece", words(name)),
@@ -47,6 +61,8 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64, cl
     // An empty tray needs only room to say so.
     let floor = if runs.is_empty() {
         30.0
+    } else if fanned {
+        CARD_H + (runs.len() - 1) as f64 * FAN_STEP
     } else {
         rows as f64 * (CARD_H + GAP) - GAP
     };
@@ -84,17 +100,41 @@ fn tray(def: &GameDef, view: &View, zone: ZoneId, name: &str, max_width: f64, cl
         );
     }
     let place = def.zone_name(zone);
-    for (i, (slot, count)) in runs.iter().enumerate() {
-        let (r, c) = (i / per_row, i % per_row);
-        let x = PAD + c as f64 * (CARD_W + GAP);
-        let y = LABEL_H + PAD + r as f64 * (CARD_H + GAP);
-        let drawn = card(def, Known::of(def, slot), (x, y), (CARD_W, CARD_H), *count, &place);
-        group = group.add(if clickable {
+    // A fan is drawn from the bottom of the pile up, so the top card lies
+    // last, whole, at the column's foot.
+    let order: Vec<usize> = if fanned {
+        (0..runs.len()).rev().collect()
+    } else {
+        (0..runs.len()).collect()
+    };
+    for i in order {
+        let (slot, count) = runs[i];
+        let (x, y) = if fanned {
+            (PAD, LABEL_H + PAD + (runs.len() - 1 - i) as f64 * FAN_STEP)
+        } else {
+            let (r, c) = (i / per_row, i % per_row);
+            (
+                PAD + c as f64 * (CARD_W + GAP),
+                LABEL_H + PAD + r as f64 * (CARD_H + GAP),
+            )
+        };
+        let edge = if fanned { Edge::Face } else { Edge::Type };
+        let drawn = card(
+            def,
+            Known::of(def, slot),
+            (x, y),
+            (CARD_W, CARD_H),
+            (count, edge),
+            &place,
+        );
+        group = group.add(if fanned && clickable {
+            drawn.set("data-target", super::targets::slot_target(zone, i))
+        } else if clickable {
             // Every position this card stands for: equal pieces are one card.
             let targets: Vec<String> = slots
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| *s == *slot)
+                .filter(|(_, s)| *s == slot)
                 .map(|(index, _)| super::targets::slot_target(zone, index))
                 .collect();
             drawn.set("data-target", targets.join(" "))

@@ -30,10 +30,10 @@
 ((identifier) @function.builtin
   (#any-of? @function.builtin
     "action" "adjacent" "after" "as" "bool" "bottom"
-    "by" "chain" "colour" "count" "every" "exists" "faces" "text"
+    "by" "chain" "colour" "count" "every" "exists" "faces" "fanned" "text"
     "first" "forward" "grid" "hex" "hidden" "int" "is"
     "items" "joins" "kind" "lines" "list" "longest" "next"
-    "on" "one" "opponent" "owner" "public" "roll"
+    "off" "on" "one" "opponent" "owner" "public" "roll"
     "run" "size" "space" "sum" "table" "top"
     "type" "unordered" "value"))
 

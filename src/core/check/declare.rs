@@ -127,7 +127,43 @@ impl Declarer {
         self.lint_incomplete_relation(items);
         self.declare_components(items);
         self.declare_texts(items);
+        self.declare_layouts(items);
         self.declare_names(items);
+    }
+
+    /// `display NAME fanned`, `display NAME off the table`: how a zone is
+    /// laid out. A zone's name is a family's: every seat's `hand` alike.
+    fn declare_layouts(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::ZoneLayout { zone, fanned } = item else {
+                continue;
+            };
+            let layout = if *fanned {
+                ir::ZoneLayout::Fanned
+            } else {
+                ir::ZoneLayout::OffTheTable
+            };
+            match self.globals.get(&zone.name) {
+                Some(Symbol::Family(f)) => self.def.families[f as usize].layout = layout,
+                other => {
+                    let zones: Vec<&str> = self.def.families.iter().skip(1).map(|f| f.name.as_str()).collect();
+                    let mut diag = match other {
+                        Some(symbol) => Diagnostic::error(
+                            Code::TypeMismatch,
+                            format!("`{}` is {}, not a zone", zone.name, symbol.describe()),
+                        ),
+                        None => Diagnostic::error(Code::UnknownName, format!("unknown zone `{}`", zone.name)),
+                    }
+                    .label(zone.span, "expected a zone from `zones`, or a board's slot");
+                    if let Some(near) = nearest(&zone.name, zones.iter().copied()) {
+                        diag = diag.help(format!("did you mean `{near}`?"));
+                    } else if !zones.is_empty() {
+                        diag = diag.help(format!("the zones are {}", zones.join(", ")));
+                    }
+                    self.diags.push(diag);
+                }
+            }
+        }
     }
 
     /// `display NAME with text "..."`: what a piece type or a kind does.
@@ -794,6 +830,7 @@ impl Declarer {
             order_read: true,
             contents_read: true,
             unordered: None,
+            layout: ir::ZoneLayout::Tray,
         });
         Some(id)
     }

@@ -252,6 +252,21 @@ pub struct Family {
     /// Where the designer declared it `unordered` (no rule may read its
     /// order; the checker holds the rules to it).
     pub unordered: Option<Span>,
+    /// How pictures and the play screen lay its zones out.
+    pub layout: ZoneLayout,
+}
+
+/// How pictures and the play screen lay a zone out (`display NAME
+/// fanned`, `display NAME off the table`); play never reads it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ZoneLayout {
+    /// Equal pieces together, each once with its count: a hand, a supply.
+    #[default]
+    Tray,
+    /// Every piece in its order, overlapping: a column of cards played.
+    Fanned,
+    /// Not drawn at all: a zone for the rules' own bookkeeping.
+    OffTheTable,
 }
 
 /// The type of a game option and its allowed values.

@@ -77,6 +77,13 @@ pub enum Item {
         name: Ident,
         text: String,
     },
+    /// `display expedition fanned`, `display scratch off the table`: how
+    /// pictures lay a zone out.
+    ZoneLayout {
+        zone: Ident,
+        /// `fanned`; else `off the table`.
+        fanned: bool,
+    },
     /// `display Light in colour "#f1e3b8"`: the colour pictures give a seat.
     SeatColour {
         seat: Ident,

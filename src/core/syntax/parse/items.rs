@@ -90,6 +90,10 @@ impl Ctx<'_> {
                         text: self.string(Children::of(text).take(Rule::string)),
                     };
                 }
+                if let Some(layout) = inner.take_opt(Rule::zone_layout) {
+                    let fanned = layout.into_inner().any(|p| p.as_rule() == Rule::layout_fanned);
+                    return Item::ZoneLayout { zone: kind, fanned };
+                }
                 match inner.take_opt(Rule::seat_colour) {
                     Some(hint) => {
                         let string = Children::of(hint).take(Rule::string);
