@@ -158,6 +158,7 @@ fn verdict_choice(
         most_deals: 100_000,
         seed: 1,
         jobs: 0,
+        halt: None,
     };
     players(&side(base, base_path), &side(variant, variant_path), &config).map(|(strong, _)| strong)
 }

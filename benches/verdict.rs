@@ -73,6 +73,7 @@ fn main() {
             most_deals: 100_000,
             seed: 1,
             jobs: 0,
+            halt: None,
         };
         let started = Instant::now();
         let result = match verdict(&sides[0], &sides[1], &config, &|_, _| {}) {

@@ -18,6 +18,9 @@ use super::verdict::{
     players_for,
 };
 
+/// The most values a sweep plays.
+pub const MOST_POINTS: usize = 64;
+
 /// What a sweep may look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -134,6 +137,9 @@ pub fn sweep(
     let stopped = loop {
         if deal >= config.most_deals {
             break format!("it played the most deals asked for ({})", config.most_deals);
+        }
+        if config.halted() {
+            break "it was asked to stop".to_string();
         }
         if deal > 0 && started.elapsed() + per_batch > config.time {
             break format!("the time ran out ({:.0} s)", config.time.as_secs_f64());
@@ -280,5 +286,199 @@ fn best(points: &[Point], target: Target) -> Best {
             Target::Skill => p.skill,
         },
         not_clearly_better_than,
+    }
+}
+
+/// `name=1..5` or `name=a,b,c` as the name and its values, in order.
+pub(crate) fn values_of(vary: &str) -> Result<(String, Vec<String>), String> {
+    let Some((name, values)) = vary.split_once('=') else {
+        return Err(format!(
+            "`{vary}` is not NAME=VALUES, such as rounds=1..5 or rounds=10,20,40"
+        ));
+    };
+    let name = name.trim().to_string();
+    if let Some((low, high)) = values.split_once("..")
+        && let (Ok(low), Ok(high)) = (low.trim().parse::<i64>(), high.trim().parse::<i64>())
+    {
+        if low > high || high - low >= MOST_POINTS as i64 {
+            return Err(format!(
+                "`{vary}`: a range runs from low to high, with at most {MOST_POINTS} values"
+            ));
+        }
+        return Ok((name, (low..=high).map(|v| v.to_string()).collect()));
+    }
+    // Commas inside brackets belong to a list value: `schedule=[1,2],[2,4]`.
+    let mut parts = vec![];
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in values.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(values[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(values[start..].trim().to_string());
+    if parts.iter().any(String::is_empty) {
+        return Err(format!("`{vary}` has an empty value"));
+    }
+    Ok((name, parts))
+}
+
+/// Every `--vary` read, refused before a single combination is built when
+/// an option is named twice or the combinations would be more than
+/// [`MOST_POINTS`] (counted by multiplying, with no overflow: 14 ranges of
+/// three values are refused at once, not after building 4.8 million points).
+pub fn varied(vary: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut varied: Vec<(String, Vec<String>)> = vec![];
+    let mut combinations: usize = 1;
+    for one in vary {
+        let (name, values) = values_of(one)?;
+        if varied.iter().any(|(seen, _)| *seen == name) {
+            return Err(format!(
+                "`{name}` is varied twice; give all its values in one --vary, such as {name}=1,2,3"
+            ));
+        }
+        combinations = combinations.saturating_mul(values.len());
+        if combinations > MOST_POINTS {
+            return Err(format!(
+                "more than {MOST_POINTS} combinations (at `{one}`); vary fewer options or fewer values"
+            ));
+        }
+        varied.push((name, values));
+    }
+    Ok(varied)
+}
+
+/// Every combination of the values `varied` names, the first option
+/// changing slowest: each a list of `(name, value)`.
+pub fn combinations(varied: &[(String, Vec<String>)]) -> Vec<Vec<(String, String)>> {
+    let mut points: Vec<Vec<(String, String)>> = vec![vec![]];
+    for (name, values) in varied {
+        points = points
+            .into_iter()
+            .flat_map(|p| {
+                values.iter().map(move |v| {
+                    let mut p = p.clone();
+                    p.push((name.clone(), v.clone()));
+                    p
+                })
+            })
+            .collect();
+    }
+    points
+}
+
+impl Sweep {
+    /// The sweep in words: a row per value, then the best.
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+}
+
+/// An edge, signed, or a count or share, not.
+fn cell(i: &Interval, signed: bool) -> String {
+    if signed {
+        format!("{:+.3} ({:+.2} to {:+.2})", i.estimate, i.low, i.high)
+    } else {
+        format!("{:.3} ({:.2} to {:.2})", i.estimate, i.low, i.high)
+    }
+}
+
+/// The sweep in words: a row per value, then the best.
+fn to_text(s: &Sweep) -> String {
+    let mut out = format!("Sweep of {}\n", s.rules);
+    out.push_str(&format!(
+        "players: strong {}, weak {}{}; {} deals with every value in {:.1} s of {:.0} ({})\n\n",
+        s.strong,
+        s.weak,
+        s.players_why.as_ref().map_or(String::new(), |why| format!(" ({why})")),
+        s.deals,
+        s.seconds,
+        s.budget_seconds,
+        s.stopped
+    ));
+    let cautions: Vec<String> = s
+        .points
+        .iter()
+        .filter_map(|p| p.stops.caution(&format!("`{}`", p.label)))
+        .collect();
+    for caution in &cautions {
+        out.push_str(&format!("caution: {caution}\n"));
+    }
+    if !cautions.is_empty() {
+        out.push('\n');
+    }
+    let width = s.points.iter().map(|p| p.label.len()).max().unwrap_or(5).max(5);
+    let header = format!(
+        "  {:<width$}  {:<26} {:<26} {:<26} {:<26}",
+        "value", "fair: first seat's edge", "short: decision points", "decisive: draws", "skill: edge over random"
+    );
+    out.push_str(header.trim_end());
+    out.push('\n');
+    for p in &s.points {
+        let mark = if p.separated { "" } else { "  (players not separated)" };
+        let row = format!(
+            "  {:<width$}  {:<26} {:<26} {:<26} {:<26}{mark}",
+            p.label,
+            cell(&p.fair, true),
+            cell(&p.length, false),
+            cell(&p.draws, false),
+            cell(&p.skill, true)
+        );
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out.push_str("  each: the mean per deal, and its 95% confidence sequence\n");
+    if let Some(best) = &s.best {
+        let (question, signed) = match best.target {
+            Target::Fair => ("fair", true),
+            Target::Short => ("short", false),
+            Target::Decisive => ("decisive", false),
+            Target::Skill => ("skill", true),
+        };
+        out.push_str(&format!(
+            "\nbest for {question}: {} {}",
+            best.label,
+            cell(&best.interval, signed)
+        ));
+        if best.not_clearly_better_than.is_empty() {
+            out.push_str(", better than every other value\n");
+        } else {
+            out.push_str(&format!(
+                "; not clearly better than {} (their intervals overlap)\n",
+                best.not_clearly_better_than.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vary(list: &[&str]) -> Result<Vec<(String, Vec<String>)>, String> {
+        varied(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn too_many_combinations_are_refused_before_any_is_built() {
+        // 3^14 = 4,782,969 combinations: counted, never built.
+        let many: Vec<String> = (0..14).map(|i| format!("o{i}=1..3")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let refused = vary(&many).unwrap_err();
+        assert!(refused.contains("more than 64 combinations"), "{refused}");
+        assert!(vary(&["a=1..8", "b=1..8"]).is_ok());
+        assert!(vary(&["a=1..8", "b=1..9"]).is_err());
+    }
+
+    #[test]
+    fn an_option_varied_twice_is_refused() {
+        let refused = vary(&["size=1..3", "size=5,7"]).unwrap_err();
+        assert!(refused.contains("`size` is varied twice"), "{refused}");
     }
 }

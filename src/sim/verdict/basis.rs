@@ -2,7 +2,9 @@
 //! judge ([`Config`]), a watched figure ([`Watch`]), and how a deal's games
 //! are scored and counted.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::agents::spec::{AgentSpec, parse_spec};
 use crate::engine::Game;
@@ -39,6 +41,51 @@ pub struct Config {
     pub seed: u64,
     /// Threads (0: one per core).
     pub jobs: usize,
+    /// Set from elsewhere (the studio's Stop) to end the run at its next
+    /// batch, keeping what it has, as when the time runs out.
+    pub halt: Option<Arc<AtomicBool>>,
+}
+
+impl Config {
+    /// Whether the run was asked to stop.
+    pub(crate) fn halted(&self) -> bool {
+        self.halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// A deadline at `at` that this run's stop brings forward to now.
+    pub(crate) fn deadline(&self, at: Instant) -> Deadline<'_> {
+        Deadline {
+            at,
+            halt: self.halt.as_deref(),
+        }
+    }
+}
+
+/// When a part of a run must end: a time, or sooner when it is asked to stop.
+#[derive(Clone, Copy)]
+pub(crate) struct Deadline<'c> {
+    at: Instant,
+    halt: Option<&'c AtomicBool>,
+}
+
+impl Deadline<'_> {
+    fn halted(&self) -> bool {
+        self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+    }
+
+    /// Whether work that would end at `end` ends too late.
+    pub(crate) fn passed_by(&self, end: Instant) -> bool {
+        self.halted() || end > self.at
+    }
+
+    /// The time left: none once asked to stop.
+    pub(crate) fn left(&self) -> Duration {
+        if self.halted() {
+            Duration::ZERO
+        } else {
+            self.at.saturating_duration_since(Instant::now())
+        }
+    }
 }
 
 /// One watched figure: a confidence sequence for values in a known range.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::basis::{BATCH_DEALS, Side, Watch, either_way, share};
+use super::basis::{BATCH_DEALS, Deadline, Side, Watch, either_way, share};
 use crate::agents::spec::AgentSpec;
 use crate::ir::GameDef;
 use crate::sim::analyze::{Pick, Restriction, choice_group, play_restricted};
@@ -194,7 +194,7 @@ pub(super) fn measure(
     tallies: &[Tally<'_>; 2],
     strong: &AgentSpec,
     (seed, most_deals): (u64, u64),
-    (deadline, game_seconds): (Instant, f64),
+    (deadline, game_seconds): (Deadline<'_>, f64),
     pool: &rayon::ThreadPool,
 ) -> Choices {
     let mut rows: Vec<ChoiceWorth> = vec![];
@@ -231,7 +231,7 @@ pub(super) fn measure(
             })
             .collect();
     let threads = pool.current_num_threads() as f64;
-    let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+    let left = deadline.left().as_secs_f64();
     let expected = (left * threads / (game_seconds.max(1e-9) * targets.len().max(1) as f64)) as u64;
     let horizon = expected.clamp(16, most_deals.max(16));
     // Each family of intervals holds at 95% jointly (Bonferroni): among
@@ -300,7 +300,7 @@ impl Study {
         sides: [&Side<'_>; 2],
         strong: &AgentSpec,
         (seed, most_deals): (u64, u64),
-        (deadline, mut per_deal): (Instant, Duration),
+        (deadline, mut per_deal): (Deadline<'_>, Duration),
         pool: &rayon::ThreadPool,
     ) -> (u64, Option<String>) {
         if self.kept.is_empty() {
@@ -310,7 +310,7 @@ impl Study {
         while deal < most_deals {
             // As many deals as are expected to end by the deadline, at most
             // a batch; a deal's cost varies, so a quarter is kept in hand.
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.left();
             let fit = (left.as_secs_f64() / (1.25 * per_deal.as_secs_f64()).max(1e-9)) as u64;
             if fit == 0 {
                 break;

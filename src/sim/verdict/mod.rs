@@ -17,6 +17,7 @@ mod basis;
 mod choices;
 mod players;
 mod saturation;
+mod text;
 
 use std::time::{Duration, Instant};
 
@@ -227,6 +228,9 @@ pub fn verdict(
         if deal >= config.most_deals {
             break format!("it played the most deals asked for ({})", config.most_deals);
         }
+        if config.halted() {
+            break "it was asked to stop".to_string();
+        }
         if deal > 0 && started.elapsed() + per_deal.mul_f64(BATCH_DEALS as f64) > questions_time {
             break format!(
                 "the questions' share of the time ran out ({:.0} s of {:.0})",
@@ -282,7 +286,7 @@ pub fn verdict(
             [base, variant],
             strong,
             (config.seed, config.most_deals, horizon),
-            until.min(started + config.time),
+            config.deadline(until.min(started + config.time)),
             &pool,
         )
     };
@@ -291,7 +295,7 @@ pub fn verdict(
         &tallies,
         strong,
         (config.seed, config.most_deals),
-        (started + config.time, lineup.seconds_per_game),
+        (config.deadline(started + config.time), lineup.seconds_per_game),
         &pool,
     );
     Ok(Verdict {

@@ -244,7 +244,7 @@ fn lookahead(
     {
         return Ok(None);
     }
-    let until = Instant::now() + config.time.mul_f64(LOOKAHEAD_SHARE);
+    let until = config.deadline(Instant::now() + config.time.mul_f64(LOOKAHEAD_SHARE));
     let (edge, deals) = super::saturation::head_to_head(
         sides,
         [&strong, search],

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::basis::{BATCH_DEALS, Side, Watch};
+use super::basis::{BATCH_DEALS, Deadline, Side, Watch};
 use crate::agents::spec::AgentSpec;
 use crate::sim::analyze::play;
 use crate::sim::stats::game_seed;
@@ -20,7 +20,7 @@ pub(super) fn check(
     sides: [&Side<'_>; 2],
     strong: &AgentSpec,
     (seed, most_deals, horizon): (u64, u64, u64),
-    until: Instant,
+    until: Deadline<'_>,
     pool: &rayon::ThreadPool,
 ) -> Saturation {
     let Some(stronger) = scaled(strong) else {
@@ -53,7 +53,7 @@ pub(super) fn head_to_head(
     sides: &[&Side<'_>],
     [challenger, holder]: [&AgentSpec; 2],
     (seed, most_deals, horizon): (u64, u64, u64),
-    until: Instant,
+    until: Deadline<'_>,
     pool: &rayon::ThreadPool,
     settled: &dyn Fn(&crate::sim::stats::Interval) -> bool,
 ) -> (crate::sim::stats::Interval, u64) {
@@ -64,7 +64,7 @@ pub(super) fn head_to_head(
     let mut deals = 0;
     let mut per_deal = std::time::Duration::ZERO;
     while deals < most_deals && !(gain.steps() > 0 && settled(&gain.interval())) {
-        if deals > 0 && Instant::now() + per_deal.mul_f64(BATCH_DEALS as f64) > until {
+        if deals > 0 && until.passed_by(Instant::now() + per_deal.mul_f64(BATCH_DEALS as f64)) {
             break;
         }
         let to = (deals + BATCH_DEALS).min(most_deals);
