@@ -3,8 +3,8 @@
 //! clicking; a typo in the editor shown at its line; two people playing
 //! Janken Deck in two separate browsers, neither shown the other's hand;
 //! stepping back and forward through a game and forking it; a comparison
-//! run from the page with its report shown in it; the lobby, and a
-//! take-back offered then refused.
+//! run from the page with its report shown in it; a verdict run from the
+//! page; the lobby, and a take-back offered then refused.
 //!
 //! Without `chromium` and `chromedriver` these tests say so and pass; under
 //! `CI=true` a missing browser fails them (`.ci/run` installs it).
@@ -545,6 +545,87 @@ async fn compare_in_the_page(driver: &Driver) {
     client.close().await.unwrap();
 }
 
+/// A verdict run from the page: the study's own fields shown, progress,
+/// then the answers on top and the report with its charts below.
+async fn verdict_in_the_page(driver: &Driver) {
+    let studio = Studio::start(&games_dir(), "random");
+    let client = browser(driver).await;
+    client
+        .goto(&format!("{}/?key={}&file=janken_deck.rules", studio.base, studio.key))
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "return !!document.querySelector('#study-file option')",
+        "the files",
+    )
+    .await;
+    // A sweep asks for what to vary, not for a variant.
+    let shown = |id: &str| format!("return !document.getElementById('{id}').closest('label').hidden");
+    client
+        .execute(
+            "const k = document.getElementById('study-kind'); k.value = 'sweep'; k.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(client.execute(&shown("study-vary"), vec![]).await.unwrap(), true);
+    assert_eq!(client.execute(&shown("study-variant"), vec![]).await.unwrap(), false);
+    client
+        .execute(
+            "const k = document.getElementById('study-kind'); k.value = 'verdict'; k.dispatchEvent(new Event('change'));\
+             document.getElementById('study-file').value = 'janken_deck.rules';\
+             document.getElementById('study-variant').value = 'variants/janken_three_wilds.rules';\
+             document.getElementById('study-agents').value = 'greedy:samples=1,random';\
+             document.getElementById('study-seconds').value = '6';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(client.execute(&shown("study-variant"), vec![]).await.unwrap(), true);
+    client
+        .find(Locator::Id("study-run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "return !document.getElementById('compare-pane').hidden",
+        "the verdict",
+    )
+    .await;
+    assert_eq!(text_of(&client, "study-status").await, "Done.");
+    assert_eq!(text_of(&client, "report-title").await, "Verdict");
+    let text = text_of(&client, "compare-text").await;
+    assert!(
+        text.starts_with("Verdict: variants/janken_three_wilds.rules against janken_deck.rules"),
+        "{text}"
+    );
+    assert!(text.contains("  fair  "), "{text}");
+    let src = client
+        .execute("return document.getElementById('compare-report').src", vec![])
+        .await
+        .unwrap();
+    let path = src.as_str().unwrap().trim_start_matches(&studio.base).to_string();
+    let (status, html) = common::studio::request(&studio.base, "GET", &path, &[], None);
+    assert_eq!(status, 200);
+    assert!(html.contains("janken_three_wilds"));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    client
+        .execute("document.getElementById('study-kind').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    shot(&client, "verdict_panel").await;
+    client
+        .execute("document.getElementById('compare-pane').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    shot(&client, "verdict_report").await;
+    client.close().await.unwrap();
+}
+
 /// The lobby and a take-back, in the page: a seat's tab says "Your turn";
 /// its take-back is offered, then refused once the other seat has
 /// answered, saying so; the studio's page lists both games, who is
@@ -679,11 +760,14 @@ fn the_studio_in_a_browser() {
         compare_in_the_page(&driver).await;
         lap("a comparison in the page", t);
         let t = Instant::now();
+        verdict_in_the_page(&driver).await;
+        lap("a verdict in the page", t);
+        let t = Instant::now();
         lobby_and_take_back(&driver).await;
         lap("the lobby and a take-back", t);
     });
     say(&format!(
-        "browser tests: 6 ran in {:.1}s",
+        "browser tests: 7 ran in {:.1}s",
         started.elapsed().as_secs_f64()
     ));
 }

@@ -18,13 +18,16 @@ pub(crate) const MAX_GAMES: u64 = 5000;
 /// run is the merge of such shards, which `Report::merge` makes exact.
 const CHUNK: u64 = 20;
 
-/// One comparison, running or done.
+/// One comparison or study, running or done.
 pub(crate) struct Job {
-    /// Games played so far, both sides together.
+    /// Work done so far: games played, both sides together, or for a
+    /// study bounded by time, tenths of a second spent.
     done: AtomicU64,
-    /// Games to play, both sides together.
+    /// Work to do, in the same unit.
     pub(crate) total: u64,
-    stop: AtomicBool,
+    /// Deals played so far, for a study that plays deals.
+    deals: AtomicU64,
+    stop: Arc<AtomicBool>,
     outcome: Mutex<Option<Outcome>>,
     /// Bumped at every chunk and at the end, for the page's live progress.
     pub(crate) changed: watch::Sender<u64>,
@@ -52,13 +55,47 @@ pub(crate) struct Sides {
 
 impl Job {
     pub(crate) fn new(games: u64) -> Job {
+        Job::of(2 * games)
+    }
+
+    /// A job of `total` units of work (see [`Job::done`]).
+    pub(crate) fn of(total: u64) -> Job {
         Job {
             done: AtomicU64::new(0),
-            total: 2 * games,
-            stop: AtomicBool::new(false),
+            total,
+            deals: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
             outcome: Mutex::new(None),
             changed: watch::channel(0).0,
         }
+    }
+
+    /// The flag Stop sets, for a run that looks at it between batches.
+    pub(crate) fn halt(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Whether Stop was pressed.
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Tells the page how far the run is: `done` units, `deals` deals.
+    pub(crate) fn progress(&self, done: u64, deals: u64) {
+        self.done.store(done.min(self.total), Ordering::Relaxed);
+        self.deals.store(deals, Ordering::Relaxed);
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    /// Deals played so far.
+    pub(crate) fn deals(&self) -> u64 {
+        self.deals.load(Ordering::Relaxed)
+    }
+
+    /// Keeps how the run ended, and tells the page.
+    pub(crate) fn finish(&self, outcome: Outcome) {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+        self.changed.send_modify(|n| *n += 1);
     }
 
     /// Games played so far, both sides together.
@@ -78,16 +115,14 @@ impl Job {
 
     /// Plays the comparison (on a blocking thread) and keeps how it ended.
     pub(crate) fn run(self: &Arc<Job>, sides: &Sides) {
-        let outcome = self.compare(sides).unwrap_or_else(Outcome::Failed);
-        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
-        self.changed.send_modify(|n| *n += 1);
+        self.finish(self.compare(sides).unwrap_or_else(Outcome::Failed));
     }
 
     fn compare(&self, sides: &Sides) -> Result<Outcome, String> {
         let mut reports = vec![];
         for (rules, game) in [&sides.base, &sides.variant] {
             // The same seed and game indices for both: common random numbers.
-            match self.side(rules, game, sides)? {
+            match self.side(rules, game, (sides.games, &sides.agents, sides.seed))? {
                 Some(side) => reports.push(side),
                 None => return Ok(Outcome::Stopped),
             }
@@ -102,14 +137,20 @@ impl Job {
         })
     }
 
-    /// One side's report and games, shard by shard; `None` when stopped.
-    fn side(&self, rules: &str, game: &LoadedGame, sides: &Sides) -> Result<Option<(Report, Vec<GameRecord>)>, String> {
+    /// One game's report and games over `games` games of `agents` from
+    /// `seed`, shard by shard (as `simulate` plays them); `None` when stopped.
+    pub(crate) fn side(
+        &self,
+        rules: &str,
+        game: &LoadedGame,
+        (games, agents, seed): (u64, &str, u64),
+    ) -> Result<Option<(Report, Vec<GameRecord>)>, String> {
         let mut plan = Plan {
             rules: crate::text::printable_string(rules),
-            seed: sides.seed,
-            agents: crate::text::printable_string(&sides.agents),
+            seed,
+            agents: crate::text::printable_string(agents),
             options: crate::load::changed_options(&game.def, &game.options),
-            games: sides.games,
+            games,
             range: (0, 0),
             rotate_seats: true,
         };
@@ -118,11 +159,11 @@ impl Job {
         let tick = |n: u64| {
             self.done.fetch_add(n, Ordering::Relaxed);
         };
-        for start in (0..sides.games).step_by(CHUNK as usize) {
-            if self.stop.load(Ordering::Relaxed) {
+        for start in (0..games).step_by(CHUNK as usize) {
+            if self.stopping() {
                 return Ok(None);
             }
-            plan.range = (start, (start + CHUNK).min(sides.games));
+            plan.range = (start, (start + CHUNK).min(games));
             let (report, games) = sim::simulate_games(&game.def, &game.options, &plan, 1, &tick)?;
             records.extend(games);
             match &mut whole {

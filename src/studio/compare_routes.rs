@@ -123,7 +123,7 @@ pub(super) async fn compare_events(
         let event = match outcome {
             None => SseEvent::default()
                 .event("progress")
-                .data(serde_json::json!({ "done": job.done(), "total": job.total }).to_string()),
+                .data(serde_json::json!({ "done": job.done(), "total": job.total, "deals": job.deals() }).to_string()),
             Some(Outcome::Done { text, .. }) => SseEvent::default()
                 .event("done")
                 .data(serde_json::json!({ "text": text }).to_string()),

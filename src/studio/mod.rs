@@ -37,6 +37,8 @@ mod reply;
 mod routes;
 mod state;
 mod store;
+mod study;
+mod study_routes;
 mod table;
 
 pub use config::{BODY_LIMIT, Config};

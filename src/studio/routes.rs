@@ -19,6 +19,7 @@ use super::games::load;
 use super::keep::{begin, keep_table, seat_layout, seated_by};
 use super::reply::{Shared, Watcher, answer, forbidden, json_text, live_screens, refuse, screen_json, unfinished};
 use super::state::Studio;
+use super::study_routes::start_study;
 use super::table::{Refused, Table};
 use super::{BODY_LIMIT, files, keep, lobby};
 use crate::check::OptionSetting;
@@ -28,6 +29,9 @@ use crate::transcript::{Transcript, Viewer};
 const PAGE: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/studio.js");
 const STYLE: &str = include_str!("assets/studio.css");
+/// The studio's HTTP API, described (`tests/studio_studies.rs` holds it to
+/// the router: every route in it, and nothing else).
+const OPENAPI: &str = include_str!("assets/openapi.json");
 
 /// Every route of the studio over `studio`.
 pub(crate) fn router(studio: Arc<Studio>) -> Router {
@@ -40,6 +44,10 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
         )
         .route("/studio.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
+        .route(
+            "/api/openapi.json",
+            get(|| async { asset(OPENAPI, "application/json") }),
+        )
         .route("/api/files", get(list_files))
         .route("/api/file", get(read_file))
         .route("/api/check", post(check))
@@ -58,6 +66,10 @@ pub(crate) fn router(studio: Arc<Studio>) -> Router {
         .route("/api/compare/{job}/events", get(compare_events))
         .route("/api/compare/{job}/stop", post(stop_compare))
         .route("/api/compare/{job}/report", get(compare_report))
+        .route("/api/studies", post(start_study))
+        .route("/api/studies/{job}/events", get(compare_events))
+        .route("/api/studies/{job}/stop", post(stop_compare))
+        .route("/api/studies/{job}/report", get(compare_report))
         .route("/api/play/{game}/{token}", get(seat_screen))
         .route("/api/play/{game}/{token}/at/{step}", get(seat_screen_at))
         .route("/api/play/{game}/{token}/events", get(seat_events))

@@ -185,6 +185,10 @@ async function startStudio() {
   $("transcript-file").addEventListener("change", loadTranscript);
   $("compare-run").addEventListener("click", runCompare);
   $("compare-stop").addEventListener("click", () => compareJob.id && api(`/api/compare/${compareJob.id}/stop`, { method: "POST" }));
+  $("study-run").addEventListener("click", runStudy);
+  $("study-stop").addEventListener("click", () => studyJob.id && api(`/api/studies/${studyJob.id}/stop`, { method: "POST" }));
+  $("study-kind").addEventListener("change", showStudyFields);
+  showStudyFields();
   $("files").addEventListener("change", (e) => openFile(e.target.value));
   try {
     const body = await api("/api/files");
@@ -196,6 +200,8 @@ async function startStudio() {
       $("files").append(el("option", { value: f }, f));
       $("compare-base").append(el("option", { value: f }, f));
       $("compare-variant").append(el("option", { value: f }, f));
+      $("study-file").append(el("option", { value: f }, f));
+      $("study-variant").append(el("option", { value: f }, f));
     }
     drawLobby();
     setInterval(drawLobby, 4000);
@@ -408,6 +414,78 @@ async function runCompare() {
     const p = JSON.parse(e.data);
     progress.value = progress.max;
     finish("Done.");
+    $("report-title").textContent = "Compare report";
+    $("compare-text").textContent = p.text;
+    $("compare-report").src = `${base}/report?key=${key}`;
+    $("compare-open").href = `${base}/report?key=${key}`;
+    $("compare-pane").hidden = false;
+  });
+  events.addEventListener("stopped", () => finish("Stopped."));
+  events.addEventListener("failed", (e) => finish("Failed: " + JSON.parse(e.data).error));
+}
+
+// ------------------------------------------------------------------ studies
+
+const studyJob = { id: null, events: null };
+
+// Only the fields the chosen study reads are shown.
+function showStudyFields() {
+  const kind = $("study-kind").value;
+  for (const label of document.querySelectorAll("#play-pane label[data-for]")) {
+    label.hidden = !label.dataset.for.split(" ").includes(kind);
+  }
+  $("study-agents").placeholder = kind === "simulate" ? "random" : "chosen to fit the time";
+}
+
+async function runStudy() {
+  const status = $("study-status");
+  const progress = $("study-progress");
+  const kind = $("study-kind").value;
+  if (studyJob.events) studyJob.events.close();
+  $("compare-pane").hidden = true;
+  status.textContent = "";
+  const ask = { study: kind, file: $("study-file").value, agents: $("study-agents").value };
+  if (kind === "verdict") ask.variant = $("study-variant").value;
+  if (kind === "sweep") {
+    ask.vary = $("study-vary").value;
+    ask.target = $("study-target").value;
+  }
+  if (kind === "simulate") ask.games = Number($("study-games").value);
+  else ask.seconds = Number($("study-seconds").value);
+  try {
+    const body = await api("/api/studies", { method: "POST", body: JSON.stringify(ask) });
+    studyJob.id = body.job;
+  } catch (e) {
+    status.replaceChildren(el("pre", { class: "diag" }, e.message));
+    return;
+  }
+  $("study-run").disabled = true;
+  $("study-stop").disabled = false;
+  progress.hidden = false;
+  progress.value = 0;
+  status.textContent = kind === "simulate" ? "Playing…" : "Choosing the players…";
+  const key = encodeURIComponent(studioKey());
+  const base = `/api/studies/${studyJob.id}`;
+  const events = new EventSource(`${base}/events?key=${key}`);
+  studyJob.events = events;
+  const finish = (text) => {
+    events.close();
+    $("study-run").disabled = false;
+    $("study-stop").disabled = true;
+    status.textContent = text;
+  };
+  events.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    progress.max = p.total;
+    progress.value = p.done;
+    if (kind === "simulate") status.textContent = `${p.done} of ${p.total} games played`;
+    else if (p.deals) status.textContent = `${p.deals} deals played, ${Math.round(p.done / 10)} s of ${Math.round(p.total / 10)}`;
+  });
+  events.addEventListener("done", (e) => {
+    const p = JSON.parse(e.data);
+    progress.value = progress.max;
+    finish("Done.");
+    $("report-title").textContent = { verdict: "Verdict", sweep: "Sweep", simulate: "Simulation" }[kind];
     $("compare-text").textContent = p.text;
     $("compare-report").src = `${base}/report?key=${key}`;
     $("compare-open").href = `${base}/report?key=${key}`;
