@@ -522,7 +522,8 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
         0..=5 => {
             let (path, text) = &corpus.rules[rng.random_range(0..corpus.rules.len())];
             let mutant = mutate(text, corpus, &mut rng);
-            let relative = Path::new("games").join(path.strip_prefix("games").unwrap().parent().unwrap());
+            // Beside its original, so that its `use` and `extends` resolve.
+            let relative = path.parent().unwrap().to_path_buf();
             let file = relative.join("mutant.rules");
             keep.push((file.clone(), mutant));
             let file = file.display().to_string();
@@ -643,6 +644,7 @@ fn case(index: usize, seed: u64, corpus: &Corpus) -> CaseResult {
         }
     }
     for (file, bytes) in &keep {
+        std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
         std::fs::write(dir.join(file), bytes).unwrap();
     }
     let mut result = CaseResult {

@@ -650,3 +650,71 @@ fn rpsdsl_in_with_input(file: &str, input: &str) -> String {
     let output = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// `display NAME with shape S`: a piece on a board is drawn as the shape,
+/// a card carries it; a kind's only face up; an unknown shape is refused
+/// with the list.
+#[test]
+fn a_piece_may_have_a_shape() {
+    let dir = scratch("shapes");
+    let rules = std::fs::read_to_string("games/classic/breakthrough.rules")
+        .unwrap()
+        .replacen("pieces {", "display Pawn with shape triangle\n\npieces {", 1);
+    let path = dir.join("shaped.rules");
+    std::fs::write(&path, &rules).unwrap();
+    let path = path.to_str().unwrap();
+    let plain = out(&rpsdsl(&[
+        "render",
+        "games/classic/breakthrough.rules",
+        "--seed",
+        "3",
+        "--view",
+        "all",
+    ]));
+    let shaped = out(&rpsdsl(&["render", path, "--seed", "3", "--view", "all"]));
+    // Every pawn a triangle (a polygon of three corners) instead of a disc.
+    let triangles = shaped.matches("<polygon").count();
+    assert!(triangles >= 20, "{triangles}");
+    assert_eq!(plain.matches("<polygon").count(), 0);
+    assert!(shaped.matches("<circle").count() + 20 <= plain.matches("<circle").count());
+    // A kind's shape is not drawn on a card seen from the back.
+    let cards = std::fs::read_to_string("docs/examples/moonlight.rules").unwrap();
+    assert!(cards.contains("display stars with shape star"));
+    let all = out(&rpsdsl(&[
+        "render",
+        "docs/examples/moonlight.rules",
+        "--seed",
+        "3",
+        "--view",
+        "all",
+        "--at",
+        "0",
+    ]));
+    let ann = out(&rpsdsl(&[
+        "render",
+        "docs/examples/moonlight.rules",
+        "--seed",
+        "3",
+        "--view",
+        "Ann",
+        "--at",
+        "0",
+    ]));
+    assert!(
+        ann.matches("<polygon").count() < all.matches("<polygon").count(),
+        "{ann}"
+    );
+    // The print-and-play card carries it too.
+    let sheet = out(&rpsdsl(&["print", "docs/examples/moonlight.rules"]));
+    assert!(sheet.matches("<polygon").count() >= 10, "stars and moons");
+    // An unknown shape: refused, with the shapes listed.
+    std::fs::write(path, rules.replace("shape triangle", "shape triangel")).unwrap();
+    let output = rpsdsl(&["check", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(
+        text.contains("unknown shape `triangel`") && text.contains("did you mean `triangle`?"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -230,6 +230,7 @@ pub(super) const FORM_WORDS: &[&str] = &[
     "colour",
     "text",
     "fanned",
+    "shape",
     "off",
     "space",
     "tie-breaker",

@@ -6,7 +6,7 @@ use svg::node::element::{Circle, Group, Rectangle, Title};
 
 use super::style::{self, BACK, MUTED, centred_text as text, fitting_size, round};
 use crate::engine::PieceFace;
-use crate::ir::GameDef;
+use crate::ir::{GameDef, Shape};
 
 /// What the viewer knows of the piece in one place of a zone.
 #[derive(Clone, Copy)]
@@ -143,10 +143,13 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
         Known::Back(face) => (style::owner_colour(def, face.owner), title(def, face)),
         Known::Face(face) => (style::face_colour(def, face.kind, face.owner), title(def, face)),
     };
-    let mut group = Group::new()
+    let outline = shape_of(def, known).unwrap_or(Shape::Circle);
+    let group = Group::new()
         .set("class", "piece")
-        .add(Title::new(format!("{title_text} ({place}){}", described(def, known))))
-        .add(
+        .add(Title::new(format!("{title_text} ({place}){}", described(def, known))));
+    let mut group = match shape_of(def, known) {
+        Some(shape) => group.add(style::shape(shape, (cx, cy), r, (fill, style::edge_of(fill), 1.5))),
+        None => group.add(
             Circle::new()
                 .set("cx", round(cx))
                 .set("cy", round(cy))
@@ -154,7 +157,8 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
                 .set("fill", fill)
                 .set("stroke", style::edge_of(fill))
                 .set("stroke-width", 1.5),
-        );
+        ),
+    };
     match known {
         Known::Face(face) => {
             let word = main_text(def, face);
@@ -162,6 +166,12 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
             let ink = style::ink_on(fill);
             let size = fitting_size(longest_word(def, face, &word), r * 1.75, r * 0.7);
             let dy = if second.is_some() { -r * 0.22 } else { 0.0 };
+            // A triangle's room is low and narrow: its word goes down, smaller.
+            let (size, dy) = if outline == Shape::Triangle {
+                (round(size * 0.75), dy + r * 0.3)
+            } else {
+                (size, dy)
+            };
             group = group.add(text(word, cx, cy + dy, size, ink).set("font-weight", 600));
             if let Some(second) = second {
                 group = group.add(text(second, cx, cy + r * 0.45, round(r * 0.55), ink));
@@ -295,10 +305,23 @@ pub(super) fn card(
                 .add(text(UNKNOWN_MARK, cx, y + h / 2.0, 18.0, "#ffffff").set("font-weight", 700));
         }
     }
+    // The rules' shape for it, small in a corner: a card keeps its form.
+    if let Some(mark) = shape_of(def, known) {
+        group = group.add(style::shape(mark, (x + 9.0, y + h - 9.0), 4.5, (ink, ink, 0.5)));
+    }
     if count > 1 {
         group = group.add(badge(count, x + w - 2.0, y + 2.0));
     }
     group
+}
+
+/// The shape the rules give what the viewer knows of a piece.
+fn shape_of(def: &GameDef, known: Known<'_>) -> Option<Shape> {
+    match known {
+        Known::Nothing => None,
+        Known::Back(face) => style::piece_shape(def, face.ty, None),
+        Known::Face(face) => style::piece_shape(def, face.ty, face.kind),
+    }
 }
 
 /// The dashed frame that marks a back.

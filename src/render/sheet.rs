@@ -34,8 +34,10 @@ const GRID: (usize, usize) = (3, 3);
 const BAND: f64 = 15.0;
 /// How far a cut mark reaches out of the grid, and its gap from it.
 const MARK: (f64, f64) = (6.0, 1.5);
-/// Text on a card, in mm: its body, and the footnote of a page.
+/// Text on a card, in mm: its body at most and at least, and the
+/// footnote of a page.
 const BODY_SIZE: f64 = 3.4;
+const SMALLEST_BODY: f64 = 2.2;
 const FOOT_SIZE: f64 = 2.8;
 
 /// Every component of `components`, in order, as pages of SVG (one
@@ -196,6 +198,16 @@ fn card(def: &GameDef, component: &Component, (x, y): (f64, f64)) -> Group {
         group = group.add(centred_text(ty.clone(), cx, body_y, 3.6, MUTED));
         body_y += 5.0;
     }
+    // The rules' shape for it, as a symbol on the card.
+    if let Some(mark) = style::piece_shape(def, face.ty, face.kind) {
+        group = group.add(style::shape(
+            mark,
+            (cx, body_y + 5.0),
+            5.0,
+            (colour, style::edge_of(colour), 0.4),
+        ));
+        body_y += 12.0;
+    }
     let big = match component.die {
         Some((low, high)) => Some(format!("{low}–{high}")),
         None => valued.then(|| face.value.to_string()),
@@ -209,26 +221,34 @@ fn card(def: &GameDef, component: &Component, (x, y): (f64, f64)) -> Group {
             body_y += 4.0;
         }
     }
-    // What it does, wrapped to the card: at this size a letter is about
-    // half the size wide.
-    let room = ((w - 2.0 * inset - 6.0) / (BODY_SIZE * 0.52)) as usize;
-    let bottom = y + h - inset - 9.0;
-    let mut line_y = body_y + 2.0;
-    for text in texts(def, face) {
-        for line in textwrap::wrap(&text, room) {
-            if line_y > bottom {
-                break;
-            }
+    // What it does, wrapped to the card, at the largest size at which it
+    // all fits; what still does not fit ends in an ellipsis, never silently.
+    // The owner's line takes the foot of the card where there is one.
+    let bottom = y + h - inset - if face.owner.is_some() { 9.0 } else { 3.0 };
+    let (size, paragraphs) = fitted(&texts(def, face), w - 2.0 * inset - 6.0, bottom - body_y);
+    let mut line_y = body_y + 2.0 + size;
+    'text: for (p, lines) in paragraphs.iter().enumerate() {
+        for (l, line) in lines.iter().enumerate() {
+            let last = line_y + size * 1.3 > bottom + size;
+            let more = l + 1 < lines.len() || p + 1 < paragraphs.len();
+            let shown = if last && more {
+                format!("{line} …")
+            } else {
+                line.clone()
+            };
             group = group.add(
-                Text::new(line.into_owned())
+                Text::new(shown)
                     .set("x", round(x + inset + 3.0))
                     .set("y", round(line_y))
-                    .set("font-size", BODY_SIZE)
+                    .set("font-size", size)
                     .set("fill", INK),
             );
-            line_y += BODY_SIZE * 1.3;
+            if last {
+                break 'text;
+            }
+            line_y += size * 1.3;
         }
-        line_y += BODY_SIZE * 0.5;
+        line_y += size * 0.5;
     }
     if let Some(owner) = face.owner {
         let seat = style::seat_colour(def, owner);
@@ -253,4 +273,25 @@ fn card(def: &GameDef, component: &Component, (x, y): (f64, f64)) -> Group {
             );
     }
     group
+}
+
+/// `texts` wrapped to `width` mm at the largest size from [`BODY_SIZE`]
+/// down to [`SMALLEST_BODY`] at which they fit `height` mm: the size, and
+/// each text's lines. (A letter is about half the size wide.)
+fn fitted(texts: &[String], width: f64, height: f64) -> (f64, Vec<Vec<String>>) {
+    let mut size = BODY_SIZE;
+    loop {
+        let room = ((width / (size * 0.5)) as usize).max(8);
+        let paragraphs: Vec<Vec<String>> = texts
+            .iter()
+            .map(|t| textwrap::wrap(t, room).into_iter().map(|l| l.into_owned()).collect())
+            .collect();
+        let lines: usize = paragraphs.iter().map(Vec::len).sum();
+        let gaps = paragraphs.len().saturating_sub(1) as f64;
+        let needed = size * (1.3 * lines as f64 + 0.5 * gaps + 0.5);
+        if needed <= height || size <= SMALLEST_BODY {
+            return (size, paragraphs);
+        }
+        size = (size - 0.2).max(SMALLEST_BODY);
+    }
 }

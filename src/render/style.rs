@@ -1,8 +1,8 @@
 //! Colours, fonts and text sizes shared by every part of a picture.
 
-use svg::node::element::Text;
+use svg::node::element::{Circle, Polygon, Text};
 
-use crate::ir::{GameDef, Seat};
+use crate::ir::{GameDef, Seat, Shape};
 
 /// The one font family: what every browser has.
 pub(super) const FONT: &str = "system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif";
@@ -144,4 +144,62 @@ pub(super) fn centred_text(content: impl Into<String>, x: f64, y: f64, size: f64
         .set("text-anchor", "middle")
         .set("dominant-baseline", "central")
         .set("fill", fill)
+}
+
+/// `shape` centred on `(cx, cy)`, reaching `r` from its centre, filled
+/// with `fill` and outlined with `stroke` (`width` wide).
+pub(super) fn shape(
+    shape: Shape,
+    (cx, cy): (f64, f64),
+    r: f64,
+    (fill, stroke, width): (&str, &str, f64),
+) -> svg::node::element::Group {
+    let group = svg::node::element::Group::new();
+    if shape == Shape::Circle {
+        return group.add(
+            Circle::new()
+                .set("cx", round(cx))
+                .set("cy", round(cy))
+                .set("r", round(r))
+                .set("fill", fill)
+                .set("stroke", stroke)
+                .set("stroke-width", width),
+        );
+    }
+    // Corners at these angles (degrees, 0 up, clockwise) and distances.
+    let corners: Vec<(f64, f64)> = match shape {
+        Shape::Square => [45.0, 135.0, 225.0, 315.0].iter().map(|&a| (a, r * 0.92)).collect(),
+        Shape::Triangle => [0.0, 120.0, 240.0].iter().map(|&a| (a, r * 1.1)).collect(),
+        Shape::Diamond => [0.0, 90.0, 180.0, 270.0].iter().map(|&a| (a, r)).collect(),
+        Shape::Hexagon => (0..6).map(|i| (60.0 * f64::from(i), r)).collect(),
+        Shape::Star => (0..10)
+            .map(|i| (36.0 * f64::from(i), if i % 2 == 0 { r * 1.05 } else { r * 0.45 }))
+            .collect(),
+        Shape::Circle => unreachable!("drawn above"),
+    };
+    // A triangle's middle sits low, so it is centred by its height.
+    let lift = if shape == Shape::Triangle { r * 0.2 } else { 0.0 };
+    let points: Vec<String> = corners
+        .iter()
+        .map(|&(degrees, d)| {
+            let a = degrees.to_radians();
+            format!("{},{}", round(cx + d * a.sin()), round(cy + lift - d * a.cos()))
+        })
+        .collect();
+    group.add(
+        Polygon::new()
+            .set("points", points.join(" "))
+            .set("fill", fill)
+            .set("stroke", stroke)
+            .set("stroke-width", width)
+            .set("stroke-linejoin", "round"),
+    )
+}
+
+/// The shape a piece is drawn as, where the rules give one: its kind's,
+/// seen face up, else its type's (a type shows on a back too).
+pub(super) fn piece_shape(def: &GameDef, ty: u16, kind: Option<u16>) -> Option<Shape> {
+    kind.and_then(|k| def.kinds.get(k as usize))
+        .and_then(|k| k.shape)
+        .or_else(|| def.type_shapes.get(ty as usize).copied().flatten())
 }

@@ -30,7 +30,7 @@
 ((identifier) @function.builtin
   (#any-of? @function.builtin
     "action" "adjacent" "after" "as" "bool" "bottom"
-    "by" "chain" "colour" "count" "every" "exists" "faces" "fanned" "text"
+    "by" "chain" "colour" "count" "every" "exists" "faces" "fanned" "shape" "text"
     "first" "forward" "grid" "hex" "hidden" "int" "is"
     "items" "joins" "kind" "lines" "list" "longest" "next"
     "off" "on" "one" "opponent" "owner" "public" "roll"

@@ -55,6 +55,7 @@ fn empty_def(sources: Sources) -> GameDef {
         beats: vec![],
         piece_types: vec![],
         type_texts: vec![],
+        type_shapes: vec![],
         groups: vec![],
         pieces: vec![],
         zones: vec![],
@@ -166,16 +167,41 @@ impl Declarer {
         }
     }
 
-    /// `display NAME with text "..."`: what a piece type or a kind does.
+    /// `display NAME with text "..."`: what a piece type or a kind does;
+    /// `display NAME with shape S`: the shape pictures draw it as.
     fn declare_texts(&mut self, items: &[Item]) {
         self.def.type_texts.resize(self.def.piece_types.len(), None);
+        self.def.type_shapes.resize(self.def.piece_types.len(), None);
         for item in items {
-            let Item::Text { name, text } = item else {
-                continue;
+            let (name, text, shape) = match item {
+                Item::Text { name, text } => (name, Some(text), None),
+                Item::Shape { name, shape } => match ir::Shape::named(&shape.name) {
+                    Some(found) => (name, None, Some(found)),
+                    None => {
+                        self.unknown_shape(shape);
+                        continue;
+                    }
+                },
+                _ => continue,
             };
             match self.globals.get(&name.name) {
-                Some(Symbol::PieceType(t)) => self.def.type_texts[t as usize] = Some(text.clone()),
-                Some(Symbol::Kind(k)) => self.def.kinds[k as usize].text = Some(text.clone()),
+                Some(Symbol::PieceType(t)) => {
+                    if let Some(text) = text {
+                        self.def.type_texts[t as usize] = Some(text.clone());
+                    }
+                    if shape.is_some() {
+                        self.def.type_shapes[t as usize] = shape;
+                    }
+                }
+                Some(Symbol::Kind(k)) => {
+                    let kind = &mut self.def.kinds[k as usize];
+                    if let Some(text) = text {
+                        kind.text = Some(text.clone());
+                    }
+                    if shape.is_some() {
+                        kind.shape = shape;
+                    }
+                }
                 _ => {
                     let named = self
                         .def
@@ -192,6 +218,18 @@ impl Declarer {
                 }
             }
         }
+    }
+
+    /// A shape no picture draws, with the nearest and the list.
+    fn unknown_shape(&mut self, shape: &ast::Ident) {
+        let names: Vec<&str> = ir::Shape::ALL.iter().map(|(n, _)| *n).collect();
+        let diag = Diagnostic::error(Code::UnknownName, format!("unknown shape `{}`", shape.name))
+            .label(shape.span, "expected a shape");
+        let diag = match nearest(&shape.name, names.iter().copied()) {
+            Some(near) => diag.help(format!("did you mean `{near}`? The shapes are {}", names.join(", "))),
+            None => diag.help(format!("the shapes are {}", names.join(", "))),
+        };
+        self.diags.push(diag);
     }
 
     /// Each kind set and its kinds, in order, each kind named once.
@@ -222,6 +260,7 @@ impl Declarer {
                             display: value.name.clone(),
                             colour: None,
                             text: None,
+                            shape: None,
                         });
                         members.push(id);
                     }

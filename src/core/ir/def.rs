@@ -31,6 +31,8 @@ pub struct GameDef {
     /// Per piece type, what it does, for players to read (`display Baron
     /// with text "..."`); as long as `piece_types` once checked.
     pub type_texts: Vec<Option<String>>,
+    /// Per piece type, the shape pictures draw it as, where the rules say.
+    pub type_shapes: Vec<Option<Shape>>,
     pub(crate) groups: Vec<Group>,
     /// Every piece of the game; a piece's index is its [`PieceId`].
     pub pieces: Vec<Piece>,
@@ -118,6 +120,43 @@ pub struct Kind {
     pub colour: Option<String>,
     /// What it does, for players to read (`display wild with text "..."`).
     pub text: Option<String>,
+    /// The shape pictures draw its pieces as, face up (`display wild with
+    /// shape star`).
+    pub shape: Option<Shape>,
+}
+
+/// A shape pictures draw a piece as (`display Pawn with shape triangle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A disc.
+    Circle,
+    /// A square, on its side.
+    Square,
+    /// A triangle, point up.
+    Triangle,
+    /// A square on its point.
+    Diamond,
+    /// A five-pointed star.
+    Star,
+    /// A hexagon, point up.
+    Hexagon,
+}
+
+impl Shape {
+    /// Every shape, by the name the rules give it.
+    pub const ALL: [(&'static str, Shape); 6] = [
+        ("circle", Shape::Circle),
+        ("square", Shape::Square),
+        ("triangle", Shape::Triangle),
+        ("diamond", Shape::Diamond),
+        ("star", Shape::Star),
+        ("hexagon", Shape::Hexagon),
+    ];
+
+    /// The shape named `name`.
+    pub fn named(name: &str) -> Option<Shape> {
+        Shape::ALL.iter().find(|(n, _)| *n == name).map(|&(_, s)| s)
+    }
 }
 
 /// A named set of kinds, declared in the rules.

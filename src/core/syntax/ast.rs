@@ -77,6 +77,12 @@ pub enum Item {
         name: Ident,
         text: String,
     },
+    /// `display Pawn with shape triangle`: the shape pictures draw a piece
+    /// type or a kind as.
+    Shape {
+        name: Ident,
+        shape: Ident,
+    },
     /// `display expedition fanned`, `display scratch off the table`: how
     /// pictures lay a zone out.
     ZoneLayout {

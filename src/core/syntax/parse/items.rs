@@ -90,6 +90,14 @@ impl Ctx<'_> {
                         text: self.string(Children::of(text).take(Rule::string)),
                     };
                 }
+                if let Some(shape) = inner.take_opt(Rule::piece_shape) {
+                    let mut parts = Children::of(shape);
+                    parts.take(Rule::shape_word);
+                    return Item::Shape {
+                        name: kind,
+                        shape: self.ident(parts.take(Rule::ident)),
+                    };
+                }
                 if let Some(layout) = inner.take_opt(Rule::zone_layout) {
                     let fanned = layout.into_inner().any(|p| p.as_rule() == Rule::layout_fanned);
                     return Item::ZoneLayout { zone: kind, fanned };
