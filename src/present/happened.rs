@@ -89,8 +89,11 @@ fn tidy(lines: Vec<String>, you: &str) -> Vec<String> {
     collapse_moves(lines.collect())
 }
 
-/// Runs of moves of like pieces from one zone read as one line:
-/// "a hidden piece x9: bag -> slot of space 1 … slot of space 9".
+/// Runs of moves of like pieces from one zone read as one line, where
+/// they go to one place ("a hidden piece x5: deck -> hand of Ben x5") or
+/// are a deal of three or more ("a hidden piece x9: bag -> slot of space 1
+/// … slot of space 9"). Two like pieces going two ways stay two lines: a
+/// card burned and a card dealt are two things that happened.
 fn collapse_moves(lines: Vec<String>) -> Vec<String> {
     fn parts(line: &str) -> Option<(&str, &str, &str)> {
         let body = line.strip_prefix("  ")?;
@@ -118,7 +121,10 @@ fn collapse_moves(lines: Vec<String>) -> Vec<String> {
             }
             j += 1;
         }
-        if j - i == 1 {
+        if j - i == 2 && to.len() == 2 {
+            // Two moves, two places: each its own line.
+            out.extend(lines[i..j].iter().cloned());
+        } else if j - i == 1 {
             out.push(lines[i].clone());
         } else {
             let dests: Vec<String> = to
@@ -149,16 +155,33 @@ mod tests {
             "Ben chooses hand: (secret)".to_string(),
             "  a hidden piece: pile -> row 1".to_string(),
             "  a hidden piece: pile -> row 2".to_string(),
+            "  a hidden piece: pile -> row 3".to_string(),
             "  Token: pile -> row 3".to_string(),
+            "  Guard 1: deck -> burned".to_string(),
+            "  Guard 1: deck -> hand of Ann".to_string(),
+            "  Guard 1: deck -> hand of Ben".to_string(),
+            "  Guard 1: deck -> hand of Ben".to_string(),
         ];
         assert_eq!(
             tidy(lines, "Ann"),
             vec![
                 "You choose hand: left",
                 "Ben chooses hand: (secret)",
-                "  a hidden piece x2: pile -> row 1, row 2",
+                "  a hidden piece x3: pile -> row 1, row 2, row 3",
                 "  Token: pile -> row 3",
+                "  Guard 1 x4: deck -> burned, hand of Ann, hand of Ben x2",
             ]
         );
+        // Two like cards going two ways are two lines; going one way, one.
+        let two_ways = vec![
+            "  Guard 1: deck -> burned".to_string(),
+            "  Guard 1: deck -> hand of Ann".to_string(),
+        ];
+        assert_eq!(tidy(two_ways.clone(), "Ann"), two_ways);
+        let one_way = vec![
+            "  Guard 1: deck -> hand of Ann".to_string(),
+            "  Guard 1: deck -> hand of Ann".to_string(),
+        ];
+        assert_eq!(tidy(one_way, "Ann"), vec!["  Guard 1 x2: deck -> hand of Ann x2"]);
     }
 }
