@@ -312,7 +312,7 @@ pub fn verdict(
         seconds: started.elapsed().as_secs_f64(),
         self_play_deals: watches.self_play_deals,
         matchup_deals: watches.matchup_deals,
-        questions: watches.questions(&separation),
+        questions: with_tension_hint(watches.questions(&separation), base.def),
         separation,
         choices,
         stopped,
@@ -525,6 +525,28 @@ impl Watches {
         questions.push(tension);
         questions
     }
+}
+
+/// A tension not judged for want of score terms says how to judge it: a
+/// score term from one of the game's own per-player counters, which the
+/// designer knows to be a running lead (tokens, tricks) or not.
+fn with_tension_hint(mut questions: Vec<Question>, def: &crate::ir::GameDef) -> Vec<Question> {
+    let counter = def
+        .vars
+        .iter()
+        .find(|v| v.each == crate::ir::VarEach::Player && !v.constant && v.shows == crate::ir::ValueKind::Number);
+    let example = counter.map_or_else(
+        || "`score per player { points: ... }`".to_string(),
+        |v| format!("`score per player {{ {0}: {0} of player }}`", v.name),
+    );
+    for q in questions.iter_mut().filter(|q| q.question == "tension") {
+        if let Some(why) = &mut q.skipped
+            && why.ends_with("no lead to change")
+        {
+            why.push_str(&format!(": a score term such as {example} gives it one"));
+        }
+    }
+    questions
 }
 
 /// A question answered by a paired difference: `better` and `worse` name
