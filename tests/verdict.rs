@@ -430,3 +430,35 @@ fn games_stopped_by_an_error_are_counted_named_and_fail_the_run() {
     );
     assert_eq!(sweep(false).status.code(), Some(1));
 }
+
+/// "Short" in the game's own units too: each counter both games keep,
+/// every seat's summed at a game's end (Moonlight's tricks: 3 to 5 a game).
+#[test]
+fn the_length_is_also_told_in_the_games_own_counters() {
+    let v = verdict(
+        "docs/examples/moonlight.rules",
+        "docs/examples/moonlight_trumps.toml",
+        "mcts:iterations=20,random",
+        "120",
+    );
+    let short = answer(&v, "short");
+    let tricks = short["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["measure"] == "`tricks` per game: every seat's at the end, summed")
+        .unwrap_or_else(|| panic!("{short}"));
+    for game in ["base", "variant"] {
+        let estimate = tricks[game]["estimate"].as_f64().unwrap();
+        assert!((3.0..=5.0).contains(&estimate), "{tricks}");
+    }
+    // Best of three counts its duels won: one such figure.
+    let rps = verdict(
+        BEST_OF_THREE,
+        "tests/games/rps_head_start.rules",
+        "mcts:iterations=10,random",
+        "40",
+    );
+    let details = answer(&rps, "short")["details"].as_array().map_or(0, Vec::len);
+    assert_eq!(details, 1, "best of three keeps `wins`: {}", answer(&rps, "short"));
+}

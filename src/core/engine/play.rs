@@ -188,6 +188,12 @@ impl State {
         self.decisions
     }
 
+    /// The value in variable slot `slot` (see [`crate::ir::VarDef::slot`]);
+    /// 0 past the last.
+    pub fn var_value(&self, slot: usize) -> i64 {
+        self.vars.get(slot).copied().unwrap_or(0)
+    }
+
     /// Pieces in a zone, top first.
     pub fn zone(&self, zone: ZoneId) -> impl Iterator<Item = PieceId> + '_ {
         self.zones[zone as usize].iter().rev().copied()

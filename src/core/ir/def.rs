@@ -125,7 +125,7 @@ pub struct Kind {
     pub shape: Option<Shape>,
 }
 
-/// A shape pictures draw a piece as (`display Pawn with shape triangle`).
+/// A shape pictures draw a piece as (`display Marker with shape triangle`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     /// A disc.

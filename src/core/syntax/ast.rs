@@ -77,7 +77,7 @@ pub enum Item {
         name: Ident,
         text: String,
     },
-    /// `display Pawn with shape triangle`: the shape pictures draw a piece
+    /// `display Marker with shape triangle`: the shape pictures draw a piece
     /// type or a kind as.
     Shape {
         name: Ident,

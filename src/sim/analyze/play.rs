@@ -6,7 +6,7 @@ use crate::agents::spec::AgentSpec;
 use crate::agents::{self, Agent};
 use crate::engine::Game;
 use crate::engine::{Choice, EngineError, State};
-use crate::ir::OptionValue;
+use crate::ir::{OptionValue, ValueKind, VarEach};
 use crate::session;
 
 /// One choice a seat made.
@@ -41,6 +41,20 @@ pub(crate) struct Played {
     /// The process's deadline (`--time`) passed before the game ended: it
     /// is no game, and whoever played it discards it.
     pub cut_short: bool,
+    /// Per counter of [`counters`], every seat's value at the end, summed
+    /// (empty for a game that did not end).
+    pub counters: Vec<i64>,
+}
+
+/// The game's counters: its per-player numeric variables, by name and
+/// first slot. Summed over the seats at a game's end, each is a length in
+/// the game's own units: the tricks taken, the tokens won, the rounds.
+pub(crate) fn counters(def: &Game) -> Vec<(String, usize)> {
+    def.vars
+        .iter()
+        .filter(|v| v.each == VarEach::Player && !v.constant && v.shows == ValueKind::Number)
+        .map(|v| (v.name.clone(), v.slot as usize))
+        .collect()
 }
 
 /// Restricted play: one seat may not take the choices `forbids` names
@@ -143,6 +157,13 @@ pub(crate) fn play_restricted(
         }
     }
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
+    if state.is_over() {
+        let seats = def.players();
+        played.counters = counters(def)
+            .iter()
+            .map(|&(_, slot)| (0..seats).map(|s| state.var_value(slot + s)).sum())
+            .collect();
+    }
     Ok(played)
 }
 

@@ -28,7 +28,7 @@ pub(crate) use self::basis::{BATCH_DEALS, Watch, either_way, games_per_deal, one
 pub use self::basis::{Config, Side};
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
-use super::analyze::{GameTension, Pick, Stops, play};
+use super::analyze::{GameTension, Pick, Stops, counters, play};
 pub use super::stats::Interval;
 use super::stats::game_seed;
 pub use super::strength::Saturation;
@@ -83,7 +83,7 @@ pub struct Question {
 #[derive(Clone, Debug, Serialize)]
 pub struct Detail {
     /// What is measured.
-    pub measure: &'static str,
+    pub measure: std::borrow::Cow<'static, str>,
     /// The base's figure (`None`: no game counted).
     pub base: Option<Interval>,
     /// The variant's.
@@ -158,6 +158,9 @@ pub(super) struct SelfPlay {
     pub(super) won: Option<(f64, bool)>,
     /// Every choice made (for the choice study).
     pub(super) picks: Vec<Pick>,
+    /// Each of the game's counters at the end, every seat's summed
+    /// (`analyze::counters`); empty for a game that did not end.
+    pub(super) counters: Vec<i64>,
 }
 
 /// One game's share of a side's work, per deal.
@@ -215,7 +218,7 @@ pub fn verdict(
     let expected = (questions_time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
     let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
-    let mut watches = Watches::new(lineup.scales, horizon, scored);
+    let mut watches = Watches::new(lineup.scales, horizon, scored, shared_counters([base, variant]));
     let mut tallies = [choices::Tally::new(base.def), choices::Tally::new(variant.def)];
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
@@ -339,6 +342,9 @@ struct Watches {
     /// Won games' margins, and whether they were decided early, per game.
     margins: [Watch; 2],
     early: [Watch; 2],
+    /// The counters both games keep, by name: each one's place in either
+    /// game's counters, and its total at a game's end, per game.
+    counters: Vec<(String, [usize; 2], [Watch; 2])>,
     self_play_deals: u64,
     matchup_deals: u64,
 }
@@ -346,9 +352,13 @@ struct Watches {
 impl Watches {
     /// Lengths and lead changes lie within `scales.length`, margins
     /// within `scales.margin`; the sequences are tightest at `horizon` deals.
-    fn new(scales: players::Scales, horizon: u64, scored: bool) -> Watches {
+    fn new(scales: players::Scales, horizon: u64, scored: bool, shared: Vec<(String, [usize; 2])>) -> Watches {
         let scale = scales.length;
         let pair = |range: (f64, f64)| [Watch::new(range, horizon), Watch::new(range, horizon)];
+        let counters = shared
+            .into_iter()
+            .map(|(name, at)| (name, at, pair((0.0, scales.counter))))
+            .collect();
         Watches {
             scored,
             fair: pair(either_way(1.0)),
@@ -363,6 +373,7 @@ impl Watches {
             over_weak: pair(either_way(1.0)),
             margins: pair((0.0, scales.margin)),
             early: pair((0.0, 1.0)),
+            counters,
             self_play_deals: 0,
             matchup_deals: 0,
         }
@@ -385,6 +396,13 @@ impl Watches {
                 if let Some((margin, early)) = s.won {
                     self.margins[game].push(margin);
                     self.early[game].push(f64::from(u8::from(early)));
+                }
+            }
+            for (_, at, watches) in &mut self.counters {
+                for (game, s) in [b, v].into_iter().enumerate() {
+                    if let Some(&total) = s.counters.get(at[game]) {
+                        watches[game].push(total as f64);
+                    }
                 }
             }
             if let (Some(bc), Some(vc)) = (b.lead_changes, v.lead_changes) {
@@ -471,12 +489,26 @@ impl Watches {
             details: vec![],
             skipped: None,
         }];
-        questions.push(paired(
+        let mut short = paired(
             ("short", "decision points per game, strong player in every seat"),
             ("shorter", "longer"),
             (&self.short, &self.lengths),
             true,
-        ));
+        );
+        // The length in the game's own units: its counters' totals.
+        short.details = self
+            .counters
+            .iter()
+            .map(|(name, _, watches)| {
+                let figure = |watch: &Watch| (watch.steps() > 0).then(|| watch.interval());
+                Detail {
+                    measure: format!("`{name}` per game: every seat's at the end, summed").into(),
+                    base: figure(&watches[0]),
+                    variant: figure(&watches[1]),
+                }
+            })
+            .collect();
+        questions.push(short);
         let mut decisive = paired(
             ("decisive", "the share of games drawn, strong player in every seat"),
             ("more decisive", "less decisive"),
@@ -487,12 +519,12 @@ impl Watches {
             let figure = |watch: &Watch| (watch.steps() > 0).then(|| watch.interval());
             decisive.details = vec![
                 Detail {
-                    measure: "the winner's final margin in points, won games",
+                    measure: "the winner's final margin in points, won games".into(),
                     base: figure(&self.margins[0]),
                     variant: figure(&self.margins[1]),
                 },
                 Detail {
-                    measure: "the share of won games the winner led alone from the first half on",
+                    measure: "the share of won games the winner led alone from the first half on".into(),
                     base: figure(&self.early[0]),
                     variant: figure(&self.early[1]),
                 },
@@ -525,6 +557,19 @@ impl Watches {
         questions.push(tension);
         questions
     }
+}
+
+/// The counters both games keep (by name), and each one's place in either
+/// game's counters.
+fn shared_counters(sides: [&Side<'_>; 2]) -> Vec<(String, [usize; 2])> {
+    let [base, variant] = sides.map(|side| counters(side.def));
+    base.iter()
+        .enumerate()
+        .filter_map(|(b, (name, _))| {
+            let v = variant.iter().position(|(n, _)| n == name)?;
+            Some((name.clone(), [b, v]))
+        })
+        .collect()
 }
 
 /// A tension not judged for want of score terms says how to judge it: a
@@ -655,6 +700,7 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
             lead_changes,
             won,
             picks: played.picks,
+            counters: played.counters,
         }
     });
     let matchups = matchups.then(|| {
@@ -719,8 +765,9 @@ mod tests {
             length: 30.0,
             changes: 3.0,
             margin: 10.0,
+            counter: 10.0,
         };
-        let mut separated = Watches::new(scales, 4000, false);
+        let mut separated = Watches::new(scales, 4000, false, vec![]);
         let mut deals = 0;
         while separated.matchups_open() && deals < 100_000 {
             // The strong player beats both in both games: no change in skill.
@@ -732,7 +779,7 @@ mod tests {
         assert!(skill.low < 0.0 && skill.high > 0.0, "{skill:?}");
         assert!((skill.high - skill.low) / 2.0 <= SKILL_RESOLUTION, "{skill:?}");
 
-        let mut unseparated = Watches::new(scales, 4000, false);
+        let mut unseparated = Watches::new(scales, 4000, false, vec![]);
         for _ in 0..deals {
             // No better than the weak player: separation is never shown.
             unseparated.push(&[matchups(0.9, 0.0), matchups(0.9, 0.0)]);

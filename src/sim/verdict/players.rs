@@ -114,6 +114,9 @@ pub(crate) struct Scales {
     pub changes: f64,
     /// A won game's final margin, in points.
     pub margin: f64,
+    /// A counter's total at a game's end (every seat's, summed), the
+    /// largest of the game's counters.
+    pub counter: f64,
 }
 
 impl Scales {
@@ -123,6 +126,7 @@ impl Scales {
             length: self.length.max(other.length),
             changes: self.changes.max(other.changes),
             margin: self.margin.max(other.margin),
+            counter: self.counter.max(other.counter),
         }
     }
 }
@@ -141,7 +145,7 @@ fn pilot_of(
     pool: &rayon::ThreadPool,
 ) -> (f64, Scales) {
     let started = Instant::now();
-    let (longest, widest, changes) = pool.install(|| {
+    let (longest, widest, changes, counted) = pool.install(|| {
         (0..deals)
             .into_par_iter()
             .flat_map(|d| {
@@ -155,10 +159,14 @@ fn pilot_of(
                     // Lead changes do not depend on who won.
                     let changes =
                         GameTension::of(&played.standings, played.winner.unwrap_or(0)).map_or(0, |t| t.lead_changes);
-                    (played.steps, margin as u64, changes)
+                    let counted = played.counters.iter().copied().max().unwrap_or(0).max(0);
+                    (played.steps, margin as u64, changes, counted as u64)
                 })
             })
-            .reduce(|| (1, 1, 1), |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)))
+            .reduce(
+                || (1, 1, 1, 1),
+                |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2), a.3.max(b.3)),
+            )
     });
     let games = (sides.len() as u64 * deals) as f64;
     let seconds = started.elapsed().as_secs_f64() * pool.current_num_threads() as f64 / games;
@@ -167,6 +175,7 @@ fn pilot_of(
         margin: 3.0 * widest.max(1) as f64,
         // Never past the length: a game changes leader at most once a decision point.
         changes: (3.0 * changes.max(1) as f64).min(3.0 * longest.max(1) as f64),
+        counter: 3.0 * counted.max(1) as f64,
     };
     (seconds, scales)
 }
