@@ -192,9 +192,10 @@ fn the_verdict_draws_a_page() {
     ] {
         assert!(html.contains(needle), "no {needle:?} in the page");
     }
-    // The players, then fair, short, decisive and skill (tension has no
-    // scores here), then the choices' worth.
-    assert_eq!(html.matches("<svg").count(), 6);
+    // The players, then fair, short and its counter (`wins` a game),
+    // decisive and skill (tension has no scores here), then the choices' worth.
+    assert_eq!(html.matches("<svg").count(), 7);
+    assert!(html.contains("`wins` per game"), "the counter's chart");
 }
 
 /// A throw that beats every other is worth most of a game: kept from it, the

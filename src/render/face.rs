@@ -143,11 +143,11 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
         Known::Back(face) => (style::owner_colour(def, face.owner), title(def, face)),
         Known::Face(face) => (style::face_colour(def, face.kind, face.owner), title(def, face)),
     };
-    let outline = shape_of(def, known).unwrap_or(Shape::Circle);
+    let outline = shape_of(def, known);
     let group = Group::new()
         .set("class", "piece")
         .add(Title::new(format!("{title_text} ({place}){}", described(def, known))));
-    let mut group = match shape_of(def, known) {
+    let mut group = match outline {
         Some(shape) => group.add(style::shape(shape, (cx, cy), r, (fill, style::edge_of(fill), 1.5))),
         None => group.add(
             Circle::new()
@@ -167,7 +167,7 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
             let size = fitting_size(longest_word(def, face, &word), r * 1.75, r * 0.7);
             let dy = if second.is_some() { -r * 0.22 } else { 0.0 };
             // A triangle's room is low and narrow: its word goes down, smaller.
-            let (size, dy) = if outline == Shape::Triangle {
+            let (size, dy) = if outline == Some(Shape::Triangle) {
                 (round(size * 0.75), dy + r * 0.3)
             } else {
                 (size, dy)
@@ -207,7 +207,9 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
 /// edge of a card under another shows, what it is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Edge {
+    /// The piece's type, as a card laid alone shows it.
     Type,
+    /// What the piece is (its kind and value), as a fanned card shows it.
     Face,
 }
 
