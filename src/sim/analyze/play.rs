@@ -50,11 +50,14 @@ pub(crate) struct Played {
 /// first slot. Summed over the seats at a game's end, each is a length in
 /// the game's own units: the tricks taken, the tokens won, the rounds.
 pub(crate) fn counters(def: &Game) -> Vec<(String, usize)> {
+    counter_vars(def).map(|v| (v.name.clone(), v.slot as usize)).collect()
+}
+
+/// The variables [`counters`] names, in order.
+fn counter_vars(def: &Game) -> impl Iterator<Item = &crate::ir::VarDef> {
     def.vars
         .iter()
         .filter(|v| v.each == VarEach::Player && !v.constant && v.shows == ValueKind::Number)
-        .map(|v| (v.name.clone(), v.slot as usize))
-        .collect()
 }
 
 /// Restricted play: one seat may not take the choices `forbids` names
@@ -159,9 +162,9 @@ pub(crate) fn play_restricted(
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
     if state.is_over() {
         let seats = def.players();
-        played.counters = counters(def)
-            .iter()
-            .map(|&(_, slot)| (0..seats).map(|s| state.var_value(slot + s)).sum())
+        // At every game's end: the slots only, no names.
+        played.counters = counter_vars(def)
+            .map(|v| (0..seats).map(|s| state.var_value(v.slot as usize + s)).sum())
             .collect();
     }
     Ok(played)
