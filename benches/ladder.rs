@@ -6,7 +6,10 @@
 //! share of the points (a win 1, a draw 1/seats), with a 95% interval; 0.5
 //! is as strong as the reference.
 //!
-//! `cargo bench --bench ladder -- [--deals N] [--reference SPEC] [--verdict-time S] [GAME...]`
+//! `cargo bench --bench ladder -- [--deals N] [--reference SPEC] [--verdict-time S] [--rung SPEC]... [--no-verdict] [GAME...]`
+//!
+//! `--rung SPEC` (repeatable) plays those rungs instead of the fixed ones;
+//! `--no-verdict` leaves out the verdict's choice.
 //!
 //! A deal is one game per seat, the agents rotated over the same seed. The
 //! games are every path below that contains one of the GAME words (all when
@@ -62,6 +65,8 @@ struct Args {
     deals: u64,
     reference: String,
     verdict_time: f64,
+    rungs: Vec<String>,
+    verdict: bool,
     words: Vec<String>,
 }
 
@@ -70,6 +75,8 @@ fn args() -> Args {
         deals: 100,
         reference: "mcts:iterations=1000".to_string(),
         verdict_time: 60.0,
+        rungs: vec![],
+        verdict: true,
         words: vec![],
     };
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -83,6 +90,8 @@ fn args() -> Args {
                     .and_then(|n| n.parse().ok())
                     .expect("--verdict-time SECONDS")
             }
+            "--rung" => parsed.rungs.push(args.next().expect("--rung SPEC")),
+            "--no-verdict" => parsed.verdict = false,
             word => parsed.words.push(word.to_string()),
         }
     }
@@ -105,11 +114,16 @@ fn main() {
             continue;
         }
         let game = load(base);
-        let chosen = verdict_choice(&game, &load(variant), base, variant, args.verdict_time);
-        let mut rungs: Vec<String> = RUNGS.iter().map(|r| r.to_string()).collect();
-        match chosen {
-            Ok(strong) => rungs.push(strong),
-            Err(e) => println!("{base}: the verdict chose no player: {e}"),
+        let mut rungs: Vec<String> = if args.rungs.is_empty() {
+            RUNGS.iter().map(|r| r.to_string()).collect()
+        } else {
+            args.rungs.clone()
+        };
+        if args.verdict {
+            match verdict_choice(&game, &load(variant), base, variant, args.verdict_time) {
+                Ok(strong) => rungs.push(strong),
+                Err(e) => println!("{base}: the verdict chose no player: {e}"),
+            }
         }
         for rung in rungs {
             if rung == args.reference {

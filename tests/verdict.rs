@@ -349,7 +349,7 @@ fn the_lookahead_plays_where_it_is_as_strong_as_the_search() {
     assert_eq!(rock["weak"], "greedy:samples=1");
     let why = rock["players_why"].as_str().unwrap();
     assert!(
-        why.starts_with("the one-step lookahead: against mcts:iterations="),
+        why.starts_with("the one-step lookahead on the game's own score: against mcts:iterations="),
         "{why}"
     );
     assert!(why.contains("at least even"), "{why}");

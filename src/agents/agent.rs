@@ -6,7 +6,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::error::AgentError;
 use super::spec::{Domain, ParamInfo, Params};
-use crate::engine::{Choice, Game, Observation, Recall, Seen};
+use crate::engine::{Choice, Game, Observation, Recall, Seen, World};
 use crate::ir::{GameDef, OptionValue, Seat};
 
 /// A player.
@@ -42,6 +42,14 @@ pub trait Agent: Send {
     /// keys situations by what its seat recalls (a search led by a trained
     /// strategy) cannot have followed the game there.
     fn recall_here(&mut self, _recall: Recall) {}
+
+    /// Rates `world` for every seat (the share of the points each can
+    /// expect), into `out`, when this player has an evaluation of
+    /// positions (`learned`); `false` otherwise. A search reads it where
+    /// it would play a game out (`mcts:value=...`).
+    fn rate(&mut self, _def: &Game, _world: &World, _out: &mut Vec<f64>) -> bool {
+        false
+    }
 
     /// What this player's strategy concedes to a best response, when known
     /// (a solved strategy whose exploitability the solver measured).

@@ -18,6 +18,7 @@ mod error;
 mod greedy;
 mod guide;
 mod human_like;
+mod learned;
 mod mcts;
 pub mod policy;
 mod random;
@@ -55,6 +56,7 @@ pub const AGENTS: &[AgentInfo] = &[
     mcts::INFO,
     policy::INFO,
     trained::INFO,
+    learned::INFO,
     AgentInfo {
         name: "human",
         about: "a person at the terminal: only in `rpsdsl play`, for the seat given by --seat",
@@ -107,6 +109,13 @@ pub(crate) fn build(spec: &AgentSpec, game: ForGame<'_>, seat: Seat, seed: u64) 
         })?)),
         "policy" => Ok(Box::new(PolicyAgent::from_params(&params, game, seat, seed)?)),
         "solve" => Ok(Box::new(trained::from_params(
+            &params,
+            game,
+            seat,
+            seed,
+            spec.to_text(),
+        )?)),
+        "learned" => Ok(Box::new(learned::from_params(
             &params,
             game,
             seat,

@@ -23,8 +23,7 @@ pub const MARGIN: f64 = 0.05;
 pub const SCALE: u64 = 4;
 
 /// Why a player is not checked that has no budget to scale.
-pub(crate) const NOT_SCALABLE: &str =
-    "only a search's or a lookahead's budget can be scaled: name an `mcts` or `greedy` player to have it checked";
+pub(crate) const NOT_SCALABLE: &str = "only a search's or a lookahead's budget can be scaled: name an `mcts`, `greedy` or `learned` player to have it checked";
 
 /// What the check found.
 #[derive(Clone, Debug, Serialize)]
@@ -130,6 +129,9 @@ pub(crate) fn scaled(spec: &AgentSpec) -> Option<AgentSpec> {
         "mcts" => (&["iterations", "time_ms", "throw_iterations"], ("iterations", 1000)),
         // The lookahead's worlds sampled per decision.
         "greedy" => (&["samples"], ("samples", 16)),
+        // Its worlds too: the evaluation is the one trained for the game,
+        // whatever the worlds (a search reading it scales its iterations).
+        "learned" => (&["samples"], ("samples", 8)),
         _ => return None,
     };
     let mut scaled = spec.clone();
@@ -174,6 +176,11 @@ mod tests {
             "mcts:iterations=1280:throw_iterations=80"
         );
         assert!(scaled(&spec("random")).is_none());
+        // A learnt lookahead samples four times the worlds, on the same evaluation.
+        assert_eq!(
+            scaled(&spec("learned:time=6")).unwrap().to_text(),
+            "learned:time=6:samples=32"
+        );
     }
 
     #[test]

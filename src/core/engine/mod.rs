@@ -12,6 +12,7 @@
 mod chance;
 mod dice;
 mod events;
+mod features;
 mod game;
 mod glance;
 mod key;
@@ -30,6 +31,7 @@ mod zones;
 
 pub use chance::{Chance, ChanceScript};
 pub use events::{EndReason, Event};
+pub use features::FeatureLayout;
 pub use game::{Engine, Game};
 pub use glance::{GLANCE_LEVELS, GlanceSituation, Glanced, REFINED_VISITS, magnitude};
 pub use key::{StepKey, mix};

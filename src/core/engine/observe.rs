@@ -316,6 +316,13 @@ impl World {
         Observation::new(def, &self.state, seat)
     }
 
+    /// This world's figures as `seat` reads them (see [`FeatureLayout`]).
+    ///
+    /// [`FeatureLayout`]: super::FeatureLayout
+    pub fn features(&self, def: &GameDef, layout: &super::FeatureLayout, seat: Seat, out: &mut Vec<f32>) {
+        self.state.features(def, layout, seat, out);
+    }
+
     /// The decision asked and who answers it, or `None` when the game is over.
     pub fn pending(&self) -> Option<(DecisionId, &[Seat])> {
         self.state.pending().map(|p| (p.decision(), p.who()))

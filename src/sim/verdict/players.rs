@@ -79,15 +79,19 @@ const SOLVED_NODES: usize = 1_000_000;
 const TREE_SHARE: f64 = 0.05;
 const TRAIN_SHARE: f64 = 0.1;
 
+/// The share of the budget the learnt evaluation trains in, every game's
+/// together.
+const VALUE_SHARE: f64 = 0.1;
+
 /// The one-step lookahead, and the weak player beside it: the same over
 /// one sampled world, which plays as quickly.
 const LOOKAHEAD: &str = "greedy";
 const LOOKAHEAD_WEAK: &str = "greedy:samples=1";
 
-/// The share of the budget, and the most deals, the lookahead may take to
-/// show whether it scores at least even against the search.
-const LOOKAHEAD_SHARE: f64 = 0.08;
-const LOOKAHEAD_DEALS: u64 = 96;
+/// The share of the budget, and the most deals, a challenger may take to
+/// show whether it scores at least even against the player it challenges.
+const CHALLENGE_SHARE: f64 = 0.06;
+const CHALLENGE_DEALS: u64 = 96;
 
 /// The players, and what the pilot measured with the strong one.
 pub(crate) struct Lineup {
@@ -181,8 +185,10 @@ fn pilot_of(
 }
 
 /// The strongest MCTS of [`LADDER`] whose deals fit [`TARGET_DEALS`] in
-/// `share` of the budget (timed on pilots at the ladder's foot and, where
-/// that is cheap, at four times it), and a weak player a quarter its size.
+/// `share` of the budget, and a weak player a quarter its size; where
+/// every game's tree is small, their solved strategy instead; then, where
+/// it plays at least as well, the search reading a learnt evaluation
+/// instead of playouts, and the one-step lookahead.
 fn choose_players(
     sides: &[&Side<'_>],
     seats: usize,
@@ -191,6 +197,46 @@ fn choose_players(
 ) -> Result<Lineup, String> {
     let throws = has_throws(sides);
     let mcts = |iterations: u64| search(iterations, throws);
+    let (strong, seconds_per_game, scales) = sized(sides, seats, (config, share), pool, &mcts)?;
+    let searches = Lineup {
+        strong: mcts(strong)?,
+        weak: mcts((strong / WEAK_SHARE).max(2))?,
+        chosen: Some("the strongest search whose games fit the time".to_string()),
+        seconds_per_game,
+        scales,
+        exploitability: vec![None; sides.len()],
+    };
+    if let Some(solved) = solved(sides, config, pool, &searches.weak) {
+        return Ok(solved);
+    }
+    let mut best = searches;
+    if let Some(evaluation) = learned(sides, config, pool)? {
+        let valued = valued_searches(sides, seats, (config, share), pool, &evaluation)?;
+        best = challenge(sides, config, pool, best, valued);
+        let weak = one(&format!("{}:samples=1", evaluation.to_text()))?;
+        let why = "the one-step lookahead on that evaluation";
+        if let Some(lookahead) = fixed(sides, config, pool, (evaluation, weak), why) {
+            best = challenge(sides, config, pool, best, lookahead);
+        }
+    }
+    let why = "the one-step lookahead on the game's own score";
+    if let Some(lookahead) = fixed(sides, config, pool, (one(LOOKAHEAD)?, one(LOOKAHEAD_WEAK)?), why) {
+        best = challenge(sides, config, pool, best, lookahead);
+    }
+    Ok(best)
+}
+
+/// The iterations of the strongest search `mcts` of [`LADDER`] whose deals
+/// fit [`TARGET_DEALS`] in `share` of the budget (timed on pilots at the
+/// ladder's foot and, where that is cheap, at four times it), the seconds
+/// a game of its self-play takes, and the scales the pilots saw.
+fn sized(
+    sides: &[&Side<'_>],
+    seats: usize,
+    (config, share): (&Config, f64),
+    pool: &rayon::ThreadPool,
+    mcts: &dyn Fn(u64) -> Result<AgentSpec, String>,
+) -> Result<(u64, f64, Scales), String> {
     let threads = pool.current_num_threads() as f64;
     let foot = LADDER[0];
     let (seconds, mut scales) = pilot(sides, &mcts(foot)?, config, pool);
@@ -217,79 +263,123 @@ fn choose_players(
         per_deal * TARGET_DEALS.min(config.most_deals) as f64 <= budget
     };
     let strong = LADDER.iter().rev().copied().find(|&i| fits(i)).unwrap_or(LADDER[0]);
-    let weak = (strong / WEAK_SHARE).max(2);
-    let searches = Lineup {
-        strong: mcts(strong)?,
-        weak: mcts(weak)?,
-        chosen: Some("the strongest search whose games fit the time".to_string()),
-        seconds_per_game: per_game(strong),
-        scales,
-        exploitability: vec![None; sides.len()],
-    };
-    if let Some(solved) = solved(sides, config, pool, &searches.weak) {
-        return Ok(solved);
-    }
-    let search = (&searches.strong, searches.seconds_per_game);
-    Ok(lookahead(sides, config, pool, search, &one(LOOKAHEAD_WEAK)?)?.unwrap_or(searches))
+    Ok((strong, per_game(strong), scales))
 }
 
-/// The one-step lookahead as the strong player (and `weak`, the same over
-/// one sampled world, as the weak one), where it scores at least an even
-/// share against `search` (whose self-play games take `search_seconds`),
-/// seats rotated on deals of every game: it plays many times the deals a
-/// search does in the same time, so the questions settle sooner. `None`
-/// where it scores less, or cannot play a game.
-fn lookahead(
+/// The learnt evaluation every game trains within [`VALUE_SHARE`] of the
+/// budget (games side by side, a thread each), as the `learned` player
+/// that plays by it: `None` where a game cannot be trained or the run was
+/// asked to stop.
+fn learned(sides: &[&Side<'_>], config: &Config, pool: &rayon::ThreadPool) -> Result<Option<AgentSpec>, String> {
+    let threads = pool.current_num_threads().max(1);
+    let rounds = sides.len().div_ceil(threads).max(1);
+    let seconds = config.time.as_secs_f64() * VALUE_SHARE / rounds as f64;
+    let evaluation = one(&format!("learned:time={seconds:.2}"))?;
+    // Building the player trains it; later builds find the evaluation.
+    let trained = pool.install(|| {
+        sides
+            .par_iter()
+            .all(|side| crate::agents::build(&evaluation, Some((side.def, side.options)), 0, 0).is_ok())
+    });
+    Ok((trained && !config.halted()).then_some(evaluation))
+}
+
+/// The search reading `evaluation` where a playout would begin
+/// (`mcts:value=learned(...)`), sized as the plain searches are, and a
+/// weak one a quarter its size.
+fn valued_searches(
+    sides: &[&Side<'_>],
+    seats: usize,
+    (config, share): (&Config, f64),
+    pool: &rayon::ThreadPool,
+    evaluation: &AgentSpec,
+) -> Result<Lineup, String> {
+    let value = evaluation.to_text().replacen(':', "(", 1) + ")";
+    let throws = has_throws(sides);
+    let mcts = |iterations: u64| one(&format!("{}:value={value}", search(iterations, throws)?.to_text()));
+    let (strong, seconds_per_game, scales) = sized(sides, seats, (config, share), pool, &mcts)?;
+    Ok(Lineup {
+        strong: mcts(strong)?,
+        weak: mcts((strong / WEAK_SHARE).max(2))?,
+        chosen: Some("the search reading an evaluation learnt in self-play".to_string()),
+        seconds_per_game,
+        scales,
+        exploitability: vec![None; sides.len()],
+    })
+}
+
+/// `challenger` in the place of `current` where its strong player scores at
+/// least an even share against `current`'s, seats rotated on deals of
+/// every game (within [`CHALLENGE_SHARE`] of the budget): challengers come
+/// cheaper than what they challenge, so one that plays as well plays more
+/// deals in the same time. Its line says why, with the figure.
+fn challenge(
     sides: &[&Side<'_>],
     config: &Config,
     pool: &rayon::ThreadPool,
-    (search, search_seconds): (&AgentSpec, f64),
-    weak: &AgentSpec,
-) -> Result<Option<Lineup>, String> {
-    let strong = one(LOOKAHEAD)?;
-    if sides
-        .iter()
-        .any(|side| crate::agents::build(&strong, Some((side.def, side.options)), 0, 0).is_err())
-    {
-        return Ok(None);
-    }
-    let until = config.deadline(Instant::now() + config.time.mul_f64(LOOKAHEAD_SHARE));
+    current: Lineup,
+    challenger: Lineup,
+) -> Lineup {
+    let until = config.deadline(Instant::now() + config.time.mul_f64(CHALLENGE_SHARE));
     let (edge, deals) = super::saturation::head_to_head(
         sides,
-        [&strong, search],
+        [&challenger.strong, &current.strong],
         (
             config.seed ^ 0x4C4F_4F4B,
-            LOOKAHEAD_DEALS.min(config.most_deals),
-            LOOKAHEAD_DEALS,
+            CHALLENGE_DEALS.min(config.most_deals),
+            CHALLENGE_DEALS,
         ),
         until,
         pool,
         // Settled once shown either way.
         &|edge| edge.high < 0.0 || edge.low > 0.0,
     );
-    // At least even on the deals played: a lookahead that only may be as
-    // strong does not displace the search.
+    // At least even on the deals played: a challenger that only may be as
+    // strong does not displace the player it challenged.
     if deals == 0 || edge.estimate < 0.0 {
-        return Ok(None);
+        return current;
     }
-    let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
     let why = format!(
-        "the one-step lookahead: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} \
-         deals, at least even, and its games are {:.1}× as quick",
-        search.to_text(),
+        "{}: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} deals, at least \
+         even, and its games are {:.1}× as quick",
+        challenger.chosen.as_deref().unwrap_or("chosen"),
+        current.strong.to_text(),
         edge.estimate,
         edge.low,
         edge.high,
-        search_seconds / seconds_per_game.max(1e-9)
+        current.seconds_per_game / challenger.seconds_per_game.max(1e-9)
     );
-    Ok(Some(Lineup {
-        strong,
-        weak: weak.clone(),
+    Lineup {
         chosen: Some(why),
+        ..challenger
+    }
+}
+
+/// A player that needs no sizing (`strong`, and `weak` beside it), timed
+/// and scaled on a pilot, as a challenger: `None` where it cannot play
+/// every game.
+fn fixed(
+    sides: &[&Side<'_>],
+    config: &Config,
+    pool: &rayon::ThreadPool,
+    (strong, weak): (AgentSpec, AgentSpec),
+    chosen: &str,
+) -> Option<Lineup> {
+    if sides
+        .iter()
+        .any(|side| crate::agents::build(&strong, Some((side.def, side.options)), 0, 0).is_err())
+    {
+        return None;
+    }
+    let (seconds_per_game, scales) = pilot(sides, &strong, config, pool);
+    Some(Lineup {
+        strong,
+        weak,
+        chosen: Some(chosen.to_string()),
         seconds_per_game,
         scales,
         exploitability: vec![None; sides.len()],
-    }))
+    })
 }
 
 /// Where every game's whole tree is small enough to solve in the budget:

@@ -34,6 +34,8 @@
 //!   more finds little; `settle` stops once the move it will play is
 //!   settled (no iteration left could change it).
 
+mod select;
+
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -41,7 +43,7 @@ use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use super::error::AgentError;
-use super::guide::{self, Guide, Lost};
+use super::guide::{Guide, Lost};
 use super::search::{rewards_into, rollout};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use super::tree::{Arm, Tree};
@@ -49,6 +51,7 @@ use crate::diagnostic::Code;
 use crate::engine::Game;
 use crate::engine::{Choice, Event, Memory, Observation, Pick, Recall, StepKey, World};
 use crate::ir::{ChoiceKind, GameDef, Seat};
+use select::{EXPLORE, Scoring, Simultaneous, select_as};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
     name: "mcts",
@@ -138,14 +141,45 @@ pub(super) const INFO: AgentInfo = AgentInfo {
                     (1 + tries), beside UCB1's",
             domain: Domain::Number(0.0, 1000.0),
         },
+        ParamInfo {
+            name: "value",
+            default: "none",
+            about: "an evaluation of positions to read where a playout would begin, `learned(games=2000)`: \
+                    no playouts are played",
+            domain: Domain::Agent,
+        },
         SEED_PARAM,
         REACTION_PARAMS[0],
         REACTION_PARAMS[1],
     ],
 };
 
-/// The players whose strategy a search may lean on (`prior`).
+/// The players whose evaluation a search may read instead of playouts
+/// (`value`), and whose strategy it may lean on (`prior`), with the fix
+/// for another.
+const VALUE_PLAYERS: [&str; 1] = ["learned"];
+const VALUE_HELP: &str = "give `learned(games=2000)`";
 const PRIOR_PLAYERS: [&str; 2] = ["policy", "solve"];
+const PRIOR_HELP: &str = "give `policy(file=P)` (a strategy `rpsdsl solve --save P` wrote) or `solve(time=10)`";
+
+/// The player parameter `key` names, built, where it is one of `allowed`;
+/// another is refused: "`key` takes {what}", its name in place of `{}`.
+fn named_player(
+    p: &Params<'_>,
+    key: &str,
+    (allowed, what, help): (&[&str], &str, &str),
+    build: &mut impl FnMut(&AgentSpec) -> Result<Box<dyn Agent>, AgentError>,
+) -> Result<Option<Box<dyn Agent>>, AgentError> {
+    let Some(text) = p.raw(key) else {
+        return Ok(None);
+    };
+    let spec = super::spec::parse_agent(text)?;
+    if !allowed.contains(&spec.name.as_str()) {
+        let why = format!("`{key}` takes {}", what.replace("{}", &spec.name));
+        return Err(AgentError::new(Code::BadAgentParameter, why, text).help(help));
+    }
+    build(&spec).map(Some)
+}
 
 /// The weight of a prior's bonus unless told otherwise.
 const DEFAULT_PRIOR_WEIGHT: f64 = 1.0;
@@ -187,21 +221,6 @@ impl SearchStats {
         self.total += other.total;
         self.settled += other.settled;
     }
-}
-
-/// The share of regret matching's picks made uniformly at random: every
-/// move keeps being tried, so every regret keeps being estimated.
-const EXPLORE: f64 = 0.1;
-
-/// How a seat picks where seats choose at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Simultaneous {
-    /// UCB1, each seat on its own statistics (decoupled UCT).
-    Ucb,
-    /// Regret matching with exploration.
-    Regret,
-    /// Smooth UCT: UCB1 or the average strategy.
-    Smooth,
 }
 
 /// One seat's pick on an iteration's path.
@@ -312,6 +331,8 @@ pub struct Mcts {
     kept: Option<Kept>,
     /// A trained strategy leading the search (`prior`), if any.
     guide: Option<Guide>,
+    /// An evaluation of positions read instead of playouts (`value`), if any.
+    value: Option<Box<dyn Agent>>,
     rng: ChaCha8Rng,
     reaction: Reaction,
     spec: AgentSpec,
@@ -342,6 +363,7 @@ impl Mcts {
             timing: false,
             kept: None,
             guide: None,
+            value: None,
             rng: seat_rng(seed ^ 0x4D43_5453, seat),
             reaction: Reaction::default(),
             spec: AgentSpec {
@@ -361,22 +383,24 @@ impl Mcts {
         p: &Params<'_>,
         seat: Seat,
         seed: u64,
-        build_prior: impl FnOnce(&AgentSpec) -> Result<Box<dyn Agent>, AgentError>,
+        mut build: impl FnMut(&AgentSpec) -> Result<Box<dyn Agent>, AgentError>,
     ) -> Result<Self, AgentError> {
         let mut m = Mcts::new(seat, seed);
-        if let Some(text) = p.raw("prior") {
-            let spec = super::spec::parse_agent(text)?;
-            if !PRIOR_PLAYERS.contains(&spec.name.as_str()) {
-                return Err(AgentError::new(
-                    Code::BadAgentParameter,
-                    format!("`prior` takes a trained strategy, and `{}` is not one", spec.name),
-                    text,
-                )
-                .help("give `policy(file=P)` (a strategy `rpsdsl solve --save P` wrote) or `solve(time=10)`"));
-            }
+        let prior = (
+            &PRIOR_PLAYERS[..],
+            "a trained strategy, and `{}` is not one",
+            PRIOR_HELP,
+        );
+        if let Some(player) = named_player(p, "prior", prior, &mut build)? {
             let weight = p.f64("prior_weight")?.unwrap_or(DEFAULT_PRIOR_WEIGHT);
-            m.guide = Some(Guide::new(build_prior(&spec)?, weight));
+            m.guide = Some(Guide::new(player, weight));
         }
+        let value = (
+            &VALUE_PLAYERS[..],
+            "an evaluation of positions, and `{}` has none",
+            VALUE_HELP,
+        );
+        m.value = named_player(p, "value", value, &mut build)?;
         let iterations = p.u64("iterations")?;
         m.time = p.u64("time_ms")?.map(Duration::from_millis);
         m.iterations = match (iterations, m.time) {
@@ -410,6 +434,7 @@ impl Mcts {
             "settle",
             "prior",
             "prior_weight",
+            "value",
             "reaction_floor",
             "reaction_mean",
         ]
@@ -524,8 +549,16 @@ impl Mcts {
                 continue;
             };
             stats.tree += laps.lap();
-            // Playout.
-            if ok && expanded {
+            // Playout, or the evaluation where there is one.
+            let mut rated = false;
+            if ok
+                && expanded
+                && !world.is_over()
+                && let Some(value) = self.value.as_mut()
+            {
+                rated = value.rate(def, world, paid);
+            }
+            if ok && expanded && !rated {
                 ok = match self.guide.as_mut() {
                     // What `me` recalls is read only while the guide knows it.
                     Some(guide) => guide.rollout(
@@ -552,7 +585,9 @@ impl Mcts {
                     ),
                 };
             }
-            if ok && world.is_over() {
+            if rated {
+                // `paid` holds the evaluation.
+            } else if ok && world.is_over() {
                 rewards_into(def, world, paid);
             } else {
                 paid.clear();
@@ -762,97 +797,6 @@ fn root_answer(tree: &Tree, root_keys: &[u64], me: Seat) -> Vec<(u32, f64)> {
         .collect()
 }
 
-/// How UCB1 scores a move: its exploration constant, and where a guide
-/// knows the situation, its strategy over the moves offered (in the order
-/// of `keys`) and the weight of its bonus ([`guide::bonus`]).
-#[derive(Clone, Copy, Debug)]
-struct Scoring<'p> {
-    c: f64,
-    prior: Option<&'p [f64]>,
-    weight: f64,
-}
-
-impl Scoring<'_> {
-    fn plain(c: f64) -> Scoring<'static> {
-        Scoring {
-            c,
-            prior: None,
-            weight: 0.0,
-        }
-    }
-}
-
-/// Picks `seat`'s move at `node` among `keys` (the moves available now):
-/// an untried one at random (in proportion to a guide's strategy, when it
-/// has one here), else the best by UCB1 over availability, plus the guide's
-/// bonus. Returns the arm's index in the node and the move's index in
-/// `keys`. `sel` is scratch space.
-fn select(
-    tree: &mut Tree,
-    node: usize,
-    seat: Seat,
-    keys: &[u64],
-    sel: &mut Vec<u32>,
-    scoring: Scoring<'_>,
-    rng: &mut ChaCha8Rng,
-) -> (usize, usize) {
-    sel.clear();
-    let mut hint = 0;
-    for &key in keys {
-        let a = tree.arm(node, seat, key, hint);
-        hint = a + 1;
-        sel.push(a as u32);
-    }
-    let arms = &mut tree.arms[tree.nodes[node].arms.range()];
-    // The same move offered twice (it should not be) counts once.
-    for &a in sel.iter() {
-        let arm = &mut arms[a as usize];
-        if !arm.counted {
-            arm.counted = true;
-            arm.available += 1;
-        }
-    }
-    for &a in sel.iter() {
-        arms[a as usize].counted = false;
-    }
-    let untried = sel.iter().filter(|&&a| arms[a as usize].visits == 0).count();
-    if untried > 0
-        && let Some(prior) = scoring.prior
-    {
-        let open: Vec<usize> = (0..sel.len()).filter(|&i| arms[sel[i] as usize].visits == 0).collect();
-        let i = guide::untried_by_prior(&open, prior, rng);
-        return (sel[i] as usize, i);
-    }
-    if untried > 0 {
-        let nth = rng.random_range(0..untried);
-        let i = (0..sel.len())
-            .filter(|&i| arms[sel[i] as usize].visits == 0)
-            .nth(nth)
-            .expect("counted");
-        return (sel[i] as usize, i);
-    }
-    let mut best = (f64::NEG_INFINITY, 0);
-    // Moves offered together have mostly been available as often: one
-    // logarithm serves them all.
-    let mut log = (0, 0.0);
-    for (i, &a) in sel.iter().enumerate() {
-        let arm = &arms[a as usize];
-        let n = arm.visits as f64;
-        let available = arm.available.max(1);
-        if log.0 != available {
-            log = (available, (available as f64).ln());
-        }
-        let lean = scoring
-            .prior
-            .map_or(0.0, |p| guide::bonus(scoring.weight, p[i], arm.visits));
-        let ucb = arm.reward / n + scoring.c * (log.1 / n).sqrt() + lean;
-        if ucb > best.0 {
-            best = (ucb, i);
-        }
-    }
-    (sel[best.1] as usize, best.1)
-}
-
 /// Every answering seat's keys, one run after another in `keys`, and
 /// where each seat's run ends in `ends`. At the root (`root`) the searching
 /// seat's are the observation's: the world was sampled so.
@@ -874,115 +818,6 @@ fn gather_keys(
         ends.push(keys.len());
     }
 }
-
-/// Picks `seat`'s move at `node` among `keys` as `how` says: the arm's
-/// index in the node, the move's index in `keys`, and (under regret
-/// matching) the chance the pick had, else 0.
-#[allow(clippy::too_many_arguments)] // a selection's inputs, whichever it is
-fn select_as(
-    how: Simultaneous,
-    tree: &mut Tree,
-    node: usize,
-    seat: Seat,
-    keys: &[u64],
-    sel: &mut Vec<u32>,
-    scoring: Scoring<'_>,
-    rng: &mut ChaCha8Rng,
-) -> (usize, usize, f64) {
-    match how {
-        Simultaneous::Regret => select_by_regret(tree, node, seat, keys, sel, rng),
-        Simultaneous::Smooth => {
-            let (arm, at) = select_smooth(tree, node, seat, keys, sel, scoring, rng);
-            (arm, at, 0.0)
-        }
-        Simultaneous::Ucb => {
-            let (arm, at) = select(tree, node, seat, keys, sel, scoring, rng);
-            (arm, at, 0.0)
-        }
-    }
-}
-
-/// Picks `seat`'s move at `node` among `keys` by regret matching: each
-/// move in proportion to its positive regret (uniformly when none is
-/// positive), mixed with a uniform pick ([`EXPLORE`]). Returns the arm's
-/// index in the node, the move's index in `keys`, and the chance it had.
-/// `sel` is left holding the arms offered.
-fn select_by_regret(
-    tree: &mut Tree,
-    node: usize,
-    seat: Seat,
-    keys: &[u64],
-    sel: &mut Vec<u32>,
-    rng: &mut ChaCha8Rng,
-) -> (usize, usize, f64) {
-    sel.clear();
-    let mut hint = 0;
-    for &key in keys {
-        let a = tree.arm(node, seat, key, hint);
-        hint = a + 1;
-        sel.push(a as u32);
-    }
-    let arms = &mut tree.arms[tree.nodes[node].arms.range()];
-    for &a in sel.iter() {
-        arms[a as usize].available += 1;
-    }
-    let n = sel.len() as f64;
-    let positive: f64 = sel.iter().map(|&a| arms[a as usize].regret.max(0.0)).sum();
-    let chance = |a: u32| {
-        let matched = if positive > 0.0 {
-            arms[a as usize].regret.max(0.0) / positive
-        } else {
-            1.0 / n
-        };
-        (1.0 - EXPLORE) * matched + EXPLORE / n
-    };
-    let mut x: f64 = rng.random_range(0.0..1.0);
-    for (i, &a) in sel.iter().enumerate() {
-        let p = chance(a);
-        if x < p || i + 1 == sel.len() {
-            return (a as usize, i, p);
-        }
-        x -= p;
-    }
-    unreachable!("a decision offers at least one move")
-}
-
-/// Smooth UCT's pick (Heinrich & Silver 2015): by UCB1 with a chance that
-/// falls as the node is visited (to [`SMOOTH_FLOOR`]), else from the
-/// seat's average strategy there (each move in proportion to its visits).
-fn select_smooth(
-    tree: &mut Tree,
-    node: usize,
-    seat: Seat,
-    keys: &[u64],
-    sel: &mut Vec<u32>,
-    scoring: Scoring<'_>,
-    rng: &mut ChaCha8Rng,
-) -> (usize, usize) {
-    let visits = f64::from(tree.nodes[node].visits);
-    let eta = (0.9 / (1.0 + 0.1 * visits.sqrt())).max(SMOOTH_FLOOR);
-    let (arm, at) = select(tree, node, seat, keys, sel, scoring, rng);
-    if rng.random_range(0.0..1.0) < eta {
-        return (arm, at);
-    }
-    let arms = &tree.arms[tree.nodes[node].arms.range()];
-    let total: u32 = sel.iter().map(|&a| arms[a as usize].visits).sum();
-    if total == 0 {
-        return (arm, at);
-    }
-    let mut x = rng.random_range(0..total);
-    for (i, &a) in sel.iter().enumerate() {
-        let v = arms[a as usize].visits;
-        if x < v {
-            return (a as usize, i);
-        }
-        x -= v;
-    }
-    (arm, at)
-}
-
-/// The least chance Smooth UCT gives UCB1.
-const SMOOTH_FLOOR: f64 = 0.1;
 
 impl Mcts {
     /// The search's pick among the choices `allowed` marks (all when
@@ -1094,6 +929,7 @@ impl Agent for Mcts {
 mod tests {
     use rand::SeedableRng;
 
+    use super::select::select_by_regret;
     use super::*;
 
     /// One seat at a node of three moves, one of which always wins: the

@@ -1,0 +1,338 @@
+//! The `learned` player: one step (or a few) of lookahead on the
+//! evaluation training fitted, in worlds sampled from what it sees, and a
+//! mixed strategy where two seats answer at once.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+
+use super::net::Net;
+use crate::agents::agent::{Agent, Reaction};
+use crate::agents::search::random_picks;
+use crate::engine::{Event, FeatureLayout, Game, Observation, Pick, World};
+use crate::ir::Seat;
+
+/// What training found: the layout of the features and the evaluation.
+pub(super) struct Model {
+    pub layout: FeatureLayout,
+    pub net: Net,
+}
+
+/// The player.
+pub(crate) struct Learned {
+    seat: Seat,
+    samples: u32,
+    depth: u32,
+    rng: ChaCha8Rng,
+    model: Arc<Model>,
+    name: String,
+    scratch: Scratch,
+}
+
+/// What evaluating reuses between calls, so that it allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    events: Vec<Event>,
+    picks: Vec<Pick>,
+    features: Vec<f32>,
+    hidden: Vec<f32>,
+}
+
+impl Scratch {
+    /// `seat`'s share of the points in `world`: as it ended, or as the
+    /// evaluation expects.
+    fn rate(&mut self, def: &Game, model: &Model, world: &World, seat: Seat) -> f64 {
+        if let Some(outcome) = world.outcome() {
+            return match outcome.winner {
+                Some(w) if w == seat => 1.0,
+                Some(_) => 0.0,
+                None => 1.0 / def.players() as f64,
+            };
+        }
+        read_position(def, &model.layout, world, seat, &mut self.features, &mut self.events);
+        f64::from(model.net.value(&self.features, &mut self.hidden))
+    }
+}
+
+impl Scratch {
+    /// `seat`'s share of the points in `world`, looking `depth` decisions
+    /// further where one seat decides alone: the seat's best choice for
+    /// itself, another seat's worst for it. A decision several seats answer
+    /// at once is rated as it stands.
+    fn look(&mut self, def: &Game, model: &Model, world: &World, seat: Seat, depth: u32) -> f64 {
+        let Some((_, who)) = world.pending() else {
+            return self.rate(def, model, world, seat);
+        };
+        if depth == 0 || who.len() != 1 {
+            return self.rate(def, model, world, seat);
+        }
+        let decider = who[0];
+        let mut best: Option<f64> = None;
+        for i in 0..world.legal_len(decider) {
+            let mut w = world.clone();
+            let pick = [Pick {
+                seat: decider,
+                index: i,
+                reaction_ms: 0,
+            }];
+            let mut events = std::mem::take(&mut self.events);
+            events.clear();
+            let applied = w.apply(def, &pick, &mut events);
+            self.events = events;
+            if applied.is_err() {
+                continue;
+            }
+            let v = self.look(def, model, &w, seat, depth - 1);
+            best = Some(match best {
+                None => v,
+                Some(b) if decider == seat => b.max(v),
+                Some(b) => b.min(v),
+            });
+        }
+        best.unwrap_or_else(|| self.rate(def, model, world, seat))
+    }
+}
+
+/// How many figures [`read_position`] gives for `def`.
+pub(super) fn position_len(def: &Game, layout: &FeatureLayout) -> usize {
+    layout.len() + def.players() * def.score_terms.len()
+}
+
+/// `world` as `seat` reads it, into `out`: its features, then every
+/// seat's score terms as they stand (numbered from `seat` on), which the
+/// game's own scoring computes however it likes (lines, sets, tables).
+pub(super) fn read_position(
+    def: &Game,
+    layout: &FeatureLayout,
+    world: &World,
+    seat: Seat,
+    out: &mut Vec<f32>,
+    events: &mut Vec<Event>,
+) {
+    world.features(def, layout, seat, out);
+    if def.score_terms.is_empty() {
+        return;
+    }
+    let players = def.players();
+    let start = out.len();
+    out.resize(start + players * def.score_terms.len(), 0.0);
+    events.clear();
+    if let Ok(scores) = world.score_now(def, events) {
+        for (s, row) in scores.iter().enumerate() {
+            let from_seat = (s + players - usize::from(seat)) % players;
+            for (t, &v) in row.iter().enumerate() {
+                out[start + from_seat * row.len() + t] = v as f32;
+            }
+        }
+    }
+}
+
+impl Learned {
+    /// A player of `model` for `seat`, drawing from `rng` (training plays
+    /// its later generations with it).
+    /// This player under the name its spec gives it.
+    pub(super) fn named(mut self, name: String) -> Learned {
+        self.name = name;
+        self
+    }
+
+    pub(super) fn with_model(model: Arc<Model>, seat: Seat, samples: u32, depth: u32, rng: ChaCha8Rng) -> Learned {
+        Learned {
+            seat,
+            samples,
+            depth,
+            rng,
+            model,
+            name: String::new(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    fn pick(&mut self, def: &Game, obs: &Observation<'_>, allowed: Option<&[bool]>) -> usize {
+        let n = obs.legal_len();
+        let ok = |i: usize| allowed.is_none_or(|a| a.get(i) == Some(&true));
+        let open: Vec<usize> = (0..n).filter(|&i| ok(i)).collect();
+        if open.len() <= 1 {
+            return open.first().copied().unwrap_or(0);
+        }
+        if obs.is_simultaneous() && obs.who().len() == 2 && allowed.is_none() {
+            if let Some(i) = self.mixed(def, obs) {
+                return i;
+            }
+        }
+        let mut sums = vec![0.0; n];
+        let mut worlds = 0;
+        for _ in 0..self.samples {
+            let Some(world) = obs.sample(&mut self.rng) else {
+                continue;
+            };
+            worlds += 1;
+            random_picks(
+                def,
+                &world,
+                &mut self.rng,
+                &Reaction::default(),
+                &mut self.scratch.picks,
+            );
+            let Some(me) = self.scratch.picks.iter().position(|p| p.seat == self.seat) else {
+                break;
+            };
+            for &i in &open {
+                let mut w = world.clone();
+                self.scratch.picks[me].index = i;
+                self.scratch.events.clear();
+                sums[i] += match w.apply(def, &self.scratch.picks, &mut self.scratch.events) {
+                    Ok(()) => self.scratch.look(def, &self.model, &w, self.seat, self.depth - 1),
+                    Err(_) => -1.0,
+                };
+            }
+        }
+        if worlds == 0 {
+            return open[self.rng.random_range(0..open.len())];
+        }
+        let best = open.iter().map(|&i| sums[i]).fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<usize> = open
+            .into_iter()
+            .filter(|&i| sums[i] >= best - 1e-9 * worlds as f64)
+            .collect();
+        ties[self.rng.random_range(0..ties.len())]
+    }
+
+    /// At a decision two seats answer at once: the table of every pair of
+    /// answers, rated over sampled worlds, and a draw from the mixed
+    /// strategy regret matching finds for it.
+    fn mixed(&mut self, def: &Game, obs: &Observation<'_>) -> Option<usize> {
+        let mine = obs.legal_len();
+        let mut table: Vec<f64> = vec![];
+        let mut theirs = 0;
+        let mut worlds = 0;
+        for _ in 0..self.samples {
+            let Some(world) = obs.sample(&mut self.rng) else {
+                continue;
+            };
+            let (_, who) = world.pending()?;
+            let other = *who.iter().find(|&&s| s != self.seat)?;
+            let their_len = world.legal_len(other);
+            if worlds == 0 {
+                theirs = their_len;
+                table = vec![0.0; mine * theirs];
+            } else if their_len != theirs {
+                return None;
+            }
+            worlds += 1;
+            let me_first = self.seat < other;
+            for i in 0..mine {
+                for j in 0..theirs {
+                    let (a, b) = if me_first { (i, j) } else { (j, i) };
+                    let (sa, sb) = if me_first {
+                        (self.seat, other)
+                    } else {
+                        (other, self.seat)
+                    };
+                    let picks = [
+                        Pick {
+                            seat: sa,
+                            index: a,
+                            reaction_ms: 0,
+                        },
+                        Pick {
+                            seat: sb,
+                            index: b,
+                            reaction_ms: 0,
+                        },
+                    ];
+                    let mut w = world.clone();
+                    self.scratch.events.clear();
+                    table[i * theirs + j] += match w.apply(def, &picks, &mut self.scratch.events) {
+                        Ok(()) => self.scratch.rate(def, &self.model, &w, self.seat),
+                        Err(_) => 0.0,
+                    };
+                }
+            }
+        }
+        if worlds == 0 {
+            return None;
+        }
+        let strategy = regret_matching(&table, mine, theirs, 400);
+        Some(crate::agents::agent::draw(&strategy, &mut self.rng))
+    }
+}
+
+/// The row player's average strategy after `rounds` of regret matching+
+/// in the zero-sum game `table` (the row player's payoffs, `rows` x
+/// `columns`, row major).
+fn regret_matching(table: &[f64], rows: usize, columns: usize, rounds: usize) -> Vec<f64> {
+    let mut regret = [vec![0.0; rows], vec![0.0; columns]];
+    let mut total = vec![0.0; rows];
+    let current = |r: &[f64]| -> Vec<f64> {
+        let sum: f64 = r.iter().map(|x| x.max(0.0)).sum();
+        if sum > 0.0 {
+            r.iter().map(|x| x.max(0.0) / sum).collect()
+        } else {
+            vec![1.0 / r.len() as f64; r.len()]
+        }
+    };
+    for round in 0..rounds {
+        let (row, column) = (current(&regret[0]), current(&regret[1]));
+        let row_values: Vec<f64> = (0..rows)
+            .map(|i| (0..columns).map(|j| column[j] * table[i * columns + j]).sum())
+            .collect();
+        let column_values: Vec<f64> = (0..columns)
+            .map(|j| (0..rows).map(|i| -row[i] * table[i * columns + j]).sum())
+            .collect();
+        let row_mean: f64 = row.iter().zip(&row_values).map(|(p, v)| p * v).sum();
+        let column_mean: f64 = column.iter().zip(&column_values).map(|(p, v)| p * v).sum();
+        for i in 0..rows {
+            regret[0][i] = (regret[0][i] + row_values[i] - row_mean).max(0.0);
+            // Later rounds weigh more (linear averaging), as in CFR+.
+            total[i] += (round + 1) as f64 * row[i];
+        }
+        for j in 0..columns {
+            regret[1][j] = (regret[1][j] + column_values[j] - column_mean).max(0.0);
+        }
+    }
+    let sum: f64 = total.iter().sum();
+    total.iter().map(|t| t / sum).collect()
+}
+
+impl Agent for Learned {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, def: &Game, obs: &Observation<'_>) -> usize {
+        self.pick(def, obs, None)
+    }
+
+    fn choose_allowed(&mut self, def: &Game, obs: &Observation<'_>, allowed: &[bool]) -> Option<usize> {
+        Some(self.pick(def, obs, Some(allowed)))
+    }
+
+    fn rate(&mut self, def: &Game, world: &World, out: &mut Vec<f64>) -> bool {
+        out.clear();
+        for seat in 0..def.players() {
+            out.push(self.scratch.rate(def, &self.model, world, seat as Seat));
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regret_matching;
+
+    #[test]
+    fn regret_matching_mixes_where_it_must_and_not_where_it_need_not() {
+        // A cycle of three answers, in shares of the point (a tie shares it):
+        // the only equilibrium throws each a third of the time.
+        let rps = [0.5, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0, 1.0, 0.5];
+        for p in regret_matching(&rps, 3, 3, 400) {
+            assert!((p - 1.0 / 3.0).abs() < 0.05, "{p}");
+        }
+        // A row that wins whatever the column is played always.
+        let dominated = [1.0, 0.8, 0.3, 0.2];
+        let strategy = regret_matching(&dominated, 2, 2, 400);
+        assert!(strategy[0] > 0.95, "{strategy:?}");
+    }
+}
