@@ -103,3 +103,13 @@ fn a_search_reads_only_an_evaluation() {
     };
     assert!(err.contains("trains on one game"), "{err}");
 }
+
+#[test]
+fn a_game_that_never_ends_teaches_nothing_and_says_so() {
+    let def: Game = load("tests/games/always_endless.rules");
+    let err = match agents::for_game("learned:time=0.3", &def, &def.default_options(), 1) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("no game of it ends, so nothing is learnt"),
+    };
+    assert!(err.contains("learnt nothing of Always endless"), "{err}");
+}

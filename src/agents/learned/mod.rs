@@ -64,7 +64,7 @@ pub(crate) const INFO: AgentInfo = AgentInfo {
         },
         ParamInfo {
             name: "depth",
-            default: "2",
+            default: "1",
             about: "decisions looked ahead in each sampled world: 1 rates each choice's result; 2 also weighs the best answer to it",
             domain: Domain::Whole(1, 4),
         },
@@ -110,16 +110,17 @@ pub(crate) fn from_params(
         hidden: params.u64("hidden")?.unwrap_or(32) as usize,
         seed: params.u64("train_seed")?.unwrap_or(1),
     };
-    let model = trained(def, options, &training);
+    let model = trained(def, options, &training)?;
     let samples = params.u64("samples")?.map_or(8, |v| v as u32);
-    let depth = params.u64("depth")?.map_or(2, |v| v as u32);
+    let depth = params.u64("depth")?.map_or(1, |v| v as u32);
     Ok(Learned::with_model(model, seat, samples, depth, seat_rng(seed, seat)).named(name))
 }
 
 /// The evaluation trained for `def` with `options`, trained now if this
 /// process has not yet. Builders wait while one trains.
-fn trained(def: &Game, options: &[crate::ir::OptionValue], training: &Training) -> Arc<Model> {
-    type Cache = Mutex<HashMap<String, Arc<OnceLock<Arc<Model>>>>>;
+fn trained(def: &Game, options: &[crate::ir::OptionValue], training: &Training) -> Result<Arc<Model>, AgentError> {
+    type Trained = Result<Arc<Model>, AgentError>;
+    type Cache = Mutex<HashMap<String, Arc<OnceLock<Trained>>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let (hash, now) = rules_identity(def, options);
     let key = format!("{hash} {now:?} {training:?}");
@@ -132,6 +133,6 @@ fn trained(def: &Game, options: &[crate::ir::OptionValue], training: &Training) 
         .entry(key)
         .or_default()
         .clone();
-    slot.get_or_init(|| Arc::new(train::train(def, options, training)))
+    slot.get_or_init(|| train::train(def, options, training).map(Arc::new))
         .clone()
 }

@@ -53,9 +53,7 @@ impl Scratch {
         read_position(def, &model.layout, world, seat, &mut self.features, &mut self.events);
         f64::from(model.net.value(&self.features, &mut self.hidden))
     }
-}
 
-impl Scratch {
     /// `seat`'s share of the points in `world`, looking `depth` decisions
     /// further where one seat decides alone: the seat's best choice for
     /// itself, another seat's worst for it. A decision several seats answer
@@ -129,14 +127,14 @@ pub(super) fn read_position(
 }
 
 impl Learned {
-    /// A player of `model` for `seat`, drawing from `rng` (training plays
-    /// its later generations with it).
     /// This player under the name its spec gives it.
     pub(super) fn named(mut self, name: String) -> Learned {
         self.name = name;
         self
     }
 
+    /// A player of `model` for `seat`, drawing from `rng` (training plays
+    /// its later generations with it).
     pub(super) fn with_model(model: Arc<Model>, seat: Seat, samples: u32, depth: u32, rng: ChaCha8Rng) -> Learned {
         Learned {
             seat,
@@ -156,10 +154,12 @@ impl Learned {
         if open.len() <= 1 {
             return open.first().copied().unwrap_or(0);
         }
-        if obs.is_simultaneous() && obs.who().len() == 2 && allowed.is_none() {
-            if let Some(i) = self.mixed(def, obs) {
-                return i;
-            }
+        if obs.is_simultaneous()
+            && obs.who().len() == 2
+            && allowed.is_none()
+            && let Some(i) = self.mixed(def, obs)
+        {
+            return i;
         }
         let mut sums = vec![0.0; n];
         let mut worlds = 0;

@@ -10,7 +10,9 @@ use rand::{RngExt, SeedableRng};
 use super::net::{Net, Sample};
 use super::player::{Learned, Model, position_len, read_position};
 use crate::agents::agent::{Agent, Reaction};
+use crate::agents::error::AgentError;
 use crate::agents::search::random_picks;
+use crate::diagnostic::Code;
 use crate::engine::{Event, FeatureLayout, Game, Observation, Pick, State};
 use crate::ir::OptionValue;
 
@@ -43,13 +45,13 @@ const EPOCHS: usize = 3;
 
 /// The most positions kept to fit on: memory stays within tens of
 /// megabytes whatever the game.
-const MOST_POSITIONS: usize = 400_000;
+const MOST_POSITIONS: usize = 200_000;
 
 /// The share of a generation's time its games may take; fitting has the rest.
 const PLAY_SHARE: f64 = 0.5;
 
 /// Trains an evaluation of `def` played with `options`.
-pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) -> Model {
+pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) -> Result<Model, AgentError> {
     let started = Instant::now();
     let time = within_deadline(training.time, started);
     let budget = match (time, training.games) {
@@ -77,7 +79,7 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
                 break;
             }
             let seed = rng.random::<u64>();
-            samples.extend(self_play(def, options, &layout, model.as_ref(), seed));
+            samples.extend(self_play(def, options, (&layout, model.as_ref()), seed, games_until));
             played += 1;
         }
         // The last generation's positions weigh most: they are the ones
@@ -85,6 +87,10 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
         kept.retain(|_| rng.random_bool(0.5));
         kept.truncate(MOST_POSITIONS.saturating_sub(samples.len()));
         kept.extend(samples);
+        if kept.is_empty() {
+            // No game ended in this generation's time: nothing to fit.
+            break;
+        }
         let mut net = Net::new(position_len(def, &layout), training.hidden, rng.random());
         net.fit(&kept, EPOCHS, &mut rng, fit_until);
         model = Some(Arc::new(Model {
@@ -92,28 +98,28 @@ pub(crate) fn train(def: &Game, options: &[OptionValue], training: &Training) ->
             net,
         }));
     }
-    if let Some(model) = &model {
-        // How well it predicts the positions it kept, on a part of them.
-        let part = &kept[..kept.len().min(20_000)];
-        eprintln!(
-            "learned: trained {} in {:.1} s: {generations} generations, {played} games, {} positions, \
-             cross-entropy {:.3} (a coin's 0.693)",
-            def.name,
-            started.elapsed().as_secs_f64(),
-            kept.len(),
-            model.net.loss(part)
+    let Some(model) = model else {
+        let why = format!(
+            "`learned` learnt nothing of {}: no game of self-play ended in its training ({budget}); give it \
+             more `time=` or `games=`",
+            def.name
         );
-    }
-    match model {
-        Some(model) => Arc::try_unwrap(model).unwrap_or_else(|m| Model {
-            layout: m.layout.clone(),
-            net: m.net.clone(),
-        }),
-        None => Model {
-            net: Net::new(position_len(def, &layout), training.hidden, training.seed),
-            layout,
-        },
-    }
+        return Err(AgentError::new(Code::AgentRefused, why, "learned"));
+    };
+    // How well it predicts the positions it kept, on a part of them.
+    let part = &kept[..kept.len().min(20_000)];
+    eprintln!(
+        "learned: trained {} in {:.1} s: {generations} generations, {played} games, {} positions, \
+         cross-entropy {:.3} (a coin's 0.693)",
+        def.name,
+        started.elapsed().as_secs_f64(),
+        kept.len(),
+        model.net.loss(part)
+    );
+    Ok(Arc::try_unwrap(model).unwrap_or_else(|m| Model {
+        layout: m.layout.clone(),
+        net: m.net.clone(),
+    }))
 }
 
 /// The seconds training may take from `started`: `time` cut to what is
@@ -131,13 +137,14 @@ fn within_deadline(time: Option<f64>, started: Instant) -> Option<f64> {
 
 /// One game of self-play from `seed`: every position where a decision is
 /// asked, read by every seat, with what that seat scored in the end. A
-/// game that fails or runs past the decision limit teaches nothing.
+/// game that fails, runs past the decision limit or past `until` teaches
+/// nothing.
 fn self_play(
     def: &Game,
     options: &[OptionValue],
-    layout: &FeatureLayout,
-    model: Option<&Arc<Model>>,
+    (layout, model): (&FeatureLayout, Option<&Arc<Model>>),
     seed: u64,
+    until: Option<Instant>,
 ) -> Vec<Sample> {
     let mut events: Vec<Event> = vec![];
     let Ok(state) = State::start(def, options, seed, vec![], &mut events) else {
@@ -168,7 +175,10 @@ fn self_play(
     let mut decisions = 0;
     while world.pending().is_some() {
         decisions += 1;
-        if decisions > def.max_decisions {
+        // A game that runs past the decision limit, or past the time its
+        // generation has to play, teaches nothing.
+        let late = decisions % 64 == 0 && until.is_some_and(|t| Instant::now() >= t);
+        if decisions > def.max_decisions || late {
             return vec![];
         }
         for seat in 0..players {

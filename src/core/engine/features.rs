@@ -142,8 +142,8 @@ impl FeatureLayout {
         self.len == 0
     }
 
-    /// Seat `of` numbered from `seat` on.
-    fn from_seat(&self, seat: Seat, of: Seat) -> usize {
+    /// Seat `of` as `seat` numbers the seats: 0 itself, 1 the next, ...
+    fn seat_after(&self, seat: Seat, of: Seat) -> usize {
         (usize::from(of) + self.players - usize::from(seat)) % self.players
     }
 
@@ -152,7 +152,7 @@ impl FeatureLayout {
         let face = state.face_of(piece);
         let at = self.unit_of[face as usize];
         match def.pieces[face as usize].owner {
-            Some(owner) if self.owned[face as usize] => at + self.from_seat(seat, owner),
+            Some(owner) if self.owned[face as usize] => at + self.seat_after(seat, owner),
             _ => at,
         }
     }
@@ -173,7 +173,7 @@ impl State {
                 let zone = usize::from(family.first) + index;
                 let base = match family.by {
                     FamilyIndex::Single => at,
-                    FamilyIndex::PerPlayer => at + PER_UNIT * units * layout.from_seat(seat, index as Seat),
+                    FamilyIndex::PerPlayer => at + PER_UNIT * units * layout.seat_after(seat, index as Seat),
                     FamilyIndex::PerSpace(_) if layout.family_by_space[f] => at + units * index,
                     FamilyIndex::PerSpace(_) => at,
                 };
@@ -232,7 +232,7 @@ impl State {
                         if let Ok(p) = Seat::try_from(value)
                             && usize::from(p) < layout.players
                         {
-                            out[cell + layout.from_seat(seat, p)] = 1.0;
+                            out[cell + layout.seat_after(seat, p)] = 1.0;
                         }
                     }
                 }
@@ -240,7 +240,7 @@ impl State {
         }
         if let Some(pending) = self.pending() {
             for &who in pending.who() {
-                out[layout.pending_at + layout.from_seat(seat, who)] = 1.0;
+                out[layout.pending_at + layout.seat_after(seat, who)] = 1.0;
             }
             out[layout.decision_at + usize::from(pending.decision())] = 1.0;
         }

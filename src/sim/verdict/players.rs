@@ -209,19 +209,23 @@ fn choose_players(
     if let Some(solved) = solved(sides, config, pool, &searches.weak) {
         return Ok(solved);
     }
+    // The longest a self-play game may take for the deals to fit, as the
+    // searches were sized.
+    let per_deal = games_per_deal(seats, sides.len(), WEAK_COST) / pool.current_num_threads() as f64;
+    let fitting = config.time.as_secs_f64() * share / (per_deal * TARGET_DEALS.min(config.most_deals) as f64);
     let mut best = searches;
     if let Some(evaluation) = learned(sides, config, pool)? {
         let valued = valued_searches(sides, seats, (config, share), pool, &evaluation)?;
-        best = challenge(sides, config, pool, best, valued);
+        best = challenge(sides, (config, fitting), pool, best, valued);
         let weak = one(&format!("{}:samples=1", evaluation.to_text()))?;
         let why = "the one-step lookahead on that evaluation";
         if let Some(lookahead) = fixed(sides, config, pool, (evaluation, weak), why) {
-            best = challenge(sides, config, pool, best, lookahead);
+            best = challenge(sides, (config, fitting), pool, best, lookahead);
         }
     }
     let why = "the one-step lookahead on the game's own score";
     if let Some(lookahead) = fixed(sides, config, pool, (one(LOOKAHEAD)?, one(LOOKAHEAD_WEAK)?), why) {
-        best = challenge(sides, config, pool, best, lookahead);
+        best = challenge(sides, (config, fitting), pool, best, lookahead);
     }
     Ok(best)
 }
@@ -310,12 +314,13 @@ fn valued_searches(
 
 /// `challenger` in the place of `current` where its strong player scores at
 /// least an even share against `current`'s, seats rotated on deals of
-/// every game (within [`CHALLENGE_SHARE`] of the budget): challengers come
-/// cheaper than what they challenge, so one that plays as well plays more
-/// deals in the same time. Its line says why, with the figure.
+/// every game (within [`CHALLENGE_SHARE`] of the budget), and where its
+/// games take longer than `current`'s and than `fitting` seconds (a game
+/// whose deals fit the budget, as the searches are sized), is shown to
+/// score more. Its line says why, with the figure.
 fn challenge(
     sides: &[&Side<'_>],
-    config: &Config,
+    (config, fitting): (&Config, f64),
     pool: &rayon::ThreadPool,
     current: Lineup,
     challenger: Lineup,
@@ -334,19 +339,22 @@ fn challenge(
         // Settled once shown either way.
         &|edge| edge.high < 0.0 || edge.low > 0.0,
     );
-    // At least even on the deals played: a challenger that only may be as
-    // strong does not displace the player it challenged.
-    if deals == 0 || edge.estimate < 0.0 {
+    // A challenger whose games fit the budget as well must score at least
+    // even on the deals played; one that does not fit (its games slower
+    // than `current`'s and the budget's) must be shown to play better.
+    let dearer = challenger.seconds_per_game > current.seconds_per_game.max(fitting);
+    if deals == 0 || edge.estimate < 0.0 || (dearer && edge.low <= 0.0) {
         return current;
     }
     let why = format!(
-        "{}: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} deals, at least \
-         even, and its games are {:.1}× as quick",
+        "{}: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} deals, {}, and \
+         its games are {:.1}× as quick",
         challenger.chosen.as_deref().unwrap_or("chosen"),
         current.strong.to_text(),
         edge.estimate,
         edge.low,
         edge.high,
+        if dearer { "more" } else { "at least even" },
         current.seconds_per_game / challenger.seconds_per_game.max(1e-9)
     );
     Lineup {
