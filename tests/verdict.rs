@@ -353,7 +353,12 @@ fn the_lookahead_plays_where_it_is_as_strong_as_the_search() {
         why.starts_with("the one-step lookahead on the game's own score: against mcts:iterations="),
         "{why}"
     );
-    assert!(why.contains("at least even"), "{why}");
+    // At least even where its games fit the budget, shown better where
+    // they take longer (a loaded machine may time them so).
+    assert!(
+        why.contains("at least even") || why.contains("deals, more, and"),
+        "{why}"
+    );
 
     let connect_four = chosen("games/classic/connect_four.rules");
     assert!(
