@@ -5,10 +5,10 @@ use rand::rngs::ChaCha8Rng;
 
 use super::agent::{Agent, REACTION_PARAMS, Reaction, SEED_PARAM, seat_rng};
 use super::error::AgentError;
-use super::search::{random_picks, standing};
+use super::search::{each_choice_in_worlds, standing};
 use super::spec::{AgentInfo, AgentSpec, Domain, ParamInfo, Params};
 use crate::engine::Game;
-use crate::engine::{Event, Observation, Pick};
+use crate::engine::{Event, Observation};
 use crate::ir::{GameDef, Seat};
 
 pub(super) const INFO: AgentInfo = AgentInfo {
@@ -73,29 +73,24 @@ impl Greedy {
     pub(crate) fn values(&mut self, def: &Game, obs: &Observation<'_>) -> Option<Vec<Vec<f64>>> {
         let n = obs.legal_len();
         let mut sums: Vec<Vec<f64>> = vec![vec![]; n];
-        let mut worlds = 0;
-        let mut others: Vec<Pick> = Vec::with_capacity(4);
-        for _ in 0..self.samples {
-            let Some(world) = obs.sample(&mut self.rng) else {
-                continue;
-            };
-            worlds += 1;
-            // Everyone else's answers are drawn once per world, so every
-            // choice of ours meets the same ones.
-            random_picks(def, &world, &mut self.rng, &self.reaction, &mut others);
-            let me = others.iter().position(|p| p.seat == self.seat)?;
-            for (i, sum) in sums.iter_mut().enumerate() {
-                let mut w = world.clone();
-                others[me].index = i;
-                self.events.clear();
-                let s = match w.apply(def, &others, &mut self.events) {
-                    Ok(()) => standing(def, &w, self.seat, &mut self.events),
+        let all: Vec<usize> = (0..n).collect();
+        let seat = self.seat;
+        let worlds = each_choice_in_worlds(
+            def,
+            obs,
+            (seat, self.samples, &self.reaction),
+            &mut self.rng,
+            &all,
+            &mut self.events,
+            |i, world, events| {
+                let s = match world {
+                    Some(w) => standing(def, w, seat, events),
                     // A choice that breaks the game is the worst there is.
-                    Err(_) => vec![f64::NEG_INFINITY],
+                    None => vec![f64::NEG_INFINITY],
                 };
-                add(sum, &s);
-            }
-        }
+                add(&mut sums[i], &s);
+            },
+        )?;
         (worlds > 0).then(|| {
             sums.into_iter()
                 .map(|s| s.into_iter().map(|x| x / worlds as f64).collect())

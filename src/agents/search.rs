@@ -6,7 +6,7 @@ use rand::rngs::ChaCha8Rng;
 
 use super::agent::Reaction;
 use crate::engine::Game;
-use crate::engine::{Event, Pick, World};
+use crate::engine::{Event, Observation, Pick, World};
 use crate::ir::{GameDef, Seat};
 
 /// What each seat scores for a finished world, into `out` (emptied first):
@@ -42,6 +42,41 @@ pub(super) fn random_picks(
             reaction_ms: if race { reaction.sample(rng) } else { 0 },
         });
     }
+}
+
+/// Tries each of `choices` for `seat` in up to `samples` worlds sampled
+/// from `obs`, the other seats answering the same decision at random, drawn
+/// once per world so that every choice meets the same answers. `rate` reads
+/// each result: the choice, the world after it (`None` where the choice
+/// broke the game) and `events` as scratch. The number of worlds sampled,
+/// or `None` where `seat` does not answer in a sampled world.
+pub(super) fn each_choice_in_worlds(
+    def: &Game,
+    obs: &Observation<'_>,
+    (seat, samples, reaction): (Seat, u32, &Reaction),
+    rng: &mut ChaCha8Rng,
+    choices: &[usize],
+    events: &mut Vec<Event>,
+    mut rate: impl FnMut(usize, Option<&World>, &mut Vec<Event>),
+) -> Option<u32> {
+    let mut picks: Vec<Pick> = Vec::with_capacity(4);
+    let mut worlds = 0;
+    for _ in 0..samples {
+        let Some(world) = obs.sample(rng) else {
+            continue;
+        };
+        worlds += 1;
+        random_picks(def, &world, rng, reaction, &mut picks);
+        let me = picks.iter().position(|p| p.seat == seat)?;
+        for &i in choices {
+            let mut w = world.clone();
+            picks[me].index = i;
+            events.clear();
+            let applied = w.apply(def, &picks, events).is_ok();
+            rate(i, applied.then_some(&w), events);
+        }
+    }
+    Some(worlds)
 }
 
 /// Plays a world to its end with random answers, at most `limit` steps.

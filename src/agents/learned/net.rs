@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 /// The learnt evaluation: features in, a share of the points out (a win 1,
@@ -150,9 +151,7 @@ impl Net {
         let mut x: Vec<(u32, f32)> = vec![];
         const BATCH: usize = 64;
         for _ in 0..epochs {
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.random_range(0..=i));
-            }
+            order.shuffle(rng);
             for (b, batch) in order.chunks(BATCH).enumerate() {
                 if b % 16 == 0 && until.is_some_and(|t| Instant::now() >= t) {
                     return;

@@ -9,7 +9,7 @@ use rand::rngs::ChaCha8Rng;
 
 use super::net::Net;
 use crate::agents::agent::{Agent, Reaction};
-use crate::agents::search::random_picks;
+use crate::agents::search::each_choice_in_worlds;
 use crate::engine::{Event, FeatureLayout, Game, Observation, Pick, World};
 use crate::ir::Seat;
 
@@ -28,13 +28,14 @@ pub(crate) struct Learned {
     model: Arc<Model>,
     name: String,
     scratch: Scratch,
+    /// What trying a choice records (the evaluation has its own).
+    events: Vec<Event>,
 }
 
 /// What evaluating reuses between calls, so that it allocates nothing.
 #[derive(Default)]
 struct Scratch {
     events: Vec<Event>,
-    picks: Vec<Pick>,
     features: Vec<f32>,
     hidden: Vec<f32>,
 }
@@ -74,11 +75,8 @@ impl Scratch {
                 index: i,
                 reaction_ms: 0,
             }];
-            let mut events = std::mem::take(&mut self.events);
-            events.clear();
-            let applied = w.apply(def, &pick, &mut events);
-            self.events = events;
-            if applied.is_err() {
+            self.events.clear();
+            if w.apply(def, &pick, &mut self.events).is_err() {
                 continue;
             }
             let v = self.look(def, model, &w, seat, depth - 1);
@@ -144,6 +142,7 @@ impl Learned {
             model,
             name: String::new(),
             scratch: Scratch::default(),
+            events: vec![],
         }
     }
 
@@ -162,32 +161,23 @@ impl Learned {
             return i;
         }
         let mut sums = vec![0.0; n];
-        let mut worlds = 0;
-        for _ in 0..self.samples {
-            let Some(world) = obs.sample(&mut self.rng) else {
-                continue;
-            };
-            worlds += 1;
-            random_picks(
-                def,
-                &world,
-                &mut self.rng,
-                &Reaction::default(),
-                &mut self.scratch.picks,
-            );
-            let Some(me) = self.scratch.picks.iter().position(|p| p.seat == self.seat) else {
-                break;
-            };
-            for &i in &open {
-                let mut w = world.clone();
-                self.scratch.picks[me].index = i;
-                self.scratch.events.clear();
-                sums[i] += match w.apply(def, &self.scratch.picks, &mut self.scratch.events) {
-                    Ok(()) => self.scratch.look(def, &self.model, &w, self.seat, self.depth - 1),
-                    Err(_) => -1.0,
+        let (seat, depth) = (self.seat, self.depth);
+        let (model, scratch) = (&self.model, &mut self.scratch);
+        let worlds = each_choice_in_worlds(
+            def,
+            obs,
+            (seat, self.samples, &Reaction::default()),
+            &mut self.rng,
+            &open,
+            &mut self.events,
+            |i, world, _| {
+                sums[i] += match world {
+                    Some(w) => scratch.look(def, model, w, seat, depth - 1),
+                    None => -1.0,
                 };
-            }
-        }
+            },
+        );
+        let worlds = worlds.unwrap_or(0);
         if worlds == 0 {
             return open[self.rng.random_range(0..open.len())];
         }
