@@ -463,3 +463,49 @@ fn analyze_checks_its_players_against_a_perfect_opponent() {
         "{janken}"
     );
 }
+
+/// A game without score terms still keeps a lead where its rules decide
+/// the winner by a number per seat: a variable or a count of a seat's
+/// pieces that a winning condition reads, or a result key. Tension is read
+/// in it: a best of three changes hands only when the seat behind wins the
+/// last two duels. A race to a line reads neither, and has no tension.
+#[test]
+fn tension_reads_the_lead_a_game_decides_its_winner_by() {
+    let leads = |path: &str| -> Vec<String> { common::load(path).leads.iter().map(|(n, _)| n.clone()).collect() };
+    assert_eq!(leads("tests/games/rps_best_of_three.rules"), ["wins"]);
+    assert_eq!(leads("games/janken_deck.rules"), ["Token in tokens"]);
+    assert_eq!(leads("games/rubber_paper_scissors.rules")[0], "Crown in claimed");
+    // `most points of player` in the result.
+    assert_eq!(leads("games/classic/goofspiel.rules"), ["points"]);
+    assert!(leads("games/classic/connect_four.rules").is_empty());
+
+    let path = "tests/games/rps_best_of_three.rules";
+    let def = common::load(path);
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        path,
+        &analysis("random", "random", 400),
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(a.tension_lead.as_deref(), Some("wins"));
+    let t = a.tension.as_ref().expect("tension, read in `wins`");
+    // A quarter of the games in theory: 1-1 after two duels, then the seat
+    // that fell behind first wins.
+    let changes = t.lead_changes.unwrap();
+    assert!((0.15..0.35).contains(&changes), "{changes}");
+    assert!(a.to_text().contains("the lead, in `wins`"), "{}", a.to_text());
+
+    let path = "games/classic/connect_four.rules";
+    let def = common::load(path);
+    let a = analyze(
+        &def,
+        &def.default_options(),
+        path,
+        &analysis("random", "random", 8),
+        &|_| {},
+    )
+    .unwrap();
+    assert!(a.tension.is_none() && a.tension_lead.is_none());
+}

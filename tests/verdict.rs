@@ -47,7 +47,14 @@ fn a_head_start_is_less_fair_and_a_single_duel_is_shorter() {
     assert!(short["difference"]["high"].as_f64().unwrap() < 0.0);
     assert_eq!(answer(&single, "fair")["answer"], "no clear change");
     assert_eq!(answer(&single, "decisive")["answer"], "no clear change");
-    assert_eq!(answer(&single, "tension")["answer"], "not judged");
+    // Both keep their lead in `wins`, which their winning condition reads:
+    // tension is judged in it. A single duel never changes hands.
+    let tension = answer(&single, "tension");
+    assert_ne!(tension["answer"], "not judged", "{tension}");
+    assert_ne!(tension["direction"], 1, "{tension}");
+    assert!(tension["measure"].as_str().unwrap().contains("`wins`"), "{tension}");
+    assert!(tension["base"]["low"].as_f64().unwrap() > 0.0, "{tension}");
+    assert_eq!(tension["variant"]["estimate"].as_f64().unwrap(), 0.0, "{tension}");
 }
 
 /// In rock-paper-scissors no player beats random: the verdict says so
@@ -146,11 +153,11 @@ fn a_sweep_names_the_shortest_match() {
     assert_eq!(sweep["best"]["not_clearly_better_than"], serde_json::json!([]));
     assert_eq!(sweep["deals"], 400);
     // The page: the best value on top and marked in the table, and a chart
-    // per question (fair, short, decisive, skill; no scores, so no tension).
+    // per question (fair, short, decisive, skill, and tension in `wins`).
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("Best for short: <strong>best_of=1</strong>"), "{html}");
     assert!(html.contains(r#"<tr class="best"><td>best_of=1</td>"#), "{html}");
-    assert_eq!(html.matches("<svg").count(), 4);
+    assert_eq!(html.matches("<svg").count(), 5);
 
     let out = rpsdsl(&["sweep", "games/rps.rules", "--vary", "best_of"]);
     assert_eq!(out.status.code(), Some(2));
@@ -193,8 +200,10 @@ fn the_verdict_draws_a_page() {
         assert!(html.contains(needle), "no {needle:?} in the page");
     }
     // The players, then fair, short and its counter (`wins` a game),
-    // decisive and skill (tension has no scores here), then the choices' worth.
-    assert_eq!(html.matches("<svg").count(), 7);
+    // decisive with the winner's margin and how early games are decided (in
+    // `wins`, the lead the rules decide the winner by), skill and tension,
+    // then the choices' worth.
+    assert_eq!(html.matches("<svg").count(), 10);
     assert!(html.contains("`wins` per game"), "the counter's chart");
 }
 

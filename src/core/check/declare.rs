@@ -82,6 +82,7 @@ fn empty_def(sources: Sources) -> GameDef {
         base: None,
         root_file: 0,
         rank_keys: vec![],
+        leads: vec![],
         main: 0,
         result_pc: 0,
         max_decisions: 100_000,

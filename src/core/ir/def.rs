@@ -89,6 +89,10 @@ pub struct GameDef {
     pub root_file: crate::diagnostic::FileId,
     /// The result's keys, in the order they rank the players.
     pub rank_keys: Vec<RankKey>,
+    /// The running leads the rules keep: numbers per seat a winning
+    /// condition reads, by the name a report gives them. A study measures
+    /// the lead by them where the game has no score terms.
+    pub leads: Vec<(String, RunningLead)>,
     /// The first procedure run: setup, flow and the result.
     pub main: ProcId,
     /// Where the main procedure scores and ranks (`end game` jumps here).
@@ -106,6 +110,23 @@ pub struct GameDef {
     /// piece be taken as known whole (`engine::position`): elsewhere the
     /// flow's own values may hold what a seat never saw.
     pub(crate) open_information: bool,
+}
+
+/// A number per seat that a winning condition reads (`if count Token in
+/// tokens of p == 3 { win p }`, `if wins of p == 5 { win p }`): the lead
+/// the rules keep, which changes hands as the game goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunningLead {
+    /// A per-player variable, by its first slot.
+    Var(u16),
+    /// How many pieces of a per-player zone family's zone the matcher takes
+    /// (one with no values on the stack: every piece, a type or a group).
+    Count {
+        /// The family: its zone per seat.
+        family: u16,
+        /// What it counts there.
+        matcher: super::code::Matcher,
+    },
 }
 
 /// A kind (from a `kinds` declaration): what `beats` compares and pieces may be.

@@ -23,8 +23,8 @@ pub use choice::{
 pub use code::{Attr, MatchBy, Matcher, Op, PieceFilter};
 pub use def::{
     Anytime, Counted, Decision, FaceBound, Family, FamilyIndex, GameDef, Hook, KeyReads, Kind, KindSet, OptionDef,
-    OptionType, OptionValue, Piece, Proc, RankKey, SayLine, ScoreTerm, Shape, ShapedBy, Trigger, ValueKind, VarDef,
-    VarEach, Visibility, Zone, ZoneLayout, rules_hash,
+    OptionType, OptionValue, Piece, Proc, RankKey, RunningLead, SayLine, ScoreTerm, Shape, ShapedBy, Trigger,
+    ValueKind, VarDef, VarEach, Visibility, Zone, ZoneLayout, rules_hash,
 };
 pub(crate) use def::{Group, HookArg, HookCall};
 pub use dump::disassemble;

@@ -227,9 +227,15 @@ pub struct Analysis {
     pub exact_random: Option<ExactNote>,
     /// Strong against random: what each takes.
     pub choices: Vec<ChoiceRow>,
-    /// Over strong-vs-weak games with a winner; `None` without score terms.
+    /// Over strong-vs-weak games with a winner; `None` without score terms
+    /// or a running lead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tension: Option<TensionSummary>,
+    /// The running lead tension is read in, where the game has no score
+    /// terms: the first count or variable per player a winning condition
+    /// reads (`GameDef::leads`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tension_lead: Option<String>,
 }
 
 /// Plays games `from..to` of `first` in one seat (game `i` in seat `i mod
@@ -418,7 +424,12 @@ pub fn analyze(
             tally.add(pick, role, won);
         }
     }
-    let tension = (!def.score_terms.is_empty()).then(|| {
+    let tension_lead = def
+        .leads
+        .first()
+        .filter(|_| def.score_terms.is_empty())
+        .map(|(name, _)| name.clone());
+    let tension = (!def.score_terms.is_empty() || tension_lead.is_some()).then(|| {
         let mut tension = Tension::default();
         for (game, _) in &played[2] {
             if let Some(t) = game.winner.and_then(|w| GameTension::of(&game.standings, w)) {
@@ -464,6 +475,7 @@ pub fn analyze(
         exact_random,
         choices: tally.rows(),
         tension,
+        tension_lead,
     })
 }
 
@@ -476,6 +488,13 @@ fn rate(r: &Rate) -> String {
 }
 
 impl Analysis {
+    /// What a seat's lead is counted in: `points`, or the running lead.
+    fn lead_unit(&self) -> String {
+        self.tension_lead
+            .as_ref()
+            .map_or_else(|| "points".to_string(), |lead| format!("`{lead}`"))
+    }
+
     /// What the skill index's interval says.
     pub fn verdict(&self) -> &'static str {
         // An interval wider than half the scale covers 0 whatever the truth
@@ -515,12 +534,15 @@ impl Analysis {
         } else {
             format!("Flagged choices: {}.", flagged.join("; "))
         });
+        let unit = self.lead_unit();
         lines.push(match &self.tension {
-            None => "Tension: the game has no score terms.".to_string(),
+            None => "Tension: the game has no score terms, and its winning conditions read no count or variable per \
+                     player."
+                .to_string(),
             Some(t) => {
                 let num = |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{x:.2}"));
                 format!(
-                    "Tension: {} lead changes a game; the winner leads for good after {} of it, wins by {} points, and was behind at {} of decision points.",
+                    "Tension: {} lead changes a game; the winner leads for good after {} of it, wins by {} {unit}, and was behind at {} of decision points.",
                     num(t.lead_changes),
                     t.decided_at.map_or("n/a".into(), pct),
                     num(t.end_margin),
@@ -651,18 +673,34 @@ impl Analysis {
                 c.flag.map(|f| format!("  {f}")).unwrap_or_default()
             );
         }
-        out += "\nTension";
+        out += &self.tension_text();
+        out
+    }
+
+    /// The tension section: how the lead changed hands, in points or the
+    /// running lead the rules decide the winner by.
+    fn tension_text(&self) -> String {
+        let mut out = "\nTension".to_string();
+        let unit = self.lead_unit();
         match &self.tension {
-            None => out += "\n  the game has no score terms\n",
+            None => {
+                out +=
+                    "\n  the game has no score terms, and its winning conditions read no count or variable per player\n"
+            }
             Some(t) => {
                 out += &format!(
                     " ({} vs {}, over the {} games with a winner)\n",
                     self.strong, self.weak, t.games
                 );
+                if self.tension_lead.is_some() {
+                    out += &format!(
+                        "  the lead, in {unit}: the rules decide the winner by it (the game has no score terms)\n"
+                    );
+                }
                 let num = |x: Option<f64>, digits: usize| x.map_or("n/a".into(), |x| format!("{x:.digits$}"));
                 out += &format!("  lead changes per game          {}\n", num(t.lead_changes, 2));
                 out += &format!(
-                    "  winner leads for good after    {} of the game (mean; {} of winners never led alone on points)\n",
+                    "  winner leads for good after    {} of the game (mean; {} of winners never led alone on {unit})\n",
                     t.decided_at.map_or("n/a".into(), pct),
                     pct(t.never_led_alone.rate)
                 );

@@ -29,7 +29,10 @@ pub(crate) struct Played {
     pub stopped: bool,
     /// What stopped it, when an error did: `rpsdsl::code: message`.
     pub error: Option<String>,
-    /// Each seat's total after every decision point (empty for a game without score terms).
+    /// Each seat's total after every decision point: its score, or where
+    /// the game has no score terms its first running lead
+    /// ([`GameDef::leads`](crate::ir::GameDef::leads)); empty for a game
+    /// with neither.
     pub standings: Vec<Vec<i64>>,
     /// Every choice, in order.
     pub picks: Vec<Pick>,
@@ -157,6 +160,13 @@ pub(crate) fn play_restricted(
                     .push(scores.iter().map(|terms| def.points(terms)).collect()),
                 Err(_) => played.standings.clear(),
             }
+        } else if let Some(&(_, lead)) = def.leads.first() {
+            // Without score terms, the lead a winning condition reads.
+            played.standings.push(
+                (0..def.players())
+                    .map(|s| state.running_lead(def, lead, s as u8))
+                    .collect(),
+            );
         }
     }
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);

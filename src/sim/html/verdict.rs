@@ -65,7 +65,7 @@ pub fn verdict_page(v: &Verdict, text: &str) -> Result<String, ChartError> {
         @for q in v.questions.iter().filter(|q| q.deals > 0) {
             section {
                 h2 { (q.question) ": " (q.answer) }
-                (figure(interval_chart(&question_rows(q), q.measure)?, "Means per deal with their 95% confidence sequences."))
+                (figure(interval_chart(&question_rows(q), &q.measure)?, "Means per deal with their 95% confidence sequences."))
                 @for d in &q.details {
                     (figure(interval_chart(&detail_rows(d), &d.measure)?, "Base and variant, with their 95% confidence sequences."))
                 }

@@ -60,7 +60,7 @@ pub struct Question {
     /// +1: the variant is better at it; -1: worse; 0: no clear change.
     pub direction: i8,
     /// What is measured, per deal.
-    pub measure: &'static str,
+    pub measure: std::borrow::Cow<'static, str>,
     /// The base's figure.
     pub base: Interval,
     /// The variant's.
@@ -74,7 +74,7 @@ pub struct Question {
     /// decisive: the margins, and how early games are decided).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Detail>,
-    /// Why it was not judged, when it was not: no score terms for tension,
+    /// Why it was not judged, when it was not: no lead for tension,
     /// players not shown to differ for skill.
     pub skipped: Option<String>,
 }
@@ -217,8 +217,12 @@ pub fn verdict(
     let per_deal = lineup.seconds_per_game * games_per_deal(seats, 2, 1.0) / pool.current_num_threads() as f64;
     let expected = (questions_time.as_secs_f64() / per_deal.max(1e-9)) as u64;
     let horizon = expected.clamp(16, config.most_deals.max(16));
-    let scored = !base.def.score_terms.is_empty() && !variant.def.score_terms.is_empty();
-    let mut watches = Watches::new(lineup.scales, horizon, scored, shared_counters([base, variant]));
+    let mut watches = Watches::new(
+        lineup.scales,
+        horizon,
+        shared_lead([base, variant]),
+        shared_counters([base, variant]),
+    );
     let mut tallies = [choices::Tally::new(base.def), choices::Tally::new(variant.def)];
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
@@ -325,7 +329,10 @@ pub fn verdict(
 
 /// Every figure the verdict watches, base and variant.
 struct Watches {
-    scored: bool,
+    /// What a seat's lead is measured in, where both games keep one: their
+    /// score terms (`points`), or the running lead a winning condition
+    /// reads (`Token in tokens`).
+    lead: Option<String>,
     /// The first seat's edge, per game.
     fair: [Watch; 2],
     /// Differences, variant minus base.
@@ -352,7 +359,7 @@ struct Watches {
 impl Watches {
     /// Lengths and lead changes lie within `scales.length`, margins
     /// within `scales.margin`; the sequences are tightest at `horizon` deals.
-    fn new(scales: players::Scales, horizon: u64, scored: bool, shared: Vec<(String, [usize; 2])>) -> Watches {
+    fn new(scales: players::Scales, horizon: u64, lead: Option<String>, shared: Vec<(String, [usize; 2])>) -> Watches {
         let scale = scales.length;
         let pair = |range: (f64, f64)| [Watch::new(range, horizon), Watch::new(range, horizon)];
         let counters = shared
@@ -360,7 +367,7 @@ impl Watches {
             .map(|(name, at)| (name, at, pair((0.0, scales.counter))))
             .collect();
         Watches {
-            scored,
+            lead,
             fair: pair(either_way(1.0)),
             short: Watch::new(either_way(scale), horizon),
             decisive: Watch::new(either_way(1.0), horizon),
@@ -426,7 +433,7 @@ impl Watches {
         fairness(&self.fair).1 == 0
             || !self.short.interval().excludes_zero()
             || !self.decisive.interval().excludes_zero()
-            || (self.scored && !self.tension.interval().excludes_zero())
+            || (self.lead.is_some() && !self.tension.interval().excludes_zero())
     }
 
     /// Whether skill, or the players' separation, is still open. Skill
@@ -456,7 +463,7 @@ impl Watches {
                 open.push(name);
             }
         }
-        if self.scored && !self.tension.interval().excludes_zero() {
+        if self.lead.is_some() && !self.tension.interval().excludes_zero() {
             open.push("tension");
         }
         open
@@ -481,7 +488,7 @@ impl Watches {
             question: "fair",
             answer: word(fair_direction, "fairer", "less fair"),
             direction: fair_direction,
-            measure: "the first seat's edge, strong player in every seat (0 is fair)",
+            measure: "the first seat's edge, strong player in every seat (0 is fair)".into(),
             base: fair_intervals[0],
             variant: fair_intervals[1],
             difference: None,
@@ -490,7 +497,7 @@ impl Watches {
             skipped: None,
         }];
         let mut short = paired(
-            ("short", "decision points per game, strong player in every seat"),
+            ("short", "decision points per game, strong player in every seat".into()),
             ("shorter", "longer"),
             (&self.short, &self.lengths),
             true,
@@ -510,16 +517,19 @@ impl Watches {
             .collect();
         questions.push(short);
         let mut decisive = paired(
-            ("decisive", "the share of games drawn, strong player in every seat"),
+            (
+                "decisive",
+                "the share of games drawn, strong player in every seat".into(),
+            ),
             ("more decisive", "less decisive"),
             (&self.decisive, &self.draws),
             true,
         );
-        if self.scored {
+        if let Some(lead) = &self.lead {
             let figure = |watch: &Watch| (watch.steps() > 0).then(|| watch.interval());
             decisive.details = vec![
                 Detail {
-                    measure: "the winner's final margin in points, won games".into(),
+                    measure: format!("the winner's final margin in {lead}, won games").into(),
                     base: figure(&self.margins[0]),
                     variant: figure(&self.margins[1]),
                 },
@@ -532,7 +542,7 @@ impl Watches {
         }
         questions.push(decisive);
         let mut skill = paired(
-            ("skill", "the strong player's edge over random, seats rotated"),
+            ("skill", "the strong player's edge over random, seats rotated".into()),
             ("more skill-driven", "less skill-driven"),
             (&self.skill, &self.over_random),
             false,
@@ -544,19 +554,48 @@ impl Watches {
                 Some("the strong player was not shown to beat both the weak one and random in both games".into());
         }
         questions.push(skill);
+        let tension_measure = match self.lead.as_deref() {
+            Some(lead) if lead != POINTS => format!(
+                "lead changes per game in {lead} (the rules decide the winner by it), strong player in every seat"
+            )
+            .into(),
+            _ => "lead changes per game, strong player in every seat".into(),
+        };
         let mut tension = paired(
-            ("tension", "lead changes per game, strong player in every seat"),
+            ("tension", tension_measure),
             ("more tense", "less tense"),
             (&self.tension, &self.changes),
             false,
         );
-        if !self.scored {
+        if self.lead.is_none() {
             tension.answer = "not judged".to_string();
-            tension.skipped = Some("a game without score terms has no lead to change".into());
+            tension.skipped = Some(
+                "a game without score terms, whose winning conditions read no count or variable per player, has \
+                 no lead to change"
+                    .into(),
+            );
         }
         questions.push(tension);
         questions
     }
+}
+
+/// What a lead is measured in where a game has score terms.
+const POINTS: &str = "points";
+
+/// What both games measure a seat's lead in: `points` where both have
+/// score terms; else the first running lead a winning condition reads,
+/// where both read the same (`GameDef::leads`); else nothing, and tension
+/// is not judged.
+fn shared_lead(sides: [&Side<'_>; 2]) -> Option<String> {
+    let [base, variant] = sides.map(|side| {
+        if side.def.score_terms.is_empty() {
+            side.def.leads.first().map(|(name, _)| format!("`{name}`"))
+        } else {
+            Some(POINTS.to_string())
+        }
+    });
+    base.filter(|b| Some(b) == variant.as_ref())
 }
 
 /// The counters both games keep (by name), and each one's place in either
@@ -598,7 +637,7 @@ fn with_tension_hint(mut questions: Vec<Question>, def: &crate::ir::GameDef) -> 
 /// its answers; a difference whose interval lies below 0 is better when
 /// `lower_is_better`.
 fn paired(
-    (question, measure): (&'static str, &'static str),
+    (question, measure): (&'static str, std::borrow::Cow<'static, str>),
     (better, worse): (&str, &str),
     (difference, sides): (&Watch, &[Watch; 2]),
     lower_is_better: bool,
@@ -767,7 +806,7 @@ mod tests {
             margin: 10.0,
             counter: 10.0,
         };
-        let mut separated = Watches::new(scales, 4000, false, vec![]);
+        let mut separated = Watches::new(scales, 4000, None, vec![]);
         let mut deals = 0;
         while separated.matchups_open() && deals < 100_000 {
             // The strong player beats both in both games: no change in skill.
@@ -779,7 +818,7 @@ mod tests {
         assert!(skill.low < 0.0 && skill.high > 0.0, "{skill:?}");
         assert!((skill.high - skill.low) / 2.0 <= SKILL_RESOLUTION, "{skill:?}");
 
-        let mut unseparated = Watches::new(scales, 4000, false, vec![]);
+        let mut unseparated = Watches::new(scales, 4000, None, vec![]);
         for _ in 0..deals {
             // No better than the weak player: separation is never shown.
             unseparated.push(&[matchups(0.9, 0.0), matchups(0.9, 0.0)]);

@@ -473,6 +473,7 @@ impl Compiler {
                 let label = self.def.sources.text(key.value.span).to_string();
                 let proc = self.player_function(&format!("rank by {label}"), &key.value, true);
                 let reads = self.key_reads(&key.value, proc);
+                self.note_key_leads(proc);
                 self.def.rank_keys.push(ir::RankKey {
                     label,
                     most: key.most,

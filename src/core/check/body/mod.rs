@@ -12,6 +12,7 @@
 //! - `items`: the top-level declarations (variables, pieces, procedures,
 //!   triggers, scoring, the flow); `counts`: piece counts, from options too;
 //! - `checks`: checks over the whole definition once it is compiled;
+//!   `leads`: the running leads its winning conditions read;
 //! - `stmt`: statements; `choice` and `actions`: the statements that ask
 //!   players to decide;
 //! - `loops`: going through a domain (`for`, `sum`, offers);
@@ -27,6 +28,7 @@ mod expr;
 mod frame;
 mod grid;
 mod items;
+mod leads;
 mod loops;
 mod marks;
 mod names;

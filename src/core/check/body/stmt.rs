@@ -240,10 +240,12 @@ impl Compiler {
     /// Returns whether both branches never finish (without `else`, the
     /// statement can always finish).
     fn if_stmt(&mut self, cond: &Expr, then: &ast::Block, otherwise: Option<&ast::Block>, span: Span) -> bool {
+        let cond_at = self.here() as usize;
         self.expect(cond, &Ty::Bool);
+        let cond_end = self.here() as usize;
         let to_else = self.emit_jump(JumpKind::IfFalse, cond.span);
         let then_diverges = self.block(then);
-        match otherwise {
+        let diverges = match otherwise {
             None => {
                 self.patch_here(to_else);
                 false
@@ -255,7 +257,9 @@ impl Compiler {
                 self.patch_here(to_end);
                 then_diverges && else_diverges
             }
-        }
+        };
+        self.note_leads(cond_at..cond_end);
+        diverges
     }
 
     /// `loop { ... }`: returns whether it never ends (nothing breaks out).

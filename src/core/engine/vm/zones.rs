@@ -6,9 +6,20 @@ use super::super::lower::BoardCount;
 use super::super::{Game, RuntimeError, State};
 use super::table_entry;
 use crate::diagnostic::Code;
-use crate::ir::{Attr, ChoiceValue, GameDef, MatchBy, Matcher, PieceFilter, PieceId, id_from_value};
+use crate::ir::{Attr, ChoiceValue, GameDef, MatchBy, Matcher, PieceFilter, PieceId, RunningLead, Seat, id_from_value};
 
 impl State {
+    /// What `lead` stands at for `seat` (a per-player variable, or a count
+    /// in the seat's zone of a family).
+    pub fn running_lead(&self, def: &Game, lead: RunningLead, seat: Seat) -> i64 {
+        match lead {
+            RunningLead::Var(slot) => self.var_value(usize::from(slot) + usize::from(seat)),
+            RunningLead::Count { family, matcher } => self
+                .zone_of(def, family, i64::from(seat))
+                .map_or(0, |zone| self.count_in_zone(def, zone, matcher, -1, -1) as i64),
+        }
+    }
+
     #[inline]
     pub(super) fn matches(&self, def: &GameDef, m: Matcher, piece: PieceId, key: i64, owner: i64) -> bool {
         self.matches_inlined(def, m, piece, key, owner)
