@@ -6,10 +6,11 @@
 //! share of the points (a win 1, a draw 1/seats), with a 95% interval; 0.5
 //! is as strong as the reference.
 //!
-//! `cargo bench --bench ladder -- [--deals N] [--reference SPEC] [--verdict-time S] [--rung SPEC]... [--no-verdict] [GAME...]`
+//! `cargo bench --bench ladder -- [--deals N] [--reference SPEC] [--verdict-time S] [--rung SPEC]... [--no-verdict | --verdict-only] [GAME...]`
 //!
 //! `--rung SPEC` (repeatable) plays those rungs instead of the fixed ones;
-//! `--no-verdict` leaves out the verdict's choice.
+//! `--no-verdict` leaves out the verdict's choice; `--verdict-only` plays
+//! only it (on long games, where every rung costs the reference's time).
 //!
 //! A deal is one game per seat, the agents rotated over the same seed. The
 //! games are every path below that contains one of the GAME words (all when
@@ -67,6 +68,7 @@ struct Args {
     verdict_time: f64,
     rungs: Vec<String>,
     verdict: bool,
+    verdict_only: bool,
     words: Vec<String>,
 }
 
@@ -77,6 +79,7 @@ fn args() -> Args {
         verdict_time: 60.0,
         rungs: vec![],
         verdict: true,
+        verdict_only: false,
         words: vec![],
     };
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
@@ -91,6 +94,7 @@ fn args() -> Args {
                     .expect("--verdict-time SECONDS")
             }
             "--rung" => parsed.rungs.push(args.next().expect("--rung SPEC")),
+            "--verdict-only" => parsed.verdict_only = true,
             "--no-verdict" => parsed.verdict = false,
             word => parsed.words.push(word.to_string()),
         }
@@ -114,7 +118,9 @@ fn main() {
             continue;
         }
         let game = load(base);
-        let mut rungs: Vec<String> = if args.rungs.is_empty() {
+        let mut rungs: Vec<String> = if args.verdict_only {
+            vec![]
+        } else if args.rungs.is_empty() {
             RUNGS.iter().map(|r| r.to_string()).collect()
         } else {
             args.rungs.clone()
