@@ -490,3 +490,52 @@ fn the_length_is_also_told_in_the_games_own_counters() {
     let details = answer(&rps, "short")["details"].as_array().map_or(0, Vec::len);
     assert_eq!(details, 1, "best of three keeps `wins`: {}", answer(&rps, "short"));
 }
+
+/// The coverage table says how often each effect of the rules fired in the
+/// strong player's self-play: every way a game ended (their shares add up
+/// to every game), and each trigger, base and variant side by side.
+#[test]
+fn the_coverage_table_counts_each_ending_and_trigger() {
+    let v = verdict(
+        "games/rubber_paper_scissors.rules",
+        "games/variants/fourth_token_six.rules",
+        "mcts:iterations=10,random",
+        "32",
+    );
+    let rows = v["coverage"].as_array().unwrap();
+    let row = |effect: &str| {
+        rows.iter()
+            .find(|r| r["effect"] == effect)
+            .unwrap_or_else(|| panic!("{effect}: {rows:?}"))
+    };
+    let crowns = row("trigger all_crowns");
+    // The trigger ends the game where it fires: as often as that ending.
+    assert_eq!(crowns["base"], row("ends: trigger all_crowns")["base"], "{rows:?}");
+    for game in ["base", "variant"] {
+        let ended: f64 = rows
+            .iter()
+            .filter(|r| r["effect"].as_str().unwrap().starts_with("ends: "))
+            .filter_map(|r| r[game]["games"].as_f64())
+            .sum();
+        assert!((ended - 1.0).abs() < 1e-9, "{game}: {ended} {rows:?}");
+    }
+    let text = String::from_utf8_lossy(
+        &rpsdsl(&[
+            "verdict",
+            "games/rubber_paper_scissors.rules",
+            "games/variants/fourth_token_six.rules",
+            "--agents",
+            "mcts:iterations=10,random",
+            "--deals",
+            "32",
+        ])
+        .stdout,
+    )
+    .to_string();
+    let section = text.split("\nCoverage (").nth(1).expect("a coverage section");
+    assert!(
+        section.starts_with("the strong player's self-play, 32 deals"),
+        "{section}"
+    );
+    assert!(section.contains("  trigger all_crowns"), "{section}");
+}

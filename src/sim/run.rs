@@ -455,7 +455,7 @@ fn normalise(path: &Path) -> PathBuf {
 }
 
 /// How one game ended, as its line in "How games end".
-fn end_label(def: &GameDef, reason: &EndReason) -> String {
+pub(crate) fn end_label(def: &GameDef, reason: &EndReason) -> String {
     match reason {
         EndReason::Win(span, None) => format!("win in the flow ({})", place(def, *span)),
         EndReason::Win(span, Some(m)) => format!("win: {} ({})", def.messages[*m as usize], place(def, *span)),

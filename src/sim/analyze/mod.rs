@@ -18,7 +18,7 @@ pub use tension::{GameTension, TensionSummary};
 
 pub(crate) use self::choices::choice_group;
 use self::choices::{ChoiceTally, Role};
-pub(crate) use self::play::{Pick, Played, Restriction, counters, play, play_restricted};
+pub(crate) use self::play::{Pick, Played, Restriction, counters, effect_labels, play, play_restricted};
 use self::tension::Tension;
 use super::run::MAX_JOBS;
 use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};

@@ -5,8 +5,8 @@
 use crate::agents::spec::AgentSpec;
 use crate::agents::{self, Agent};
 use crate::engine::Game;
-use crate::engine::{Choice, EngineError, State};
-use crate::ir::{OptionValue, ValueKind, VarEach};
+use crate::engine::{Choice, EndReason, EngineError, Event, State};
+use crate::ir::{LabelPart, OptionValue, ValueKind, VarEach};
 use crate::session;
 
 /// One choice a seat made.
@@ -47,6 +47,43 @@ pub(crate) struct Played {
     /// Per counter of [`counters`], every seat's value at the end, summed
     /// (empty for a game that did not end).
     pub counters: Vec<i64>,
+    /// Times each effect of the rules fired: each trigger (by index), then
+    /// each `say` line (by index), as [`effect_labels`] names them.
+    pub effects: Vec<u32>,
+    /// Why the game ended, once it has.
+    pub end: Option<EndReason>,
+}
+
+/// The effects [`Played::effects`] counts, named: `trigger NAME` for each
+/// trigger, then `say "..."` for each `say` line.
+pub(crate) fn effect_labels(def: &Game) -> Vec<String> {
+    let triggers = def.triggers.iter().map(|t| format!("trigger {}", t.name));
+    let says = def.says.iter().map(|line| {
+        let words: String = line
+            .parts
+            .iter()
+            .map(|part| match part {
+                LabelPart::Text(text) => text.as_str(),
+                LabelPart::Param(_) => "{..}",
+            })
+            .collect();
+        format!("say \"{words}\"")
+    });
+    triggers.chain(says).collect()
+}
+
+/// Counts the effects among `events` into `effects` (see [`Played::effects`]).
+fn count_effects(def: &Game, events: &[Event], effects: &mut [u32]) {
+    for event in events {
+        let slot = match *event {
+            Event::Trigger { trigger } => usize::from(trigger),
+            Event::Said { line, .. } => def.triggers.len() + usize::from(line),
+            _ => continue,
+        };
+        if let Some(count) = effects.get_mut(slot) {
+            *count += 1;
+        }
+    }
 }
 
 /// The game's counters: its per-player numeric variables, by name and
@@ -91,7 +128,10 @@ pub(crate) fn play_restricted(
             agents::build(spec, Some((def, options)), seat as u8, seed).expect("the specs were checked")
         })
         .collect();
-    let mut played = Played::default();
+    let mut played = Played {
+        effects: vec![0; def.triggers.len() + def.says.len()],
+        ..Played::default()
+    };
     let mut events = vec![];
     let mut state = match State::start(def, options, seed, vec![], &mut events) {
         Ok(state) => state,
@@ -101,6 +141,7 @@ pub(crate) fn play_restricted(
             return Ok(played);
         }
     };
+    count_effects(def, &events, &mut played.effects);
     let scored = !def.score_terms.is_empty();
     let mut choices: Vec<Choice> = vec![];
     let mut scratch = vec![];
@@ -140,6 +181,7 @@ pub(crate) fn play_restricted(
         played.steps += 1;
         session::tell_choices(def, &state, &choices, &mut agents);
         let applied = state.apply(def, &choices, &mut events);
+        count_effects(def, &events, &mut played.effects);
         session::tell_agents(def, &events, &mut agents);
         if let Err(error) = applied {
             played.stopped = true;
@@ -170,6 +212,7 @@ pub(crate) fn play_restricted(
         }
     }
     played.winner = state.outcome().and_then(|o| o.winner).map(|seat| seat as usize);
+    played.end = state.outcome().map(|o| o.reason.clone());
     if state.is_over() {
         let seats = def.players();
         // At every game's end: the slots only, no names.

@@ -15,6 +15,7 @@
 
 mod basis;
 mod choices;
+mod coverage;
 mod players;
 mod saturation;
 mod text;
@@ -138,6 +139,9 @@ pub struct Verdict {
     pub questions: Vec<Question>,
     /// The strong player's choices, their worth and how it shifted.
     pub choices: Choices,
+    /// How often each effect of the rules fired in the strong player's
+    /// self-play: each ending, trigger and `say` line, base and variant.
+    pub coverage: Vec<coverage::CoverageRow>,
     /// Why the run stopped.
     pub stopped: String,
     /// Per game (base, variant): the games the questions played, and those
@@ -161,6 +165,10 @@ pub(super) struct SelfPlay {
     /// Each of the game's counters at the end, every seat's summed
     /// (`analyze::counters`); empty for a game that did not end.
     pub(super) counters: Vec<i64>,
+    /// Times each trigger and `say` line fired (`analyze::Played::effects`).
+    pub(super) effects: Vec<u32>,
+    /// Why the game ended, once it has.
+    pub(super) end: Option<crate::engine::EndReason>,
 }
 
 /// One game's share of a side's work, per deal.
@@ -224,6 +232,7 @@ pub fn verdict(
         shared_counters([base, variant]),
     );
     let mut tallies = [choices::Tally::new(base.def), choices::Tally::new(variant.def)];
+    let mut fired = [coverage::Tally::new(base.def), coverage::Tally::new(variant.def)];
     let mut deal = 0u64;
     let mut per_deal = Duration::ZERO;
     let mut stops = [Stops::default(), Stops::default()];
@@ -275,9 +284,12 @@ pub fn verdict(
                 side_stops.add(&game.stops);
             }
             watches.push(pair);
-            for (tally, game) in tallies.iter_mut().zip(pair) {
+            for ((tally, fired), (game, side)) in
+                tallies.iter_mut().zip(&mut fired).zip(pair.iter().zip([base, variant]))
+            {
                 if let Some(s) = &game.self_play {
                     tally.add(&s.picks);
+                    fired.add(side.def, &s.effects, s.end.as_ref());
                 }
             }
         }
@@ -322,6 +334,7 @@ pub fn verdict(
         questions: with_tension_hint(watches.questions(&separation), base.def),
         separation,
         choices,
+        coverage: coverage::rows(&fired),
         stopped,
         stops,
     })
@@ -740,6 +753,8 @@ pub(super) fn play_deal(side: &Side<'_>, seed: u64, players: &Players<'_>, self_
             won,
             picks: played.picks,
             counters: played.counters,
+            effects: played.effects,
+            end: played.end,
         }
     });
     let matchups = matchups.then(|| {

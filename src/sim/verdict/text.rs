@@ -121,6 +121,7 @@ pub(super) fn to_text(v: &Verdict) -> String {
         }
     }
     out.push_str(&choices_table(&v.choices));
+    out.push_str(&super::coverage::text(&v.coverage, v.self_play_deals));
     out
 }
 
