@@ -18,7 +18,7 @@ pub use tension::{GameTension, TensionSummary};
 
 pub(crate) use self::choices::choice_group;
 use self::choices::{ChoiceTally, Role};
-pub(crate) use self::play::{Pick, Played, Restriction, counters, effect_labels, play, play_restricted};
+pub(crate) use self::play::{Pick, Played, Restriction, counters, effect_labels, play, play_restricted, running_lead};
 use self::tension::Tension;
 use super::run::MAX_JOBS;
 use super::sequential::{ALPHA, Bets, ConfidenceSequence, Goal, batch_after, check_goal};
@@ -424,11 +424,7 @@ pub fn analyze(
             tally.add(pick, role, won);
         }
     }
-    let tension_lead = def
-        .leads
-        .first()
-        .filter(|_| def.score_terms.is_empty())
-        .map(|(name, _)| name.clone());
+    let tension_lead = running_lead(def).map(|(name, _)| name.clone());
     let tension = (!def.score_terms.is_empty() || tension_lead.is_some()).then(|| {
         let mut tension = Tension::default();
         for (game, _) in &played[2] {

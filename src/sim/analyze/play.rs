@@ -54,6 +54,13 @@ pub(crate) struct Played {
     pub end: Option<EndReason>,
 }
 
+/// The lead a game without score terms is measured in: the first that its
+/// rules decide the winner by (`GameDef::leads`), by name. `None` for a
+/// game with score terms (measured in points) or with no such lead.
+pub(crate) fn running_lead(def: &Game) -> Option<&(String, crate::ir::RunningLead)> {
+    def.leads.first().filter(|_| def.score_terms.is_empty())
+}
+
 /// The effects [`Played::effects`] counts, named: `trigger NAME` for each
 /// trigger, then `say "..."` for each `say` line.
 pub(crate) fn effect_labels(def: &Game) -> Vec<String> {
@@ -202,7 +209,7 @@ pub(crate) fn play_restricted(
                     .push(scores.iter().map(|terms| def.points(terms)).collect()),
                 Err(_) => played.standings.clear(),
             }
-        } else if let Some(&(_, lead)) = def.leads.first() {
+        } else if let Some(&(_, lead)) = running_lead(def) {
             // Without score terms, the lead a winning condition reads.
             played.standings.push(
                 (0..def.players())

@@ -18,8 +18,9 @@ pub(super) struct Tally {
     labels: Vec<String>,
     /// Per effect: games it fired in, and times.
     fired: Vec<(u64, u64)>,
-    /// Per ending's line: games that ended so.
-    ends: BTreeMap<String, u64>,
+    /// Per way of ending met: its line (worked out once), and games that
+    /// ended so.
+    ends: Vec<(EndReason, String, u64)>,
     games: u64,
 }
 
@@ -29,7 +30,7 @@ impl Tally {
         Tally {
             fired: vec![(0, 0); labels.len()],
             labels,
-            ends: BTreeMap::new(),
+            ends: vec![],
             games: 0,
         }
     }
@@ -43,19 +44,35 @@ impl Tally {
             fired.1 += u64::from(times);
         }
         if let Some(end) = end {
-            *self.ends.entry(format!("ends: {}", end_label(def, end))).or_default() += 1;
+            match self.ends.iter_mut().find(|(reason, _, _)| reason == end) {
+                Some((_, _, games)) => *games += 1,
+                None => self
+                    .ends
+                    .push((end.clone(), format!("ends: {}", end_label(def, end)), 1)),
+            }
         }
     }
 
-    /// Every effect counted, by name: games it fired in, and times.
+    /// Every effect counted, by name: games it fired in, and times (two
+    /// ways of ending that read alike count together).
     fn by_name(&self) -> BTreeMap<&str, (u64, u64)> {
-        let ends = self.ends.iter().map(|(label, &games)| (label.as_str(), (games, games)));
-        self.labels
+        let ends = self
+            .ends
+            .iter()
+            .map(|(_, label, games)| (label.as_str(), (*games, *games)));
+        let mut counts = BTreeMap::new();
+        for (name, (games, times)) in self
+            .labels
             .iter()
             .map(String::as_str)
             .zip(self.fired.iter().copied())
             .chain(ends)
-            .collect()
+        {
+            let sum: &mut (u64, u64) = counts.entry(name).or_default();
+            sum.0 += games;
+            sum.1 += times;
+        }
+        counts
     }
 }
 

@@ -29,7 +29,7 @@ pub(crate) use self::basis::{BATCH_DEALS, Watch, either_way, games_per_deal, one
 pub use self::basis::{Config, Side};
 pub use self::choices::{ChoiceFigures, ChoiceWorth, Choices};
 pub(crate) use self::players::{Scales, players_for};
-use super::analyze::{GameTension, Pick, Stops, counters, play};
+use super::analyze::{GameTension, Pick, Stops, counters, play, running_lead};
 pub use super::stats::Interval;
 use super::stats::game_seed;
 pub use super::strength::Saturation;
@@ -603,7 +603,7 @@ const POINTS: &str = "points";
 fn shared_lead(sides: [&Side<'_>; 2]) -> Option<String> {
     let [base, variant] = sides.map(|side| {
         if side.def.score_terms.is_empty() {
-            side.def.leads.first().map(|(name, _)| format!("`{name}`"))
+            running_lead(side.def).map(|(name, _)| format!("`{name}`"))
         } else {
             Some(POINTS.to_string())
         }
