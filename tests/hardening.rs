@@ -109,11 +109,14 @@ fn play_svg_writes_through_a_symlink_and_never_replaces_it() {
     std::fs::write(&target, "old").unwrap();
     let link = dir.join("link.svg");
     std::os::unix::fs::symlink(&target, &link).unwrap();
+    // Played in the scratch folder: the throws left over when the game ends
+    // answer the save prompt, and must not save a transcript in the project.
+    const RPS_RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/games/rps.rules");
     let out = rpsdsl_in(
-        Path::new("."),
+        &dir,
         &[
             "play",
-            "games/rps.rules",
+            RPS_RULES,
             "--seat",
             "1",
             "--seed",
@@ -132,10 +135,10 @@ fn play_svg_writes_through_a_symlink_and_never_replaces_it() {
     assert!(drawn.starts_with("<svg") || drawn.contains("<svg"), "{drawn}");
     // A device is written to, not replaced.
     let out = rpsdsl_in(
-        Path::new("."),
+        &dir,
         &[
             "play",
-            "games/rps.rules",
+            RPS_RULES,
             "--seat",
             "1",
             "--seed",

@@ -880,10 +880,16 @@ fn a_file_that_does_not_parse_still_gets_an_outline_completion_and_hover() {
 fn hover_shows_what_a_piece_does() {
     let games = copy_of_games("texts");
     let rps = games.join("rps.rules");
-    let text = std::fs::read_to_string(&rps)
-        .unwrap()
-        .replace("var wins", "display rock with text \"Crushes scissors.\"\n\nvar wins");
+    let text = std::fs::read_to_string(&rps).unwrap().replace(
+        "var wins",
+        "display rock with text \"Crushes scissors.\"\ndisplay rock with picture \"rock.svg\"\n\nvar wins",
+    );
     std::fs::write(&rps, &text).unwrap();
+    std::fs::write(
+        games.join("rock.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><circle cx=\"5\" cy=\"5\" r=\"4\"/></svg>",
+    )
+    .unwrap();
     let mut server = Server::start_in(&games);
     server.open(&uri(&rps), &text);
     assert_eq!(server.diagnostics_for(&uri(&rps)), Vec::<Value>::new());
@@ -894,6 +900,10 @@ fn hover_shows_what_a_piece_does() {
     let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
     assert!(shown.contains("**kind** `rock`"), "{shown}");
     assert!(shown.contains("What players read: Crushes scissors."), "{shown}");
+    // Its picture, drawn from the file beside the rules.
+    let picture = url::Url::from_file_path(std::path::absolute(games.join("rock.svg")).unwrap()).unwrap();
+    assert!(shown.contains(&format!("![rock]({picture})")), "{shown}");
+    assert!(shown.contains("Its picture, `rock.svg`"), "{shown}");
     // A name the rules say nothing of shows no such line.
     let hover = server.request(
         "textDocument/hover",

@@ -352,3 +352,38 @@ flow {
         "{text}"
     );
 }
+
+#[test]
+fn each_phase_begun_is_headed_with_its_count_on_the_screen() {
+    let path = temp_path("rounds.rules");
+    std::fs::write(
+        &path,
+        r#"game "Rounds"
+players 2: Ann, Ben
+kinds Answer = go | wait
+flow {
+  repeat 3 times {
+    phase the_round {
+      Ann chooses pick from Answer
+    }
+  }
+  win Ann
+}
+"#,
+    )
+    .unwrap();
+    let out = play(&["play", path.to_str().unwrap(), "--seed", "1"], "1\n2\n1\n");
+    let text = stdout(&out);
+    // The screen shows what happened since the person's last choice, and
+    // numbers each round from the start of the game, not of the screen.
+    let headings: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("--- the round"))
+        .collect();
+    assert_eq!(
+        headings,
+        ["--- the round 1 ---", "--- the round 2 ---", "--- the round 3 ---"],
+        "{text}"
+    );
+}

@@ -718,3 +718,64 @@ fn a_piece_may_have_a_shape() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `display NAME with picture "file.svg"`: the SVG file, beside the rules,
+/// drawn on the pieces of that kind seen face up (never on a back), on
+/// the printed cards too, and always as an image of a data URL, so that
+/// nothing in the file runs in the page. A file that can't be read, or is
+/// not an SVG picture, is refused where the rules name it.
+#[test]
+fn a_piece_may_have_a_picture() {
+    use base64::Engine;
+    let dir = scratch("pictures");
+    let moon = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="40" fill="#eee"/><script>alert(1)</script></svg>"##;
+    std::fs::create_dir_all(dir.join("art")).unwrap();
+    std::fs::write(dir.join("art/moon.svg"), moon).unwrap();
+    let rules = std::fs::read_to_string("docs/examples/moonlight.rules")
+        .unwrap()
+        .replacen(
+            "kinds Suit",
+            "display moons with picture \"art/moon.svg\"\n\nkinds Suit",
+            1,
+        );
+    let path = dir.join("pictured.rules");
+    std::fs::write(&path, &rules).unwrap();
+    let path = path.to_str().unwrap();
+    let encoded = base64::engine::general_purpose::STANDARD.encode(moon);
+    let drawn = |view: &str| {
+        let output = rpsdsl(&["render", path, "--seed", "3", "--view", view, "--at", "0"]);
+        assert!(output.status.success(), "{}", err(&output));
+        out(&output)
+    };
+    // Every moon once (five cards) in the full view, each a data URL of the file.
+    let all = drawn("all");
+    assert_eq!(all.matches("data:image/svg+xml;base64,").count(), 5, "{all}");
+    assert_eq!(all.matches(&encoded).count(), 5);
+    // The file's script stays inside the image: the page holds none.
+    assert!(!all.contains("<script"), "{all}");
+    // A seat sees only its own hand's moons: the deck and the other hand are backs.
+    let ben = drawn("Ben");
+    // Ben's panel is drawn first.
+    let moons_in_ben_hand = all.split("class=\"panel\"").nth(1).unwrap().matches(&encoded).count();
+    assert!((1..5).contains(&moons_in_ben_hand), "{all}");
+    assert_eq!(ben.matches(&encoded).count(), moons_in_ben_hand, "{ben}");
+    // Each printed moon card carries it.
+    let sheet = out(&rpsdsl(&["print", path]));
+    assert_eq!(sheet.matches(&encoded).count(), 5);
+    // A missing file, and a file that is not a picture, are refused at the path.
+    std::fs::write(dir.join("pictured.rules"), rules.replace("art/moon.svg", "art/mon.svg")).unwrap();
+    let output = rpsdsl(&["check", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(text.contains("cannot read") && text.contains("art/mon.svg"), "{text}");
+    assert!(text.contains("the picture named here"), "{text}");
+    std::fs::write(dir.join("art/moon.svg"), "moons are round").unwrap();
+    std::fs::write(dir.join("pictured.rules"), &rules).unwrap();
+    let output = rpsdsl(&["check", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = err(&output);
+    assert!(text.contains("rpsdsl::not-a-picture"), "{text}");
+    assert!(text.contains("`art/moon.svg` is not an SVG picture"), "{text}");
+    assert!(text.contains("display moons with shape circle"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -328,7 +328,7 @@ fn unchanged_variables_are_not_shown_and_format_2_still_replays() {
     let others = |lines: &[String]| -> Vec<String> {
         lines
             .iter()
-            .filter(|l| !l.trim_start().starts_with("round_") && !l.contains("transcript/"))
+            .filter(|l| !l.trim_start().starts_with("round_") && !l.contains("transcript/") && !l.starts_with("--- "))
             .cloned()
             .collect()
     };
@@ -378,4 +378,69 @@ fn a_shuffle_bottom_fixes_rocks_first_flips() {
             "seed {seed}"
         );
     }
+}
+
+/// Each time a `phase` begins, the transcript heads it with the phase's
+/// name and count: Janken Deck's rounds are numbered 1, 2, ... in order,
+/// one per Token won, each before the round's first play. A transcript of
+/// format 3, written before the headings, still replays.
+#[test]
+fn each_phase_begun_is_headed_and_format_3_still_replays() {
+    use rpsdsl::transcript::{FORMAT_3, Format};
+    let def = load(JANKEN);
+    let record = play(&def, 7, &Scenario::default()).unwrap();
+    let header = || Header {
+        rules: JANKEN,
+        about: None,
+        seed: 7,
+        options: vec![],
+        agents: vec!["random".into(); def.players()],
+    };
+    let now = Transcript::new(&def, header(), &record, Viewer::All);
+    let headings: Vec<(usize, &String)> = now
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("--- "))
+        .collect();
+    let tokens = now
+        .lines
+        .iter()
+        .filter(|l| l.contains("Token: token_pool -> tokens"))
+        .count();
+    assert!(tokens >= 2, "{:#?}", now.lines);
+    let expected: Vec<String> = (1..=tokens).map(|n| format!("--- round {n} ---")).collect();
+    assert_eq!(
+        headings.iter().map(|(_, l)| l.to_string()).collect::<Vec<_>>(),
+        expected
+    );
+    for (at, _) in &headings {
+        assert!(now.lines[at + 1].contains("chooses play:"), "{:#?}", now.lines);
+    }
+    // A seat's view numbers the rounds alike: the heading is no secret.
+    let seat = Transcript::new(&def, header(), &record, Viewer::Seat(1));
+    assert_eq!(
+        seat.lines.iter().filter(|l| l.starts_with("--- round ")).count(),
+        tokens
+    );
+
+    let mut before = Transcript::in_format(&def, header(), &record, Viewer::All, Format::V3);
+    before.format = FORMAT_3.into();
+    assert!(
+        !before.lines.iter().any(|l| l.starts_with("--- ")),
+        "{:#?}",
+        before.lines
+    );
+    let without: Vec<&String> = now.lines.iter().filter(|l| !l.starts_with("--- ")).collect();
+    assert_eq!(without, before.lines.iter().collect::<Vec<_>>());
+    let path = std::env::temp_dir().join(format!("rpsdsl-format-3-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string_pretty(&before).unwrap()).unwrap();
+    let replay = common::cli::rpsdsl(&["replay", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        replay.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
 }

@@ -52,6 +52,9 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
             if let Some(said) = index.texts.get(&name) {
                 shown.push_str(&format!("\n\n---\n\nWhat players read: {said}"));
             }
+            if let Some(path) = index.pictures.get(&name) {
+                shown.push_str(&picture_markdown(&name, path));
+            }
             shown
         }
     };
@@ -62,4 +65,17 @@ pub(super) fn hover(server: &Server, params: HoverParams) -> Option<Hover> {
         }),
         range: Some(position::range(&file.text, range.start, range.end)),
     })
+}
+
+/// The picture the rules draw on a piece type or a kind, shown in the
+/// hover (an editor draws a markdown image of a file URL) and named.
+fn picture_markdown(name: &str, path: &std::path::Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let shown = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    match url::Url::from_file_path(&absolute) {
+        Ok(url) => format!("\n\n---\n\nIts picture, `{shown}`:\n\n![{name}]({url})"),
+        Err(()) => format!("\n\n---\n\nIts picture: `{shown}`"),
+    }
 }

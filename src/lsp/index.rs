@@ -128,6 +128,9 @@ pub(super) struct IndexedFile {
     /// What a piece type or a kind does, as the file says it (`display
     /// Baron with text "..."`).
     texts: Vec<(String, String)>,
+    /// The picture drawn on a piece type or a kind, as the file names it
+    /// (`display Baron with picture "baron.svg"`), resolved against the file.
+    pictures: Vec<(String, PathBuf)>,
 }
 
 impl IndexedFile {
@@ -139,12 +142,16 @@ impl IndexedFile {
         let all = tokens(&text);
         let mut found = vec![];
         let mut texts = vec![];
+        let mut pictures = vec![];
         if path.extension().is_none_or(|e| e != "toml") {
             let (parsed, _) = crate::syntax::parse_file(0, &text);
+            let dir = path.parent().unwrap_or(std::path::Path::new(""));
             for item in &parsed.items {
                 declare_item(item, 0, &mut declared, &mut outline, &text);
-                if let Item::Text { name, text } = item {
-                    texts.push((name.name.clone(), text.clone()));
+                match item {
+                    Item::Text { name, text } => texts.push((name.name.clone(), text.clone())),
+                    Item::Picture { name, path, .. } => pictures.push((name.name.clone(), dir.join(path))),
+                    _ => {}
                 }
             }
             declare_named_blocks(&text, &all, 0, &mut declared);
@@ -158,6 +165,7 @@ impl IndexedFile {
             outline,
             declared,
             texts,
+            pictures,
         }
     }
 }
@@ -183,6 +191,8 @@ pub(super) struct GameIndex {
     /// What each piece type or kind does, for players, where the rules
     /// say (the first file to say it wins, as in the checker).
     pub texts: HashMap<String, String>,
+    /// The picture file of each piece type or kind that has one.
+    pub pictures: HashMap<String, PathBuf>,
 }
 
 /// Words that mean something in one form but are not reserved.
@@ -250,9 +260,13 @@ impl GameIndex {
     pub(super) fn new(files: Vec<Arc<IndexedFile>>) -> GameIndex {
         let mut globals: HashMap<String, Vec<Declared>> = HashMap::new();
         let mut texts: HashMap<String, String> = HashMap::new();
+        let mut pictures: HashMap<String, PathBuf> = HashMap::new();
         for (n, file) in files.iter().enumerate() {
             for (name, text) in &file.texts {
                 texts.entry(name.clone()).or_insert_with(|| text.clone());
+            }
+            for (name, path) in &file.pictures {
+                pictures.entry(name.clone()).or_insert_with(|| path.clone());
             }
             for (name, declared) in &file.declared {
                 let entry = globals.entry(name.clone()).or_default();
@@ -262,7 +276,12 @@ impl GameIndex {
                 }));
             }
         }
-        GameIndex { files, globals, texts }
+        GameIndex {
+            files,
+            globals,
+            texts,
+            pictures,
+        }
     }
 
     /// The token of file `file` at byte `offset` (or just before it, so a

@@ -3,7 +3,7 @@
 
 use crate::engine::{Event, Seen, SeenDecision};
 use crate::ir::{ChoiceKind, GameDef, KindId, Seat};
-use crate::transcript::{Viewer, render_events};
+use crate::transcript::{Viewer, render_events_from};
 
 /// The events from `from` on, as `seat` saw them, tidied for reading (see
 /// [`tidy`]). `steps` are where each step (one decision applied) began in
@@ -16,17 +16,18 @@ pub(crate) fn seen_lines(def: &GameDef, events: &[Event], steps: &[usize], from:
     let mut lines = vec![];
     // Step by step, so that the outcome of a step's throws follows them.
     for step in bounds.windows(2) {
-        let events = &events[step[0]..step[1]];
+        let (start, end) = (step[0], step[1]);
         // The clash reads best right after the choices, before what
         // they caused.
-        let split = events
+        let split = events[start..end]
             .iter()
             .rposition(|e| matches!(e, Event::Decision { .. }))
-            .map_or(0, |i| i + 1);
+            .map_or(start, |i| start + i + 1);
         let viewer = Viewer::Seat(seat);
-        lines.extend(render_events(def, &events[..split], viewer));
-        lines.extend(clash(def, events, seat));
-        lines.extend(render_events(def, &events[split..], viewer));
+        // The events before each slice number the phases it begins.
+        lines.extend(render_events_from(def, &events[..split], start, viewer));
+        lines.extend(clash(def, &events[start..end], seat));
+        lines.extend(render_events_from(def, &events[..end], split, viewer));
     }
     tidy(lines, def.seat_name(seat))
 }

@@ -160,6 +160,20 @@ pub(super) fn disc(def: &GameDef, known: Known<'_>, cx: f64, cy: f64, r: f64, co
         ),
     };
     match known {
+        // A picture in place of the word (the title still names the piece).
+        Known::Face(face) if let Some(svg) = style::piece_picture(def, face.ty, face.kind) => {
+            let second = second_text(def, face);
+            let side = r * 1.2;
+            let top = if second.is_some() {
+                cy - side * 0.62
+            } else {
+                cy - side / 2.0
+            };
+            group = group.add(style::picture(svg, (cx - side / 2.0, top), (side, side)));
+            if let Some(second) = second {
+                group = group.add(text(second, cx, cy + r * 0.62, round(r * 0.45), style::ink_on(fill)));
+            }
+        }
         Known::Face(face) => {
             let word = main_text(def, face);
             let second = second_text(def, face);
@@ -249,14 +263,18 @@ pub(super) fn card(
         Known::Face(face) => {
             let ty = &def.piece_types[face.ty as usize];
             let word = main_text(def, face);
-            // The face on top where that edge is all that shows (a fan).
+            let picture = style::piece_picture(def, face.ty, face.kind);
+            // The face on top where that edge is all that shows (a fan),
+            // or where a picture takes the word's place.
             let top = match (edge, second_text(def, face)) {
                 (Edge::Face, Some(second)) => format!("{word} {second}"),
                 (Edge::Face, None) => word.clone(),
+                (Edge::Type, _) if picture.is_some() => word.clone(),
                 (Edge::Type, _) => ty.clone(),
             };
-            // The type on top, unless it is the word itself (a token that is only its type).
-            if top != word || edge == Edge::Face {
+            // The type on top, unless it is the word itself (a token that
+            // is only its type) and no picture takes the word's place.
+            if top != word || edge == Edge::Face || picture.is_some() {
                 let label = text(
                     top.clone(),
                     cx,
@@ -265,21 +283,25 @@ pub(super) fn card(
                     ink,
                 );
                 group = group.add(match edge {
-                    Edge::Type => label.set("opacity", 0.8),
-                    Edge::Face => label.set("font-weight", 700),
+                    Edge::Type if picture.is_none() => label.set("opacity", 0.8),
+                    _ => label.set("font-weight", 700),
                 });
             }
-            {
-                group = group.add(
-                    text(
-                        word.clone(),
-                        cx,
-                        y + h / 2.0 + 1.0,
-                        fitting_size(longest_word(def, face, &word), w - 6.0, 14.0),
-                        ink,
-                    )
-                    .set("font-weight", 600),
-                );
+            match picture {
+                // Between the top line and the value, in the word's place.
+                Some(svg) => group = group.add(style::picture(svg, (x + 4.0, y + 15.0), (w - 8.0, h - 32.0))),
+                None => {
+                    group = group.add(
+                        text(
+                            word.clone(),
+                            cx,
+                            y + h / 2.0 + 1.0,
+                            fitting_size(longest_word(def, face, &word), w - 6.0, 14.0),
+                            ink,
+                        )
+                        .set("font-weight", 600),
+                    );
+                }
             }
             if let Some(second) = second_text(def, face) {
                 group = group.add(text(second, cx, y + h - 11.0, 12.0, ink).set("font-weight", 600));

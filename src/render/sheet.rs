@@ -198,8 +198,10 @@ fn card(def: &GameDef, component: &Component, (x, y): (f64, f64)) -> Group {
         group = group.add(centred_text(ty.clone(), cx, body_y, 3.6, MUTED));
         body_y += 5.0;
     }
-    // The rules' shape for it, as a symbol on the card.
-    if let Some(mark) = style::piece_shape(def, face.ty, face.kind) {
+    let picture = style::piece_picture(def, face.ty, face.kind);
+    // The rules' shape for it, as a symbol on the card (a picture, where
+    // the rules give one too, stands for it).
+    if let Some(mark) = style::piece_shape(def, face.ty, face.kind).filter(|_| picture.is_none()) {
         group = group.add(style::shape(
             mark,
             (cx, body_y + 5.0),
@@ -207,6 +209,12 @@ fn card(def: &GameDef, component: &Component, (x, y): (f64, f64)) -> Group {
             (colour, style::edge_of(colour), 0.4),
         ));
         body_y += 12.0;
+    }
+    // The rules' picture for it, leaving the card's text its room.
+    if let Some(svg) = picture {
+        let side = 16.0;
+        group = group.add(style::picture(svg, (cx - side / 2.0, body_y), (side, side)));
+        body_y += side + 3.0;
     }
     let big = match component.die {
         Some((low, high)) => Some(format!("{low}–{high}")),

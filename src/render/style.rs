@@ -1,6 +1,6 @@
 //! Colours, fonts and text sizes shared by every part of a picture.
 
-use svg::node::element::{Circle, Polygon, Text};
+use svg::node::element::{Circle, Image, Polygon, Text};
 
 use crate::ir::{GameDef, Seat, Shape};
 
@@ -202,4 +202,27 @@ pub(super) fn piece_shape(def: &GameDef, ty: u16, kind: Option<u16>) -> Option<S
     kind.and_then(|k| def.kinds.get(k as usize))
         .and_then(|k| k.shape)
         .or_else(|| def.type_shapes.get(ty as usize).copied().flatten())
+}
+
+/// The picture drawn on a piece, where the rules give one: its kind's,
+/// seen face up, else its type's.
+pub(super) fn piece_picture(def: &GameDef, ty: u16, kind: Option<u16>) -> Option<&str> {
+    kind.and_then(|k| def.kinds.get(k as usize))
+        .and_then(|k| k.picture.as_deref())
+        .or_else(|| def.type_pictures.get(ty as usize).and_then(|p| p.as_deref()))
+}
+
+/// An SVG picture fitted, in proportion, into the box at `(x, y)` of
+/// `(w, h)`: an image of a data URL, so that nothing in the file runs or
+/// reaches the page around it, whatever it holds.
+pub(super) fn picture(svg: &str, (x, y): (f64, f64), (w, h): (f64, f64)) -> Image {
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(svg);
+    Image::new()
+        .set("x", round(x))
+        .set("y", round(y))
+        .set("width", round(w))
+        .set("height", round(h))
+        .set("preserveAspectRatio", "xMidYMid meet")
+        .set("href", format!("data:image/svg+xml;base64,{data}"))
 }

@@ -60,10 +60,14 @@ impl Viewer {
 }
 
 /// The `format` field of every JSON transcript this version writes.
+/// Version 4 heads each time a `phase` begins with its name and count
+/// (`--- round 2 ---`).
+pub const FORMAT: &str = "rpsdsl-transcript/4";
+
 /// Version 3 leaves out a variable set to the value it held (nothing
 /// changed), says the reason a `win` gives (`win p "..."`), and nothing
-/// for a plain `win` in the flow (it was "the flow").
-pub const FORMAT: &str = "rpsdsl-transcript/3";
+/// for a plain `win` in the flow (it was "the flow"). It still replays.
+pub const FORMAT_3: &str = "rpsdsl-transcript/3";
 
 /// Version 2 says when a seat could not choose, shows tie-breakers apart
 /// from points, names the result's tie-break, and writes silence in a race
@@ -83,8 +87,10 @@ pub enum Format {
     V1,
     /// [`FORMAT_2`]: every `set` of a variable is shown, changed or not.
     V2,
-    /// [`FORMAT`].
+    /// [`FORMAT_3`]: no phase headings.
     V3,
+    /// [`FORMAT`].
+    V4,
 }
 
 impl Format {
@@ -93,7 +99,8 @@ impl Format {
         match name {
             FORMAT_1 => Some(Format::V1),
             FORMAT_2 => Some(Format::V2),
-            FORMAT => Some(Format::V3),
+            FORMAT_3 => Some(Format::V3),
+            FORMAT => Some(Format::V4),
             _ => None,
         }
     }
@@ -102,7 +109,8 @@ impl Format {
         match self {
             Format::V1 => FORMAT_1,
             Format::V2 => FORMAT_2,
-            Format::V3 => FORMAT,
+            Format::V3 => FORMAT_3,
+            Format::V4 => FORMAT,
         }
     }
 }
@@ -217,13 +225,13 @@ pub struct Header<'a> {
 impl Transcript {
     /// The transcript of a played game, as `viewer` sees it.
     pub fn new(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer) -> Transcript {
-        Transcript::in_format(def, header, record, viewer, Format::V3)
+        Transcript::in_format(def, header, record, viewer, Format::V4)
     }
 
     /// [`Transcript::new`] written as `format` wrote it: `replay` checks an
     /// older transcript against the game rendered in the transcript's own format.
     pub fn in_format(def: &GameDef, header: Header<'_>, record: &Record, viewer: Viewer, format: Format) -> Transcript {
-        let lines = render_raw(def, &record.events, viewer, format)
+        let lines = render_raw(def, &record.events, 0, viewer, format)
             .into_iter()
             .map(|line| printable(&line).into_owned())
             .collect();
@@ -357,16 +365,31 @@ fn piece_in(def: &GameDef, p: u16, mask: u32, viewer: Viewer, zones: &[ZoneId]) 
 /// Renders events for `viewer`, grouping each player's score terms on one line.
 /// Every line is [`printable`].
 pub fn render_events(def: &GameDef, events: &[Event], viewer: Viewer) -> Vec<String> {
-    render_raw(def, events, viewer, Format::V3)
+    render_events_from(def, events, 0, viewer)
+}
+
+/// The lines of `events[from..]`: the events before `from` only number
+/// the phases begun since the game began.
+pub fn render_events_from(def: &GameDef, events: &[Event], from: usize, viewer: Viewer) -> Vec<String> {
+    render_raw(def, events, from, viewer, Format::V4)
         .into_iter()
         .map(|line| printable(&line).into_owned())
         .collect()
 }
 
-fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -> Vec<String> {
+fn render_raw(def: &GameDef, events: &[Event], from: usize, viewer: Viewer, format: Format) -> Vec<String> {
     let mut lines = vec![];
     let mut scores: Vec<Vec<(u16, i64)>> = vec![vec![]; def.players()];
-    for event in events {
+    // How many times each phase has begun, by its heading's line.
+    let mut begun = vec![0u32; def.says.len()];
+    for event in &events[..from.min(events.len())] {
+        if let Event::Said { line, .. } = event
+            && let Some(count) = begun.get_mut(usize::from(*line))
+        {
+            *count += 1;
+        }
+    }
+    for event in &events[from.min(events.len())..] {
         // Scores are shown once every seat is scored: at the end, or before
         // the result's tie-break (the only events after scoring but the end).
         // (Format 1 showed them at the end.)
@@ -463,6 +486,17 @@ fn render_raw(def: &GameDef, events: &[Event], viewer: Viewer, format: Format) -
                 lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
             }
             Event::Hook { .. } => {}
+            Event::Said { line, .. } if def.says.get(usize::from(*line)).is_some_and(|l| l.opens_phase) => {
+                let count = begun.get_mut(usize::from(*line)).map_or(0, |count| {
+                    *count += 1;
+                    *count
+                });
+                if format == Format::V4 {
+                    // The phase's name as words: `discard_round` reads "discard round".
+                    let name = def.said(*line, &[], &|_, _| String::new()).replace('_', " ");
+                    lines.push(format!("--- {name} {count} ---"));
+                }
+            }
             Event::Said { line, values, to } => {
                 if viewer.sees(*to) {
                     lines.push(def.said(*line, values, &|p, knowers| piece(def, p, knowers, viewer)));

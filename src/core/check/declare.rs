@@ -56,6 +56,7 @@ fn empty_def(sources: Sources) -> GameDef {
         piece_types: vec![],
         type_texts: vec![],
         type_shapes: vec![],
+        type_pictures: vec![],
         groups: vec![],
         pieces: vec![],
         zones: vec![],
@@ -169,20 +170,24 @@ impl Declarer {
     }
 
     /// `display NAME with text "..."`: what a piece type or a kind does;
-    /// `display NAME with shape S`: the shape pictures draw it as.
+    /// `display NAME with shape S`: the shape pictures draw it as;
+    /// `display NAME with picture "file.svg"`: the picture drawn on it.
     fn declare_texts(&mut self, items: &[Item]) {
         self.def.type_texts.resize(self.def.piece_types.len(), None);
         self.def.type_shapes.resize(self.def.piece_types.len(), None);
+        self.def.type_pictures.resize(self.def.piece_types.len(), None);
         for item in items {
-            let (name, text, shape) = match item {
-                Item::Text { name, text } => (name, Some(text), None),
+            let (name, text, shape, picture) = match item {
+                Item::Text { name, text } => (name, Some(text), None, None),
                 Item::Shape { name, shape } => match ir::Shape::named(&shape.name) {
-                    Some(found) => (name, None, Some(found)),
+                    Some(found) => (name, None, Some(found), None),
                     None => {
                         self.unknown_shape(shape);
                         continue;
                     }
                 },
+                // A picture that could not be read was said while loading.
+                Item::Picture { name, svg, .. } => (name, None, None, svg.clone()),
                 _ => continue,
             };
             match self.globals.get(&name.name) {
@@ -193,6 +198,9 @@ impl Declarer {
                     if shape.is_some() {
                         self.def.type_shapes[t as usize] = shape;
                     }
+                    if picture.is_some() {
+                        self.def.type_pictures[t as usize] = picture;
+                    }
                 }
                 Some(Symbol::Kind(k)) => {
                     let kind = &mut self.def.kinds[k as usize];
@@ -201,6 +209,9 @@ impl Declarer {
                     }
                     if shape.is_some() {
                         kind.shape = shape;
+                    }
+                    if picture.is_some() {
+                        kind.picture = picture;
                     }
                 }
                 _ => {
@@ -262,6 +273,7 @@ impl Declarer {
                             colour: None,
                             text: None,
                             shape: None,
+                            picture: None,
                         });
                         members.push(id);
                     }

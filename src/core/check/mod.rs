@@ -216,6 +216,50 @@ impl Loading<'_> {
         }
     }
 
+    /// A `display ... with picture "file.svg"` with the file read (its
+    /// path relative to the file that names it), or as it was, with an
+    /// error said, when the file can't be read or is not an SVG picture.
+    fn picture(&mut self, dir: &Path, item: ast::Item) -> ast::Item {
+        let ast::Item::Picture {
+            name, path, path_span, ..
+        } = item
+        else {
+            return item;
+        };
+        let target = crate::input::tidy_path(&dir.join(&path));
+        let svg = match self.loader.load(&target) {
+            Ok(text) => match picture_fault(&text) {
+                None => Some(std::sync::Arc::from(text)),
+                Some(fault) => {
+                    self.diagnostics.push(
+                        Diagnostic::error(Code::NotAPicture, format!("`{path}` {fault}"))
+                            .label(path_span, "the picture named here")
+                            .help(format!(
+                                "a picture is an SVG file of at most {} KiB (`<svg ...>...</svg>`), as any vector \
+                                 editor saves it; or give the pieces a shape: `display {} with shape circle`",
+                                PICTURE_LIMIT / 1024,
+                                name.name
+                            )),
+                    );
+                    None
+                }
+            },
+            Err(error) => {
+                let help = "a picture's path is relative to the rules file that names it";
+                let diagnostic = crate::input::unreadable(&target, &error, self.sources, help);
+                self.diagnostics
+                    .push(diagnostic.label(path_span, "the picture named here"));
+                None
+            }
+        };
+        ast::Item::Picture {
+            name,
+            path,
+            path_span,
+            svg,
+        }
+    }
+
     /// The items of one file: used files first, then (for a variant) its
     /// base with the variant's overrides applied.
     fn items(&mut self, file: u16, path: &Path) -> Vec<ast::Item> {
@@ -292,6 +336,7 @@ impl Loading<'_> {
                         used.extend(items);
                     }
                 }
+                ast::Item::Picture { .. } => own.push(self.picture(&dir, item)),
                 _ => own.push(item),
             }
         }
@@ -317,6 +362,22 @@ impl Loading<'_> {
             }
         }
         items
+    }
+}
+
+/// The most a picture may weigh: it is drawn, whole, on every piece that
+/// shows it.
+const PICTURE_LIMIT: usize = 256 * 1024;
+
+/// What is wrong with `text` as a picture, if anything.
+fn picture_fault(text: &str) -> Option<String> {
+    if text.len() > PICTURE_LIMIT {
+        return Some(format!("is larger than {} KiB", PICTURE_LIMIT / 1024));
+    }
+    let body = text.trim();
+    match body.contains("<svg") && body.ends_with('>') {
+        true => None,
+        false => Some("is not an SVG picture: it has no `<svg` element".into()),
     }
 }
 

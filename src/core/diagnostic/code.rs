@@ -172,6 +172,8 @@ codes! {
     NotAGrid = "not-a-grid",
     /// A house-rules file that is not a house-rules file at all.
     NotAHouseFile = "not-a-house-file",
+    /// A `display ... with picture` file that is not an SVG picture, or is too large to draw on every piece.
+    NotAPicture = "not-a-picture",
     /// A directory, device, pipe or socket given where a file is read.
     NotARegularFile = "not-a-regular-file",
     /// A file given to `rpsdsl merge` that is not JSON.

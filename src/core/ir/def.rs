@@ -33,6 +33,9 @@ pub struct GameDef {
     pub type_texts: Vec<Option<String>>,
     /// Per piece type, the shape pictures draw it as, where the rules say.
     pub type_shapes: Vec<Option<Shape>>,
+    /// Per piece type, the SVG picture drawn on its pieces, where the rules
+    /// give one (`display Baron with picture "baron.svg"`): the file's text.
+    pub type_pictures: Vec<Option<std::sync::Arc<str>>>,
     pub(crate) groups: Vec<Group>,
     /// Every piece of the game; a piece's index is its [`PieceId`].
     pub pieces: Vec<Piece>,
@@ -144,6 +147,9 @@ pub struct Kind {
     /// The shape pictures draw its pieces as, face up (`display wild with
     /// shape star`).
     pub shape: Option<Shape>,
+    /// The SVG picture drawn on its pieces, face up (`display wild with
+    /// picture "wild.svg"`): the file's text.
+    pub picture: Option<std::sync::Arc<str>>,
 }
 
 /// A shape pictures draw a piece as (`display Marker with shape triangle`).
@@ -487,6 +493,10 @@ pub struct SayLine {
     pub values: Vec<ChoiceKind>,
     /// Said to one seat (on the stack above the values), not to everyone.
     pub to_one: bool,
+    /// The line opens a `phase` (its words are the phase's name, with no
+    /// values), not a `say`: a transcript heads each time the phase
+    /// begins with its name and how many times it has begun.
+    pub opens_phase: bool,
 }
 
 /// How a flow value reads in a transcript.

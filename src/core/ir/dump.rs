@@ -220,7 +220,10 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
                     })
                     .collect();
                 let to = if said.to_one { " to one" } else { "" };
-                format!("{words:?}{to}")
+                match said.opens_phase {
+                    true => format!("phase {words} begins"),
+                    false => format!("{words:?}{to}"),
+                }
             },
         ),
         Op::Count(m) | Op::CountInGame(m) | Op::First(m) | Op::Matches(m) | Op::CountOnBoard { matcher: m, .. } => {

@@ -77,6 +77,16 @@ pub enum Item {
         name: Ident,
         text: String,
     },
+    /// `display Baron with picture "art/baron.svg"`: an SVG file drawn on
+    /// a piece type's or a kind's pieces.
+    Picture {
+        name: Ident,
+        /// The path as written, relative to the file that names it.
+        path: String,
+        path_span: Span,
+        /// The file's text, once read (while the files are loaded).
+        svg: Option<std::sync::Arc<str>>,
+    },
     /// `display Marker with shape triangle`: the shape pictures draw a piece
     /// type or a kind as.
     Shape {

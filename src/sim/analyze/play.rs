@@ -74,7 +74,10 @@ pub(crate) fn effect_labels(def: &Game) -> Vec<String> {
                 LabelPart::Param(_) => "{..}",
             })
             .collect();
-        format!("say \"{words}\"")
+        match line.opens_phase {
+            true => format!("phase {words}"),
+            false => format!("say \"{words}\""),
+        }
     });
     triggers.chain(says).collect()
 }

@@ -56,7 +56,12 @@ impl Compiler {
     fn stmt_node(&mut self, stmt: &Stmt) -> bool {
         let span = stmt.span;
         match &stmt.kind {
-            StmtKind::Named { body, .. } => self.block(body),
+            StmtKind::Named { kind, name, body } => {
+                if *kind == ast::NamedKind::Phase {
+                    self.phase_heading(name, span);
+                }
+                self.block(body)
+            }
             StmtKind::Let { names, value } => {
                 self.let_stmt(names, value, span);
                 false
@@ -441,8 +446,23 @@ impl Compiler {
             parts,
             values,
             to_one: to.is_some(),
+            opens_phase: false,
         });
         self.emit(Op::Say(line), span);
+    }
+
+    /// A `phase` begins: an event a transcript reads as the phase's
+    /// heading ("--- round 2 ---"), so a reader sees where each round
+    /// starts. A line said to everyone, for it is the flow's own.
+    fn phase_heading(&mut self, name: &ast::Ident, span: Span) {
+        let line = self.next_id(self.def.says.len(), Table::SaidLines, span);
+        self.def.says.push(ir::SayLine {
+            parts: vec![ir::LabelPart::Text(name.name.clone())],
+            values: vec![],
+            to_one: false,
+            opens_phase: true,
+        });
+        self.emit(Op::Say(line), name.span);
     }
 
     /// A procedure called for what it does; its results are dropped.

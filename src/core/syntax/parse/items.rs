@@ -98,6 +98,17 @@ impl Ctx<'_> {
                         shape: self.ident(parts.take(Rule::ident)),
                     };
                 }
+                if let Some(picture) = inner.take_opt(Rule::piece_picture) {
+                    let mut parts = Children::of(picture);
+                    parts.take(Rule::picture_word);
+                    let string = parts.take(Rule::string);
+                    return Item::Picture {
+                        name: kind,
+                        path_span: self.span(&string),
+                        path: self.string(string),
+                        svg: None,
+                    };
+                }
                 if let Some(layout) = inner.take_opt(Rule::zone_layout) {
                     let fanned = layout.into_inner().any(|p| p.as_rule() == Rule::layout_fanned);
                     return Item::ZoneLayout { zone: kind, fanned };
