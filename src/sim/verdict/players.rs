@@ -20,8 +20,13 @@ use crate::sim::stats::game_seed;
 use crate::solve::{Limits, Payoff, Tree};
 
 /// The strong player's search sizes tried when none is given, weakest
-/// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is chosen.
-const LADDER: [u64; 7] = [10, 20, 40, 80, 160, 320, 640];
+/// first: the strongest that plays [`TARGET_DEALS`] deals in the budget is
+/// chosen. Round numbers about a quarter apart: with rungs twice apart the
+/// search chosen was up to half as large as the time allowed, and on the
+/// seed games every doubling up to 1,000 iterations still plays better.
+const LADDER: [u64; 24] = [
+    10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1200, 1500, 2000,
+];
 
 /// A search's iterations at a duel's throw are its iterations divided by
 /// this (at least [`THROW_FLOOR`]): the throws come out even at a few
