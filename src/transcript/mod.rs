@@ -486,14 +486,16 @@ fn render_raw(def: &GameDef, events: &[Event], from: usize, viewer: Viewer, form
                 lines.push(format!("trigger {} fires", def.triggers[*trigger as usize].name));
             }
             Event::Hook { .. } => {}
-            Event::Said { line, .. } if def.says.get(usize::from(*line)).is_some_and(|l| l.opens_phase) => {
+            Event::Said { line, .. }
+                if let Some(phase) = def.says.get(usize::from(*line)).filter(|l| l.opens_phase) =>
+            {
                 let count = begun.get_mut(usize::from(*line)).map_or(0, |count| {
                     *count += 1;
                     *count
                 });
                 if format == Format::V4 {
                     // The phase's name as words: `discard_round` reads "discard round".
-                    let name = def.said(*line, &[], &|_, _| String::new()).replace('_', " ");
+                    let name = phase.template(|_| String::new()).replace('_', " ");
                     lines.push(format!("--- {name} {count} ---"));
                 }
             }

@@ -499,6 +499,20 @@ pub struct SayLine {
     pub opens_phase: bool,
 }
 
+impl SayLine {
+    /// The line's words with `param(k)` in place of value `k`: how a
+    /// disassembly or a report names the line, before any value is known.
+    pub fn template(&self, param: impl Fn(u8) -> String) -> String {
+        self.parts
+            .iter()
+            .map(|part| match part {
+                LabelPart::Text(text) => text.clone(),
+                LabelPart::Param(k) => param(*k),
+            })
+            .collect()
+    }
+}
+
 /// How a flow value reads in a transcript.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ValueKind {

@@ -211,14 +211,7 @@ fn annotate(def: &GameDef, op: Op, source: Option<&str>) -> Option<String> {
         Op::Say(line) => def.says.get(line as usize).map_or_else(
             || "?".into(),
             |said| {
-                let words: String = said
-                    .parts
-                    .iter()
-                    .map(|part| match part {
-                        crate::ir::LabelPart::Text(text) => text.clone(),
-                        crate::ir::LabelPart::Param(k) => format!("{{{k}}}"),
-                    })
-                    .collect();
+                let words = said.template(|k| format!("{{{k}}}"));
                 let to = if said.to_one { " to one" } else { "" };
                 match said.opens_phase {
                     true => format!("phase {words} begins"),

@@ -6,7 +6,7 @@ use crate::agents::spec::AgentSpec;
 use crate::agents::{self, Agent};
 use crate::engine::Game;
 use crate::engine::{Choice, EndReason, EngineError, Event, State};
-use crate::ir::{LabelPart, OptionValue, ValueKind, VarEach};
+use crate::ir::{OptionValue, ValueKind, VarEach};
 use crate::session;
 
 /// One choice a seat made.
@@ -66,14 +66,7 @@ pub(crate) fn running_lead(def: &Game) -> Option<&(String, crate::ir::RunningLea
 pub(crate) fn effect_labels(def: &Game) -> Vec<String> {
     let triggers = def.triggers.iter().map(|t| format!("trigger {}", t.name));
     let says = def.says.iter().map(|line| {
-        let words: String = line
-            .parts
-            .iter()
-            .map(|part| match part {
-                LabelPart::Text(text) => text.as_str(),
-                LabelPart::Param(_) => "{..}",
-            })
-            .collect();
+        let words = line.template(|_| "{..}".into());
         match line.opens_phase {
             true => format!("phase {words}"),
             false => format!("say \"{words}\""),
