@@ -21,9 +21,6 @@ pub(crate) struct Tables {
     /// Other tables of the definition's (which kind beats which, the
     /// members of kind sets and groups), one per op that reads one.
     lists: Vec<Box<[i16]>>,
-    /// Per board: per zone of the game, 1 when it is one of the board's
-    /// slots (as `BoardCount::ByPieces` tables it in the engine).
-    on_board: Vec<Option<Box<[u8]>>>,
     /// Per piece definition: its type, its owner or -1, its kind or -1.
     piece_types: Option<Box<[u16]>>,
     piece_owners: Option<Box<[i16]>>,
@@ -113,22 +110,6 @@ impl Tables {
                     .collect()
             })
             .as_ptr()
-    }
-
-    /// Per zone of the game, 1 when it is a slot of `board`; `None` when a
-    /// zone is listed twice (counted twice, zone by zone, by the engine).
-    pub(super) fn on_board(&mut self, def: &GameDef, board: u16) -> Option<*const u8> {
-        let mut flags = vec![0u8; def.zones.len()];
-        for &family in &def.boards[board as usize].slots {
-            let f = &def.families[family as usize];
-            for zone in f.first..f.first + f.len {
-                if std::mem::replace(&mut flags[zone as usize], 1) == 1 {
-                    return None;
-                }
-            }
-        }
-        let slot = slot(&mut self.on_board, board as usize);
-        Some(slot.get_or_insert_with(|| flags.into_boxed_slice()).as_ptr())
     }
 
     pub(super) fn spaces_of_zones(&mut self, def: &GameDef, board: u16) -> *const i16 {

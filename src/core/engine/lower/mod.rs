@@ -21,7 +21,7 @@ mod scoring;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use board::{BoardCount, Steps};
+pub(crate) use board::Steps;
 pub(crate) use ins::{Arith, Cmp, Ins};
 use loops::{join_counted_steps, join_piece_loop_entries, thread_back_jump};
 pub(crate) use offers::{KIND_OFFER_LEN, KindOffer, MAX_OFFER_PARAMS, Offer};
@@ -53,8 +53,6 @@ pub(crate) struct Program {
     /// Per board that fits in 64 bits, each space's bit for
     /// [`Op::LongestRun`] (see [`Board::run_bits`]).
     pub(crate) run_bits: Vec<Option<Vec<u8>>>,
-    /// Per board, how [`Op::CountOnBoard`] counts its pieces.
-    pub(crate) counts: Vec<BoardCount>,
     /// How many pieces of each type and kind the game has ([`Op::CountInGame`]).
     pub(crate) totals: PieceTotals,
     /// Which types each zone's tally counts ([`super::tally`]).
@@ -134,7 +132,6 @@ pub(crate) fn lower(def: &GameDef) -> Program {
         kind_offers,
         steps: def.boards.iter().map(Steps::of).collect(),
         run_bits: def.boards.iter().map(Board::run_bits).collect(),
-        counts: def.boards.iter().map(|board| BoardCount::of(def, board)).collect(),
         totals: PieceTotals::of(def),
         tally: TallyLayout::of(def, code),
         anytime_guards: def

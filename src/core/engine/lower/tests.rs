@@ -708,29 +708,6 @@ fn counts_run_in_the_inner_loop() {
     assert_eq!(Ins::CountOnBoard { board: 2, matcher }.len(), 1);
 }
 
-#[test]
-fn a_board_with_more_zones_than_pieces_is_counted_by_pieces() {
-    // A ring board: 13 spaces with one slot each, 6 pieces.
-    let game = checked("tests/games/ring_guards.rules");
-    let (def, program) = (&game.def, &game.program);
-    let BoardCount::ByPieces(on_board) = &program.counts[0] else {
-        panic!("the ring board is counted by pieces");
-    };
-    let slots: Vec<bool> = (0..def.zones.len())
-        .map(|zone| {
-            def.boards[0].slots.iter().any(|&family| {
-                let f = &def.families[family as usize];
-                (usize::from(f.first)..usize::from(f.first + f.len)).contains(&zone)
-            })
-        })
-        .collect();
-    assert_eq!(on_board, &slots);
-    assert_eq!(on_board.iter().filter(|&&on| on).count(), 13);
-    // A grid of 2 spaces for 6 pieces.
-    let game = checked("tests/games/place_token.rules");
-    assert!(matches!(game.program.counts[0], BoardCount::ByZones));
-}
-
 /// Scoring with each kind of `when`, ranked by `keys`.
 fn ranked_game(term_b: &str, keys: &str) -> crate::engine::Game {
     let source = format!(

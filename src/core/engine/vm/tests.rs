@@ -2,7 +2,6 @@
 //! they stand for.
 
 use super::*;
-use crate::engine::lower::BoardCount;
 use crate::engine::state::MAX_STEPS_BETWEEN_DECISIONS;
 use crate::engine::{Choice, Engine};
 
@@ -71,21 +70,46 @@ fn a_kind_offer_runs_as_its_loop_does() {
     assert!(stopped > 0 && asked > 0, "the limit falls among the loops' rounds");
 }
 
-/// Counting a board piece by piece gives what counting it zone by zone
-/// gives, for every matcher, all through a game.
+/// Counting a board's pieces (in one slice while it is mostly empty, zone
+/// by zone once it fills) gives what counting every zone gives, for every
+/// matcher, all through a game.
 #[test]
-fn counting_by_pieces_agrees_with_counting_by_zones() {
+fn counting_a_board_agrees_with_counting_its_zones() {
+    // 13 spaces for 6 pieces: always counted in one slice.
     let path =
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/games/ring_guards.rules");
-    let mut game = crate::check::check_file(&path, &crate::check::FsLoader)
-        .expect("the game checks")
-        .def;
-    assert!(matches!(game.program.counts[0], BoardCount::ByPieces(_)));
-    let mut other = BoardCount::ByZones;
-    std::mem::swap(&mut game.program.counts[0], &mut other);
+    let rings = crate::check::check_file(&path, &crate::check::FsLoader).expect("the game checks");
+    board_counts_agree("rings", &rings.def);
+    // 3 spaces that stack up to 16 pieces: a slice, then zone by zone.
+    let stacks = r#"
+game "Stacks"
+players 2: A, B
+board heaps: graph { ring heap 3 wraps
+  pile public }
+zones { supply per player public }
+pieces {
+  Stone x6 per player in supply
+  Gem x2 per player in supply
+}
+group Token = Stone | Gem
+flow {
+  let mover = A
+  repeat 16 times {
+    mover chooses piece from Token of mover in supply of mover
+    mover chooses place from heap
+    move piece to pile of place
+    set mover = opponent of mover
+  }
+  declare draw "no more turns"
+}
+"#;
+    board_counts_agree("stacks", &crate::engine::test_game("stacks.rules", stacks));
+}
+
+fn board_counts_agree(file: &str, game: &Game) {
     let mut events = vec![];
     let options = game.def.default_options();
-    let mut state = State::start(&game, &options, 11, vec![], &mut events).expect("the game starts");
+    let mut state = State::start(game, &options, 11, vec![], &mut events).expect("the game starts");
     let types = game.def.pieces.iter().map(|p| p.ty).max().expect("pieces") as i64;
     let matchers = [
         (MatchBy::Any, false),
@@ -94,18 +118,26 @@ fn counting_by_pieces_agrees_with_counting_by_zones() {
         (MatchBy::KindOnStack, true),
         (MatchBy::KindOnStack, false),
     ];
+    let board_zones = game.def.boards[0].slots.iter().flat_map(|&family| {
+        let f = &game.def.families[family as usize];
+        usize::from(f.first)..usize::from(f.first + f.len)
+    });
     let mut counted_some = false;
     for turn in 0..120 {
         for (by, owner) in matchers {
             for key in -1..=types.max(3) {
                 for seat in 0..2 {
                     let matcher = Matcher { by, owner };
-                    let zones = state.count_on_board(&game, 0, matcher, key, seat);
-                    std::mem::swap(&mut game.program.counts[0], &mut other);
-                    let pieces = state.count_on_board(&game, 0, matcher, key, seat);
-                    std::mem::swap(&mut game.program.counts[0], &mut other);
-                    assert_eq!(zones, pieces, "turn {turn}: {matcher:?} {key} {seat}");
-                    counted_some |= pieces > 0;
+                    let on_board = state.count_on_board(game, 0, matcher, key, seat);
+                    let by_zones: usize = board_zones
+                        .clone()
+                        .map(|zone| state.count_in_zone(game, zone, matcher, key, seat))
+                        .sum();
+                    assert_eq!(
+                        on_board, by_zones as i64,
+                        "{file}, turn {turn}: {matcher:?} {key} {seat}"
+                    );
+                    counted_some |= on_board > 0;
                 }
             }
         }
@@ -118,9 +150,9 @@ fn counting_by_pieces_agrees_with_counting_by_zones() {
                 Choice::new(seat, legal[(turn * 7 + seat as usize) % legal.len()])
             })
             .collect();
-        state.apply(&game, &choices, &mut events).expect("a legal move");
+        state.apply(game, &choices, &mut events).expect("a legal move");
     }
-    assert!(counted_some, "the board held matching pieces");
+    assert!(counted_some, "{file}: the board held matching pieces");
 }
 
 /// `lines of` gives what checking every space of every line gives, on a

@@ -2,7 +2,6 @@
 //! their sizes, counts of matching pieces (from the tallies where they are
 //! kept), and a piece's attributes.
 
-use super::super::lower::BoardCount;
 use super::super::{Game, RuntimeError, State};
 use super::table_entry;
 use crate::diagnostic::Code;
@@ -63,28 +62,30 @@ impl State {
         }
     }
 
-    /// The pieces matching `matcher` in every slot of `board`.
+    /// The pieces matching `matcher` in every slot of `board`. A family's
+    /// zones lie next to each other in the buffer of pieces, so where it
+    /// holds fewer pieces than it has zones its pieces are tested in one
+    /// slice (a board mostly empty costs what it holds, not its size);
+    /// otherwise zone by zone, from the tallies where they are kept. Both
+    /// count a zone the board lists twice twice.
     #[inline(never)]
     pub(super) fn count_on_board(&self, def: &Game, board: u16, matcher: Matcher, key: i64, owner: i64) -> i64 {
-        let n = match &def.program.counts[board as usize] {
-            BoardCount::ByPieces(on_board) => self
-                .piece_zone
-                .iter()
-                .enumerate()
-                .filter(|&(piece, &zone)| {
-                    on_board[zone as usize] && self.matches_inlined(def, matcher, piece as PieceId, key, owner)
-                })
-                .count(),
-            BoardCount::ByZones => def.boards[board as usize]
-                .slots
-                .iter()
-                .flat_map(|&family| {
-                    let f = &def.families[family as usize];
-                    f.first..f.first + f.len
-                })
-                .map(|zone| self.count_in_zone(def, zone as usize, matcher, key, owner))
-                .sum(),
-        };
+        let mut n = 0;
+        for &family in &def.boards[board as usize].slots {
+            let f = &def.families[family as usize];
+            let zones = usize::from(f.first)..usize::from(f.first + f.len);
+            let pieces = self.zones.of_zones(zones.clone());
+            n += if pieces.len() <= zones.len() {
+                pieces
+                    .iter()
+                    .filter(|&&p| self.matches_inlined(def, matcher, p, key, owner))
+                    .count()
+            } else {
+                zones
+                    .map(|zone| self.count_in_zone(def, zone, matcher, key, owner))
+                    .sum()
+            };
+        }
         n as i64
     }
 

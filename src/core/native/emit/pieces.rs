@@ -269,42 +269,45 @@ impl Function<'_, '_> {
         self.hand_to_engine(pc, depth);
     }
 
-    /// `CountOnBoard`: the pieces the matcher takes in the board's slots,
-    /// counted piece by piece (each lies in one zone); a board that lists a
-    /// zone twice, or a group's test, is the engine's.
+    /// `CountOnBoard`: the pieces the matcher takes in the board's slots.
+    /// A family's zones lie next to each other in the buffer of pieces, so
+    /// each slot family's pieces are tested in one slice: the work is what
+    /// the board holds, not its size nor the game's pieces. A zone the
+    /// board lists twice is counted twice, as the engine counts it; a
+    /// group's test is the engine's.
     pub(super) fn count_on_board(&mut self, pc: u32, depth: u32, board: u16, m: Matcher) {
-        let on_board = self.tables.on_board(self.def, board);
-        let (Some(on_board), false) = (on_board, matches!(m.by, MatchBy::Group(_))) else {
+        if matches!(m.by, MatchBy::Group(_)) {
             return self.hand_to_engine(pc, depth);
-        };
+        }
         let (key, owner, args) = self.matcher_args(depth, m, 0);
-        let pieces = self.def.pieces.len() as i64;
-        let [head, body, done] = self.blocks();
-        self.b.append_block_param(head, I64);
-        self.b.append_block_param(head, I64);
-        self.b.append_block_param(done, I64);
-        let zero = self.b.ins().iconst(I64, 0);
-        self.b.ins().jump(head, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
-        self.b.switch_to_block(head);
-        let (piece, n) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
-        let more = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, piece, pieces);
-        self.b.ins().brif(more, body, &[], done, &[BlockArg::Value(n)]);
-        self.b.switch_to_block(body);
-        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
-        let offset = self.b.ins().ishl_imm_s(piece, 1);
-        let slot = self.b.ins().iadd(piece_zone, offset);
-        let zone = self.b.ins().uload16(I64, trusted(), slot, 0);
-        let flags = self.b.ins().iconst(I64, on_board as i64);
-        let flag = self.b.ins().iadd(flags, zone);
-        let flag = self.b.ins().uload8(I64, trusted(), flag, 0);
-        let passes = self.piece_matches(piece, m.by, key, owner).expect("not a group");
-        let passes = self.b.ins().uextend(I64, passes);
-        let one = self.b.ins().band(flag, passes);
-        let n = self.b.ins().iadd(n, one);
-        let piece = self.b.ins().iadd_imm_s(piece, 1);
-        self.b.ins().jump(head, &[BlockArg::Value(piece), BlockArg::Value(n)]);
-        self.b.switch_to_block(done);
-        let n = self.b.block_params(done)[0];
+        let mut n = self.b.ins().iconst(I64, 0);
+        for &family in &self.def.boards[board as usize].slots {
+            let f = &self.def.families[family as usize];
+            let (first, end) = (i32::from(f.first), i32::from(f.first + f.len));
+            let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+            let from = self.b.ins().uload32(trusted(), starts, first * 4);
+            let to = self.b.ins().uload32(trusted(), starts, end * 4);
+            let [head, body, done] = self.blocks();
+            self.b.append_block_param(head, I64);
+            self.b.append_block_param(head, I64);
+            self.b.append_block_param(done, I64);
+            self.b.ins().jump(head, &[BlockArg::Value(from), BlockArg::Value(n)]);
+            self.b.switch_to_block(head);
+            let (at, counted) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, to);
+            self.b.ins().brif(more, body, &[], done, &[BlockArg::Value(counted)]);
+            self.b.switch_to_block(body);
+            let piece = self.piece_at(at);
+            let passes = self.piece_matches(piece, m.by, key, owner).expect("not a group");
+            let one = self.b.ins().uextend(I64, passes);
+            let counted = self.b.ins().iadd(counted, one);
+            let at = self.b.ins().iadd_imm_s(at, 1);
+            self.b
+                .ins()
+                .jump(head, &[BlockArg::Value(at), BlockArg::Value(counted)]);
+            self.b.switch_to_block(done);
+            n = self.b.block_params(done)[0];
+        }
         self.set(depth - args, n);
         self.next(pc);
     }
