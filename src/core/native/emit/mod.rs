@@ -354,6 +354,7 @@ impl<'a, 'f> Function<'a, 'f> {
             Op::First(m) => self.first_piece(pc, depth, m),
             Op::Move => self.move_piece(pc, depth),
             Op::CountOnBoard { board, matcher } => self.count_on_board(pc, depth, board, matcher),
+            Op::LongestRun { board, family, matcher } => self.longest_run(pc, depth, (board, family), matcher),
             Op::Matches(m) => self.matches(pc, depth, m),
             Op::Attr(attr) => self.attr(pc, depth, attr),
             Op::Top | Op::Bottom => self.end_piece(pc, depth, op == Op::Bottom),

@@ -312,6 +312,83 @@ impl Function<'_, '_> {
         self.next(pc);
     }
 
+    /// `LongestRun` on a board that fits in 64 bits with a guard column
+    /// (`Board::run_bits`): the spaces holding a piece the matcher takes,
+    /// as bits, from the pieces on the board; then, per line (east, south,
+    /// southeast, southwest), how many rounds of `held &= held >> shift`
+    /// leave a bit, as `Board::longest_run_of_bits` works it out. A larger
+    /// board, or a group's test, is the engine's.
+    pub(super) fn longest_run(&mut self, pc: u32, depth: u32, (board, family): (u16, u16), m: Matcher) {
+        let grid = &self.def.boards[board as usize];
+        let (Some(bits), false) = (grid.run_bits(), matches!(m.by, MatchBy::Group(_))) else {
+            return self.hand_to_engine(pc, depth);
+        };
+        let width = i64::from(grid.cols) + 1;
+        let f = &self.def.families[family as usize];
+        let (first, end) = (i32::from(f.first), i32::from(f.first + f.len));
+        let spaces = bits.len() as i64;
+        let table = self.tables.list(bits.iter().map(|&bit| i16::from(bit)));
+        let (key, owner, args) = self.matcher_args(depth, m, 0);
+        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let from = self.b.ins().uload32(trusted(), starts, first * 4);
+        let to = self.b.ins().uload32(trusted(), starts, end * 4);
+        let [head, body, done] = self.blocks();
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(done, I64);
+        let none = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(head, &[BlockArg::Value(from), BlockArg::Value(none)]);
+        self.b.switch_to_block(head);
+        let (at, held) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, to);
+        self.b.ins().brif(more, body, &[], done, &[BlockArg::Value(held)]);
+        // A piece's space is its zone's place in the family.
+        self.b.switch_to_block(body);
+        let piece = self.piece_at(at);
+        let passes = self.piece_matches(piece, m.by, key, owner).expect("not a group");
+        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+        let offset = self.b.ins().ishl_imm_s(piece, 1);
+        let slot = self.b.ins().iadd(piece_zone, offset);
+        let zone = self.b.ins().uload16(I64, trusted(), slot, 0);
+        let space = self.b.ins().iadd_imm_s(zone, -i64::from(first));
+        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, space, spaces);
+        let space = self.clamp(inside, space);
+        let bit = self.table_entry(table, space);
+        let one = self.b.ins().iconst(I64, 1);
+        let mask = self.b.ins().ishl(one, bit);
+        let counts = self.b.ins().band(passes, inside);
+        let mask = self.b.ins().select(counts, mask, none);
+        let held = self.b.ins().bor(held, mask);
+        let at = self.b.ins().iadd_imm_s(at, 1);
+        self.b.ins().jump(head, &[BlockArg::Value(at), BlockArg::Value(held)]);
+        self.b.switch_to_block(done);
+        let held = self.b.block_params(done)[0];
+        let mut best = none;
+        for shift in [1, width, width + 1, width - 1] {
+            let [head, body, done] = self.blocks();
+            self.b.append_block_param(head, I64);
+            self.b.append_block_param(head, I64);
+            self.b.append_block_param(done, I64);
+            self.b.ins().jump(head, &[BlockArg::Value(held), BlockArg::Value(none)]);
+            self.b.switch_to_block(head);
+            let (starts, run) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+            self.b.ins().brif(starts, body, &[], done, &[BlockArg::Value(run)]);
+            self.b.switch_to_block(body);
+            let shifted = self.b.ins().ushr_imm_u(starts, shift);
+            let starts = self.b.ins().band(starts, shifted);
+            let run = self.b.ins().iadd_imm_s(run, 1);
+            self.b
+                .ins()
+                .jump(head, &[BlockArg::Value(starts), BlockArg::Value(run)]);
+            self.b.switch_to_block(done);
+            let run = self.b.block_params(done)[0];
+            let longer = self.b.ins().icmp(IntCC::SignedGreaterThan, run, best);
+            best = self.b.ins().select(longer, run, best);
+        }
+        self.set(depth - args, best);
+        self.next(pc);
+    }
+
     /// `Move`: the engine moves the piece (from the values compiled code
     /// holds) and records it; a piece or zone that does not exist has the
     /// engine run the op.
