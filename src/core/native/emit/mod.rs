@@ -165,6 +165,12 @@ struct Function<'a, 'f> {
     stack: Vec<Variable>,
     /// The stack's buffer (it moves when a helper grows it).
     buffer: Variable,
+    /// The engine's buffers of pieces that compiled code reads, by their
+    /// offset in [`Machine`]: read once at an entry and again after each
+    /// call into the engine (a move may reallocate them), so a loop over
+    /// pieces keeps them in registers instead of reading the machine at
+    /// every piece.
+    piece_buffers: [(i32, Variable); 4],
     /// The index of the frame's first stack value in the buffer.
     base: Variable,
     /// Per op of the region, its block (ops that can't run have none).
@@ -201,6 +207,7 @@ impl<'a, 'f> Function<'a, 'f> {
         let stack = (0..region.max_depth).map(|_| b.declare_var(I64)).collect();
         let buffer = b.declare_var(I64);
         let base = b.declare_var(I64);
+        let piece_buffers = [ZONE_PIECES, FACE, PIECE_ZONE, ZONE_STARTS].map(|field| (field, b.declare_var(I64)));
         let blocks = region.depths.iter().map(|d| d.map(|_| b.create_block())).collect();
         let mut f = Function {
             b,
@@ -218,6 +225,7 @@ impl<'a, 'f> Function<'a, 'f> {
             stack,
             buffer,
             base,
+            piece_buffers,
             blocks,
         };
         f.dispatch(pc);
@@ -254,6 +262,7 @@ impl<'a, 'f> Function<'a, 'f> {
         for (block, at, depth) in entries {
             self.b.switch_to_block(block);
             self.load_stack(depth);
+            self.read_piece_buffers();
             let target = self.block(at);
             self.b.ins().jump(target, &[]);
         }
@@ -268,6 +277,25 @@ impl<'a, 'f> Function<'a, 'f> {
         self.b.def_var(self.buffer, buffer);
         self.b.def_var(self.base, base);
         self.reload(0, depth);
+    }
+
+    /// Reads where the engine's buffers of pieces are now.
+    fn read_piece_buffers(&mut self) {
+        for (field, var) in self.piece_buffers {
+            let v = self.b.ins().load(I64, trusted(), self.machine, field);
+            self.b.def_var(var, v);
+        }
+    }
+
+    /// The engine's buffer at `field` of [`Machine`] (one of
+    /// [`Function::piece_buffers`]).
+    fn piece_buffer(&mut self, field: i32) -> Value {
+        let (_, var) = *self
+            .piece_buffers
+            .iter()
+            .find(|(f, _)| *f == field)
+            .expect("a buffer of pieces");
+        self.b.use_var(var)
     }
 
     /// Reads stack values `from..to` back from the engine's stack.
@@ -543,7 +571,7 @@ impl<'a, 'f> Function<'a, 'f> {
                 let zones = self.def.zones.len() as i64;
                 let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, zone, zones);
                 self.guarded(pc, depth, inside, |f| {
-                    let starts = f.b.ins().load(I64, trusted(), f.machine, ZONE_STARTS);
+                    let starts = f.piece_buffer(ZONE_STARTS);
                     let offset = f.b.ins().ishl_imm_s(zone, 2);
                     let at = f.b.ins().iadd(starts, offset);
                     let start = f.b.ins().uload32(trusted(), at, 0);
@@ -617,7 +645,7 @@ impl<'a, 'f> Function<'a, 'f> {
                 // A piece's zone, then the zone's space on this board (or
                 // -1): off the board, the engine reports where it is.
                 let clamped = self.clamp(known, piece);
-                let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+                let piece_zone = self.piece_buffer(PIECE_ZONE);
                 let offset = self.b.ins().ishl_imm_s(clamped, 1);
                 let at = self.b.ins().iadd(piece_zone, offset);
                 let zone = self.b.ins().uload16(I64, trusted(), at, 0);
@@ -780,6 +808,7 @@ impl<'a, 'f> Function<'a, 'f> {
         values.extend_from_slice(args);
         let call = self.b.ins().call_indirect(signature, callee, &values);
         let answer = self.b.inst_results(call)[0];
+        self.read_piece_buffers();
         let done = self.b.ins().icmp_imm_s(IntCC::Equal, answer, 0);
         let (fast_block, slow) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(done, fast_block, &[], slow, &[]);
@@ -808,6 +837,7 @@ impl<'a, 'f> Function<'a, 'f> {
         let callee = self.b.ins().iconst(I64, self.helpers.reset_offers as usize as i64);
         let at = self.b.ins().iconst(I32, i64::from(pc));
         self.b.ins().call_indirect(signature, callee, &[self.machine, at]);
+        self.read_piece_buffers();
         self.next(pc);
     }
 
@@ -1048,6 +1078,7 @@ impl<'a, 'f> Function<'a, 'f> {
         let at = self.b.ins().iconst(I32, i64::from(pc));
         let call = self.b.ins().call_indirect(self.helper, callee, &[self.machine, at]);
         let next_pc = self.b.inst_results(call)[0];
+        self.read_piece_buffers();
         let failed = self.b.ins().icmp_imm_s(IntCC::Equal, next_pc, i64::from(FAULT as i32));
         let (fault, went_on) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(failed, fault, &[], went_on, &[]);

@@ -61,7 +61,7 @@ impl Function<'_, '_> {
         self.b.ins().brif(more, leap, &[], done, &[]);
         self.b.switch_to_block(leap);
         let next_piece = self.piece_at(to);
-        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+        let piece_zone = self.piece_buffer(PIECE_ZONE);
         let offset = self.b.ins().ishl_imm_s(next_piece, 1);
         let slot = self.b.ins().iadd(piece_zone, offset);
         let next_zone = self.b.ins().uload16(I64, trusted(), slot, 0);
@@ -150,7 +150,7 @@ impl Function<'_, '_> {
     /// The offset, in a table of 16-bit entries per piece definition, of
     /// the definition `piece` shows.
     fn face_offset(&mut self, piece: Value) -> Value {
-        let faces = self.b.ins().load(I64, trusted(), self.machine, FACE);
+        let faces = self.piece_buffer(FACE);
         let offset = self.b.ins().ishl_imm_s(piece, 1);
         let slot = self.b.ins().iadd(faces, offset);
         let face = self.b.ins().uload16(I64, trusted(), slot, 0);
@@ -180,7 +180,7 @@ impl Function<'_, '_> {
         self.b.switch_to_block(slow);
         self.hand_to_engine(pc, depth);
         self.b.switch_to_block(valid);
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let starts = self.piece_buffer(ZONE_STARTS);
         let offset = self.b.ins().ishl_imm_s(zone, 2);
         let entry = self.b.ins().iadd(starts, offset);
         let from = self.b.ins().uload32(trusted(), entry, 0);
@@ -284,7 +284,7 @@ impl Function<'_, '_> {
         for &family in &self.def.boards[board as usize].slots {
             let f = &self.def.families[family as usize];
             let (first, end) = (i32::from(f.first), i32::from(f.first + f.len));
-            let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+            let starts = self.piece_buffer(ZONE_STARTS);
             let from = self.b.ins().uload32(trusted(), starts, first * 4);
             let to = self.b.ins().uload32(trusted(), starts, end * 4);
             let [head, body, done] = self.blocks();
@@ -329,7 +329,7 @@ impl Function<'_, '_> {
         let spaces = bits.len() as i64;
         let table = self.tables.list(bits.iter().map(|&bit| i16::from(bit)));
         let (key, owner, args) = self.matcher_args(depth, m, 0);
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let starts = self.piece_buffer(ZONE_STARTS);
         let from = self.b.ins().uload32(trusted(), starts, first * 4);
         let to = self.b.ins().uload32(trusted(), starts, end * 4);
         let [head, body, done] = self.blocks();
@@ -346,7 +346,7 @@ impl Function<'_, '_> {
         self.b.switch_to_block(body);
         let piece = self.piece_at(at);
         let passes = self.piece_matches(piece, m.by, key, owner).expect("not a group");
-        let piece_zone = self.b.ins().load(I64, trusted(), self.machine, PIECE_ZONE);
+        let piece_zone = self.piece_buffer(PIECE_ZONE);
         let offset = self.b.ins().ishl_imm_s(piece, 1);
         let slot = self.b.ins().iadd(piece_zone, offset);
         let zone = self.b.ins().uload16(I64, trusted(), slot, 0);
@@ -498,7 +498,7 @@ impl Function<'_, '_> {
     /// zone starts' table, where the zone ends in the buffer of pieces,
     /// and the answer.
     pub(super) fn zone_holds(&mut self, zone: Value, place: Value) -> (Value, Value, Value) {
-        let starts = self.b.ins().load(I64, trusted(), self.machine, ZONE_STARTS);
+        let starts = self.piece_buffer(ZONE_STARTS);
         let offset = self.b.ins().ishl_imm_s(zone, 2);
         let entry = self.b.ins().iadd(starts, offset);
         let from = self.b.ins().uload32(trusted(), entry, 0);
@@ -518,7 +518,7 @@ impl Function<'_, '_> {
 
     /// The piece at `index` of the buffer of pieces.
     pub(super) fn piece_at(&mut self, index: Value) -> Value {
-        let pieces = self.b.ins().load(I64, trusted(), self.machine, ZONE_PIECES);
+        let pieces = self.piece_buffer(ZONE_PIECES);
         let offset = self.b.ins().ishl_imm_s(index, 1);
         let slot = self.b.ins().iadd(pieces, offset);
         self.b.ins().uload16(I64, trusted(), slot, 0)
