@@ -655,21 +655,28 @@ impl State {
         let Deal { backs, members, faces } = deal;
         backs.clear();
         members.clear();
-        for piece in def.piece_ids() {
-            let zone = self.piece_zone[piece as usize];
-            if self.knows(seat, piece) || zone == box_zone {
-                continue;
-            }
-            let p = &def.pieces[self.face_of(piece) as usize];
-            let back = (p.kind_hidden && def.zone_visible_to(zone, seat)).then_some((p.ty, p.owner));
-            let group = match backs.iter().position(|b| *b == back) {
-                Some(g) => g,
-                None => {
-                    backs.push(back);
-                    backs.len() - 1
+        // Where the seat knows every piece (any game without secrets), there
+        // is nothing to deal: one pass over the knowledge, without looking
+        // up where each piece lies.
+        let seat_bit = 1u32 << seat;
+        let knows_all = self.known.iter().all(|&known| known & seat_bit != 0);
+        if !knows_all {
+            for piece in def.piece_ids() {
+                let zone = self.piece_zone[piece as usize];
+                if self.knows(seat, piece) || zone == box_zone {
+                    continue;
                 }
-            };
-            members.push((group as u32, piece));
+                let p = &def.pieces[self.face_of(piece) as usize];
+                let back = (p.kind_hidden && def.zone_visible_to(zone, seat)).then_some((p.ty, p.owner));
+                let group = match backs.iter().position(|b| *b == back) {
+                    Some(g) => g,
+                    None => {
+                        backs.push(back);
+                        backs.len() - 1
+                    }
+                };
+                members.push((group as u32, piece));
+            }
         }
         // By group, in order of each group's first piece, and by piece within
         // a group (the pairs are all different, so this sort is stable).
