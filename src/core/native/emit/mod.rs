@@ -165,14 +165,14 @@ struct Function<'a, 'f> {
     stack: Vec<Variable>,
     /// The stack's buffer (it moves when a helper grows it).
     buffer: Variable,
+    /// The index of the frame's first stack value in the buffer.
+    base: Variable,
     /// The engine's buffers of pieces that compiled code reads, by their
     /// offset in [`Machine`]: read once at an entry and again after each
     /// call into the engine (a move may reallocate them), so a loop over
     /// pieces keeps them in registers instead of reading the machine at
     /// every piece.
     piece_buffers: [(i32, Variable); 4],
-    /// The index of the frame's first stack value in the buffer.
-    base: Variable,
     /// Per op of the region, its block (ops that can't run have none).
     blocks: Vec<Option<Block>>,
 }
