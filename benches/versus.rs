@@ -28,6 +28,8 @@
 //! and, the first time, the network for `pip install open-spiel`). See
 //! `benches/README.md`.
 
+#[path = "versus/goals.rs"]
+mod goals;
 #[path = "versus/native/connect_four.rs"]
 mod native_connect_four;
 #[path = "versus/native/rps3.rs"]
@@ -771,6 +773,7 @@ fn main() {
 
     print_random(&random_rows);
     print_mcts(&mcts_rows, args.iterations);
+    goals::print_goals(&random_rows, &mcts_rows);
     print_cfr(&cfr_rows);
     print_mccfr(&mccfr_rows);
     if let Some(lines) = workflow {
@@ -1063,9 +1066,6 @@ fn print_random(rows: &[Row]) {
 }
 
 fn print_mcts(rows: &[Row], iterations: u32) {
-    if rows.is_empty() {
-        return;
-    }
     if rows.is_empty() {
         return;
     }
