@@ -96,9 +96,20 @@ pub(super) struct KeyQuery {
     key: String,
 }
 
+/// Where a comparison's stream of events stands.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// Sending its progress as it goes.
+    Live,
+    /// It has ended, and its last progress is sent: its outcome is next.
+    Closing,
+    Ended,
+}
+
 /// The comparison's progress, live: `progress` events (`{done, total}`),
-/// then one of `done` (`{text}`, the report as `compare` prints it),
-/// `stopped` or `failed` (`{error}`).
+/// always at least one, the last with the counts as it ended; then one of
+/// `done` (`{text}`, the report as `compare` prints it), `stopped` or
+/// `failed` (`{error}`).
 pub(super) async fn compare_events(
     State(studio): Shared,
     UrlPath(id): UrlPath<String>,
@@ -111,32 +122,45 @@ pub(super) async fn compare_events(
         return refuse(StatusCode::NOT_FOUND, "no such comparison here");
     };
     let changes = job.changed.subscribe();
-    let stream = futures_util::stream::unfold((job, changes, false), |(job, mut changes, ended)| async move {
-        if ended {
-            return None;
-        }
+    let stream = futures_util::stream::unfold((job, changes, Stage::Live), |(job, mut changes, stage)| async move {
+        let progress = || {
+            SseEvent::default()
+                .event("progress")
+                .data(serde_json::json!({ "done": job.done(), "total": job.total, "deals": job.deals() }).to_string())
+        };
         // One look at the outcome for both the event and whether it is the
         // last: a comparison ending between two looks would end the stream
         // on a `progress` event, and the page would wait forever.
         let outcome = job.outcome();
-        let ended = outcome.is_some();
-        let event = match outcome {
-            None => SseEvent::default()
-                .event("progress")
-                .data(serde_json::json!({ "done": job.done(), "total": job.total, "deals": job.deals() }).to_string()),
-            Some(Outcome::Done { text, .. }) => SseEvent::default()
-                .event("done")
-                .data(serde_json::json!({ "text": text }).to_string()),
-            Some(Outcome::Stopped) => SseEvent::default().event("stopped").data("{}"),
-            Some(Outcome::Failed(why)) => SseEvent::default()
-                .event("failed")
-                .data(serde_json::json!({ "error": why }).to_string()),
+        let (event, next) = match (stage, outcome) {
+            (Stage::Ended, _) => return None,
+            (Stage::Live, None) => {
+                // Until the next chunk or the end; the first event is sent at once.
+                let event = progress();
+                let _ = changes.changed().await;
+                (event, Stage::Live)
+            }
+            // The counts as the comparison ended come first, so a page that
+            // looks late (or a comparison quicker than its first chunk)
+            // still sees where it got to.
+            (Stage::Live, Some(_)) => (progress(), Stage::Closing),
+            // An outcome, once there, stays; were it gone, the stream goes on.
+            (Stage::Closing, None) => (progress(), Stage::Live),
+            (Stage::Closing, Some(Outcome::Done { text, .. })) => (
+                SseEvent::default()
+                    .event("done")
+                    .data(serde_json::json!({ "text": text }).to_string()),
+                Stage::Ended,
+            ),
+            (Stage::Closing, Some(Outcome::Stopped)) => (SseEvent::default().event("stopped").data("{}"), Stage::Ended),
+            (Stage::Closing, Some(Outcome::Failed(why))) => (
+                SseEvent::default()
+                    .event("failed")
+                    .data(serde_json::json!({ "error": why }).to_string()),
+                Stage::Ended,
+            ),
         };
-        if !ended {
-            // Until the next chunk or the end; the first event is sent at once.
-            let _ = changes.changed().await;
-        }
-        Some((Ok::<_, Infallible>(event), (job, changes, ended)))
+        Some((Ok::<_, Infallible>(event), (job, changes, next)))
     });
     Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
 }
