@@ -36,23 +36,21 @@ pub fn print_goals(random: &[Row], mcts: &[Row]) {
     if !random_ratios.is_empty() {
         let mean = geometric_mean(random_ratios.iter().map(|&(_, r)| r));
         let figure = format!("{mean:.2}x over {} games", random_ratios.len());
-        verdict(
+        report_goal(
             &format!("random playouts at least {RANDOM_MEAN}x OpenSpiel in geometric mean"),
             mean >= RANDOM_MEAN,
             &figure,
         );
     }
     for (name, goal) in RATES {
-        if let Some(rate) = random
+        let what = format!("{name} at least {goal:.0} random games/s");
+        match random
             .iter()
             .find(|row| row.name == name)
             .and_then(|row| row.rpsdsl.median())
         {
-            verdict(
-                &format!("{name} at least {goal:.0} random games/s"),
-                rate >= goal,
-                &format!("{rate:.0}"),
-            );
+            Some(rate) => report_goal(&what, rate >= goal, &format!("{rate:.0}")),
+            None => println!("  {what}: not measured in this run"),
         }
     }
     let native: Vec<(&'static str, f64)> = random
@@ -85,10 +83,10 @@ fn each_at_least(goal: &str, ratios: &[(&'static str, f64)], at_least: f64) {
     } else {
         format!("{} of {} games short: {}", short.len(), ratios.len(), short.join(", "))
     };
-    verdict(goal, short.is_empty(), &figure);
+    report_goal(goal, short.is_empty(), &figure);
 }
 
-fn verdict(goal: &str, met: bool, figure: &str) {
+fn report_goal(goal: &str, met: bool, figure: &str) {
     let word = if met { "met" } else { "NOT MET" };
     println!("  {goal}: {word} ({figure})");
 }

@@ -16,6 +16,9 @@ pub(crate) struct Tables {
     /// Per board of at most [`NEIGHBOUR_TABLE_SPACES`] spaces: per space and
     /// per neighbour a loop stands at (from -1), the next neighbour, or -1.
     neighbours: Vec<Option<Box<[i16]>>>,
+    /// Per board that fits in 64 bits: per space, its bit for
+    /// `LongestRun` (`Board::run_bits`).
+    run_bits: Vec<Option<Box<[i16]>>>,
     /// Per board: per zone, its space on the board, or -1.
     spaces_of_zones: Vec<Option<Box<[i16]>>>,
     /// Other tables of the definition's (which kind beats which, the
@@ -78,6 +81,15 @@ impl Tables {
                 .collect()
         });
         Some(table.as_ptr())
+    }
+
+    /// Per space of `board`, its bit for `LongestRun`, built once per
+    /// board; `None` for a board past 64 bits.
+    pub(super) fn run_bits(&mut self, def: &GameDef, board: u16) -> Option<(*const i16, usize)> {
+        let bits = def.boards[board as usize].run_bits()?;
+        let slot = slot(&mut self.run_bits, board as usize);
+        let table = slot.get_or_insert_with(|| bits.iter().map(|&bit| i16::from(bit)).collect());
+        Some((table.as_ptr(), table.len()))
     }
 
     /// A table kept with the code (read only at indexes checked in range).

@@ -319,15 +319,14 @@ impl Function<'_, '_> {
     /// leave a bit, as `Board::longest_run_of_bits` works it out. A larger
     /// board, or a group's test, is the engine's.
     pub(super) fn longest_run(&mut self, pc: u32, depth: u32, (board, family): (u16, u16), m: Matcher) {
-        let grid = &self.def.boards[board as usize];
-        let (Some(bits), false) = (grid.run_bits(), matches!(m.by, MatchBy::Group(_))) else {
+        let bits = self.tables.run_bits(self.def, board);
+        let (Some((table, spaces)), false) = (bits, matches!(m.by, MatchBy::Group(_))) else {
             return self.hand_to_engine(pc, depth);
         };
-        let width = i64::from(grid.cols) + 1;
+        let width = i64::from(self.def.boards[board as usize].cols) + 1;
         let f = &self.def.families[family as usize];
         let (first, end) = (i32::from(f.first), i32::from(f.first + f.len));
-        let spaces = bits.len() as i64;
-        let table = self.tables.list(bits.iter().map(|&bit| i16::from(bit)));
+        let spaces = spaces as i64;
         let (key, owner, args) = self.matcher_args(depth, m, 0);
         let starts = self.piece_buffer(ZONE_STARTS);
         let from = self.b.ins().uload32(trusted(), starts, first * 4);
