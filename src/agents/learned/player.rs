@@ -32,18 +32,51 @@ pub(crate) struct Learned {
     events: Vec<Event>,
 }
 
-/// What evaluating reuses between calls, so that it allocates nothing.
+/// What evaluating reuses between calls, so that it allocates little.
 #[derive(Default)]
 struct Scratch {
     events: Vec<Event>,
     features: Vec<f32>,
     hidden: Vec<f32>,
+    /// The world the score terms are run in (see [`World::score_now_in`]).
+    spare: Option<World>,
 }
 
 impl Scratch {
     /// `seat`'s share of the points in `world`: as it ended, or as the
     /// evaluation expects.
     fn rate(&mut self, def: &Game, model: &Model, world: &World, seat: Seat) -> f64 {
+        let scores = self.scores(def, world);
+        self.rate_scored(def, model, world, seat, scores.as_deref())
+    }
+
+    /// [`Scratch::rate`] for every seat, into `out`: the score terms,
+    /// which are the same whoever reads them, are run once.
+    fn rate_all(&mut self, def: &Game, model: &Model, world: &World, out: &mut Vec<f64>) {
+        out.clear();
+        let scores = self.scores(def, world);
+        for seat in 0..def.players() {
+            out.push(self.rate_scored(def, model, world, seat as Seat, scores.as_deref()));
+        }
+    }
+
+    /// The score terms of `world` now, for a game with some that has not ended.
+    fn scores(&mut self, def: &Game, world: &World) -> Option<Vec<Vec<i64>>> {
+        if def.score_terms.is_empty() || world.outcome().is_some() {
+            return None;
+        }
+        self.events.clear();
+        world.score_now_in(def, &mut self.spare, &mut self.events).ok()
+    }
+
+    fn rate_scored(
+        &mut self,
+        def: &Game,
+        model: &Model,
+        world: &World,
+        seat: Seat,
+        scores: Option<&[Vec<i64>]>,
+    ) -> f64 {
         if let Some(outcome) = world.outcome() {
             return match outcome.winner {
                 Some(w) if w == seat => 1.0,
@@ -51,7 +84,7 @@ impl Scratch {
                 None => 1.0 / def.players() as f64,
             };
         }
-        read_position(def, &model.layout, world, seat, &mut self.features, &mut self.events);
+        read_scored_position(def, &model.layout, world, seat, scores, &mut self.features);
         f64::from(model.net.value(&self.features, &mut self.hidden))
     }
 
@@ -90,7 +123,7 @@ impl Scratch {
     }
 }
 
-/// How many figures [`read_position`] gives for `def`.
+/// How many figures [`read_scored_position`] gives for `def`.
 pub(super) fn position_len(def: &Game, layout: &FeatureLayout) -> usize {
     layout.len() + def.players() * def.score_terms.len()
 }
@@ -98,13 +131,15 @@ pub(super) fn position_len(def: &Game, layout: &FeatureLayout) -> usize {
 /// `world` as `seat` reads it, into `out`: its features, then every
 /// seat's score terms as they stand (numbered from `seat` on), which the
 /// game's own scoring computes however it likes (lines, sets, tables).
-pub(super) fn read_position(
+/// `scores` holds those terms per seat and term, run once for every seat
+/// that reads the world (`None` where they could not be: they read 0).
+pub(super) fn read_scored_position(
     def: &Game,
     layout: &FeatureLayout,
     world: &World,
     seat: Seat,
+    scores: Option<&[Vec<i64>]>,
     out: &mut Vec<f32>,
-    events: &mut Vec<Event>,
 ) {
     world.features(def, layout, seat, out);
     if def.score_terms.is_empty() {
@@ -113,8 +148,7 @@ pub(super) fn read_position(
     let players = def.players();
     let start = out.len();
     out.resize(start + players * def.score_terms.len(), 0.0);
-    events.clear();
-    if let Ok(scores) = world.score_now(def, events) {
+    if let Some(scores) = scores {
         for (s, row) in scores.iter().enumerate() {
             let from_seat = (s + players - usize::from(seat)) % players;
             for (t, &v) in row.iter().enumerate() {
@@ -300,10 +334,7 @@ impl Agent for Learned {
     }
 
     fn rate(&mut self, def: &Game, world: &World, out: &mut Vec<f64>) -> bool {
-        out.clear();
-        for seat in 0..def.players() {
-            out.push(self.scratch.rate(def, &self.model, world, seat as Seat));
-        }
+        self.scratch.rate_all(def, &self.model, world, out);
         true
     }
 }

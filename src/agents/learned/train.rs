@@ -8,7 +8,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use super::net::{Net, Sample};
-use super::player::{Learned, Model, position_len, read_position};
+use super::player::{Learned, Model, position_len, read_scored_position};
 use crate::agents::agent::{Agent, Reaction};
 use crate::agents::error::AgentError;
 use crate::agents::search::random_picks;
@@ -171,6 +171,7 @@ fn self_play(
         .collect();
     let mut met: Vec<(u8, Sample)> = vec![];
     let mut features = vec![];
+    let mut spare = None;
     let mut picks: Vec<Pick> = vec![];
     let mut decisions = 0;
     while world.pending().is_some() {
@@ -181,8 +182,15 @@ fn self_play(
         if decisions > def.max_decisions || late {
             return vec![];
         }
+        // The score terms are the same whoever reads them: run once.
+        events.clear();
+        let scores = if def.score_terms.is_empty() {
+            None
+        } else {
+            world.score_now_in(def, &mut spare, &mut events).ok()
+        };
         for seat in 0..players {
-            read_position(def, layout, &world, seat as u8, &mut features, &mut events);
+            read_scored_position(def, layout, &world, seat as u8, scores.as_deref(), &mut features);
             met.push((seat as u8, Sample::new(&features, 0.0)));
         }
         random_picks(def, &world, &mut rng, &Reaction::default(), &mut picks);

@@ -434,6 +434,25 @@ impl World {
         self.state.clone().score_now(def, events)
     }
 
+    /// [`World::score_now`], run on `spare` made this world again in its
+    /// own buffers: an evaluation that scores every world it reads
+    /// allocates no state for it.
+    pub fn score_now_in(
+        &self,
+        def: &Game,
+        spare: &mut Option<World>,
+        events: &mut Vec<Event>,
+    ) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        let spare = match spare {
+            Some(world) => {
+                world.state.copy_from(&self.state);
+                world
+            }
+            None => spare.insert(self.clone()),
+        };
+        spare.state.score_now(def, events)
+    }
+
     /// The result keys now, per key and seat (see [`State::result_keys_now`]).
     pub fn result_keys_now(&self, def: &Game, events: &mut Vec<Event>) -> Result<Vec<Vec<i64>>, RuntimeError> {
         self.state.clone().result_keys_now(def, events)
