@@ -300,11 +300,21 @@ pub fn verdict(
     let saturation = if lineup.exploitability.iter().all(Option::is_some) {
         saturation::solved()
     } else {
-        let until = (started + questions_time).max(Instant::now()) + config.time.mul_f64(SATURATION_SHARE);
+        let share = config.time.mul_f64(SATURATION_SHARE);
+        let until = (started + questions_time).max(Instant::now()) + share;
+        // Its sequence is tightest at the deals its share is expected to
+        // hold, not at the questions' (often many times more).
+        let per_deal =
+            lineup.seconds_per_game * saturation::games_per_deal(seats, 2) / pool.current_num_threads() as f64;
+        let expected = (share.as_secs_f64() / per_deal.max(1e-9)) as u64;
         saturation::check(
             [base, variant],
             strong,
-            (config.seed, config.most_deals, horizon),
+            (
+                config.seed,
+                config.most_deals,
+                expected.clamp(16, config.most_deals.max(16)),
+            ),
             config.deadline(until.min(started + config.time)),
             &pool,
         )

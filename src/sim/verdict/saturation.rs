@@ -11,7 +11,7 @@ use super::basis::{BATCH_DEALS, Deadline, Side, Watch};
 use crate::agents::spec::AgentSpec;
 use crate::sim::analyze::play;
 use crate::sim::stats::game_seed;
-use crate::sim::strength::{NOT_SCALABLE, Saturation, scaled};
+use crate::sim::strength::{NOT_SCALABLE, SCALE, Saturation, scaled};
 
 /// Plays the check on `sides` until it is settled (inside ±[`crate::sim::strength::MARGIN`], or
 /// shown to be outside it), the deals run out, or `until` comes. A batch
@@ -42,6 +42,13 @@ pub(super) fn check(
         deals,
         skipped: None,
     }
+}
+
+/// Self-play games of the strong player a deal of the check costs, in
+/// each of `games` games: in each seat in turn, the stronger player (at
+/// [`SCALE`] times the cost) against the strong one in every other seat.
+pub(super) fn games_per_deal(seats: usize, games: usize) -> f64 {
+    games as f64 * (SCALE as f64 + (seats.max(1) - 1) as f64)
 }
 
 /// `challenger` against `holder` in every other seat, each seat in turn, on
