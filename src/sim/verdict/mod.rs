@@ -297,28 +297,7 @@ pub fn verdict(
         progress(deal, &watches.open());
     };
     let separation = watches.separation();
-    let saturation = if lineup.exploitability.iter().all(Option::is_some) {
-        saturation::solved()
-    } else {
-        let share = config.time.mul_f64(SATURATION_SHARE);
-        let until = (started + questions_time).max(Instant::now()) + share;
-        // Its sequence is tightest at the deals its share is expected to
-        // hold, not at the questions' (often many times more).
-        let per_deal =
-            lineup.seconds_per_game * saturation::games_per_deal(seats, 2) / pool.current_num_threads() as f64;
-        let expected = (share.as_secs_f64() / per_deal.max(1e-9)) as u64;
-        saturation::check(
-            [base, variant],
-            strong,
-            (
-                config.seed,
-                config.most_deals,
-                expected.clamp(16, config.most_deals.max(16)),
-            ),
-            config.deadline(until.min(started + config.time)),
-            &pool,
-        )
-    };
+    let saturation = check_strength([base, variant], &lineup, (config, started, questions_time), &pool);
     let choices = choices::measure(
         [base, variant],
         &tallies,
@@ -605,6 +584,39 @@ impl Watches {
 
 /// What a lead is measured in where a game has score terms.
 const POINTS: &str = "points";
+
+/// The strong player's strength: its exploitability where it is a solved
+/// strategy, else the check against four times its budget, in
+/// [`SATURATION_SHARE`] of the budget from when the questions' time ended
+/// (`questions_time` after `started`, or now if later).
+fn check_strength(
+    sides: [&Side<'_>; 2],
+    lineup: &players::Lineup,
+    (config, started, questions_time): (&Config, Instant, Duration),
+    pool: &rayon::ThreadPool,
+) -> Saturation {
+    if lineup.exploitability.iter().all(Option::is_some) {
+        return saturation::solved();
+    }
+    let share = config.time.mul_f64(SATURATION_SHARE);
+    let until = (started + questions_time).max(Instant::now()) + share;
+    // Its sequence is tightest at the deals its share is expected to
+    // hold, not at the questions' (often many times more).
+    let seats = sides[0].def.players();
+    let per_deal = lineup.seconds_per_game * saturation::games_per_deal(seats, 2) / pool.current_num_threads() as f64;
+    let expected = (share.as_secs_f64() / per_deal.max(1e-9)) as u64;
+    saturation::check(
+        sides,
+        &lineup.strong,
+        (
+            config.seed,
+            config.most_deals,
+            expected.clamp(16, config.most_deals.max(16)),
+        ),
+        config.deadline(until.min(started + config.time)),
+        pool,
+    )
+}
 
 /// What both games measure a seat's lead in: `points` where both have
 /// score terms; else the first running lead a winning condition reads,

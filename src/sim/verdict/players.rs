@@ -104,11 +104,11 @@ const CHALLENGE_DEALS: u64 = 96;
 /// ([`MARGIN`]) below an even share and still take
 /// its place: in the same minute it plays that many times the deals, so
 /// every answer narrows, and the check at four times its budget, cheap for
-/// it too, then says whether it is strong. (RPS Poker's lookahead on a
-/// learnt evaluation plays as well as `mcts:iterations=1000`, 0.507 over
-/// 400 deals, at a millisecond or two a game; against the search the
-/// minute affords it came out a little under even on 96 deals, and was
-/// passed over.)
+/// it too, then says whether it is strong. (On one of the seed games the
+/// lookahead on a learnt evaluation plays close to `mcts:iterations=1000`,
+/// 0.46 to 0.51 over 400 deals, at a millisecond or two a game; against
+/// the search the minute affords it came out a little under even on 96
+/// deals, and was passed over: docs/verdict.md.)
 const QUICKER: f64 = 4.0;
 
 /// The players, and what the pilot measured with the strong one.
