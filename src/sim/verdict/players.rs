@@ -359,21 +359,9 @@ fn challenge(
         // Settled once shown either way.
         &|edge| edge.high < 0.0 || edge.low > 0.0,
     );
-    // A challenger whose games fit the budget as well must score at least
-    // even on the deals played; one that does not fit (its games slower
-    // than `current`'s and the budget's) must be shown to play better.
-    let dearer = challenger.seconds_per_game > current.seconds_per_game.max(fitting);
-    let quicker = challenger.seconds_per_game * QUICKER <= current.seconds_per_game;
-    let least = if quicker { -MARGIN } else { 0.0 };
-    if deals == 0 || edge.estimate < least || (dearer && edge.low <= 0.0) {
+    let costs = [challenger.seconds_per_game, current.seconds_per_game, fitting];
+    let Some(stands) = (deals > 0).then(|| standing(&edge, costs)).flatten() else {
         return current;
-    }
-    let standing = if dearer {
-        "more".to_string()
-    } else if quicker && edge.estimate < 0.0 {
-        format!("within {MARGIN} of even")
-    } else {
-        "at least even".to_string()
     };
     let why = format!(
         "{}: against {} it scores {:+.3} ({:+.3} to {:+.3}) over an even share on {deals} deals, {}, and \
@@ -383,13 +371,37 @@ fn challenge(
         edge.estimate,
         edge.low,
         edge.high,
-        standing,
+        stands,
         current.seconds_per_game / challenger.seconds_per_game.max(1e-9)
     );
     Lineup {
         chosen: Some(why),
         ..challenger
     }
+}
+
+/// How a challenger with `edge` over the player it challenges stands, in
+/// words, where it takes the place; `None` where it does not. `costs` are
+/// the seconds a game takes, the challenger's, the current player's, and
+/// one whose deals fit the budget.
+fn standing(edge: &crate::sim::stats::Interval, [challenger, current, fitting]: [f64; 3]) -> Option<String> {
+    // A challenger whose games fit the budget as well must score at least
+    // even on the deals played, or within the margin where it is much
+    // quicker; one that does not fit (its games slower than `current`'s and
+    // the budget's) must be shown to play better.
+    let dearer = challenger > current.max(fitting);
+    let quicker = challenger * QUICKER <= current;
+    let least = if quicker { -MARGIN } else { 0.0 };
+    if edge.estimate < least || (dearer && edge.low <= 0.0) {
+        return None;
+    }
+    Some(if dearer {
+        "more".to_string()
+    } else if edge.estimate < 0.0 {
+        format!("within {MARGIN} of even")
+    } else {
+        "at least even".to_string()
+    })
 }
 
 /// A player that needs no sizing (`strong`, and `weak` beside it), timed
@@ -508,5 +520,27 @@ mod tests {
         assert_eq!(text(10, true), "mcts:iterations=10:throw_iterations=4:settle=true");
         assert_eq!(text(2, true), "mcts:iterations=2:throw_iterations=2:settle=true");
         assert_eq!(text(160, false), "mcts:iterations=160:settle=true");
+    }
+
+    #[test]
+    fn a_much_quicker_challenger_may_score_a_little_under_even() {
+        let edge = |estimate: f64| crate::sim::stats::Interval {
+            estimate,
+            low: estimate - 0.1,
+            high: estimate + 0.1,
+        };
+        // As quick: at least even.
+        assert_eq!(standing(&edge(0.01), [1.0, 1.0, 2.0]).as_deref(), Some("at least even"));
+        assert_eq!(standing(&edge(-0.01), [1.0, 1.0, 2.0]), None);
+        // Four times as quick: within the strength check's margin.
+        assert_eq!(
+            standing(&edge(-0.04), [0.25, 1.0, 2.0]).as_deref(),
+            Some("within 0.05 of even")
+        );
+        assert_eq!(standing(&edge(-0.06), [0.25, 1.0, 2.0]), None);
+        assert_eq!(standing(&edge(-0.04), [0.3, 1.0, 2.0]), None);
+        // Dearer than both: shown to score more.
+        assert_eq!(standing(&edge(0.05), [3.0, 1.0, 2.0]), None);
+        assert_eq!(standing(&edge(0.15), [3.0, 1.0, 2.0]).as_deref(), Some("more"));
     }
 }
