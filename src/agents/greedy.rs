@@ -75,6 +75,7 @@ impl Greedy {
         let mut sums: Vec<Vec<f64>> = vec![vec![]; n];
         let all: Vec<usize> = (0..n).collect();
         let seat = self.seat;
+        let mut spare = None;
         let worlds = each_choice_in_worlds(
             def,
             obs,
@@ -84,7 +85,7 @@ impl Greedy {
             &mut self.events,
             |i, world, events| {
                 let s = match world {
-                    Some(w) => standing(def, w, seat, events),
+                    Some(w) => standing(def, w, seat, events, &mut spare),
                     // A choice that breaks the game is the worst there is.
                     None => vec![f64::NEG_INFINITY],
                 };

@@ -61,19 +61,23 @@ pub(super) fn each_choice_in_worlds(
 ) -> Option<u32> {
     let mut picks: Vec<Pick> = Vec::with_capacity(4);
     let mut worlds = 0;
+    // The world sampled and the one each choice is tried in, their buffers
+    // reused from sample to sample and choice to choice.
+    let (mut sampled, mut tried, mut keys) = (None, None, vec![]);
     for _ in 0..samples {
-        let Some(world) = obs.sample(rng) else {
+        if !obs.sample_into(rng, &mut sampled, &mut keys) {
             continue;
-        };
+        }
+        let world = sampled.as_ref().expect("sampled");
         worlds += 1;
-        random_picks(def, &world, rng, reaction, &mut picks);
+        random_picks(def, world, rng, reaction, &mut picks);
         let me = picks.iter().position(|p| p.seat == seat)?;
         for &i in choices {
-            let mut w = world.clone();
+            let w = world.copy_into(&mut tried);
             picks[me].index = i;
             events.clear();
             let applied = w.apply(def, &picks, events).is_ok();
-            rate(i, applied.then_some(&w), events);
+            rate(i, applied.then_some(&*w), events);
         }
     }
     Some(worlds)
@@ -109,7 +113,15 @@ pub(super) fn rollout(
 /// lost, 0 otherwise), then each result key's lead over the best other
 /// seat (`most score`, `then most lines`; a `fewest` key counts the other
 /// way), or, without result keys, the lead in total score.
-pub(super) fn standing(def: &Game, world: &World, seat: Seat, events: &mut Vec<Event>) -> Vec<f64> {
+///
+/// `spare` is the world the game's scoring runs in ([`World::score_now_in`]).
+pub(super) fn standing(
+    def: &Game,
+    world: &World,
+    seat: Seat,
+    events: &mut Vec<Event>,
+    spare: &mut Option<World>,
+) -> Vec<f64> {
     let mut out = vec![match world.outcome().map(|o| o.winner) {
         Some(Some(w)) if w == seat => 1.0,
         Some(Some(_)) => -1.0,
@@ -130,13 +142,13 @@ pub(super) fn standing(def: &Game, world: &World, seat: Seat, events: &mut Vec<E
         m as f64
     };
     if !def.rank_keys.is_empty() {
-        if let Ok(keys) = world.result_keys_now(def, events) {
+        if let Ok(keys) = world.result_keys_now_in(def, spare, events) {
             for (key, row) in def.rank_keys.iter().zip(&keys) {
                 out.push(lead(row, key.most));
             }
         }
     } else if !def.score_terms.is_empty()
-        && let Ok(scores) = world.score_now(def, events)
+        && let Ok(scores) = world.score_now_in(def, spare, events)
     {
         let totals: Vec<i64> = scores.iter().map(|r| def.points(r)).collect();
         out.push(lead(&totals, true));

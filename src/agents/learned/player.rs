@@ -231,10 +231,13 @@ impl Learned {
         let mut table: Vec<f64> = vec![];
         let mut theirs = 0;
         let mut worlds = 0;
+        // Buffers reused from world to world and pair to pair.
+        let (mut sampled, mut tried, mut keys) = (None, None, vec![]);
         for _ in 0..self.samples {
-            let Some(world) = obs.sample(&mut self.rng) else {
+            if !obs.sample_into(&mut self.rng, &mut sampled, &mut keys) {
                 continue;
-            };
+            }
+            let world = sampled.as_ref().expect("sampled");
             let (_, who) = world.pending()?;
             let other = *who.iter().find(|&&s| s != self.seat)?;
             let their_len = world.legal_len(other);
@@ -266,10 +269,10 @@ impl Learned {
                             reaction_ms: 0,
                         },
                     ];
-                    let mut w = world.clone();
+                    let w = world.copy_into(&mut tried);
                     self.scratch.events.clear();
                     table[i * theirs + j] += match w.apply(def, &picks, &mut self.scratch.events) {
-                        Ok(()) => self.scratch.rate(def, &self.model, &w, self.seat),
+                        Ok(()) => self.scratch.rate(def, &self.model, w, self.seat),
                         Err(_) => 0.0,
                     };
                 }

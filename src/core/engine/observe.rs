@@ -443,14 +443,31 @@ impl World {
         spare: &mut Option<World>,
         events: &mut Vec<Event>,
     ) -> Result<Vec<Vec<i64>>, RuntimeError> {
-        let spare = match spare {
+        self.copy_into(spare).state.score_now(def, events)
+    }
+
+    /// [`World::result_keys_now`], run on `spare` as [`World::score_now_in`] is.
+    pub fn result_keys_now_in(
+        &self,
+        def: &Game,
+        spare: &mut Option<World>,
+        events: &mut Vec<Event>,
+    ) -> Result<Vec<Vec<i64>>, RuntimeError> {
+        self.copy_into(spare).state.result_keys_now(def, events)
+    }
+
+    /// This world again in `spare`, reusing its buffers (`None`: a copy
+    /// made afresh): what a clone gives, without allocating once `spare`
+    /// has held a world of the game.
+    pub fn copy_into<'a>(&self, spare: &'a mut Option<World>) -> &'a mut World {
+        match spare {
             Some(world) => {
                 world.state.copy_from(&self.state);
+                world.observer = self.observer;
                 world
             }
             None => spare.insert(self.clone()),
-        };
-        spare.state.score_now(def, events)
+        }
     }
 
     /// The result keys now, per key and seat (see [`State::result_keys_now`]).
